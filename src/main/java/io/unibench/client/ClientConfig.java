@@ -1,0 +1,30 @@
+package io.unibench.client;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * How to reach the endpoint.
+ *
+ * @param endpoint       full URL of the endpoint, e.g. {@code http://127.0.0.1:8000/v1/chat/completions}
+ * @param headers        extra request headers (Authorization included); never logged in clear
+ * @param connectTimeout TCP (and TLS) connect timeout; {@code null} = none
+ * @param readTimeout    longest gap allowed between two reads of the response; {@code null} = none
+ * @param totalTimeout   longest a whole request may take; {@code null} = none
+ * @param maxConnections connection pool size; keep it above the concurrency
+ * @param debug          log request and response chunks (truncated, secrets masked)
+ */
+public record ClientConfig(
+        URI endpoint,
+        Map<String, String> headers,
+        Duration connectTimeout,
+        Duration readTimeout,
+        Duration totalTimeout,
+        int maxConnections,
+        boolean debug) {
+
+    public ClientConfig {
+        headers = Map.copyOf(headers);
+    }
+}

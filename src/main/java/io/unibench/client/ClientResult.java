@@ -1,0 +1,49 @@
+package io.unibench.client;
+
+/**
+ * What one request produced on the wire. Timestamps are {@link System#nanoTime()} readings taken when the
+ * bytes arrived (in the I/O thread, before any handoff); {@link #ABSENT} when the moment did not happen.
+ * A failure is a result with {@link #errorClass()} set, never an exception.
+ *
+ * @param stream          the response was a server-sent event stream
+ * @param startNanos      just before the connection is acquired and the request written
+ * @param headersNanos    status line and headers received
+ * @param firstChunkNanos first SSE data event of any kind; for a non-streamed reply, the end of the body
+ * @param firstTokenNanos first data event whose choice carries non-empty content, reasoning or text
+ * @param endNanos        last byte ({@code [DONE]}, end of body) or the moment the failure was seen
+ * @param tokenChunkNanos arrival of every data event carrying non-empty content/reasoning/text, in order
+ * @param httpStatus      HTTP status; 0 when none was received
+ * @param content         concatenated {@code delta.content} / {@code message.content} / {@code text}
+ * @param reasoning       concatenated {@code reasoning_content} (also {@code reasoning}), counted as output
+ * @param usage           the server's usage (last one seen), or {@code null}
+ * @param finishReason    {@code finish_reason} of the first choice, or {@code null}
+ * @param errorClass      {@code null} on success
+ * @param errorMessage    short message for failures (server's error message when it sent one), secrets stripped
+ */
+public record ClientResult(
+        boolean stream,
+        long startNanos,
+        long headersNanos,
+        long firstChunkNanos,
+        long firstTokenNanos,
+        long endNanos,
+        long[] tokenChunkNanos,
+        int httpStatus,
+        String content,
+        String reasoning,
+        Usage usage,
+        String finishReason,
+        ErrorClass errorClass,
+        String errorMessage) {
+
+    public static final long ABSENT = Long.MIN_VALUE;
+
+    public boolean success() {
+        return errorClass == null;
+    }
+
+    /** Output text as the model produced it: reasoning, then content (what multi-turn feeds back). */
+    public String generatedText() {
+        return reasoning.isEmpty() ? content : reasoning + content;
+    }
+}

@@ -1,0 +1,30 @@
+package io.unibench.tokenizer;
+
+/**
+ * Turns text into token ids and back. Implementations are thread-safe.
+ * A tokenizer that only estimates ({@link #isEstimate()}) must have every count it produces
+ * labelled as an estimate wherever it is shown.
+ */
+public interface Tokenizer {
+    /** Name shown in reports, e.g. {@code cl100k_base} or a path. */
+    String name();
+
+    /** Token ids of {@code text}, without special tokens. */
+    int[] encode(String text);
+
+    /** Text of the ids; ids outside the vocabulary are an {@link IllegalArgumentException}. */
+    String decode(int[] ids);
+
+    /** Number of tokens of {@code text}; may be cheaper than {@code encode(text).length}. */
+    default int count(String text) {
+        return encode(text).length;
+    }
+
+    /** Ids that {@link #decode} accepts and that are ordinary (not special) tokens: 0..vocabSize()-1. */
+    int vocabSize();
+
+    /** True when counts are a character-based estimate rather than a real tokenizer. */
+    default boolean isEstimate() {
+        return false;
+    }
+}

@@ -1,0 +1,18 @@
+package io.unibench.workload;
+
+import java.util.List;
+
+/**
+ * A named source of single-turn prompts ({@code --dataset NAME}).
+ * Bad files are a {@link io.unibench.BadInputException} naming the file, line and field.
+ */
+public interface Dataset {
+    /** The name users pass to {@code --dataset}. */
+    String name();
+
+    /**
+     * Up to {@code count} prompts in dataset order (fewer when the file has fewer; the engine cycles).
+     * Never empty: a dataset with no usable prompt is a {@link io.unibench.BadInputException}.
+     */
+    List<Prompt> load(DatasetOptions options, int count);
+}
