@@ -1,0 +1,25 @@
+# Sourced by ./unibench and ./run-tests: sets JAVA_HOME to a JDK >= 21 and puts it first on PATH.
+# Order: $JAVA_HOME, `java` on PATH, then every /usr/lib/jvm/* (newest first).
+
+java_major() { # prints the feature version of the java binary $1, or 0
+  "$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2; exit}' | cut -d. -f1
+}
+
+unibench_find_jdk() {
+  local candidates=() c home
+  [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
+  if command -v java >/dev/null 2>&1; then
+    c=$(readlink -f "$(command -v java)")
+    candidates+=("${c%/bin/java}")
+  fi
+  for c in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do candidates+=("${c%/}"); done
+  for home in "${candidates[@]}"; do
+    if [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] && [ "$(java_major "$home/bin/java")" -ge 21 ] 2>/dev/null; then
+      export JAVA_HOME="$home"
+      export PATH="$home/bin:$PATH"
+      return 0
+    fi
+  done
+  echo "unibench: no JDK >= 21 found (looked at JAVA_HOME, java on PATH, /usr/lib/jvm/*); install one, e.g. apt-get install openjdk-21-jdk" >&2
+  return 1
+}

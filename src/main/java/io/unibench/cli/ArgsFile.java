@@ -1,0 +1,72 @@
+package io.unibench.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.client.Secrets;
+import io.unibench.engine.LoadPlan;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * {@code benchmark_args.json}: the run's arguments under evalscope's key names, so scripts that read it keep
+ * working. Secrets are masked ({@code sk-***abc}): the API key and every secret-looking header.
+ */
+final class ArgsFile {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private ArgsFile() {}
+
+    static void write(Path file, PerfSettings s, PerfOptions o, String url, LoadPlan plan, long offset)
+            throws IOException {
+        ObjectNode a = JSON.createObjectNode();
+        a.put("model", s.model());
+        a.put("api", o.api);
+        a.put("url", url);
+        a.put("api_key", s.apiKey() == null ? null : Secrets.mask(s.apiKey()));
+        ObjectNode headers = a.putObject("headers");
+        for (Map.Entry<String, String> h : s.headers().entrySet()) {
+            headers.put(h.getKey(), Secrets.isSecretHeader(h.getKey()) ? Secrets.mask(h.getValue()) : h.getValue());
+        }
+        a.put("connect_timeout", o.connectTimeout);
+        a.put("read_timeout", o.readTimeout);
+        a.put("total_timeout", o.totalTimeout);
+        a.put("number", plan.number());
+        a.put("parallel", plan.parallel());
+        a.put("rate", plan.paced() ? plan.rate() : -1);
+        a.put("duration", o.duration);
+        a.put("warmup_num", plan.warmup());
+        a.put("sleep_interval", s.sleepIntervalSeconds());
+        a.put("max_tokens", s.generation().maxTokensMin());
+        if (s.generation().maxTokensMax() != s.generation().maxTokensMin()) {
+            a.putArray("max_tokens").add(s.generation().maxTokensMin()).add(s.generation().maxTokensMax());
+        }
+        a.put("min_tokens", o.minTokens);
+        a.put("temperature", o.temperature);
+        a.put("top_p", o.topP);
+        a.put("top_k", o.topK);
+        a.put("seed", o.seed);
+        if (o.stop != null) o.stop.forEach(a.putArray("stop")::add);
+        a.put("stream", o.stream);
+        a.set("extra_args", s.generation().extraArgs());
+        a.put("dataset", s.dataset());
+        a.put("dataset_path", o.datasetPath);
+        a.put("dataset_offset", offset);
+        a.put("min_prompt_length", s.minPromptLength());
+        a.put("max_prompt_length", s.maxPromptLength());
+        a.put("prefix_length", o.prefixLength);
+        a.put("prompt", o.prompt);
+        a.put("tokenizer_path", o.tokenizerPath);
+        a.put("apply_chat_template", s.format() == io.unibench.client.ApiFormat.CHAT);
+        a.put("no_test_connection", o.noTestConnection);
+        a.put("outputs_dir", o.outputsDir);
+        a.put("name", o.name);
+        a.put("no_timestamp", o.noTimestamp);
+        a.put("log_every_n_query", o.logEveryNQuery);
+        a.put("debug", o.debug);
+        a.put("embedded_simulator", s.embeddedSimulator());
+        JSON.writeValue(file.toFile(), a);
+    }
+}

@@ -1,0 +1,33 @@
+package io.unibench.cli;
+
+import io.unibench.tokenizer.Tokenizer;
+import io.unibench.tokenizer.Tokenizers;
+import io.unibench.workload.DatasetOptions;
+import io.unibench.workload.Datasets;
+import io.unibench.workload.FixedPrompt;
+import io.unibench.workload.Prompt;
+
+import java.util.List;
+
+/** Loads the prompts of one sweep run from {@code --dataset}/{@code --prompt}, at that run's offset. */
+final class DatasetLoader {
+    private final PerfSettings settings;
+    private final PerfOptions options;
+    private final Tokenizer tokenizer;
+
+    DatasetLoader(PerfSettings settings, PerfOptions options, Tokenizer userTokenizer) {
+        this.settings = settings;
+        this.options = options;
+        // random prompts need a tokenizer; without --tokenizer-path the bundled default is used
+        this.tokenizer = userTokenizer == null && settings.dataset().equals("random")
+                ? Tokenizers.defaultTokenizer() : userTokenizer;
+    }
+
+    List<Prompt> load(long offset, int count) {
+        DatasetOptions opts = new DatasetOptions(options.datasetPath, offset, settings.minPromptLength(),
+                settings.maxPromptLength(), options.prefixLength, tokenizer,
+                settings.format() == io.unibench.client.ApiFormat.CHAT, settings.seed());
+        if (options.prompt != null) return List.of(FixedPrompt.of(options.prompt, opts));
+        return Datasets.byName(settings.dataset()).load(opts, count);
+    }
+}

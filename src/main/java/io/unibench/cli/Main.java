@@ -1,0 +1,54 @@
+package io.unibench.cli;
+
+import io.unibench.BadInputException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/** Entry point: {@code unibench <subcommand>}. Bad input is one line on stderr and exit code 2. */
+@Command(name = "unibench",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = "Uni LLM Bench: latency, throughput, success and prefix-cache benchmarks of "
+                + "OpenAI-compatible LLM endpoints. Flags of `evalscope perf` work unchanged.",
+        subcommands = {PerfCommand.class, SimCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+    public static final int EXIT_BAD_INPUT = 2;
+    public static final int EXIT_INTERRUPTED = 130;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the CLI with the given streams and returns the exit code (tests call this). */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        return configure(new CommandLine(new Main()), out, err).execute(args);
+    }
+
+    /** Streams and error handling shared by every entry point: one line and exit 2 for bad input. */
+    static CommandLine configure(CommandLine cli, PrintWriter out, PrintWriter err) {
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setParameterExceptionHandler((ex, a) -> {
+            err.println("unibench: " + ex.getMessage() + " (see --help)");
+            return EXIT_BAD_INPUT;
+        });
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof BadInputException) {
+                err.println("unibench: " + ex.getMessage());
+                return EXIT_BAD_INPUT;
+            }
+            throw ex;
+        });
+        return cli;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

@@ -1,0 +1,264 @@
+package io.unibench.cli;
+
+import io.unibench.client.ClientConfig;
+import io.unibench.client.LlmClient;
+import io.unibench.engine.BenchmarkRunner;
+import io.unibench.engine.ConnectionTest;
+import io.unibench.engine.CpuMonitor;
+import io.unibench.engine.LoadPlan;
+import io.unibench.engine.RecordFactory;
+import io.unibench.engine.RequestFactory;
+import io.unibench.engine.RunOutcome;
+import io.unibench.engine.StopSignal;
+import io.unibench.metrics.RecordSink;
+import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.RunMetrics;
+import io.unibench.metrics.RunResult;
+import io.unibench.report.EvalscopeFiles;
+import io.unibench.report.RequestsJsonlWriter;
+import io.unibench.report.TerminalReport;
+import io.unibench.sim.SimConfig;
+import io.unibench.sim.SimServer;
+import io.unibench.tokenizer.Tokenizer;
+import io.unibench.tokenizer.Tokenizers;
+import io.unibench.workload.Prompt;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** {@code unibench perf}: the benchmark, flag-compatible with {@code evalscope perf}. */
+@Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Benchmark an OpenAI-compatible endpoint (default: the embedded simulator).",
+                "Writes evalscope-compatible files under OUTPUTS/[TIMESTAMP/]NAME/parallel_P_number_N/ "
+                        + "plus requests.jsonl (every request, failures included)."})
+public final class PerfCommand implements Callable<Integer> {
+    @Mixin
+    PerfOptions options = new PerfOptions();
+
+    @Spec
+    CommandSpec spec;
+
+    private final StopSignal stop = new StopSignal();
+    private volatile LlmClient activeClient;
+    private Map<String, String> environment = System.getenv();
+    private boolean installSignalHandler = true;
+
+    /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
+    PerfCommand forTest(Map<String, String> env) {
+        this.environment = env;
+        this.installSignalHandler = false;
+        return this;
+    }
+
+    /** Stops the run as Ctrl-C does: no new requests, in-flight ones cancelled, partial report written. */
+    public void stop() {
+        stop.stop();
+        LlmClient client = activeClient;
+        if (client != null) client.cancelAll();
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        PerfSettings s = PerfSettings.resolve(options, environment);
+        Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
+        List<Prompt> probeLoad = null;
+        SimServer sim = null;
+        try {
+            String url = s.url();
+            if (s.embeddedSimulator()) {
+                sim = SimServer.start(SimConfig.defaults().withModel(s.model()));
+                url = sim.baseUrl() + (s.format() == io.unibench.client.ApiFormat.CHAT
+                        ? "/v1/chat/completions" : "/v1/completions");
+                err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
+            }
+            return runSweep(s, url, tokenizer, out, err);
+        } finally {
+            if (sim != null) sim.close();
+        }
+    }
+
+    private int runSweep(PerfSettings s, String url, Tokenizer userTokenizer, PrintWriter out, PrintWriter err)
+            throws Exception {
+        Tokenizer counting = userTokenizer != null ? userTokenizer : Tokenizers.defaultTokenizer();
+        DatasetLoader datasets = new DatasetLoader(s, options, userTokenizer);
+        Path root = outputRoot(s);
+        Files.createDirectories(root);
+        int peak = s.parallel().stream().mapToInt(Integer::intValue).max().orElse(1);
+        ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s),
+                seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
+                peak * 2 + 8, options.debug);
+        CountDownLatch reportWritten = new CountDownLatch(1);
+        List<RunResult> results = new ArrayList<>();
+        List<CpuMonitor.Usage> cpu = new ArrayList<>();
+        boolean stopped = false;
+        try (LlmClient client = new LlmClient(config)) {
+            activeClient = client;
+            if (stop.isStopped()) client.cancelAll();
+            Thread hook = installSignalHandler ? installHook(reportWritten) : null;
+            try {
+                RecordFactory records = new RecordFactory(counting, userTokenizer != null);
+                BenchmarkRunner runner = new BenchmarkRunner(client, records, stop);
+                long offset = options.datasetOffset;
+                for (int i = 0; i < s.number().size() && !stopped; i++) {
+                    int number = s.number().get(i);
+                    int warmup = PerfSettings.warmupCount(options.warmupNum, number);
+                    LoadPlan plan = new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
+                    List<Prompt> prompts = datasets.load(offset, number + warmup);
+                    RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
+                            Long.toString(System.currentTimeMillis(), 36) + "-" + i);
+                    if (i == 0 && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);
+                    Path runDir = root.resolve(plan.label());
+                    Files.createDirectories(runDir);
+                    ArgsFile.write(runDir.resolve("benchmark_args.json"), s, options, url, plan, offset);
+                    RunResult result = runPoint(plan, requests, runner, runDir, err, cpu, s.seed() + offset);
+                    results.add(result);
+                    stopped = stop.isStopped();
+                    offset += number;
+                    if (!stopped && i + 1 < s.number().size() && s.sleepIntervalSeconds() > 0) {
+                        stopped = stop.awaitUntil(System.nanoTime() + s.sleepIntervalSeconds() * 1_000_000_000L);
+                    }
+                }
+                String text = TerminalReport.render(results, basicInfo(s, url, root, cpu, stopped));
+                out.println(text);
+                Files.writeString(root.resolve("performance_summary.txt"), text);
+                if (s.defaultLoad()) out.println("Reproduce: " + reproduceCommand(s));
+                out.println("Results: " + root.toAbsolutePath());
+                if (stopped) err.println("Interrupted: the report above is partial.");
+            } finally {
+                reportWritten.countDown();
+                if (hook != null && !stopped) removeHook(hook);
+            }
+        }
+        return stopped ? Main.EXIT_INTERRUPTED : 0;
+    }
+
+    private RunResult runPoint(LoadPlan plan, RequestFactory requests, BenchmarkRunner runner, Path runDir,
+                               PrintWriter err, List<CpuMonitor.Usage> cpu, long seed)
+            throws InterruptedException {
+        RunMetrics metrics = new RunMetrics();
+        RunInfo info = new RunInfo(plan.label(), plan.parallel(), plan.paced() ? plan.rate() : -1, plan.number());
+        long runStart = System.nanoTime();
+        RunOutcome outcome;
+        CpuMonitor monitor = CpuMonitor.start();
+        try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(runDir.resolve("requests.jsonl"), runStart);
+             ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
+                     ProgressSink.stderrIsTerminal(), options.logEveryNQuery)) {
+            List<RecordSink> sinks = List.of(metrics, jsonl, progress);
+            outcome = runner.run(plan, requests, sinks, seed);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        CpuMonitor.Usage usage = monitor.stop();
+        cpu.add(usage);
+        if (usage.saturated()) {
+            err.printf(Locale.ROOT, "Warning: this process used %.0f%% of %d cores during %s; timings may include "
+                    + "the client's own queueing.%n", usage.utilisation() * 100, usage.cores(), plan.label());
+        }
+        if (outcome.hitDuration()) {
+            err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
+        }
+        RunResult result = metrics.result(info);
+        EvalscopeFiles.write(runDir, result);
+        return result;
+    }
+
+    private Thread installHook(CountDownLatch reportWritten) {
+        Thread hook = new Thread(() -> {
+            stop();
+            try {
+                reportWritten.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "unibench-interrupt");
+        Runtime.getRuntime().addShutdownHook(hook);
+        return hook;
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the JVM is already exiting; the hook has run or will run and finds the report written
+        }
+    }
+
+    private Map<String, String> requestHeaders(PerfSettings s) {
+        Map<String, String> headers = new LinkedHashMap<>(s.headers());
+        if (s.apiKey() != null && !s.apiKey().isEmpty()) headers.put("Authorization", "Bearer " + s.apiKey());
+        return headers;
+    }
+
+    private Path outputRoot(PerfSettings s) {
+        String name = options.name != null ? options.name : modelId(s.model());
+        name = name.replaceAll("[<>:\"|?*\\\\/\\x00]", "_");
+        Path base = Path.of(options.outputsDir);
+        if (options.noTimestamp) return base.resolve(name);
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
+        return base.resolve(stamp).resolve(name);
+    }
+
+    private static String modelId(String model) {
+        String trimmed = model.endsWith("/") ? model.substring(0, model.length() - 1) : model;
+        return trimmed.substring(trimmed.lastIndexOf('/') + 1);
+    }
+
+    private Map<String, String> basicInfo(PerfSettings s, String url, Path root, List<CpuMonitor.Usage> cpu,
+                                          boolean stopped) {
+        Map<String, String> info = new LinkedHashMap<>();
+        info.put("Model", s.model());
+        info.put("Target", s.embeddedSimulator() ? url + " (embedded simulator)" : url);
+        info.put("API", s.format() == io.unibench.client.ApiFormat.CHAT ? "openai chat completions" : "openai completions");
+        info.put("Dataset", s.dataset());
+        info.put("Output Path", root.toString());
+        double cpuSeconds = cpu.stream().mapToDouble(CpuMonitor.Usage::cpuSeconds).filter(c -> c >= 0).sum();
+        double peak = cpu.stream().mapToDouble(CpuMonitor.Usage::utilisation).filter(u -> !Double.isNaN(u)).max().orElse(Double.NaN);
+        if (!Double.isNaN(peak)) {
+            info.put("Client CPU", String.format(Locale.ROOT, "%.1f s, peak %.0f%% of %d cores%s%s", cpuSeconds,
+                    peak * 100, Runtime.getRuntime().availableProcessors(),
+                    s.embeddedSimulator() ? " (includes the embedded simulator)" : "",
+                    peak > CpuMonitor.SATURATION_WARNING ? " — SATURATED, timings may be inflated" : ""));
+        }
+        if (stopped) info.put("Status", "interrupted (partial report)");
+        return info;
+    }
+
+    private String reproduceCommand(PerfSettings s) {
+        return "./unibench perf --url sim --parallel " + join(s.parallel()) + " --number " + join(s.number())
+                + " --dataset " + s.dataset() + " --tokenizer-path " + (options.tokenizerPath != null
+                ? options.tokenizerPath : Tokenizers.DEFAULT) + " --min-prompt-length " + s.minPromptLength()
+                + " --max-prompt-length " + s.maxPromptLength() + " --max-tokens " + s.generation().maxTokensMin()
+                + " --sleep-interval " + s.sleepIntervalSeconds();
+    }
+
+    private static String join(List<Integer> values) {
+        StringBuilder sb = new StringBuilder();
+        for (int v : values) sb.append(sb.isEmpty() ? "" : " ").append(v);
+        return sb.toString();
+    }
+
+    private static Duration seconds(Double s) {
+        return s == null ? null : Duration.ofNanos((long) (s * 1e9));
+    }
+}

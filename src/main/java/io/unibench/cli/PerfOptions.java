@@ -1,0 +1,182 @@
+package io.unibench.cli;
+
+import picocli.CommandLine.Option;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The flags of {@code unibench perf}: names, defaults and meaning of {@code evalscope perf}.
+ * Fields left {@code null} mean "not given"; {@link PerfSettings} resolves them.
+ */
+public final class PerfOptions {
+    // ---- target ---------------------------------------------------------------------------------
+    @Option(names = "--url", paramLabel = "URL", description = "Endpoint; /v1/chat/completions is appended "
+            + "when the path names no endpoint. 'sim' or absent: start the embedded simulator on a free "
+            + "loopback port. Default: embedded simulator.")
+    String url;
+
+    @Option(names = "--model", description = "Model name sent in every body. Required with --url; "
+            + "default with the simulator: unibench-sim.")
+    String model;
+
+    @Option(names = "--api", defaultValue = "openai", description = "API plugin: openai (chat completions; "
+            + "legacy /v1/completions when the URL ends in /completions or with --no-apply-chat-template). "
+            + "Default: ${DEFAULT-VALUE}.")
+    String api;
+
+    @Option(names = "--api-key", description = "Sent as 'Authorization: Bearer KEY'; also read from "
+            + "OPENAI_API_KEY or UNIBENCH_API_KEY. Masked everywhere it is shown. Default: none.")
+    String apiKey;
+
+    @Option(names = "--headers", arity = "1..*", paramLabel = "K=V", description = "Extra request headers "
+            + "(split at the first '='). Default: none.")
+    List<String> headers = new ArrayList<>();
+
+    @Option(names = "--apply-chat-template", negatable = true, description = "Send chat messages "
+            + "(on) or a plain prompt to /v1/completions (off). Default: on when the URL ends in "
+            + "chat/completions.")
+    Boolean applyChatTemplate;
+
+    @Option(names = "--connect-timeout", paramLabel = "S", description = "TCP/TLS connect timeout in "
+            + "seconds. Default: none.")
+    Double connectTimeout;
+
+    @Option(names = "--read-timeout", paramLabel = "S", description = "Longest gap between two reads of a "
+            + "reply, in seconds (not a total). Default: none.")
+    Double readTimeout;
+
+    @Option(names = "--total-timeout", paramLabel = "S", defaultValue = "21600", description = "Longest a "
+            + "whole request may take, in seconds. Default: ${DEFAULT-VALUE}.")
+    double totalTimeout;
+
+    @Option(names = "--no-test-connection", description = "Skip the one-token connection test before the "
+            + "run. Default: test.")
+    boolean noTestConnection;
+
+    // ---- load -----------------------------------------------------------------------------------
+    @Option(names = {"-n", "--number"}, arity = "1..*", paramLabel = "N", description = "Requests per run; "
+            + "several values with as many --parallel values run as a sweep of pairs. Default: 1000 "
+            + "(with the embedded simulator and no load flags: 8 64 256).")
+    List<Integer> number;
+
+    @Option(names = "--parallel", arity = "1..*", paramLabel = "P", description = "Concurrent requests "
+            + "(closed loop). Default: 1 (with the embedded simulator and no load flags: 1 8 32).")
+    List<Integer> parallel;
+
+    @Option(names = "--rate", arity = "1..*", paramLabel = "R", description = "Poisson arrivals per second "
+            + "on an absolute schedule, bounded by --parallel; -1 = send as fast as --parallel allows. One "
+            + "value for every run or one per run. Default: -1.")
+    List<Double> rate;
+
+    @Option(names = "--duration", paramLabel = "S", description = "Soft cap per run in seconds: stop "
+            + "sending, let in-flight requests finish; with --number the first cap wins. Default: none.")
+    Double duration;
+
+    @Option(names = "--warmup-num", paramLabel = "N", defaultValue = "0", description = "Warmup requests sent "
+            + "first and excluded from results: ≥1 a count, 0<x<1 a share of --number. Default: ${DEFAULT-VALUE}.")
+    double warmupNum;
+
+    @Option(names = "--sleep-interval", paramLabel = "S", description = "Pause between sweep runs in seconds. "
+            + "Default: 5 (1 with the embedded simulator, which has nothing to drain).")
+    Integer sleepInterval;
+
+    // ---- generation -----------------------------------------------------------------------------
+    @Option(names = "--max-tokens", arity = "1..2", paramLabel = "N", description = "max_tokens; two values "
+            + "MIN MAX draw one uniformly per request. Default: 2048.")
+    List<Integer> maxTokens;
+
+    @Option(names = "--min-tokens", description = "min_tokens (vLLM extension). Default: none.")
+    Integer minTokens;
+
+    @Option(names = "--temperature", defaultValue = "0.0", description = "Default: ${DEFAULT-VALUE}.")
+    double temperature;
+
+    @Option(names = "--top-p", description = "Default: none.")
+    Double topP;
+
+    @Option(names = "--top-k", description = "Default: none.")
+    Integer topK;
+
+    @Option(names = "--seed", description = "Seeds the client's random choices and is sent as 'seed'. "
+            + "Default: none (prompts are still reproducible from seed 0).")
+    Long seed;
+
+    @Option(names = "--stop", arity = "0..*", description = "Stop sequences. Default: none.")
+    List<String> stop;
+
+    @Option(names = "--stream", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Stream the reply (adds stream_options.include_usage). Default: ${DEFAULT-VALUE}.")
+    boolean stream;
+
+    @Option(names = "--extra-args", paramLabel = "JSON", defaultValue = "{}", description = "JSON object "
+            + "merged last into every body, e.g. '{\"ignore_eos\": true}'. Default: ${DEFAULT-VALUE}.")
+    String extraArgs;
+
+    // ---- dataset --------------------------------------------------------------------------------
+    @Option(names = "--dataset", description = "random, line_by_line, custom, openqa. Default: random "
+            + "(evalscope: openqa, which needs a hub download; here openqa reads --dataset-path).")
+    String dataset;
+
+    @Option(names = "--dataset-path", description = "Dataset file. Default: none.")
+    String datasetPath;
+
+    @Option(names = "--dataset-offset", defaultValue = "0", description = "Shifts random prompts; advanced by "
+            + "--number after each sweep run so runs do not share prefix-cache entries. Default: ${DEFAULT-VALUE}.")
+    long datasetOffset;
+
+    @Option(names = "--min-prompt-length", description = "Filter (files) or lower bound (random), in tokens "
+            + "with a tokenizer, else characters. Default: 0 (random: 128).")
+    Integer minPromptLength;
+
+    @Option(names = "--max-prompt-length", description = "Filter or upper bound, same unit. Default: 131072 "
+            + "(random: 1024, instead of evalscope's 131072 which averages 65k-token prompts).")
+    Integer maxPromptLength;
+
+    @Option(names = "--prefix-length", defaultValue = "0", description = "Random tokens shared by every "
+            + "prompt of the run (random dataset). Default: ${DEFAULT-VALUE}.")
+    int prefixLength;
+
+    @Option(names = "--prompt", description = "Fixed prompt (or @file) for every request; overrides "
+            + "--dataset. Default: none.")
+    String prompt;
+
+    @Option(names = "--tokenizer-path", description = "Tokenizer for random prompts, length filters and "
+            + "client-side counts when the server sends no usage: a bundled tiktoken encoding "
+            + "(cl100k_base, o200k_base, p50k_base, r50k_base). Default: none (cl100k_base where one is "
+            + "needed; counts made with it are labelled estimated).")
+    String tokenizerPath;
+
+    // ---- output ---------------------------------------------------------------------------------
+    @Option(names = "--outputs-dir", defaultValue = "outputs", description = "Root folder of the results. "
+            + "Default: ${DEFAULT-VALUE}.")
+    String outputsDir;
+
+    @Option(names = "--name", description = "Result folder name. Default: the model name.")
+    String name;
+
+    @Option(names = "--no-timestamp", description = "Write to OUTPUTS/NAME instead of "
+            + "OUTPUTS/YYYYmmdd_HHMMSS/NAME. Default: timestamped.")
+    boolean noTimestamp;
+
+    @Option(names = "--log-every-n-query", defaultValue = "100", description = "Progress line every N "
+            + "requests when stderr is not a terminal. Default: ${DEFAULT-VALUE}.")
+    int logEveryNQuery;
+
+    @Option(names = "--debug", description = "Log request bodies and reply chunks (truncated, secrets "
+            + "masked). Default: off.")
+    boolean debug;
+
+    /** --headers as an ordered map; a value without '=' is bad input. */
+    Map<String, String> headerMap() {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (String h : headers) {
+            int eq = h.indexOf('=');
+            if (eq <= 0) throw new io.unibench.BadInputException("--headers '" + h + "': expected KEY=VALUE");
+            map.put(h.substring(0, eq).trim(), h.substring(eq + 1).trim());
+        }
+        return map;
+    }
+}

@@ -1,0 +1,108 @@
+package io.unibench.engine;
+
+import io.unibench.client.ClientResult;
+import io.unibench.client.LlmClient;
+import io.unibench.metrics.RecordSink;
+import io.unibench.metrics.RequestRecord;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Runs one {@link LoadPlan}: a warmup phase whose results are dropped, then the measured phase, whose
+ * every request (success or failure) becomes a {@link RequestRecord} handed to the sinks as it completes.
+ *
+ * <p>Closed loop (no rate): {@code parallel} virtual threads share the budget of {@code number} requests;
+ * each sends, waits for the reply, records it and takes the next. Open loop ({@code rate > 0}): a
+ * dispatcher releases requests on a Poisson schedule, at most {@code parallel} in flight; a request that
+ * has to wait for a free slot keeps its scheduled time, so its queueing delay is recorded (evalscope
+ * hides it). {@code --duration} stops dispatching; requests already sent finish and are recorded.
+ * A stop (Ctrl-C) stops dispatching and cancels in-flight requests, which are recorded as {@code cancelled}.
+ */
+public final class BenchmarkRunner {
+    private final LlmClient client;
+    private final RecordFactory records;
+    private final StopSignal stop;
+
+    public BenchmarkRunner(LlmClient client, RecordFactory records, StopSignal stop) {
+        this.client = client;
+        this.records = records;
+        this.stop = stop;
+    }
+
+    public RunOutcome run(LoadPlan plan, RequestFactory requests, List<? extends RecordSink> sinks, long seed)
+            throws InterruptedException {
+        if (plan.warmup() > 0) {
+            phase(plan, requests, 0, plan.warmup(), List.of(), Long.MAX_VALUE, seed);
+        }
+        if (stop.isStopped()) return new RunOutcome(0, true, false);
+        long deadline = plan.duration() == null ? Long.MAX_VALUE
+                : System.nanoTime() + plan.duration().toNanos();
+        long sent = phase(plan, requests, plan.warmup(), plan.number(), sinks, deadline, seed + 1);
+        return new RunOutcome(sent, stop.isStopped(), sent < plan.number() && !stop.isStopped());
+    }
+
+    /** Sends requests {@code first .. first+count-1}; returns how many were sent. */
+    private long phase(LoadPlan plan, RequestFactory requests, long first, int count,
+                       List<? extends RecordSink> sinks, long deadline, long seed) throws InterruptedException {
+        AtomicLong sent = new AtomicLong();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            if (plan.paced()) {
+                dispatchPaced(plan, requests, first, count, sinks, deadline, seed, sent, threads);
+            } else {
+                AtomicLong next = new AtomicLong();
+                for (int w = 0; w < Math.min(plan.parallel(), Math.max(count, 1)); w++) {
+                    threads.submit(() -> {
+                        while (!stop.isStopped() && System.nanoTime() < deadline) {
+                            long i = next.getAndIncrement();
+                            if (i >= count) return;
+                            sent.incrementAndGet();
+                            send(requests.prepare(first + i), i, RequestRecord.ABSENT, sinks);
+                        }
+                    });
+                }
+            }
+        }
+        return sent.get();
+    }
+
+    private void dispatchPaced(LoadPlan plan, RequestFactory requests, long first, int count,
+                               List<? extends RecordSink> sinks, long deadline, long seed, AtomicLong sent,
+                               ExecutorService threads) throws InterruptedException {
+        PoissonSchedule schedule = new PoissonSchedule(count, plan.rate(), new SplittableRandom(seed));
+        Semaphore slots = new Semaphore(plan.parallel());
+        long anchor = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            long scheduled = anchor + schedule.offsetNanos(i);
+            if (stop.awaitUntil(Math.min(scheduled, deadline)) || System.nanoTime() >= deadline) return;
+            while (!slots.tryAcquire(50, TimeUnit.MILLISECONDS)) {
+                if (stop.isStopped()) return;
+            }
+            if (System.nanoTime() >= deadline) {
+                slots.release();
+                return;
+            }
+            long index = i;
+            sent.incrementAndGet();
+            threads.submit(() -> {
+                try {
+                    send(requests.prepare(first + index), index, scheduled, sinks);
+                } finally {
+                    slots.release();
+                }
+            });
+        }
+    }
+
+    private void send(PreparedRequest request, long index, long scheduledNanos, List<? extends RecordSink> sinks) {
+        long epochMillis = System.currentTimeMillis();
+        ClientResult result = client.send(request.body(), request.stream(), request.requestId()).join();
+        RequestRecord record = records.record(index, request, result, scheduledNanos, epochMillis);
+        for (RecordSink sink : sinks) sink.accept(record);
+    }
+}

@@ -1,0 +1,43 @@
+package io.unibench.engine;
+
+import io.unibench.BadInputException;
+import io.unibench.client.ClientResult;
+import io.unibench.client.ErrorClass;
+import io.unibench.client.LlmClient;
+
+import java.util.Set;
+
+/**
+ * One tiny request (a one-token reply) before the run, so a wrong URL, key or model fails in a second
+ * with the server's own message instead of producing a report full of errors. A 4xx or an unreachable
+ * host aborts at once; a 5xx, a timeout or a reset is retried a few times with growing pauses (a server
+ * that is still starting), then aborts. It never loops for long (evalscope retries for hours).
+ */
+public final class ConnectionTest {
+    private static final int ATTEMPTS = 4;
+    private static final long FIRST_PAUSE_MILLIS = 500;
+    private static final Set<ErrorClass> FATAL = Set.of(ErrorClass.CONNECTION_REFUSED, ErrorClass.HTTP_400,
+            ErrorClass.HTTP_401, ErrorClass.HTTP_403, ErrorClass.HTTP_404, ErrorClass.HTTP_4XX,
+            ErrorClass.TIMEOUT_CONNECT, ErrorClass.CANCELLED);
+
+    private ConnectionTest() {}
+
+    /** Returns when the endpoint answered correctly; throws {@link BadInputException} otherwise. */
+    public static void run(LlmClient client, RequestFactory requests, String target, StopSignal stop)
+            throws InterruptedException {
+        long pause = FIRST_PAUSE_MILLIS;
+        ClientResult last = null;
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            PreparedRequest probe = requests.probe();
+            last = client.send(probe.body(), probe.stream(), probe.requestId()).join();
+            if (last.success()) return;
+            if (FATAL.contains(last.errorClass()) || last.errorClass() == ErrorClass.HTTP_429 && attempt > 1) break;
+            if (stop.awaitUntil(System.nanoTime() + pause * 1_000_000)) break;
+            pause *= 2;
+        }
+        throw new BadInputException("connection test to " + target + " failed: " + last.errorClass().label()
+                + (last.httpStatus() > 0 ? " (HTTP " + last.httpStatus() + ")" : "")
+                + (last.errorMessage() == null ? "" : ": " + last.errorMessage())
+                + " (skip this check with --no-test-connection)");
+    }
+}

@@ -1,0 +1,77 @@
+package io.unibench.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.client.ClientResult;
+import io.unibench.client.Usage;
+import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.RequestRecord.TokenSource;
+import io.unibench.tokenizer.Tokenizer;
+import io.unibench.workload.Prompt;
+
+/**
+ * Makes the {@link RequestRecord} of a finished request. Token counts come from the server's {@code usage}
+ * when it sent one; otherwise they are counted on the client: with the user's {@code --tokenizer-path}
+ * (labelled client-counted) or, without one, with the bundled cl100k_base encoding (labelled estimated,
+ * since it is not the model's own tokenizer). Client counts cover the message contents only, not the
+ * server's chat template, and the prefix-cache figure stays unknown (-1).
+ */
+public final class RecordFactory {
+    private final Tokenizer tokenizer;
+    private final TokenSource clientSource;
+
+    /**
+     * @param tokenizer     tokenizer for client-side counts
+     * @param userTokenizer true when the user chose it (counts are "client tokenizer"), false for the
+     *                      bundled fallback (counts are "estimated")
+     */
+    public RecordFactory(Tokenizer tokenizer, boolean userTokenizer) {
+        this.tokenizer = tokenizer;
+        this.clientSource = userTokenizer && !tokenizer.isEstimate() ? TokenSource.TOKENIZER : TokenSource.ESTIMATE;
+    }
+
+    public RequestRecord record(long index, PreparedRequest request, ClientResult r,
+                                long scheduledNanos, long startEpochMillis) {
+        int prompt;
+        int completion;
+        int cached;
+        TokenSource source;
+        Usage usage = r.usage();
+        if (usage != null && usage.promptTokens() >= 0 && usage.completionTokens() >= 0) {
+            prompt = usage.promptTokens();
+            completion = usage.completionTokens();
+            cached = usage.cachedTokens();
+            source = TokenSource.SERVER;
+        } else if (r.success()) {
+            prompt = promptTokens(request.prompt());
+            completion = tokenizer.count(r.generatedText());
+            cached = -1;
+            source = clientSource;
+        } else {
+            prompt = -1;
+            completion = -1;
+            cached = -1;
+            source = clientSource;
+        }
+        return new RequestRecord(index, request.requestId(), null, 0, request.stream(), startEpochMillis,
+                scheduledNanos, r.startNanos(), r.headersNanos(), r.firstChunkNanos(), r.firstTokenNanos(),
+                r.endNanos(), r.tokenChunkNanos(), prompt, completion, cached, source, r.success(),
+                r.errorClass() == null ? null : r.errorClass().label(), r.httpStatus(), r.errorMessage(),
+                r.finishReason());
+    }
+
+    private int promptTokens(Prompt p) {
+        if (p.text() != null) return tokenizer.count(p.text());
+        JsonNode messages = p.messages() != null ? p.messages() : p.body().path("messages");
+        if (!messages.isArray()) return tokenizer.count(p.body().path("prompt").asText(""));
+        int total = 0;
+        for (JsonNode m : messages) {
+            JsonNode content = m.path("content");
+            if (content.isTextual()) {
+                total += tokenizer.count(content.asText());
+            } else if (content.isArray()) {
+                for (JsonNode part : content) total += tokenizer.count(part.path("text").asText(""));
+            }
+        }
+        return total;
+    }
+}

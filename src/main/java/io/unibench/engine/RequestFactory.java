@@ -1,0 +1,77 @@
+package io.unibench.engine;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.client.ApiFormat;
+import io.unibench.client.GenerationParams;
+import io.unibench.client.RequestBodyBuilder;
+import io.unibench.workload.Prompt;
+
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Turns the dataset's prompts into request bodies. Prompts are used in order and cycled when the run asks
+ * for more requests than the dataset has (evalscope does the same). Each body is built when its request is
+ * sent, not all up front, so memory does not grow with {@code --number}; the per-request random draws
+ * (e.g. {@code --max-tokens min max}) come from a generator seeded by the request's sequence number, so
+ * the same seed gives the same bodies whatever the concurrency.
+ */
+public final class RequestFactory {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final List<Prompt> prompts;
+    private final GenerationParams params;
+    private final RequestBodyBuilder builder = new RequestBodyBuilder();
+    private final long seed;
+    private final String runTag;
+
+    public RequestFactory(List<Prompt> prompts, GenerationParams params, long seed, String runTag) {
+        if (prompts.isEmpty()) throw new IllegalArgumentException("no prompts");
+        this.prompts = List.copyOf(prompts);
+        this.params = params;
+        this.seed = seed;
+        this.runTag = runTag;
+    }
+
+    public GenerationParams params() {
+        return params;
+    }
+
+    /** The body of the {@code sequence}-th request of the run (0-based, warmup included). */
+    public PreparedRequest prepare(long sequence) {
+        Prompt prompt = prompts.get((int) (sequence % prompts.size()));
+        SplittableRandom rng = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + sequence);
+        ObjectNode body = builder.build(params, prompt.messages(), prompt.text(), prompt.body(), rng);
+        boolean stream = body.path("stream").asBoolean(false);
+        return new PreparedRequest(sequence, runTag + "-" + sequence, toBytes(body), stream, prompt);
+    }
+
+    /** The connection test: a one-token reply to "hello", stream as configured. */
+    public PreparedRequest probe() {
+        GenerationParams one = new GenerationParams(params.model(), params.format(), 1, 1, null,
+                params.temperature(), null, null, params.seed(), null, params.stream(), null);
+        ArrayNode messages = null;
+        String text = null;
+        if (params.format() == ApiFormat.CHAT) {
+            messages = JSON.createArrayNode();
+            messages.addObject().put("role", "user").put("content", "hello");
+        } else {
+            text = "hello";
+        }
+        ObjectNode body = builder.build(one, messages, text, null, new SplittableRandom(seed));
+        Prompt prompt = messages != null ? Prompt.ofMessages(messages, -1, -1) : Prompt.ofText(text, -1, -1);
+        return new PreparedRequest(-1, runTag + "-probe", toBytes(body), one.stream(), prompt);
+    }
+
+    private static byte[] toBytes(ObjectNode body) {
+        try {
+            return JSON.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.unibench.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+
+/** Runs the real CLI in-process and captures what it printed. */
+final class CliHarness {
+    record Run(int exit, String out, String err) {}
+
+    private CliHarness() {}
+
+    static Run main(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    /** Runs {@code perf} through a command object the test keeps (to stop it), with an empty environment. */
+    static Run perf(PerfCommand command, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        command.forTest(Map.of());
+        int exit = Main.configure(new picocli.CommandLine(command), new PrintWriter(out, true),
+                new PrintWriter(err, true)).execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+}

@@ -1,0 +1,155 @@
+package io.unibench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.sim.SimConfig;
+import io.unibench.sim.SimServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The real CLI against the simulator on a loopback port: files, numbers, sweep, duration, interrupt. */
+class PerfEndToEndTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final double TTFT_MS = 40;
+    private static final double ITL_MS = 10;
+    private static SimServer sim;
+
+    @TempDir
+    Path out;
+
+    @BeforeAll
+    static void startSimulator() {
+        sim = SimServer.start(SimConfig.defaults().withTtftMs(TTFT_MS).withPrefillMsPerToken(0).withItlMs(ITL_MS));
+    }
+
+    @AfterAll
+    static void stopSimulator() {
+        sim.close();
+    }
+
+    private String url() {
+        return sim.baseUrl() + "/v1/chat/completions";
+    }
+
+    private List<String> args(String... extra) {
+        List<String> a = new ArrayList<>(List.of("perf", "--url", url(), "--model", "m", "--outputs-dir",
+                out.toString(), "--no-timestamp", "--name", "t", "--sleep-interval", "0"));
+        a.addAll(List.of(extra));
+        return a;
+    }
+
+    private static JsonNode read(Path file) throws IOException {
+        return JSON.readTree(file.toFile());
+    }
+
+    private static JsonNode percentileRow(JsonNode rows, String label) {
+        for (JsonNode row : rows) if (row.path("Percentiles").asText().equals(label)) return row;
+        throw new AssertionError("no percentile row " + label + " in " + rows);
+    }
+
+    @Test
+    void measuredTtftAndTpotMatchTheSimulatorsConfiguredLatencies() throws IOException {
+        CliHarness.Run run = CliHarness.main(args("--parallel", "4", "--number", "40", "--max-tokens", "20",
+                "--extra-args", "{\"ignore_eos\": true}", "--min-prompt-length", "64", "--max-prompt-length", "64",
+                "--api-key", "sk-test-secret-123456").toArray(String[]::new));
+        assertThat(run.exit()).as(run.err()).isZero();
+        Path dir = out.resolve("t").resolve("parallel_4_number_40");
+        JsonNode summary = read(dir.resolve("benchmark_summary.json"));
+        assertThat(summary.get("Total Requests").asLong()).isEqualTo(40);
+        assertThat(summary.get("Success Requests").asLong()).isEqualTo(40);
+        assertThat(summary.get("Avg Output Tokens").asDouble()).isEqualTo(20.0);
+
+        JsonNode p50 = percentileRow(read(dir.resolve("benchmark_percentile.json")), "50%");
+        // The simulator's timers fire at or after their deadline, never before, so the configured values are
+        // hard lower bounds (minus 1 ms for timer granularity). The upper bounds allow for scheduling delay on a
+        // shared 2-core machine running both ends: TTFT may queue behind other streams' writes for tens of ms;
+        // TPOT averages 19 intervals, so one late token moves it little. Medians resist a few outliers.
+        assertThat(p50.get("TTFT (ms)").asDouble()).isBetween(TTFT_MS - 1, TTFT_MS + 150);
+        assertThat(p50.get("TPOT (ms)").asDouble()).isBetween(ITL_MS - 1, ITL_MS * 2);
+        assertThat(p50.get("ITL (ms)").asDouble()).isBetween(ITL_MS - 1, ITL_MS * 3);
+
+        for (String f : List.of("benchmark_args.json", "benchmark_summary.json", "benchmark_percentile.json",
+                "workload_throughput.json", "workload_timeline.json", "requests.jsonl")) {
+            assertThat(dir.resolve(f)).exists();
+        }
+        assertThat(Files.readAllLines(dir.resolve("requests.jsonl"))).hasSize(40);
+        assertThat(out.resolve("t").resolve("performance_summary.txt")).content()
+                .contains("Performance Overview").contains("Per-Request Metrics");
+        assertThat(read(dir.resolve("benchmark_args.json")).get("api_key").asText()).isEqualTo("sk-***456");
+        try (Stream<Path> files = Files.walk(out)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                assertThat(Files.readString(f)).as(f.toString()).doesNotContain("sk-test-secret-123456");
+            }
+        }
+        assertThat(run.out() + run.err()).doesNotContain("sk-test-secret-123456");
+    }
+
+    @Test
+    void sweepRunsEachPairInOrderAndAdvancesTheDatasetOffset() throws IOException {
+        CliHarness.Run run = CliHarness.main(args("--parallel", "1", "2", "--number", "3", "5", "--max-tokens", "4",
+                "--min-prompt-length", "16", "--max-prompt-length", "32").toArray(String[]::new));
+        assertThat(run.exit()).as(run.err()).isZero();
+        Path root = out.resolve("t");
+        assertThat(read(root.resolve("parallel_1_number_3/benchmark_summary.json")).get("Total Requests").asLong()).isEqualTo(3);
+        assertThat(read(root.resolve("parallel_2_number_5/benchmark_summary.json")).get("Total Requests").asLong()).isEqualTo(5);
+        assertThat(read(root.resolve("parallel_1_number_3/benchmark_args.json")).get("dataset_offset").asLong()).isZero();
+        assertThat(read(root.resolve("parallel_2_number_5/benchmark_args.json")).get("dataset_offset").asLong()).isEqualTo(3);
+        assertThat(run.out()).contains("Performance Overview");
+    }
+
+    @Test
+    void durationStopsDispatchingAndLetsInFlightRequestsFinish() throws IOException {
+        CliHarness.Run run = CliHarness.main(args("--parallel", "4", "--number", "1000000", "--duration", "0.5",
+                "--max-tokens", "3", "--extra-args", "{\"ignore_eos\": true}", "--min-prompt-length", "8",
+                "--max-prompt-length", "8").toArray(String[]::new));
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode summary = read(out.resolve("t/parallel_4_number_1000000/benchmark_summary.json"));
+        assertThat(summary.get("Total Requests").asLong()).isBetween(4L, 999_999L);
+        assertThat(summary.get("Failed Requests").asLong()).isZero();
+        assertThat(run.err()).contains("--duration reached");
+    }
+
+    @Test
+    void stopWritesAPartialReportWithCancelledRequestsRecorded() throws Exception {
+        PerfCommand command = new PerfCommand();
+        List<String> all = args("--parallel", "4", "--number", "100000", "--max-tokens", "50", "--extra-args",
+                "{\"ignore_eos\": true}", "--min-prompt-length", "8", "--max-prompt-length", "8");
+        String[] a = all.subList(1, all.size()).toArray(String[]::new); // without "perf": the command is given
+        CompletableFuture<CliHarness.Run> running = CompletableFuture.supplyAsync(() -> CliHarness.perf(command, a));
+        Path jsonl = out.resolve("t/parallel_4_number_100000/requests.jsonl");
+        // Wait (at most 30 s) until some requests are on disk, then interrupt as Ctrl-C would.
+        for (int i = 0; i < 3000 && lines(jsonl) < 8 && !running.isDone(); i++) {
+            LockSupport.parkNanos(10_000_000L);
+        }
+        command.stop();
+        CliHarness.Run run = running.get();
+        assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_INTERRUPTED);
+        assertThat(out.resolve("t/performance_summary.txt")).exists();
+        JsonNode summary = read(out.resolve("t/parallel_4_number_100000/benchmark_summary.json"));
+        List<String> records = Files.readAllLines(jsonl);
+        assertThat(summary.get("Total Requests").asLong()).isEqualTo(records.size());
+        assertThat(records).anyMatch(r -> r.contains("\"cancelled\""));
+        assertThat(summary.get("Total Requests").asLong()).isLessThan(100_000);
+    }
+
+    private static long lines(Path file) {
+        try {
+            return Files.exists(file) ? Files.readAllLines(file).size() : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+}
