@@ -52,7 +52,8 @@ public final class PromptSynthesizer {
 
     /**
      * {@code prefix} followed by random text, {@code totalTokens} tokens in all (prefix included).
-     * The prefix is kept verbatim; only the part after it is drawn and corrected.
+     * The prefix is kept verbatim; only the part after it is drawn and corrected, also until the prefix's own tokens
+     * are the first tokens of the whole text (so a server's prefix cache can match it).
      *
      * @throws IllegalArgumentException when {@code totalTokens} does not leave room for at least one token after a
      *                                  non-empty prefix
@@ -65,22 +66,31 @@ public final class PromptSynthesizer {
             throw new IllegalArgumentException("target " + totalTokens + " tokens leaves no room after a prefix of "
                     + prefixTokens + " tokens");
         }
+        int[] prefixIds = prefix.isEmpty() ? new int[0] : tokenizer.encode(prefix);
         String text = prefix + randomText(totalTokens - prefixTokens, rng);
         String best = null;
         int bestCount = -1;
+        long bestScore = Long.MAX_VALUE;
         for (int round = 0; ; round++) {
             int[] ids = tokenizer.encode(text);
-            if (best == null || Math.abs(ids.length - totalTokens) < Math.abs(bestCount - totalTokens)) {
+            // A server caches the prefix by its tokens, so the prefix's own tokens must open the text's tokens: a
+            // merge across the prefix's end would make it a different (uncached) token sequence.
+            boolean prefixKept = Arrays.equals(ids, 0, Math.min(prefixIds.length, ids.length), prefixIds, 0,
+                    prefixIds.length);
+            long score = 2L * Math.abs(ids.length - totalTokens) + (prefixKept ? 0 : 1);
+            if (score < bestScore) {
                 best = text;
                 bestCount = ids.length;
+                bestScore = score;
             }
-            if (ids.length == totalTokens || round == MAX_ADJUSTMENTS) break;
-            if (ids.length < totalTokens) {
+            if (score == 0 || round == MAX_ADJUSTMENTS) break;
+            if (!prefixKept) {
+                text = prefix + randomText(totalTokens - prefixTokens, rng); // draw the part after it again
+            } else if (ids.length < totalTokens) {
                 text = text + randomText(totalTokens - ids.length, rng);
             } else {
                 String cut = decodeWholePrefix(ids, totalTokens);
-                // A cut that eats into the fixed prefix (possible only when tokens merged across its end) cannot
-                // be used: start the part after the prefix afresh instead.
+                // prefixKept and totalTokens > prefix tokens, so the cut keeps the whole prefix and more.
                 text = cut.startsWith(prefix) && cut.length() > prefix.length()
                         ? cut
                         : prefix + randomText(totalTokens - prefixTokens, rng);

@@ -46,9 +46,14 @@ public final class RandomDataset implements Dataset {
             throw new BadInputException("--prefix-length plus --max-prompt-length exceeds " + Integer.MAX_VALUE);
         }
         PromptSynthesizer synthesizer = new PromptSynthesizer(tokenizer);
-        String prefix = synthesizer.prefix(options.prefixLength(), mix(options.seed() ^ PREFIX_STREAM));
+        String prefix = synthesizer.prefix(options.prefixLength(), prefixSeed(options.seed()));
         int prefixTokens = prefix.isEmpty() ? 0 : tokenizer.count(prefix);
         return new RandomPrompts(synthesizer, prefix, prefixTokens, options, count);
+    }
+
+    /** The seed of the run's shared prefix: the seed alone, so every sweep run (other offsets) shares it. */
+    static long prefixSeed(long seed) {
+        return mix(seed ^ PREFIX_STREAM);
     }
 
     /** The seed of prompt {@code index}: every input changes it, none is a simple shift of another. */
