@@ -13,28 +13,40 @@ public final class TiktokenTokenizer implements Tokenizer {
     private final String name;
     private final Encoding encoding;
     private final int vocabSize;
+    /** A special token id inside 0..vocabSize-1 that {@link #decode} must reject, or -1. */
+    private final int specialIdInside;
 
-    private TiktokenTokenizer(String name, Encoding encoding, int vocabSize) {
+    private TiktokenTokenizer(String name, Encoding encoding, int vocabSize, int specialIdInside) {
         this.name = name;
         this.encoding = encoding;
         this.vocabSize = vocabSize;
+        this.specialIdInside = specialIdInside;
     }
 
     /** The encoding called {@code name}, if jtokkit bundles it. */
     public static Optional<Tokenizer> byName(String name) {
         Optional<EncodingType> type = EncodingType.fromName(name);
         if (type.isEmpty()) return Optional.empty();
-        Encoding encoding = Encodings.newDefaultEncodingRegistry().getEncoding(type.get());
-        return Optional.of(new TiktokenTokenizer(name, encoding, ordinaryVocabSize(type.get())));
+        // The lazy registry reads only the vocabulary asked for; the default one parses all four (~0.7 s).
+        Encoding encoding = Encodings.newLazyEncodingRegistry().getEncoding(type.get());
+        return Optional.of(new TiktokenTokenizer(name, encoding, ordinaryIdEnd(type.get()), specialIdInside(type.get())));
     }
 
-    // Ordinary (non-special) token ids are dense from 0 in every tiktoken encoding; these are their counts.
-    private static int ordinaryVocabSize(EncodingType type) {
+    // One past the highest ordinary (non-special) token id, from the bundled .tiktoken files. Ordinary ids are dense
+    // from 0 except in p50k, whose 24 whitespace tokens 50257..50280 come after <|endoftext|> = 50256.
+    private static int ordinaryIdEnd(EncodingType type) {
         return switch (type) {
             case R50K_BASE -> 50_256;
-            case P50K_BASE, P50K_EDIT -> 50_280;
+            case P50K_BASE, P50K_EDIT -> 50_281;
             case CL100K_BASE -> 100_256;
             case O200K_BASE -> 199_998;
+        };
+    }
+
+    private static int specialIdInside(EncodingType type) {
+        return switch (type) {
+            case P50K_BASE, P50K_EDIT -> 50_256;
+            default -> -1;
         };
     }
 
@@ -52,6 +64,7 @@ public final class TiktokenTokenizer implements Tokenizer {
         IntArrayList list = new IntArrayList(ids.length);
         for (int id : ids) {
             if (id < 0 || id >= vocabSize) throw new IllegalArgumentException("token id out of range: " + id);
+            if (id == specialIdInside) throw new IllegalArgumentException("token id is a special token: " + id);
             list.add(id);
         }
         return encoding.decode(list);

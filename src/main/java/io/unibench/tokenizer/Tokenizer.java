@@ -20,7 +20,11 @@ public interface Tokenizer {
         return encode(text).length;
     }
 
-    /** Ids that {@link #decode} accepts and that are ordinary (not special) tokens: 0..vocabSize()-1. */
+    /**
+     * One past the highest ordinary (not special) token id: every ordinary id is in 0..vocabSize()-1.
+     * {@link #decode} rejects ids that are not ordinary tokens, including the rare special id inside that range
+     * (p50k's {@code <|endoftext|>} = 50256), so callers drawing random ids skip ids that {@code decode} rejects.
+     */
     int vocabSize();
 
     /** True when counts are a character-based estimate rather than a real tokenizer. */

@@ -1,0 +1,174 @@
+package io.unibench.workload;
+
+import io.unibench.tokenizer.Tokenizer;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
+
+/**
+ * Random text of an exact token length, as the given tokenizer re-encodes it.
+ *
+ * <p>Random token ids rarely survive decode → encode unchanged: neighbouring tokens merge or split at their
+ * boundaries, which is why evalscope's random prompts re-tokenize longer than asked. So we draw ids, decode,
+ * re-encode and correct (cut surplus tokens, append fresh ones) for up to {@link #MAX_ADJUSTMENTS} rounds,
+ * keeping the closest text seen when it does not converge.
+ *
+ * <p>Ids are drawn only from ordinary tokens whose text is whole (no U+FFFD from a partial UTF-8 sequence) and has
+ * no control characters, so any concatenation of them decodes to clean text. That list is computed once per
+ * synthesizer, on first use. Instances are thread-safe; reuse one per tokenizer.
+ */
+public final class PromptSynthesizer {
+    /** Decode/re-encode corrections after the first draw. */
+    public static final int MAX_ADJUSTMENTS = 10;
+
+    /**
+     * @param text          the synthesized text (starting with the fixed prefix when one was given)
+     * @param targetTokens  the token count asked for
+     * @param actualTokens  the token count of {@code text} as the tokenizer encodes it
+     */
+    public record Synthesized(String text, int targetTokens, int actualTokens) {
+        public boolean exact() {
+            return targetTokens == actualTokens;
+        }
+    }
+
+    private final Tokenizer tokenizer;
+    private volatile int[] allowedIds;
+
+    public PromptSynthesizer(Tokenizer tokenizer) {
+        if (tokenizer == null) throw new IllegalArgumentException("tokenizer is required");
+        this.tokenizer = tokenizer;
+    }
+
+    public Tokenizer tokenizer() {
+        return tokenizer;
+    }
+
+    /** Text of exactly {@code n} tokens when it converges; {@code n == 0} gives the empty text. */
+    public Synthesized synthesize(int n, RandomGenerator rng) {
+        return synthesize("", n, rng);
+    }
+
+    /**
+     * {@code prefix} followed by random text, {@code totalTokens} tokens in all (prefix included).
+     * The prefix is kept verbatim; only the part after it is drawn and corrected, also until the prefix's own tokens
+     * are the first tokens of the whole text (so a server's prefix cache can match it).
+     *
+     * @throws IllegalArgumentException when {@code totalTokens} does not leave room for at least one token after a
+     *                                  non-empty prefix
+     */
+    public Synthesized synthesize(String prefix, int totalTokens, RandomGenerator rng) {
+        if (totalTokens < 0) throw new IllegalArgumentException("negative token count: " + totalTokens);
+        int prefixTokens = prefix.isEmpty() ? 0 : tokenizer.count(prefix);
+        if (totalTokens == 0 && prefixTokens == 0) return new Synthesized(prefix, 0, 0);
+        if (totalTokens <= prefixTokens) {
+            throw new IllegalArgumentException("target " + totalTokens + " tokens leaves no room after a prefix of "
+                    + prefixTokens + " tokens");
+        }
+        int[] prefixIds = prefix.isEmpty() ? new int[0] : tokenizer.encode(prefix);
+        String text = prefix + randomText(totalTokens - prefixTokens, rng);
+        String best = null;
+        int bestCount = -1;
+        long bestScore = Long.MAX_VALUE;
+        for (int round = 0; ; round++) {
+            int[] ids = tokenizer.encode(text);
+            // A server caches the prefix by its tokens, so the prefix's own tokens must open the text's tokens: a
+            // merge across the prefix's end would make it a different (uncached) token sequence.
+            boolean prefixKept = Arrays.equals(ids, 0, Math.min(prefixIds.length, ids.length), prefixIds, 0,
+                    prefixIds.length);
+            long score = 2L * Math.abs(ids.length - totalTokens) + (prefixKept ? 0 : 1);
+            if (score < bestScore) {
+                best = text;
+                bestCount = ids.length;
+                bestScore = score;
+            }
+            if (score == 0 || round == MAX_ADJUSTMENTS) break;
+            if (!prefixKept) {
+                text = prefix + randomText(totalTokens - prefixTokens, rng); // draw the part after it again
+            } else if (ids.length < totalTokens) {
+                text = text + randomText(totalTokens - ids.length, rng);
+            } else {
+                String cut = decodeWholePrefix(ids, totalTokens);
+                // prefixKept and totalTokens > prefix tokens, so the cut keeps the whole prefix and more.
+                text = cut.startsWith(prefix) && cut.length() > prefix.length()
+                        ? cut
+                        : prefix + randomText(totalTokens - prefixTokens, rng);
+            }
+        }
+        return new Synthesized(best, totalTokens, bestCount);
+    }
+
+    /** The shared prefix of a run: {@code n} random tokens determined by {@code seed} alone ("" for 0). */
+    public String prefix(int n, long seed) {
+        if (n == 0) return "";
+        return synthesize(n, new SplittableRandom(seed)).text();
+    }
+
+    /** The text of {@code n} random allowed ids (token boundaries may merge; callers re-encode). */
+    public String randomText(int n, RandomGenerator rng) {
+        int[] allowed = allowedIds();
+        int[] ids = new int[n];
+        for (int i = 0; i < n; i++) ids[i] = allowed[rng.nextInt(allowed.length)];
+        return tokenizer.decode(ids);
+    }
+
+    /** Number of ids random text is drawn from. */
+    public int allowedIdCount() {
+        return allowedIds().length;
+    }
+
+    /**
+     * Text of the first {@code n} of {@code ids}, shortened by a token or more when the cut falls inside a multi-byte
+     * character (the decoder would show it as U+FFFD).
+     */
+    private String decodeWholePrefix(int[] ids, int n) {
+        for (int k = n; k > 0; k--) {
+            String text = tokenizer.decode(Arrays.copyOf(ids, k));
+            if (text.indexOf('\uFFFD') < 0) return text;
+        }
+        return "";
+    }
+
+    private int[] allowedIds() {
+        int[] ids = allowedIds;
+        if (ids == null) {
+            synchronized (this) {
+                ids = allowedIds;
+                if (ids == null) {
+                    ids = computeAllowedIds();
+                    allowedIds = ids;
+                }
+            }
+        }
+        return ids;
+    }
+
+    private int[] computeAllowedIds() {
+        int vocab = tokenizer.vocabSize();
+        int[] out = new int[vocab];
+        int count = 0;
+        int[] one = new int[1];
+        for (int id = 0; id < vocab; id++) {
+            one[0] = id;
+            String text;
+            try {
+                text = tokenizer.decode(one);
+            } catch (IllegalArgumentException e) {
+                continue; // a hole in the vocabulary: never drawn
+            }
+            if (isWholeVisibleText(text)) out[count++] = id;
+        }
+        if (count == 0) throw new IllegalStateException("tokenizer " + tokenizer.name() + " has no usable token id");
+        return Arrays.copyOf(out, count);
+    }
+
+    private static boolean isWholeVisibleText(String text) {
+        if (text.isEmpty()) return false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\uFFFD' || Character.getType(c) == Character.CONTROL) return false;
+        }
+        return true;
+    }
+}

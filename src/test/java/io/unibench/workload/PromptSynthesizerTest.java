@@ -1,0 +1,129 @@
+package io.unibench.workload;
+
+import io.unibench.tokenizer.Tokenizer;
+import io.unibench.tokenizer.Tokenizers;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PromptSynthesizerTest {
+    private static Tokenizer cl100k;
+    private static PromptSynthesizer synth;
+
+    @BeforeAll static void load() {
+        cl100k = Tokenizers.load("cl100k_base");
+        synth = new PromptSynthesizer(cl100k);
+    }
+
+    @Test void twoHundredRandomLengthsUpTo2000ReTokenizeExactly() {
+        SplittableRandom rng = new SplittableRandom(2024);
+        List<String> misses = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            int n = 1 + rng.nextInt(2000);
+            PromptSynthesizer.Synthesized s = synth.synthesize(n, rng);
+            assertThat(s.targetTokens()).isEqualTo(n);
+            assertThat(s.actualTokens()).isEqualTo(cl100k.count(s.text())); // reported count is the real one
+            if (!s.exact()) misses.add(n + "->" + s.actualTokens());
+        }
+        assertThat(misses).isEmpty();
+    }
+
+    @Test void shortLengthsAreExactToo() {
+        SplittableRandom rng = new SplittableRandom(7);
+        for (int n = 1; n <= 64; n++) {
+            PromptSynthesizer.Synthesized s = synth.synthesize(n, rng);
+            assertThat(cl100k.count(s.text())).as("n=%d", n).isEqualTo(n);
+        }
+    }
+
+    @Test void o200kConvergesAsWell() {
+        Tokenizer o200k = Tokenizers.load("o200k_base");
+        PromptSynthesizer o = new PromptSynthesizer(o200k);
+        SplittableRandom rng = new SplittableRandom(99);
+        for (int n : new int[] {1, 2, 17, 128, 999, 1500}) {
+            assertThat(o200k.count(o.synthesize(n, rng).text())).as("n=%d", n).isEqualTo(n);
+        }
+    }
+
+    @Test void allowedIdsAreWholeVisibleTextAndMostOfTheVocabulary() {
+        int allowed = synth.allowedIdCount();
+        assertThat(allowed).isLessThan(cl100k.vocabSize()).isGreaterThan(cl100k.vocabSize() * 9 / 10);
+        // Drawn text never carries replacement or control characters.
+        String text = synth.randomText(5000, new SplittableRandom(1));
+        assertThat(text).doesNotContain("\uFFFD");
+        assertThat(text.chars().noneMatch(c -> Character.getType(c) == Character.CONTROL)).isTrue();
+    }
+
+    @Test void sameSeedSameTextOtherSeedOtherText() {
+        String a = synth.synthesize(300, new SplittableRandom(5)).text();
+        String b = synth.synthesize(300, new SplittableRandom(5)).text();
+        String c = synth.synthesize(300, new SplittableRandom(6)).text();
+        assertThat(a).isEqualTo(b).isNotEqualTo(c);
+    }
+
+    @Test void prefixIsExactAndDeterminedBySeed() {
+        String p = synth.prefix(100, 11);
+        assertThat(cl100k.count(p)).isEqualTo(100);
+        assertThat(synth.prefix(100, 11)).isEqualTo(p);
+        assertThat(synth.prefix(100, 12)).isNotEqualTo(p);
+        assertThat(synth.prefix(0, 11)).isEmpty();
+    }
+
+    @Test void textAfterAFixedPrefixKeepsThePrefixAndHitsTheTotal() {
+        String prefix = synth.prefix(50, 3);
+        SplittableRandom rng = new SplittableRandom(4);
+        for (int total : new int[] {51, 52, 80, 700}) {
+            PromptSynthesizer.Synthesized s = synth.synthesize(prefix, total, rng);
+            assertThat(s.text()).startsWith(prefix);
+            assertThat(cl100k.count(s.text())).isEqualTo(total);
+        }
+    }
+
+    @Test void zeroTokensIsEmptyTextAndNoRoomAfterPrefixIsRejected() {
+        assertThat(synth.synthesize(0, new SplittableRandom(1))).isEqualTo(new PromptSynthesizer.Synthesized("", 0, 0));
+        String prefix = synth.prefix(10, 1);
+        assertThatThrownBy(() -> synth.synthesize(prefix, 10, new SplittableRandom(1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> synth.synthesize(-1, new SplittableRandom(1)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test void whenItCannotConvergeItReturnsTheClosestAndSaysSo() {
+        // Every text encodes to one token more than its characters (like a tokenizer adding a start token), so
+        // no text has exactly n tokens: the closest is n+1.
+        PromptSynthesizer s = new PromptSynthesizer(new OneExtraTokenTokenizer());
+        PromptSynthesizer.Synthesized r = s.synthesize(20, new SplittableRandom(1));
+        assertThat(r.exact()).isFalse();
+        assertThat(r.targetTokens()).isEqualTo(20);
+        assertThat(r.actualTokens()).isEqualTo(21);
+        assertThat(r.text()).hasSize(20);
+    }
+
+    @Test void idsTheTokenizerRejectsAreNeverDrawn() {
+        // p50k's <|endoftext|> (50256) sits inside 0..vocabSize-1 and decode rejects it.
+        Tokenizer p50k = Tokenizers.load("p50k_base");
+        PromptSynthesizer s = new PromptSynthesizer(p50k);
+        assertThat(s.allowedIdCount()).isLessThan(p50k.vocabSize());
+        assertThat(p50k.count(s.synthesize(200, new SplittableRandom(3)).text())).isEqualTo(200);
+    }
+
+    /** Vocabulary {0: "a"}; encoding adds one token to the character count. */
+    private static final class OneExtraTokenTokenizer implements Tokenizer {
+        @Override public String name() { return "one-extra"; }
+        @Override public int[] encode(String text) { return new int[text.length() + 1]; }
+        @Override public String decode(int[] ids) {
+            for (int id : ids) if (id != 0) throw new IllegalArgumentException("id " + id);
+            char[] chars = new char[ids.length];
+            Arrays.fill(chars, 'a');
+            return new String(chars);
+        }
+        @Override public int vocabSize() { return 1; }
+    }
+}
