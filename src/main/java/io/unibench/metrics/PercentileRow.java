@@ -10,7 +10,8 @@ import java.util.Map;
  * A column with no samples has a {@code null} value (evalscope writes NaN there).
  *
  * @param label  {@code "min"}, {@code "1%"}, … {@code "99%"}, {@code "max"}
- * @param values column name → value rounded to 2 decimals, or null; insertion-ordered, unmodifiable
+ * @param values column name → value rounded to {@link #decimals(String)} decimals, or null; insertion-ordered,
+ *               unmodifiable
  */
 public record PercentileRow(String label, Map<String, Double> values) {
 
@@ -43,6 +44,14 @@ public record PercentileRow(String label, Map<String, Double> values) {
     public static final String QUEUE_DELAY = "Queue Delay (ms)";
     public static final String LATENCY_INCL_QUEUE = "Latency incl. Queue (s)";
     public static final String TTFT_INCL_QUEUE = "TTFT incl. Queue (ms)";
+
+    /**
+     * Decimals kept for a column: 2 as in evalscope, except 4 for the columns in seconds, where evalscope's 2
+     * decimals would quantise latencies to 10 ms (more digits of the same value break no reader).
+     */
+    public static int decimals(String column) {
+        return column.equals(LATENCY) || column.equals(LATENCY_INCL_QUEUE) ? 4 : 2;
+    }
 
     public PercentileRow {
         values = Collections.unmodifiableMap(new LinkedHashMap<>(values));

@@ -385,7 +385,8 @@ public final class RunMetrics implements RecordSink {
             for (int i = 0; i < PercentileRow.POINTS.length; i++) {
                 Map<String, Double> values = new LinkedHashMap<>();
                 for (Map.Entry<String, double[]> e : sorted.entrySet()) {
-                    values.put(e.getKey(), Rounding.round(Percentiles.nearestRankHigh(e.getValue(), PercentileRow.POINTS[i]), 2));
+                    double v = Percentiles.nearestRankHigh(e.getValue(), PercentileRow.POINTS[i]);
+                    values.put(e.getKey(), Rounding.round(v, PercentileRow.decimals(e.getKey())));
                 }
                 rows.add(new PercentileRow(PercentileRow.LABELS.get(i), values));
             }

@@ -186,6 +186,16 @@ class RunMetricsTest {
     }
 
     @Test
+    void secondsColumnsKeepFourDecimalsOthersTwo() {
+        RunMetrics m = new RunMetrics();
+        m.accept(record().index(0).startMs(0).firstChunkMs(1).chunksMs(12.3456, 123.456).endMs(123.456).tokens(3, 2).build());
+        RunResult r = m.result(INFO);
+        assertThat(r.percentile("50%", "Latency (s)")).isEqualTo(0.1235); // 0.123456 s; evalscope would write 0.12
+        assertThat(r.percentile("50%", "TTFT (ms)")).isEqualTo(12.35);
+        assertThat(r.summary().avgLatencySeconds()).isEqualTo(0.1235);
+    }
+
+    @Test
     void nonStreamedRunUsesLatencyAsTtftAndHasNoTpotOrItl() {
         RunMetrics m = new RunMetrics();
         m.accept(record().index(0).nonStream().startMs(0).headersMs(300).firstChunkMs(400).endMs(400).tokens(10, 20).build());
