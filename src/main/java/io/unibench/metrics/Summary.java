@@ -1,0 +1,153 @@
+package io.unibench.metrics;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The run summary ({@code benchmark_summary.json}), values already rounded as evalscope rounds them: 4 decimals,
+ * milliseconds 2 decimals. {@link #toMap()} gives evalscope's keys verbatim and in its order, then our additions.
+ *
+ * <p>Conventions. As in evalscope, throughputs and averages over successes are −1 when nothing succeeded.
+ * Unlike evalscope, a value that is undefined for other reasons (TPOT when every reply had ≤ 1 token or nothing
+ * streamed, ITL without intervals, TTFT without successes) is {@code null}, never NaN, 0 or −1000.
+ * Optional evalscope keys (multi-turn, cache, speculative decoding) are omitted when null, like evalscope;
+ * scheduled-run keys appear only when the run had a schedule.
+ *
+ * <p>Differences in meaning from evalscope, on purpose: {@code Avg TTFT (ms)} is to the first chunk carrying
+ * content or reasoning text (evalscope's first-chunk time is {@code Avg First Chunk (ms)}); {@code Avg TPOT (ms)}
+ * leaves out replies of ≤ 1 token instead of averaging in zeros; {@code Avg ITL (ms)} is per chunk as in
+ * evalscope and {@code Avg ITL per Token (ms)} divides each interval by its request's tokens per chunk.
+ */
+public record Summary(
+        double testDurationSeconds,
+        int concurrency,
+        double requestRate,
+        long totalRequests,
+        long successRequests,
+        long failedRequests,
+        long streamRequests,
+        long nonStreamRequests,
+        double reqThroughput,
+        double avgLatencySeconds,
+        double avgInputTokens,
+        double outputThroughput,
+        double totalThroughput,
+        Double avgTtftMs,
+        Double avgTpotMs,
+        Double avgItlMs,
+        double avgOutputTokens,
+        double inputThroughput,
+        Double avgTurnsPerRequest,
+        Double kvCacheHitRatePercent,
+        Double avgFirstTurnTtftMs,
+        Double avgSubsequentTurnTtftMs,
+        Double avgDecodedTokensPerIter,
+        Double specAcceptRate,
+        Double successRatePercent,
+        long totalInputTokens,
+        long totalOutputTokens,
+        Long totalCachedTokens,
+        Double avgFirstChunkMs,
+        Double avgItlPerTokenMs,
+        String tokenCountSource,
+        boolean scheduled,
+        Double avgQueueDelayMs,
+        Double avgLatencyInclQueueSeconds,
+        Double avgTtftInclQueueMs) {
+
+    // evalscope's keys, verbatim.
+    public static final String TEST_DURATION = "Test Duration (s)";
+    public static final String CONCURRENCY = "Concurrency";
+    public static final String REQUEST_RATE = "Request Rate (req/s)";
+    public static final String TOTAL_REQUESTS = "Total Requests";
+    public static final String SUCCESS_REQUESTS = "Success Requests";
+    public static final String FAILED_REQUESTS = "Failed Requests";
+    public static final String STREAM_REQUESTS = "Stream Requests";
+    public static final String NON_STREAM_REQUESTS = "Non-Stream Requests";
+    public static final String REQ_THROUGHPUT = "Req Throughput (req/s)";
+    public static final String AVG_LATENCY = "Avg Latency (s)";
+    public static final String AVG_INPUT_TOKENS = "Avg Input Tokens";
+    public static final String OUTPUT_THROUGHPUT = "Output Throughput (tok/s)";
+    public static final String TOTAL_THROUGHPUT = "Total Throughput (tok/s)";
+    public static final String AVG_TTFT = "Avg TTFT (ms)";
+    public static final String AVG_TPOT = "Avg TPOT (ms)";
+    public static final String AVG_ITL = "Avg ITL (ms)";
+    public static final String AVG_OUTPUT_TOKENS = "Avg Output Tokens";
+    public static final String INPUT_THROUGHPUT = "Input Throughput (tok/s)";
+    public static final String AVG_TURNS = "Avg Turns/Request";
+    public static final String KV_CACHE_HIT_RATE = "KV Cache Hit Rate (%)";
+    public static final String AVG_FIRST_TURN_TTFT = "Avg First-Turn TTFT (ms)";
+    public static final String AVG_SUBSEQUENT_TURN_TTFT = "Avg Subsequent-Turn TTFT (ms)";
+    public static final String AVG_DECODED_TOK_PER_ITER = "Avg Decoded Tok/Iter";
+    public static final String SPEC_ACCEPT_RATE = "Spec. Accept Rate";
+
+    // Our additions.
+    public static final String SUCCESS_RATE = "Success Rate (%)";
+    public static final String TOTAL_INPUT_TOKENS = "Total Input Tokens";
+    public static final String TOTAL_OUTPUT_TOKENS = "Total Output Tokens";
+    /** Σ cached prompt tokens over successes whose server reported them; null when none did. */
+    public static final String TOTAL_CACHED_TOKENS = "Total Cached Tokens";
+    public static final String AVG_FIRST_CHUNK = "Avg First Chunk (ms)";
+    public static final String AVG_ITL_PER_TOKEN = "Avg ITL per Token (ms)";
+    /** "server", "client tokenizer", "estimated" or "mixed: server 90, estimated 10". */
+    public static final String TOKEN_COUNT_SOURCE = "Token Count Source";
+    public static final String AVG_QUEUE_DELAY = "Avg Queue Delay (ms)";
+    public static final String AVG_LATENCY_INCL_QUEUE = "Avg Latency incl. Queue (s)";
+    public static final String AVG_TTFT_INCL_QUEUE = "Avg TTFT incl. Queue (ms)";
+
+    public static final String SOURCE_SERVER = "server";
+    public static final String SOURCE_TOKENIZER = "client tokenizer";
+    public static final String SOURCE_ESTIMATE = "estimated";
+
+    /** True when some token counts were not reported by the server; reports label them. */
+    public boolean tokenCountsNotFromServer() {
+        return tokenCountSource != null && !tokenCountSource.equals(SOURCE_SERVER);
+    }
+
+    /** Ordered key → value (Double, Long, String or null) for {@code benchmark_summary.json}. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put(TEST_DURATION, testDurationSeconds);
+        m.put(CONCURRENCY, (long) concurrency);
+        m.put(REQUEST_RATE, requestRate);
+        m.put(TOTAL_REQUESTS, totalRequests);
+        m.put(SUCCESS_REQUESTS, successRequests);
+        m.put(FAILED_REQUESTS, failedRequests);
+        m.put(STREAM_REQUESTS, streamRequests);
+        m.put(NON_STREAM_REQUESTS, nonStreamRequests);
+        m.put(REQ_THROUGHPUT, reqThroughput);
+        m.put(AVG_LATENCY, avgLatencySeconds);
+        m.put(AVG_INPUT_TOKENS, avgInputTokens);
+        m.put(OUTPUT_THROUGHPUT, outputThroughput);
+        m.put(TOTAL_THROUGHPUT, totalThroughput);
+        m.put(AVG_TTFT, avgTtftMs);
+        m.put(AVG_TPOT, avgTpotMs);
+        m.put(AVG_ITL, avgItlMs);
+        m.put(AVG_OUTPUT_TOKENS, avgOutputTokens);
+        m.put(INPUT_THROUGHPUT, inputThroughput);
+        putIfPresent(m, AVG_TURNS, avgTurnsPerRequest);
+        putIfPresent(m, KV_CACHE_HIT_RATE, kvCacheHitRatePercent);
+        putIfPresent(m, AVG_FIRST_TURN_TTFT, avgFirstTurnTtftMs);
+        putIfPresent(m, AVG_SUBSEQUENT_TURN_TTFT, avgSubsequentTurnTtftMs);
+        putIfPresent(m, AVG_DECODED_TOK_PER_ITER, avgDecodedTokensPerIter);
+        putIfPresent(m, SPEC_ACCEPT_RATE, specAcceptRate);
+        m.put(SUCCESS_RATE, successRatePercent);
+        m.put(TOTAL_INPUT_TOKENS, totalInputTokens);
+        m.put(TOTAL_OUTPUT_TOKENS, totalOutputTokens);
+        m.put(TOTAL_CACHED_TOKENS, totalCachedTokens);
+        m.put(AVG_FIRST_CHUNK, avgFirstChunkMs);
+        m.put(AVG_ITL_PER_TOKEN, avgItlPerTokenMs);
+        m.put(TOKEN_COUNT_SOURCE, tokenCountSource);
+        if (scheduled) {
+            m.put(AVG_QUEUE_DELAY, avgQueueDelayMs);
+            m.put(AVG_LATENCY_INCL_QUEUE, avgLatencyInclQueueSeconds);
+            m.put(AVG_TTFT_INCL_QUEUE, avgTtftInclQueueMs);
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    private static void putIfPresent(Map<String, Object> m, String key, Object value) {
+        if (value != null) m.put(key, value);
+    }
+}

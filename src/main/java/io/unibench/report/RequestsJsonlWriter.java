@@ -1,0 +1,162 @@
+package io.unibench.report;
+
+import static io.unibench.metrics.RequestRecord.ABSENT;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.unibench.metrics.RecordSink;
+import io.unibench.metrics.RequestRecord;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * {@code requests.jsonl}: one JSON object per line per request, written as records arrive, so a run that is
+ * killed still leaves every finished request on disk. Thread-safe.
+ *
+ * <p>Fields: {@code index, request_id, conversation_id, turn, stream, success, error_class, http_status,
+ * error_message, finish_reason, start_epoch_ms}; moments in seconds since {@code runStartNanos}
+ * ({@code scheduled_s, start_s, headers_s, first_chunk_s, first_token_s, end_s}, null when the moment did not
+ * happen); derived seconds {@code latency_s, ttft_s, first_chunk_latency_s, tpot_s, queue_delay_s} and
+ * {@code tokens_per_chunk} (null when undefined); {@code itl_s}, the intervals between text-carrying chunks;
+ * {@code prompt_tokens, completion_tokens, cached_tokens} (null when unknown / not reported) and
+ * {@code token_source} ({@code server}, {@code tokenizer}, {@code estimate}).
+ *
+ * <p>Flushing: after a write when a second has passed since the last flush, by a background virtual thread
+ * once a second while idle, and on close. Flushing every record would cost a system call per request.
+ * An I/O error stops the writing and is rethrown by {@link #close()}, not on the request completion path.
+ */
+public final class RequestsJsonlWriter implements RecordSink {
+    private static final long FLUSH_INTERVAL_NANOS = 1_000_000_000L;
+
+    private final long runStartNanos;
+    private final JsonGenerator gen;
+    private final Object lock = new Object();
+    private final Thread flusher;
+    private long lastFlushNanos = System.nanoTime();
+    private boolean dirty;
+    private boolean closed;
+    private IOException failure;
+
+    public RequestsJsonlWriter(Path file, long runStartNanos) throws IOException {
+        this.runStartNanos = runStartNanos;
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) Files.createDirectories(parent);
+        this.gen = Json.MAPPER.getFactory()
+                .createGenerator(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), JsonEncoding.UTF8);
+        gen.setRootValueSeparator(null); // lines are separated by our own '\n'
+        this.flusher = Thread.ofVirtual().name("requests-jsonl-flusher").start(this::flushPeriodically);
+    }
+
+    @Override
+    public void accept(RequestRecord r) {
+        synchronized (lock) {
+            if (closed || failure != null) return;
+            try {
+                write(r);
+                gen.writeRaw('\n');
+                dirty = true;
+                long now = System.nanoTime();
+                if (now - lastFlushNanos >= FLUSH_INTERVAL_NANOS) flushLocked(now);
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+    }
+
+    private void flushPeriodically() {
+        try {
+            while (true) {
+                Thread.sleep(FLUSH_INTERVAL_NANOS / 1_000_000);
+                synchronized (lock) {
+                    if (closed) return;
+                    if (dirty && failure == null) flushLocked(System.nanoTime());
+                }
+            }
+        } catch (InterruptedException e) {
+            // close() stops us
+        } catch (IOException e) {
+            synchronized (lock) {
+                if (failure == null) failure = e;
+            }
+        }
+    }
+
+    private void flushLocked(long now) throws IOException {
+        gen.flush();
+        dirty = false;
+        lastFlushNanos = now;
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (closed) return;
+            closed = true;
+            try {
+                gen.close();
+            } catch (IOException e) {
+                if (failure == null) failure = e;
+            }
+        }
+        flusher.interrupt();
+        if (failure != null) throw new UncheckedIOException("writing requests.jsonl failed", failure);
+    }
+
+    private void write(RequestRecord r) throws IOException {
+        gen.writeStartObject();
+        gen.writeNumberField("index", r.index());
+        stringOrNull("request_id", r.requestId());
+        stringOrNull("conversation_id", r.conversationId());
+        gen.writeNumberField("turn", r.turnIndex());
+        gen.writeBooleanField("stream", r.stream());
+        gen.writeBooleanField("success", r.success());
+        stringOrNull("error_class", r.errorClass());
+        gen.writeNumberField("http_status", r.httpStatus());
+        stringOrNull("error_message", r.errorMessage());
+        stringOrNull("finish_reason", r.finishReason());
+        gen.writeNumberField("start_epoch_ms", r.startEpochMillis());
+        moment("scheduled_s", r.scheduledNanos());
+        moment("start_s", r.startNanos());
+        moment("headers_s", r.headersNanos());
+        moment("first_chunk_s", r.firstChunkNanos());
+        moment("first_token_s", r.firstTokenNanos());
+        moment("end_s", r.endNanos());
+        numberOrNull("latency_s", r.latencySeconds());
+        numberOrNull("ttft_s", r.ttftSeconds());
+        numberOrNull("first_chunk_latency_s", r.firstChunkSeconds());
+        numberOrNull("tpot_s", r.tpotSeconds());
+        numberOrNull("queue_delay_s", r.queueDelaySeconds());
+        numberOrNull("tokens_per_chunk", r.tokensPerChunk());
+        gen.writeArrayFieldStart("itl_s");
+        for (int i = 0; i < r.interChunkCount(); i++) gen.writeNumber(r.interChunkSeconds(i));
+        gen.writeEndArray();
+        countOrNull("prompt_tokens", r.promptTokens());
+        countOrNull("completion_tokens", r.completionTokens());
+        countOrNull("cached_tokens", r.cachedTokens());
+        stringOrNull("token_source", r.tokenSource() == null ? null : r.tokenSource().name().toLowerCase());
+        gen.writeEndObject();
+    }
+
+    private void moment(String name, long nanos) throws IOException {
+        if (nanos == ABSENT) gen.writeNullField(name);
+        else gen.writeNumberField(name, (nanos - runStartNanos) / 1e9);
+    }
+
+    private void numberOrNull(String name, double v) throws IOException {
+        if (Double.isFinite(v)) gen.writeNumberField(name, v);
+        else gen.writeNullField(name);
+    }
+
+    private void countOrNull(String name, int v) throws IOException {
+        if (v >= 0) gen.writeNumberField(name, v);
+        else gen.writeNullField(name);
+    }
+
+    private void stringOrNull(String name, String v) throws IOException {
+        if (v == null) gen.writeNullField(name);
+        else gen.writeStringField(name, v);
+    }
+}

@@ -1,0 +1,191 @@
+package io.unibench.report;
+
+import static io.unibench.report.DisplayNumbers.AVG_COUNT;
+import static io.unibench.report.DisplayNumbers.COUNT;
+import static io.unibench.report.DisplayNumbers.MILLIS;
+import static io.unibench.report.DisplayNumbers.PERCENT;
+import static io.unibench.report.DisplayNumbers.RATE;
+import static io.unibench.report.DisplayNumbers.SECONDS;
+import static io.unibench.report.DisplayNumbers.format;
+import static io.unibench.report.DisplayNumbers.formatAvailable;
+
+import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.RunResult;
+import io.unibench.metrics.Summary;
+import io.unibench.metrics.WorkloadThroughput;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The end-of-run report printed to the terminal and saved as {@code performance_summary.txt}: plain text, no ANSI
+ * codes, tables laid out like evalscope's final report.
+ */
+public final class TerminalReport {
+    private static final TextTable.Align L = TextTable.Align.LEFT;
+    private static final TextTable.Align R = TextTable.Align.RIGHT;
+    private static final int SAMPLE_MESSAGE_MAX = 80;
+
+    private TerminalReport() {}
+
+    public static String render(List<RunResult> runs, Map<String, String> basicInfo) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Performance Test Summary Report\n\n");
+
+        if (basicInfo != null && !basicInfo.isEmpty()) {
+            TextTable info = new TextTable(null, L, L);
+            basicInfo.forEach(info::row);
+            section(sb, "Basic Information", info);
+        }
+
+        section(sb, "Performance Overview", overview(runs));
+        section(sb, "Per-Request Metrics", perRequest(runs));
+        if (runs.stream().anyMatch(r -> r.workload() != null && r.workload().nSamples() > 0)) {
+            section(sb, "Workload Throughput", workload(runs));
+        }
+        if (runs.stream().anyMatch(r -> !r.errors().isEmpty())) {
+            section(sb, "Errors", errors(runs));
+        }
+        for (RunResult r : runs) {
+            Summary s = r.summary();
+            if (s.tokenCountsNotFromServer()) {
+                sb.append("Note: ").append(r.info().label()).append(": token counts are ")
+                        .append(describeSource(s.tokenCountSource()))
+                        .append(" (the server returned no usage); token and tok/s figures are not the server's.\n");
+            }
+        }
+        return sb.toString();
+    }
+
+    private static void section(StringBuilder sb, String title, TextTable table) {
+        sb.append(title).append('\n').append(table.render()).append('\n');
+    }
+
+    private static TextTable overview(List<RunResult> runs) {
+        TextTable t = new TextTable(List.of("Conc.", "Rate", "Num", "RPS", "Gen/s", "Success"), R, R, R, R, R, R);
+        for (RunResult r : runs) {
+            Summary s = r.summary();
+            t.row(conc(r.info()), rate(r.info()),
+                    Long.toString(s.totalRequests()),
+                    formatAvailable(s.reqThroughput(), RATE),
+                    formatAvailable(s.outputThroughput(), RATE),
+                    s.successRatePercent() == null
+                            ? DisplayNumbers.MISSING
+                            : String.format(Locale.ROOT, "%.1f%%", s.successRatePercent()));
+        }
+        return t;
+    }
+
+    private static TextTable perRequest(List<RunResult> runs) {
+        TextTable t = new TextTable(List.of("Conc.", "Rate", "Metric", "avg", "p50", "p99", "max"), R, R, L, R, R, R, R);
+        for (RunResult r : runs) {
+            Summary s = r.summary();
+            Rows rows = new Rows(t, r);
+            rows.add("Latency (s)", available(s.avgLatencySeconds()), PercentileRow.LATENCY, SECONDS, SECONDS);
+            rows.add("TTFT (ms)", s.avgTtftMs(), PercentileRow.TTFT, MILLIS, MILLIS);
+            rows.add("TPOT (ms)", s.avgTpotMs(), PercentileRow.TPOT, MILLIS, MILLIS);
+            rows.add("ITL (ms)", s.avgItlMs(), PercentileRow.ITL, MILLIS, MILLIS);
+            rows.add("Input Tokens", available(s.avgInputTokens()), PercentileRow.INPUT_TOKENS, AVG_COUNT, COUNT);
+            rows.add("Output Tokens", available(s.avgOutputTokens()), PercentileRow.OUTPUT_TOKENS, AVG_COUNT, COUNT);
+            if (s.kvCacheHitRatePercent() != null) rows.scalar("Cache Hit (%)", format(s.kvCacheHitRatePercent(), PERCENT));
+            if (s.scheduled()) {
+                rows.add("Queue Delay (ms)", s.avgQueueDelayMs(), PercentileRow.QUEUE_DELAY, MILLIS, MILLIS);
+                rows.add("Latency incl. Queue (s)", s.avgLatencyInclQueueSeconds(), PercentileRow.LATENCY_INCL_QUEUE,
+                        SECONDS, SECONDS);
+                rows.add("TTFT incl. Queue (ms)", s.avgTtftInclQueueMs(), PercentileRow.TTFT_INCL_QUEUE, MILLIS, MILLIS);
+            }
+            t.separator();
+        }
+        return t;
+    }
+
+    /** Adds one run's rows, showing Conc. and Rate on the first row only. */
+    private static final class Rows {
+        private final TextTable table;
+        private final RunResult run;
+        private boolean first = true;
+
+        Rows(TextTable table, RunResult run) {
+            this.table = table;
+            this.run = run;
+        }
+
+        void add(String metric, Double avg, String column, int avgPrecision, int precision) {
+            emit(metric, format(avg, avgPrecision),
+                    format(run.percentile("50%", column), precision),
+                    format(run.percentile("99%", column), precision),
+                    format(run.percentile("max", column), precision));
+        }
+
+        void scalar(String metric, String value) {
+            emit(metric, value, "-", "-", "-");
+        }
+
+        private void emit(String metric, String avg, String p50, String p99, String max) {
+            String c = first ? conc(run.info()) : "";
+            String r = first ? rate(run.info()) : "";
+            first = false;
+            table.row(c, r, metric, avg, p50, p99, max);
+        }
+    }
+
+    private static TextTable workload(List<RunResult> runs) {
+        TextTable t = new TextTable(
+                List.of("Conc.", "Rate", "Metric (tok/s)", "Overall", "Last 30s", "Steady (drop 20%)"), R, R, L, R, R, R);
+        for (RunResult r : runs) {
+            WorkloadThroughput w = r.workload();
+            if (w == null || w.nSamples() == 0) continue;
+            boolean first = true;
+            for (WorkloadThroughput.Row row : w.rows()) {
+                t.row(first ? conc(r.info()) : "", first ? rate(r.info()) : "", row.metric(),
+                        format(row.overall(), RATE), format(row.lastWindow(), RATE), format(row.steadyState(), RATE));
+                first = false;
+            }
+            t.separator();
+        }
+        return t;
+    }
+
+    private static TextTable errors(List<RunResult> runs) {
+        TextTable t = new TextTable(List.of("Conc.", "Rate", "Error class", "Count", "Sample message"), R, R, L, R, L);
+        for (RunResult r : runs) {
+            if (r.errors().isEmpty()) continue;
+            boolean first = true;
+            for (Map.Entry<String, Long> e : r.errors().entrySet()) {
+                t.row(first ? conc(r.info()) : "", first ? rate(r.info()) : "", e.getKey(),
+                        Long.toString(e.getValue()), shorten(r.sampleErrors().get(e.getKey())));
+                first = false;
+            }
+            t.separator();
+        }
+        return t;
+    }
+
+    private static String conc(RunInfo info) {
+        return info.concurrency() < 0 ? "INF" : Integer.toString(info.concurrency());
+    }
+
+    private static String rate(RunInfo info) {
+        return info.rate() < 0 ? "-" : format(info.rate(), RATE);
+    }
+
+    /** evalscope's −1 ("not available") as null, so it shows as missing. */
+    private static Double available(double v) {
+        return v == -1.0 ? null : v;
+    }
+
+    private static String shorten(String message) {
+        if (message == null) return "";
+        String oneLine = message.replaceAll("\\s+", " ").trim();
+        return oneLine.length() <= SAMPLE_MESSAGE_MAX ? oneLine : oneLine.substring(0, SAMPLE_MESSAGE_MAX - 1) + "…";
+    }
+
+    private static String describeSource(String source) {
+        return switch (source) {
+            case Summary.SOURCE_TOKENIZER -> "counted by the client tokenizer";
+            case Summary.SOURCE_ESTIMATE -> "estimated from characters";
+            default -> source;
+        };
+    }
+}

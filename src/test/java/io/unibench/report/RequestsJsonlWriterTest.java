@@ -1,0 +1,126 @@
+package io.unibench.report;
+
+import static io.unibench.metrics.TestRecords.record;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.TestRecords;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RequestsJsonlWriterTest {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void roundTrip() throws Exception {
+        Path file = dir.resolve("sub/requests.jsonl");
+        long runStart = TestRecords.ms(0);
+        try (RequestsJsonlWriter w = new RequestsJsonlWriter(file, runStart)) {
+            w.accept(record().index(0).conversation("conv-1", 2).scheduledMs(90).startMs(100).headersMs(120)
+                    .firstChunkMs(130).chunksMs(150, 250, 450).endMs(450).tokens(40, 5).cached(16).build());
+            w.accept(record().index(1).startMs(200).endMs(300).failed("http_429", 429, "slow down \"please\"")
+                    .source(RequestRecord.TokenSource.ESTIMATE).build());
+        }
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        assertThat(lines).hasSize(2);
+        assertThat(lines).allSatisfy(l -> assertThat(l).doesNotContain("NaN").startsWith("{").endsWith("}"));
+
+        JsonNode ok = MAPPER.readTree(lines.get(0));
+        assertThat(ok.get("index").asLong()).isZero();
+        assertThat(ok.get("request_id").asText()).isEqualTo("req-0");
+        assertThat(ok.get("conversation_id").asText()).isEqualTo("conv-1");
+        assertThat(ok.get("turn").asInt()).isEqualTo(2);
+        assertThat(ok.get("stream").asBoolean()).isTrue();
+        assertThat(ok.get("success").asBoolean()).isTrue();
+        assertThat(ok.get("error_class").isNull()).isTrue();
+        assertThat(ok.get("http_status").asInt()).isEqualTo(200);
+        assertThat(ok.get("finish_reason").asText()).isEqualTo("stop");
+        assertThat(ok.get("start_epoch_ms").asLong()).isEqualTo(1_700_000_000_000L);
+        assertThat(ok.get("scheduled_s").asDouble()).isCloseTo(0.09, within(1e-9));
+        assertThat(ok.get("start_s").asDouble()).isCloseTo(0.1, within(1e-9));
+        assertThat(ok.get("headers_s").asDouble()).isCloseTo(0.12, within(1e-9));
+        assertThat(ok.get("first_chunk_s").asDouble()).isCloseTo(0.13, within(1e-9));
+        assertThat(ok.get("first_token_s").asDouble()).isCloseTo(0.15, within(1e-9));
+        assertThat(ok.get("end_s").asDouble()).isCloseTo(0.45, within(1e-9));
+        assertThat(ok.get("latency_s").asDouble()).isCloseTo(0.35, within(1e-9));
+        assertThat(ok.get("ttft_s").asDouble()).isCloseTo(0.05, within(1e-9));
+        assertThat(ok.get("first_chunk_latency_s").asDouble()).isCloseTo(0.03, within(1e-9));
+        assertThat(ok.get("tpot_s").asDouble()).isCloseTo(0.075, within(1e-9)); // (0.35 − 0.05) / 4
+        assertThat(ok.get("queue_delay_s").asDouble()).isCloseTo(0.01, within(1e-9));
+        assertThat(ok.get("tokens_per_chunk").asDouble()).isEqualTo(2.0); // (5 − 1) / (3 − 1)
+        List<Double> itl = new ArrayList<>();
+        ok.get("itl_s").forEach(n -> itl.add(n.asDouble()));
+        assertThat(itl).containsExactly(0.1, 0.2);
+        assertThat(ok.get("prompt_tokens").asInt()).isEqualTo(40);
+        assertThat(ok.get("completion_tokens").asInt()).isEqualTo(5);
+        assertThat(ok.get("cached_tokens").asInt()).isEqualTo(16);
+        assertThat(ok.get("token_source").asText()).isEqualTo("server");
+
+        JsonNode failed = MAPPER.readTree(lines.get(1));
+        assertThat(failed.get("success").asBoolean()).isFalse();
+        assertThat(failed.get("error_class").asText()).isEqualTo("http_429");
+        assertThat(failed.get("error_message").asText()).isEqualTo("slow down \"please\"");
+        assertThat(failed.get("scheduled_s").isNull()).isTrue();
+        assertThat(failed.get("first_token_s").isNull()).isTrue();
+        assertThat(failed.get("ttft_s").isNull()).isTrue();
+        assertThat(failed.get("tpot_s").isNull()).isTrue();
+        assertThat(failed.get("queue_delay_s").isNull()).isTrue();
+        assertThat(failed.get("itl_s")).isEmpty();
+        assertThat(failed.get("prompt_tokens").isNull()).isTrue();
+        assertThat(failed.get("cached_tokens").isNull()).isTrue();
+        assertThat(failed.get("token_source").asText()).isEqualTo("estimate");
+    }
+
+    @Test
+    void flushedWhileIdleWithoutClose() throws Exception {
+        Path file = dir.resolve("requests.jsonl");
+        try (RequestsJsonlWriter w = new RequestsJsonlWriter(file, TestRecords.ms(0))) {
+            w.accept(record().index(7).startMs(0).endMs(5).failed("cancelled", 0, "stop").build());
+            // The background flusher runs once a second; poll with a generous bound (10 flush intervals) so a
+            // slow shared machine cannot make this flaky, and fail if the line never reaches the file.
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (Files.size(file) == 0 && System.nanoTime() < deadline) Thread.sleep(20);
+            assertThat(Files.readAllLines(file)).hasSize(1);
+        }
+    }
+
+    @Test
+    void concurrentWritersProduceWholeLines() throws Exception {
+        Path file = dir.resolve("requests.jsonl");
+        int threads = 4;
+        int perThread = 500;
+        try (RequestsJsonlWriter w = new RequestsJsonlWriter(file, TestRecords.ms(0))) {
+            List<Thread> ts = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int base = t * perThread;
+                ts.add(Thread.ofPlatform().start(() -> {
+                    for (int i = 0; i < perThread; i++) {
+                        w.accept(record().index(base + i).startMs(i).chunksMs(i + 1, i + 2).endMs(i + 2).tokens(3, 2).build());
+                    }
+                }));
+            }
+            for (Thread t : ts) t.join();
+        }
+        List<String> lines = Files.readAllLines(file);
+        assertThat(lines).hasSize(threads * perThread);
+        long distinct = lines.stream().map(l -> {
+            try {
+                return MAPPER.readTree(l).get("index").asLong();
+            } catch (Exception e) {
+                throw new AssertionError("not a JSON line: " + l, e);
+            }
+        }).distinct().count();
+        assertThat(distinct).isEqualTo(threads * perThread);
+    }
+}
