@@ -81,8 +81,8 @@ final class Generation implements Runnable {
 
     private void complete() {
         ended = true;
+        onCompleted.run(); // accounting first: counters are current by the time the client reads the last byte
         sink.completed(emitted);
-        onCompleted.run();
     }
 
     private void schedule(long delayNanos) {

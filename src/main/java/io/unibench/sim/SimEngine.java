@@ -2,7 +2,6 @@ package io.unibench.sim;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unibench.tokenizer.Tokenizer;
-import io.unibench.tokenizer.Tokenizers;
 
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -29,10 +28,10 @@ final class SimEngine implements AutoCloseable {
     private final String idNonce = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
     private final AtomicLong nextId = new AtomicLong();
 
-    SimEngine(SimConfig config) {
+    SimEngine(SimConfig config, Tokenizer tokenizer) {
         this.config = config;
         this.parser = new RequestParser(mapper, config.model());
-        this.tokenizer = Tokenizers.load(config.tokenizer());
+        this.tokenizer = tokenizer;
         this.cache = new PrefixCache(config.blockSize(), config.cacheCapacityBlocks());
         this.latency = LatencyModel.of(config);
         this.output = new OutputGenerator(tokenizer, config.seed(), config.meanOutputTokens());

@@ -222,7 +222,8 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             engine.counters.generationTokens.add(generation.emitted());
             engine.counters.streamsActive.decrement();
             engine.release(prepared);
-            exchangeDone();
+            // The sink writes the response's last bytes after this returns; the next pipelined request goes after.
+            ctx.executor().execute(SimHttpHandler.this::exchangeDone);
         }
 
         /** The client went away: stop the timers at once and count the stream as cancelled. */

@@ -15,6 +15,8 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.unibench.tokenizer.Tokenizer;
+import io.unibench.tokenizer.Tokenizers;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -64,7 +66,19 @@ public final class SimServer implements AutoCloseable {
      * @throws IllegalStateException         if the address cannot be bound
      */
     public static SimServer start(SimConfig config) {
-        SimEngine engine = new SimEngine(config);
+        return start(config, Tokenizers.load(config.tokenizer()));
+    }
+
+    /**
+     * Like {@link #start(SimConfig)} with an already loaded tokenizer (loading one takes about a second, which adds
+     * up in test suites that start many servers). It must be the tokenizer {@code config.tokenizer()} names.
+     */
+    public static SimServer start(SimConfig config, Tokenizer tokenizer) {
+        if (!tokenizer.name().equals(config.tokenizer())) {
+            throw new IllegalArgumentException("tokenizer " + tokenizer.name() + " is not the configured "
+                    + config.tokenizer());
+        }
+        SimEngine engine = new SimEngine(config, tokenizer);
         EventLoopGroup acceptGroup = new MultiThreadIoEventLoopGroup(1,
                 new DefaultThreadFactory("unibench-sim-accept", true), NioIoHandler.newFactory());
         EventLoopGroup ioGroup = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
