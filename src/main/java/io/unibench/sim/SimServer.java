@@ -30,6 +30,20 @@ import java.util.concurrent.TimeUnit;
  * driven by timers on its channel's event loop (no thread per stream, no sleeping), SSE frames from pre-encoded
  * bytes, tokenization off the event loops. Threads are daemons, so a forgotten server does not keep a JVM alive.
  *
+ * <p>What the answers mean (details in the named classes):
+ * <ul>
+ *   <li>{@code prompt_tokens}: chat = tokens of the messages rendered by {@link ChatTemplate}
+ *       ({@code <|role|>\ncontent\n} per message + {@code <|assistant|>\n}: a few tokens of overhead per message,
+ *       as real templates have); completions = tokens of the prompt(s), or the token ids given.</li>
+ *   <li>{@code cached_tokens}: vLLM prefix-cache semantics, see {@link PrefixCache}; omitted when
+ *       {@link SimConfig#reportCachedTokens()} is false.</li>
+ *   <li>Timing: {@link LatencyModel}; delays count from the request's arrival, no jitter.</li>
+ *   <li>Output length and text: {@link OutputGenerator}; without {@code max_tokens} the cap is
+ *       16 × {@link SimConfig#meanOutputTokens()} (also for {@code /v1/completions}, unlike OpenAI's default 16).</li>
+ *   <li>{@link #stats()} counts tokens before a response's last byte is written, so a client that has read a whole
+ *       response sees it counted.</li>
+ * </ul>
+ *
  * <pre>{@code
  * try (SimServer sim = SimServer.start(SimConfig.defaults())) {
  *     String url = sim.baseUrl() + "/v1/chat/completions";
