@@ -1,0 +1,82 @@
+package io.unibench.sim;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.HttpResponseStatus;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Collects a non-streamed generation and writes one JSON body: {@code chat.completion} with
+ * {@code choices[i].message {role, content}}, or {@code text_completion} with {@code choices[i].text};
+ * usage is always present. Built once per request, so a Jackson tree is fine here.
+ */
+final class JsonResponder implements GenerationSink {
+    private final ChannelHandlerContext ctx;
+    private final ObjectMapper mapper;
+    private final boolean chat;
+    private final boolean keepAlive;
+    private final String id;
+    private final long created;
+    private final String model;
+    private final StringBuilder[] texts;
+    private final String[] finishReasons;
+    private final int promptTokens;
+    private final int cachedTokens;
+    private final boolean reportCached;
+
+    JsonResponder(ChannelHandlerContext ctx, ObjectMapper mapper, boolean chat, boolean keepAlive, String id,
+                  long created, String model, int choices, int promptTokens, int cachedTokens, boolean reportCached) {
+        this.ctx = ctx;
+        this.mapper = mapper;
+        this.chat = chat;
+        this.keepAlive = keepAlive;
+        this.id = id;
+        this.created = created;
+        this.model = model;
+        this.texts = new StringBuilder[choices];
+        for (int c = 0; c < choices; c++) texts[c] = new StringBuilder();
+        this.finishReasons = new String[choices];
+        this.promptTokens = promptTokens;
+        this.cachedTokens = cachedTokens;
+        this.reportCached = reportCached;
+    }
+
+    @Override public void firstToken() {}
+
+    @Override public void token(int choice, byte[] word) {
+        texts[choice].append(new String(word, StandardCharsets.UTF_8));
+    }
+
+    @Override public void choiceFinished(int choice, String finishReason) {
+        finishReasons[choice] = finishReason;
+    }
+
+    @Override public void flush() {}
+
+    @Override public void completed(int completionTokens) {
+        ObjectNode root = mapper.createObjectNode();
+        root.put("id", id);
+        root.put("object", chat ? "chat.completion" : "text_completion");
+        root.put("created", created);
+        root.put("model", model);
+        ArrayNode choices = root.putArray("choices");
+        for (int c = 0; c < texts.length; c++) {
+            ObjectNode choice = choices.addObject();
+            choice.put("index", c);
+            if (chat) {
+                ObjectNode message = choice.putObject("message");
+                message.put("role", "assistant");
+                message.put("content", texts[c].toString());
+            } else {
+                choice.put("text", texts[c].toString());
+            }
+            choice.putNull("logprobs");
+            choice.put("finish_reason", finishReasons[c]);
+        }
+        root.set("usage", WireFormat.usageNode(mapper, promptTokens, completionTokens, cachedTokens, reportCached));
+        WireFormat.sendJson(ctx, HttpResponseStatus.OK, WireFormat.toJson(mapper, root), keepAlive);
+    }
+}

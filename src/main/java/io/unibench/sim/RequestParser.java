@@ -1,0 +1,163 @@
+package io.unibench.sim;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns a request body into a {@link SimRequest}, or an {@link ApiException} (400) naming the offending field.
+ * Unknown fields are accepted and ignored, as current vLLM does.
+ */
+final class RequestParser {
+    private final ObjectMapper mapper;
+    private final String defaultModel;
+
+    RequestParser(ObjectMapper mapper, String defaultModel) {
+        this.mapper = mapper;
+        this.defaultModel = defaultModel;
+    }
+
+    SimRequest parseChat(byte[] body) {
+        JsonNode root = readObject(body);
+        JsonNode messages = root.get("messages");
+        if (messages == null || messages.isNull()) throw ApiException.badRequest("messages", "Field 'messages' is required");
+        if (!messages.isArray() || messages.isEmpty()) {
+            throw ApiException.badRequest("messages", "Field 'messages' must be a non-empty array");
+        }
+        List<ChatTemplate.Message> parsed = new ArrayList<>(messages.size());
+        for (int i = 0; i < messages.size(); i++) {
+            parsed.add(message(messages.get(i), "messages[" + i + "]"));
+        }
+        String text = ChatTemplate.render(parsed);
+        return common(root, true, List.of(SimRequest.PromptInput.ofText(text)));
+    }
+
+    SimRequest parseCompletion(byte[] body) {
+        JsonNode root = readObject(body);
+        JsonNode prompt = root.get("prompt");
+        if (prompt == null || prompt.isNull()) throw ApiException.badRequest("prompt", "Field 'prompt' is required");
+        return common(root, false, prompts(prompt));
+    }
+
+    private JsonNode readObject(byte[] body) {
+        JsonNode root;
+        try {
+            root = mapper.readTree(body);
+        } catch (JacksonException e) {
+            throw ApiException.badRequest(null, "Request body is not valid JSON: " + e.getOriginalMessage());
+        } catch (java.io.IOException e) {
+            throw ApiException.badRequest(null, "Request body could not be read: " + e.getMessage());
+        }
+        if (root == null || !root.isObject()) throw ApiException.badRequest(null, "Request body must be a JSON object");
+        return root;
+    }
+
+    private static ChatTemplate.Message message(JsonNode m, String path) {
+        if (!m.isObject()) throw ApiException.badRequest(path, "Field '" + path + "' must be an object");
+        JsonNode role = m.get("role");
+        if (role == null || !role.isTextual()) {
+            throw ApiException.badRequest(path + ".role", "Field '" + path + ".role' is required and must be a string");
+        }
+        return new ChatTemplate.Message(role.asText(), content(m.get("content"), path + ".content"));
+    }
+
+    /** String content, or the text parts of a list of parts joined by newlines; null content (tool calls) is empty. */
+    private static String content(JsonNode c, String path) {
+        if (c == null || c.isNull()) return "";
+        if (c.isTextual()) return c.asText();
+        if (!c.isArray()) throw ApiException.badRequest(path, "Field '" + path + "' must be a string or a list of parts");
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < c.size(); i++) {
+            JsonNode part = c.get(i);
+            if (!part.isObject()) throw ApiException.badRequest(path + "[" + i + "]", "Field '" + path + "[" + i + "]' must be an object");
+            JsonNode text = part.get("text");
+            if (text != null && text.isTextual()) {
+                if (!sb.isEmpty()) sb.append('\n');
+                sb.append(text.asText());
+            }
+        }
+        return sb.toString();
+    }
+
+    /** string | string[] | int[] | int[][], as the legacy completions API accepts. */
+    private static List<SimRequest.PromptInput> prompts(JsonNode prompt) {
+        if (prompt.isTextual()) return List.of(SimRequest.PromptInput.ofText(prompt.asText()));
+        if (!prompt.isArray() || prompt.isEmpty()) {
+            throw ApiException.badRequest("prompt", "Field 'prompt' must be a string or a non-empty list of strings or token ids");
+        }
+        if (prompt.get(0).isIntegralNumber()) return List.of(SimRequest.PromptInput.ofTokens(tokenIds(prompt, "prompt")));
+        List<SimRequest.PromptInput> out = new ArrayList<>(prompt.size());
+        for (int i = 0; i < prompt.size(); i++) {
+            JsonNode p = prompt.get(i);
+            if (p.isTextual()) out.add(SimRequest.PromptInput.ofText(p.asText()));
+            else if (p.isArray()) out.add(SimRequest.PromptInput.ofTokens(tokenIds(p, "prompt[" + i + "]")));
+            else throw ApiException.badRequest("prompt", "Field 'prompt[" + i + "]' must be a string or a list of token ids");
+        }
+        return out;
+    }
+
+    private static int[] tokenIds(JsonNode array, String path) {
+        int[] ids = new int[array.size()];
+        for (int i = 0; i < ids.length; i++) {
+            JsonNode id = array.get(i);
+            if (!id.isIntegralNumber() || !id.canConvertToInt() || id.intValue() < 0) {
+                throw ApiException.badRequest("prompt", "Field '" + path + "[" + i + "]' must be a non-negative token id");
+            }
+            ids[i] = id.intValue();
+        }
+        return ids;
+    }
+
+    private SimRequest common(JsonNode root, boolean chat, List<SimRequest.PromptInput> prompts) {
+        String model = defaultModel;
+        JsonNode m = root.get("model");
+        if (m != null && !m.isNull()) {
+            if (!m.isTextual()) throw ApiException.badRequest("model", "Field 'model' must be a string");
+            model = m.asText();
+        }
+        boolean stream = bool(root, "stream");
+        boolean includeUsage = false;
+        JsonNode options = root.get("stream_options");
+        if (options != null && !options.isNull()) {
+            if (!options.isObject()) throw ApiException.badRequest("stream_options", "Field 'stream_options' must be an object");
+            includeUsage = bool(options, "include_usage");
+        }
+        Integer maxTokens = optionalInt(root, "max_completion_tokens");
+        if (maxTokens == null) maxTokens = optionalInt(root, "max_tokens");
+        String maxField = root.hasNonNull("max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
+        if (maxTokens != null && maxTokens < 1) {
+            throw ApiException.badRequest(maxField, "Field '" + maxField + "' must be at least 1, got " + maxTokens);
+        }
+        Integer min = optionalInt(root, "min_tokens");
+        int minTokens = min == null ? 0 : min;
+        if (minTokens < 0) throw ApiException.badRequest("min_tokens", "Field 'min_tokens' must be >= 0, got " + minTokens);
+        if (maxTokens != null && minTokens > maxTokens) {
+            throw ApiException.badRequest("min_tokens", "Field 'min_tokens' (" + minTokens + ") must be <= '" + maxField
+                    + "' (" + maxTokens + ")");
+        }
+        Long seed = null;
+        JsonNode s = root.get("seed");
+        if (s != null && !s.isNull()) {
+            if (!s.isIntegralNumber() || !s.canConvertToLong()) throw ApiException.badRequest("seed", "Field 'seed' must be an integer");
+            seed = s.longValue();
+        }
+        return new SimRequest(chat, model, prompts, stream, includeUsage, maxTokens, minTokens, bool(root, "ignore_eos"), seed);
+    }
+
+    private static boolean bool(JsonNode obj, String field) {
+        JsonNode v = obj.get(field);
+        if (v == null || v.isNull()) return false;
+        if (!v.isBoolean()) throw ApiException.badRequest(field, "Field '" + field + "' must be a boolean");
+        return v.booleanValue();
+    }
+
+    private static Integer optionalInt(JsonNode obj, String field) {
+        JsonNode v = obj.get(field);
+        if (v == null || v.isNull()) return null;
+        if (!v.isIntegralNumber() || !v.canConvertToInt()) throw ApiException.badRequest(field, "Field '" + field + "' must be an integer");
+        return v.intValue();
+    }
+}

@@ -1,0 +1,150 @@
+package io.unibench.sim;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.unibench.tokenizer.Tokenizer;
+import io.unibench.tokenizer.Tokenizers;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The embedded simulated LLM server: an OpenAI-compatible HTTP server ({@code POST /v1/chat/completions},
+ * {@code POST /v1/completions}, {@code GET /v1/models}, {@code GET /health}) whose answers follow a deterministic
+ * latency model, a vLLM-like prefix cache and seeded output lengths, so benchmarks and tests run without a GPU.
+ *
+ * <p>Built so that it is never the bottleneck of a benchmark: Netty NIO event loops (one per core), every stream
+ * driven by timers on its channel's event loop (no thread per stream, no sleeping), SSE frames from pre-encoded
+ * bytes, tokenization off the event loops. Threads are daemons, so a forgotten server does not keep a JVM alive.
+ *
+ * <p>What the answers mean (details in the named classes):
+ * <ul>
+ *   <li>{@code prompt_tokens}: chat = tokens of the messages rendered by {@link ChatTemplate}
+ *       ({@code <|role|>\ncontent\n} per message + {@code <|assistant|>\n}: a few tokens of overhead per message,
+ *       as real templates have); completions = tokens of the prompt(s), or the token ids given.</li>
+ *   <li>{@code cached_tokens}: vLLM prefix-cache semantics, see {@link PrefixCache}; omitted when
+ *       {@link SimConfig#reportCachedTokens()} is false.</li>
+ *   <li>Timing: {@link LatencyModel}; delays count from the request's arrival, no jitter.</li>
+ *   <li>Output length and text: {@link OutputGenerator}; without {@code max_tokens} the cap is
+ *       16 × {@link SimConfig#meanOutputTokens()} (also for {@code /v1/completions}, unlike OpenAI's default 16).</li>
+ *   <li>{@link #stats()} counts tokens before a response's last byte is written, so a client that has read a whole
+ *       response sees it counted.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * try (SimServer sim = SimServer.start(SimConfig.defaults())) {
+ *     String url = sim.baseUrl() + "/v1/chat/completions";
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class SimServer implements AutoCloseable {
+    private static final int MAX_REQUEST_BYTES = 64 * 1024 * 1024; // long-context prompts are a few MB at most
+
+    private final SimEngine engine;
+    private final EventLoopGroup acceptGroup;
+    private final EventLoopGroup ioGroup;
+    private final ChannelGroup channels;
+    private final Channel serverChannel;
+    private final String host;
+    private final int port;
+
+    private SimServer(SimEngine engine, EventLoopGroup acceptGroup, EventLoopGroup ioGroup, ChannelGroup channels,
+                      Channel serverChannel, String host, int port) {
+        this.engine = engine;
+        this.acceptGroup = acceptGroup;
+        this.ioGroup = ioGroup;
+        this.channels = channels;
+        this.serverChannel = serverChannel;
+        this.host = host;
+        this.port = port;
+    }
+
+    /**
+     * Binds and returns once the server is listening.
+     *
+     * @throws io.unibench.BadInputException if the tokenizer name is unknown
+     * @throws IllegalStateException         if the address cannot be bound
+     */
+    public static SimServer start(SimConfig config) {
+        return start(config, Tokenizers.load(config.tokenizer()));
+    }
+
+    /**
+     * Like {@link #start(SimConfig)} with an already loaded tokenizer (loading one takes about a second, which adds
+     * up in test suites that start many servers). It must be the tokenizer {@code config.tokenizer()} names.
+     */
+    public static SimServer start(SimConfig config, Tokenizer tokenizer) {
+        if (!tokenizer.name().equals(config.tokenizer())) {
+            throw new IllegalArgumentException("tokenizer " + tokenizer.name() + " is not the configured "
+                    + config.tokenizer());
+        }
+        SimEngine engine = new SimEngine(config, tokenizer);
+        EventLoopGroup acceptGroup = new MultiThreadIoEventLoopGroup(1,
+                new DefaultThreadFactory("unibench-sim-accept", true), NioIoHandler.newFactory());
+        EventLoopGroup ioGroup = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
+                new DefaultThreadFactory("unibench-sim-io", true), NioIoHandler.newFactory());
+        ChannelGroup channels = new DefaultChannelGroup("unibench-sim", GlobalEventExecutor.INSTANCE);
+        try {
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(acceptGroup, ioGroup)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 4096) // benchmarks open thousands of connections at once
+                    .childOption(ChannelOption.TCP_NODELAY, true) // each SSE frame must leave at once
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override protected void initChannel(SocketChannel ch) {
+                            channels.add(ch);
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
+                                    new SimHttpHandler(engine));
+                        }
+                    });
+            Channel serverChannel = bootstrap.bind(config.host(), config.port()).syncUninterruptibly().channel();
+            int port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+            return new SimServer(engine, acceptGroup, ioGroup, channels, serverChannel, config.host(), port);
+        } catch (RuntimeException e) {
+            acceptGroup.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            ioGroup.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            engine.close();
+            throw new IllegalStateException("cannot start the simulator on " + config.host() + ":" + config.port()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The bound TCP port (the ephemeral one when the config said 0). */
+    public int port() { return port; }
+
+    /** {@code http://HOST:PORT}, with 127.0.0.1 for a wildcard bind address. */
+    public String baseUrl() {
+        String h = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
+        if (h.indexOf(':') >= 0 && !h.startsWith("[")) h = "[" + h + "]";
+        return "http://" + h + ":" + port;
+    }
+
+    public SimConfig config() { return engine.config; }
+
+    public SimStats stats() { return engine.counters.snapshot(); }
+
+    /** Stops listening and closes every connection (running streams end abruptly, counted as cancelled). */
+    @Override public void close() {
+        serverChannel.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
+        channels.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
+        acceptGroup.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS);
+        ioGroup.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS);
+        acceptGroup.terminationFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        ioGroup.terminationFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        engine.close();
+    }
+}
