@@ -35,8 +35,11 @@ final class Exchange implements ConnectionPool.Waiter {
     private static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
     /** Bytes of an error body kept for its message. */
     private static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
-    /** How long the end of a response may trail its [DONE] when no read timeout is configured. */
-    private static final long DEFAULT_DRAIN_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /**
+     * How long the end of a response may trail its {@code [DONE]}. Servers end the response right after it; one
+     * that does not costs this delay once, then its connection is dropped rather than reused.
+     */
+    private static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final LlmClient client;
     private final byte[] body;
@@ -63,8 +66,12 @@ final class Exchange implements ConnectionPool.Waiter {
     private ByteAccumulator bodyBytes;
     /** Arrival of the read being processed (for events the SSE parser dispatches). */
     private long currentNanos;
-    /** Completed at [DONE]; still reading the rest of the response so the connection can be reused. */
+    /**
+     * {@code [DONE]} arrived: the reply is valid and complete; the future completes when the response ends, so the
+     * connection is back in the pool before the caller sends its next request.
+     */
     private boolean draining;
+    private long doneNanos;
 
     Exchange(LlmClient client, byte[] body, boolean stream, String requestId) {
         this.client = client;
@@ -184,7 +191,7 @@ final class Exchange implements ConnectionPool.Waiter {
     void onResponsePart(HttpObject part, long arrival) {
         try {
             currentNanos = arrival;
-            if (isDone() && !draining) {
+            if (isDone()) {
                 return; // failed already; the channel is closing
             }
             if (part.decoderResult().isFailure()) {
@@ -195,10 +202,10 @@ final class Exchange implements ConnectionPool.Waiter {
             if (part instanceof HttpResponse response) {
                 onHeaders(response, arrival);
             }
-            if (part instanceof HttpContent content && !isDone()) {
+            if (part instanceof HttpContent content && !isDone() && !draining) {
                 onContent(content);
             }
-            if (part instanceof LastHttpContent && (!isDone() || draining)) {
+            if (part instanceof LastHttpContent && !isDone()) {
                 onEnd(arrival);
             }
         } finally {
@@ -242,20 +249,28 @@ final class Exchange implements ConnectionPool.Waiter {
     }
 
     private void onEvent(String data) {
-        if (isDone()) {
+        if (draining || isDone()) {
             return; // after [DONE] or a failure, later events change nothing
         }
         client.debug().response(requestId, "chunk", data);
         switch (chunks.onEvent(data, currentNanos)) {
-            case DONE -> succeed(chunks.lastEventNanos(), false);
+            case DONE -> startDraining();
             case FAILED -> fail(chunks.failure(), chunks.failureMessage(), currentNanos);
             case CONTINUE -> { }
         }
     }
 
+    private void startDraining() {
+        draining = true;
+        doneNanos = chunks.lastEventNanos();
+        if (readCheck == null) {
+            scheduleReadCheck(DRAIN_GRACE_NANOS);
+        }
+    }
+
     private void onEnd(long arrival) {
         if (draining) {
-            releaseChannel(keepAlive);
+            succeed(doneNanos, keepAlive);
             return;
         }
         if (mode == null) {
@@ -269,13 +284,11 @@ final class Exchange implements ConnectionPool.Waiter {
                 } catch (SseParser.SseException e) {
                     fail(ErrorClass.PROTOCOL_ERROR, e.getMessage(), arrival);
                 }
-                if (isDone()) {
-                    if (draining) {
-                        releaseChannel(keepAlive); // [DONE] was the very last event
-                    }
-                    return;
+                if (draining) {
+                    succeed(doneNanos, keepAlive); // [DONE] was the very last event, without its blank line
+                } else if (!isDone()) {
+                    endOfBody(chunks.onEndOfStream(), arrival);
                 }
-                endOfBody(chunks.onEndOfStream(), arrival);
             }
             case BODY -> {
                 client.debug().response(requestId, "body", bodyBytes.text(1024));
@@ -289,7 +302,7 @@ final class Exchange implements ConnectionPool.Waiter {
         if (outcome == ChunkInterpreter.Outcome.FAILED) {
             fail(chunks.failure(), chunks.failureMessage(), arrival);
         } else {
-            succeed(arrival, true);
+            succeed(arrival, keepAlive);
         }
     }
 
@@ -303,18 +316,10 @@ final class Exchange implements ConnectionPool.Waiter {
     }
 
     void onConnectionClosed() {
-        if (draining) {
-            detach();
-            return;
-        }
         fail(ErrorClass.CONNECTION_RESET, "connection closed before the reply was complete", System.nanoTime());
     }
 
     void onChannelError(Throwable cause) {
-        if (draining) {
-            releaseChannel(false);
-            return;
-        }
         fail(ErrorMapping.classify(cause), ErrorMapping.message(cause), System.nanoTime());
     }
 
@@ -326,51 +331,50 @@ final class Exchange implements ConnectionPool.Waiter {
 
     private void checkRead() {
         readCheck = null;
-        if (isDone() && !draining) {
+        if (isDone()) {
             return;
         }
-        long timeout = draining ? drainNanos() : client.readTimeoutNanos();
-        long lastRead = Math.max(requestWrittenNanos, handler.arrivalNanos());
         long now = System.nanoTime();
-        long quiet = now - lastRead;
+        if (draining) {
+            long waited = now - doneNanos;
+            if (waited >= DRAIN_GRACE_NANOS) {
+                succeed(doneNanos, false);
+            } else {
+                scheduleReadCheck(DRAIN_GRACE_NANOS - waited);
+            }
+            return;
+        }
+        long timeout = client.readTimeoutNanos();
+        long quiet = now - Math.max(requestWrittenNanos, handler.arrivalNanos());
         if (quiet < timeout) {
             scheduleReadCheck(timeout - quiet);
-        } else if (draining) {
-            releaseChannel(false);
         } else {
             fail(ErrorClass.TIMEOUT_READ, "no data for " + TimeUnit.NANOSECONDS.toMillis(quiet) + " ms", now);
         }
     }
 
-    private long drainNanos() {
-        long readTimeout = client.readTimeoutNanos();
-        return readTimeout > 0 ? readTimeout : DEFAULT_DRAIN_NANOS;
-    }
-
     // ---- completion ----
 
-    private void succeed(long endNanos, boolean responseComplete) {
+    /** Ends the request as successful (on the event loop), giving the channel back before completing. */
+    private void succeed(long endNanos, boolean reuseChannel) {
         if (!markFinished()) {
             return;
         }
         ClientResult result = result(endNanos, null, null);
-        if (responseComplete) {
-            releaseChannel(keepAlive);
-        } else {
-            draining = true;
-            if (readCheck == null) {
-                scheduleReadCheck(drainNanos());
-            }
-        }
+        releaseChannel(reuseChannel);
         complete(result);
     }
 
-    /** Ends the request as failed (on the event loop): its channel is closed, never reused. */
+    /**
+     * Ends the request as failed (on the event loop): its channel is closed, never reused. After {@code [DONE]}
+     * the reply is already known to be valid, so whatever ends the response then ends the request successfully.
+     */
     private void fail(ErrorClass errorClass, String message, long nanos) {
+        if (draining) {
+            succeed(doneNanos, false);
+            return;
+        }
         if (!markFinished()) {
-            if (draining) {
-                releaseChannel(false);
-            }
             return;
         }
         ClientResult result = result(nanos, errorClass, message);
@@ -379,7 +383,6 @@ final class Exchange implements ConnectionPool.Waiter {
     }
 
     private void releaseChannel(boolean reusable) {
-        draining = false;
         detach();
         client.pool().release(channelUnsafe(), reusable);
     }
