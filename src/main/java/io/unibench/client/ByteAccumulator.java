@@ -1,0 +1,44 @@
+package io.unibench.client;
+
+import io.netty.buffer.ByteBuf;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** Collects a non-streamed body, up to a limit beyond which the reply is treated as broken. */
+final class ByteAccumulator {
+
+    private final int limit;
+    private byte[] bytes = new byte[1024];
+    private int length;
+
+    ByteAccumulator(int limit) {
+        this.limit = limit;
+    }
+
+    /** Appends the readable bytes of {@code buf}; false (and nothing appended) when the limit would be passed. */
+    boolean append(ByteBuf buf) {
+        int n = buf.readableBytes();
+        if (length + n > limit) {
+            return false;
+        }
+        if (length + n > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(length + n, bytes.length * 2));
+        }
+        buf.getBytes(buf.readerIndex(), bytes, length, n);
+        length += n;
+        return true;
+    }
+
+    byte[] array() {
+        return bytes;
+    }
+
+    int length() {
+        return length;
+    }
+
+    String text(int maxBytes) {
+        return new String(bytes, 0, Math.min(length, maxBytes), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,286 @@
+package io.unibench.client;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Reads what an OpenAI-compatible server says in one response: each SSE data payload of a stream, or the whole
+ * body of a non-streamed reply. Collects content, reasoning, usage and finish reason, and the arrival time of
+ * every event that carries output, and decides whether the reply is a failure.
+ *
+ * <p>Not thread-safe: one interpreter per response, used on the channel's event loop.
+ */
+final class ChunkInterpreter {
+
+    /** What the caller should do after an event. */
+    enum Outcome {
+        /** Keep reading. */
+        CONTINUE,
+        /** The reply is complete ({@code [DONE]}, or the end of a non-streamed body) and valid. */
+        DONE,
+        /** The reply failed: see {@link #failure()} and {@link #failureMessage()}. */
+        FAILED
+    }
+
+    private static final int MAX_MESSAGE = 200;
+
+    private final ObjectMapper mapper;
+
+    private final StringBuilder content = new StringBuilder();
+    private final StringBuilder reasoning = new StringBuilder();
+    private final LongList tokenChunkNanos = new LongList();
+    private long firstChunkNanos = ClientResult.ABSENT;
+    private long firstTokenNanos = ClientResult.ABSENT;
+    private long lastEventNanos = ClientResult.ABSENT;
+    private Usage usage;
+    private String finishReason;
+    private boolean sawChoice;
+    private boolean sawDone;
+    private ErrorClass failure;
+    private String failureMessage;
+
+    ChunkInterpreter(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    /** One SSE data payload that arrived at {@code nanos}. */
+    Outcome onEvent(String data, long nanos) {
+        if (failure != null) {
+            return Outcome.FAILED;
+        }
+        if (data.startsWith("[DONE]")) {
+            sawDone = true;
+            lastEventNanos = nanos;
+            return sawChoice ? Outcome.DONE : fail(ErrorClass.BUSINESS_ERROR, "stream ended without any choice");
+        }
+        if (data.isBlank()) {
+            return Outcome.CONTINUE; // an empty event carries nothing; treated as a keep-alive
+        }
+        JsonNode root = parse(data);
+        if (root == null) {
+            return Outcome.FAILED;
+        }
+        if (firstChunkNanos == ClientResult.ABSENT) {
+            firstChunkNanos = nanos;
+        }
+        lastEventNanos = nanos;
+        if (isError(root)) {
+            return fail(ErrorClass.BUSINESS_ERROR, errorMessage(root));
+        }
+        readUsage(root.get("usage"));
+        JsonNode choice = firstChoice(root);
+        if (choice != null) {
+            sawChoice = true;
+            JsonNode delta = choice.get("delta");
+            boolean token = delta != null && delta.isObject() ? appendOutput(delta) : false;
+            token |= append(content, choice.get("text"));
+            if (token) {
+                if (firstTokenNanos == ClientResult.ABSENT) {
+                    firstTokenNanos = nanos;
+                }
+                tokenChunkNanos.add(nanos);
+            }
+            readFinishReason(choice);
+        }
+        return Outcome.CONTINUE;
+    }
+
+    /** The end of the event stream was reached without {@code [DONE]}. */
+    Outcome onEndOfStream() {
+        if (failure != null) {
+            return Outcome.FAILED;
+        }
+        if (sawDone) {
+            return Outcome.DONE;
+        }
+        if (!sawChoice) {
+            return fail(ErrorClass.BUSINESS_ERROR, "stream ended without any choice");
+        }
+        if (finishReason == null) {
+            return fail(ErrorClass.BUSINESS_ERROR, "stream ended without [DONE] and without finish_reason");
+        }
+        return Outcome.DONE;
+    }
+
+    /** A whole non-streamed reply body that was complete at {@code nanos}. */
+    Outcome onBody(byte[] body, int length, long nanos) {
+        firstChunkNanos = nanos;
+        firstTokenNanos = nanos;
+        lastEventNanos = nanos;
+        JsonNode root;
+        try {
+            root = mapper.readTree(body, 0, length);
+        } catch (java.io.IOException e) {
+            String why = e instanceof JacksonException je ? je.getOriginalMessage() : e.getMessage();
+            return fail(ErrorClass.PROTOCOL_ERROR, "invalid JSON body: " + oneLine(why));
+        }
+        if (root == null || !root.isObject()) {
+            return fail(ErrorClass.PROTOCOL_ERROR, "reply body is not a JSON object");
+        }
+        if (isError(root)) {
+            return fail(ErrorClass.BUSINESS_ERROR, errorMessage(root));
+        }
+        readUsage(root.get("usage"));
+        JsonNode choice = firstChoice(root);
+        if (choice == null) {
+            return fail(ErrorClass.BUSINESS_ERROR, "reply has no choices");
+        }
+        sawChoice = true;
+        JsonNode message = choice.get("message");
+        if (message != null && message.isObject()) {
+            appendOutput(message);
+        }
+        append(content, choice.get("text"));
+        readFinishReason(choice);
+        return Outcome.DONE;
+    }
+
+    /** The server's error message in an OpenAI error body ({@code error.message}), or {@code null}. */
+    static String serverErrorMessage(ObjectMapper mapper, byte[] body, int length) {
+        try {
+            JsonNode root = mapper.readTree(body, 0, length);
+            return root != null && isError(root) ? errorMessage(root) : null;
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private JsonNode parse(String data) {
+        try {
+            JsonNode root = mapper.readTree(data);
+            if (root != null && root.isObject()) {
+                return root;
+            }
+            fail(ErrorClass.PROTOCOL_ERROR, "SSE data is not a JSON object: " + oneLine(data));
+        } catch (JacksonException e) {
+            fail(ErrorClass.PROTOCOL_ERROR, "invalid JSON in SSE data: " + oneLine(data));
+        }
+        return null;
+    }
+
+    /** Appends content and reasoning of a delta or message; true when any of them was non-empty. */
+    private boolean appendOutput(JsonNode node) {
+        boolean any = append(content, node.get("content"));
+        any |= append(reasoning, node.get("reasoning_content"));
+        any |= append(reasoning, node.get("reasoning"));
+        return any;
+    }
+
+    private static boolean append(StringBuilder to, JsonNode text) {
+        if (text == null || !text.isTextual()) {
+            return false;
+        }
+        String s = text.textValue();
+        to.append(s);
+        return !s.isEmpty();
+    }
+
+    private static JsonNode firstChoice(JsonNode root) {
+        JsonNode choices = root.get("choices");
+        if (choices == null || !choices.isArray() || choices.isEmpty()) {
+            return null;
+        }
+        JsonNode first = choices.get(0);
+        return first.isObject() ? first : null;
+    }
+
+    private void readFinishReason(JsonNode choice) {
+        JsonNode reason = choice.get("finish_reason");
+        if (reason != null && reason.isTextual()) {
+            finishReason = reason.textValue();
+        }
+    }
+
+    private void readUsage(JsonNode node) {
+        if (node == null || !node.isObject()) {
+            return; // OpenAI sends "usage": null on every chunk but the last
+        }
+        JsonNode details = node.get("prompt_tokens_details");
+        JsonNode cached = details != null && details.isObject() ? details.get("cached_tokens") : null;
+        usage = new Usage(
+                node.path("prompt_tokens").asInt(0),
+                node.path("completion_tokens").asInt(0),
+                cached != null && cached.isNumber() ? cached.asInt() : -1);
+    }
+
+    /** An {@code error} member (OpenAI, current vLLM) or {@code "object": "error"} (vLLM up to 0.8). */
+    private static boolean isError(JsonNode root) {
+        JsonNode error = root.get("error");
+        if (error != null && !error.isNull()) {
+            return true;
+        }
+        JsonNode object = root.get("object");
+        return object != null && "error".equals(object.asText());
+    }
+
+    private static String errorMessage(JsonNode root) {
+        JsonNode error = root.get("error");
+        JsonNode message = error != null && error.isObject() ? error.get("message") : root.get("message");
+        if (message != null && message.isTextual()) {
+            return oneLine(message.textValue());
+        }
+        return oneLine(error != null && !error.isNull() ? error.toString() : root.toString());
+    }
+
+    private Outcome fail(ErrorClass errorClass, String message) {
+        failure = errorClass;
+        failureMessage = message;
+        return Outcome.FAILED;
+    }
+
+    /** A short, single-line, secret-free version of a message. */
+    static String oneLine(String text) {
+        if (text == null) {
+            return "";
+        }
+        String s = text.length() > MAX_MESSAGE * 2 ? text.substring(0, MAX_MESSAGE * 2) : text;
+        s = Secrets.redact(s.replace('\r', ' ').replace('\n', ' ').strip());
+        return s.length() > MAX_MESSAGE ? s.substring(0, MAX_MESSAGE - 3) + "..." : s;
+    }
+
+    ErrorClass failure() {
+        return failure;
+    }
+
+    String failureMessage() {
+        return failureMessage;
+    }
+
+    String content() {
+        return content.toString();
+    }
+
+    String reasoning() {
+        return reasoning.toString();
+    }
+
+    long firstChunkNanos() {
+        return firstChunkNanos;
+    }
+
+    long firstTokenNanos() {
+        return firstTokenNanos;
+    }
+
+    /** Arrival of the last data event (incl. {@code [DONE]}), or {@link ClientResult#ABSENT}. */
+    long lastEventNanos() {
+        return lastEventNanos;
+    }
+
+    long[] tokenChunkNanos() {
+        return tokenChunkNanos.toArray();
+    }
+
+    Usage usage() {
+        return usage;
+    }
+
+    String finishReason() {
+        return finishReason;
+    }
+
+    boolean sawDone() {
+        return sawDone;
+    }
+}

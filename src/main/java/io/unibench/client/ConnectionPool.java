@@ -1,0 +1,191 @@
+package io.unibench.client;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Keep-alive connections to the one endpoint, at most {@code maxConnections} open (connecting ones included).
+ * Idle connections are reused most-recent first; a caller finding none free and the pool full waits in FIFO
+ * order. Every channel is counted once, from its connect attempt until its close future completes, so a
+ * connection the server closes while idle frees its slot by itself.
+ */
+final class ConnectionPool {
+
+    /** Someone waiting for a connection. Called without the pool's lock held, on any thread. */
+    interface Waiter {
+        void onAcquired(Channel channel);
+
+        void onConnectFailed(Throwable cause);
+
+        /** A waiter that no longer wants a connection (cancelled, timed out) is skipped. */
+        boolean isDone();
+    }
+
+    private final Bootstrap bootstrap;
+    private final int maxConnections;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<Channel> idle = new ArrayDeque<>();
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    private int open;
+    private boolean closed;
+
+    ConnectionPool(Bootstrap bootstrap, int maxConnections) {
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections must be at least 1, got " + maxConnections);
+        }
+        this.bootstrap = bootstrap;
+        this.maxConnections = maxConnections;
+    }
+
+    void acquire(Waiter waiter) {
+        Channel reuse = null;
+        boolean connect = false;
+        lock.lock();
+        try {
+            if (closed) {
+                connect = false;
+            } else {
+                reuse = pollActiveIdle();
+                if (reuse == null) {
+                    if (open < maxConnections) {
+                        open++;
+                        connect = true;
+                    } else {
+                        waiters.addLast(waiter);
+                        return;
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (reuse != null) {
+            waiter.onAcquired(reuse);
+        } else if (connect) {
+            connect(waiter);
+        } else {
+            waiter.onConnectFailed(new IllegalStateException("client closed"));
+        }
+    }
+
+    /**
+     * Gives a channel back. A reusable, still-open channel goes to the next waiter or the idle set; any other is
+     * closed, and its close frees the slot.
+     */
+    void release(Channel channel, boolean reusable) {
+        if (!reusable || !channel.isActive()) {
+            channel.close();
+            return;
+        }
+        Waiter next;
+        lock.lock();
+        try {
+            if (closed) {
+                next = null;
+            } else {
+                next = pollLiveWaiter();
+                if (next == null) {
+                    idle.addLast(channel);
+                    return;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (next == null) {
+            channel.close();
+        } else {
+            next.onAcquired(channel);
+        }
+    }
+
+    /** Channels open or connecting. */
+    int openConnections() {
+        lock.lock();
+        try {
+            return open;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Closes idle channels and refuses new acquisitions; in-use channels are closed by their users. */
+    void close() {
+        List<Channel> toClose;
+        List<Waiter> toFail;
+        lock.lock();
+        try {
+            closed = true;
+            toClose = new ArrayList<>(idle);
+            idle.clear();
+            toFail = new ArrayList<>(waiters);
+            waiters.clear();
+        } finally {
+            lock.unlock();
+        }
+        toClose.forEach(Channel::close);
+        IllegalStateException cause = new IllegalStateException("client closed");
+        toFail.forEach(w -> w.onConnectFailed(cause));
+    }
+
+    private void connect(Waiter waiter) {
+        ChannelFuture future = bootstrap.connect();
+        Channel channel = future.channel();
+        channel.closeFuture().addListener(f -> onClosed(channel));
+        future.addListener(f -> {
+            if (f.isSuccess()) {
+                waiter.onAcquired(channel);
+            } else {
+                channel.close(); // usually closed already; makes sure the slot is freed via the close future
+                waiter.onConnectFailed(f.cause());
+            }
+        });
+    }
+
+    private void onClosed(Channel channel) {
+        Waiter next = null;
+        lock.lock();
+        try {
+            idle.remove(channel);
+            open--;
+            if (!closed) {
+                next = pollLiveWaiter();
+                if (next != null) {
+                    open++;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (next != null) {
+            connect(next);
+        }
+    }
+
+    private Channel pollActiveIdle() {
+        Channel c;
+        while ((c = idle.pollLast()) != null) {
+            if (c.isActive()) {
+                return c;
+            }
+            // a dead idle channel is dropped here; its close listener frees the slot
+        }
+        return null;
+    }
+
+    private Waiter pollLiveWaiter() {
+        Waiter w;
+        while ((w = waiters.pollFirst()) != null) {
+            if (!w.isDone()) {
+                return w;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,49 @@
+package io.unibench.client;
+
+import java.io.PrintStream;
+import java.util.Map;
+
+/** {@code --debug}: request bodies and response chunks on stderr, truncated and with secrets masked. */
+final class DebugLog {
+
+    private static final int MAX_TEXT = 200;
+
+    private final boolean enabled;
+    private final PrintStream out;
+
+    DebugLog(boolean enabled, PrintStream out) {
+        this.enabled = enabled;
+        this.out = out;
+    }
+
+    boolean enabled() {
+        return enabled;
+    }
+
+    void request(String requestId, String url, Map<String, String> headers, byte[] body) {
+        if (!enabled) {
+            return;
+        }
+        StringBuilder h = new StringBuilder();
+        headers.forEach((name, value) -> h.append(' ').append(name).append('=')
+                .append(Secrets.isSecretHeader(name) ? Secrets.mask(value) : value));
+        String text = new String(body, 0, Math.min(body.length, MAX_TEXT * 4), java.nio.charset.StandardCharsets.UTF_8);
+        line(requestId, "POST " + url + " headers:" + h, null);
+        line(requestId, "request body", text);
+    }
+
+    void response(String requestId, String what, String text) {
+        if (enabled) {
+            line(requestId, what, text);
+        }
+    }
+
+    private void line(String requestId, String what, String text) {
+        String body = text == null ? "" : ": " + truncate(Secrets.redact(text.replace('\n', ' ').replace('\r', ' ')));
+        out.println("[unibench debug] " + requestId + " " + Secrets.redact(what) + body);
+    }
+
+    private static String truncate(String s) {
+        return s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT) + "...(" + s.length() + " chars)";
+    }
+}

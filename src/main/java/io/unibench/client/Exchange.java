@@ -1,0 +1,446 @@
+package io.unibench.client;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One request on the wire, from acquiring a connection to the last byte.
+ *
+ * <p>Threading: once a channel is assigned, everything runs on that channel's event loop. Events from outside
+ * (total timeout, cancellation) either finish the exchange directly while it still has no channel, or hop onto
+ * the channel's loop. The {@code finished} flag and the channel assignment are guarded by {@code this} so that
+ * exactly one of those paths completes the future.
+ */
+final class Exchange implements ConnectionPool.Waiter {
+
+    private enum Mode { SSE, BODY, ERROR_BODY }
+
+    /** Largest non-streamed body accepted; a reply beyond it is treated as broken rather than buffered. */
+    private static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
+    /** Bytes of an error body kept for its message. */
+    private static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
+    /**
+     * How long the end of a response may trail its {@code [DONE]}. Servers end the response right after it; one
+     * that does not costs this delay once, then its connection is dropped rather than reused.
+     */
+    private static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final LlmClient client;
+    private final byte[] body;
+    private final boolean stream;
+    private final String requestId;
+    private final CompletableFuture<ClientResult> future = new CompletableFuture<>();
+    private volatile long startNanos;
+    private volatile ScheduledFuture<?> totalTimer;
+
+    // guarded by this
+    private Channel channel;
+    private boolean finished;
+
+    // confined to the channel's event loop
+    private ResponseHandler handler;
+    private ScheduledFuture<?> readCheck;
+    private long requestWrittenNanos;
+    private long headersNanos = ClientResult.ABSENT;
+    private int status;
+    private boolean keepAlive;
+    private Mode mode;
+    private SseParser sse;
+    private ChunkInterpreter chunks;
+    private ByteAccumulator bodyBytes;
+    /** Arrival of the read being processed (for events the SSE parser dispatches). */
+    private long currentNanos;
+    /**
+     * {@code [DONE]} arrived: the reply is valid and complete; the future completes when the response ends, so the
+     * connection is back in the pool before the caller sends its next request.
+     */
+    private boolean draining;
+    private long doneNanos;
+
+    Exchange(LlmClient client, byte[] body, boolean stream, String requestId) {
+        this.client = client;
+        this.body = body;
+        this.stream = stream;
+        this.requestId = requestId;
+    }
+
+    CompletableFuture<ClientResult> future() {
+        return future;
+    }
+
+    void start(long nanos) {
+        this.startNanos = nanos;
+    }
+
+    void totalTimer(ScheduledFuture<?> timer) {
+        this.totalTimer = timer;
+    }
+
+    @Override
+    public synchronized boolean isDone() {
+        return finished;
+    }
+
+    // ---- connection acquisition (any thread) ----
+
+    @Override
+    public void onAcquired(Channel ch) {
+        boolean unwanted;
+        synchronized (this) {
+            unwanted = finished;
+            if (!unwanted) {
+                channel = ch;
+            }
+        }
+        if (unwanted) {
+            client.pool().release(ch, true); // untouched: still good for someone else
+        } else if (ch.eventLoop().inEventLoop()) {
+            writeRequest(ch);
+        } else {
+            ch.eventLoop().execute(() -> writeRequest(ch));
+        }
+    }
+
+    @Override
+    public void onConnectFailed(Throwable cause) {
+        finishWithoutChannel(ErrorMapping.classify(cause), ErrorMapping.message(cause));
+    }
+
+    /** Ends the request from outside the event loop (total timeout, cancellation). */
+    void abort(ErrorClass errorClass, String message) {
+        Channel ch;
+        synchronized (this) {
+            if (finished) {
+                return;
+            }
+            ch = channel;
+        }
+        if (ch == null) {
+            finishWithoutChannel(errorClass, message);
+            return;
+        }
+        try {
+            ch.eventLoop().execute(() -> fail(errorClass, message, System.nanoTime()));
+        } catch (RejectedExecutionException shuttingDown) {
+            ch.close();
+            if (markFinished()) {
+                complete(minimalFailure(errorClass, message, System.nanoTime()));
+            }
+        }
+    }
+
+    private void finishWithoutChannel(ErrorClass errorClass, String message) {
+        long now = System.nanoTime();
+        synchronized (this) {
+            if (finished || channel != null) {
+                if (!finished) {
+                    // a channel was assigned meanwhile: let its loop finish the request
+                    Channel ch = channel;
+                    ch.eventLoop().execute(() -> fail(errorClass, message, now));
+                }
+                return;
+            }
+            finished = true;
+        }
+        complete(minimalFailure(errorClass, message, now));
+    }
+
+    // ---- on the channel's event loop from here on ----
+
+    private void writeRequest(Channel ch) {
+        if (isDone()) {
+            return; // failed between assignment and now; fail() already closed the channel
+        }
+        handler = ch.pipeline().get(ResponseHandler.class);
+        if (handler == null || !ch.isActive()) {
+            fail(ErrorClass.CONNECTION_RESET, "connection closed before the request was sent", System.nanoTime());
+            return;
+        }
+        handler.attach(this);
+        FullHttpRequest request = new DefaultFullHttpRequest(
+                HttpVersion.HTTP_1_1, HttpMethod.POST, client.pathAndQuery(), Unpooled.wrappedBuffer(body));
+        client.fillHeaders(request.headers(), stream, requestId, body.length);
+        requestWrittenNanos = System.nanoTime();
+        ch.writeAndFlush(request).addListener(f -> {
+            if (!f.isSuccess()) {
+                fail(ErrorMapping.classify(f.cause()), ErrorMapping.message(f.cause()), System.nanoTime());
+            }
+        });
+        long readTimeout = client.readTimeoutNanos();
+        if (readTimeout > 0) {
+            scheduleReadCheck(readTimeout);
+        }
+    }
+
+    void onResponsePart(HttpObject part, long arrival) {
+        try {
+            currentNanos = arrival;
+            if (isDone()) {
+                return; // failed already; the channel is closing
+            }
+            if (part.decoderResult().isFailure()) {
+                Throwable cause = part.decoderResult().cause();
+                fail(ErrorClass.PROTOCOL_ERROR, "malformed HTTP response: " + ErrorMapping.message(cause), arrival);
+                return;
+            }
+            if (part instanceof HttpResponse response) {
+                onHeaders(response, arrival);
+            }
+            if (part instanceof HttpContent content && !isDone() && !draining) {
+                onContent(content);
+            }
+            if (part instanceof LastHttpContent && !isDone()) {
+                onEnd(arrival);
+            }
+        } finally {
+            ReferenceCountUtil.release(part);
+        }
+    }
+
+    private void onHeaders(HttpResponse response, long arrival) {
+        headersNanos = arrival;
+        status = response.status().code();
+        keepAlive = HttpUtil.isKeepAlive(response);
+        String contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
+        if (status < 200 || status > 299) {
+            mode = Mode.ERROR_BODY;
+            bodyBytes = new ByteAccumulator(MAX_ERROR_BODY_BYTES);
+        } else if (stream && !contentType.contains("json")) {
+            mode = Mode.SSE;
+            chunks = new ChunkInterpreter(client.mapper());
+            sse = new SseParser(this::onEvent);
+        } else {
+            mode = Mode.BODY;
+            chunks = new ChunkInterpreter(client.mapper());
+            bodyBytes = new ByteAccumulator(MAX_BODY_BYTES);
+        }
+        client.debug().response(requestId, "HTTP " + status + " " + contentType, null);
+    }
+
+    private void onContent(HttpContent content) {
+        if (mode == null) {
+            fail(ErrorClass.PROTOCOL_ERROR, "response body before the status line", currentNanos);
+        } else if (mode == Mode.SSE) {
+            try {
+                sse.feed(content.content());
+            } catch (SseParser.SseException e) {
+                fail(ErrorClass.PROTOCOL_ERROR, e.getMessage(), currentNanos);
+            }
+        } else if (!bodyBytes.append(content.content()) && mode == Mode.BODY) {
+            fail(ErrorClass.PROTOCOL_ERROR, "reply body larger than " + MAX_BODY_BYTES + " bytes", currentNanos);
+        }
+        // an error body beyond its limit is simply cut: only its start is shown
+    }
+
+    private void onEvent(String data) {
+        if (draining || isDone()) {
+            return; // after [DONE] or a failure, later events change nothing
+        }
+        client.debug().response(requestId, "chunk", data);
+        switch (chunks.onEvent(data, currentNanos)) {
+            case DONE -> startDraining();
+            case FAILED -> fail(chunks.failure(), chunks.failureMessage(), currentNanos);
+            case CONTINUE -> { }
+        }
+    }
+
+    private void startDraining() {
+        draining = true;
+        doneNanos = chunks.lastEventNanos();
+        if (readCheck == null) {
+            scheduleReadCheck(DRAIN_GRACE_NANOS);
+        }
+    }
+
+    private void onEnd(long arrival) {
+        if (draining) {
+            succeed(doneNanos, keepAlive);
+            return;
+        }
+        if (mode == null) {
+            fail(ErrorClass.PROTOCOL_ERROR, "response ended without a status line", arrival);
+            return;
+        }
+        switch (mode) {
+            case SSE -> {
+                try {
+                    sse.finish();
+                } catch (SseParser.SseException e) {
+                    fail(ErrorClass.PROTOCOL_ERROR, e.getMessage(), arrival);
+                }
+                if (draining) {
+                    succeed(doneNanos, keepAlive); // [DONE] was the very last event, without its blank line
+                } else if (!isDone()) {
+                    endOfBody(chunks.onEndOfStream(), arrival);
+                }
+            }
+            case BODY -> {
+                client.debug().response(requestId, "body", bodyBytes.text(1024));
+                endOfBody(chunks.onBody(bodyBytes.array(), bodyBytes.length(), arrival), arrival);
+            }
+            case ERROR_BODY -> fail(ErrorClass.ofStatus(status), errorBodyMessage(), arrival);
+        }
+    }
+
+    private void endOfBody(ChunkInterpreter.Outcome outcome, long arrival) {
+        if (outcome == ChunkInterpreter.Outcome.FAILED) {
+            fail(chunks.failure(), chunks.failureMessage(), arrival);
+        } else {
+            succeed(arrival, keepAlive);
+        }
+    }
+
+    private String errorBodyMessage() {
+        String server = ChunkInterpreter.serverErrorMessage(client.mapper(), bodyBytes.array(), bodyBytes.length());
+        if (server != null && !server.isEmpty()) {
+            return server;
+        }
+        String text = ChunkInterpreter.oneLine(bodyBytes.text(800));
+        return text.isEmpty() ? "HTTP " + status : text;
+    }
+
+    void onConnectionClosed() {
+        fail(ErrorClass.CONNECTION_RESET, "connection closed before the reply was complete", System.nanoTime());
+    }
+
+    void onChannelError(Throwable cause) {
+        fail(ErrorMapping.classify(cause), ErrorMapping.message(cause), System.nanoTime());
+    }
+
+    // ---- read timeout: one scheduled check per period, not one reschedule per read ----
+
+    private void scheduleReadCheck(long delayNanos) {
+        readCheck = channelUnsafe().eventLoop().schedule(this::checkRead, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void checkRead() {
+        readCheck = null;
+        if (isDone()) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (draining) {
+            long waited = now - doneNanos;
+            if (waited >= DRAIN_GRACE_NANOS) {
+                succeed(doneNanos, false);
+            } else {
+                scheduleReadCheck(DRAIN_GRACE_NANOS - waited);
+            }
+            return;
+        }
+        long timeout = client.readTimeoutNanos();
+        long quiet = now - Math.max(requestWrittenNanos, handler.arrivalNanos());
+        if (quiet < timeout) {
+            scheduleReadCheck(timeout - quiet);
+        } else {
+            fail(ErrorClass.TIMEOUT_READ, "no data for " + TimeUnit.NANOSECONDS.toMillis(quiet) + " ms", now);
+        }
+    }
+
+    // ---- completion ----
+
+    /** Ends the request as successful (on the event loop), giving the channel back before completing. */
+    private void succeed(long endNanos, boolean reuseChannel) {
+        if (!markFinished()) {
+            return;
+        }
+        ClientResult result = result(endNanos, null, null);
+        releaseChannel(reuseChannel);
+        complete(result);
+    }
+
+    /**
+     * Ends the request as failed (on the event loop): its channel is closed, never reused. After {@code [DONE]}
+     * the reply is already known to be valid, so whatever ends the response then ends the request successfully.
+     */
+    private void fail(ErrorClass errorClass, String message, long nanos) {
+        if (draining) {
+            succeed(doneNanos, false);
+            return;
+        }
+        if (!markFinished()) {
+            return;
+        }
+        ClientResult result = result(nanos, errorClass, message);
+        releaseChannel(false);
+        complete(result);
+    }
+
+    private void releaseChannel(boolean reusable) {
+        detach();
+        client.pool().release(channelUnsafe(), reusable);
+    }
+
+    private void detach() {
+        if (readCheck != null) {
+            readCheck.cancel(false);
+            readCheck = null;
+        }
+        if (handler != null) {
+            handler.detach(this);
+        }
+    }
+
+    private void complete(ClientResult result) {
+        ScheduledFuture<?> timer = totalTimer;
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        client.forget(this);
+        future.complete(result);
+    }
+
+    private synchronized boolean markFinished() {
+        if (finished) {
+            return false;
+        }
+        finished = true;
+        return true;
+    }
+
+    private synchronized Channel channelUnsafe() {
+        return channel;
+    }
+
+    private ClientResult result(long endNanos, ErrorClass errorClass, String message) {
+        boolean sseReply = mode == Mode.SSE;
+        boolean parsed = chunks != null;
+        return new ClientResult(
+                mode == null ? stream : sseReply,
+                startNanos,
+                headersNanos,
+                parsed ? chunks.firstChunkNanos() : ClientResult.ABSENT,
+                parsed ? chunks.firstTokenNanos() : ClientResult.ABSENT,
+                endNanos,
+                parsed ? chunks.tokenChunkNanos() : new long[0],
+                status,
+                parsed ? chunks.content() : "",
+                parsed ? chunks.reasoning() : "",
+                parsed ? chunks.usage() : null,
+                parsed ? chunks.finishReason() : null,
+                errorClass,
+                message == null ? null : Secrets.redact(message));
+    }
+
+    /** A failure seen before any byte of the reply could have been read. */
+    private ClientResult minimalFailure(ErrorClass errorClass, String message, long nanos) {
+        return new ClientResult(stream, startNanos, ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT,
+                nanos, new long[0], 0, "", "", null, null, errorClass, Secrets.redact(message));
+    }
+}

@@ -1,0 +1,54 @@
+package io.unibench.client;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+
+/**
+ * Generation parameters sent in every request body (evalscope {@code perf} flags of the same names).
+ *
+ * @param model        {@code model}; {@code null} = not sent
+ * @param format       chat ({@code messages}) or legacy completions ({@code prompt})
+ * @param maxTokensMin lower bound of {@code max_tokens}; equal to {@code maxTokensMax} for a fixed value
+ * @param maxTokensMax upper bound (inclusive) of {@code max_tokens}
+ * @param minTokens    {@code min_tokens} (vLLM extension), or {@code null}
+ * @param temperature  {@code temperature}, always sent
+ * @param topP         {@code top_p}, or {@code null}
+ * @param topK         {@code top_k}, or {@code null}
+ * @param seed         {@code seed}, or {@code null}
+ * @param stop         {@code stop} strings; {@code null} or empty = not sent
+ * @param stream       {@code stream} (and then {@code stream_options.include_usage})
+ * @param extraArgs    merged into the body last (overriding); {@code null} = none
+ */
+public record GenerationParams(
+        String model,
+        ApiFormat format,
+        int maxTokensMin,
+        int maxTokensMax,
+        Integer minTokens,
+        double temperature,
+        Double topP,
+        Integer topK,
+        Long seed,
+        List<String> stop,
+        boolean stream,
+        ObjectNode extraArgs) {
+
+    public GenerationParams {
+        if (format == null) {
+            throw new IllegalArgumentException("format must be set");
+        }
+        if (maxTokensMin < 1 || maxTokensMax < maxTokensMin) {
+            throw new IllegalArgumentException(
+                    "max tokens range [" + maxTokensMin + ", " + maxTokensMax + "] must satisfy 1 <= min <= max");
+        }
+        stop = stop == null ? List.of() : List.copyOf(stop);
+        extraArgs = extraArgs == null ? null : extraArgs.deepCopy();
+    }
+
+    /** A copy of {@link #extraArgs()} (records expose their fields; this keeps the params immutable). */
+    @Override
+    public ObjectNode extraArgs() {
+        return extraArgs == null ? null : extraArgs.deepCopy();
+    }
+}

@@ -1,0 +1,245 @@
+package io.unibench.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslProvider;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+import javax.net.ssl.SSLException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The benchmark's HTTP client: POSTs request bodies to one OpenAI-compatible endpoint over a pool of keep-alive
+ * HTTP/1.1 connections and returns what happened on the wire as a {@link ClientResult}.
+ *
+ * <p>Built on a Netty NIO event loop (one thread per core): streamed replies are parsed as they arrive and every
+ * timestamp is taken on the event loop when the bytes arrive, so thousands of concurrent streams cost little and
+ * queueing in the caller never shows up as latency. Futures returned by {@link #send} complete on an event loop
+ * thread: dependent stages must not block (join them from a virtual thread, or use the {@code *Async} variants).
+ *
+ * <p>Thread-safe.
+ */
+public final class LlmClient implements AutoCloseable {
+
+    private static final String USER_AGENT = "unibench";
+
+    private final ClientConfig config;
+    private final EventLoopGroup group;
+    private final ConnectionPool pool;
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final DebugLog debug;
+    private final String pathAndQuery;
+    private final String hostHeader;
+    private final long readTimeoutNanos;
+    private final Set<Exchange> inFlight = ConcurrentHashMap.newKeySet();
+    private volatile boolean cancelled;
+
+    public LlmClient(ClientConfig config) {
+        this.config = config;
+        URI uri = config.endpoint();
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new IllegalArgumentException("endpoint must be an http:// or https:// URL: " + uri);
+        }
+        if (uri.getHost() == null) {
+            throw new IllegalArgumentException("endpoint has no host: " + uri);
+        }
+        boolean tls = scheme.equals("https");
+        String host = uri.getHost();
+        int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
+        this.pathAndQuery = pathAndQuery(uri);
+        this.hostHeader = uri.getPort() > 0 ? hostForHeader(host) + ":" + port : hostForHeader(host);
+        this.readTimeoutNanos = nanos(config.readTimeout());
+        this.debug = new DebugLog(config.debug(), System.err);
+        SslContext ssl = tls ? sslContext() : null;
+        this.group = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
+                new DefaultThreadFactory("unibench-client", true), NioIoHandler.newFactory());
+        Bootstrap bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, millis(config.connectTimeout())))
+                .remoteAddress(InetSocketAddress.createUnresolved(host, port))
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        initPipeline(ch.pipeline(), ssl, host, port);
+                    }
+                });
+        this.pool = new ConnectionPool(bootstrap, config.maxConnections());
+    }
+
+    /**
+     * POSTs {@code jsonBody} to the endpoint. The future never completes exceptionally: every failure is a
+     * result with an {@link ErrorClass}.
+     *
+     * @param stream    whether the body asks for a streamed reply (sets {@code Accept}; a JSON reply is accepted too)
+     * @param requestId sent as {@code X-Request-Id}; may be {@code null}
+     */
+    public CompletableFuture<ClientResult> send(byte[] jsonBody, boolean stream, String requestId) {
+        Exchange exchange = new Exchange(this, jsonBody, stream, requestId);
+        if (cancelled) {
+            exchange.start(System.nanoTime());
+            exchange.abort(ErrorClass.CANCELLED, "cancelled");
+            return exchange.future();
+        }
+        inFlight.add(exchange);
+        if (debug.enabled()) {
+            debug.request(requestId, config.endpoint().toString(), config.headers(), jsonBody);
+        }
+        exchange.start(System.nanoTime());
+        if (cancelled) { // cancelAll ran between the first check and the registration
+            exchange.abort(ErrorClass.CANCELLED, "cancelled");
+            return exchange.future();
+        }
+        long total = nanos(config.totalTimeout());
+        if (total > 0) {
+            exchange.totalTimer(group.schedule(() -> exchange.abort(ErrorClass.TIMEOUT_TOTAL,
+                    "request took longer than " + TimeUnit.NANOSECONDS.toMillis(total) + " ms"),
+                    total, TimeUnit.NANOSECONDS));
+        }
+        pool.acquire(exchange);
+        return exchange.future();
+    }
+
+    /**
+     * Ends every request in flight as {@link ErrorClass#CANCELLED} (closing its connection), and every later
+     * {@link #send} too. For Ctrl-C and stopped runs.
+     */
+    public void cancelAll() {
+        cancelled = true;
+        for (Exchange exchange : new ArrayList<>(inFlight)) {
+            exchange.abort(ErrorClass.CANCELLED, "cancelled");
+        }
+    }
+
+    /** Connections open or being opened (for tests and diagnostics). */
+    public int openConnections() {
+        return pool.openConnections();
+    }
+
+    /** Cancels what is in flight and stops the event loop quickly. */
+    @Override
+    public void close() {
+        cancelAll();
+        pool.close();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
+        // a request whose loop stopped before it could run the cancellation is ended here
+        for (Exchange exchange : new ArrayList<>(inFlight)) {
+            exchange.abort(ErrorClass.CANCELLED, "cancelled");
+        }
+    }
+
+    // ---- for Exchange ----
+
+    ConnectionPool pool() {
+        return pool;
+    }
+
+    ObjectMapper mapper() {
+        return mapper;
+    }
+
+    DebugLog debug() {
+        return debug;
+    }
+
+    String pathAndQuery() {
+        return pathAndQuery;
+    }
+
+    long readTimeoutNanos() {
+        return readTimeoutNanos;
+    }
+
+    void forget(Exchange exchange) {
+        inFlight.remove(exchange);
+    }
+
+    void fillHeaders(HttpHeaders headers, boolean stream, String requestId, int contentLength) {
+        headers.set(HttpHeaderNames.HOST, hostHeader);
+        headers.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+        headers.set(HttpHeaderNames.ACCEPT, stream ? HttpHeaderValues.TEXT_EVENT_STREAM : HttpHeaderValues.APPLICATION_JSON);
+        headers.set(HttpHeaderNames.USER_AGENT, USER_AGENT);
+        if (requestId != null) {
+            headers.set("X-Request-Id", requestId);
+        }
+        for (Map.Entry<String, String> h : config.headers().entrySet()) {
+            headers.set(h.getKey(), h.getValue());
+        }
+        // framing is ours to decide, whatever the configured headers say
+        headers.set(HttpHeaderNames.CONTENT_LENGTH, contentLength);
+        headers.remove(HttpHeaderNames.TRANSFER_ENCODING);
+    }
+
+    // ---- setup ----
+
+    private void initPipeline(ChannelPipeline p, SslContext ssl, String host, int port) {
+        ResponseHandler responses = new ResponseHandler();
+        p.addLast("arrival", new ResponseHandler.ArrivalStamp(responses));
+        if (ssl != null) {
+            SslHandler tls = ssl.newHandler(p.channel().alloc(), host, port); // host sets SNI
+            long connect = millis(config.connectTimeout());
+            if (connect > 0) {
+                tls.setHandshakeTimeoutMillis(connect);
+            }
+            p.addLast("tls", tls);
+        }
+        p.addLast("http", new HttpClientCodec());
+        p.addLast("responses", responses);
+    }
+
+    private static SslContext sslContext() {
+        try {
+            return SslContextBuilder.forClient()
+                    .sslProvider(SslProvider.JDK)
+                    .endpointIdentificationAlgorithm("HTTPS")
+                    .build();
+        } catch (SSLException e) {
+            throw new UncheckedIOException("cannot set up TLS", e);
+        }
+    }
+
+    private static String pathAndQuery(URI uri) {
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
+    }
+
+    private static String hostForHeader(String host) {
+        return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+
+    private static long nanos(Duration d) {
+        return d == null || d.isZero() || d.isNegative() ? 0 : d.toNanos();
+    }
+
+    private static long millis(Duration d) {
+        return d == null || d.isZero() || d.isNegative() ? 0 : Math.max(1, d.toMillis());
+    }
+}

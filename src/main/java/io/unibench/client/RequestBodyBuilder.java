@@ -1,0 +1,175 @@
+package io.unibench.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * Builds request bodies the way evalscope's openai plugin does ({@code __compose_query_from_parameter}), so the
+ * same flags put the same JSON on the wire: the input ({@code messages} or {@code prompt}), then model,
+ * max_tokens, min_tokens, seed, stop, stream (+ stream_options), temperature, top_p, top_k, then the extra
+ * arguments merged last. A complete body supplied by a dataset is only filled where keys are missing.
+ *
+ * <p>Stateless; safe to share between threads (the {@link RandomGenerator} passed in is the caller's).
+ */
+public final class RequestBodyBuilder {
+
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    /**
+     * The body for one request. Exactly one of {@code messages}, {@code prompt} and {@code fullBody} is non-null.
+     *
+     * @param rng draws {@code max_tokens} uniformly from {@code [maxTokensMin, maxTokensMax]} (inclusive) on every
+     *            call when the bounds differ; not used otherwise
+     */
+    public ObjectNode build(GenerationParams p, ArrayNode messages, String prompt, ObjectNode fullBody,
+                            RandomGenerator rng) {
+        int inputs = (messages != null ? 1 : 0) + (prompt != null ? 1 : 0) + (fullBody != null ? 1 : 0);
+        if (inputs != 1) {
+            throw new IllegalArgumentException("exactly one of messages, prompt and fullBody must be given");
+        }
+        if (fullBody != null) {
+            return fill(fullBody.deepCopy(), p, rng);
+        }
+        ObjectNode body = NODES.objectNode();
+        if (p.format() == ApiFormat.CHAT) {
+            body.set("messages", messages != null ? messages.deepCopy() : userMessage(prompt));
+        } else {
+            body.put("prompt", messages != null ? joinContents(messages) : prompt);
+        }
+        return compose(body, p, rng);
+    }
+
+    private static ObjectNode compose(ObjectNode body, GenerationParams p, RandomGenerator rng) {
+        if (p.model() != null) {
+            body.put("model", p.model());
+        }
+        body.put("max_tokens", maxTokens(p, rng));
+        if (p.minTokens() != null) {
+            body.put("min_tokens", p.minTokens());
+        }
+        if (p.seed() != null) {
+            body.put("seed", p.seed());
+        }
+        if (!p.stop().isEmpty()) {
+            body.set("stop", stopArray(p));
+        }
+        body.put("stream", p.stream());
+        if (p.stream()) {
+            body.set("stream_options", includeUsage());
+        } else {
+            body.remove("stream_options");
+        }
+        body.put("temperature", p.temperature());
+        if (p.topP() != null) {
+            body.put("top_p", p.topP());
+        }
+        if (p.topK() != null) {
+            body.put("top_k", p.topK());
+        }
+        ObjectNode extra = p.extraArgs();
+        if (extra != null) {
+            body.setAll(extra);
+        }
+        return body;
+    }
+
+    /** setdefault semantics: a dataset's own values win over every flag, extra arguments included. */
+    private static ObjectNode fill(ObjectNode body, GenerationParams p, RandomGenerator rng) {
+        if (p.model() != null) {
+            body.putIfAbsent("model", NODES.textNode(p.model()));
+        }
+        if (!body.has("max_tokens")) {
+            body.put("max_tokens", maxTokens(p, rng));
+        }
+        if (p.minTokens() != null) {
+            body.putIfAbsent("min_tokens", NODES.numberNode(p.minTokens()));
+        }
+        if (p.seed() != null) {
+            body.putIfAbsent("seed", NODES.numberNode(p.seed()));
+        }
+        if (!p.stop().isEmpty()) {
+            body.putIfAbsent("stop", stopArray(p));
+        }
+        body.putIfAbsent("stream", NODES.booleanNode(p.stream()));
+        // the body's own stream flag decides whether usage is requested
+        if (body.path("stream").asBoolean(false)) {
+            body.putIfAbsent("stream_options", includeUsage());
+        }
+        body.putIfAbsent("temperature", NODES.numberNode(p.temperature()));
+        if (p.topP() != null) {
+            body.putIfAbsent("top_p", NODES.numberNode(p.topP()));
+        }
+        if (p.topK() != null) {
+            body.putIfAbsent("top_k", NODES.numberNode(p.topK()));
+        }
+        ObjectNode extra = p.extraArgs();
+        if (extra != null) {
+            for (Map.Entry<String, JsonNode> e : extra.properties()) {
+                body.putIfAbsent(e.getKey(), e.getValue());
+            }
+        }
+        return body;
+    }
+
+    private static int maxTokens(GenerationParams p, RandomGenerator rng) {
+        if (p.maxTokensMin() == p.maxTokensMax()) {
+            return p.maxTokensMin();
+        }
+        return rng.nextInt(p.maxTokensMin(), p.maxTokensMax() + 1);
+    }
+
+    private static ArrayNode stopArray(GenerationParams p) {
+        ArrayNode stop = NODES.arrayNode();
+        p.stop().forEach(stop::add);
+        return stop;
+    }
+
+    private static ObjectNode includeUsage() {
+        return NODES.objectNode().put("include_usage", true);
+    }
+
+    private static ArrayNode userMessage(String prompt) {
+        ArrayNode messages = NODES.arrayNode();
+        messages.addObject().put("role", "user").put("content", prompt);
+        return messages;
+    }
+
+    /** Legacy completions take one string: message contents joined with "\n" (text parts of multi-part contents). */
+    private static String joinContents(ArrayNode messages) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode message : messages) {
+            JsonNode content = message.get("content");
+            if (content == null || content.isNull()) {
+                continue;
+            }
+            if (!sb.isEmpty()) {
+                sb.append('\n');
+            }
+            if (content.isArray()) {
+                appendTextParts(sb, content);
+            } else {
+                sb.append(content.asText());
+            }
+        }
+        return sb.toString();
+    }
+
+    private static void appendTextParts(StringBuilder sb, JsonNode parts) {
+        boolean first = true;
+        for (JsonNode part : parts) {
+            JsonNode text = part.get("text");
+            if (text != null && text.isTextual()) {
+                if (!first) {
+                    sb.append('\n');
+                }
+                sb.append(text.textValue());
+                first = false;
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.unibench.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.client.ChunkInterpreter.Outcome;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ChunkInterpreterTest {
+
+    private final ChunkInterpreter chunks = new ChunkInterpreter(new ObjectMapper());
+
+    @Test
+    void roleOnlyFirstChunkIsAChunkButNotAToken() {
+        assertThat(chunks.onEvent(delta("{\"role\":\"assistant\",\"content\":\"\"}"), 10)).isEqualTo(Outcome.CONTINUE);
+        assertThat(chunks.onEvent(delta("{\"content\":\"Hel\"}"), 20)).isEqualTo(Outcome.CONTINUE);
+        assertThat(chunks.onEvent(delta("{\"content\":\"lo\"}"), 30)).isEqualTo(Outcome.CONTINUE);
+        assertThat(chunks.onEvent(finish("stop"), 40)).isEqualTo(Outcome.CONTINUE);
+        assertThat(chunks.onEvent("[DONE]", 50)).isEqualTo(Outcome.DONE);
+
+        assertThat(chunks.firstChunkNanos()).isEqualTo(10);
+        assertThat(chunks.firstTokenNanos()).isEqualTo(20);
+        assertThat(chunks.tokenChunkNanos()).containsExactly(20, 30);
+        assertThat(chunks.content()).isEqualTo("Hello");
+        assertThat(chunks.reasoning()).isEmpty();
+        assertThat(chunks.finishReason()).isEqualTo("stop");
+        assertThat(chunks.lastEventNanos()).isEqualTo(50);
+    }
+
+    @Test
+    void reasoningContentAndReasoningAreOutputTokens() {
+        chunks.onEvent(delta("{\"reasoning_content\":\"think \"}"), 5);
+        chunks.onEvent(delta("{\"reasoning\":\"more \"}"), 6);
+        chunks.onEvent(delta("{\"content\":\"answer\",\"reasoning_content\":null}"), 7);
+        assertThat(chunks.firstTokenNanos()).isEqualTo(5);
+        assertThat(chunks.tokenChunkNanos()).containsExactly(5, 6, 7);
+        assertThat(chunks.reasoning()).isEqualTo("think more ");
+        assertThat(chunks.content()).isEqualTo("answer");
+    }
+
+    @Test
+    void usageOnlyChunkWithEmptyChoicesIsNormal() {
+        chunks.onEvent(delta("{\"content\":\"x\"}"), 1);
+        chunks.onEvent(finish("length"), 2);
+        chunks.onEvent("{\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":12,"
+                + "\"total_tokens\":21,\"prompt_tokens_details\":{\"cached_tokens\":4}}}", 3);
+        assertThat(chunks.onEvent("[DONE]", 4)).isEqualTo(Outcome.DONE);
+        assertThat(chunks.usage()).isEqualTo(new Usage(9, 12, 4));
+        assertThat(chunks.tokenChunkNanos()).containsExactly(1); // the usage chunk carries no token
+        assertThat(chunks.finishReason()).isEqualTo("length");
+    }
+
+    @Test
+    void cachedTokensAbsentOrNullIsMinusOne() {
+        chunks.onEvent("{\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2}}", 1);
+        assertThat(chunks.usage()).isEqualTo(new Usage(3, 2, -1));
+        chunks.onEvent("{\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2,"
+                + "\"prompt_tokens_details\":null}}", 2);
+        assertThat(chunks.usage()).isEqualTo(new Usage(3, 2, -1));
+        chunks.onEvent("{\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2,"
+                + "\"prompt_tokens_details\":{\"cached_tokens\":null}}}", 3);
+        assertThat(chunks.usage()).isEqualTo(new Usage(3, 2, -1));
+        chunks.onEvent("{\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2,"
+                + "\"prompt_tokens_details\":{\"cached_tokens\":0}}}", 4);
+        assertThat(chunks.usage()).isEqualTo(new Usage(3, 2, 0));
+    }
+
+    @Test
+    void usageNullOnOrdinaryChunksIsIgnored() {
+        chunks.onEvent("{\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1}}", 1);
+        chunks.onEvent("{\"choices\":[{\"delta\":{}}],\"usage\":null}", 2);
+        assertThat(chunks.usage()).isEqualTo(new Usage(1, 1, -1));
+    }
+
+    @Test
+    void legacyCompletionsText() {
+        chunks.onEvent("{\"object\":\"text_completion\",\"choices\":[{\"text\":\" Hello\",\"finish_reason\":null}]}", 1);
+        chunks.onEvent("{\"object\":\"text_completion\",\"choices\":[{\"text\":\"\",\"finish_reason\":\"length\"}]}", 2);
+        assertThat(chunks.onEndOfStream()).isEqualTo(Outcome.DONE); // finish_reason seen: no [DONE] needed
+        assertThat(chunks.content()).isEqualTo(" Hello");
+        assertThat(chunks.tokenChunkNanos()).containsExactly(1);
+        assertThat(chunks.finishReason()).isEqualTo("length");
+    }
+
+    @Test
+    void errorObjectInStreamIsABusinessError() {
+        chunks.onEvent(delta("{\"content\":\"x\"}"), 1);
+        assertThat(chunks.onEvent("{\"error\":{\"message\":\"boom sk-abcdef123456\",\"type\":\"InternalServerError\","
+                + "\"code\":500}}", 2)).isEqualTo(Outcome.FAILED);
+        assertThat(chunks.failure()).isEqualTo(ErrorClass.BUSINESS_ERROR);
+        assertThat(chunks.failureMessage()).isEqualTo("boom sk-***456");
+    }
+
+    @Test
+    void oldVllmTopLevelErrorIsABusinessError() {
+        assertThat(chunks.onEvent("{\"object\":\"error\",\"message\":\"bad\",\"code\":400}", 1))
+                .isEqualTo(Outcome.FAILED);
+        assertThat(chunks.failureMessage()).isEqualTo("bad");
+    }
+
+    @Test
+    void invalidJsonIsAProtocolError() {
+        assertThat(chunks.onEvent("{\"choices\":[", 1)).isEqualTo(Outcome.FAILED);
+        assertThat(chunks.failure()).isEqualTo(ErrorClass.PROTOCOL_ERROR);
+        assertThat(new ChunkInterpreter(new ObjectMapper()).onEvent("42", 1)).isEqualTo(Outcome.FAILED);
+    }
+
+    @Test
+    void streamWithoutChoicesOrEndMarkerIsABusinessError() {
+        assertThat(chunks.onEvent("[DONE]", 1)).isEqualTo(Outcome.FAILED);
+        assertThat(chunks.failure()).isEqualTo(ErrorClass.BUSINESS_ERROR);
+
+        ChunkInterpreter noEnd = new ChunkInterpreter(new ObjectMapper());
+        noEnd.onEvent(delta("{\"content\":\"x\"}"), 1);
+        assertThat(noEnd.onEndOfStream()).isEqualTo(Outcome.FAILED);
+        assertThat(noEnd.failure()).isEqualTo(ErrorClass.BUSINESS_ERROR);
+    }
+
+    @Test
+    void nonStreamedBody() {
+        byte[] body = ("{\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                + "\"content\":\"Hi there\",\"reasoning_content\":\"hmm\"},\"finish_reason\":\"stop\"}],"
+                + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":7,\"prompt_tokens_details\":{\"cached_tokens\":0}}}")
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(chunks.onBody(body, body.length, 99)).isEqualTo(Outcome.DONE);
+        assertThat(chunks.content()).isEqualTo("Hi there");
+        assertThat(chunks.reasoning()).isEqualTo("hmm");
+        assertThat(chunks.usage()).isEqualTo(new Usage(5, 7, 0));
+        assertThat(chunks.finishReason()).isEqualTo("stop");
+        assertThat(chunks.firstChunkNanos()).isEqualTo(99);
+        assertThat(chunks.firstTokenNanos()).isEqualTo(99);
+        assertThat(chunks.tokenChunkNanos()).isEmpty();
+    }
+
+    @Test
+    void nonStreamedBodyFailures() {
+        byte[] noChoices = "{\"choices\":[]}".getBytes(StandardCharsets.UTF_8);
+        assertThat(chunks.onBody(noChoices, noChoices.length, 1)).isEqualTo(Outcome.FAILED);
+        assertThat(chunks.failure()).isEqualTo(ErrorClass.BUSINESS_ERROR);
+
+        ChunkInterpreter broken = new ChunkInterpreter(new ObjectMapper());
+        byte[] notJson = "<html>".getBytes(StandardCharsets.UTF_8);
+        assertThat(broken.onBody(notJson, notJson.length, 1)).isEqualTo(Outcome.FAILED);
+        assertThat(broken.failure()).isEqualTo(ErrorClass.PROTOCOL_ERROR);
+    }
+
+    private static String delta(String delta) {
+        return "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":" + delta
+                + ",\"finish_reason\":null}],\"usage\":null}";
+    }
+
+    private static String finish(String reason) {
+        return "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"" + reason + "\"}]}";
+    }
+}

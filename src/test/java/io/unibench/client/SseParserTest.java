@@ -1,0 +1,133 @@
+package io.unibench.client;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SseParserTest {
+
+    /** Multi-event stream mixing every line ending, multibyte UTF-8 (2, 3 and 4 bytes), comments and fields. */
+    private static final String STREAM = ""
+            + ": ping\r\n\r\n"
+            + "data: {\"a\":\"héllo\"}\r\n\r\n"
+            + "event: message\nid: 7\nretry: 100\ndata:no-space\n\n"
+            + "data: first line\r\ndata:  two leading spaces\rdata: 日本語 🎉\r\r"
+            + "data: [DONE]\n\n";
+
+    private static final List<String> EXPECTED = List.of(
+            "{\"a\":\"héllo\"}",
+            "no-space",
+            "first line\n two leading spaces\n日本語 🎉",
+            "[DONE]");
+
+    @Test
+    void parsesAWholeStreamInOneChunk() {
+        assertThat(parse(bytes(STREAM))).isEqualTo(EXPECTED);
+    }
+
+    @Test
+    void splitAtEveryBytePositionGivesTheSameEvents() {
+        byte[] all = bytes(STREAM);
+        for (int cut = 0; cut <= all.length; cut++) {
+            List<String> events = new ArrayList<>();
+            SseParser parser = new SseParser(events::add);
+            parser.feed(all, 0, cut);
+            parser.feed(all, cut, all.length - cut);
+            parser.finish();
+            assertThat(events).as("split at byte %d", cut).isEqualTo(EXPECTED);
+        }
+    }
+
+    @Test
+    void oneByteAtATimeThroughDirectByteBufs() {
+        byte[] all = bytes(STREAM);
+        List<String> events = new ArrayList<>();
+        SseParser parser = new SseParser(events::add);
+        for (byte b : all) {
+            ByteBuf buf = Unpooled.directBuffer(1).writeByte(b);
+            parser.feed(buf);
+            assertThat(buf.readerIndex()).isZero(); // the parser does not consume the caller's buffer
+            buf.release();
+        }
+        parser.finish();
+        assertThat(events).isEqualTo(EXPECTED);
+    }
+
+    @Test
+    void heapByteBufWithOffsetIsReadFromItsReaderIndex() {
+        ByteBuf buf = Unpooled.wrappedBuffer(bytes("XXXdata: x\n\n"));
+        buf.skipBytes(3);
+        List<String> events = new ArrayList<>();
+        new SseParser(events::add).feed(buf);
+        assertThat(events).containsExactly("x");
+    }
+
+    @Test
+    void crlfSplitBetweenChunksIsOneLineEnd() {
+        List<String> events = new ArrayList<>();
+        SseParser parser = new SseParser(events::add);
+        parser.feed(bytes("data: a\r"));
+        parser.feed(bytes("\ndata: b\r"));
+        parser.feed(bytes("\n\r"));
+        parser.feed(bytes("\n"));
+        assertThat(events).containsExactly("a\nb");
+    }
+
+    @Test
+    void pendingEventWithoutTrailingBlankLineIsDispatchedAtEnd() {
+        List<String> events = new ArrayList<>();
+        SseParser parser = new SseParser(events::add);
+        parser.feed(bytes("data: one\n\ndata: {\"last\":true}"));
+        assertThat(events).containsExactly("one");
+        parser.finish();
+        assertThat(events).containsExactly("one", "{\"last\":true}");
+    }
+
+    @Test
+    void commentsAndOtherFieldsAloneDispatchNothing() {
+        assertThat(parse(bytes(": keep-alive\n\nevent: ping\n\nid: 3\n\n\n\n"))).isEmpty();
+    }
+
+    @Test
+    void emptyDataFieldStillMakesAnEvent() {
+        assertThat(parse(bytes("data:\n\ndata\n\n"))).containsExactly("", "");
+    }
+
+    @Test
+    void malformedLinesAreIgnoredNotFatal() {
+        // a line without a colon is a field with an empty value; unknown fields are ignored (WHATWG rules)
+        assertThat(parse(bytes("garbage line\ndatax: nope\ndata: ok\n\n"))).containsExactly("ok");
+    }
+
+    @Test
+    void invalidUtf8BecomesReplacementCharacters() {
+        byte[] bad = {'d', 'a', 't', 'a', ':', ' ', (byte) 0xC3, '\n', '\n'};
+        assertThat(parse(bad)).containsExactly("\uFFFD");
+    }
+
+    @Test
+    void unboundedLineIsABrokenStream() {
+        SseParser parser = new SseParser(data -> { }, 64);
+        assertThatThrownBy(() -> parser.feed(bytes("data: " + "x".repeat(100))))
+                .isInstanceOf(SseParser.SseException.class);
+    }
+
+    private static List<String> parse(byte[] input) {
+        List<String> events = new ArrayList<>();
+        SseParser parser = new SseParser(events::add);
+        parser.feed(input);
+        parser.finish();
+        return events;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
