@@ -27,7 +27,7 @@ final class DatasetLoader {
         DatasetOptions opts = new DatasetOptions(options.datasetPath, offset, settings.minPromptLength(),
                 settings.maxPromptLength(), options.prefixLength, tokenizer,
                 settings.format() == io.unibench.client.ApiFormat.CHAT, settings.seed());
-        if (options.prompt != null) return List.of(FixedPrompt.of(options.prompt, opts));
+        if (options.prompt != null) return List.of(FixedPrompt.load(options.prompt, opts));
         return Datasets.byName(settings.dataset()).load(opts, count);
     }
 }

@@ -29,7 +29,6 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -155,7 +154,7 @@ public final class PerfCommand implements Callable<Integer> {
 
     private RunResult runPoint(LoadPlan plan, RequestFactory requests, BenchmarkRunner runner, Path runDir,
                                PrintWriter err, List<CpuMonitor.Usage> cpu, long seed)
-            throws InterruptedException {
+            throws InterruptedException, IOException {
         RunMetrics metrics = new RunMetrics();
         RunInfo info = new RunInfo(plan.label(), plan.parallel(), plan.paced() ? plan.rate() : -1, plan.number());
         long runStart = System.nanoTime();
@@ -166,8 +165,6 @@ public final class PerfCommand implements Callable<Integer> {
                      ProgressSink.stderrIsTerminal(), options.logEveryNQuery)) {
             List<RecordSink> sinks = List.of(metrics, jsonl, progress);
             outcome = runner.run(plan, requests, sinks, seed);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         CpuMonitor.Usage usage = monitor.stop();
         cpu.add(usage);

@@ -70,7 +70,7 @@ final class ProgressSink implements RecordSink {
     private static String line(LiveStats s) {
         return String.format(Locale.ROOT, "ok %d fail %d  %.2f req/s  %.1f tok/s  avg latency %.3f s  avg TTFT %.1f ms",
                 s.succeeded(), s.failed(), s.requestsPerSecond(), s.outputTokensPerSecond(),
-                s.avgLatencySeconds(), s.avgTtftSeconds() * 1000);
+                s.avgLatencySeconds(), s.avgTtftMs());
     }
 
     /** True when stderr is an interactive terminal (JDK 22+ tells exactly; JDK 21 by console presence). */
