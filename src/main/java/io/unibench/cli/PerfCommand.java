@@ -81,7 +81,9 @@ public final class PerfCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PerfSettings s = PerfSettings.resolve(options, environment);
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
-        List<Prompt> probeLoad = null;
+        DatasetLoader datasets = new DatasetLoader(s, options, tokenizer);
+        // Load the first run's prompts before anything starts, so a bad dataset fails fast and alone.
+        List<Prompt> firstPrompts = datasets.load(options.datasetOffset, firstCount(s));
         SimServer sim = null;
         try {
             String url = s.url();
@@ -91,16 +93,19 @@ public final class PerfCommand implements Callable<Integer> {
                         ? "/v1/chat/completions" : "/v1/completions");
                 err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
             }
-            return runSweep(s, url, tokenizer, out, err);
+            return runSweep(s, url, tokenizer, datasets, firstPrompts, out, err);
         } finally {
             if (sim != null) sim.close();
         }
     }
 
-    private int runSweep(PerfSettings s, String url, Tokenizer userTokenizer, PrintWriter out, PrintWriter err)
-            throws Exception {
+    private int firstCount(PerfSettings s) {
+        return s.number().get(0) + PerfSettings.warmupCount(options.warmupNum, s.number().get(0));
+    }
+
+    private int runSweep(PerfSettings s, String url, Tokenizer userTokenizer, DatasetLoader datasets,
+                         List<Prompt> firstPrompts, PrintWriter out, PrintWriter err) throws Exception {
         Tokenizer counting = userTokenizer != null ? userTokenizer : Tokenizers.defaultTokenizer();
-        DatasetLoader datasets = new DatasetLoader(s, options, userTokenizer);
         Path root = outputRoot(s);
         Files.createDirectories(root);
         int peak = s.parallel().stream().mapToInt(Integer::intValue).max().orElse(1);
@@ -123,7 +128,7 @@ public final class PerfCommand implements Callable<Integer> {
                     int number = s.number().get(i);
                     int warmup = PerfSettings.warmupCount(options.warmupNum, number);
                     LoadPlan plan = new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
-                    List<Prompt> prompts = datasets.load(offset, number + warmup);
+                    List<Prompt> prompts = i == 0 ? firstPrompts : datasets.load(offset, number + warmup);
                     RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
                             Long.toString(System.currentTimeMillis(), 36) + "-" + i);
                     if (i == 0 && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);

@@ -18,8 +18,8 @@ public final class PerfOptions {
             + "loopback port. Default: embedded simulator.")
     String url;
 
-    @Option(names = "--model", description = "Model name sent in every body. Required with --url; "
-            + "default with the simulator: unibench-sim.")
+    @Option(names = "--model", description = "Model name sent in every body. Required with --url. "
+            + "Default: unibench-sim with the embedded simulator.")
     String model;
 
     @Option(names = "--api", defaultValue = "openai", description = "API plugin: openai (chat completions; "

@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Drives the output of one request with timers on the channel's event loop: no thread per stream, no sleeping.
  * A streamed generation ticks once per token (each tick emits the next token of every unfinished choice, then the
- * next tick is scheduled {@code itl} later, so gaps are never shorter than configured); a non-streamed one fires
+ * next tick is due {@code itl} after the previous tick was DUE, on an absolute cadence: the event loop's timers
+ * have millisecond granularity and fire late, and scheduling each tick relative to the last firing would add that
+ * lateness to every token, making the simulated ITL drift above its setting); a non-streamed one fires
  * once, when the whole answer would be ready, and emits everything. Confined to its event loop.
  */
 final class Generation implements Runnable {
@@ -21,6 +23,7 @@ final class Generation implements Runnable {
     private final boolean tickPerToken;
     private final Runnable onCompleted;
     private ScheduledFuture<?> timer;
+    private long nextDueNanos;
     private int ticks;
     private int emitted;
     private boolean ended;
@@ -38,6 +41,7 @@ final class Generation implements Runnable {
 
     /** Schedules the first tick {@code delayNanos} from now (0 = as soon as possible). */
     void start(long delayNanos) {
+        nextDueNanos = System.nanoTime() + Math.max(0, delayNanos);
         schedule(Math.max(0, delayNanos));
     }
 
@@ -55,7 +59,10 @@ final class Generation implements Runnable {
         if (tickPerToken) {
             tick();
             if (allFinished()) complete();
-            else schedule(interTokenNanos);
+            else {
+                nextDueNanos += interTokenNanos;
+                schedule(Math.max(0, nextDueNanos - System.nanoTime()));
+            }
         } else {
             while (!allFinished()) tick();
             complete();
