@@ -221,7 +221,7 @@ final class Exchange implements ConnectionPool.Waiter {
         if (status < 200 || status > 299) {
             mode = Mode.ERROR_BODY;
             bodyBytes = new ByteAccumulator(MAX_ERROR_BODY_BYTES);
-        } else if (stream && !contentType.contains("json")) {
+        } else if (contentType.startsWith("text/event-stream") || (stream && !contentType.contains("json"))) {
             mode = Mode.SSE;
             chunks = new ChunkInterpreter(client.mapper());
             sse = new SseParser(this::onEvent);
@@ -230,7 +230,9 @@ final class Exchange implements ConnectionPool.Waiter {
             chunks = new ChunkInterpreter(client.mapper());
             bodyBytes = new ByteAccumulator(MAX_BODY_BYTES);
         }
-        client.debug().response(requestId, "HTTP " + status + " " + contentType, null);
+        if (client.debug().enabled()) {
+            client.debug().response(requestId, "HTTP " + status + " " + contentType, null);
+        }
     }
 
     private void onContent(HttpContent content) {
@@ -291,7 +293,9 @@ final class Exchange implements ConnectionPool.Waiter {
                 }
             }
             case BODY -> {
-                client.debug().response(requestId, "body", bodyBytes.text(1024));
+                if (client.debug().enabled()) {
+                    client.debug().response(requestId, "body", bodyBytes.text(1024));
+                }
                 endOfBody(chunks.onBody(bodyBytes.array(), bodyBytes.length(), arrival), arrival);
             }
             case ERROR_BODY -> fail(ErrorClass.ofStatus(status), errorBodyMessage(), arrival);
