@@ -164,6 +164,15 @@ final class Exchange implements ConnectionPool.Waiter {
     // ---- on the channel's event loop from here on ----
 
     private void writeRequest(Channel ch) {
+        try {
+            doWriteRequest(ch);
+        } catch (RuntimeException e) {
+            // a bug must not leave the caller waiting on a future nobody will complete
+            fail(ErrorClass.PROTOCOL_ERROR, "cannot send request: " + ErrorMapping.message(e), System.nanoTime());
+        }
+    }
+
+    private void doWriteRequest(Channel ch) {
         if (isDone()) {
             return; // failed between assignment and now; fail() already closed the channel
         }

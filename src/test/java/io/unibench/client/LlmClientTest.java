@@ -23,6 +23,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** End to end against {@link TestServer} on loopback: every error class, success paths, the pool. */
@@ -210,6 +211,32 @@ class LlmClientTest {
         }
         assertThat(server.accepted.get()).isEqualTo(2);
         assertThat(client.openConnections()).isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void manyConcurrentStreamsShareABoundedPool() throws Exception {
+        TestServer server = server((req, socket, out) -> {
+            String id = req.header("x-request-id");
+            TestServer.sseHeaders(out);
+            for (int i = 0; i < 20; i++) {
+                TestServer.chunk(out, "data: " + chunk("{\"content\":\"" + id + "." + i + " \"}", null) + "\n\n");
+            }
+            TestServer.chunk(out, "data: " + chunk("{}", "stop") + "\n\ndata: [DONE]\n\n");
+            TestServer.endChunks(out);
+            return true;
+        });
+        LlmClient client = client(server, c -> withMax(c, 16));
+        List<CompletableFuture<ClientResult>> futures = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            futures.add(client.send(BODY, true, "q" + i));
+        }
+        for (int i = 0; i < futures.size(); i++) {
+            ClientResult r = futures.get(i).get(20, TimeUnit.SECONDS);
+            assertThat(r.errorClass()).as(r.errorMessage()).isNull();
+            assertThat(r.tokenChunkNanos()).hasSize(20);
+            assertThat(r.content()).startsWith("q" + i + ".0 ").endsWith("q" + i + ".19 ");
+        }
+        assertThat(server.accepted.get()).isLessThanOrEqualTo(16);
     }
 
     // ---- HTTP errors ----
@@ -485,6 +512,17 @@ class LlmClientTest {
         assertThat(streaming.await(10, TimeUnit.SECONDS)).isTrue();
         client.close();
         assertThat(f.get(10, TimeUnit.SECONDS).errorClass()).isEqualTo(ErrorClass.CANCELLED);
+    }
+
+    @Test
+    void invalidConfigurationIsRejectedUpFront() {
+        URI ok = URI.create("http://127.0.0.1:1/v1/chat/completions");
+        assertThatThrownBy(() -> new LlmClient(new ClientConfig(URI.create("ftp://h/x"), Map.of(), null, null, null,
+                1, false))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new LlmClient(new ClientConfig(ok, Map.of("X-Bad", "a\nb"), null, null, null,
+                1, false))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new LlmClient(new ClientConfig(ok, Map.of(), null, null, null, 0, false)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     // ---- helpers ----
