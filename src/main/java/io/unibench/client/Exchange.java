@@ -152,7 +152,11 @@ final class Exchange implements ConnectionPool.Waiter {
                 if (!finished) {
                     // a channel was assigned meanwhile: let its loop finish the request
                     Channel ch = channel;
-                    ch.eventLoop().execute(() -> fail(errorClass, message, now));
+                    try {
+                        ch.eventLoop().execute(() -> fail(errorClass, message, now));
+                    } catch (RejectedExecutionException shuttingDown) {
+                        ch.close(); // LlmClient.close() ends requests its stopped loops could not
+                    }
                 }
                 return;
             }
