@@ -152,7 +152,11 @@ final class Exchange implements ConnectionPool.Waiter {
                 if (!finished) {
                     // a channel was assigned meanwhile: let its loop finish the request
                     Channel ch = channel;
-                    ch.eventLoop().execute(() -> fail(errorClass, message, now));
+                    try {
+                        ch.eventLoop().execute(() -> fail(errorClass, message, now));
+                    } catch (RejectedExecutionException shuttingDown) {
+                        ch.close(); // LlmClient.close() ends requests its stopped loops could not
+                    }
                 }
                 return;
             }
@@ -164,6 +168,15 @@ final class Exchange implements ConnectionPool.Waiter {
     // ---- on the channel's event loop from here on ----
 
     private void writeRequest(Channel ch) {
+        try {
+            doWriteRequest(ch);
+        } catch (RuntimeException e) {
+            // a bug must not leave the caller waiting on a future nobody will complete
+            fail(ErrorClass.PROTOCOL_ERROR, "cannot send request: " + ErrorMapping.message(e), System.nanoTime());
+        }
+    }
+
+    private void doWriteRequest(Channel ch) {
         if (isDone()) {
             return; // failed between assignment and now; fail() already closed the channel
         }
@@ -221,7 +234,7 @@ final class Exchange implements ConnectionPool.Waiter {
         if (status < 200 || status > 299) {
             mode = Mode.ERROR_BODY;
             bodyBytes = new ByteAccumulator(MAX_ERROR_BODY_BYTES);
-        } else if (stream && !contentType.contains("json")) {
+        } else if (contentType.startsWith("text/event-stream") || (stream && !contentType.contains("json"))) {
             mode = Mode.SSE;
             chunks = new ChunkInterpreter(client.mapper());
             sse = new SseParser(this::onEvent);
@@ -230,7 +243,9 @@ final class Exchange implements ConnectionPool.Waiter {
             chunks = new ChunkInterpreter(client.mapper());
             bodyBytes = new ByteAccumulator(MAX_BODY_BYTES);
         }
-        client.debug().response(requestId, "HTTP " + status + " " + contentType, null);
+        if (client.debug().enabled()) {
+            client.debug().response(requestId, "HTTP " + status + " " + contentType, null);
+        }
     }
 
     private void onContent(HttpContent content) {
@@ -291,7 +306,9 @@ final class Exchange implements ConnectionPool.Waiter {
                 }
             }
             case BODY -> {
-                client.debug().response(requestId, "body", bodyBytes.text(1024));
+                if (client.debug().enabled()) {
+                    client.debug().response(requestId, "body", bodyBytes.text(1024));
+                }
                 endOfBody(chunks.onBody(bodyBytes.array(), bodyBytes.length(), arrival), arrival);
             }
             case ERROR_BODY -> fail(ErrorClass.ofStatus(status), errorBodyMessage(), arrival);

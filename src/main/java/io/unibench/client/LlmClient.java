@@ -10,6 +10,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -68,6 +69,10 @@ public final class LlmClient implements AutoCloseable {
         }
         if (uri.getHost() == null) {
             throw new IllegalArgumentException("endpoint has no host: " + uri);
+        }
+        validateHeaders(config.headers());
+        if (config.maxConnections() < 1) {
+            throw new IllegalArgumentException("maxConnections must be at least 1, got " + config.maxConnections());
         }
         boolean tls = scheme.equals("https");
         String host = uri.getHost();
@@ -213,6 +218,18 @@ public final class LlmClient implements AutoCloseable {
         }
         p.addLast("http", new HttpClientCodec());
         p.addLast("responses", responses);
+    }
+
+    /** Rejects header names or values HTTP cannot carry now, rather than failing every request later. */
+    private static void validateHeaders(Map<String, String> headers) {
+        HttpHeaders check = new DefaultHttpHeaders();
+        headers.forEach((name, value) -> {
+            try {
+                check.set(name, value);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("invalid header " + name + ": " + Secrets.redact(e.getMessage()), e);
+            }
+        });
     }
 
     private static SslContext sslContext() {
