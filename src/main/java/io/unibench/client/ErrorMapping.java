@@ -35,12 +35,15 @@ final class ErrorMapping {
         return ErrorClass.PROTOCOL_ERROR;
     }
 
-    /** A one-line message naming the exception, secrets stripped. */
+    /**
+     * A one-line message, secrets stripped: the exception's own text ("Connection refused: /127.0.0.1:8000"),
+     * or its class name when it has none. Users read it next to the error class, which already says what kind
+     * of failure it was, so Java class names would only be noise.
+     */
     static String message(Throwable error) {
         Throwable t = unwrap(error);
         String text = t.getMessage();
-        String name = t.getClass().getSimpleName();
-        return ChunkInterpreter.oneLine(text == null || text.isBlank() ? name : name + ": " + text);
+        return ChunkInterpreter.oneLine(text == null || text.isBlank() ? t.getClass().getSimpleName() : text);
     }
 
     /** Netty wraps TLS failures in a DecoderException; the cause says what happened. */

@@ -75,7 +75,8 @@ class BadInputTest {
         picocli.CommandLine perf = new picocli.CommandLine(new Main()).getSubcommands().get("perf");
         for (picocli.CommandLine.Model.OptionSpec option : perf.getCommandSpec().options()) {
             if (option.usageHelp() || option.versionHelp()) continue;
-            assertThat(run.out()).contains(option.longestName());
+            String shown = option.negatable() ? "--[no-]" + option.longestName().substring(2) : option.longestName();
+            assertThat(run.out()).contains(shown);
             assertThat(String.join(" ", option.description())).as(option.longestName()).contains("Default");
         }
     }
