@@ -145,6 +145,71 @@ class PerfEndToEndTest {
         assertThat(summary.get("Total Requests").asLong()).isLessThan(100_000);
     }
 
+    @Test
+    void rateRunsAnOpenLoopScheduleAndReportsQueueingDelay() throws IOException {
+        CliHarness.Run run = CliHarness.main(args("--parallel", "2", "--number", "12", "--rate", "50",
+                "--max-tokens", "3", "--min-prompt-length", "8", "--max-prompt-length", "8").toArray(String[]::new));
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode summary = read(out.resolve("t/parallel_2_number_12/benchmark_summary.json"));
+        assertThat(summary.get("Request Rate (req/s)").asDouble()).isEqualTo(50.0);
+        assertThat(summary.get("Success Requests").asLong()).isEqualTo(12);
+        assertThat(summary.get("Avg Queue Delay (ms)").asDouble()).isGreaterThanOrEqualTo(0);
+        assertThat(summary.get("Avg Latency incl. Queue (s)").asDouble())
+                .isGreaterThanOrEqualTo(summary.get("Avg Latency (s)").asDouble());
+        assertThat(Files.readString(out.resolve("t/parallel_2_number_12/requests.jsonl")))
+                .doesNotContain("\"scheduled_s\":null");
+    }
+
+    @Test
+    void warmupRequestsAreSentButNotReported() throws IOException {
+        SimServer own = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1));
+        try {
+            CliHarness.Run run = CliHarness.main("perf", "--url", own.baseUrl() + "/v1", "--model", "m",
+                    "--outputs-dir", out.toString(), "--no-timestamp", "--name", "w", "--parallel", "2",
+                    "--number", "5", "--warmup-num", "3", "--max-tokens", "2", "--min-prompt-length", "8",
+                    "--max-prompt-length", "8");
+            assertThat(run.exit()).as(run.err()).isZero();
+            JsonNode summary = read(out.resolve("w/parallel_2_number_5/benchmark_summary.json"));
+            assertThat(summary.get("Total Requests").asLong()).isEqualTo(5);
+            assertThat(Files.readAllLines(out.resolve("w/parallel_2_number_5/requests.jsonl"))).hasSize(5);
+            // the server saw the connection test, 3 warmup and 5 measured requests
+            assertThat(own.stats().requestsReceived()).isEqualTo(1 + 3 + 5);
+        } finally {
+            own.close();
+        }
+    }
+
+    @Test
+    void nonStreamedAndLegacyCompletionsRequestsAreMeasured() throws IOException {
+        CliHarness.Run run = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/completions", "--model", "m",
+                "--outputs-dir", out.toString(), "--no-timestamp", "--name", "c", "--parallel", "2", "--number",
+                "4", "--no-stream", "--max-tokens", "5", "--extra-args", "{\"ignore_eos\": true}",
+                "--min-prompt-length", "8", "--max-prompt-length", "8");
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode summary = read(out.resolve("c/parallel_2_number_4/benchmark_summary.json"));
+        assertThat(summary.get("Success Requests").asLong()).isEqualTo(4);
+        assertThat(summary.get("Non-Stream Requests").asLong()).isEqualTo(4);
+        assertThat(summary.get("Avg Output Tokens").asDouble()).isEqualTo(5.0);
+        // non-streamed: the whole reply arrives at once, after TTFT + 4 inter-token gaps of the simulator
+        assertThat(summary.get("Avg Latency (s)").asDouble()).isGreaterThanOrEqualTo((TTFT_MS + 4 * ITL_MS - 1) / 1000);
+    }
+
+    @Test
+    void failedRequestsAreRecordedWithTheirErrorClassAndBrokenDown() throws IOException {
+        // min_tokens above max_tokens is refused by the simulator with HTTP 400 for every measured request
+        // (the connection test sends no extra args, so it passes)
+        CliHarness.Run run = CliHarness.main(args("--parallel", "2", "--number", "6", "--max-tokens", "4",
+                "--extra-args", "{\"min_tokens\": 50}", "--min-prompt-length", "8", "--max-prompt-length", "8")
+                .toArray(String[]::new));
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode summary = read(out.resolve("t/parallel_2_number_6/benchmark_summary.json"));
+        assertThat(summary.get("Total Requests").asLong()).isEqualTo(6);
+        assertThat(summary.get("Failed Requests").asLong()).isEqualTo(6);
+        List<String> records = Files.readAllLines(out.resolve("t/parallel_2_number_6/requests.jsonl"));
+        assertThat(records).hasSize(6).allMatch(r -> r.contains("\"error_class\":\"http_400\""));
+        assertThat(run.out()).contains("Errors").contains("http_400").contains("min_tokens");
+    }
+
     private static long lines(Path file) {
         try {
             return Files.exists(file) ? Files.readAllLines(file).size() : 0;
