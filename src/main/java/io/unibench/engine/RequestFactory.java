@@ -31,7 +31,7 @@ public final class RequestFactory {
 
     public RequestFactory(List<Prompt> prompts, GenerationParams params, long seed, String runTag) {
         if (prompts.isEmpty()) throw new IllegalArgumentException("no prompts");
-        this.prompts = List.copyOf(prompts);
+        this.prompts = prompts; // not copied: datasets such as random synthesize each prompt when it is asked for
         this.params = params;
         this.seed = seed;
         this.runTag = runTag;
