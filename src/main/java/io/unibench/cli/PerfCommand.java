@@ -4,7 +4,8 @@ import io.unibench.client.ClientConfig;
 import io.unibench.client.LlmClient;
 import io.unibench.engine.BenchmarkRunner;
 import io.unibench.engine.ConnectionTest;
-import io.unibench.engine.CpuMonitor;
+import io.unibench.engine.SelfCheck;
+import io.unibench.engine.SelfCheckReport;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.RecordFactory;
 import io.unibench.engine.RequestFactory;
@@ -114,7 +115,7 @@ public final class PerfCommand implements Callable<Integer> {
                 peak * 2 + 8, options.debug);
         CountDownLatch reportWritten = new CountDownLatch(1);
         List<RunResult> results = new ArrayList<>();
-        List<CpuMonitor.Usage> cpu = new ArrayList<>();
+        List<SelfCheckReport> checks = new ArrayList<>();
         boolean stopped = false;
         try (LlmClient client = new LlmClient(config)) {
             activeClient = client;
@@ -135,7 +136,7 @@ public final class PerfCommand implements Callable<Integer> {
                     Path runDir = root.resolve(plan.label());
                     Files.createDirectories(runDir);
                     ArgsFile.write(runDir.resolve("benchmark_args.json"), s, options, url, plan, offset);
-                    RunResult result = runPoint(plan, requests, runner, runDir, err, cpu, s.seed() + offset);
+                    RunResult result = runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset);
                     results.add(result);
                     stopped = stop.isStopped();
                     offset += number;
@@ -143,7 +144,7 @@ public final class PerfCommand implements Callable<Integer> {
                         stopped = stop.awaitUntil(System.nanoTime() + s.sleepIntervalSeconds() * 1_000_000_000L);
                     }
                 }
-                String text = TerminalReport.render(results, basicInfo(s, url, root, cpu, stopped));
+                String text = TerminalReport.render(results, basicInfo(s, url, root, checks, stopped));
                 out.println(text);
                 Files.writeString(root.resolve("performance_summary.txt"), text);
                 if (s.defaultLoad()) out.println("Reproduce: " + reproduceCommand(s));
@@ -158,30 +159,27 @@ public final class PerfCommand implements Callable<Integer> {
     }
 
     private RunResult runPoint(LoadPlan plan, RequestFactory requests, BenchmarkRunner runner, Path runDir,
-                               PrintWriter err, List<CpuMonitor.Usage> cpu, long seed)
+                               PrintWriter err, LlmClient client, List<SelfCheckReport> checks, long seed)
             throws InterruptedException, IOException {
         RunMetrics metrics = new RunMetrics();
         RunInfo info = new RunInfo(plan.label(), plan.parallel(), plan.paced() ? plan.rate() : -1, plan.number());
         long runStart = System.nanoTime();
         RunOutcome outcome;
-        CpuMonitor monitor = CpuMonitor.start();
+        SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
         try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(runDir.resolve("requests.jsonl"), runStart);
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
                      ProgressSink.stderrIsTerminal(), options.logEveryNQuery)) {
             List<RecordSink> sinks = List.of(metrics, jsonl, progress);
             outcome = runner.run(plan, requests, sinks, seed);
         }
-        CpuMonitor.Usage usage = monitor.stop();
-        cpu.add(usage);
-        if (usage.saturated()) {
-            err.printf(Locale.ROOT, "Warning: this process used %.0f%% of %d cores during %s; timings may include "
-                    + "the client's own queueing.%n", usage.utilisation() * 100, usage.cores(), plan.label());
-        }
+        SelfCheckReport check = selfCheck.stop();
+        checks.add(check);
+        if (check.bottleneck()) err.println("[" + plan.label() + "] " + check.warningLine());
         if (outcome.hitDuration()) {
             err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
         }
         RunResult result = metrics.result(info);
-        EvalscopeFiles.write(runDir, result);
+        EvalscopeFiles.write(runDir, result, check.summaryKeys());
         return result;
     }
 
@@ -226,7 +224,7 @@ public final class PerfCommand implements Callable<Integer> {
         return trimmed.substring(trimmed.lastIndexOf('/') + 1);
     }
 
-    private Map<String, String> basicInfo(PerfSettings s, String url, Path root, List<CpuMonitor.Usage> cpu,
+    private Map<String, String> basicInfo(PerfSettings s, String url, Path root, List<SelfCheckReport> checks,
                                           boolean stopped) {
         Map<String, String> info = new LinkedHashMap<>();
         info.put("Model", s.model());
@@ -234,16 +232,23 @@ public final class PerfCommand implements Callable<Integer> {
         info.put("API", s.format() == io.unibench.client.ApiFormat.CHAT ? "openai chat completions" : "openai completions");
         info.put("Dataset", s.dataset());
         info.put("Output Path", root.toString());
-        double cpuSeconds = cpu.stream().mapToDouble(CpuMonitor.Usage::cpuSeconds).filter(c -> c >= 0).sum();
-        double peak = cpu.stream().mapToDouble(CpuMonitor.Usage::utilisation).filter(u -> !Double.isNaN(u)).max().orElse(Double.NaN);
-        if (!Double.isNaN(peak)) {
-            info.put("Client CPU", String.format(Locale.ROOT, "%.1f s, peak %.0f%% of %d cores%s%s", cpuSeconds,
-                    peak * 100, Runtime.getRuntime().availableProcessors(),
-                    s.embeddedSimulator() ? " (includes the embedded simulator)" : "",
-                    peak > CpuMonitor.SATURATION_WARNING ? " — SATURATED, timings may be inflated" : ""));
-        }
+        selfCheckInfo(info, checks, s.embeddedSimulator());
         if (stopped) info.put("Status", "interrupted (partial report)");
         return info;
+    }
+
+    /** The self-check lines of the basic information: the worst run point's figures, and the warning if any. */
+    private static void selfCheckInfo(Map<String, String> info, List<SelfCheckReport> checks, boolean embeddedSim) {
+        checks.stream().max(java.util.Comparator.comparingDouble(c -> nanLast(c.cpuAvgShare()))).ifPresent(c ->
+                info.put("Client CPU avg/max", c.describeCpu() + (embeddedSim ? " (includes the embedded simulator)" : "")));
+        checks.stream().max(java.util.Comparator.comparingDouble(c -> nanLast(c.lagP99Millis())))
+                .ifPresent(c -> info.put("Timing lag p99", c.describeLag()));
+        checks.stream().filter(SelfCheckReport::bottleneck).findFirst()
+                .ifPresent(c -> info.put("Self-check", c.warningLine()));
+    }
+
+    private static double nanLast(double v) {
+        return Double.isNaN(v) ? Double.NEGATIVE_INFINITY : v;
     }
 
     private String reproduceCommand(PerfSettings s) {

@@ -149,6 +149,14 @@ public final class LlmClient implements AutoCloseable {
         return pool.openConnections();
     }
 
+    /**
+     * The event loops that read every response, for the engine's self-check timer (a late timer there means late
+     * arrival stamps). Tasks scheduled here must be tiny and must never block.
+     */
+    public io.netty.util.concurrent.EventExecutorGroup ioLoops() {
+        return group;
+    }
+
     /** Cancels what is in flight and stops the event loop quickly. */
     @Override
     public void close() {

@@ -33,8 +33,18 @@ public final class EvalscopeFiles {
     private EvalscopeFiles() {}
 
     public static void write(Path runDir, RunResult r) throws IOException {
+        write(runDir, r, Map.of());
+    }
+
+    /**
+     * As {@link #write(Path, RunResult)}, with {@code extraSummaryKeys} appended to {@code benchmark_summary.json}
+     * after evalscope's keys (additions, never renames; e.g. the client self-check figures).
+     */
+    public static void write(Path runDir, RunResult r, Map<String, Object> extraSummaryKeys) throws IOException {
         Files.createDirectories(runDir);
-        writeJson(runDir.resolve(SUMMARY), r.summary().toMap());
+        Map<String, Object> summary = new LinkedHashMap<>(r.summary().toMap());
+        extraSummaryKeys.forEach(summary::putIfAbsent);
+        writeJson(runDir.resolve(SUMMARY), summary);
         writeJson(runDir.resolve(PERCENTILE), percentileRows(r.percentiles()));
         if (r.workload() != null && r.workload().nSamples() > 0) {
             writeJson(runDir.resolve(WORKLOAD_THROUGHPUT), workload(r.workload()));

@@ -1,0 +1,142 @@
+package io.unibench.engine;
+
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Measures how late a periodic timer fires on a scheduler the benchmark depends on. A timer that fires late
+ * means the events behind it (a chunk's arrival stamp on the event loop, a paced send on a virtual thread) are
+ * handled late too: the client is measuring its own queueing. One timer at a time per scheduler, re-armed after
+ * each firing (so a stall gives one long sample, not a burst of catch-up ones); each costs well under a
+ * microsecond per period.
+ */
+public interface LagProbe {
+
+    /** Stops the timer and returns the delays it saw. Idempotent. */
+    LagHistogramView stop();
+
+    /** A timer on every event loop of {@code loops} (the client's Netty I/O threads). */
+    static LagProbe onEventLoops(EventExecutorGroup loops, Duration period) {
+        return new EventLoopProbe(loops, period.toNanos());
+    }
+
+    /** A virtual thread that sleeps {@code period} at a time: the delay is the virtual-thread scheduler's. */
+    static LagProbe onVirtualThreads(Duration period) {
+        return new VirtualThreadProbe(period.toNanos());
+    }
+
+    /** Read-only figures of a probe's delays. */
+    record LagHistogramView(long samples, double p50Millis, double p99Millis, double maxMillis) {
+        static LagHistogramView of(LagHistogram h) {
+            return new LagHistogramView(h.count(), h.quantileMillis(0.50), h.quantileMillis(0.99), h.maxMillis());
+        }
+    }
+
+    final class EventLoopProbe implements LagProbe {
+        private final long periodNanos;
+        private final List<Timer> timers = new ArrayList<>();
+
+        EventLoopProbe(EventExecutorGroup loops, long periodNanos) {
+            this.periodNanos = periodNanos;
+            for (EventExecutor loop : loops) {
+                Timer t = new Timer(loop);
+                timers.add(t);
+                t.arm();
+            }
+        }
+
+        @Override
+        public LagHistogramView stop() {
+            LagHistogram all = new LagHistogram();
+            for (Timer t : timers) all.add(t.stop());
+            return LagHistogramView.of(all);
+        }
+
+        private final class Timer implements Runnable {
+            private final EventExecutor loop;
+            private final LagHistogram lags = new LagHistogram();
+            private volatile boolean stopped;
+            private volatile ScheduledFuture<?> pending;
+            private long dueNanos;
+
+            Timer(EventExecutor loop) {
+                this.loop = loop;
+            }
+
+            void arm() {
+                if (stopped || loop.isShuttingDown()) return;
+                dueNanos = System.nanoTime() + periodNanos;
+                try {
+                    pending = loop.schedule(this, periodNanos, TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    stopped = true;
+                }
+            }
+
+            @Override
+            public void run() {
+                long late = System.nanoTime() - dueNanos;
+                synchronized (lags) {
+                    lags.recordNanos(late);
+                }
+                arm();
+            }
+
+            LagHistogram stop() {
+                stopped = true;
+                ScheduledFuture<?> p = pending;
+                if (p != null) p.cancel(false);
+                synchronized (lags) {
+                    return lags.copy();
+                }
+            }
+        }
+    }
+
+    final class VirtualThreadProbe implements LagProbe {
+        private final long periodNanos;
+        private final LagHistogram lags = new LagHistogram();
+        private final Thread thread;
+        private volatile boolean stopped;
+
+        VirtualThreadProbe(long periodNanos) {
+            this.periodNanos = periodNanos;
+            this.thread = Thread.ofVirtual().name("unibench-lag-probe").start(this::loop);
+        }
+
+        private void loop() {
+            while (!stopped) { // bounded by stop(), which also interrupts the sleep
+                long due = System.nanoTime() + periodNanos;
+                try {
+                    Thread.sleep(Duration.ofNanos(periodNanos));
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long late = System.nanoTime() - due;
+                synchronized (lags) {
+                    lags.recordNanos(late);
+                }
+            }
+        }
+
+        @Override
+        public LagHistogramView stop() {
+            stopped = true;
+            thread.interrupt();
+            try {
+                thread.join(Duration.ofSeconds(2));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            synchronized (lags) {
+                return LagHistogramView.of(lags.copy());
+            }
+        }
+    }
+}

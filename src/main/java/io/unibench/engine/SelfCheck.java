@@ -1,0 +1,66 @@
+package io.unibench.engine;
+
+import io.netty.util.concurrent.EventExecutorGroup;
+
+import java.time.Duration;
+
+/**
+ * The self-check that runs alongside every benchmark run: the process's CPU use (sampled every 200 ms) and how
+ * late a timer fires on the client's event loops and on the virtual-thread scheduler (every 10 ms). If either is
+ * high, the run's latencies include the client's own queueing (seed 001 §6.4) and the report says so.
+ *
+ * <p>Start it right before a run and {@link #stop()} it right after. Costs: one MXBean read per 200 ms, one timer
+ * per event loop and one virtual-thread wake-up per 10 ms.
+ */
+public final class SelfCheck {
+    public static final Duration CPU_PERIOD = Duration.ofMillis(200);
+    public static final Duration LAG_PERIOD = Duration.ofMillis(10);
+
+    /**
+     * When the report warns.
+     *
+     * @param cpuShare     average process CPU, as a share of all available cores (0..1), above which it warns
+     * @param lagP99Millis timer lag p99 (either scheduler) above which it warns
+     */
+    public record Thresholds(double cpuShare, double lagP99Millis) {
+        /** Issue 7: half of the cores, 5 ms. */
+        public static final Thresholds DEFAULT = new Thresholds(CpuMonitor.SATURATION_WARNING, 5.0);
+    }
+
+    private final Thresholds thresholds;
+    private final CpuMonitor.Sampler cpu;
+    private final LagProbe eventLoops;
+    private final LagProbe virtualThreads;
+    private SelfCheckReport report;
+
+    private SelfCheck(Thresholds thresholds, CpuMonitor.Sampler cpu, LagProbe eventLoops, LagProbe virtualThreads) {
+        this.thresholds = thresholds;
+        this.cpu = cpu;
+        this.eventLoops = eventLoops;
+        this.virtualThreads = virtualThreads;
+    }
+
+    /** Starts with the default thresholds and periods; {@code clientLoops} may be null (no event-loop probe). */
+    public static SelfCheck start(EventExecutorGroup clientLoops) {
+        return start(clientLoops, Thresholds.DEFAULT, CPU_PERIOD, LAG_PERIOD);
+    }
+
+    public static SelfCheck start(EventExecutorGroup clientLoops, Thresholds thresholds, Duration cpuPeriod,
+                                  Duration lagPeriod) {
+        return new SelfCheck(thresholds, CpuMonitor.sample(cpuPeriod),
+                clientLoops == null ? null : LagProbe.onEventLoops(clientLoops, lagPeriod),
+                LagProbe.onVirtualThreads(lagPeriod));
+    }
+
+    /** Stops every sampler and judges the figures. Idempotent. */
+    public synchronized SelfCheckReport stop() {
+        if (report == null) {
+            CpuMonitor.Samples c = cpu.stop();
+            LagProbe.LagHistogramView loop = eventLoops == null ? null : eventLoops.stop();
+            LagProbe.LagHistogramView vt = virtualThreads.stop();
+            report = new SelfCheckReport(c.avgShare(), c.maxShare(), c.usage().cpuSeconds(), c.usage().cores(),
+                    loop, vt, thresholds);
+        }
+        return report;
+    }
+}
