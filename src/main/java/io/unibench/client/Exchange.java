@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -263,12 +264,14 @@ final class Exchange implements ConnectionPool.Waiter {
         // an error body beyond its limit is simply cut: only its start is shown
     }
 
-    private void onEvent(String data) {
+    private void onEvent(byte[] buf, int offset, int length) {
         if (draining || isDone()) {
             return; // after [DONE] or a failure, later events change nothing
         }
-        client.debug().response(requestId, "chunk", data);
-        switch (chunks.onEvent(data, currentNanos)) {
+        if (client.debug().enabled()) {
+            client.debug().response(requestId, "chunk", new String(buf, offset, length, StandardCharsets.UTF_8));
+        }
+        switch (chunks.onEvent(buf, offset, length, currentNanos)) {
             case DONE -> startDraining();
             case FAILED -> fail(chunks.failure(), chunks.failureMessage(), currentNanos);
             case CONTINUE -> { }

@@ -10,7 +10,7 @@ import java.util.Arrays;
  *
  * <p>Bytes of the current line are buffered until its end, and only the {@code data} field is decoded, once per
  * event; so a UTF-8 character or a CRLF split between two chunks needs no special case beyond remembering a
- * trailing CR, and the parser allocates one String per event. Lines end in LF, CRLF or CR. {@code data:} values
+ * trailing CR, and the parser allocates nothing per event (a String per event only for a {@link Listener}). Lines end in LF, CRLF or CR. {@code data:} values
  * lose one leading space and several of them are joined with "\n"; {@code event}, {@code id}, {@code retry},
  * unknown fields and comment lines (starting with ':') are ignored; an event is dispatched on a blank line, and
  * {@link #finish()} dispatches a last event that lacks its blank line.
@@ -25,13 +25,22 @@ public final class SseParser {
         void onData(String data);
     }
 
+    /**
+     * Receives the data of each event as UTF-8 bytes, without a String per event (the client's hot path):
+     * {@code length} bytes of {@code buf} from {@code offset}, valid only during the call.
+     */
+    @FunctionalInterface
+    public interface BytesListener {
+        void onData(byte[] buf, int offset, int length);
+    }
+
     /** An event (or line) larger than this is treated as a broken stream rather than buffered without bound. */
     public static final int DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
     private static final byte CR = '\r';
     private static final byte LF = '\n';
 
-    private final Listener listener;
+    private final BytesListener listener;
     private final int maxEventBytes;
 
     private byte[] line = new byte[256];
@@ -47,6 +56,15 @@ public final class SseParser {
     }
 
     public SseParser(Listener listener, int maxEventBytes) {
+        this((buf, offset, length) -> listener.onData(new String(buf, offset, length, StandardCharsets.UTF_8)),
+                maxEventBytes);
+    }
+
+    public SseParser(BytesListener listener) {
+        this(listener, DEFAULT_MAX_EVENT_BYTES);
+    }
+
+    public SseParser(BytesListener listener, int maxEventBytes) {
         this.listener = listener;
         this.maxEventBytes = maxEventBytes;
     }
@@ -189,10 +207,10 @@ public final class SseParser {
         if (!hasData) {
             return;
         }
-        String value = new String(data, 0, dataLength, StandardCharsets.UTF_8);
+        int length = dataLength;
         dataLength = 0;
         hasData = false;
-        listener.onData(value);
+        listener.onData(data, 0, length);
     }
 
     /** The stream cannot be an event stream (e.g. an unbounded line). */

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Starts nginx (Debian package) on 127.0.0.1:PORT serving static OpenAI replies to POST, for the client benchmarks:
+#   POST /v1/chat/completions       -> stream.sse (text/event-stream: 256 one-token chunks + usage + [DONE])
+#   POST /json/v1/chat/completions  -> reply.json (one non-streamed chat completion)
+# Usage: bench/static-target/setup.sh [PORT=18080] [WORKERS=1] [TOKENS=256]; stop with teardown.sh.
+# State lives in /tmp/unibench-static-target (pid file, logs, bodies).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+port="${1:-18080}"; workers="${2:-1}"; tokens="${3:-256}"
+dir=/tmp/unibench-static-target
+command -v nginx >/dev/null || { echo "nginx missing: apt-get install -y nginx wrk" >&2; exit 1; }
+[ -f "$dir/nginx.pid" ] && "$here/teardown.sh"
+mkdir -p "$dir/www" "$dir/tmp"
+python3 "$here/make-bodies.py" "$dir/www" "$tokens"
+cat > "$dir/nginx.conf" <<CONF
+worker_processes $workers;
+worker_rlimit_nofile 20000;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+daemon on;
+events { worker_connections 16000; multi_accept on; }
+http {
+  access_log off;
+  client_body_temp_path $dir/tmp; proxy_temp_path $dir/tmp; fastcgi_temp_path $dir/tmp;
+  uwsgi_temp_path $dir/tmp; scgi_temp_path $dir/tmp;
+  keepalive_requests 10000000;
+  keepalive_timeout 600s;
+  sendfile on; tcp_nopush off; tcp_nodelay on;
+  etag off;
+  server {
+    listen 127.0.0.1:$port backlog=16384;
+    root $dir/www;
+    # The static module answers POST with 405; error_page turns that into an internal GET of the body file.
+    location = /v1/chat/completions { error_page 405 =200 /stream.sse; return 405; }
+    location = /json/v1/chat/completions { error_page 405 =200 /reply.json; return 405; }
+    location = /stream.sse { internal; types { } default_type text/event-stream; add_header Cache-Control no-cache; }
+    location = /reply.json { internal; types { } default_type application/json; }
+  }
+}
+CONF
+nginx -p "$dir" -c "$dir/nginx.conf"
+for i in $(seq 1 50); do [ -s "$dir/nginx.pid" ] && break; sleep 0.1; done
+echo "static target: http://127.0.0.1:$port/v1/chat/completions (pid $(cat "$dir/nginx.pid"), $workers worker(s), $tokens tokens)"
