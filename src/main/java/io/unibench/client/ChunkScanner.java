@@ -1,0 +1,369 @@
+package io.unibench.client;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The fast path of {@link ChunkInterpreter}: one pass over a streamed chunk's bytes that checks the JSON grammar
+ * and keeps only what we use (the first choice's delta content, reasoning, text and finish reason; where the
+ * {@code usage} object lies). No parser object, no tree, no String for anything skipped: against a fast server
+ * this runs once per token, and a Jackson parser per chunk cost several times more than the scan.
+ *
+ * <p>Anything unusual — an error object, an escaped key, nesting deeper than 32, bad grammar, trailing bytes —
+ * makes {@link #scan} return false, and the interpreter reads the chunk with Jackson instead, which decides what is
+ * valid and words the error. Invalid UTF-8 inside a string we keep becomes U+FFFD here (Jackson would fail).
+ *
+ * <p>Not thread-safe: one per response, reused for every chunk.
+ */
+final class ChunkScanner {
+    private static final int MAX_DEPTH = 32;
+    private static final int FAIL = -1;
+
+    private static final byte[] CHOICES = ascii("choices");
+    private static final byte[] USAGE = ascii("usage");
+    private static final byte[] ERROR = ascii("error");
+    private static final byte[] OBJECT = ascii("object");
+    private static final byte[] DELTA = ascii("delta");
+    private static final byte[] TEXT = ascii("text");
+    private static final byte[] FINISH_REASON = ascii("finish_reason");
+    private static final byte[] CONTENT = ascii("content");
+    private static final byte[] REASONING_CONTENT = ascii("reasoning_content");
+    private static final byte[] REASONING = ascii("reasoning");
+
+    // the result of the last successful scan
+    boolean choice;
+    String content;
+    String reasoningContent;
+    String reasoning;
+    String text;
+    String finishReason;
+    /** Byte range of the {@code usage} object in the scanned buffer, or -1. */
+    int usageStart;
+    int usageEnd;
+
+    private byte[] b;
+    private int end;
+    private int keyStart;
+    private int keyEnd;
+    private int stringStart;
+    private boolean stringEscaped;
+    private boolean stringAscii;
+
+    /** Scans one chunk; false when the interpreter must read it with Jackson instead. */
+    boolean scan(byte[] buf, int offset, int length) {
+        b = buf;
+        end = offset + length;
+        choice = false;
+        content = reasoningContent = reasoning = text = finishReason = null;
+        usageStart = usageEnd = -1;
+        int p = ws(offset);
+        if (p >= end || b[p] != '{') return false;
+        p = root(p);
+        if (p == FAIL) return false;
+        p = ws(p);
+        b = null;
+        return p == end;
+    }
+
+    // ---- the objects we look into ----
+
+    private int root(int p) {
+        p = ws(p + 1);
+        if (p < end && b[p] == '}') return p + 1;
+        while (true) {
+            p = key(p);
+            if (p == FAIL) return FAIL;
+            int v = ws(p);
+            if (v >= end) return FAIL;
+            byte c = b[v];
+            if (keyIs(CHOICES) && c == '[') {
+                p = choices(v);
+            } else if (keyIs(USAGE) && c == '{') {
+                usageStart = v;
+                p = skipValue(v, 1);
+                usageEnd = p;
+            } else if (keyIs(ERROR) && c != 'n') {
+                return FAIL; // an error object (or a malformed null): Jackson path
+            } else if (keyIs(OBJECT) && c == '"') {
+                p = string(v);
+                if (p != FAIL && !stringEscaped && p - 1 - stringStart == 5 && matches(ERROR, stringStart)) return FAIL;
+            } else {
+                p = skipValue(v, 1);
+            }
+            if (p == FAIL) return FAIL;
+            p = ws(p);
+            if (p >= end) return FAIL;
+            if (b[p] == '}') return p + 1;
+            if (b[p] != ',') return FAIL;
+            p = ws(p + 1);
+        }
+    }
+
+    private int choices(int p) {
+        p = ws(p + 1);
+        if (p < end && b[p] == ']') return p + 1;
+        boolean first = true;
+        while (true) {
+            if (p >= end) return FAIL;
+            if (first && b[p] == '{') {
+                choice = true;
+                p = choice(p);
+            } else {
+                p = skipValue(p, 2);
+            }
+            first = false;
+            if (p == FAIL) return FAIL;
+            p = ws(p);
+            if (p >= end) return FAIL;
+            if (b[p] == ']') return p + 1;
+            if (b[p] != ',') return FAIL;
+            p = ws(p + 1);
+        }
+    }
+
+    private int choice(int p) {
+        p = ws(p + 1);
+        if (p < end && b[p] == '}') return p + 1;
+        while (true) {
+            p = key(p);
+            if (p == FAIL) return FAIL;
+            int v = ws(p);
+            if (v >= end) return FAIL;
+            byte c = b[v];
+            if (keyIs(DELTA) && c == '{') {
+                p = delta(v);
+            } else if (keyIs(TEXT) && c == '"') {
+                p = string(v);
+                if (p != FAIL) text = decoded(p);
+            } else if (keyIs(FINISH_REASON) && c == '"') {
+                p = string(v);
+                if (p != FAIL) finishReason = decoded(p);
+            } else {
+                p = skipValue(v, 3);
+            }
+            if (p == FAIL) return FAIL;
+            p = ws(p);
+            if (p >= end) return FAIL;
+            if (b[p] == '}') return p + 1;
+            if (b[p] != ',') return FAIL;
+            p = ws(p + 1);
+        }
+    }
+
+    private int delta(int p) {
+        p = ws(p + 1);
+        if (p < end && b[p] == '}') return p + 1;
+        while (true) {
+            p = key(p);
+            if (p == FAIL) return FAIL;
+            int v = ws(p);
+            if (v >= end) return FAIL;
+            if (b[v] == '"' && (keyIs(CONTENT) || keyIs(REASONING_CONTENT) || keyIs(REASONING))) {
+                boolean isContent = keyIs(CONTENT);
+                boolean isReasoningContent = keyIs(REASONING_CONTENT);
+                p = string(v);
+                if (p == FAIL) return FAIL;
+                String s = decoded(p);
+                if (isContent) content = s;
+                else if (isReasoningContent) reasoningContent = s;
+                else reasoning = s;
+            } else {
+                p = skipValue(v, 4);
+            }
+            if (p == FAIL) return FAIL;
+            p = ws(p);
+            if (p >= end) return FAIL;
+            if (b[p] == '}') return p + 1;
+            if (b[p] != ',') return FAIL;
+            p = ws(p + 1);
+        }
+    }
+
+    // ---- grammar ----
+
+    /** A member name and its colon, from {@code p} (at the opening quote); returns the index after the colon. */
+    private int key(int p) {
+        if (p >= end || b[p] != '"') return FAIL;
+        int q = string(p);
+        if (q == FAIL || stringEscaped) return FAIL; // escaped names are rare: Jackson path
+        keyStart = p + 1;
+        keyEnd = q - 1;
+        q = ws(q);
+        if (q >= end || b[q] != ':') return FAIL;
+        return q + 1;
+    }
+
+    private boolean keyIs(byte[] name) {
+        return keyEnd - keyStart == name.length && matches(name, keyStart);
+    }
+
+    private boolean matches(byte[] name, int at) {
+        for (int i = 0; i < name.length; i++) if (b[at + i] != name[i]) return false;
+        return true;
+    }
+
+    /** A string from its opening quote at {@code p}; returns the index after the closing quote. */
+    private int string(int p) {
+        stringStart = p + 1;
+        stringEscaped = false;
+        stringAscii = true;
+        int i = p + 1;
+        while (i < end) {
+            byte c = b[i];
+            if (c == '"') return i + 1;
+            if (c == '\\') {
+                stringEscaped = true;
+                if (i + 1 >= end) return FAIL;
+                byte e = b[i + 1];
+                if (e == 'u') {
+                    if (i + 5 >= end) return FAIL;
+                    for (int h = i + 2; h < i + 6; h++) if (hex(b[h]) < 0) return FAIL;
+                    i += 6;
+                } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') {
+                    i += 2;
+                } else {
+                    return FAIL;
+                }
+            } else if (c >= 0 && c < 0x20) {
+                return FAIL; // a raw control character: invalid JSON
+            } else {
+                if (c < 0) stringAscii = false;
+                i++;
+            }
+        }
+        return FAIL;
+    }
+
+    /** The value of the string just scanned, which ended before {@code after}. */
+    private String decoded(int after) {
+        int from = stringStart;
+        int to = after - 1;
+        if (!stringEscaped) {
+            return new String(b, from, to - from, stringAscii ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
+        }
+        StringBuilder sb = new StringBuilder(to - from);
+        int run = from;
+        int i = from;
+        while (i < to) {
+            if (b[i] != '\\') {
+                i++;
+                continue;
+            }
+            if (i > run) sb.append(new String(b, run, i - run, StandardCharsets.UTF_8));
+            byte e = b[i + 1];
+            switch (e) {
+                case 'n' -> sb.append('\n');
+                case 't' -> sb.append('\t');
+                case 'r' -> sb.append('\r');
+                case 'b' -> sb.append('\b');
+                case 'f' -> sb.append('\f');
+                case 'u' -> sb.append((char) ((hex(b[i + 2]) << 12) | (hex(b[i + 3]) << 8) | (hex(b[i + 4]) << 4) | hex(b[i + 5])));
+                default -> sb.append((char) e); // " \ /
+            }
+            i += e == 'u' ? 6 : 2;
+            run = i;
+        }
+        if (to > run) sb.append(new String(b, run, to - run, StandardCharsets.UTF_8));
+        return sb.toString();
+    }
+
+    /** Any value from {@code p} (its first byte), checked but not kept; returns the index after it. */
+    private int skipValue(int p, int depth) {
+        if (p >= end) return FAIL;
+        byte c = b[p];
+        switch (c) {
+            case '"':
+                return string(p);
+            case '{': {
+                if (depth >= MAX_DEPTH) return FAIL;
+                p = ws(p + 1);
+                if (p < end && b[p] == '}') return p + 1;
+                while (true) {
+                    p = key(p);
+                    if (p == FAIL) return FAIL;
+                    p = skipValue(ws(p), depth + 1);
+                    if (p == FAIL) return FAIL;
+                    p = ws(p);
+                    if (p >= end) return FAIL;
+                    if (b[p] == '}') return p + 1;
+                    if (b[p] != ',') return FAIL;
+                    p = ws(p + 1);
+                }
+            }
+            case '[': {
+                if (depth >= MAX_DEPTH) return FAIL;
+                p = ws(p + 1);
+                if (p < end && b[p] == ']') return p + 1;
+                while (true) {
+                    p = skipValue(p, depth + 1);
+                    if (p == FAIL) return FAIL;
+                    p = ws(p);
+                    if (p >= end) return FAIL;
+                    if (b[p] == ']') return p + 1;
+                    if (b[p] != ',') return FAIL;
+                    p = ws(p + 1);
+                }
+            }
+            case 't':
+                return literal(p, "true");
+            case 'f':
+                return literal(p, "false");
+            case 'n':
+                return literal(p, "null");
+            default:
+                return number(p);
+        }
+    }
+
+    private int literal(int p, String word) {
+        if (p + word.length() > end) return FAIL;
+        for (int i = 0; i < word.length(); i++) if (b[p + i] != word.charAt(i)) return FAIL;
+        return p + word.length();
+    }
+
+    /** -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+    private int number(int p) {
+        int i = p;
+        if (i < end && b[i] == '-') i++;
+        if (i >= end) return FAIL;
+        if (b[i] == '0') {
+            i++;
+        } else if (b[i] >= '1' && b[i] <= '9') {
+            while (i < end && b[i] >= '0' && b[i] <= '9') i++;
+        } else {
+            return FAIL;
+        }
+        if (i < end && b[i] == '.') {
+            int digits = ++i;
+            while (i < end && b[i] >= '0' && b[i] <= '9') i++;
+            if (i == digits) return FAIL;
+        }
+        if (i < end && (b[i] == 'e' || b[i] == 'E')) {
+            i++;
+            if (i < end && (b[i] == '+' || b[i] == '-')) i++;
+            int digits = i;
+            while (i < end && b[i] >= '0' && b[i] <= '9') i++;
+            if (i == digits) return FAIL;
+        }
+        return i;
+    }
+
+    private int ws(int p) {
+        while (p < end) {
+            byte c = b[p];
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return p;
+            p++;
+        }
+        return p;
+    }
+
+    private static int hex(byte c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,95 @@
+package io.unibench.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The fast chunk scanner agrees with Jackson on what it accepts, and hands back what it should not decide. */
+class ChunkScannerTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final ChunkScanner scanner = new ChunkScanner();
+
+    private static final List<String> VALID = List.of(
+            "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1732000000,\"model\":\"m\",\"choices\":[{\"index\":0,"
+                    + "\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}],\"usage\":null}",
+            "{\"choices\":[{\"delta\":{\"content\":\"line\\nbreak \\\"q\\\" \\\\ \\/ \\t\\u00e9\\ud83d\\ude00 é中文\"}}]}",
+            "  {\"choices\" : [ { \"delta\" : { \"reasoning_content\" : \"think\" , \"reasoning\":\"r\" } , \"text\":\"t\","
+                    + "\"finish_reason\":\"stop\" } , {\"delta\":{\"content\":\"second\"}} , 5 ] }  ",
+            "{\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":256,\"prompt_tokens_details\":{\"cached_tokens\":3}}}",
+            "{\"a\":[1,-2.5e+3,0.0,true,false,null,{\"b\":[[]]},\"x\"],\"choices\":[7],\"error\":null}",
+            "{\"choices\":[{\"delta\":{\"content\":null,\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"a\\\":1}\"}}]},"
+                    + "\"finish_reason\":null}]}",
+            "{\"choices\":{\"not\":\"an array\"},\"object\":\"text_completion\"}",
+            "{}");
+
+    private static final List<String> HANDED_BACK = List.of(
+            "{\"error\":{\"message\":\"boom\"}}",
+            "{\"object\":\"error\",\"message\":\"bad\"}",
+            "{\"choices\":[",
+            "{\"a\":01}",
+            "{\"a\":1.}",
+            "{\"a\":tru}",
+            "{\"a\":\"raw\ncontrol\"}",
+            "{\"a\":\"bad \\x escape\"}",
+            "{\"a\":1} trailing",
+            "{\"a\":1,}",
+            "{\"k\\u0065y\":1}",
+            "[1]",
+            "\"s\"",
+            "{" + "\"a\":[".repeat(40) + "]".repeat(40) + "}");
+
+    private boolean scan(String json) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        return scanner.scan(bytes, 0, bytes.length);
+    }
+
+    @Test
+    void agreesWithJacksonOnValidChunks() throws Exception {
+        for (String json : VALID) {
+            assertThat(scan(json)).as(json).isTrue();
+            JsonNode root = JSON.readTree(json);
+            JsonNode choices = root.path("choices");
+            JsonNode first = choices.isArray() && !choices.isEmpty() && choices.get(0).isObject() ? choices.get(0) : null;
+            assertThat(scanner.choice).as(json).isEqualTo(first != null);
+            JsonNode delta = first == null ? null : first.path("delta");
+            assertThat(scanner.content).as(json).isEqualTo(textOf(delta, "content"));
+            assertThat(scanner.reasoningContent).as(json).isEqualTo(textOf(delta, "reasoning_content"));
+            assertThat(scanner.reasoning).as(json).isEqualTo(textOf(delta, "reasoning"));
+            assertThat(scanner.text).as(json).isEqualTo(textOf(first, "text"));
+            assertThat(scanner.finishReason).as(json).isEqualTo(textOf(first, "finish_reason"));
+            byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+            if (root.path("usage").isObject()) {
+                assertThat(JSON.readTree(bytes, scanner.usageStart, scanner.usageEnd - scanner.usageStart))
+                        .isEqualTo(root.get("usage"));
+            } else {
+                assertThat(scanner.usageStart).isEqualTo(-1);
+            }
+        }
+    }
+
+    @Test
+    void handsBackErrorsAndAnythingJacksonMustJudge() {
+        for (String json : HANDED_BACK) assertThat(scan(json)).as(json).isFalse();
+    }
+
+    @Test
+    void readsOnlyItsSliceOfAReusedBuffer() {
+        byte[] chunk = "{\"choices\":[{\"delta\":{\"content\":\"x\"}}]}".getBytes(StandardCharsets.UTF_8);
+        byte[] buf = new byte[chunk.length + 10];
+        java.util.Arrays.fill(buf, (byte) '{');
+        System.arraycopy(chunk, 0, buf, 5, chunk.length);
+        assertThat(scanner.scan(buf, 5, chunk.length)).isTrue();
+        assertThat(scanner.content).isEqualTo("x");
+    }
+
+    private static String textOf(JsonNode node, String field) {
+        if (node == null || !node.isObject()) return null;
+        JsonNode v = node.get(field);
+        return v != null && v.isTextual() ? v.textValue() : null;
+    }
+}
