@@ -152,7 +152,7 @@ public final class TerminalReport {
             if (s.avgTurnsPerRequest() != null) rows.scalar("Turns/Req", format(s.avgTurnsPerRequest(), 2));
             if (s.kvCacheHitRatePercent() != null) {
                 rows.scalar(s.cacheHitEstimated() ? "Cache Hit (%, estimated)" : "Cache Hit (%)",
-                        format(s.kvCacheHitRatePercent(), PERCENT) + "%");
+                        format(s.kvCacheHitRatePercent(), PERCENT));
             }
             if (r.multiTurn()) {
                 rows.scalar("First-Turn TTFT (ms)", format(s.avgFirstTurnTtftMs(), MILLIS));
