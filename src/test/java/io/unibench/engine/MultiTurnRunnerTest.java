@@ -347,12 +347,12 @@ class MultiTurnRunnerTest {
 
     @Test
     void subsequentTurnTtftIsLowerThanFirstTurnTtftWhenTheSimulatorsPrefixCacheHits() throws Exception {
-        // Prefill costs 0.3 ms per uncached prompt token. Turn 1 sends ~1,200 fresh tokens (≥ 360 ms of prefill);
+        // Prefill costs 0.3 ms per uncached prompt token. Turn 1 sends ~1,120 fresh tokens (≥ 336 ms of prefill);
         // later turns add ~10 tokens to a cached history, so their prefill is a few ms: the gap is structural.
         List<Conversation> pool = new ArrayList<>();
         for (int c = 0; c < 3; c++) {
             StringBuilder longText = new StringBuilder();
-            for (int i = 0; i < 300; i++) longText.append("conversation ").append(c).append(" fact ").append(i).append(". ");
+            for (int i = 0; i < 160; i++) longText.append("conversation ").append(c).append(" fact ").append(i).append(". ");
             pool.add(new Conversation("c" + c, List.of(Turn.user(longText.toString()), Turn.user("and then? " + c),
                     Turn.user("why? " + c))));
         }
