@@ -59,6 +59,11 @@ final class ArgsFile {
         a.put("prefix_length", o.prefixLength);
         a.put("prompt", o.prompt);
         a.put("tokenizer_path", o.tokenizerPath);
+        a.put("multi_turn", o.multiTurn);
+        a.put("min_turns", o.minTurns == null ? 1 : o.minTurns);
+        a.put("max_turns", o.maxTurns);
+        a.put("rate_mode", o.multiTurn ? (o.rateMode == null ? "think" : o.rateMode) : null);
+        a.put("dataset_args", o.datasetArgs);
         a.put("apply_chat_template", s.format() == io.unibench.client.ApiFormat.CHAT);
         a.put("no_test_connection", o.noTestConnection);
         a.put("outputs_dir", o.outputsDir);

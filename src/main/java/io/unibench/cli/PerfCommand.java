@@ -59,6 +59,7 @@ public final class PerfCommand implements Callable<Integer> {
 
     private final StopSignal stop = new StopSignal();
     private volatile LlmClient activeClient;
+    private MultiTurnPerf multiTurn; // null unless --multi-turn
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
 
@@ -84,7 +85,9 @@ public final class PerfCommand implements Callable<Integer> {
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
         DatasetLoader datasets = new DatasetLoader(s, options, tokenizer);
         // Load the first run's prompts before anything starts, so a bad dataset fails fast and alone.
-        List<Prompt> firstPrompts = datasets.load(options.datasetOffset, firstCount(s));
+        multiTurn = MultiTurnPerf.createIfRequested(s, options, tokenizer, firstCount(s), spec.commandLine().getErr());
+        List<Prompt> firstPrompts = multiTurn != null ? MultiTurnPerf.PROBE_ONLY
+                : datasets.load(options.datasetOffset, firstCount(s));
         SimServer sim = null;
         try {
             String url = s.url();
@@ -129,7 +132,8 @@ public final class PerfCommand implements Callable<Integer> {
                     int number = s.number().get(i);
                     int warmup = PerfSettings.warmupCount(options.warmupNum, number);
                     LoadPlan plan = new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
-                    List<Prompt> prompts = i == 0 ? firstPrompts : datasets.load(offset, number + warmup);
+                    List<Prompt> prompts = i == 0 || multiTurn != null ? firstPrompts : datasets.load(offset, number + warmup);
+                    if (i > 0 && multiTurn != null) multiTurn.prepare(offset, number + warmup);
                     RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
                             Long.toString(System.currentTimeMillis(), 36) + "-" + i);
                     if (i == 0 && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);
@@ -169,8 +173,10 @@ public final class PerfCommand implements Callable<Integer> {
         try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(runDir.resolve("requests.jsonl"), runStart);
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
                      ProgressSink.stderrIsTerminal(), options.logEveryNQuery)) {
-            List<RecordSink> sinks = List.of(metrics, jsonl, progress);
-            outcome = runner.run(plan, requests, sinks, seed);
+            List<RecordSink> sinks = List.of(metrics, jsonl,
+                    multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress);
+            outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
+                    : runner.run(plan, requests, sinks, seed);
         }
         SelfCheckReport check = selfCheck.stop();
         checks.add(check);

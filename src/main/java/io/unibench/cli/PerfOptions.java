@@ -68,7 +68,8 @@ public final class PerfOptions {
 
     @Option(names = "--rate", arity = "1..*", paramLabel = "R", description = "Poisson arrivals per second "
             + "on an absolute schedule, bounded by --parallel; -1 = send as fast as --parallel allows. One "
-            + "value for every run or one per run. Default: -1.")
+            + "value for every run or one per run. With --multi-turn its meaning is set by --rate-mode "
+            + "(default: evalscope's per-worker think time before every turn). Default: -1.")
     List<Double> rate;
 
     @Option(names = "--duration", paramLabel = "S", description = "Soft cap per run in seconds: stop "
@@ -82,6 +83,37 @@ public final class PerfOptions {
     @Option(names = "--sleep-interval", paramLabel = "S", description = "Pause between sweep runs in seconds. "
             + "Default: 5 (1 with the embedded simulator, which has nothing to drain).")
     Integer sleepInterval;
+
+    // ---- multi-turn -----------------------------------------------------------------------------
+    @Option(names = "--multi-turn", description = "Benchmark conversations: every turn sends the whole history, "
+            + "the model's actual replies included. --number counts conversations, --parallel concurrent "
+            + "conversations. Datasets: random_multi_turn (the default with this flag), share_gpt_zh_multi_turn, "
+            + "share_gpt_en_multi_turn, custom_multi_turn. Default: off.")
+    boolean multiTurn;
+
+    @Option(names = "--min-turns", paramLabel = "N", description = "random_multi_turn: fewest user turns per "
+            + "conversation. Default: 1.")
+    Integer minTurns;
+
+    @Option(names = "--max-turns", paramLabel = "N", description = "Most user turns per conversation: the upper "
+            + "bound for random_multi_turn (required there), a cut for file datasets, and enforced for every "
+            + "conversation. Default: none.")
+    Integer maxTurns;
+
+    @Option(names = "--rate-mode", paramLabel = "MODE", description = "What --rate means with --multi-turn: "
+            + "'think' = evalscope's meaning, each worker pauses an exponentially distributed think time (mean "
+            + "1/R s) before every turn; 'arrival' = new conversations arrive as a Poisson process of R "
+            + "conversations/s (open loop over conversations, at most --parallel running, queueing delay of the "
+            + "first turn measured). Default: think.")
+    String rateMode;
+
+    @Option(names = "--dataset-args", paramLabel = "JSON", description = "JSON object of dataset-specific "
+            + "settings (multi-turn datasets). Default: {}.")
+    String datasetArgs;
+
+    @Option(names = "--multi-turn-args", paramLabel = "JSON", description = "Deprecated alias of "
+            + "--dataset-args (evalscope); its keys are added where --dataset-args has none. Default: none.")
+    String multiTurnArgs;
 
     // ---- generation -----------------------------------------------------------------------------
     @Option(names = "--max-tokens", arity = "1..2", paramLabel = "N", description = "max_tokens; two values "
@@ -116,8 +148,10 @@ public final class PerfOptions {
     String extraArgs;
 
     // ---- dataset --------------------------------------------------------------------------------
-    @Option(names = "--dataset", description = "random, line_by_line, custom, openqa. Default: random "
-            + "(evalscope: openqa, which needs a hub download; here openqa reads --dataset-path).")
+    @Option(names = "--dataset", description = "random, line_by_line, custom, openqa; with --multi-turn: "
+            + "random_multi_turn, share_gpt_zh_multi_turn, share_gpt_en_multi_turn, custom_multi_turn. Default: "
+            + "random (random_multi_turn with --multi-turn; evalscope: openqa, which needs a hub download; here "
+            + "openqa reads --dataset-path).")
     String dataset;
 
     @Option(names = "--dataset-path", description = "Dataset file. Default: none.")

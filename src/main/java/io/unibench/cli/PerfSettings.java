@@ -98,8 +98,9 @@ record PerfSettings(
                 o.topP, o.topK, o.seed, o.stop == null || o.stop.isEmpty() ? null : List.copyOf(o.stop),
                 o.stream, extra);
 
-        String dataset = o.prompt != null ? "prompt" : o.dataset != null ? o.dataset : "random";
-        boolean random = dataset.equals("random");
+        String dataset = o.prompt != null ? "prompt" : o.dataset != null ? o.dataset
+                : o.multiTurn ? "random_multi_turn" : "random";
+        boolean random = dataset.equals("random") || dataset.equals("random_multi_turn");
         int minLen = o.minPromptLength != null ? o.minPromptLength : random ? 128 : 0;
         int maxLen = o.maxPromptLength != null ? o.maxPromptLength : random ? 1024 : 131072;
         if (minLen < 0 || maxLen < minLen) {

@@ -52,9 +52,10 @@ public final class RecordFactory {
             cached = -1;
             source = clientSource;
         }
-        return new RequestRecord(index, request.requestId(), null, 0, request.stream(), startEpochMillis,
+        return new RequestRecord(index, request.requestId(), null, 0, false, request.stream(), startEpochMillis,
                 scheduledNanos, r.startNanos(), r.headersNanos(), r.firstChunkNanos(), r.firstTokenNanos(),
-                r.endNanos(), r.tokenChunkNanos(), prompt, completion, cached, source, r.success(),
+                r.endNanos(), r.tokenChunkNanos(), prompt, completion, cached,
+                cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source, r.success(),
                 r.errorClass() == null ? null : r.errorClass().label(), r.httpStatus(), r.errorMessage(),
                 r.finishReason());
     }

@@ -12,6 +12,8 @@ package io.unibench.metrics;
  * @param requestId         unique id of the request (also sent as {@code X-Request-Id})
  * @param conversationId    conversation (trace) id, or {@code null} for single-turn requests
  * @param turnIndex         0-based turn within the conversation; 0 for single-turn
+ * @param lastTurn          the conversation ends with this turn: its last turn, {@code --max-turns} reached, or this
+ *                          turn failed (the conversation is abandoned); false for single-turn
  * @param stream            whether the request asked for a streamed response
  * @param startEpochMillis  wall-clock time the request was started, for timelines only
  * @param scheduledNanos    when the open-loop schedule wanted this request sent; {@link #ABSENT} in closed loop
@@ -23,7 +25,10 @@ package io.unibench.metrics;
  * @param tokenChunkNanos   arrival of every chunk that carried content or reasoning, in order; empty when not streamed
  * @param promptTokens      prompt tokens, from the server's usage when given, else counted by the client
  * @param completionTokens  completion tokens, same sources
- * @param cachedTokens      prompt tokens the server reported as served from its prefix cache; -1 when not reported
+ * @param cachedTokens      prompt tokens served from the prefix cache: the server's figure when it reported one;
+ *                          in multi-turn otherwise the client's estimate (previous turn's prompt + completion tokens,
+ *                          0 on the first turn); -1 when unknown
+ * @param cachedTokenSource where {@code cachedTokens} came from; {@code null} when unknown
  * @param tokenSource       where the token counts came from
  * @param success           true when the reply is complete and valid
  * @param errorClass        {@code null} on success, else one of {@code http_400 … cancelled}
@@ -36,6 +41,7 @@ public record RequestRecord(
         String requestId,
         String conversationId,
         int turnIndex,
+        boolean lastTurn,
         boolean stream,
         long startEpochMillis,
         long scheduledNanos,
@@ -48,6 +54,7 @@ public record RequestRecord(
         int promptTokens,
         int completionTokens,
         int cachedTokens,
+        CacheSource cachedTokenSource,
         TokenSource tokenSource,
         boolean success,
         String errorClass,
@@ -66,6 +73,30 @@ public record RequestRecord(
         TOKENIZER,
         /** Estimated from characters; shown as an estimate. */
         ESTIMATE
+    }
+
+    /** Where a cached-token figure came from. */
+    public enum CacheSource {
+        /** {@code usage.prompt_tokens_details.cached_tokens} of the server. */
+        SERVER,
+        /**
+         * The client's estimate in multi-turn: the history's tokens (previous turn's prompt + completion), the upper
+         * bound a prefix cache could serve; shown as estimated.
+         */
+        ESTIMATE
+    }
+
+    /** True for the first turn of a conversation; false for single-turn requests. */
+    public boolean firstTurn() {
+        return conversationId != null && turnIndex == 0;
+    }
+
+    /** This record as a turn of a conversation, with its cached-token figure. */
+    public RequestRecord withTurn(String conversation, int turn, boolean last, int cached, CacheSource cacheSource) {
+        return new RequestRecord(index, requestId, conversation, turn, last, stream, startEpochMillis, scheduledNanos,
+                startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, promptTokens,
+                completionTokens, cached, cacheSource, tokenSource, success, errorClass, httpStatus, errorMessage,
+                finishReason);
     }
 
     /** End-to-end latency in seconds, from start to last byte. */

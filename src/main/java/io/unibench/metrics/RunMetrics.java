@@ -74,7 +74,11 @@ public final class RunMetrics implements RecordSink {
     private long cachePromptSum;
     private long cachedSum;
 
-    // Multi-turn (records with a conversation id).
+    // Which cached-token figures were the server's and which the client's multi-turn estimate.
+    private final EnumMap<RequestRecord.CacheSource, Long> cacheSources = new EnumMap<>(RequestRecord.CacheSource.class);
+
+    // Multi-turn (records with a conversation id): per conversation and per turn position.
+    private final TraceAggregator traces = new TraceAggregator();
     private long turnSum;
     private long multiTurnSuccesses;
     private double firstTurnTtftSumMs;
@@ -113,6 +117,7 @@ public final class RunMetrics implements RecordSink {
             }
             if (r.success()) acceptSuccess(r);
             else acceptFailure(r);
+            traces.accept(r);
         }
     }
 
@@ -172,6 +177,7 @@ public final class RunMetrics implements RecordSink {
             cacheRecords++;
             cachePromptSum += prompt;
             cachedSum += r.cachedTokens();
+            if (r.cachedTokenSource() != null) cacheSources.merge(r.cachedTokenSource(), 1L, Long::sum);
         }
 
         if (r.conversationId() != null) {
@@ -239,13 +245,19 @@ public final class RunMetrics implements RecordSink {
     /** The full snapshot: summary, exact percentiles, workload windows, errors. */
     public RunResult result(RunInfo info) {
         Snapshot s;
+        TraceSummary traceSummary;
+        List<TurnPositionRow> turnPositions;
         synchronized (lock) {
             s = new Snapshot();
+            // O(conversations + turns) and called once at the end, so it runs under the lock
+            traceSummary = traces.any() ? traces.summary() : null;
+            turnPositions = traces.positions();
         }
-        Summary summary = s.summary(info);
+        Summary summary = s.summary(info, traceSummary);
         List<PercentileRow> rows = s.percentileRows();
         WorkloadTimeline timeline = s.timeline();
-        return new RunResult(info, summary, rows, WorkloadThroughput.of(timeline), timeline, s.errors, s.samples);
+        return new RunResult(info, summary, rows, WorkloadThroughput.of(timeline), timeline, s.errors, s.samples,
+                traceSummary, turnPositions);
     }
 
     /** Copies of the state taken under the lock, so the heavy work (sorting) runs without it. */
@@ -276,6 +288,7 @@ public final class RunMetrics implements RecordSink {
         final long cacheRecords = RunMetrics.this.cacheRecords;
         final long cachePromptSum = RunMetrics.this.cachePromptSum;
         final long cachedSum = RunMetrics.this.cachedSum;
+        final EnumMap<RequestRecord.CacheSource, Long> cacheSourceCounts = new EnumMap<>(cacheSources);
         final long turnSum = RunMetrics.this.turnSum;
         final long multiTurnSuccesses = RunMetrics.this.multiTurnSuccesses;
         final double firstTurnTtftSumMs = RunMetrics.this.firstTurnTtftSumMs;
@@ -312,7 +325,7 @@ public final class RunMetrics implements RecordSink {
             return streamSucceeded > 0 ? streamed : map(latency, v -> v * 1000);
         }
 
-        Summary summary(RunInfo info) {
+        Summary summary(RunInfo info, TraceSummary traceSummary) {
             boolean any = succeeded > 0;
             double n = succeeded;
             double reqThroughput = any && wall > 0 ? succeeded / wall : -1;
@@ -357,7 +370,9 @@ public final class RunMetrics implements RecordSink {
                     scheduled,
                     scheduled ? r2(mean(queueDelay)) : null,
                     scheduled ? r4d(mean(latencyInclQueue)) : null,
-                    scheduled ? r2(mean(ttftInclQueue)) : null);
+                    scheduled ? r2(mean(ttftInclQueue)) : null,
+                    cacheRecords > 0 ? cacheSource(cacheSourceCounts) : null,
+                    traceSummary == null ? null : traceSummary.completedTraces());
         }
 
         List<PercentileRow> percentileRows() {
@@ -422,6 +437,21 @@ public final class RunMetrics implements RecordSink {
         for (int i = 0; i < present.size(); i++) {
             if (i > 0) sb.append(", ");
             sb.append(sourceLabel(present.get(i).getKey())).append(' ').append(present.get(i).getValue());
+        }
+        return sb.toString();
+    }
+
+    /** "server", "estimated" or "mixed: server 12, estimated 3". */
+    static String cacheSource(Map<RequestRecord.CacheSource, Long> counts) {
+        List<Map.Entry<RequestRecord.CacheSource, Long>> present =
+                counts.entrySet().stream().filter(e -> e.getValue() > 0).toList();
+        if (present.isEmpty()) return null;
+        StringBuilder sb = new StringBuilder(present.size() > 1 ? "mixed: " : "");
+        for (int i = 0; i < present.size(); i++) {
+            if (i > 0) sb.append(", ");
+            sb.append(present.get(i).getKey() == RequestRecord.CacheSource.SERVER
+                    ? Summary.SOURCE_SERVER : Summary.SOURCE_ESTIMATE);
+            if (present.size() > 1) sb.append(' ').append(present.get(i).getValue());
         }
         return sb.toString();
     }

@@ -10,6 +10,8 @@ import java.util.Map;
  *
  * @param errors       error class → count, most frequent first (ties by name)
  * @param sampleErrors error class → the first message seen for it (may be absent for a class without message)
+ * @param traces       per-trace statistics of a multi-turn run; {@code null} for single-turn runs
+ * @param turnPositions multi-turn: one row per turn position (1, 2, 3, …); empty for single-turn runs
  */
 public record RunResult(
         RunInfo info,
@@ -18,12 +20,25 @@ public record RunResult(
         WorkloadThroughput workload,
         WorkloadTimeline timeline,
         Map<String, Long> errors,
-        Map<String, String> sampleErrors) {
+        Map<String, String> sampleErrors,
+        TraceSummary traces,
+        List<TurnPositionRow> turnPositions) {
 
     public RunResult {
         percentiles = List.copyOf(percentiles);
+        turnPositions = turnPositions == null ? List.of() : List.copyOf(turnPositions);
         errors = Collections.unmodifiableMap(new LinkedHashMap<>(errors));
         sampleErrors = Collections.unmodifiableMap(new LinkedHashMap<>(sampleErrors));
+    }
+
+    /** A single-turn result. */
+    public RunResult(RunInfo info, Summary summary, List<PercentileRow> percentiles, WorkloadThroughput workload,
+                     WorkloadTimeline timeline, Map<String, Long> errors, Map<String, String> sampleErrors) {
+        this(info, summary, percentiles, workload, timeline, errors, sampleErrors, null, List.of());
+    }
+
+    public boolean multiTurn() {
+        return traces != null;
     }
 
     /** A cell of the percentile table, e.g. {@code percentile("99%", PercentileRow.TTFT)}; null when absent. */

@@ -54,7 +54,29 @@ public record Summary(
         boolean scheduled,
         Double avgQueueDelayMs,
         Double avgLatencyInclQueueSeconds,
-        Double avgTtftInclQueueMs) {
+        Double avgTtftInclQueueMs,
+        String cacheHitSource,
+        Long completedTraces) {
+
+    /** The summary without the multi-turn additions (cache hit source, completed traces). */
+    public Summary(double testDurationSeconds, int concurrency, double requestRate, long totalRequests,
+                   long successRequests, long failedRequests, long streamRequests, long nonStreamRequests,
+                   double reqThroughput, double avgLatencySeconds, double avgInputTokens, double outputThroughput,
+                   double totalThroughput, Double avgTtftMs, Double avgTpotMs, Double avgItlMs, double avgOutputTokens,
+                   double inputThroughput, Double avgTurnsPerRequest, Double kvCacheHitRatePercent,
+                   Double avgFirstTurnTtftMs, Double avgSubsequentTurnTtftMs, Double avgDecodedTokensPerIter,
+                   Double specAcceptRate, Double successRatePercent, long totalInputTokens, long totalOutputTokens,
+                   Long totalCachedTokens, Double avgFirstChunkMs, Double avgItlPerTokenMs, String tokenCountSource,
+                   boolean scheduled, Double avgQueueDelayMs, Double avgLatencyInclQueueSeconds,
+                   Double avgTtftInclQueueMs) {
+        this(testDurationSeconds, concurrency, requestRate, totalRequests, successRequests, failedRequests,
+                streamRequests, nonStreamRequests, reqThroughput, avgLatencySeconds, avgInputTokens, outputThroughput,
+                totalThroughput, avgTtftMs, avgTpotMs, avgItlMs, avgOutputTokens, inputThroughput, avgTurnsPerRequest,
+                kvCacheHitRatePercent, avgFirstTurnTtftMs, avgSubsequentTurnTtftMs, avgDecodedTokensPerIter,
+                specAcceptRate, successRatePercent, totalInputTokens, totalOutputTokens, totalCachedTokens,
+                avgFirstChunkMs, avgItlPerTokenMs, tokenCountSource, scheduled, avgQueueDelayMs,
+                avgLatencyInclQueueSeconds, avgTtftInclQueueMs, null, null);
+    }
 
     // evalscope's keys, verbatim.
     public static final String TEST_DURATION = "Test Duration (s)";
@@ -95,10 +117,22 @@ public record Summary(
     public static final String AVG_QUEUE_DELAY = "Avg Queue Delay (ms)";
     public static final String AVG_LATENCY_INCL_QUEUE = "Avg Latency incl. Queue (s)";
     public static final String AVG_TTFT_INCL_QUEUE = "Avg TTFT incl. Queue (ms)";
+    /**
+     * Where the cached-token figures behind {@link #KV_CACHE_HIT_RATE} came from: "server", "estimated" (multi-turn
+     * client estimate: history tokens / input tokens, an upper bound) or "mixed: server N, estimated M".
+     */
+    public static final String CACHE_HIT_SOURCE = "Cache Hit Source";
+    /** Multi-turn: conversations whose last turn succeeded. */
+    public static final String COMPLETED_TRACES = "Completed Traces";
 
     public static final String SOURCE_SERVER = "server";
     public static final String SOURCE_TOKENIZER = "client tokenizer";
     public static final String SOURCE_ESTIMATE = "estimated";
+
+    /** True when some cached-token figures are the client's estimate, not the server's; reports label them. */
+    public boolean cacheHitEstimated() {
+        return cacheHitSource != null && !cacheHitSource.equals(SOURCE_SERVER);
+    }
 
     /** True when some token counts were not reported by the server; reports label them. */
     public boolean tokenCountsNotFromServer() {
@@ -139,6 +173,8 @@ public record Summary(
         m.put(AVG_FIRST_CHUNK, avgFirstChunkMs);
         m.put(AVG_ITL_PER_TOKEN, avgItlPerTokenMs);
         m.put(TOKEN_COUNT_SOURCE, tokenCountSource);
+        putIfPresent(m, CACHE_HIT_SOURCE, cacheHitSource);
+        putIfPresent(m, COMPLETED_TRACES, completedTraces);
         if (scheduled) {
             m.put(AVG_QUEUE_DELAY, avgQueueDelayMs);
             m.put(AVG_LATENCY_INCL_QUEUE, avgLatencyInclQueueSeconds);

@@ -3,6 +3,8 @@ package io.unibench.report;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.Rounding;
 import io.unibench.metrics.RunResult;
+import io.unibench.metrics.TraceSummary;
+import io.unibench.metrics.TurnPositionRow;
 import io.unibench.metrics.WorkloadThroughput;
 import io.unibench.metrics.WorkloadTimeline;
 import java.io.IOException;
@@ -21,7 +23,11 @@ import java.util.Map;
  *   <li>{@code benchmark_summary.json}: {@link io.unibench.metrics.Summary#toMap()};</li>
  *   <li>{@code benchmark_percentile.json}: list of row objects {@code {"Percentiles": "min", "Latency (s)": …}};</li>
  *   <li>{@code workload_throughput.json} and {@code workload_timeline.json}: only when at least one request
- *       succeeded, as evalscope does.</li>
+ *       succeeded, as evalscope does;</li>
+ *   <li>{@code trace_summary.json} (multi-turn): {@code {"n_traces", "rows": [{"metric", "mean", "min", "p50", "p90",
+ *       "p95", "p99", "max"}]}} as evalscope, plus {@code n_completed_traces}, {@code n_abandoned_traces} and each
+ *       row's {@code n};</li>
+ *   <li>{@code turn_position_summary.json} (multi-turn, ours): one row per turn position.</li>
  * </ul>
  */
 public final class EvalscopeFiles {
@@ -29,6 +35,9 @@ public final class EvalscopeFiles {
     public static final String PERCENTILE = "benchmark_percentile.json";
     public static final String WORKLOAD_THROUGHPUT = "workload_throughput.json";
     public static final String WORKLOAD_TIMELINE = "workload_timeline.json";
+    public static final String TRACE_SUMMARY = "trace_summary.json";
+    /** Ours: requests by turn position (multi-turn). */
+    public static final String TURN_POSITION_SUMMARY = "turn_position_summary.json";
 
     private EvalscopeFiles() {}
 
@@ -50,6 +59,53 @@ public final class EvalscopeFiles {
             writeJson(runDir.resolve(WORKLOAD_THROUGHPUT), workload(r.workload()));
             writeJson(runDir.resolve(WORKLOAD_TIMELINE), timeline(r.timeline()));
         }
+        if (r.traces() != null) {
+            writeJson(runDir.resolve(TRACE_SUMMARY), traces(r.traces()));
+            writeJson(runDir.resolve(TURN_POSITION_SUMMARY), turnPositions(r.turnPositions()));
+        }
+    }
+
+    static Map<String, Object> traces(TraceSummary t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("n_traces", t.nTraces());
+        m.put("n_completed_traces", t.completedTraces());
+        m.put("n_abandoned_traces", t.abandonedTraces());
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (TraceSummary.Row row : t.rows()) {
+            Map<String, Object> rm = new LinkedHashMap<>();
+            rm.put("metric", row.metric());
+            rm.put("mean", row.mean());
+            rm.put("min", row.min());
+            rm.put("p50", row.p50());
+            rm.put("p90", row.p90());
+            rm.put("p95", row.p95());
+            rm.put("p99", row.p99());
+            rm.put("max", row.max());
+            rm.put("n", row.n());
+            rows.add(rm);
+        }
+        m.put("rows", rows);
+        return m;
+    }
+
+    static Map<String, Object> turnPositions(List<TurnPositionRow> positions) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (TurnPositionRow p : positions) {
+            Map<String, Object> rm = new LinkedHashMap<>();
+            rm.put("turn", p.turn());
+            rm.put("requests", p.requests());
+            rm.put("succeeded", p.succeeded());
+            rm.put("avg_input_tokens", p.avgInputTokens());
+            rm.put("avg_ttft_ms", p.avgTtftMs());
+            rm.put("p50_ttft_ms", p.p50TtftMs());
+            rm.put("p90_ttft_ms", p.p90TtftMs());
+            rm.put("p99_ttft_ms", p.p99TtftMs());
+            rm.put("cache_hit_percent", p.cacheHitPercent());
+            rows.add(rm);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("rows", rows);
+        return m;
     }
 
     static List<Map<String, Object>> percentileRows(List<PercentileRow> rows) {

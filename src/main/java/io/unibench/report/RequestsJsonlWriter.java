@@ -16,13 +16,15 @@ import java.nio.file.Path;
  * {@code requests.jsonl}: one JSON object per line per request, written as records arrive, so a run that is
  * killed still leaves every finished request on disk. Thread-safe.
  *
- * <p>Fields: {@code index, request_id, conversation_id, turn, stream, success, error_class, http_status,
+ * <p>Fields: {@code index, request_id, conversation_id, turn} (0-based){@code , is_first_turn, is_last_turn, stream,
+ * success, error_class, http_status,
  * error_message, finish_reason, start_epoch_ms}; moments in seconds since {@code runStartNanos}
  * ({@code scheduled_s, start_s, headers_s, first_chunk_s, first_token_s, end_s}, null when the moment did not
  * happen); derived seconds {@code latency_s, ttft_s, first_chunk_latency_s, tpot_s, queue_delay_s} and
  * {@code tokens_per_chunk} (null when undefined); {@code itl_s}, the intervals between text-carrying chunks;
- * {@code prompt_tokens, completion_tokens, cached_tokens} (null when unknown / not reported) and
- * {@code token_source} ({@code server}, {@code tokenizer}, {@code estimate}).
+ * {@code prompt_tokens, completion_tokens, cached_tokens} (null when unknown / not reported),
+ * {@code cached_token_source} ({@code server}, or {@code estimate} for the multi-turn client estimate; null when
+ * unknown) and {@code token_source} ({@code server}, {@code tokenizer}, {@code estimate}).
  *
  * <p>Flushing: after a write when a second has passed since the last flush, by a background virtual thread
  * once a second while idle, and on close. Flushing every record would cost a system call per request.
@@ -111,6 +113,8 @@ public final class RequestsJsonlWriter implements RecordSink {
         stringOrNull("request_id", r.requestId());
         stringOrNull("conversation_id", r.conversationId());
         gen.writeNumberField("turn", r.turnIndex());
+        gen.writeBooleanField("is_first_turn", r.firstTurn());
+        gen.writeBooleanField("is_last_turn", r.lastTurn());
         gen.writeBooleanField("stream", r.stream());
         gen.writeBooleanField("success", r.success());
         stringOrNull("error_class", r.errorClass());
@@ -136,6 +140,8 @@ public final class RequestsJsonlWriter implements RecordSink {
         countOrNull("prompt_tokens", r.promptTokens());
         countOrNull("completion_tokens", r.completionTokens());
         countOrNull("cached_tokens", r.cachedTokens());
+        stringOrNull("cached_token_source",
+                r.cachedTokenSource() == null ? null : r.cachedTokenSource().name().toLowerCase());
         stringOrNull("token_source", r.tokenSource() == null ? null : r.tokenSource().name().toLowerCase());
         gen.writeEndObject();
     }

@@ -13,6 +13,8 @@ import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunResult;
 import io.unibench.metrics.Summary;
+import io.unibench.metrics.TraceSummary;
+import io.unibench.metrics.TurnPositionRow;
 import io.unibench.metrics.WorkloadThroughput;
 import java.util.List;
 import java.util.Locale;
@@ -41,6 +43,10 @@ public final class TerminalReport {
 
         section(sb, "Performance Overview", overview(runs));
         section(sb, "Per-Request Metrics", perRequest(runs));
+        if (runs.stream().anyMatch(RunResult::multiTurn)) {
+            section(sb, "Per-Trace Metrics", perTrace(runs));
+            section(sb, "Per-Turn-Position Metrics", byTurnPosition(runs));
+        }
         if (runs.stream().anyMatch(r -> r.workload() != null && r.workload().nSamples() > 0)) {
             section(sb, "Workload Throughput", workload(runs));
         }
@@ -49,6 +55,13 @@ public final class TerminalReport {
         }
         for (RunResult r : runs) {
             Summary s = r.summary();
+            if (s.cacheHitEstimated()) {
+                sb.append("Note: ").append(r.info().label()).append(": Cache Hit is ")
+                        .append(Summary.SOURCE_ESTIMATE.equals(s.cacheHitSource()) ? "the client's estimate"
+                                : "partly the client's estimate (" + s.cacheHitSource() + ")")
+                        .append(" (the server reported no cached_tokens): history tokens / input tokens, the upper"
+                                + " bound a prefix cache could serve, not what it served.\n");
+            }
             if (s.tokenCountsNotFromServer()) {
                 sb.append("Note: ").append(r.info().label()).append(": token counts are ")
                         .append(describeSource(s.tokenCountSource()))
@@ -63,16 +76,64 @@ public final class TerminalReport {
     }
 
     private static TextTable overview(List<RunResult> runs) {
-        TextTable t = new TextTable(List.of("Conc.", "Rate", "Num", "RPS", "Gen/s", "Success"), R, R, R, R, R, R);
+        boolean traces = runs.stream().anyMatch(RunResult::multiTurn);
+        List<String> header = new java.util.ArrayList<>(List.of("Conc.", "Rate", "Num", "RPS", "Gen/s", "Success"));
+        if (traces) header.add("Traces");
+        TextTable.Align[] align = new TextTable.Align[header.size()];
+        java.util.Arrays.fill(align, R);
+        TextTable t = new TextTable(header, align);
         for (RunResult r : runs) {
             Summary s = r.summary();
-            t.row(conc(r.info()), rate(r.info()),
+            List<String> cells = new java.util.ArrayList<>(List.of(conc(r.info()), rate(r.info()),
                     Long.toString(s.totalRequests()),
                     formatAvailable(s.reqThroughput(), RATE),
                     formatAvailable(s.outputThroughput(), RATE),
                     s.successRatePercent() == null
                             ? DisplayNumbers.MISSING
-                            : String.format(Locale.ROOT, "%.1f%%", s.successRatePercent()));
+                            : String.format(Locale.ROOT, "%.1f%%", s.successRatePercent())));
+            // completed conversations (last turn succeeded)
+            if (traces) cells.add(s.completedTraces() == null ? "-" : Long.toString(s.completedTraces()));
+            t.row(cells.toArray(String[]::new));
+        }
+        return t;
+    }
+
+    private static TextTable perTrace(List<RunResult> runs) {
+        TextTable t = new TextTable(List.of("Conc.", "Rate", "Metric", "mean", "p50", "p90", "p99", "max"),
+                R, R, L, R, R, R, R, R);
+        for (RunResult r : runs) {
+            TraceSummary traces = r.traces();
+            if (traces == null) continue;
+            boolean first = true;
+            for (TraceSummary.Row row : traces.rows()) {
+                int precision = row.metric().endsWith("(s)") ? SECONDS : row.metric().endsWith("(%)") ? PERCENT : RATE;
+                t.row(first ? conc(r.info()) : "", first ? rate(r.info()) : "", row.metric(),
+                        format(row.mean(), precision), format(row.p50(), precision), format(row.p90(), precision),
+                        format(row.p99(), precision), format(row.max(), precision));
+                first = false;
+            }
+            t.row("", "", "Traces", Long.toString(traces.nTraces()), "", "", "", "");
+            t.row("", "", "  completed", Long.toString(traces.completedTraces()), "", "", "", "");
+            t.row("", "", "  abandoned", Long.toString(traces.abandonedTraces()), "", "", "", "");
+            t.separator();
+        }
+        return t;
+    }
+
+    private static TextTable byTurnPosition(List<RunResult> runs) {
+        TextTable t = new TextTable(List.of("Conc.", "Rate", "Turn", "Requests", "Success", "Input Tokens",
+                "TTFT avg (ms)", "p50", "p90", "p99", "Cache Hit (%)"), R, R, R, R, R, R, R, R, R, R, R);
+        for (RunResult r : runs) {
+            if (!r.multiTurn()) continue;
+            boolean first = true;
+            for (TurnPositionRow p : r.turnPositions()) {
+                t.row(first ? conc(r.info()) : "", first ? rate(r.info()) : "", Integer.toString(p.turn()),
+                        Long.toString(p.requests()), Long.toString(p.succeeded()), format(p.avgInputTokens(), AVG_COUNT),
+                        format(p.avgTtftMs(), MILLIS), format(p.p50TtftMs(), MILLIS), format(p.p90TtftMs(), MILLIS),
+                        format(p.p99TtftMs(), MILLIS), format(p.cacheHitPercent(), PERCENT));
+                first = false;
+            }
+            t.separator();
         }
         return t;
     }
@@ -88,7 +149,15 @@ public final class TerminalReport {
             rows.add("ITL (ms)", s.avgItlMs(), PercentileRow.ITL, MILLIS, MILLIS);
             rows.add("Input Tokens", available(s.avgInputTokens()), PercentileRow.INPUT_TOKENS, AVG_COUNT, COUNT);
             rows.add("Output Tokens", available(s.avgOutputTokens()), PercentileRow.OUTPUT_TOKENS, AVG_COUNT, COUNT);
-            if (s.kvCacheHitRatePercent() != null) rows.scalar("Cache Hit (%)", format(s.kvCacheHitRatePercent(), PERCENT));
+            if (s.avgTurnsPerRequest() != null) rows.scalar("Turns/Req", format(s.avgTurnsPerRequest(), 2));
+            if (s.kvCacheHitRatePercent() != null) {
+                rows.scalar(s.cacheHitEstimated() ? "Cache Hit (%, estimated)" : "Cache Hit (%)",
+                        format(s.kvCacheHitRatePercent(), PERCENT));
+            }
+            if (r.multiTurn()) {
+                rows.scalar("First-Turn TTFT (ms)", format(s.avgFirstTurnTtftMs(), MILLIS));
+                rows.scalar("Subsequent-Turn TTFT (ms)", format(s.avgSubsequentTurnTtftMs(), MILLIS));
+            }
             if (s.scheduled()) {
                 rows.add("Queue Delay (ms)", s.avgQueueDelayMs(), PercentileRow.QUEUE_DELAY, MILLIS, MILLIS);
                 rows.add("Latency incl. Queue (s)", s.avgLatencyInclQueueSeconds(), PercentileRow.LATENCY_INCL_QUEUE,

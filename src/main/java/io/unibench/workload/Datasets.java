@@ -8,11 +8,13 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The datasets {@code --dataset NAME} can name. Adding one is one line in {@link #FACTORIES}: a name and the
- * constructor of a class implementing {@link Dataset}.
+ * The datasets {@code --dataset NAME} can name. Adding one is one line in {@link #FACTORIES} (single-turn prompts, a
+ * class implementing {@link Dataset}) or {@link #CONVERSATION_FACTORIES} (conversations for {@code --multi-turn}, a
+ * class implementing {@link ConversationDataset}).
  */
 public final class Datasets {
     private static final Map<String, Supplier<Dataset>> FACTORIES = factories();
+    private static final Map<String, Supplier<ConversationDataset>> CONVERSATION_FACTORIES = conversationFactories();
 
     private Datasets() {}
 
@@ -25,13 +27,49 @@ public final class Datasets {
         return java.util.Collections.unmodifiableMap(m);
     }
 
+    private static Map<String, Supplier<ConversationDataset>> conversationFactories() {
+        Map<String, Supplier<ConversationDataset>> m = new LinkedHashMap<>();
+        m.put(RandomMultiTurnDataset.NAME, RandomMultiTurnDataset::new);
+        m.put(ShareGptMultiTurnDataset.ZH, ShareGptMultiTurnDataset::zh);
+        m.put(ShareGptMultiTurnDataset.EN, ShareGptMultiTurnDataset::en);
+        m.put(CustomMultiTurnDataset.NAME, CustomMultiTurnDataset::new);
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
     /** A new instance of the dataset called {@code name}; an unknown name is a {@link BadInputException}. */
     public static Dataset byName(String name) {
         Supplier<Dataset> factory = name == null ? null : FACTORIES.get(name);
         if (factory == null) {
-            throw new BadInputException("unknown dataset '" + name + "'; known: " + String.join(", ", names()));
+            if (isConversation(name)) {
+                throw new BadInputException("--dataset " + name + " is a multi-turn dataset: add --multi-turn");
+            }
+            throw new BadInputException("unknown dataset '" + name + "'; known: " + String.join(", ", names())
+                    + "; with --multi-turn: " + String.join(", ", conversationNames()));
         }
         return factory.get();
+    }
+
+    /** A new instance of the conversation dataset called {@code name}; any other name is a {@link BadInputException}. */
+    public static ConversationDataset conversationByName(String name) {
+        Supplier<ConversationDataset> factory = name == null ? null : CONVERSATION_FACTORIES.get(name);
+        if (factory == null) {
+            if (name != null && FACTORIES.containsKey(name)) {
+                throw new BadInputException("--dataset " + name + " is single-turn; --multi-turn needs one of: "
+                        + String.join(", ", conversationNames()));
+            }
+            throw new BadInputException("unknown multi-turn dataset '" + name + "'; known: "
+                    + String.join(", ", conversationNames()));
+        }
+        return factory.get();
+    }
+
+    public static boolean isConversation(String name) {
+        return name != null && CONVERSATION_FACTORIES.containsKey(name);
+    }
+
+    /** Every conversation dataset name, in the order they are listed to users. */
+    public static List<String> conversationNames() {
+        return List.copyOf(CONVERSATION_FACTORIES.keySet());
     }
 
     /** Every known name, in the order they are listed to users. */

@@ -25,6 +25,8 @@ public final class TestRecords {
     private int prompt = -1;
     private int completion = -1;
     private int cached = -1;
+    private RequestRecord.CacheSource cacheSource = RequestRecord.CacheSource.SERVER;
+    private boolean lastTurn;
     private RequestRecord.TokenSource source = RequestRecord.TokenSource.SERVER;
     private boolean success = true;
     private String errorClass;
@@ -50,6 +52,8 @@ public final class TestRecords {
     public TestRecords endMs(double t) { end = ms(t); return this; }
     public TestRecords tokens(int promptTokens, int completionTokens) { prompt = promptTokens; completion = completionTokens; return this; }
     public TestRecords cached(int cachedTokens) { cached = cachedTokens; return this; }
+    public TestRecords estimatedCached(int cachedTokens) { cached = cachedTokens; cacheSource = RequestRecord.CacheSource.ESTIMATE; return this; }
+    public TestRecords lastTurn() { lastTurn = true; return this; }
     public TestRecords source(RequestRecord.TokenSource s) { source = s; return this; }
 
     /** Text-carrying chunk arrivals; the first one is also the first token. */
@@ -70,8 +74,9 @@ public final class TestRecords {
     }
 
     public RequestRecord build() {
-        return new RequestRecord(index, requestId, conversationId, turn, stream, 1_700_000_000_000L + index,
-                scheduled, start, headers, firstChunk, firstToken, end, chunks, prompt, completion, cached, source,
+        return new RequestRecord(index, requestId, conversationId, turn, lastTurn, stream, 1_700_000_000_000L + index,
+                scheduled, start, headers, firstChunk, firstToken, end, chunks, prompt, completion, cached,
+                cached < 0 ? null : cacheSource, source,
                 success, errorClass, httpStatus, errorMessage, finishReason);
     }
 }

@@ -20,6 +20,17 @@ class DatasetsTest {
     @Test void unknownNameListsTheKnownOnes() {
         assertThatThrownBy(() -> Datasets.byName("sharegpt"))
                 .isInstanceOf(BadInputException.class)
-                .hasMessage("unknown dataset 'sharegpt'; known: random, line_by_line, custom, openqa");
+                .hasMessage("unknown dataset 'sharegpt'; known: random, line_by_line, custom, openqa; with --multi-turn: "
+                        + "random_multi_turn, share_gpt_zh_multi_turn, share_gpt_en_multi_turn, custom_multi_turn");
+    }
+
+    @Test void multiTurnNamesNeedTheFlagAndViceVersa() {
+        for (String name : Datasets.conversationNames()) {
+            assertThat(Datasets.conversationByName(name).name()).isEqualTo(name);
+            assertThatThrownBy(() -> Datasets.byName(name)).isInstanceOf(BadInputException.class)
+                    .hasMessage("--dataset " + name + " is a multi-turn dataset: add --multi-turn");
+        }
+        assertThatThrownBy(() -> Datasets.conversationByName("random")).isInstanceOf(BadInputException.class)
+                .hasMessageStartingWith("--dataset random is single-turn; --multi-turn needs one of: random_multi_turn");
     }
 }

@@ -1,0 +1,155 @@
+package io.unibench.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.BadInputException;
+import io.unibench.client.LlmClient;
+import io.unibench.engine.ConversationPool;
+import io.unibench.engine.ConversationRequests;
+import io.unibench.engine.LoadPlan;
+import io.unibench.engine.MultiTurnPlan;
+import io.unibench.engine.MultiTurnRunner;
+import io.unibench.engine.RecordFactory;
+import io.unibench.engine.RunOutcome;
+import io.unibench.engine.StopSignal;
+import io.unibench.metrics.RecordSink;
+import io.unibench.metrics.RequestRecord;
+import io.unibench.tokenizer.Tokenizer;
+import io.unibench.tokenizer.Tokenizers;
+import io.unibench.workload.Conversation;
+import io.unibench.workload.ConversationDataset;
+import io.unibench.workload.DatasetOptions;
+import io.unibench.workload.Datasets;
+import io.unibench.workload.MultiTurnOptions;
+import io.unibench.workload.Prompt;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code perf --multi-turn}: validates the multi-turn flags, loads each sweep point's conversations and runs them
+ * with {@link MultiTurnRunner}. {@link PerfCommand} does everything else (target, outputs, reports) the same way
+ * for both modes; it asks this class only where the modes differ.
+ */
+final class MultiTurnPerf {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The single-turn request factory is still used for the connection test; it needs one prompt to exist. */
+    static final List<Prompt> PROBE_ONLY = List.of(Prompt.ofText("hello", -1, -1));
+
+    private final PerfSettings settings;
+    private final PerfOptions options;
+    private final Tokenizer tokenizer;
+    private final Tokenizer userTokenizer;
+    private final ConversationDataset dataset;
+    private final MultiTurnPlan.RateMode rateMode;
+    private final ObjectNode datasetArgs;
+    private List<Conversation> conversations;
+
+    private MultiTurnPerf(PerfSettings settings, PerfOptions options, Tokenizer tokenizer, Tokenizer userTokenizer,
+                          ConversationDataset dataset, MultiTurnPlan.RateMode rateMode, ObjectNode datasetArgs) {
+        this.settings = settings;
+        this.options = options;
+        this.tokenizer = tokenizer;
+        this.userTokenizer = userTokenizer;
+        this.dataset = dataset;
+        this.rateMode = rateMode;
+        this.datasetArgs = datasetArgs;
+    }
+
+    /**
+     * The multi-turn part of the run, or {@code null} without {@code --multi-turn} (where its flags are errors).
+     * Loads the first point's conversations, so a bad dataset fails before anything starts.
+     */
+    static MultiTurnPerf createIfRequested(PerfSettings s, PerfOptions o, Tokenizer userTokenizer, int firstCount,
+                                           PrintWriter err) {
+        if (!o.multiTurn) {
+            for (Map.Entry<String, Object> flag : Map.<String, Object>of("--min-turns", nullToFalse(o.minTurns),
+                    "--max-turns", nullToFalse(o.maxTurns), "--rate-mode", nullToFalse(o.rateMode),
+                    "--multi-turn-args", nullToFalse(o.multiTurnArgs)).entrySet()) {
+                if (!Boolean.FALSE.equals(flag.getValue())) {
+                    throw new BadInputException(flag.getKey() + " applies to conversations: add --multi-turn");
+                }
+            }
+            return null;
+        }
+        if (o.prompt != null) throw new BadInputException("--prompt cannot be used with --multi-turn (use a dataset)");
+        ConversationDataset dataset = Datasets.conversationByName(s.dataset());
+        int minTurns = o.minTurns == null ? 1 : o.minTurns;
+        if (minTurns < 1) throw new BadInputException("--min-turns " + minTurns + ": must be >= 1");
+        if (o.maxTurns != null && o.maxTurns < 1) throw new BadInputException("--max-turns " + o.maxTurns + ": must be >= 1");
+        MultiTurnPlan.RateMode mode = switch (o.rateMode == null ? "think" : o.rateMode.toLowerCase(Locale.ROOT)) {
+            case "think" -> MultiTurnPlan.RateMode.THINK;
+            case "arrival" -> MultiTurnPlan.RateMode.ARRIVAL;
+            default -> throw new BadInputException("--rate-mode '" + o.rateMode + "': expected think or arrival");
+        };
+        ObjectNode args = jsonObject("--dataset-args", o.datasetArgs);
+        if (o.multiTurnArgs != null) {
+            err.println("Warning: --multi-turn-args is deprecated; use --dataset-args (its keys were added where "
+                    + "--dataset-args has none)");
+            ObjectNode legacy = jsonObject("--multi-turn-args", o.multiTurnArgs);
+            legacy.properties().forEach(e -> args.putIfAbsent(e.getKey(), e.getValue()));
+        }
+        // random conversations need a tokenizer; without --tokenizer-path the bundled default is used
+        Tokenizer tokenizer = userTokenizer == null && dataset.name().startsWith("random")
+                ? Tokenizers.defaultTokenizer() : userTokenizer;
+        MultiTurnPerf perf = new MultiTurnPerf(s, o, tokenizer, userTokenizer, dataset, mode, args);
+        perf.prepare(o.datasetOffset, firstCount);
+        return perf;
+    }
+
+    private static Object nullToFalse(Object v) {
+        return v == null ? Boolean.FALSE : v;
+    }
+
+    private static ObjectNode jsonObject(String flag, String text) {
+        if (text == null) return JSON.createObjectNode();
+        JsonNode node;
+        try {
+            node = JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new BadInputException(flag + ": invalid JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (node == null || !node.isObject()) throw new BadInputException(flag + ": expected a JSON object");
+        return (ObjectNode) node;
+    }
+
+    /** Loads the conversations of the next sweep point: up to {@code count} at dataset offset {@code offset}. */
+    void prepare(long offset, int count) {
+        DatasetOptions base = new DatasetOptions(options.datasetPath, offset, settings.minPromptLength(),
+                settings.maxPromptLength(), options.prefixLength, tokenizer,
+                settings.format() == io.unibench.client.ApiFormat.CHAT, settings.seed());
+        conversations = dataset.load(new MultiTurnOptions(base, options.minTurns == null ? 1 : options.minTurns,
+                options.maxTurns, datasetArgs), count);
+    }
+
+    /** Runs the prepared conversations at {@code plan}; records go to {@code sinks}. */
+    RunOutcome run(LlmClient client, StopSignal stop, LoadPlan plan, List<? extends RecordSink> sinks, long seed)
+            throws InterruptedException {
+        // token counts when the server sends no usage: as in single-turn mode (see RecordFactory)
+        RecordFactory records = new RecordFactory(userTokenizer != null ? userTokenizer : Tokenizers.defaultTokenizer(),
+                userTokenizer != null);
+        MultiTurnRunner runner = new MultiTurnRunner(client, records, stop, null);
+        ConversationRequests requests = new ConversationRequests(settings.generation(), seed,
+                Long.toString(System.currentTimeMillis(), 36));
+        return runner.run(new MultiTurnPlan(plan, rateMode, options.maxTurns), new ConversationPool(conversations),
+                requests, sinks, seed);
+    }
+
+    /** Progress counts conversations (the unit of --number): only the record that ends one is passed on. */
+    static RecordSink conversationProgress(RecordSink progress) {
+        return new RecordSink() {
+            @Override public void accept(RequestRecord record) {
+                if (record.lastTurn()) progress.accept(record);
+            }
+
+            @Override public void close() {
+                progress.close();
+            }
+        };
+    }
+}

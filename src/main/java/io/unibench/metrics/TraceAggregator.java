@@ -1,0 +1,150 @@
+package io.unibench.metrics;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Groups the records of a multi-turn run by conversation and turn position (evalscope §5.3 plus the by-turn-position
+ * table). Not thread-safe: {@link RunMetrics} calls it under its lock. One small object per conversation and per turn
+ * position; records themselves are not kept.
+ */
+final class TraceAggregator {
+    private static final double NANOS_PER_SECOND = 1e9;
+
+    /** Running state of one conversation, from its successful turns in arrival order. */
+    private static final class Trace {
+        long firstStart;
+        double firstTtft;
+        long lastEnd;
+        long lastStart;
+        double lastTtft;
+        double decodeTpsSum;
+        int decodeTpsCount;
+        long prompt;
+        long cached;
+        long eligibleCached;
+        long eligible;
+        long prevPrompt;
+        long prevCompletion;
+    }
+
+    private static final class Position {
+        long requests;
+        long succeeded;
+        long promptSum;
+        long cacheRecords;
+        long cachePromptSum;
+        long cachedSum;
+        final GrowableDoubles ttftMs = new GrowableDoubles();
+    }
+
+    private final Map<String, Trace> traces = new LinkedHashMap<>();
+    private final List<Position> positions = new ArrayList<>();
+    private long completed;
+    private long abandoned;
+
+    boolean any() {
+        return !positions.isEmpty();
+    }
+
+    void accept(RequestRecord r) {
+        if (r.conversationId() == null) return;
+        while (positions.size() <= r.turnIndex()) positions.add(new Position());
+        Position pos = positions.get(r.turnIndex());
+        pos.requests++;
+        if (!r.success()) {
+            abandoned++;
+            return;
+        }
+        if (r.lastTurn()) completed++;
+        int prompt = Math.max(r.promptTokens(), 0);
+        int completion = Math.max(r.completionTokens(), 0);
+        double ttft = r.ttftSeconds();
+        pos.succeeded++;
+        pos.promptSum += prompt;
+        if (!Double.isNaN(ttft)) pos.ttftMs.add(ttft * 1000);
+        if (r.cachedTokens() >= 0) {
+            pos.cacheRecords++;
+            pos.cachePromptSum += prompt;
+            pos.cachedSum += r.cachedTokens();
+        }
+
+        Trace t = traces.get(r.conversationId());
+        if (t == null) {
+            t = new Trace();
+            t.firstStart = r.startNanos();
+            t.firstTtft = ttft;
+            traces.put(r.conversationId(), t);
+        }
+        t.lastEnd = r.endNanos();
+        t.lastStart = r.startNanos();
+        t.lastTtft = ttft;
+        double decodeSeconds = r.latencySeconds() - ttft;
+        if (completion > 1 && decodeSeconds > 0) {
+            t.decodeTpsSum += (completion - 1) / decodeSeconds;
+            t.decodeTpsCount++;
+        }
+        int cached = Math.max(r.cachedTokens(), 0);
+        t.prompt += prompt;
+        t.cached += cached;
+        long eligible = t.prevPrompt + t.prevCompletion; // the previous turn's context: what a cache could hold
+        if (eligible > 0) {
+            t.eligible += eligible;
+            t.eligibleCached += cached;
+        }
+        t.prevPrompt = prompt;
+        t.prevCompletion = completion;
+    }
+
+    TraceSummary summary() {
+        int n = traces.size();
+        double[][] values = new double[TraceSummary.METRICS.size()][];
+        for (int m = 0; m < values.length; m++) values[m] = new double[n];
+        int i = 0;
+        for (Trace t : traces.values()) {
+            values[0][i] = (t.lastEnd - t.firstStart) / NANOS_PER_SECOND;
+            values[1][i] = t.firstTtft;
+            values[2][i] = (t.lastStart - t.firstStart) / NANOS_PER_SECOND + t.lastTtft;
+            values[3][i] = t.decodeTpsCount > 0 ? t.decodeTpsSum / t.decodeTpsCount : Double.NaN;
+            values[4][i] = t.prompt > 0 ? 100.0 * t.cached / t.prompt : Double.NaN;
+            values[5][i] = t.eligible > 0 ? 100.0 * t.eligibleCached / t.eligible : Double.NaN;
+            i++;
+        }
+        List<TraceSummary.Row> rows = new ArrayList<>();
+        for (int m = 0; m < values.length; m++) rows.add(row(TraceSummary.METRICS.get(m), values[m]));
+        return new TraceSummary(n, completed, abandoned, rows);
+    }
+
+    List<TurnPositionRow> positions() {
+        List<TurnPositionRow> rows = new ArrayList<>(positions.size());
+        for (int p = 0; p < positions.size(); p++) {
+            Position pos = positions.get(p);
+            double[] ttft = pos.ttftMs.toArray();
+            Arrays.sort(ttft);
+            Double avgTtft = ttft.length == 0 ? null : Rounding.round(Arrays.stream(ttft).sum() / ttft.length, 2);
+            rows.add(new TurnPositionRow(p + 1, pos.requests, pos.succeeded,
+                    pos.succeeded == 0 ? null : Rounding.round((double) pos.promptSum / pos.succeeded, 4),
+                    avgTtft,
+                    ttft.length == 0 ? null : Rounding.round(Percentiles.nearestRankHigh(ttft, 50), 2),
+                    ttft.length == 0 ? null : Rounding.round(Percentiles.nearestRankHigh(ttft, 90), 2),
+                    ttft.length == 0 ? null : Rounding.round(Percentiles.nearestRankHigh(ttft, 99), 2),
+                    pos.cachePromptSum > 0 ? Rounding.round(100.0 * pos.cachedSum / pos.cachePromptSum, 4) : null));
+        }
+        return rows;
+    }
+
+    private static TraceSummary.Row row(String metric, double[] raw) {
+        double[] v = Arrays.stream(raw).filter(Double::isFinite).sorted().toArray();
+        if (v.length == 0) return new TraceSummary.Row(metric, 0, null, null, null, null, null, null, null);
+        return new TraceSummary.Row(metric, v.length, r4(Arrays.stream(v).sum() / v.length), r4(v[0]),
+                r4(Percentiles.linear(v, 50)), r4(Percentiles.linear(v, 90)), r4(Percentiles.linear(v, 95)),
+                r4(Percentiles.linear(v, 99)), r4(v[v.length - 1]));
+    }
+
+    private static Double r4(double v) {
+        return Rounding.round(v, 4);
+    }
+}

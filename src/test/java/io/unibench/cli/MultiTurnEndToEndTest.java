@@ -1,0 +1,122 @@
+package io.unibench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.engine.ScriptedServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** {@code perf --multi-turn} through the real CLI: flags, files, tables, bad input. */
+class MultiTurnEndToEndTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path out;
+
+    private static JsonNode row(JsonNode rows, String metric) {
+        for (JsonNode r : rows) if (r.path("metric").asText().equals(metric)) return r;
+        throw new AssertionError("no row " + metric);
+    }
+
+    @Test
+    void customConversationsAgainstAScriptedServerGiveHandComputedFiguresInEveryFile() throws IOException {
+        Path data = out.resolve("conv.jsonl");
+        Files.writeString(data, """
+                [{"role":"user","content":"a1"},{"role":"assistant","content":"x"},{"role":"user","content":"a2"}]
+                [{"role":"user","content":"b1"}]
+                """);
+        // usage: 40 tokens per message; cached = every message but the last (the history), 0 for the probe
+        try (ScriptedServer server = new ScriptedServer(body -> {
+            int n = body.get("messages").size();
+            return ScriptedServer.Reply.ok("reply", 40 * n, 8, 40 * (n - 1));
+        })) {
+            CliHarness.Run run = CliHarness.main("perf", "--url", server.uri().toString(), "--model", "m",
+                    "--outputs-dir", out.toString(), "--no-timestamp", "--name", "t", "--multi-turn",
+                    "--dataset", "custom_multi_turn", "--dataset-path", data.toString(), "--number", "4",
+                    "--parallel", "1", "--max-tokens", "8");
+            assertThat(run.exit()).as(run.err()).isZero();
+            Path dir = out.resolve("t").resolve("parallel_1_number_4");
+            // conversations a, b, a, b (cycled): prompts 40, 120, 40, 40, 120, 40; cached 0, 80, 0, 0, 80, 0
+            JsonNode summary = JSON.readTree(dir.resolve("benchmark_summary.json").toFile());
+            assertThat(summary.get("Total Requests").asLong()).isEqualTo(6);
+            assertThat(summary.get("Avg Turns/Request").asDouble()).isCloseTo(8.0 / 6, within(1e-4));
+            assertThat(summary.get("KV Cache Hit Rate (%)").asDouble()).isCloseTo(100.0 * 160 / 400, within(1e-4));
+            assertThat(summary.get("Cache Hit Source").asText()).isEqualTo("server");
+            assertThat(summary.get("Completed Traces").asLong()).isEqualTo(4);
+
+            JsonNode traces = JSON.readTree(dir.resolve("trace_summary.json").toFile());
+            assertThat(traces.get("n_traces").asLong()).isEqualTo(4);
+            // per trace: a = 80/160 = 50 %, b = 0 % (twice each) → linear p50 = 25, p90 = 50
+            JsonNode hit = row(traces.get("rows"), "Cache Hit Rate (%)");
+            assertThat(hit.get("mean").asDouble()).isEqualTo(25.0);
+            assertThat(hit.get("p50").asDouble()).isEqualTo(25.0);
+            assertThat(hit.get("p90").asDouble()).isEqualTo(50.0);
+            // eligible: a's second turn: 80 cached of 48 (40 prompt + 8 completion of turn 1)
+            assertThat(row(traces.get("rows"), "Eligible Cache Hit Rate (%)").get("mean").asDouble())
+                    .isCloseTo(100.0 * 80 / 48, within(1e-4));
+
+            JsonNode positions = JSON.readTree(dir.resolve("turn_position_summary.json").toFile()).get("rows");
+            assertThat(positions).hasSize(2);
+            assertThat(positions.get(0).get("requests").asLong()).isEqualTo(4);
+            assertThat(positions.get(1).get("cache_hit_percent").asDouble()).isCloseTo(100.0 * 80 / 120, within(1e-4));
+
+            List<String> lines = Files.readAllLines(dir.resolve("requests.jsonl"));
+            assertThat(lines).hasSize(6);
+            JsonNode second = JSON.readTree(lines.get(1));
+            assertThat(second.get("conversation_id").asText()).isEqualTo("bench-0");
+            assertThat(second.get("turn").asInt()).isEqualTo(1);
+            assertThat(second.get("is_first_turn").asBoolean()).isFalse();
+            assertThat(second.get("is_last_turn").asBoolean()).isTrue();
+            assertThat(second.get("cached_tokens").asInt()).isEqualTo(80);
+            assertThat(second.get("cached_token_source").asText()).isEqualTo("server");
+
+            String report = run.out();
+            assertThat(report).contains("Per-Trace Metrics", "Per-Turn-Position Metrics", "Turns/Req",
+                    "First-Turn TTFT (ms)", "Subsequent-Turn TTFT (ms)", "│ Traces │");
+            assertThat(Files.readString(out.resolve("t").resolve("performance_summary.txt"))).contains("Per-Trace Metrics");
+        }
+    }
+
+    @Test
+    void randomConversationsAgainstTheEmbeddedSimulator() throws IOException {
+        CliHarness.Run run = CliHarness.main("perf", "--outputs-dir", out.toString(), "--no-timestamp", "--name", "r",
+                "--multi-turn", "--min-turns", "2", "--max-turns", "3", "--number", "4", "--parallel", "2",
+                "--min-prompt-length", "20", "--max-prompt-length", "40", "--max-tokens", "8", "--rate", "50");
+        assertThat(run.exit()).as(run.err()).isZero();
+        Path dir = out.resolve("r").resolve("parallel_2_number_4");
+        JsonNode summary = JSON.readTree(dir.resolve("benchmark_summary.json").toFile());
+        assertThat(summary.get("Completed Traces").asLong()).isEqualTo(4);
+        assertThat(summary.get("Total Requests").asLong()).isBetween(8L, 12L);
+        JsonNode args = JSON.readTree(dir.resolve("benchmark_args.json").toFile());
+        assertThat(args.get("dataset").asText()).isEqualTo("random_multi_turn");
+        assertThat(args.get("rate_mode").asText()).isEqualTo("think");
+        assertThat(dir.resolve("trace_summary.json")).exists();
+    }
+
+    @Test
+    void badMultiTurnInputIsOneLineAndExitTwo() throws IOException {
+        Path bad = out.resolve("bad.jsonl");
+        Files.writeString(bad, "[{\"role\":\"user\",\"content\":\"hi\"}]\n[{\"role\":\"user\"}]\n");
+        assertBad(CliHarness.main("perf", "--max-turns", "3"), "--max-turns applies to conversations: add --multi-turn");
+        assertBad(CliHarness.main("perf", "--multi-turn", "--dataset", "random"), "--dataset random is single-turn");
+        assertBad(CliHarness.main("perf", "--dataset", "random_multi_turn"), "is a multi-turn dataset: add --multi-turn");
+        assertBad(CliHarness.main("perf", "--multi-turn", "--max-turns", "2", "--rate-mode", "poisson"),
+                "--rate-mode 'poisson': expected think or arrival");
+        assertBad(CliHarness.main("perf", "--multi-turn", "--number", "1"), "needs --max-turns");
+        assertBad(CliHarness.main("perf", "--multi-turn", "--dataset", "custom_multi_turn", "--dataset-path",
+                bad.toString()), bad + ":2: field '[0].content': missing");
+    }
+
+    private static void assertBad(CliHarness.Run run, String expected) {
+        assertThat(run.exit()).as(run.err()).isEqualTo(2);
+        assertThat(run.err().strip()).contains(expected).doesNotContain("\n").doesNotContain("Exception");
+    }
+}
