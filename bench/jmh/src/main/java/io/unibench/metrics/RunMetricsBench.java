@@ -38,9 +38,9 @@ public class RunMetricsBench {
             long start = base + i * 1_000_000L;
             long[] chunks = new long[256];
             for (int c = 0; c < chunks.length; c++) chunks[c] = start + 200_000L + c * 20_000L + (i * 7919L + c) % 5_000L;
-            records[i] = new RequestRecord(i, "req-" + i, null, 0, true, 1_700_000_000_000L + i, RequestRecord.ABSENT,
+            records[i] = new RequestRecord(i, "req-" + i, null, 0, true, true, 1_700_000_000_000L + i, RequestRecord.ABSENT,
                     start, start + 100_000L, start + 150_000L, chunks[0], chunks[255] + 10_000L, chunks, 9, 256, 0,
-                    RequestRecord.TokenSource.SERVER, true, null, 200, null, "length");
+                    RequestRecord.CacheSource.SERVER, RequestRecord.TokenSource.SERVER, true, null, 200, null, "length");
         }
     }
 
