@@ -60,6 +60,7 @@ public final class PerfCommand implements Callable<Integer> {
     private volatile LlmClient activeClient;
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
+    private StoreHook store; // run history (--db / --no-db), opened by runSweep
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -113,6 +114,7 @@ public final class PerfCommand implements Callable<Integer> {
                 seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
                 peak * 2 + 8, options.debug);
         CountDownLatch reportWritten = new CountDownLatch(1);
+        store = StoreHook.open(options, s, url, environment, err);
         List<RunResult> results = new ArrayList<>();
         List<CpuMonitor.Usage> cpu = new ArrayList<>();
         boolean stopped = false;
@@ -150,6 +152,7 @@ public final class PerfCommand implements Callable<Integer> {
                 out.println("Results: " + root.toAbsolutePath());
                 if (stopped) err.println("Interrupted: the report above is partial.");
             } finally {
+                store.finish(stopped);
                 reportWritten.countDown();
                 if (hook != null && !stopped) removeHook(hook);
             }
@@ -167,8 +170,9 @@ public final class PerfCommand implements Callable<Integer> {
         CpuMonitor monitor = CpuMonitor.start();
         try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(runDir.resolve("requests.jsonl"), runStart);
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
-                     ProgressSink.stderrIsTerminal(), options.logEveryNQuery)) {
-            List<RecordSink> sinks = List.of(metrics, jsonl, progress);
+                     ProgressSink.stderrIsTerminal(), options.logEveryNQuery);
+             RecordSink stored = store.pointSink(info, runDir, runStart)) {
+            List<RecordSink> sinks = List.of(metrics, jsonl, progress, stored);
             outcome = runner.run(plan, requests, sinks, seed);
         }
         CpuMonitor.Usage usage = monitor.stop();
@@ -181,6 +185,7 @@ public final class PerfCommand implements Callable<Integer> {
             err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
         }
         RunResult result = metrics.result(info);
+        store.pointFinished(result);
         EvalscopeFiles.write(runDir, result);
         return result;
     }
