@@ -139,16 +139,30 @@ class RunsCommandTest {
         String header = "hdr-UNIBENCHSECRETvalue987654";
         try (TestStores.Backend b = backend(kind)) {
             String db = b.location().jdbcUrl();
-            CliHarness.Run run = CliHarness.main(perf(db, "secret", "--api-key", key, "--headers",
-                    "X-Api-Key=" + header, "--debug"));
+            // --debug logs request bodies and chunks straight to System.err: capture the process streams too
+            java.io.ByteArrayOutputStream processStreams = new java.io.ByteArrayOutputStream();
+            java.io.PrintStream savedErr = System.err;
+            java.io.PrintStream savedOut = System.out;
+            CliHarness.Run run;
+            try (java.io.PrintStream capture = new java.io.PrintStream(processStreams, true, StandardCharsets.UTF_8)) {
+                System.setErr(capture);
+                System.setOut(capture);
+                run = CliHarness.main(perf(db, "secret", "--api-key", key, "--headers", "X-Api-Key=" + header,
+                        "--debug"));
+            } finally {
+                System.setErr(savedErr);
+                System.setOut(savedOut);
+            }
             assertThat(run.exit()).as(run.err()).isZero();
+            String logs = processStreams.toString(StandardCharsets.UTF_8);
+            assertThat(logs).contains("[unibench debug]"); // the debug log was written, and is searched below
             String id = runId(run);
             CliHarness.Run show = CliHarness.main("runs", "show", id, "--db", db, "--json");
             CliHarness.Run export = CliHarness.main("runs", "export", id, "--db", db);
             assertThat(show.out()).contains("sk-***789"); // the masked form is there, so the field was stored
 
             List<String> secrets = List.of(key, header, "UNIBENCHSECRET");
-            for (String text : List.of(run.out(), run.err(), show.out(), show.err(), export.out(), export.err())) {
+            for (String text : List.of(logs, run.out(), run.err(), show.out(), show.err(), export.out(), export.err())) {
                 for (String s : secrets) assertThat(text).doesNotContain(s);
             }
             // every file written: outputs, and for SQLite the database, its WAL and shared-memory files
