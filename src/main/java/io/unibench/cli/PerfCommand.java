@@ -62,6 +62,7 @@ public final class PerfCommand implements Callable<Integer> {
     private MultiTurnPerf multiTurn; // null unless --multi-turn
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
+    private StoreHook store; // run history (--db / --no-db), opened by runSweep
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -117,6 +118,7 @@ public final class PerfCommand implements Callable<Integer> {
                 seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
                 peak * 2 + 8, options.debug);
         CountDownLatch reportWritten = new CountDownLatch(1);
+        store = StoreHook.open(options, s, url, environment, err);
         List<RunResult> results = new ArrayList<>();
         List<SelfCheckReport> checks = new ArrayList<>();
         boolean stopped = false;
@@ -155,6 +157,7 @@ public final class PerfCommand implements Callable<Integer> {
                 out.println("Results: " + root.toAbsolutePath());
                 if (stopped) err.println("Interrupted: the report above is partial.");
             } finally {
+                store.finish(stopped);
                 reportWritten.countDown();
                 if (hook != null && !stopped) removeHook(hook);
             }
@@ -172,9 +175,10 @@ public final class PerfCommand implements Callable<Integer> {
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
         try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(runDir.resolve("requests.jsonl"), runStart);
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
-                     ProgressSink.stderrIsTerminal(), options.logEveryNQuery)) {
+                     ProgressSink.stderrIsTerminal(), options.logEveryNQuery);
+             RecordSink stored = store.pointSink(info, runDir, runStart)) {
             List<RecordSink> sinks = List.of(metrics, jsonl,
-                    multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress);
+                    multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress, stored);
             outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
                     : runner.run(plan, requests, sinks, seed);
         }
@@ -185,6 +189,7 @@ public final class PerfCommand implements Callable<Integer> {
             err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
         }
         RunResult result = metrics.result(info);
+        store.pointFinished(result, check.summaryKeys());
         EvalscopeFiles.write(runDir, result, check.summaryKeys());
         return result;
     }

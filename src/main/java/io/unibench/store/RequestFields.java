@@ -1,0 +1,87 @@
+package io.unibench.store;
+
+import static io.unibench.metrics.RequestRecord.ABSENT;
+
+import io.unibench.metrics.RequestRecord;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * The per-request fields of an export: those of {@code requests.jsonl} (same names, moments in seconds since the
+ * point's start, null when undefined), plus {@code token_chunk_s}, the arrival moment of every text chunk, which
+ * makes an export rebuild the exact records ({@code itl_s} alone loses where the first chunk was).
+ */
+public final class RequestFields {
+    /** A named field; its value is a Long, Double, Boolean, String, double[] or null. */
+    public record Field(String name, Function<RequestRecord, Object> value) {}
+
+    public static final List<Field> ALL = List.of(
+            new Field("index", RequestRecord::index),
+            new Field("request_id", RequestRecord::requestId),
+            new Field("conversation_id", RequestRecord::conversationId),
+            new Field("turn", r -> (long) r.turnIndex()),
+            new Field("is_first_turn", RequestRecord::firstTurn),
+            new Field("is_last_turn", RequestRecord::lastTurn),
+            new Field("stream", RequestRecord::stream),
+            new Field("success", RequestRecord::success),
+            new Field("error_class", RequestRecord::errorClass),
+            new Field("http_status", r -> (long) r.httpStatus()),
+            new Field("error_message", RequestRecord::errorMessage),
+            new Field("finish_reason", RequestRecord::finishReason),
+            new Field("start_epoch_ms", RequestRecord::startEpochMillis),
+            new Field("scheduled_s", r -> moment(r.scheduledNanos())),
+            new Field("start_s", r -> moment(r.startNanos())),
+            new Field("headers_s", r -> moment(r.headersNanos())),
+            new Field("first_chunk_s", r -> moment(r.firstChunkNanos())),
+            new Field("first_token_s", r -> moment(r.firstTokenNanos())),
+            new Field("end_s", r -> moment(r.endNanos())),
+            new Field("latency_s", r -> finite(r.latencySeconds())),
+            new Field("ttft_s", r -> finite(r.ttftSeconds())),
+            new Field("first_chunk_latency_s", r -> finite(r.firstChunkSeconds())),
+            new Field("tpot_s", r -> finite(r.tpotSeconds())),
+            new Field("queue_delay_s", r -> finite(r.queueDelaySeconds())),
+            new Field("tokens_per_chunk", r -> finite(r.tokensPerChunk())),
+            new Field("itl_s", RequestFields::itl),
+            new Field("token_chunk_s", RequestFields::chunks),
+            new Field("prompt_tokens", r -> count(r.promptTokens())),
+            new Field("completion_tokens", r -> count(r.completionTokens())),
+            new Field("cached_tokens", r -> count(r.cachedTokens())),
+            new Field("cached_token_source", r -> r.cachedTokenSource() == null ? null
+                    : r.cachedTokenSource().name().toLowerCase(Locale.ROOT)),
+            new Field("token_source", r -> r.tokenSource() == null ? null
+                    : r.tokenSource().name().toLowerCase(Locale.ROOT)));
+
+    private RequestFields() {}
+
+    private static Double moment(long nanos) {
+        return nanos == ABSENT ? null : nanos / 1e9;
+    }
+
+    private static Double finite(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+
+    private static Long count(int v) {
+        return v >= 0 ? (long) v : null;
+    }
+
+    private static double[] itl(RequestRecord r) {
+        double[] out = new double[r.interChunkCount()];
+        for (int i = 0; i < out.length; i++) out[i] = r.interChunkSeconds(i);
+        return out;
+    }
+
+    private static double[] chunks(RequestRecord r) {
+        long[] t = r.tokenChunkNanos();
+        double[] out = new double[t.length];
+        for (int i = 0; i < t.length; i++) out[i] = t[i] / 1e9;
+        return out;
+    }
+
+    /** Nanoseconds from an exported moment in seconds (exact: a double holds ns for 100 days). */
+    public static long nanos(Double seconds) {
+        return seconds == null ? ABSENT : Math.round(seconds * 1e9);
+    }
+}

@@ -1,0 +1,110 @@
+package io.unibench.store;
+
+import static io.unibench.metrics.RequestRecord.ABSENT;
+
+import io.unibench.metrics.RequestRecord;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.Locale;
+
+/**
+ * A {@link RequestRecord} as a row of {@code requests}: the fields of {@code requests.jsonl}, with moments kept
+ * as exact nanoseconds since the point's start (so a stored run rebuilds the very same report) and the text
+ * chunk arrivals packed by {@link ChunkTimes}. Counts that were unknown stay -1.
+ */
+final class RequestRows {
+    static final String COLUMNS = "run_id, point_index, idx, request_id, conversation_id, turn, stream, success, "
+            + "error_class, http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, "
+            + "headers_ns, first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, "
+            + "cached_tokens, token_source, last_turn, cached_source";
+    static final String INSERT = "INSERT INTO requests (" + COLUMNS + ") VALUES ("
+            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    /** Columns read back, in {@link #read} order (run_id and point_index are known to the caller). */
+    static final String SELECT = "SELECT idx, request_id, conversation_id, turn, stream, success, error_class, "
+            + "http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, headers_ns, "
+            + "first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, cached_tokens, "
+            + "token_source, last_turn, cached_source FROM requests";
+
+    private RequestRows() {}
+
+    static void bind(PreparedStatement ps, String runId, int point, long base, RequestRecord r) throws SQLException {
+        int i = 1;
+        ps.setString(i++, runId);
+        ps.setInt(i++, point);
+        ps.setLong(i++, r.index());
+        ps.setString(i++, clean(r.requestId()));
+        ps.setString(i++, clean(r.conversationId()));
+        ps.setInt(i++, r.turnIndex());
+        ps.setShort(i++, (short) (r.stream() ? 1 : 0));
+        ps.setShort(i++, (short) (r.success() ? 1 : 0));
+        ps.setString(i++, clean(r.errorClass()));
+        ps.setInt(i++, r.httpStatus());
+        ps.setString(i++, clean(r.errorMessage()));
+        ps.setString(i++, clean(r.finishReason()));
+        ps.setLong(i++, r.startEpochMillis());
+        moment(ps, i++, r.scheduledNanos(), base);
+        moment(ps, i++, r.startNanos(), base);
+        moment(ps, i++, r.headersNanos(), base);
+        moment(ps, i++, r.firstChunkNanos(), base);
+        moment(ps, i++, r.firstTokenNanos(), base);
+        moment(ps, i++, r.endNanos(), base);
+        byte[] chunks = ChunkTimes.encode(r.tokenChunkNanos() == null ? new long[0] : r.tokenChunkNanos(), base);
+        if (chunks == null) ps.setNull(i++, Types.BINARY);
+        else ps.setBytes(i++, chunks);
+        ps.setInt(i++, r.promptTokens());
+        ps.setInt(i++, r.completionTokens());
+        ps.setInt(i++, r.cachedTokens());
+        ps.setString(i++, r.tokenSource() == null ? null : r.tokenSource().name().toLowerCase(Locale.ROOT));
+        ps.setShort(i++, (short) (r.lastTurn() ? 1 : 0));
+        ps.setString(i, r.cachedTokenSource() == null ? null : r.cachedTokenSource().name().toLowerCase(Locale.ROOT));
+    }
+
+    /** The record of the current row, its moments relative to the point's start (base 0). */
+    static RequestRecord read(ResultSet rs) throws SQLException {
+        String source = rs.getString(22);
+        String cachedSource = rs.getString(24);
+        return new RequestRecord(
+                rs.getLong(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getInt(4),
+                rs.getInt(23) != 0,
+                rs.getInt(5) != 0,
+                rs.getLong(11),
+                moment(rs, 12),
+                moment(rs, 13),
+                moment(rs, 14),
+                moment(rs, 15),
+                moment(rs, 16),
+                moment(rs, 17),
+                ChunkTimes.decode(rs.getBytes(18)),
+                rs.getInt(19),
+                rs.getInt(20),
+                rs.getInt(21),
+                cachedSource == null ? null : RequestRecord.CacheSource.valueOf(cachedSource.toUpperCase(Locale.ROOT)),
+                source == null ? null : RequestRecord.TokenSource.valueOf(source.toUpperCase(Locale.ROOT)),
+                rs.getInt(6) != 0,
+                rs.getString(7),
+                rs.getInt(8),
+                rs.getString(9),
+                rs.getString(10));
+    }
+
+    private static void moment(PreparedStatement ps, int i, long nanos, long base) throws SQLException {
+        if (nanos == ABSENT) ps.setNull(i, Types.BIGINT);
+        else ps.setLong(i, nanos - base);
+    }
+
+    private static long moment(ResultSet rs, int i) throws SQLException {
+        long v = rs.getLong(i);
+        return rs.wasNull() ? ABSENT : v;
+    }
+
+    /** PostgreSQL text cannot hold NUL; a server's error message might. */
+    private static String clean(String s) {
+        return s == null || s.indexOf('\0') < 0 ? s : s.replace('\0', ' ');
+    }
+}

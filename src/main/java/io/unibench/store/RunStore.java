@@ -1,0 +1,465 @@
+package io.unibench.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.BadInputException;
+import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.RunMetrics;
+import io.unibench.metrics.RunResult;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+
+/**
+ * Run history over one JDBC connection: SQLite or PostgreSQL, same schema ({@link Migrations}). Every public
+ * method is one transaction; the object is thread-safe (one lock; the writer thread and the benchmark's main
+ * thread share it).
+ */
+public final class RunStore implements AutoCloseable {
+    /** A run on another host whose writer has not committed for this long is taken as abandoned. */
+    static final long FOREIGN_STALE_MILLIS = 10 * 60_000L;
+    private static final Set<String> CONFIG_KEY_IGNORED =
+            Set.of("name", "outputs_dir", "no_timestamp", "log_every_n_query", "debug");
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
+
+    private final StoreLocation location;
+    private final Connection c;
+
+    private RunStore(StoreLocation location, Connection c) {
+        this.location = location;
+        this.c = c;
+    }
+
+    /** Opens (creating the SQLite file and its folder on first use) and migrates the schema. */
+    public static RunStore open(StoreLocation location) throws SQLException {
+        try {
+            if (location.file() != null && location.file().getParent() != null) {
+                Files.createDirectories(location.file().getParent());
+            }
+        } catch (java.io.IOException e) {
+            throw new SQLException("cannot create " + location.file().getParent() + ": " + e.getMessage(), e);
+        }
+        Connection c = DriverManager.getConnection(location.jdbcUrl(), location.properties());
+        try {
+            Migrations.apply(c, location.dialect());
+            c.setAutoCommit(false);
+            return new RunStore(location, c);
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    public StoreLocation location() {
+        return location;
+    }
+
+    // ---- writing --------------------------------------------------------------------------------
+
+    /** Inserts the run as {@code running}; returns its id (UTC start time and a random suffix). */
+    public synchronized String createRun(RunStart s, Owner owner, long nowMillis) throws SQLException {
+        String id = ZonedDateTime.now(ZoneOffset.UTC).format(ID_TIME) + "-"
+                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(2);
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO runs (run_id, name, model, url, status, "
+                + "started_at, heartbeat_at, owner_host, owner_pid, owner_started, config_key, config_json, "
+                + "environment_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, id);
+            ps.setString(2, s.name());
+            ps.setString(3, s.model());
+            ps.setString(4, s.url());
+            ps.setString(5, RunRow.RUNNING);
+            ps.setLong(6, nowMillis);
+            ps.setLong(7, nowMillis);
+            ps.setString(8, owner.host());
+            ps.setLong(9, owner.pid());
+            ps.setLong(10, owner.startedAt());
+            ps.setString(11, configKey(s.config()));
+            ps.setString(12, ResultJson.write(ResultJson.MAPPER.convertValue(s.config(), Object.class)));
+            ps.setString(13, ResultJson.write(s.environment()));
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO run_tags (run_id, tag) VALUES (?, ?)")) {
+            for (String tag : new java.util.LinkedHashSet<>(s.tags())) {
+                ps.setString(1, id);
+                ps.setString(2, tag);
+                ps.executeUpdate();
+            }
+        }
+        commit();
+        return id;
+    }
+
+    public synchronized void addPoint(String runId, int index, RunInfo info, long startedAtMillis)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO run_points (run_id, point_index, label, "
+                + "concurrency, rate, number, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, runId);
+            ps.setInt(2, index);
+            ps.setString(3, info.label());
+            ps.setInt(4, info.concurrency());
+            ps.setDouble(5, info.rate());
+            ps.setInt(6, info.number());
+            ps.setLong(7, startedAtMillis);
+            ps.executeUpdate();
+        }
+        commit();
+    }
+
+    /**
+     * One batch of request records in one transaction, with the run's counters and heartbeat.
+     *
+     * @param baseNanos the point's start, subtracted from every moment
+     */
+    public synchronized void insertRequests(String runId, int point, long baseNanos, List<RequestRecord> batch,
+                                            long nowMillis) throws SQLException {
+        long successes = 0;
+        try (PreparedStatement ps = c.prepareStatement(RequestRows.INSERT)) {
+            for (RequestRecord r : batch) {
+                RequestRows.bind(ps, runId, point, baseNanos, r);
+                ps.addBatch();
+                if (r.success()) successes++;
+            }
+            ps.executeBatch();
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET heartbeat_at = ?, request_count = "
+                + "request_count + ?, success_count = success_count + ? WHERE run_id = ?")) {
+            ps.setLong(1, nowMillis);
+            ps.setLong(2, batch.size());
+            ps.setLong(3, successes);
+            ps.setString(4, runId);
+            ps.executeUpdate();
+        }
+        commit();
+    }
+
+    public synchronized void heartbeat(String runId, long nowMillis) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET heartbeat_at = ? WHERE run_id = ?")) {
+            ps.setLong(1, nowMillis);
+            ps.setString(2, runId);
+            ps.executeUpdate();
+        }
+        commit();
+    }
+
+    /** The point's summaries, percentiles, workload throughput and errors, as computed at its end. */
+    public synchronized void savePointResult(String runId, int index, RunResult r) throws SQLException {
+        savePointResult(runId, index, r, Map.of());
+    }
+
+    public synchronized void savePointResult(String runId, int index, RunResult r, Map<String, Object> extraSummaryKeys)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE run_points SET summary_json = ?, "
+                + "percentiles_json = ?, workload_json = ?, errors_json = ? WHERE run_id = ? AND point_index = ?")) {
+            ps.setString(1, ResultJson.summary(r, extraSummaryKeys));
+            ps.setString(2, ResultJson.percentiles(r));
+            ps.setString(3, ResultJson.workload(r));
+            ps.setString(4, ResultJson.errors(r));
+            ps.setString(5, runId);
+            ps.setInt(6, index);
+            ps.executeUpdate();
+        }
+        commit();
+    }
+
+    public synchronized void finishRun(String runId, String status, long nowMillis) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE runs SET status = ?, ended_at = ?, heartbeat_at = ? WHERE run_id = ?")) {
+            ps.setString(1, status);
+            ps.setLong(2, nowMillis);
+            ps.setLong(3, nowMillis);
+            ps.setString(4, runId);
+            ps.executeUpdate();
+        }
+        commit();
+    }
+
+    /**
+     * Marks runs left {@code running} by a process that is gone as {@code interrupted} (ended at their last
+     * commit) and computes the summaries of their unfinished points from the stored requests. A process of this
+     * host is gone when its pid is not running (or belongs to a newer process); one of another host, when it has
+     * not committed for {@link #FOREIGN_STALE_MILLIS}. Returns the ids recovered.
+     */
+    public synchronized List<String> recoverAbandoned(Owner me, long nowMillis) throws SQLException {
+        List<String> abandoned = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT run_id, owner_host, owner_pid, owner_started, "
+                + "heartbeat_at FROM runs WHERE status = ?")) {
+            ps.setString(1, RunRow.RUNNING);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Owner owner = new Owner(rs.getString(2), rs.getLong(3), rs.getLong(4));
+                    boolean self = owner.host().equals(me.host()) && owner.pid() == me.pid();
+                    boolean gone = owner.host().equals(me.host())
+                            ? !self && owner.deadOn(me.host())
+                            : nowMillis - rs.getLong(5) > FOREIGN_STALE_MILLIS;
+                    if (gone) abandoned.add(rs.getString(1));
+                }
+            }
+        }
+        commit();
+        List<String> recovered = new ArrayList<>();
+        for (String id : abandoned) {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET status = ?, ended_at = heartbeat_at "
+                    + "WHERE run_id = ? AND status = ?")) {
+                ps.setString(1, RunRow.INTERRUPTED);
+                ps.setString(2, id);
+                ps.setString(3, RunRow.RUNNING);
+                if (ps.executeUpdate() == 0) {
+                    commit();
+                    continue; // another process recovered it first
+                }
+            }
+            commit();
+            recovered.add(id);
+            for (StoredPoint p : points(id)) {
+                if (p.summary() != null) continue;
+                RunMetrics metrics = new RunMetrics();
+                forEachRequest(id, p.index(), metrics::accept);
+                savePointResult(id, p.index(), metrics.result(p.info()));
+            }
+        }
+        return recovered;
+    }
+
+    public synchronized boolean delete(String runId) throws SQLException {
+        int n;
+        // explicit order: no reliance on cascades being enabled on every connection
+        for (String table : List.of("requests", "run_points", "run_tags")) {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE run_id = ?")) {
+                ps.setString(1, runId);
+                ps.executeUpdate();
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM runs WHERE run_id = ?")) {
+            ps.setString(1, runId);
+            n = ps.executeUpdate();
+        }
+        commit();
+        return n > 0;
+    }
+
+    // ---- reading --------------------------------------------------------------------------------
+
+    public synchronized List<RunRow> list(RunFilter f) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT " + RUN_COLUMNS + " FROM runs r WHERE 1 = 1");
+        List<Object> args = new ArrayList<>();
+        like(sql, args, "r.model", f.model());
+        like(sql, args, "r.url", f.url());
+        like(sql, args, "r.name", f.name());
+        if (f.status() != null) {
+            sql.append(" AND r.status = ?");
+            args.add(f.status());
+        }
+        if (f.since() != null) {
+            sql.append(" AND r.started_at >= ?");
+            args.add(f.since());
+        }
+        if (f.until() != null) {
+            sql.append(" AND r.started_at < ?");
+            args.add(f.until());
+        }
+        for (String tag : f.tags()) {
+            sql.append(" AND EXISTS (SELECT 1 FROM run_tags t WHERE t.run_id = r.run_id AND t.tag = ?)");
+            args.add(tag);
+        }
+        sql.append(" ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?");
+        args.add(f.limit());
+        List<RunRow> rows = queryRuns(sql.toString(), args);
+        commit();
+        return rows;
+    }
+
+    /** A full run id from an id or a unique prefix of one. */
+    public synchronized String resolveId(String idOrPrefix) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT run_id FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\' ORDER BY run_id LIMIT 3")) {
+            ps.setString(1, idOrPrefix);
+            ps.setString(2, escapeLike(idOrPrefix) + "%");
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) ids.add(rs.getString(1));
+            }
+        }
+        commit();
+        if (ids.contains(idOrPrefix)) return idOrPrefix;
+        if (ids.isEmpty()) throw new BadInputException("run '" + idOrPrefix + "': no such run in " + location.display());
+        if (ids.size() > 1) {
+            throw new BadInputException("run '" + idOrPrefix + "': ambiguous (" + String.join(", ", ids.subList(0, 2))
+                    + ", …); give more of the id");
+        }
+        return ids.getFirst();
+    }
+
+    public synchronized StoredRun run(String runId) throws SQLException {
+        List<RunRow> rows = queryRuns("SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.run_id = ?", List.of(runId));
+        if (rows.isEmpty()) throw new BadInputException("run '" + runId + "': no such run in " + location.display());
+        JsonNode config;
+        JsonNode env;
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT config_json, environment_json FROM runs WHERE run_id = ?")) {
+            ps.setString(1, runId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                config = ResultJson.read(rs.getString(1));
+                env = ResultJson.read(rs.getString(2));
+            }
+        }
+        List<StoredPoint> points = points(runId);
+        commit();
+        return new StoredRun(rows.getFirst(), config, env, points);
+    }
+
+    /** Finished runs with the same configuration key (repeats), newest first, except the ids given. */
+    public synchronized List<RunRow> repeats(String configKey, Set<String> except, int limit) throws SQLException {
+        List<RunRow> rows = queryRuns("SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.config_key = ? AND r.status = ? "
+                + "ORDER BY r.started_at DESC LIMIT ?", List.of(configKey, RunRow.FINISHED, limit + except.size()));
+        commit();
+        return rows.stream().filter(r -> !except.contains(r.runId())).limit(limit).toList();
+    }
+
+    /** Streams a point's stored requests in index order, moments relative to the point's start. */
+    public synchronized void forEachRequest(String runId, int point, Consumer<RequestRecord> consumer)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(RequestRows.SELECT
+                + " WHERE run_id = ? AND point_index = ? ORDER BY idx")) {
+            ps.setString(1, runId);
+            ps.setInt(2, point);
+            ps.setFetchSize(2000); // PostgreSQL streams with a cursor instead of loading every row
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) consumer.accept(RequestRows.read(rs));
+            }
+        }
+        commit();
+    }
+
+    private static final String RUN_COLUMNS = "r.run_id, r.name, r.model, r.url, r.status, r.started_at, "
+            + "r.ended_at, r.request_count, r.success_count, r.config_key";
+
+    private List<RunRow> queryRuns(String sql, List<?> args) throws SQLException {
+        List<Object[]> raw = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bindAll(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long ended = rs.getLong(7);
+                    Long endedAt = rs.wasNull() ? null : ended;
+                    raw.add(new Object[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5), rs.getLong(6), endedAt, rs.getLong(8), rs.getLong(9), rs.getString(10)});
+                }
+            }
+        }
+        Map<String, List<String>> tags = tags(raw.stream().map(r -> (String) r[0]).toList());
+        List<RunRow> rows = new ArrayList<>(raw.size());
+        for (Object[] r : raw) {
+            rows.add(new RunRow((String) r[0], (String) r[1], (String) r[2], (String) r[3], (String) r[4],
+                    (Long) r[5], (Long) r[6], (Long) r[7], (Long) r[8], tags.getOrDefault((String) r[0], List.of()),
+                    (String) r[9]));
+        }
+        return rows;
+    }
+
+    /** Tags of many runs in chunks of 500 ids (one query per chunk, not one per run). */
+    private Map<String, List<String>> tags(List<String> runIds) throws SQLException {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (int from = 0; from < runIds.size(); from += 500) {
+            List<String> chunk = runIds.subList(from, Math.min(runIds.size(), from + 500));
+            String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT run_id, tag FROM run_tags WHERE run_id IN (" + marks + ") ORDER BY run_id, tag")) {
+                bindAll(ps, chunk);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) out.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+                }
+            }
+        }
+        return out;
+    }
+
+    private List<StoredPoint> points(String runId) throws SQLException {
+        List<StoredPoint> points = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT point_index, label, concurrency, rate, number, "
+                + "started_at, summary_json, percentiles_json, workload_json, errors_json FROM run_points "
+                + "WHERE run_id = ? ORDER BY point_index")) {
+            ps.setString(1, runId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    points.add(new StoredPoint(rs.getInt(1), rs.getString(2), rs.getInt(3), rs.getDouble(4),
+                            rs.getInt(5), rs.getLong(6), ResultJson.read(rs.getString(7)),
+                            ResultJson.read(rs.getString(8)), ResultJson.read(rs.getString(9)),
+                            ResultJson.read(rs.getString(10))));
+                }
+            }
+        }
+        return points;
+    }
+
+    private static void like(StringBuilder sql, List<Object> args, String column, String value) {
+        if (value == null || value.isEmpty()) return;
+        sql.append(" AND LOWER(").append(column).append(") LIKE ? ESCAPE '\\'");
+        args.add("%" + escapeLike(value.toLowerCase(java.util.Locale.ROOT)) + "%");
+    }
+
+    private static String escapeLike(String s) {
+        return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+
+    private static void bindAll(PreparedStatement ps, List<?> args) throws SQLException {
+        for (int i = 0; i < args.size(); i++) {
+            Object a = args.get(i);
+            if (a instanceof String s) ps.setString(i + 1, s);
+            else if (a instanceof Long l) ps.setLong(i + 1, l);
+            else if (a instanceof Integer n) ps.setInt(i + 1, n);
+            else throw new IllegalArgumentException("unsupported argument " + a);
+        }
+    }
+
+    private void commit() throws SQLException {
+        c.commit();
+    }
+
+    /**
+     * Hash of the configuration minus what does not change the measurement (names, output places, logging):
+     * runs with the same key are repeats, whose spread tells a real difference from noise.
+     */
+    static String configKey(JsonNode config) {
+        ObjectNode copy = config != null && config.isObject() ? ((ObjectNode) config).deepCopy()
+                : ResultJson.MAPPER.createObjectNode();
+        CONFIG_KEY_IGNORED.forEach(copy::remove);
+        // the embedded simulator listens on a new free port each run: its URL says nothing about the target
+        if (copy.path("embedded_simulator").asBoolean(false)) copy.remove("url");
+        try {
+            Object canonical = ResultJson.MAPPER.convertValue(copy, Object.class);
+            String text = ResultJson.MAPPER.copy().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
+                    .writeValueAsString(canonical);
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, 12);
+        } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public synchronized void close() throws SQLException {
+        c.close();
+    }
+}

@@ -1,0 +1,51 @@
+package io.unibench.store;
+
+import io.unibench.metrics.RunMetrics;
+import io.unibench.metrics.RunResult;
+import io.unibench.report.TerminalReport;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The report of a stored run, recomputed from its stored requests by the same aggregation {@code perf} uses, so
+ * it equals the report printed at the end of the run, and exists for a run that was killed before its end.
+ */
+public final class StoredReports {
+    private StoredReports() {}
+
+    /** One result per stored sweep point (a point with no stored request is left out). */
+    public static List<RunResult> results(RunStore store, StoredRun run) throws SQLException {
+        List<RunResult> results = new ArrayList<>();
+        for (StoredPoint p : run.points()) {
+            RunMetrics metrics = new RunMetrics();
+            store.forEachRequest(run.runId(), p.index(), metrics::accept);
+            if (metrics.total() > 0) results.add(metrics.result(p.info()));
+        }
+        return results;
+    }
+
+    public static String render(RunStore store, StoredRun run) throws SQLException {
+        return TerminalReport.render(results(store, run), basicInfo(run));
+    }
+
+    static Map<String, String> basicInfo(StoredRun run) {
+        Map<String, String> info = new LinkedHashMap<>();
+        RunRow r = run.row();
+        info.put("Run", r.runId() + (r.name() != null ? " (" + r.name() + ")" : ""));
+        info.put("Status", r.status() + (RunRow.FINISHED.equals(r.status()) ? "" : " (report from the stored requests)"));
+        info.put("Started", Instant.ofEpochMilli(r.startedAt()).toString());
+        info.put("Model", r.model());
+        info.put("Target", r.url());
+        if (run.config() != null && run.config().hasNonNull("dataset")) {
+            info.put("Dataset", run.config().get("dataset").asText());
+        }
+        if (!r.tags().isEmpty()) info.put("Tags", String.join(", ", r.tags()));
+        info.put("Stored Requests", Long.toString(r.requestCount()));
+        return info;
+    }
+}

@@ -1,0 +1,377 @@
+package io.unibench.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.BadInputException;
+import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.RunMetrics;
+import io.unibench.metrics.RunResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The store's behaviour, run unchanged against SQLite and PostgreSQL (one subclass each). */
+abstract class RunStoreContract {
+    static final long BASE = 7_000_000_000_000L; // a nanoTime-like origin far from 0
+    static final RunInfo INFO = new RunInfo("parallel_4_number_60", 4, -1, 60);
+
+    @TempDir
+    Path tmp;
+
+    TestStores.Backend backend;
+    RunStore store;
+    final Owner me = Owner.current();
+
+    abstract TestStores.Backend backend(Path tmp) throws Exception;
+
+    @BeforeEach
+    void open() throws Exception {
+        backend = backend(tmp);
+        store = RunStore.open(backend.location());
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        if (store != null) store.close();
+        if (backend != null) backend.close();
+    }
+
+    RunStart start(String name, String model, String url, List<String> tags) {
+        ObjectNode config = ResultJson.MAPPER.createObjectNode().put("model", model).put("url", url)
+                .put("name", name).put("max_tokens", 40);
+        return new RunStart(name, tags, model, url, config, Map.of("java_version", "21"));
+    }
+
+    /** A finished run of one point holding {@code records}; returns its id. */
+    String storeRun(RunStart s, List<RequestRecord> records, long now) throws Exception {
+        String id = store.createRun(s, me, now);
+        store.addPoint(id, 0, INFO, now);
+        store.insertRequests(id, 0, BASE, records.subList(0, records.size() / 2), now);
+        store.insertRequests(id, 0, BASE, records.subList(records.size() / 2, records.size()), now);
+        store.savePointResult(id, 0, result(records));
+        store.finishRun(id, RunRow.FINISHED, now + 1);
+        return id;
+    }
+
+    static RunResult result(List<RequestRecord> records) {
+        RunMetrics m = new RunMetrics();
+        records.forEach(m::accept);
+        return m.result(INFO);
+    }
+
+    List<RequestRecord> stored(String id) throws Exception {
+        List<RequestRecord> out = new ArrayList<>();
+        store.forEachRequest(id, 0, out::add);
+        return out;
+    }
+
+    @Test
+    void requestRecordsComeBackExactlyAndGiveTheSameReport() throws Exception {
+        List<RequestRecord> records = TestStores.records(60, BASE, 1);
+        String id = storeRun(start("a", "m", "http://h/v1", List.of()), records, 1000);
+        List<RequestRecord> back = stored(id);
+        assertSameRecords(back, records, BASE);
+        RunResult original = result(records);
+        RunResult rebuilt = result(back);
+        assertThat(rebuilt.summary().toMap()).isEqualTo(original.summary().toMap());
+        assertThat(rebuilt.percentiles()).isEqualTo(original.percentiles());
+        assertThat(rebuilt.errors()).isEqualTo(original.errors());
+        RunRow row = store.run(id).row();
+        assertThat(row.requestCount()).isEqualTo(60);
+        assertThat(row.successCount()).isEqualTo(records.stream().filter(RequestRecord::success).count());
+        JsonNode summary = store.run(id).points().getFirst().summary();
+        assertThat(summary.get("Total Requests").asLong()).isEqualTo(60);
+        assertThat(summary.get("Avg TTFT (ms)").asDouble()).isEqualTo(original.summary().avgTtftMs());
+    }
+
+    @Test
+    void listFiltersByModelUrlNameTagDateAndStatusNewestFirst() throws Exception {
+        List<RequestRecord> r = TestStores.records(5, BASE, 2);
+        String a = storeRun(start("nightly-a", "Qwen2.5-7B", "http://gpu1:8000/v1", List.of("nightly", "h100")), r, 1_000);
+        String b = storeRun(start("nightly-b", "Llama-3-8B", "http://gpu2:8000/v1", List.of("nightly")), r, 2_000);
+        String c = storeRun(start("adhoc_1%", "qwen2.5-72b", "http://gpu1:8000/v1", List.of("h100")), r, 3_000);
+        String d = store.createRun(start("live", "x", "http://y", List.of()), me, 4_000); // still running
+
+        assertThat(ids(RunFilter.all(50))).containsExactly(d, c, b, a);
+        assertThat(ids(filter("qwen", null, null, List.of(), null, null, null))).containsExactly(c, a);
+        assertThat(ids(filter(null, "gpu1", null, List.of(), null, null, null))).containsExactly(c, a);
+        assertThat(ids(filter(null, null, "NIGHTLY", List.of(), null, null, null))).containsExactly(b, a);
+        assertThat(ids(filter(null, null, "_1%", List.of(), null, null, null))).containsExactly(c); // no wildcards
+        assertThat(ids(filter(null, null, null, List.of("nightly", "h100"), null, null, null))).containsExactly(a);
+        assertThat(ids(filter(null, null, null, List.of("h100"), null, null, null))).containsExactly(c, a);
+        assertThat(ids(filter(null, null, null, List.of(), 2_000L, 4_000L, null))).containsExactly(c, b);
+        assertThat(ids(filter(null, null, null, List.of(), null, null, RunRow.RUNNING))).containsExactly(d);
+        assertThat(ids(RunFilter.all(2))).containsExactly(d, c);
+        assertThat(store.list(RunFilter.all(10)).get(3).tags()).containsExactly("h100", "nightly");
+    }
+
+    private RunFilter filter(String model, String url, String name, List<String> tags, Long since, Long until,
+                             String status) {
+        return new RunFilter(model, url, name, tags, since, until, status, 50);
+    }
+
+    private List<String> ids(RunFilter f) throws Exception {
+        return store.list(f).stream().map(RunRow::runId).toList();
+    }
+
+    @Test
+    void runIdsResolveFromAUniquePrefix() throws Exception {
+        String id = store.createRun(start("n", "m", "u", List.of()), me, 1);
+        assertThat(store.resolveId(id.substring(0, id.length() - 3))).isEqualTo(id);
+        assertThatThrownBy(() -> store.resolveId("nope")).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("no such run");
+    }
+
+    @Test
+    void runsOfDeadProcessesAreMarkedInterruptedAndGetSummariesFromTheirRequests() throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Owner dead = new Owner(me.host(), gone.pid(), System.currentTimeMillis());
+        List<RequestRecord> records = TestStores.records(30, BASE, 3);
+        String abandoned = store.createRun(start("k", "m", "u", List.of()), dead, 1_000);
+        store.addPoint(abandoned, 0, INFO, 1_000);
+        store.insertRequests(abandoned, 0, BASE, records, 1_500);
+        String alive = store.createRun(start("l", "m", "u", List.of()), me, 1_000);
+        Owner otherHost = new Owner("elsewhere", 1, 0);
+        String foreign = store.createRun(start("f", "m", "u", List.of()), otherHost, 1_000);
+
+        assertThat(store.recoverAbandoned(me, 2_000)).containsExactly(abandoned);
+        StoredRun run = store.run(abandoned);
+        assertThat(run.row().status()).isEqualTo(RunRow.INTERRUPTED);
+        assertThat(run.row().endedAt()).isEqualTo(1_500); // its last commit
+        assertThat(run.points().getFirst().summary().get("Total Requests").asLong()).isEqualTo(30);
+        assertThat(store.run(alive).row().status()).isEqualTo(RunRow.RUNNING);
+        assertThat(store.run(foreign).row().status()).isEqualTo(RunRow.RUNNING);
+        // another host's run counts as abandoned only once its writer has been silent for the stale period
+        assertThat(store.recoverAbandoned(me, 1_000 + RunStore.FOREIGN_STALE_MILLIS + 1)).containsExactly(foreign);
+        assertThat(store.recoverAbandoned(me, 10 * RunStore.FOREIGN_STALE_MILLIS)).isEmpty();
+    }
+
+    @Test
+    void compareGivesDeltaDirectionAndSpreadOfRepeats() throws Exception {
+        RunStart s = start("ab", "m", "http://h/v1", List.of());
+        List<RequestRecord> base = TestStores.records(40, BASE, 4);
+        String a = storeRun(s, base, 1_000);
+        String b = storeRun(s, slower(base, 2), 2_000);
+        // B is twice as slow: latency worse (lower is better), throughput worse, request counts neutral
+        RunComparison.Result noRepeats = RunComparison.compare(store, store.run(a), store.run(b));
+        RunComparison.Row latency = row(noRepeats, "Avg Latency (s)");
+        assertThat(latency.delta()).isEqualTo(latency.b() - latency.a()).isPositive();
+        assertThat(latency.direction()).isEqualTo(RunComparison.Direction.LOWER_BETTER);
+        assertThat(latency.verdict()).isEqualTo("worse");
+        assertThat(row(noRepeats, "Req Throughput (req/s)").verdict()).isEqualTo("worse");
+        assertThat(row(noRepeats, "Total Requests").verdict()).isEmpty();
+        assertThat(row(noRepeats, "Total Requests").delta()).isZero();
+        assertThat(row(noRepeats, "p99 TTFT (ms)").verdict()).isEqualTo("worse");
+        assertThat(latency.spread()).isNull();
+        assertThat(RunComparison.render(noRepeats)).contains("parallel_4_number_60", "Avg Latency (s)", "worse",
+                "no run-to-run spread is known");
+
+        // three repeats of the configuration whose latency varies by up to 3x: B's 2x is inside that spread,
+        // and a delta of exactly zero (request counts) is inside any spread
+        storeRun(s, slower(base, 1), 3_000);
+        storeRun(s, slower(base, 3), 4_000);
+        storeRun(s, slower(base, 1.5), 5_000);
+        RunComparison.Result withRepeats = RunComparison.compare(store, store.run(a), store.run(b));
+        RunComparison.Row l2 = row(withRepeats, "Avg Latency (s)");
+        assertThat(l2.repeats()).isEqualTo(3);
+        assertThat(l2.spread()).isGreaterThan(Math.abs(l2.delta()));
+        assertThat(l2.inSpread()).isTrue();
+        for (RunComparison.Row r : withRepeats.rows()) {
+            if (r.delta() != null && r.spread() != null) {
+                assertThat(r.inSpread()).as(r.metric()).isEqualTo(Math.abs(r.delta()) <= r.spread());
+            }
+        }
+        assertThat(RunComparison.render(withRepeats)).contains("~ within").contains("3 repeats");
+
+        // a run of another configuration is not a repeat
+        storeRun(start("other", "m2", "http://h/v1", List.of()), slower(base, 10), 6_000);
+        assertThat(row(RunComparison.compare(store, store.run(a), store.run(b)), "Avg Latency (s)").repeats())
+                .isEqualTo(3);
+    }
+
+    private static RunComparison.Row row(RunComparison.Result r, String metric) {
+        return r.rows().stream().filter(x -> x.metric().equals(metric)).findFirst().orElseThrow();
+    }
+
+    /** The records with every moment stretched by {@code factor} around {@link #BASE}. */
+    static List<RequestRecord> slower(List<RequestRecord> in, double factor) {
+        List<RequestRecord> out = new ArrayList<>();
+        for (RequestRecord r : in) {
+            long[] chunks = Arrays.stream(r.tokenChunkNanos()).map(t -> stretch(t, factor)).toArray();
+            out.add(new RequestRecord(r.index(), r.requestId(), r.conversationId(), r.turnIndex(), r.lastTurn(), r.stream(),
+                    r.startEpochMillis(), stretch(r.scheduledNanos(), factor), stretch(r.startNanos(), factor),
+                    stretch(r.headersNanos(), factor), stretch(r.firstChunkNanos(), factor),
+                    stretch(r.firstTokenNanos(), factor), stretch(r.endNanos(), factor), chunks, r.promptTokens(),
+                    r.completionTokens(), r.cachedTokens(), r.cachedTokenSource(), r.tokenSource(), r.success(), r.errorClass(),
+                    r.httpStatus(), r.errorMessage(), r.finishReason()));
+        }
+        return out;
+    }
+
+    private static long stretch(long t, double factor) {
+        return t == RequestRecord.ABSENT ? t : BASE + Math.round((t - BASE) * factor);
+    }
+
+    @Test
+    void jsonExportRebuildsTheStoredRecordsAndSummaries() throws Exception {
+        List<RequestRecord> records = TestStores.records(25, BASE, 5);
+        String id = storeRun(start("e", "m", "u", List.of("t1")), records, 1_000);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RunExport.json(store, store.run(id), out);
+        JsonNode doc = ResultJson.MAPPER.readTree(out.toByteArray());
+        assertThat(doc.at("/run/run_id").asText()).isEqualTo(id);
+        assertThat(doc.at("/run/tags/0").asText()).isEqualTo("t1");
+        JsonNode point = doc.at("/points/0");
+        assertThat(point.get("summary")).isEqualTo(store.run(id).points().getFirst().summary());
+        List<RequestRecord> rebuilt = new ArrayList<>();
+        for (JsonNode r : point.get("requests")) {
+            Map<String, String> fields = new HashMap<>();
+            r.properties().forEach(e -> fields.put(e.getKey(), e.getValue().isNull() ? null
+                    : e.getValue().isArray() ? joinArray(e.getValue()) : e.getValue().asText()));
+            rebuilt.add(fromFields(fields));
+        }
+        assertSameRecords(rebuilt, records, BASE);
+        // the requests.jsonl fields are there with their meaning: seconds since the point's start
+        JsonNode first = point.get("requests").get(0);
+        assertThat(first.get("latency_s").asDouble()).isEqualTo(records.getFirst().latencySeconds());
+        assertThat(first.get("itl_s").size()).isEqualTo(records.getFirst().interChunkCount());
+    }
+
+    @Test
+    void csvExportRebuildsTheStoredRecords() throws Exception {
+        List<RequestRecord> records = TestStores.records(25, BASE, 6);
+        String id = storeRun(start("c", "m", "u", List.of()), records, 1_000);
+        StringWriter requests = new StringWriter();
+        RunExport.requestsCsv(store, store.run(id), requests);
+        List<List<String>> rows = Csv.parse(requests.toString());
+        List<String> header = rows.getFirst();
+        assertThat(header.subList(0, 4)).containsExactly("run_id", "point", "label", "index");
+        List<RequestRecord> rebuilt = new ArrayList<>();
+        for (List<String> row : rows.subList(1, rows.size())) {
+            Map<String, String> fields = new HashMap<>();
+            for (int i = 0; i < header.size(); i++) fields.put(header.get(i), row.get(i).isEmpty() ? null : row.get(i));
+            assertThat(fields.get("run_id")).isEqualTo(id);
+            rebuilt.add(fromFields(fields));
+        }
+        assertSameRecords(rebuilt, records, BASE);
+
+        StringWriter summary = new StringWriter();
+        RunExport.summaryCsv(store.run(id), summary);
+        List<List<String>> srows = Csv.parse(summary.toString());
+        int col = srows.getFirst().indexOf("Total Requests");
+        assertThat(Double.parseDouble(srows.get(1).get(col))).isEqualTo(25);
+    }
+
+    private static String joinArray(JsonNode array) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode v : array) sb.append(sb.isEmpty() ? "" : " ").append(v.asText());
+        return sb.toString();
+    }
+
+    /** A record from exported fields (text values, arrays space-separated), moments relative to 0. */
+    static RequestRecord fromFields(Map<String, String> f) {
+        String chunkText = f.get("token_chunk_s");
+        long[] chunks = chunkText == null || chunkText.isBlank() ? new long[0]
+                : Arrays.stream(chunkText.split(" ")).mapToLong(s -> RequestFields.nanos(Double.parseDouble(s))).toArray();
+        return new RequestRecord(Long.parseLong(f.get("index")), f.get("request_id"), f.get("conversation_id"),
+                Integer.parseInt(f.get("turn")), Boolean.parseBoolean(f.get("is_last_turn")), Boolean.parseBoolean(f.get("stream")),
+                Long.parseLong(f.get("start_epoch_ms")), moment(f, "scheduled_s"), moment(f, "start_s"),
+                moment(f, "headers_s"), moment(f, "first_chunk_s"), moment(f, "first_token_s"), moment(f, "end_s"),
+                chunks, count(f, "prompt_tokens"), count(f, "completion_tokens"), count(f, "cached_tokens"),
+                f.get("cached_token_source") == null ? null
+                        : RequestRecord.CacheSource.valueOf(f.get("cached_token_source").toUpperCase(java.util.Locale.ROOT)),
+                f.get("token_source") == null ? null
+                        : RequestRecord.TokenSource.valueOf(f.get("token_source").toUpperCase(java.util.Locale.ROOT)),
+                Boolean.parseBoolean(f.get("success")), f.get("error_class"), Integer.parseInt(f.get("http_status")),
+                f.get("error_message"), f.get("finish_reason"));
+    }
+
+    private static long moment(Map<String, String> f, String k) {
+        return RequestFields.nanos(f.get(k) == null ? null : Double.parseDouble(f.get(k)));
+    }
+
+    private static int count(Map<String, String> f, String k) {
+        return f.get(k) == null ? -1 : Integer.parseInt(f.get(k));
+    }
+
+    /** Field-by-field equality, the expected moments shifted to the point's origin. */
+    static void assertSameRecords(List<RequestRecord> actual, List<RequestRecord> expected, long base) {
+        assertThat(actual).hasSameSizeAs(expected);
+        for (int i = 0; i < expected.size(); i++) {
+            RequestRecord e = expected.get(i);
+            RequestRecord a = actual.get(i);
+            assertThat(a).usingRecursiveComparison().ignoringFields("scheduledNanos", "startNanos", "headersNanos",
+                    "firstChunkNanos", "firstTokenNanos", "endNanos", "tokenChunkNanos").isEqualTo(e);
+            assertThat(new long[] {a.scheduledNanos(), a.startNanos(), a.headersNanos(), a.firstChunkNanos(),
+                    a.firstTokenNanos(), a.endNanos()}).as("moments of record %d", i).containsExactly(
+                    shift(e.scheduledNanos(), base), shift(e.startNanos(), base), shift(e.headersNanos(), base),
+                    shift(e.firstChunkNanos(), base), shift(e.firstTokenNanos(), base), shift(e.endNanos(), base));
+            assertThat(a.tokenChunkNanos()).containsExactly(Arrays.stream(e.tokenChunkNanos()).map(t -> t - base).toArray());
+        }
+    }
+
+    private static long shift(long t, long base) {
+        return t == RequestRecord.ABSENT ? t : t - base;
+    }
+
+    @Test
+    void deleteRemovesTheRunAndItsRequestsOnly() throws Exception {
+        List<RequestRecord> r = TestStores.records(10, BASE, 7);
+        String gone = storeRun(start("x", "m", "u", List.of("t")), r, 1);
+        String kept = storeRun(start("y", "m", "u", List.of("t")), r, 2);
+        assertThat(store.delete(gone)).isTrue();
+        assertThat(ids(RunFilter.all(10))).containsExactly(kept);
+        assertThat(stored(gone)).isEmpty();
+        assertThat(stored(kept)).hasSize(10);
+        assertThat(store.delete(gone)).isFalse();
+    }
+
+    @Test
+    void migrationsRunOnceAndReopeningKeepsTheData() throws Exception {
+        String id = storeRun(start("m", "m", "u", List.of()), TestStores.records(3, BASE, 8), 1);
+        store.close();
+        store = RunStore.open(backend.location());
+        assertThat(stored(id)).hasSize(3);
+        try (Connection c = DriverManager.getConnection(backend.location().jdbcUrl(), backend.location().properties());
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT version FROM schema_version")) {
+            List<Integer> versions = new ArrayList<>();
+            while (rs.next()) versions.add(rs.getInt(1));
+            assertThat(versions).containsExactly(Migrations.latest());
+        }
+    }
+
+    @Test
+    void configKeyIgnoresNamesAndOutputsButNotTheLoad() {
+        ObjectNode a = ResultJson.MAPPER.createObjectNode().put("url", "http://h").put("name", "x").put("number", 10);
+        ObjectNode b = a.deepCopy().put("name", "y").put("outputs_dir", "elsewhere");
+        ObjectNode c = a.deepCopy().put("number", 11);
+        assertThat(RunStore.configKey(a)).isEqualTo(RunStore.configKey(b)).isNotEqualTo(RunStore.configKey(c));
+        assertThat(RunStore.configKey(a.deepCopy().put("embedded_simulator", true).put("url", "http://p1")))
+                .isEqualTo(RunStore.configKey(a.deepCopy().put("embedded_simulator", true).put("url", "http://p2")));
+    }
+
+    static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}
