@@ -44,7 +44,10 @@ final class EngineCore {
     private final Queue<Sequence> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicInteger cancels = new AtomicInteger();
-    private final PriorityQueue<Sequence> arriving = new PriorityQueue<>(Comparator.comparingLong(s -> s.readyNanos));
+    /** By ready time, then by arrival order (a PriorityQueue alone does not keep ties in order). */
+    private final PriorityQueue<Sequence> arriving = new PriorityQueue<>(
+            Comparator.<Sequence>comparingLong(s -> s.readyNanos).thenComparingLong(s -> s.order));
+    private final java.util.concurrent.atomic.AtomicLong offers = new java.util.concurrent.atomic.AtomicLong();
     private final ArrayDeque<Sequence> waiting = new ArrayDeque<>();
     private final ArrayList<Sequence> running = new ArrayList<>();
     private final ArrayList<Sequence> step = new ArrayList<>();
@@ -76,6 +79,7 @@ final class EngineCore {
             queued.decrementAndGet();
             return false;
         }
+        seq.order = offers.incrementAndGet();
         inbox.add(seq);
         return true;
     }

@@ -34,6 +34,8 @@ final class Sequence {
     volatile boolean cancelled;
 
     // ---- engine (scheduler thread) ----
+    /** Arrival order at the engine, set by {@link EngineCore#offer}. */
+    long order;
     PrefixCache.Lease[] leases;
     int prefillRemaining;
     int steps;
