@@ -36,6 +36,8 @@ final class SseResponder implements GenerationSink {
     private final FaultSpec fault;
     private final com.fasterxml.jackson.databind.ObjectMapper mapper;
     private int cachedTokens;
+    /** Frames written since the last flush: one HTTP chunk per delivery, not one per frame. */
+    private ByteBuf pending;
 
     /**
      * @param id        response id; {@code modelJson} the model as a JSON string literal (quoted and escaped)
@@ -81,9 +83,7 @@ final class SseResponder implements GenerationSink {
 
     @Override public void token(int choice, byte[] word) {
         byte[] prefix = tokenPrefix[choice];
-        ByteBuf buf = ctx.alloc().buffer(prefix.length + word.length + tokenSuffix.length);
-        buf.writeBytes(prefix).writeBytes(word).writeBytes(tokenSuffix);
-        ctx.write(new DefaultHttpContent(buf), ctx.voidPromise());
+        buffer(prefix.length + word.length + tokenSuffix.length).writeBytes(prefix).writeBytes(word).writeBytes(tokenSuffix);
     }
 
     @Override public void malformed() {
@@ -98,6 +98,7 @@ final class SseResponder implements GenerationSink {
     }
 
     @Override public void flush() {
+        writePending();
         ctx.flush();
     }
 
@@ -116,13 +117,25 @@ final class SseResponder implements GenerationSink {
 
     private void end() {
         if (!fault.is(FaultKind.MISSING_DONE)) write(data + "[DONE]\n\n");
+        writePending();
         var future = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
         if (!keepAlive) future.addListener(ChannelFutureListener.CLOSE);
     }
 
     private void write(String frame) {
         byte[] bytes = frame.getBytes(StandardCharsets.UTF_8);
-        ctx.write(new DefaultHttpContent(ctx.alloc().buffer(bytes.length).writeBytes(bytes)), ctx.voidPromise());
+        buffer(bytes.length).writeBytes(bytes);
+    }
+
+    private ByteBuf buffer(int needed) {
+        if (pending == null) pending = ctx.alloc().buffer(Math.max(256, needed));
+        return pending;
+    }
+
+    private void writePending() {
+        if (pending == null) return;
+        ctx.write(new DefaultHttpContent(pending), ctx.voidPromise());
+        pending = null;
     }
 
     private static byte[] utf8(String s) {
