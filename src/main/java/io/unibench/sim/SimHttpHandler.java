@@ -377,9 +377,12 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 }
                 case FAULT_DISCONNECT -> {
                     finish();
-                    ctx.flush();
-                    ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0); // a reset, not a clean close
-                    ctx.close();
+                    sink.flush();
+                    // once the chunks so far are on the wire: a reset, not a clean close
+                    ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> {
+                        ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
+                        ctx.close();
+                    });
                 }
                 case QUEUE_TIMEOUT -> throw new IllegalStateException("handled above");
             }
