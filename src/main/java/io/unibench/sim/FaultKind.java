@@ -17,7 +17,7 @@ public enum FaultKind {
     UNKNOWN_MODEL("unknown-model", "HTTP 400: model does not exist, listing the served models"),
     CONTENT_POLICY("content-policy", "HTTP 400 content-policy refusal"),
     ERROR_BODY("error-body", "HTTP 200 whose JSON body is an error object"),
-    EMPTY_CHOICES("empty-choices", "HTTP 200 with \"choices\": [] (stream: every chunk)"),
+    EMPTY_CHOICES("empty-choices", "HTTP 200 with \"choices\": [] (stream: one such chunk, then [DONE])"),
     MALFORMED_JSON("malformed-json", "a data event with invalid JSON after N chunks (non-stream: a cut body)"),
     MALFORMED_SSE("malformed-sse", "every frame without its 'data:' field name (non-stream: a cut body)"),
     MISSING_DONE("missing-done", "the stream ends without data: [DONE]"),

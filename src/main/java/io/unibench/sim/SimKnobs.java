@@ -35,7 +35,7 @@ public final class SimKnobs {
         k.add(new Knob("allowed-models", List.class, "Comma-separated model ids a request may name besides --model; "
                 + "when set, any other model is a 400 listing the served models. Empty = any model is accepted.",
                 c -> c.scheduling().allowedModels()));
-        k.add(new Knob("tokenizer", String.class, "Tokenizer counting prompt tokens (tiktoken name or tokenizer.json).",
+        k.add(new Knob("tokenizer", String.class, "Tokenizer counting prompt tokens (e.g. cl100k_base, o200k_base).",
                 SimConfig::tokenizer));
         k.add(new Knob("seed", Long.class, "Seed of reply lengths, reply texts and fault draws.", SimConfig::seed));
         k.add(new Knob("ttft-ms", Double.class, "Fixed API overhead before a request joins the queue, ms (part of "
