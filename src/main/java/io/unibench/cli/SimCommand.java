@@ -1,83 +1,189 @@
 package io.unibench.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.unibench.BadInputException;
+import io.unibench.sim.FaultKind;
 import io.unibench.sim.SimConfig;
+import io.unibench.sim.SimKnobs;
+import io.unibench.sim.SimProfiles;
 import io.unibench.sim.SimServer;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
-/** {@code unibench sim}: the simulated OpenAI-compatible server, standalone, until Ctrl-C. */
-@Command(name = "sim", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run the simulated LLM server: /v1/chat/completions, /v1/completions, /v1/models, /health.",
-                "Time to first token = ttft + uncached prompt tokens × prefill; then one token every itl.",
-                "Prefix cache in blocks of --block-size tokens (LRU), reported as usage.prompt_tokens_details.cached_tokens."})
+/**
+ * {@code unibench sim}: the simulated OpenAI-compatible server, standalone, until Ctrl-C. Its flags are generated
+ * from {@link SimKnobs} (one {@code --NAME} per knob), so flags, profile files and presets can never disagree.
+ * Precedence: defaults &lt; {@code --profile} &lt; {@code --config} file &lt; flags given on the command line.
+ */
+@Command(name = "sim", mixinStandardHelpOptions = true, sortOptions = false, modelTransformer = SimCommand.KnobOptions.class,
+        description = {"Run the simulated LLM server: /v1/chat/completions, /v1/completions, /v1/models, /health, /metrics.",
+                "A vLLM-like engine: waiting queue, continuous batching, chunked prefill, KV cache with prefix caching;",
+                "faults by rate (--fault-rate-*) or per request with the header X-Unibench-Fault: {\"type\": \"...\"}.",
+                "Profiles (--profile): default, instant, small-gpu, h100-8b, flaky. See README, section 'The simulator'."})
 public final class SimCommand implements Callable<Integer> {
-    private static final SimConfig D = SimConfig.defaults();
+    /** `unibench sim` listens on evalscope's default port unless told otherwise (the library default is 0). */
+    static final int DEFAULT_PORT = 8877;
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", description = "Address to listen on. Default: " + "127.0.0.1")
-    String host = D.host();
+    @Option(names = "--profile", paramLabel = "NAME", order = -2,
+            description = "Preset to start from: default, instant, small-gpu, h100-8b, flaky. Default: default")
+    String profile;
 
-    @Option(names = "--port", description = "Port (0 = any free port). Default: 8877 (evalscope's default --url).")
-    int port = 8877;
+    @Option(names = "--config", paramLabel = "FILE", order = -1, description = "YAML or JSON file of knobs by flag "
+            + "name without dashes (e.g. `itl-ms: 8`, `fault-rate-429: 0.05`); may name a `profile`.")
+    Path config;
 
-    @Option(names = "--model", description = "Model id served by /v1/models. Default: unibench-sim")
-    String model = D.model();
-
-    @Option(names = "--ttft-ms", description = "Fixed part of the time to first token, ms. Default: 20")
-    double ttftMs = D.ttftMs();
-
-    @Option(names = "--prefill-ms-per-token", description = "Prefill time per uncached prompt token, ms. Default: 0.02")
-    double prefillMsPerToken = D.prefillMsPerToken();
-
-    @Option(names = "--itl-ms", description = "Time between output tokens, ms. Default: 5")
-    double itlMs = D.itlMs();
-
-    @Option(names = "--mean-output-tokens", description = "Mean natural reply length without ignore_eos. Default: 64")
-    int meanOutputTokens = D.meanOutputTokens();
-
-    @Option(names = "--seed", description = "Seed of reply lengths and texts. Default: 0")
-    long seed = D.seed();
-
-    @Option(names = "--block-size", description = "Prefix-cache block size in tokens. Default: 16")
-    int blockSize = D.blockSize();
-
-    @Option(names = "--cache-blocks", description = "Prefix-cache capacity in blocks. Default: 65536")
-    int cacheBlocks = D.cacheCapacityBlocks();
-
-    @Option(names = "--no-report-cached-tokens", description = "Omit usage.prompt_tokens_details, as a server "
-            + "without --enable-prompt-tokens-details does. Default: reported.")
+    @Option(names = "--no-report-cached-tokens", order = 1000, description = "Same as --report-cached-tokens=false "
+            + "(as a server without --enable-prompt-tokens-details).")
     boolean noReportCachedTokens;
-
-    @Option(names = "--tokenizer", description = "Tokenizer counting prompt tokens. Default: cl100k_base")
-    String tokenizer = D.tokenizer();
 
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        SimConfig config;
-        try {
-            config = new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed,
-                    blockSize, cacheBlocks, !noReportCachedTokens, tokenizer);
-        } catch (IllegalArgumentException e) {
-            throw new io.unibench.BadInputException(e.getMessage());
-        }
+        SimConfig config = resolve();
         CountDownLatch closed = new CountDownLatch(1);
         SimServer server = SimServer.start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             closed.countDown();
         }, "unibench-sim-stop"));
-        out.println("unibench sim listening on " + server.baseUrl() + " (model " + model + "); Ctrl-C to stop");
-        out.println("try: ./unibench perf --url " + server.baseUrl() + "/v1/chat/completions --model " + model);
+        out.println("unibench sim listening on " + server.baseUrl() + " (model " + config.model() + ", max-num-seqs "
+                + config.scheduling().maxNumSeqs() + ", itl " + config.itlMs() + " ms); Ctrl-C to stop");
+        if (!config.faults().rates().isEmpty()) out.println("fault rates: " + rates(config));
+        out.println("try: ./unibench perf --url " + server.baseUrl() + "/v1/chat/completions --model " + config.model());
+        out.println("metrics: curl " + server.baseUrl() + "/metrics");
         closed.await();
         return 0;
+    }
+
+    /** The configuration the parsed command line asks for. */
+    SimConfig resolve() {
+        Map<String, Object> knobs = new LinkedHashMap<>();
+        knobs.put("port", DEFAULT_PORT);
+        String base = profile;
+        Map<String, Object> fromFile = config == null ? Map.of() : readFile(config);
+        if (base == null && fromFile.get("profile") != null) base = fromFile.get("profile").toString();
+        if (base != null) {
+            Map<String, Object> preset = SimProfiles.knobs(base);
+            if (preset == null) {
+                throw new BadInputException("--profile '" + base + "': unknown profile; one of "
+                        + String.join(", ", SimProfiles.all().keySet()));
+            }
+            knobs.putAll(preset);
+        }
+        fromFile.forEach((k, v) -> {
+            if (!k.equals("profile")) knobs.put(k, v);
+        });
+        for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
+            String name = o.longestName().substring(2);
+            if (SimKnobs.byName(name) != null) knobs.put(name, o.getValue());
+        }
+        if (noReportCachedTokens) knobs.put("report-cached-tokens", false);
+        try {
+            return SimConfig.defaults().with(knobs);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException((config != null ? config + " / " : "") + "sim: " + e.getMessage());
+        }
+    }
+
+    private static Map<String, Object> readFile(Path file) {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        ObjectMapper mapper = name.endsWith(".json") ? new ObjectMapper() : new ObjectMapper(new YAMLFactory());
+        JsonNode root;
+        try {
+            root = mapper.readTree(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw BadInputException.at(file.toString(), 0, null, "cannot read: " + e.getMessage());
+        }
+        if (root == null || !root.isObject()) {
+            throw BadInputException.at(file.toString(), 0, null, "must be a map of simulator settings");
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String key = e.getKey();
+            if (!key.equals("profile") && !key.equals("cache-blocks") && SimKnobs.byName(key) == null) {
+                throw BadInputException.at(file.toString(), 0, key, "unknown setting (names are the flags of "
+                        + "`unibench sim` without dashes)");
+            }
+            JsonNode v = e.getValue();
+            Object value;
+            if (v.isArray()) {
+                List<String> items = new java.util.ArrayList<>();
+                v.forEach(item -> items.add(item.asText()));
+                value = items;
+            } else if (v.isBoolean()) {
+                value = v.booleanValue();
+            } else if (v.isNumber()) {
+                value = v.numberValue();
+            } else if (v.isNull()) {
+                throw BadInputException.at(file.toString(), 0, key, "has no value");
+            } else {
+                value = v.asText();
+            }
+            out.put(key, value);
+        }
+        return out;
+    }
+
+    private static String rates(SimConfig c) {
+        StringBuilder sb = new StringBuilder();
+        for (FaultKind k : FaultKind.values()) {
+            double r = c.faults().rate(k);
+            if (r > 0) sb.append(sb.isEmpty() ? "" : ", ").append(k.id()).append(' ').append(r);
+        }
+        return sb.toString();
+    }
+
+    /** Adds one option per {@link SimKnobs} knob, typed, with its description and default. */
+    public static final class KnobOptions implements CommandLine.IModelTransformer {
+        @Override
+        public CommandSpec transform(CommandSpec spec) {
+            Map<String, Object> defaults = SimConfig.defaults().withPort(DEFAULT_PORT).knobValues();
+            int order = 0;
+            for (SimKnobs.Knob knob : SimKnobs.all()) {
+                Class<?> type = knob.type() == List.class ? String.class : knob.type();
+                Object d = defaults.get(knob.name());
+                String shown = d instanceof List<?> l ? (l.isEmpty() ? "(none)" : String.join(",", l.stream().map(Object::toString).toList()))
+                        : String.valueOf(d);
+                spec.addOption(OptionSpec.builder("--" + knob.name())
+                        .type(type)
+                        .arity("1")
+                        .paramLabel(paramLabel(knob))
+                        .order(order++)
+                        .description(knob.description() + " Default: " + shown)
+                        .build());
+            }
+            return spec;
+        }
+
+        private static String paramLabel(SimKnobs.Knob knob) {
+            Class<?> t = knob.type();
+            if (t == Boolean.class) return "true|false";
+            if (t == Double.class) return knob.name().endsWith("-ms") || knob.name().contains("-ms-") ? "MS" : "X";
+            if (t == Integer.class || t == Long.class) return "N";
+            if (t == List.class) return "A,B";
+            return "TEXT";
+        }
     }
 }

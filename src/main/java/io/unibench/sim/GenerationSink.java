@@ -1,21 +1,30 @@
 package io.unibench.sim;
 
 /**
- * Where a {@link Generation} sends its tokens: the SSE stream or the full JSON body. Called on the channel's event
- * loop only. Separates "when tokens appear" (the generation and its timers) from "how they are written" (HTTP).
+ * Where a sequence's output goes: the SSE stream or the full JSON body. Called on the channel's event loop only.
+ * Separates "when tokens appear" (the engine) from "how they are written" (HTTP).
  */
 interface GenerationSink {
-    /** Right before the first token of the first tick (chat streams send the role-only chunk here). */
+    /** The engine admitted the request (streams send their response head here). */
+    void admitted();
+
+    /** Right before the first token (chat streams send the role-only chunk here). */
     void firstToken();
 
     /** One output token of choice {@code choice}; {@code word} is JSON-safe UTF-8. */
     void token(int choice, byte[] word);
 
+    /** The malformed-json fault: one broken event (stream) or a cut body at the end (non-stream). */
+    void malformed();
+
     void choiceFinished(int choice, String finishReason);
 
-    /** End of one tick: push what was written to the client. */
+    /** End of one delivery: push what was written to the client. */
     void flush();
 
     /** All choices finished; {@code completionTokens} is the total emitted. */
     void completed(int completionTokens);
+
+    /** The request failed after it was admitted (fail-midstream fault, server closing). */
+    void failed(ApiException error);
 }

@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * Collects a non-streamed generation and writes one JSON body: {@code chat.completion} with
  * {@code choices[i].message {role, content}}, or {@code text_completion} with {@code choices[i].text};
- * usage is always present. Built once per request, so a Jackson tree is fine here.
+ * usage is always present. Built once per request, so a Jackson tree is fine here. The malformed faults cut the
+ * body in half (still HTTP 200, application/json); fail-midstream answers 500.
  */
 final class JsonResponder implements GenerationSink {
     private final ChannelHandlerContext ctx;
@@ -24,11 +25,12 @@ final class JsonResponder implements GenerationSink {
     private final StringBuilder[] texts;
     private final String[] finishReasons;
     private final int promptTokens;
-    private final int cachedTokens;
     private final boolean reportCached;
+    private int cachedTokens;
+    private boolean malformed;
 
     JsonResponder(ChannelHandlerContext ctx, ObjectMapper mapper, boolean chat, boolean keepAlive, String id,
-                  long created, String model, int choices, int promptTokens, int cachedTokens, boolean reportCached) {
+                  long created, String model, int choices, int promptTokens, boolean reportCached, FaultSpec fault) {
         this.ctx = ctx;
         this.mapper = mapper;
         this.chat = chat;
@@ -40,14 +42,24 @@ final class JsonResponder implements GenerationSink {
         for (int c = 0; c < choices; c++) texts[c] = new StringBuilder();
         this.finishReasons = new String[choices];
         this.promptTokens = promptTokens;
-        this.cachedTokens = cachedTokens;
         this.reportCached = reportCached;
+        this.malformed = fault.is(FaultKind.MALFORMED_SSE);
     }
+
+    void cachedTokens(int cached) {
+        this.cachedTokens = cached;
+    }
+
+    @Override public void admitted() {}
 
     @Override public void firstToken() {}
 
     @Override public void token(int choice, byte[] word) {
         texts[choice].append(new String(word, StandardCharsets.UTF_8));
+    }
+
+    @Override public void malformed() {
+        malformed = true;
     }
 
     @Override public void choiceFinished(int choice, String finishReason) {
@@ -77,6 +89,12 @@ final class JsonResponder implements GenerationSink {
             choice.put("finish_reason", finishReasons[c]);
         }
         root.set("usage", WireFormat.usageNode(mapper, promptTokens, completionTokens, cachedTokens, reportCached));
-        WireFormat.sendJson(ctx, HttpResponseStatus.OK, WireFormat.toJson(mapper, root), keepAlive);
+        String json = WireFormat.toJson(mapper, root);
+        if (malformed) json = json.substring(0, json.length() / 2);
+        WireFormat.sendJson(ctx, HttpResponseStatus.OK, json, keepAlive);
+    }
+
+    @Override public void failed(ApiException error) {
+        WireFormat.sendError(ctx, mapper, error, keepAlive);
     }
 }

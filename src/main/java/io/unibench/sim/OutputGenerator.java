@@ -71,6 +71,7 @@ final class OutputGenerator {
         long seed = Mix.combine(serverSeed, request.seed() == null ? 0x5EED_AB5E_17L : Mix.combine(1, request.seed()));
         seed = Mix.combine(Mix.combine(seed, Mix.hashTokens(promptTokens)), choiceIndex);
         SplittableRandom rng = new SplittableRandom(seed);
+        long wordSeed = Mix.combine(seed, 0x30AD5L);
         int max = maxTokens(request);
         int length;
         if (request.ignoreEos()) {
@@ -79,7 +80,44 @@ final class OutputGenerator {
             int natural = naturalLength(rng);
             length = Math.min(max, Math.max(Math.max(1, request.minTokens()), natural));
         }
-        return new ChoiceOutput(length, length == max ? "length" : "stop", rng, words.length);
+        String finishReason = length == max ? "length" : "stop";
+        int cut = -1;
+        if (!request.stop().isEmpty()) {
+            int[] stopAt = findStop(request.stop(), wordSeed, length, request.minTokens());
+            if (stopAt != null) {
+                length = stopAt[0];
+                cut = stopAt[1];
+                finishReason = "stop";
+            }
+        }
+        return new ChoiceOutput(length, finishReason, new SplittableRandom(wordSeed), words.length, cut);
+    }
+
+    /**
+     * Replays the words of a choice to find the first stop string: {token index (1-based), bytes of that token to
+     * send}, or null. The reply ends at the token that completes the stop string, and the text stops right before
+     * the stop string (OpenAI semantics: the stop string is not returned). A stop string that began in an earlier,
+     * already streamed token cannot be taken back; that token's text stays as sent (vLLM holds such text back).
+     * Stops are looked for from token {@code minTokens} on, as min_tokens asks.
+     */
+    private int[] findStop(java.util.List<String> stops, long wordSeed, int length, int minTokens) {
+        SplittableRandom rng = new SplittableRandom(wordSeed);
+        int longest = 0;
+        for (String s : stops) longest = Math.max(longest, s.length());
+        StringBuilder text = new StringBuilder();
+        for (int k = 1; k <= length; k++) {
+            int wordStart = text.length();
+            text.append(new String(words[rng.nextInt(words.length)], StandardCharsets.US_ASCII));
+            if (k < minTokens) continue;
+            int from = Math.max(0, wordStart - longest + 1);
+            int best = -1;
+            for (String s : stops) {
+                int i = text.indexOf(s, from);
+                if (i >= 0 && (best < 0 || i < best)) best = i;
+            }
+            if (best >= 0) return new int[]{k, Math.max(0, best - wordStart)};
+        }
+        return null;
     }
 
     /** Geometric on {1, 2, …} with success probability 1/mean, hence mean {@code meanOutputTokens}. */
@@ -97,13 +135,16 @@ final class OutputGenerator {
         final String finishReason;
         private final SplittableRandom rng;
         private final int vocabulary;
+        /** Bytes of the last token's word to send (a stop string cuts it), or -1 for all. */
+        final int lastTokenBytes;
         private int emitted;
 
-        private ChoiceOutput(int length, String finishReason, SplittableRandom rng, int vocabulary) {
+        private ChoiceOutput(int length, String finishReason, SplittableRandom rng, int vocabulary, int lastTokenBytes) {
             this.length = length;
             this.finishReason = finishReason;
             this.rng = rng;
             this.vocabulary = vocabulary;
+            this.lastTokenBytes = lastTokenBytes;
         }
 
         boolean finished() { return emitted >= length; }

@@ -32,6 +32,7 @@ final class PrefixCache {
     private final Map<Long, Block> blocks = new HashMap<>();
     /** Free (unpinned) blocks, least recently released at the head: the eviction order. */
     private final Block freeHead = new Block(0);
+    private int freeCount;
 
     PrefixCache(int blockSize, int capacityBlocks) {
         if (blockSize < 1) throw new IllegalArgumentException("blockSize must be >= 1, got " + blockSize);
@@ -136,6 +137,28 @@ final class PrefixCache {
         }
     }
 
+    /** Evicts least recently released free blocks until at most {@code maxFree} remain (KV space taken by running sequences). */
+    void trimFree(int maxFree) {
+        lock.lock();
+        try {
+            while (freeCount > maxFree && evictOne()) {
+                // evictOne unlinks one block
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Cached blocks not pinned by any request. */
+    int freeBlocks() {
+        lock.lock();
+        try {
+            return freeCount;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private boolean evictOne() {
         Block victim = freeHead.next;
         if (victim == freeHead) return false;
@@ -145,13 +168,15 @@ final class PrefixCache {
     }
 
     private void appendFree(Block block) {
+        freeCount++;
         block.prev = freeHead.prev;
         block.next = freeHead;
         freeHead.prev.next = block;
         freeHead.prev = block;
     }
 
-    private static void unlink(Block block) {
+    private void unlink(Block block) {
+        freeCount--;
         block.prev.next = block.next;
         block.next.prev = block.prev;
         block.prev = null;

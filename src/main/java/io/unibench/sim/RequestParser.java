@@ -144,7 +144,27 @@ final class RequestParser {
             if (!s.isIntegralNumber() || !s.canConvertToLong()) throw ApiException.badRequest("seed", "Field 'seed' must be an integer");
             seed = s.longValue();
         }
-        return new SimRequest(chat, model, prompts, stream, includeUsage, maxTokens, minTokens, bool(root, "ignore_eos"), seed);
+        return new SimRequest(chat, model, prompts, stream, includeUsage, maxTokens, minTokens, bool(root, "ignore_eos"), seed,
+                stops(root.get("stop")));
+    }
+
+    /** {@code stop}: a string or a list of non-empty strings. */
+    private static List<String> stops(JsonNode stop) {
+        if (stop == null || stop.isNull()) return List.of();
+        if (stop.isTextual()) {
+            if (stop.asText().isEmpty()) throw ApiException.badRequest("stop", "Field 'stop' must not be empty");
+            return List.of(stop.asText());
+        }
+        if (!stop.isArray()) throw ApiException.badRequest("stop", "Field 'stop' must be a string or a list of strings");
+        List<String> out = new ArrayList<>(stop.size());
+        for (int i = 0; i < stop.size(); i++) {
+            JsonNode s = stop.get(i);
+            if (!s.isTextual() || s.asText().isEmpty()) {
+                throw ApiException.badRequest("stop", "Field 'stop[" + i + "]' must be a non-empty string");
+            }
+            out.add(s.asText());
+        }
+        return List.copyOf(out);
     }
 
     private static boolean bool(JsonNode obj, String field) {

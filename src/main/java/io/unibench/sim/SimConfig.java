@@ -1,25 +1,35 @@
 package io.unibench.sim;
 
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
 /**
- * Settings of the simulated LLM server. All times are in milliseconds.
+ * Settings of the simulated LLM server. All times are in milliseconds. Every field is also a knob of
+ * {@code unibench sim} and of its profile files, by the names in {@link SimKnobs}.
  *
  * @param host                bind address (loopback by default: the simulator is a local test target)
  * @param port                TCP port; 0 = an ephemeral port chosen by the OS ({@link SimServer#port()} tells which)
- * @param model               model id listed by {@code /v1/models}; requests may name any model, it is echoed back
- * @param ttftMs              fixed part of the time to first token
- * @param prefillMsPerToken   prefill time per prompt token that is not served from the prefix cache
- * @param itlMs               time between two output tokens
+ * @param model               model id listed by {@code /v1/models}; requests may name any model unless
+ *                            {@link Scheduling#allowedModels()} is set
+ * @param ttftMs              fixed part of the time to first token: API-server overhead before a request reaches
+ *                            the scheduler's queue (it does not occupy the engine)
+ * @param prefillMsPerToken   engine time per prompt token not served from the prefix cache
+ * @param itlMs               decode step time of a lone sequence (the inter-token latency at batch size 1)
  * @param meanOutputTokens    mean of the natural (EOS) output length when {@code ignore_eos} is not set
- * @param seed                seed of the output-length and output-text random draws
- * @param blockSize           tokens per prefix-cache block (vLLM default 16)
- * @param cacheCapacityBlocks prefix-cache capacity in blocks; 0 disables caching
+ * @param seed                seed of the output-length, output-text and fault draws
+ * @param blockSize           tokens per KV block (vLLM default 16)
+ * @param cacheCapacityBlocks KV-cache size in blocks: bounds admission (each running sequence reserves its blocks)
+ *                            and the prefix cache; 0 = unlimited KV and no prefix caching
  * @param reportCachedTokens  emit {@code usage.prompt_tokens_details.cached_tokens} (vLLM's
  *                            {@code --enable-prompt-tokens-details}); the cache still shortens prefill when false
  * @param tokenizer           tokenizer name for {@code io.unibench.tokenizer.Tokenizers#load}
+ * @param scheduling          the continuous-batching scheduler
+ * @param faults              fault injection by rate
  */
 public record SimConfig(String host, int port, String model, double ttftMs, double prefillMsPerToken, double itlMs,
                         int meanOutputTokens, long seed, int blockSize, int cacheCapacityBlocks,
-                        boolean reportCachedTokens, String tokenizer) {
+                        boolean reportCachedTokens, String tokenizer, Scheduling scheduling, Faults faults) {
 
     public SimConfig {
         requireText("host", host);
@@ -32,25 +42,132 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
         if (blockSize < 1) throw invalid("blockSize", "must be >= 1, got " + blockSize);
         if (cacheCapacityBlocks < 0) throw invalid("cacheCapacityBlocks", "must be >= 0, got " + cacheCapacityBlocks);
         requireText("tokenizer", tokenizer);
+        if (scheduling == null) throw invalid("scheduling", "must not be null");
+        if (faults == null) throw invalid("faults", "must not be null");
     }
 
-    /** Loopback, ephemeral port, a fast small-model profile (20 ms TTFT, 5 ms ITL), cl100k_base. */
+    /** The first simulator's twelve settings, with the default scheduler and no faults. */
+    public SimConfig(String host, int port, String model, double ttftMs, double prefillMsPerToken, double itlMs,
+                     int meanOutputTokens, long seed, int blockSize, int cacheCapacityBlocks,
+                     boolean reportCachedTokens, String tokenizer) {
+        this(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize,
+                cacheCapacityBlocks, reportCachedTokens, tokenizer, Scheduling.defaults(), Faults.none());
+    }
+
+    /**
+     * Loopback, ephemeral port, a fast small-model profile (20 ms TTFT overhead, 0.02 ms prefill per token, 5 ms
+     * decode step), 256 sequences in a batch, 1M tokens of KV, cl100k_base, no faults.
+     */
     public static SimConfig defaults() {
         return new SimConfig("127.0.0.1", 0, "unibench-sim", 20, 0.02, 5, 64, 0, 16, 65_536, true, "cl100k_base");
     }
 
-    public SimConfig withHost(String v) { return new SimConfig(v, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer); }
-    public SimConfig withPort(int v) { return new SimConfig(host, v, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer); }
-    public SimConfig withModel(String v) { return new SimConfig(host, port, v, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer); }
-    public SimConfig withTtftMs(double v) { return new SimConfig(host, port, model, v, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer); }
-    public SimConfig withPrefillMsPerToken(double v) { return new SimConfig(host, port, model, ttftMs, v, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer); }
-    public SimConfig withItlMs(double v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, v, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer); }
-    public SimConfig withMeanOutputTokens(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, v, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer); }
-    public SimConfig withSeed(long v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, v, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer); }
-    public SimConfig withBlockSize(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, v, cacheCapacityBlocks, reportCachedTokens, tokenizer); }
-    public SimConfig withCacheCapacityBlocks(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, v, reportCachedTokens, tokenizer); }
-    public SimConfig withReportCachedTokens(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, v, tokenizer); }
-    public SimConfig withTokenizer(String v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, v); }
+    /**
+     * The continuous-batching scheduler.
+     *
+     * @param maxNumSeqs           most sequences (choices) running at once (vLLM {@code --max-num-seqs})
+     * @param maxNumBatchedTokens  token budget of one step: one per decoding sequence, the rest for prefill chunks
+     *                             (vLLM {@code --max-num-batched-tokens})
+     * @param maxModelLen          prompt + max output tokens above this is a 400 (vLLM {@code --max-model-len})
+     * @param maxQueue             requests waiting (not yet running) beyond this are answered 429 at once
+     * @param maxQueueWaitMs       a request that waited longer is answered 503 (0 = no limit)
+     * @param retryAfterS          {@code Retry-After} of the scheduler's 429/503 answers
+     * @param decodeMsPerSeq       decode step time added per running sequence beyond the first
+     * @param decodeMsPer1kContext decode step time added per 1,000 tokens of context summed over the batch
+     * @param prefixCaching        whether prompts reuse cached KV blocks (vLLM {@code --enable-prefix-caching})
+     * @param allowedModels        model ids a request may name (the served model is always allowed); empty = any
+     */
+    public record Scheduling(int maxNumSeqs, int maxNumBatchedTokens, int maxModelLen, int maxQueue,
+                             double maxQueueWaitMs, int retryAfterS, double decodeMsPerSeq,
+                             double decodeMsPer1kContext, boolean prefixCaching, List<String> allowedModels) {
+        public Scheduling {
+            if (maxNumSeqs < 1) throw invalid("maxNumSeqs", "must be >= 1, got " + maxNumSeqs);
+            if (maxNumBatchedTokens < 1) throw invalid("maxNumBatchedTokens", "must be >= 1, got " + maxNumBatchedTokens);
+            if (maxModelLen < 1) throw invalid("maxModelLen", "must be >= 1, got " + maxModelLen);
+            if (maxQueue < 1) throw invalid("maxQueue", "must be >= 1, got " + maxQueue);
+            requireTime("maxQueueWaitMs", maxQueueWaitMs);
+            if (retryAfterS < 0) throw invalid("retryAfterS", "must be >= 0, got " + retryAfterS);
+            requireTime("decodeMsPerSeq", decodeMsPerSeq);
+            requireTime("decodeMsPer1kContext", decodeMsPer1kContext);
+            allowedModels = List.copyOf(allowedModels);
+        }
+
+        public static Scheduling defaults() {
+            return new Scheduling(256, 8192, 131_072, 10_000, 60_000, 1, 0.01, 0, true, List.of());
+        }
+    }
+
+    /**
+     * Faults drawn per request (at most one per request, from one seeded draw).
+     *
+     * @param rates             probability of each fault; their sum must not exceed 1
+     * @param firstChunkDelayMs delay of slow-first-chunk
+     * @param chunkDelayMs      gap of slow-chunks
+     * @param afterChunks       chunks sent before fail-midstream, disconnect and malformed-json strike
+     * @param retryAfterS       {@code Retry-After} of injected 429 and 503
+     */
+    public record Faults(Map<FaultKind, Double> rates, long firstChunkDelayMs, long chunkDelayMs, int afterChunks,
+                         int retryAfterS) {
+        public Faults {
+            EnumMap<FaultKind, Double> copy = new EnumMap<>(FaultKind.class);
+            double sum = 0;
+            for (Map.Entry<FaultKind, Double> e : rates.entrySet()) {
+                double r = e.getValue();
+                if (!(r >= 0 && r <= 1)) throw invalid("faults.rate." + e.getKey().id(), "must be in 0..1, got " + r);
+                if (r > 0) copy.put(e.getKey(), r);
+                sum += r;
+            }
+            if (sum > 1 + 1e-9) throw invalid("faults.rates", "sum to " + sum + ", more than 1");
+            rates = Map.copyOf(copy);
+            if (firstChunkDelayMs < 0) throw invalid("faults.firstChunkDelayMs", "must be >= 0");
+            if (chunkDelayMs < 0) throw invalid("faults.chunkDelayMs", "must be >= 0");
+            if (afterChunks < 0) throw invalid("faults.afterChunks", "must be >= 0");
+            if (retryAfterS < 0) throw invalid("faults.retryAfterS", "must be >= 0");
+        }
+
+        public static Faults none() {
+            return new Faults(Map.of(), 2000, 200, 3, 2);
+        }
+
+        public double rate(FaultKind kind) {
+            return rates.getOrDefault(kind, 0.0);
+        }
+    }
+
+    public SimConfig withHost(String v) { return new SimConfig(v, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
+    public SimConfig withPort(int v) { return new SimConfig(host, v, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
+    public SimConfig withModel(String v) { return new SimConfig(host, port, v, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
+    public SimConfig withTtftMs(double v) { return new SimConfig(host, port, model, v, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
+    public SimConfig withPrefillMsPerToken(double v) { return new SimConfig(host, port, model, ttftMs, v, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
+    public SimConfig withItlMs(double v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, v, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
+    public SimConfig withMeanOutputTokens(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, v, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
+    public SimConfig withSeed(long v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, v, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
+    public SimConfig withBlockSize(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, v, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
+    public SimConfig withCacheCapacityBlocks(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, v, reportCachedTokens, tokenizer, scheduling, faults); }
+    public SimConfig withReportCachedTokens(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, v, tokenizer, scheduling, faults); }
+    public SimConfig withTokenizer(String v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, v, scheduling, faults); }
+    public SimConfig withScheduling(Scheduling v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, v, faults); }
+    public SimConfig withFaults(Faults v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, v); }
+
+    /**
+     * This configuration with knobs changed by name, as in a profile file: {@code with(Map.of("max-num-seqs", 4))}.
+     * Values may be numbers, booleans, strings (parsed) or lists.
+     *
+     * @throws IllegalArgumentException naming the knob when a name is unknown or a value is invalid
+     */
+    public SimConfig with(Map<String, ?> knobs) {
+        return SimKnobs.apply(this, knobs);
+    }
+
+    /** One knob changed by name; see {@link #with(Map)}. */
+    public SimConfig with(String knob, Object value) {
+        return with(Map.of(knob, value));
+    }
+
+    /** Every knob's current value, by name, in documentation order. */
+    public Map<String, Object> knobValues() {
+        return SimKnobs.values(this);
+    }
 
     private static void requireText(String field, String value) {
         if (value == null || value.isBlank()) throw invalid(field, "must not be blank");

@@ -4,19 +4,28 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * The HTTP front of one connection: routes requests, runs one exchange at a time (pipelined requests wait in order,
- * as HTTP/1.1 requires), and cancels the running generation when the client disconnects.
- * All state is confined to the channel's event loop.
+ * The HTTP front of one connection: routes requests, answers injected faults, hands completions to the engine and
+ * writes what the engine produced. One exchange at a time (pipelined requests wait in order, as HTTP/1.1
+ * requires); a client disconnect cancels the running sequence. All state is confined to the channel's event loop.
  */
 final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final String CHAT_PATH = "/v1/chat/completions";
@@ -82,17 +91,22 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     sendError(methodNotAllowed(method, path), keepAlive);
                     return;
                 }
-                engine.counters.requestsReceived.increment();
+                engine.metrics.requestsReceived.increment();
                 boolean chat = path.equals(CHAT_PATH);
                 byte[] body = ByteBufUtil.getBytes(request.content());
                 SimRequest parsed;
+                FaultSpec fault;
                 try {
                     parsed = chat ? engine.parser.parseChat(body) : engine.parser.parseCompletion(body);
+                    fault = engine.faults.plan(request.headers().get(FaultPlanner.HEADER));
+                    checkModel(parsed.model());
                 } catch (ApiException e) {
                     sendError(e, keepAlive);
                     return;
                 }
-                startExchange(parsed, keepAlive, arrivalNanos);
+                if (fault.kind() != null) engine.metrics.fault(fault.kind());
+                if (fault.kind() != null && fault.kind().immediate()) immediateFault(parsed, fault, keepAlive);
+                else startExchange(parsed, fault, keepAlive, arrivalNanos);
             }
             case "/v1/models" -> {
                 if (!HttpMethod.GET.equals(method)) sendError(methodNotAllowed(method, path), keepAlive);
@@ -102,33 +116,121 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 if (!HttpMethod.GET.equals(method)) sendError(methodNotAllowed(method, path), keepAlive);
                 else WireFormat.send(ctx, HttpResponseStatus.OK, Unpooled.EMPTY_BUFFER, null, keepAlive);
             }
+            case "/metrics" -> {
+                if (!HttpMethod.GET.equals(method)) sendError(methodNotAllowed(method, path), keepAlive);
+                else WireFormat.send(ctx, HttpResponseStatus.OK,
+                        Unpooled.copiedBuffer(engine.metrics.prometheus(engine.config.model()), StandardCharsets.UTF_8),
+                        "text/plain; version=0.0.4; charset=utf-8", keepAlive);
+            }
             default -> sendError(ApiException.notFound("Not Found: " + method + " " + path), keepAlive);
         }
     }
 
-    private void startExchange(SimRequest request, boolean keepAlive, long arrivalNanos) {
-        Exchange exchange = new Exchange(request, keepAlive, arrivalNanos);
+    private List<String> servedModels() {
+        List<String> models = new ArrayList<>();
+        models.add(engine.config.model());
+        for (String m : engine.config.scheduling().allowedModels()) if (!models.contains(m)) models.add(m);
+        return models;
+    }
+
+    private void checkModel(String model) {
+        if (engine.config.scheduling().allowedModels().isEmpty() || servedModels().contains(model)) return;
+        throw unknownModel(model);
+    }
+
+    private ApiException unknownModel(String model) {
+        return new ApiException(400, "BadRequestError", "The model `" + model + "` does not exist. Supported models: "
+                + String.join(", ", servedModels()), "model", "model_not_found", Map.of());
+    }
+
+    /** Faults answered at once, without the engine. */
+    private void immediateFault(SimRequest request, FaultSpec fault, boolean keepAlive) {
+        String retry = Integer.toString(fault.retryAfterS());
+        switch (fault.kind()) {
+            case HTTP_429 -> sendError(new ApiException(429, "insufficient_quota", "You exceeded your current quota, "
+                    + "please check your plan and billing details.", null, "insufficient_quota",
+                    Map.of("Retry-After", retry, "x-ratelimit-remaining-requests", "0",
+                            "x-ratelimit-reset-requests", retry + "s")), keepAlive);
+            case HTTP_500 -> sendError(new ApiException(500, "InternalServerError",
+                    "The server had an error while processing your request (injected fault).", null), keepAlive);
+            case HTTP_502 -> WireFormat.send(ctx, HttpResponseStatus.BAD_GATEWAY, Unpooled.copiedBuffer(
+                    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway"
+                            + "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n",
+                    StandardCharsets.US_ASCII), "text/html", keepAlive);
+            case HTTP_503 -> sendError(new ApiException(503, "ServiceUnavailableError",
+                    "The server is overloaded or not ready yet.", null, null, Map.of("Retry-After", retry)), keepAlive);
+            case HTTP_401 -> sendError(new ApiException(401, "AuthenticationError", "Incorrect API key provided.",
+                    null, "invalid_api_key", Map.of()), keepAlive);
+            case UNKNOWN_MODEL -> sendError(unknownModel(request.model()), keepAlive);
+            case CONTENT_POLICY -> sendError(new ApiException(400, "BadRequestError", "Your request was rejected as "
+                    + "a result of our safety system: the prompt may contain content that is not allowed by our "
+                    + "usage policies.", request.chat() ? "messages" : "prompt", "content_policy_violation", Map.of()),
+                    keepAlive);
+            case ERROR_BODY -> WireFormat.sendJson(ctx, HttpResponseStatus.OK, WireFormat.errorJson(engine.mapper,
+                    new ApiException(500, "InternalServerError", "Upstream model error (injected fault).", null)),
+                    keepAlive);
+            case EMPTY_CHOICES -> emptyChoices(request, keepAlive);
+            case HANG_BEFORE_HEADERS -> current = new Exchange(null, fault, keepAlive, 0); // never answered
+            case HANG_AFTER_HEADERS -> {
+                current = new Exchange(null, fault, keepAlive, 0);
+                HttpResponse head = request.stream() ? WireFormat.sseHead(keepAlive)
+                        : new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+                if (!request.stream()) {
+                    head.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+                    HttpUtil.setTransferEncodingChunked(head, true);
+                }
+                ctx.writeAndFlush(head, ctx.voidPromise());
+            }
+            default -> throw new IllegalStateException("not an immediate fault: " + fault.kind());
+        }
+    }
+
+    private void emptyChoices(SimRequest request, boolean keepAlive) {
+        String id = engine.newId(request.chat());
+        String object = request.chat() ? (request.stream() ? "chat.completion.chunk" : "chat.completion") : "text_completion";
+        String json = "{\"id\":\"" + id + "\",\"object\":\"" + object + "\",\"created\":"
+                + System.currentTimeMillis() / 1000 + ",\"model\":" + WireFormat.quote(engine.mapper, request.model())
+                + ",\"choices\":[],\"usage\":" + WireFormat.usageJson(0, 0, 0, false) + "}";
+        if (!request.stream()) {
+            WireFormat.sendJson(ctx, HttpResponseStatus.OK, json, keepAlive);
+            return;
+        }
+        WireFormat.send(ctx, HttpResponseStatus.OK, Unpooled.copiedBuffer("data: " + json + "\n\ndata: [DONE]\n\n",
+                StandardCharsets.UTF_8), "text/event-stream", keepAlive);
+    }
+
+    private void startExchange(SimRequest request, FaultSpec fault, boolean keepAlive, long arrivalNanos) {
+        Exchange exchange = new Exchange(request, fault, keepAlive, arrivalNanos);
         current = exchange;
-        engine.counters.streamsActive.increment();
-        // vLLM sends the stream's head at once; the first data frame comes at first-token time.
-        if (request.stream()) ctx.writeAndFlush(WireFormat.sseHead(keepAlive), ctx.voidPromise());
+        engine.metrics.streamsActive.increment();
+        Outbox outbox = engine.outbox(ctx.executor());
         try {
             engine.prepareExecutor.execute(() -> {
-                SimEngine.Prepared prepared;
+                Sequence seq;
+                SimEngine.Planned planned;
                 try {
-                    prepared = engine.prepare(request);
+                    planned = engine.plan(request);
+                    seq = engine.sequence(request, planned, fault, arrivalNanos, outbox, exchange);
+                } catch (ApiException e) {
+                    onLoop(() -> exchange.refuse(e, "too_long"));
+                    return;
                 } catch (RuntimeException e) {
-                    ctx.executor().execute(() -> exchange.fail(e));
+                    onLoop(() -> exchange.refuse(new ApiException(500, "InternalServerError",
+                            "Simulator error: " + e, null), null));
                     return;
                 }
-                try {
-                    ctx.executor().execute(() -> exchange.begin(prepared));
-                } catch (RejectedExecutionException e) {
-                    engine.release(prepared); // the server is closing
-                }
+                onLoop(() -> exchange.submit(seq, planned));
             });
         } catch (RejectedExecutionException e) {
-            exchange.fail(e);
+            exchange.refuse(new ApiException(503, "ServiceUnavailableError", "The server is shutting down.", null), null);
+        }
+    }
+
+    private void onLoop(Runnable task) {
+        try {
+            ctx.executor().execute(task);
+        } catch (RejectedExecutionException e) {
+            // the server is closing; the channel goes with it
         }
     }
 
@@ -147,7 +249,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     private void sendError(ApiException e, boolean keepAlive) {
-        WireFormat.sendJson(ctx, HttpResponseStatus.valueOf(e.status()), WireFormat.errorJson(engine.mapper, e), keepAlive);
+        WireFormat.sendError(ctx, engine.mapper, e, keepAlive);
     }
 
     private static ApiException methodNotAllowed(HttpMethod method, String path) {
@@ -157,97 +259,161 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private String modelsJson() {
         ObjectNode root = engine.mapper.createObjectNode();
         root.put("object", "list");
-        ObjectNode model = root.putArray("data").addObject();
-        model.put("id", engine.config.model());
-        model.put("object", "model");
-        model.put("created", System.currentTimeMillis() / 1000);
-        model.put("owned_by", "unibench");
-        model.put("root", engine.config.model());
+        var data = root.putArray("data");
+        for (String id : servedModels()) {
+            ObjectNode model = data.addObject();
+            model.put("id", id);
+            model.put("object", "model");
+            model.put("created", System.currentTimeMillis() / 1000);
+            model.put("owned_by", "unibench");
+            model.put("root", id);
+            model.put("max_model_len", engine.config.scheduling().maxModelLen());
+        }
         return WireFormat.toJson(engine.mapper, root);
     }
 
     /** One completion request on this connection, from parse to last byte (or to the client's disconnect). */
-    private final class Exchange {
+    private final class Exchange implements Sequence.Delivery {
         private final SimRequest request;
+        private final FaultSpec fault;
         private final boolean keepAlive;
         private final long arrivalNanos;
-        private SimEngine.Prepared prepared;
-        private Generation generation;
+        private Sequence seq;
+        private OutputGenerator.ChoiceOutput[] choices;
+        private GenerationSink sink;
+        private SseResponder sse;
+        private JsonResponder json;
+        private int written;
+        private boolean admitted;
         private boolean ended;
 
-        Exchange(SimRequest request, boolean keepAlive, long arrivalNanos) {
+        Exchange(SimRequest request, FaultSpec fault, boolean keepAlive, long arrivalNanos) {
             this.request = request;
+            this.fault = fault;
             this.keepAlive = keepAlive;
             this.arrivalNanos = arrivalNanos;
         }
 
-        /** Prompt counted and cache consulted: set up the output and its timers. */
-        void begin(SimEngine.Prepared p) {
-            if (ended) {
-                engine.release(p);
-                return;
-            }
-            prepared = p;
-            SimCounters counters = engine.counters;
-            counters.promptTokens.add(p.promptTokens());
-            counters.cachedTokens.add(p.cachedTokens());
+        /** Prompt counted and output planned: hand the sequence to the engine, or refuse when the queue is full. */
+        void submit(Sequence s, SimEngine.Planned planned) {
+            if (ended) return;
+            seq = s;
+            choices = planned.choices();
             boolean chat = request.chat();
             String id = engine.newId(chat);
             long created = System.currentTimeMillis() / 1000;
-            int choices = p.choices().length;
             boolean report = engine.config.reportCachedTokens();
-            GenerationSink sink = request.stream()
-                    ? new SseResponder(ctx, chat, keepAlive, id, created, WireFormat.quote(engine.mapper, request.model()),
-                    choices, request.includeUsage(), p.promptTokens(), p.cachedTokens(), report)
-                    : new JsonResponder(ctx, engine.mapper, chat, keepAlive, id, created, request.model(), choices,
-                    p.promptTokens(), p.cachedTokens(), report);
-            LatencyModel latency = engine.latency;
-            long readyNanos;
             if (request.stream()) {
-                readyNanos = latency.firstTokenDelayNanos(p.promptTokens(), p.cachedTokens());
+                sse = new SseResponder(ctx, chat, keepAlive, id, created, WireFormat.quote(engine.mapper, request.model()),
+                        choices.length, request.includeUsage(), planned.promptTokens(), report, fault, engine.mapper);
+                sink = sse;
             } else {
-                int longest = 0;
-                for (OutputGenerator.ChoiceOutput c : p.choices()) longest = Math.max(longest, c.length);
-                readyNanos = latency.totalNanos(p.promptTokens(), p.cachedTokens(), longest);
+                json = new JsonResponder(ctx, engine.mapper, chat, keepAlive, id, created, request.model(),
+                        choices.length, planned.promptTokens(), report, fault);
+                sink = json;
             }
-            generation = new Generation(ctx.executor(), p.choices(), engine.output, sink,
-                    latency.interTokenDelayNanos(), request.stream(), this::completed);
-            // Delays count from arrival, so time spent tokenizing is part of the modelled prefill, not added to it.
-            generation.start(arrivalNanos + readyNanos - System.nanoTime());
-        }
-
-        private void completed() {
-            if (ended) return;
-            ended = true;
-            engine.counters.generationTokens.add(generation.emitted());
-            engine.counters.streamsActive.decrement();
-            engine.release(prepared);
-            // The sink writes the response's last bytes after this returns; the next pipelined request goes after.
-            ctx.executor().execute(SimHttpHandler.this::exchangeDone);
-        }
-
-        /** The client went away: stop the timers at once and count the stream as cancelled. */
-        void cancel() {
-            if (ended) return;
-            ended = true;
-            if (generation != null) engine.counters.generationTokens.add(generation.cancel());
-            if (prepared != null) engine.release(prepared);
-            engine.counters.streamsActive.decrement();
-            engine.counters.streamsCancelled.increment();
-            current = null;
-        }
-
-        /** The request could not be prepared (a bug or a closing server): answer 500. */
-        void fail(Throwable cause) {
-            if (ended) return;
-            ended = true;
-            engine.counters.streamsActive.decrement();
-            ApiException error = new ApiException(500, "InternalServerError", "Simulator error: " + cause, null);
-            if (ctx.channel().isActive()) {
-                if (request.stream()) SseResponder.fail(ctx, WireFormat.errorJson(engine.mapper, error), keepAlive);
-                else sendError(error, keepAlive);
+            if (!engine.submit(s)) {
+                int retry = engine.config.scheduling().retryAfterS();
+                refuse(new ApiException(429, "RateLimitError", "The server's request queue is full ("
+                        + engine.config.scheduling().maxQueue() + " waiting); retry later.", null, null,
+                        Map.of("Retry-After", Integer.toString(retry))), "queue_full");
             }
+        }
+
+        /** Event loop: write what the engine published since the last delivery. */
+        @Override public void deliver(Sequence s) {
+            if (ended) return;
+            Sequence.End end = s.end; // read before the steps: the scheduler publishes steps first, then the end
+            int steps = s.publishedSteps;
+            if (!admitted && s.admitted) {
+                admitted = true;
+                if (sse != null) sse.cachedTokens(s.publishedCachedTokens);
+                else json.cachedTokens(s.publishedCachedTokens);
+                sink.admitted();
+            }
+            if (end == Sequence.End.QUEUE_TIMEOUT || end == Sequence.End.SHUTDOWN && !admitted) {
+                int retry = engine.config.scheduling().retryAfterS();
+                finish();
+                sendError(new ApiException(503, "ServiceUnavailableError", end == Sequence.End.SHUTDOWN
+                        ? "The server is shutting down." : "The request waited longer than "
+                        + SimMetrics.num(engine.config.scheduling().maxQueueWaitMs()) + " ms for a slot; retry later.",
+                        null, null, Map.of("Retry-After", Integer.toString(retry))), keepAlive);
+                exchangeDone();
+                return;
+            }
+            boolean malformedJson = fault.is(FaultKind.MALFORMED_JSON);
+            for (int k = written + 1; k <= steps; k++) {
+                if (k == 1) sink.firstToken();
+                if (malformedJson && k == fault.afterChunks() + 1) sink.malformed();
+                for (int c = 0; c < choices.length; c++) {
+                    OutputGenerator.ChoiceOutput choice = choices[c];
+                    if (k > choice.length) continue;
+                    byte[] word = engine.output.word(choice.nextWord());
+                    if (k == choice.length && choice.lastTokenBytes >= 0) {
+                        word = java.util.Arrays.copyOf(word, choice.lastTokenBytes);
+                    }
+                    if (word.length > 0) sink.token(c, word);
+                    boolean cut = end != Sequence.End.NONE && end != Sequence.End.FINISHED && k == steps;
+                    if (k == choice.length && !cut) sink.choiceFinished(c, choice.finishReason);
+                }
+            }
+            if (malformedJson && steps > 0 && steps <= fault.afterChunks() && end == Sequence.End.FINISHED) {
+                sink.malformed(); // a reply shorter than after_chunks is still broken
+            }
+            written = steps;
+            switch (end) {
+                case NONE -> sink.flush();
+                case FINISHED -> {
+                    finish(); // accounting first: counters are current by the time the client reads the last byte
+                    sink.completed(s.tokensAfter(steps));
+                    exchangeDone();
+                }
+                case FAULT_FAIL, SHUTDOWN -> {
+                    finish();
+                    sink.failed(new ApiException(500, "InternalServerError", end == Sequence.End.SHUTDOWN
+                            ? "The server is shutting down." : "Generation failed after " + steps
+                            + " chunks (injected fault).", null));
+                    exchangeDone();
+                }
+                case FAULT_DISCONNECT -> {
+                    finish();
+                    sink.flush();
+                    // once the chunks so far are on the wire: a reset, not a clean close
+                    ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> {
+                        ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
+                        ctx.close();
+                    });
+                }
+                case QUEUE_TIMEOUT -> throw new IllegalStateException("handled above");
+            }
+        }
+
+        private void finish() {
+            ended = true;
+            engine.metrics.streamsActive.decrement();
+        }
+
+        /** Refused before or instead of running: a 4xx/5xx (too long for the model, queue full, server closing). */
+        void refuse(ApiException e, String reason) {
+            if (ended) return;
+            finish();
+            if (reason != null) engine.metrics.rejected(reason);
+            if (ctx.channel().isActive()) sendError(e, keepAlive);
             exchangeDone();
+        }
+
+        /** The client went away: the engine drops the sequence at its next step. */
+        void cancel() {
+            if (request == null) { // a hang fault: nothing runs
+                current = null;
+                return;
+            }
+            if (ended) return;
+            ended = true;
+            if (seq != null) engine.cancel(seq);
+            engine.metrics.streamsActive.decrement();
+            engine.metrics.streamsCancelled.increment();
+            current = null;
         }
     }
 }

@@ -11,9 +11,10 @@ import java.util.List;
  * @param maxTokens   {@code max_completion_tokens} or {@code max_tokens}; null when absent
  * @param minTokens   {@code min_tokens} (0 when absent)
  * @param seed        the request's {@code seed}, or null
+ * @param stop        stop strings ({@code stop}); empty when absent
  */
 record SimRequest(boolean chat, String model, List<PromptInput> prompts, boolean stream, boolean includeUsage,
-                  Integer maxTokens, int minTokens, boolean ignoreEos, Long seed) {
+                  Integer maxTokens, int minTokens, boolean ignoreEos, Long seed, List<String> stop) {
 
     /** A prompt given as text (tokenized by the server) or as token ids (used as is). Exactly one is non-null. */
     record PromptInput(String text, int[] tokenIds) {

@@ -26,22 +26,32 @@ import java.util.concurrent.TimeUnit;
  * {@code POST /v1/completions}, {@code GET /v1/models}, {@code GET /health}) whose answers follow a deterministic
  * latency model, a vLLM-like prefix cache and seeded output lengths, so benchmarks and tests run without a GPU.
  *
- * <p>Built so that it is never the bottleneck of a benchmark: Netty NIO event loops (one per core), every stream
- * driven by timers on its channel's event loop (no thread per stream, no sleeping), SSE frames from pre-encoded
- * bytes, tokenization off the event loops. Threads are daemons, so a forgotten server does not keep a JVM alive.
+ * <p>Inside, a vLLM-like engine ({@link EngineCore}): a FIFO waiting queue with a capacity and a maximum wait,
+ * continuous batching of at most {@code max-num-seqs} sequences, chunked prefill under a per-step token budget, a
+ * decode step time that grows with the batch ({@link StepTimeModel}), KV blocks reserved per sequence and a prefix
+ * cache with LRU eviction ({@link PrefixCache}); plus fault injection ({@link FaultKind}) by rate or per request
+ * with the {@code X-Unibench-Fault} header, and {@code GET /metrics} with vLLM's metric names.
+ *
+ * <p>Built so that it is never the bottleneck of a benchmark: Netty NIO event loops (one per core), one scheduler
+ * thread that hands each step's tokens to the event loops in one task per loop per step (no thread or timer per
+ * stream), SSE frames from pre-encoded bytes, tokenization off the event loops. Threads are daemons, so a forgotten
+ * server does not keep a JVM alive.
  *
  * <p>What the answers mean (details in the named classes):
  * <ul>
  *   <li>{@code prompt_tokens}: chat = tokens of the messages rendered by {@link ChatTemplate}
  *       ({@code <|role|>\ncontent\n} per message + {@code <|assistant|>\n}: a few tokens of overhead per message,
  *       as real templates have); completions = tokens of the prompt(s), or the token ids given.</li>
- *   <li>{@code cached_tokens}: vLLM prefix-cache semantics, see {@link PrefixCache}; omitted when
- *       {@link SimConfig#reportCachedTokens()} is false.</li>
- *   <li>Timing: {@link LatencyModel}; delays count from the request's arrival, no jitter.</li>
+ *   <li>{@code cached_tokens}: vLLM prefix-cache semantics, see {@link PrefixCache}, looked up when the request is
+ *       admitted to the running batch; omitted when {@link SimConfig#reportCachedTokens()} is false.</li>
+ *   <li>Timing: TTFT = {@code ttft-ms} (API overhead) + queueing + the steps that prefill the uncached prompt
+ *       (shared with other sequences); then one token per engine step. At low load: ttft + uncached × prefill,
+ *       then one token every {@code itl-ms}.</li>
  *   <li>Output length and text: {@link OutputGenerator}; without {@code max_tokens} the cap is
  *       16 × {@link SimConfig#meanOutputTokens()} (also for {@code /v1/completions}, unlike OpenAI's default 16).</li>
- *   <li>{@link #stats()} counts tokens before a response's last byte is written, so a client that has read a whole
- *       response sees it counted.</li>
+ *   <li>{@link #stats()} counts tokens when the engine produces them, and a finished request leaves
+ *       {@code streamsActive} before its last byte is written, so a client that has read a whole response sees it
+ *       counted.</li>
  * </ul>
  *
  * <pre>{@code
@@ -135,16 +145,19 @@ public final class SimServer implements AutoCloseable {
 
     public SimConfig config() { return engine.config; }
 
-    public SimStats stats() { return engine.counters.snapshot(); }
+    public SimStats stats() { return engine.metrics.snapshot(); }
+
+    /** What {@code GET /metrics} answers: Prometheus text with vLLM's metric names. */
+    public String metricsText() { return engine.metrics.prometheus(engine.config.model()); }
 
     /** Stops listening and closes every connection (running streams end abruptly, counted as cancelled). */
     @Override public void close() {
         serverChannel.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
         channels.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
+        engine.close();
         acceptGroup.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS);
         ioGroup.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS);
         acceptGroup.terminationFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
         ioGroup.terminationFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
-        engine.close();
     }
 }

@@ -9,38 +9,50 @@ import io.netty.handler.codec.http.LastHttpContent;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Writes a generation as OpenAI SSE frames ({@code data: {json}\n\n}), one frame per token, flushed per tick.
+ * Writes a generation as OpenAI SSE frames ({@code data: {json}\n\n}), one frame per token, flushed per delivery.
  * Chat: a role-only chunk, content chunks, an empty-delta chunk with finish_reason, the usage chunk
  * ({@code "choices":[]}) only when {@code stream_options.include_usage} is true, then {@code data: [DONE]}.
  * Completions: the same with {@code "text"} in place of {@code "delta"}. Token frames are assembled from
  * pre-encoded bytes (prefix + word + suffix): no JSON tree and no String per token.
+ *
+ * <p>Faults it carries out: malformed-sse (every frame without its {@code data:} field name), malformed-json (one
+ * event cut in the middle of its JSON), missing-done (no {@code [DONE]}, optionally no finish_reason either),
+ * fail-midstream (an error event, then {@code [DONE]}, as vLLM ends a failed stream).
  */
 final class SseResponder implements GenerationSink {
     private static final byte[] CHAT_SUFFIX = utf8("\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
     private static final byte[] TEXT_SUFFIX = utf8("\",\"logprobs\":null,\"finish_reason\":null}]}\n\n");
-    private static final byte[] DONE = utf8("data: [DONE]\n\n");
 
     private final ChannelHandlerContext ctx;
     private final boolean chat;
     private final boolean keepAlive;
+    private final String data;
     private final String head;
     private final byte[][] tokenPrefix;
     private final byte[] tokenSuffix;
     private final boolean includeUsage;
     private final int promptTokens;
-    private final int cachedTokens;
     private final boolean reportCached;
+    private final FaultSpec fault;
+    private final com.fasterxml.jackson.databind.ObjectMapper mapper;
+    private int cachedTokens;
+    /** Frames written since the last flush: one HTTP chunk per delivery, not one per frame. */
+    private ByteBuf pending;
 
     /**
      * @param id        response id; {@code modelJson} the model as a JSON string literal (quoted and escaped)
      * @param choices   number of choices (one per prompt)
      */
     SseResponder(ChannelHandlerContext ctx, boolean chat, boolean keepAlive, String id, long created, String modelJson,
-                 int choices, boolean includeUsage, int promptTokens, int cachedTokens, boolean reportCached) {
+                 int choices, boolean includeUsage, int promptTokens, boolean reportCached, FaultSpec fault,
+                 com.fasterxml.jackson.databind.ObjectMapper mapper) {
         this.ctx = ctx;
+        this.mapper = mapper;
         this.chat = chat;
         this.keepAlive = keepAlive;
-        this.head = "data: {\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion.chunk" : "text_completion")
+        this.fault = fault;
+        this.data = fault.is(FaultKind.MALFORMED_SSE) ? "" : "data: ";
+        this.head = data + "{\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion.chunk" : "text_completion")
                 + "\",\"created\":" + created + ",\"model\":" + modelJson + ",";
         this.tokenPrefix = new byte[choices][];
         for (int c = 0; c < choices; c++) {
@@ -50,8 +62,16 @@ final class SseResponder implements GenerationSink {
         this.tokenSuffix = chat ? CHAT_SUFFIX : TEXT_SUFFIX;
         this.includeUsage = includeUsage;
         this.promptTokens = promptTokens;
-        this.cachedTokens = cachedTokens;
         this.reportCached = reportCached;
+    }
+
+    /** Cached tokens are known at admission, after this responder exists. */
+    void cachedTokens(int cached) {
+        this.cachedTokens = cached;
+    }
+
+    @Override public void admitted() {
+        ctx.writeAndFlush(WireFormat.sseHead(keepAlive), ctx.voidPromise());
     }
 
     @Override public void firstToken() {
@@ -63,18 +83,22 @@ final class SseResponder implements GenerationSink {
 
     @Override public void token(int choice, byte[] word) {
         byte[] prefix = tokenPrefix[choice];
-        ByteBuf buf = ctx.alloc().buffer(prefix.length + word.length + tokenSuffix.length);
-        buf.writeBytes(prefix).writeBytes(word).writeBytes(tokenSuffix);
-        ctx.write(new DefaultHttpContent(buf), ctx.voidPromise());
+        buffer(prefix.length + word.length + tokenSuffix.length).writeBytes(prefix).writeBytes(word).writeBytes(tokenSuffix);
+    }
+
+    @Override public void malformed() {
+        write(head + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\" broken\n\n");
     }
 
     @Override public void choiceFinished(int choice, String finishReason) {
+        if (fault.is(FaultKind.MISSING_DONE) && !fault.finishReason()) return;
         String body = chat ? ",\"delta\":{}" : ",\"text\":\"\"";
         write(head + "\"choices\":[{\"index\":" + choice + body + ",\"logprobs\":null,\"finish_reason\":\""
                 + finishReason + "\"}]}\n\n");
     }
 
     @Override public void flush() {
+        writePending();
         ctx.flush();
     }
 
@@ -83,25 +107,35 @@ final class SseResponder implements GenerationSink {
             write(head + "\"choices\":[],\"usage\":"
                     + WireFormat.usageJson(promptTokens, completionTokens, cachedTokens, reportCached) + "}\n\n");
         }
-        end(ctx, keepAlive);
+        end();
     }
 
-    /** Ends a stream whose request failed after the head was sent, as vLLM does: an error frame, then [DONE]. */
-    static void fail(ChannelHandlerContext ctx, String errorJson, boolean keepAlive) {
-        ctx.write(new DefaultHttpContent(ctx.alloc().buffer().writeBytes(utf8("data: " + errorJson + "\n\n"))),
-                ctx.voidPromise());
-        end(ctx, keepAlive);
+    @Override public void failed(ApiException error) {
+        write(data + WireFormat.errorJson(mapper, error) + "\n\n");
+        end();
     }
 
-    private static void end(ChannelHandlerContext ctx, boolean keepAlive) {
-        ctx.write(new DefaultHttpContent(ctx.alloc().buffer(DONE.length).writeBytes(DONE)), ctx.voidPromise());
+    private void end() {
+        if (!fault.is(FaultKind.MISSING_DONE)) write(data + "[DONE]\n\n");
+        writePending();
         var future = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
         if (!keepAlive) future.addListener(ChannelFutureListener.CLOSE);
     }
 
     private void write(String frame) {
         byte[] bytes = frame.getBytes(StandardCharsets.UTF_8);
-        ctx.write(new DefaultHttpContent(ctx.alloc().buffer(bytes.length).writeBytes(bytes)), ctx.voidPromise());
+        buffer(bytes.length).writeBytes(bytes);
+    }
+
+    private ByteBuf buffer(int needed) {
+        if (pending == null) pending = ctx.alloc().buffer(Math.max(256, needed));
+        return pending;
+    }
+
+    private void writePending() {
+        if (pending == null) return;
+        ctx.write(new DefaultHttpContent(pending), ctx.voidPromise());
+        pending = null;
     }
 
     private static byte[] utf8(String s) {

@@ -51,7 +51,8 @@ final class WireFormat {
         error.put("type", e.type());
         if (e.param() == null) error.putNull("param");
         else error.put("param", e.param());
-        error.put("code", e.status());
+        if (e.code() != null) error.put("code", e.code());
+        else error.put("code", e.status());
         return toJson(mapper, root);
     }
 
@@ -72,10 +73,22 @@ final class WireFormat {
         send(ctx, status, Unpooled.copiedBuffer(json, StandardCharsets.UTF_8), "application/json", keepAlive);
     }
 
+    /** The error as its JSON body, with its status and headers. */
+    static void sendError(ChannelHandlerContext ctx, ObjectMapper mapper, ApiException e, boolean keepAlive) {
+        send(ctx, HttpResponseStatus.valueOf(e.status()), Unpooled.copiedBuffer(errorJson(mapper, e), StandardCharsets.UTF_8),
+                "application/json", keepAlive, e.headers());
+    }
+
     static void send(ChannelHandlerContext ctx, HttpResponseStatus status, ByteBuf body, String contentType,
                      boolean keepAlive) {
+        send(ctx, status, body, contentType, keepAlive, java.util.Map.of());
+    }
+
+    static void send(ChannelHandlerContext ctx, HttpResponseStatus status, ByteBuf body, String contentType,
+                     boolean keepAlive, java.util.Map<String, String> headers) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
         if (contentType != null) response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        headers.forEach((k, v) -> response.headers().set(k, v));
         HttpUtil.setContentLength(response, body.readableBytes());
         HttpUtil.setKeepAlive(response, keepAlive);
         var future = ctx.writeAndFlush(response);

@@ -15,7 +15,7 @@ class OutputGeneratorTest {
 
     private static SimRequest request(Integer maxTokens, int minTokens, boolean ignoreEos, Long seed) {
         return new SimRequest(true, "m", List.of(SimRequest.PromptInput.ofTokens(PROMPT)), true, false,
-                maxTokens, minTokens, ignoreEos, seed);
+                maxTokens, minTokens, ignoreEos, seed, List.of());
     }
 
     private static String text(OutputGenerator gen, OutputGenerator.ChoiceOutput choice) {

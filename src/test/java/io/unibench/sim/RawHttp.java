@@ -35,8 +35,15 @@ final class RawHttp implements AutoCloseable {
 
     /** Sends a request; returns once its head is written. */
     long send(String method, String path, String json) throws IOException {
+        return send(method, path, json, Map.of());
+    }
+
+    /** Sends a request with extra headers; returns once its head is written. */
+    long send(String method, String path, String json, Map<String, String> headers) throws IOException {
         byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
-        String head = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        StringBuilder extra = new StringBuilder();
+        headers.forEach((k, v) -> extra.append(k).append(": ").append(v).append("\r\n"));
+        String head = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra
                 + (json == null ? "" : "Content-Type: application/json\r\n")
                 + "Content-Length: " + body.length + "\r\n\r\n";
         long sent = System.nanoTime();
@@ -48,6 +55,11 @@ final class RawHttp implements AutoCloseable {
 
     Response exchange(String method, String path, String json) throws IOException {
         long sent = send(method, path, json);
+        return read(sent, Integer.MAX_VALUE);
+    }
+
+    Response exchange(String method, String path, String json, Map<String, String> headers) throws IOException {
+        long sent = send(method, path, json, headers);
         return read(sent, Integer.MAX_VALUE);
     }
 

@@ -1,0 +1,191 @@
+package io.unibench.sim;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The simulator's knobs by name: one table that gives {@code unibench sim} its flags ({@code --NAME}), profile files
+ * and {@code --profile} presets their keys, and the README its list. Names follow vLLM where vLLM has the setting.
+ */
+public final class SimKnobs {
+    /** One setting: its name (flag without dashes), value type, one-line description and how to read it. */
+    public record Knob(String name, Class<?> type, String description, Function<SimConfig, Object> get) {}
+
+    private static final String RATE_PREFIX = "fault-rate-";
+    private static final List<Knob> ALL = build();
+    private static final Map<String, Knob> BY_NAME = index();
+
+    private SimKnobs() {}
+
+    public static List<Knob> all() { return ALL; }
+
+    public static Knob byName(String name) { return BY_NAME.get(name); }
+
+    private static List<Knob> build() {
+        List<Knob> k = new ArrayList<>();
+        k.add(new Knob("host", String.class, "Address to listen on.", SimConfig::host));
+        k.add(new Knob("port", Integer.class, "TCP port (0 = any free port).", SimConfig::port));
+        k.add(new Knob("model", String.class, "Model id served by /v1/models (echoed back in replies).", SimConfig::model));
+        k.add(new Knob("allowed-models", List.class, "Comma-separated model ids a request may name besides --model; "
+                + "when set, any other model is a 400 listing the served models. Empty = any model is accepted.",
+                c -> c.scheduling().allowedModels()));
+        k.add(new Knob("tokenizer", String.class, "Tokenizer counting prompt tokens (e.g. cl100k_base, o200k_base).",
+                SimConfig::tokenizer));
+        k.add(new Knob("seed", Long.class, "Seed of reply lengths, reply texts and fault draws.", SimConfig::seed));
+        k.add(new Knob("ttft-ms", Double.class, "Fixed API overhead before a request joins the queue, ms (part of "
+                + "TTFT; does not occupy the engine).", SimConfig::ttftMs));
+        k.add(new Knob("prefill-ms-per-token", Double.class, "Engine time per uncached prompt token, ms.",
+                SimConfig::prefillMsPerToken));
+        k.add(new Knob("itl-ms", Double.class, "Decode step time with one running sequence, ms.", SimConfig::itlMs));
+        k.add(new Knob("decode-ms-per-seq", Double.class, "Decode step time added per running sequence beyond the "
+                + "first, ms.", c -> c.scheduling().decodeMsPerSeq()));
+        k.add(new Knob("decode-ms-per-1k-context", Double.class, "Decode step time added per 1,000 context tokens "
+                + "summed over the decoding batch, ms.", c -> c.scheduling().decodeMsPer1kContext()));
+        k.add(new Knob("mean-output-tokens", Integer.class, "Mean natural reply length when ignore_eos is not set "
+                + "(geometric distribution); the cap without max_tokens is 16x this.", SimConfig::meanOutputTokens));
+        k.add(new Knob("max-num-seqs", Integer.class, "Most sequences running at once.", c -> c.scheduling().maxNumSeqs()));
+        k.add(new Knob("max-num-batched-tokens", Integer.class, "Token budget per engine step (decodes take one "
+                + "each, prefill chunks the rest).", c -> c.scheduling().maxNumBatchedTokens()));
+        k.add(new Knob("max-model-len", Integer.class, "Longest prompt + max_tokens accepted; longer is a 400.",
+                c -> c.scheduling().maxModelLen()));
+        k.add(new Knob("max-queue", Integer.class, "Most requests waiting for a slot; more are answered 429 at once.",
+                c -> c.scheduling().maxQueue()));
+        k.add(new Knob("max-queue-wait-ms", Double.class, "A request that waited longer for a slot is answered 503 "
+                + "(0 = wait forever).", c -> c.scheduling().maxQueueWaitMs()));
+        k.add(new Knob("retry-after-s", Integer.class, "Retry-After of the scheduler's 429 (queue full) and 503 "
+                + "(waited too long) answers.", c -> c.scheduling().retryAfterS()));
+        k.add(new Knob("block-size", Integer.class, "Tokens per KV block.", SimConfig::blockSize));
+        k.add(new Knob("kv-cache-blocks", Integer.class, "KV cache size in blocks: bounds admission and the prefix "
+                + "cache (0 = unlimited, no prefix caching).", SimConfig::cacheCapacityBlocks));
+        k.add(new Knob("prefix-caching", Boolean.class, "Reuse cached KV blocks of shared prompt prefixes.",
+                c -> c.scheduling().prefixCaching()));
+        k.add(new Knob("report-cached-tokens", Boolean.class, "Report usage.prompt_tokens_details.cached_tokens "
+                + "(vLLM --enable-prompt-tokens-details).", SimConfig::reportCachedTokens));
+        for (FaultKind f : FaultKind.values()) {
+            k.add(new Knob(RATE_PREFIX + f.id(), Double.class, "Probability of fault '" + f.id() + "': "
+                    + f.description() + ".", c -> c.faults().rate(f)));
+        }
+        k.add(new Knob("fault-first-chunk-delay-ms", Long.class, "Delay of the slow-first-chunk fault, ms.",
+                c -> c.faults().firstChunkDelayMs()));
+        k.add(new Knob("fault-chunk-delay-ms", Long.class, "Gap between chunks of the slow-chunks fault, ms.",
+                c -> c.faults().chunkDelayMs()));
+        k.add(new Knob("fault-after-chunks", Integer.class, "Chunks sent before fail-midstream, disconnect and "
+                + "malformed-json strike.", c -> c.faults().afterChunks()));
+        k.add(new Knob("fault-retry-after-s", Integer.class, "Retry-After of injected 429 and 503.",
+                c -> c.faults().retryAfterS()));
+        return Collections.unmodifiableList(k);
+    }
+
+    private static Map<String, Knob> index() {
+        Map<String, Knob> m = new LinkedHashMap<>();
+        for (Knob k : ALL) m.put(k.name(), k);
+        return Collections.unmodifiableMap(m);
+    }
+
+    static Map<String, Object> values(SimConfig c) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        for (Knob k : ALL) v.put(k.name(), k.get().apply(c));
+        return v;
+    }
+
+    /** {@code base} with the named knobs changed. Accepts "cache-blocks" as the old name of "kv-cache-blocks". */
+    static SimConfig apply(SimConfig base, Map<String, ?> changes) {
+        Map<String, Object> v = values(base);
+        for (Map.Entry<String, ?> e : changes.entrySet()) {
+            String name = e.getKey().equals("cache-blocks") ? "kv-cache-blocks" : e.getKey();
+            Knob knob = BY_NAME.get(name);
+            if (knob == null) throw new IllegalArgumentException("unknown simulator setting '" + e.getKey() + "'");
+            v.put(name, coerce(knob, e.getValue()));
+        }
+        Map<FaultKind, Double> rates = new EnumMap<>(FaultKind.class);
+        for (FaultKind f : FaultKind.values()) rates.put(f, (Double) v.get(RATE_PREFIX + f.id()));
+        @SuppressWarnings("unchecked") List<String> allowed = (List<String>) v.get("allowed-models");
+        try {
+            return new SimConfig((String) v.get("host"), (Integer) v.get("port"), (String) v.get("model"),
+                    (Double) v.get("ttft-ms"), (Double) v.get("prefill-ms-per-token"), (Double) v.get("itl-ms"),
+                    (Integer) v.get("mean-output-tokens"), (Long) v.get("seed"), (Integer) v.get("block-size"),
+                    (Integer) v.get("kv-cache-blocks"), (Boolean) v.get("report-cached-tokens"),
+                    (String) v.get("tokenizer"),
+                    new SimConfig.Scheduling((Integer) v.get("max-num-seqs"), (Integer) v.get("max-num-batched-tokens"),
+                            (Integer) v.get("max-model-len"), (Integer) v.get("max-queue"),
+                            (Double) v.get("max-queue-wait-ms"), (Integer) v.get("retry-after-s"),
+                            (Double) v.get("decode-ms-per-seq"), (Double) v.get("decode-ms-per-1k-context"),
+                            (Boolean) v.get("prefix-caching"), allowed),
+                    new SimConfig.Faults(rates, (Long) v.get("fault-first-chunk-delay-ms"),
+                            (Long) v.get("fault-chunk-delay-ms"), (Integer) v.get("fault-after-chunks"),
+                            (Integer) v.get("fault-retry-after-s")));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(knobName(e.getMessage()), e);
+        }
+    }
+
+    /** Rewrites "SimConfig.maxNumSeqs must be ..." in knob terms ("max-num-seqs must be ..."). */
+    private static String knobName(String message) {
+        if (message == null || !message.startsWith("SimConfig.")) return message;
+        int space = message.indexOf(' ');
+        String field = message.substring("SimConfig.".length(), space);
+        String rest = message.substring(space);
+        if (field.startsWith("faults.rate.")) return RATE_PREFIX + field.substring("faults.rate.".length()) + rest;
+        String last = field.substring(field.lastIndexOf('.') + 1);
+        StringBuilder kebab = new StringBuilder();
+        for (char ch : last.toCharArray()) {
+            if (Character.isUpperCase(ch) || Character.isDigit(ch) && !kebab.isEmpty()
+                    && !Character.isDigit(kebab.charAt(kebab.length() - 1))) {
+                kebab.append('-');
+            }
+            kebab.append(Character.toLowerCase(ch));
+        }
+        String name = switch (kebab.toString()) {
+            case "cache-capacity-blocks" -> "kv-cache-blocks";
+            case "first-chunk-delay-ms", "chunk-delay-ms", "after-chunks" -> "fault-" + kebab;
+            default -> field.startsWith("faults.") && last.equals("retryAfterS") ? "fault-retry-after-s" : kebab.toString();
+        };
+        return name + rest;
+    }
+
+    private static Object coerce(Knob knob, Object value) {
+        String name = knob.name();
+        if (value == null) throw new IllegalArgumentException(name + " must have a value");
+        Class<?> t = knob.type();
+        try {
+            if (t == String.class) return value.toString();
+            if (t == Boolean.class) {
+                if (value instanceof Boolean b) return b;
+                String s = value.toString().trim().toLowerCase(Locale.ROOT);
+                if (s.equals("true")) return true;
+                if (s.equals("false")) return false;
+                throw new IllegalArgumentException(name + " must be true or false, got '" + value + "'");
+            }
+            if (t == List.class) {
+                List<String> out = new ArrayList<>();
+                if (value instanceof List<?> l) {
+                    for (Object o : l) out.add(String.valueOf(o).trim());
+                } else {
+                    for (String s : value.toString().split(",")) if (!s.isBlank()) out.add(s.trim());
+                }
+                return List.copyOf(out);
+            }
+            if (value instanceof Boolean) throw new IllegalArgumentException(name + " must be a number, got " + value);
+            String s = value.toString().trim();
+            if (t == Integer.class) {
+                if (value instanceof Number n && n.doubleValue() != Math.rint(n.doubleValue())) throw new NumberFormatException();
+                return value instanceof Number n ? Math.toIntExact(n.longValue()) : Integer.parseInt(s);
+            }
+            if (t == Long.class) {
+                if (value instanceof Number n && n.doubleValue() != Math.rint(n.doubleValue())) throw new NumberFormatException();
+                return value instanceof Number n ? n.longValue() : Long.parseLong(s);
+            }
+            if (t == Double.class) return value instanceof Number n ? n.doubleValue() : Double.parseDouble(s);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException(name + " must be " + (t == Double.class ? "a number" : "an integer")
+                    + ", got '" + value + "'");
+        }
+        throw new IllegalStateException("knob type " + t);
+    }
+}
