@@ -3,8 +3,8 @@ package io.unibench.scenario;
 import io.unibench.client.ClientConfig;
 import io.unibench.client.ClientResult;
 import io.unibench.client.LlmClient;
-import io.unibench.client.Secrets;
 import io.unibench.engine.BenchmarkRunner;
+import io.unibench.engine.ConnectionTest;
 import io.unibench.engine.ConversationPool;
 import io.unibench.engine.ConversationRequests;
 import io.unibench.engine.LoadPlan;
@@ -86,6 +86,11 @@ public final class ScenarioRunner {
             try (LlmClient client = new LlmClient(clientConfig(provider))) {
                 active = client;
                 if (stop.isStopped()) client.cancelAll();
+                // a one-token probe first: a dead endpoint or bad key stops the run before the levels start, and the
+                // first measured request does not pay for connection setup and class loading
+                RequestFactory probe = new RequestFactory(List.of(io.unibench.workload.Prompt.ofText("hello", -1, -1)),
+                        config.generation().params(provider.model(), true, null), config.seed(), "probe");
+                ConnectionTest.run(client, probe, endpoints.get(provider.name()), stop);
                 RateLimiter limiter = RateLimiter.systemClock(config.rateLimitPerSec(), config.rateLimitBurst(), stop);
                 for (Scenario scenario : config.scenarios()) {
                     if (stop.isStopped()) break;
@@ -119,6 +124,7 @@ public final class ScenarioRunner {
         ScenarioPrompts prompts = new ScenarioPrompts(scenario, tokenizer, seed, Math.max(1, perLevel(scenario)));
         List<ScenarioResults.Level> levels = new ArrayList<>();
         List<Integer> concurrency = config.concurrency().levels();
+        long seriesStart = System.nanoTime(); // one origin for every level's requests.jsonl: moments compare across levels
         for (int li = 0; li < concurrency.size() && !stop.isStopped(); li++) {
             int level = concurrency.get(li);
             int number = config.concurrency().holdSeconds() != null ? Integer.MAX_VALUE : perLevel(scenario);
@@ -130,7 +136,7 @@ public final class ScenarioRunner {
             RunMetrics metrics = new RunMetrics();
             CostMeter cost = new CostMeter();
             String tag = Long.toString(System.currentTimeMillis(), 36) + "-" + safe(provider.name()) + "-" + li;
-            try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(dir.resolve("requests.jsonl"), System.nanoTime())) {
+            try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(dir.resolve("requests.jsonl"), seriesStart)) {
                 List<RecordSink> sinks = List.of(metrics, overall, cost, overallCost, jsonl);
                 boolean stream = scenario.stream();
                 if (scenario.type() == BenchConfig.Type.MULTI_TURN) {
@@ -190,10 +196,5 @@ public final class ScenarioRunner {
 
     static String safe(String name) {
         return name.replaceAll("[^A-Za-z0-9._-]", "_");
-    }
-
-    /** For messages: the provider's key masked. */
-    String maskedKey(Provider p) {
-        return p.apiKeyEnv() == null ? "" : Secrets.mask(env.get(p.apiKeyEnv()));
     }
 }
