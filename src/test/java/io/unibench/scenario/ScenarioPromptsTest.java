@@ -27,7 +27,7 @@ class ScenarioPromptsTest {
 
     @Test
     void cacheBustMakesEveryRequestBodyUniqueAcrossLevels() {
-        BenchConfig c = config("  - {name: s, type: chat, prompt: What is an index?, cache_bust: true}\n");
+        BenchConfig c = config("  - {name: s, type: chat, prompt: \"What is an index?\", cache_bust: true}\n");
         BenchConfig.Scenario s = c.scenarios().getFirst();
         ScenarioPrompts prompts = new ScenarioPrompts(s, Tokenizers.defaultTokenizer(), 1, 1);
         Set<String> bodies = new HashSet<>();
@@ -45,7 +45,7 @@ class ScenarioPromptsTest {
 
     @Test
     void withoutCacheBustThePromptRepeats() {
-        BenchConfig c = config("  - {name: s, type: chat, prompt: What is an index?}\n");
+        BenchConfig c = config("  - {name: s, type: chat, prompt: \"What is an index?\"}\n");
         ScenarioPrompts prompts = new ScenarioPrompts(c.scenarios().getFirst(), Tokenizers.defaultTokenizer(), 1, 1);
         RequestFactory f = new RequestFactory(prompts.forLevel(0), c.generation().params("m", true, null), 1, "t");
         assertThat(new String(f.prepare(0).body(), StandardCharsets.UTF_8))
