@@ -19,6 +19,7 @@ package io.unibench.client;
  * @param finishReason    {@code finish_reason} of the first choice, or {@code null}
  * @param errorClass      {@code null} on success
  * @param errorMessage    short message for failures (server's error message when it sent one), secrets stripped
+ * @param wire            connection and transfer moments (DNS, connect, TLS, written, first byte)
  */
 public record ClientResult(
         boolean stream,
@@ -34,9 +35,29 @@ public record ClientResult(
         Usage usage,
         String finishReason,
         ErrorClass errorClass,
-        String errorMessage) {
+        String errorMessage,
+        WireTimes wire) {
 
     public static final long ABSENT = Long.MIN_VALUE;
+
+    public ClientResult {
+        if (wire == null) wire = WireTimes.NONE;
+    }
+
+    /** A result without connection timings. */
+    public ClientResult(boolean stream, long startNanos, long headersNanos, long firstChunkNanos, long firstTokenNanos,
+                        long endNanos, long[] tokenChunkNanos, int httpStatus, String content, String reasoning,
+                        Usage usage, String finishReason, ErrorClass errorClass, String errorMessage) {
+        this(stream, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, httpStatus,
+                content, reasoning, usage, finishReason, errorClass, errorMessage, WireTimes.NONE);
+    }
+
+    /** This result turned into a failure (a response that broke a validation rule); timings and text are kept. */
+    public ClientResult asFailure(ErrorClass cls, String message) {
+        return new ClientResult(stream, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos,
+                tokenChunkNanos, httpStatus, content, reasoning, usage, finishReason, cls, Secrets.redact(message),
+                wire);
+    }
 
     public boolean success() {
         return errorClass == null;

@@ -21,6 +21,12 @@ public enum ErrorClass {
     PROTOCOL_ERROR("protocol_error"),
     /** HTTP 200 whose body carries an {@code error} object, no choices, or no end marker. */
     BUSINESS_ERROR("business_error"),
+    /**
+     * A complete, well-formed reply that broke one of the scenario's {@code validate} rules (empty choices, content
+     * not matching a regex, output that is not JSON). Kept apart from {@link #BUSINESS_ERROR}, which the server
+     * itself signalled: this one is the benchmark judging the answer.
+     */
+    VALIDATION_ERROR("validation_error"),
     /** Cancelled by the benchmark (Ctrl-C, run stopped). */
     CANCELLED("cancelled");
 

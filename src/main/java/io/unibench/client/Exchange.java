@@ -57,7 +57,11 @@ final class Exchange implements ConnectionPool.Waiter {
     // confined to the channel's event loop
     private ResponseHandler handler;
     private ScheduledFuture<?> readCheck;
-    private long requestWrittenNanos;
+    private long requestWrittenNanos = ClientResult.ABSENT; // write started (the read timeout counts from here)
+    private long writtenNanos = ClientResult.ABSENT;
+    private long firstByteNanos = ClientResult.ABSENT;
+    /** The connection's open timings when this request opened it; {@code null} on a reused connection. */
+    private ConnectTimer freshConnection;
     private long headersNanos = ClientResult.ABSENT;
     private int status;
     private boolean keepAlive;
@@ -187,12 +191,15 @@ final class Exchange implements ConnectionPool.Waiter {
             return;
         }
         handler.attach(this);
+        freshConnection = handler.takeFreshConnection();
         FullHttpRequest request = new DefaultFullHttpRequest(
                 HttpVersion.HTTP_1_1, HttpMethod.POST, client.pathAndQuery(), Unpooled.wrappedBuffer(body));
         client.fillHeaders(request.headers(), stream, requestId, body.length);
         requestWrittenNanos = System.nanoTime();
         ch.writeAndFlush(request).addListener(f -> {
-            if (!f.isSuccess()) {
+            if (f.isSuccess()) {
+                writtenNanos = System.nanoTime();
+            } else {
                 fail(ErrorMapping.classify(f.cause()), ErrorMapping.message(f.cause()), System.nanoTime());
             }
         });
@@ -205,6 +212,9 @@ final class Exchange implements ConnectionPool.Waiter {
     void onResponsePart(HttpObject part, long arrival) {
         try {
             currentNanos = arrival;
+            if (firstByteNanos == ClientResult.ABSENT) {
+                firstByteNanos = arrival;
+            }
             if (isDone()) {
                 return; // failed already; the channel is closing
             }
@@ -455,7 +465,18 @@ final class Exchange implements ConnectionPool.Waiter {
                 parsed ? chunks.usage() : null,
                 parsed ? chunks.finishReason() : null,
                 errorClass,
-                message == null ? null : Secrets.redact(message));
+                message == null ? null : Secrets.redact(message),
+                wireTimes());
+    }
+
+    private WireTimes wireTimes() {
+        ConnectTimer c = freshConnection;
+        return new WireTimes(
+                c == null ? ClientResult.ABSENT : c.registeredNanos(),
+                c == null ? ClientResult.ABSENT : c.resolvedNanos(),
+                c == null ? ClientResult.ABSENT : c.connectedNanos(),
+                c == null ? ClientResult.ABSENT : c.tlsNanos(),
+                requestWrittenNanos, writtenNanos, firstByteNanos);
     }
 
     /** A failure seen before any byte of the reply could have been read. */

@@ -214,7 +214,9 @@ public final class LlmClient implements AutoCloseable {
     // ---- setup ----
 
     private void initPipeline(ChannelPipeline p, SslContext ssl, String host, int port) {
-        ResponseHandler responses = new ResponseHandler();
+        ConnectTimer timer = new ConnectTimer();
+        ResponseHandler responses = new ResponseHandler(timer);
+        p.addLast("timer", timer);
         p.addLast("arrival", new ResponseHandler.ArrivalStamp(responses));
         if (ssl != null) {
             SslHandler tls = ssl.newHandler(p.channel().alloc(), host, port); // host sets SNI
@@ -222,6 +224,9 @@ public final class LlmClient implements AutoCloseable {
             if (connect > 0) {
                 tls.setHandshakeTimeoutMillis(connect);
             }
+            tls.handshakeFuture().addListener(f -> {
+                if (f.isSuccess()) timer.tlsDone();
+            });
             p.addLast("tls", tls);
         }
         p.addLast("http", new HttpClientCodec());

@@ -13,8 +13,18 @@ import io.netty.util.ReferenceCountUtil;
  */
 final class ResponseHandler extends ChannelInboundHandlerAdapter {
 
+    private final ConnectTimer timer;
     private Exchange current;
     private long arrivalNanos = ClientResult.ABSENT;
+
+    ResponseHandler(ConnectTimer timer) {
+        this.timer = timer;
+    }
+
+    /** The connection's timings if the caller is its first user; {@code null} on a reused connection. */
+    ConnectTimer takeFreshConnection() {
+        return timer.takeIfFresh();
+    }
 
     void attach(Exchange exchange) {
         current = exchange;

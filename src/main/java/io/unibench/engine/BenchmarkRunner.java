@@ -28,11 +28,18 @@ public final class BenchmarkRunner {
     private final LlmClient client;
     private final RecordFactory records;
     private final StopSignal stop;
+    private final RequestHooks hooks;
 
     public BenchmarkRunner(LlmClient client, RecordFactory records, StopSignal stop) {
+        this(client, records, stop, RequestHooks.NONE);
+    }
+
+    /** With a start gate and a result check around every request (scenario files: rate limit, validation). */
+    public BenchmarkRunner(LlmClient client, RecordFactory records, StopSignal stop, RequestHooks hooks) {
         this.client = client;
         this.records = records;
         this.stop = stop;
+        this.hooks = hooks;
     }
 
     public RunOutcome run(LoadPlan plan, RequestFactory requests, List<? extends RecordSink> sinks, long seed)
@@ -100,8 +107,9 @@ public final class BenchmarkRunner {
     }
 
     private void send(PreparedRequest request, long index, long scheduledNanos, List<? extends RecordSink> sinks) {
+        if (!hooks.awaitStart()) return;
         long epochMillis = System.currentTimeMillis();
-        ClientResult result = client.send(request.body(), request.stream(), request.requestId()).join();
+        ClientResult result = hooks.check(client.send(request.body(), request.stream(), request.requestId()).join());
         RequestRecord record = records.record(index, request, result, scheduledNanos, epochMillis);
         for (RecordSink sink : sinks) sink.accept(record);
     }

@@ -44,12 +44,20 @@ public final class MultiTurnRunner {
     private final RecordFactory records;
     private final StopSignal stop;
     private final ClaimListener listener;
+    private final RequestHooks hooks;
 
     public MultiTurnRunner(LlmClient client, RecordFactory records, StopSignal stop, ClaimListener listener) {
+        this(client, records, stop, listener, RequestHooks.NONE);
+    }
+
+    /** With a start gate and a result check around every turn (scenario files: rate limit, validation). */
+    public MultiTurnRunner(LlmClient client, RecordFactory records, StopSignal stop, ClaimListener listener,
+                           RequestHooks hooks) {
         this.client = client;
         this.records = records;
         this.stop = stop;
         this.listener = listener == null ? ClaimListener.NONE : listener;
+        this.hooks = hooks;
     }
 
     /** {@link RunOutcome#sent()} counts the measured conversations started. */
@@ -196,8 +204,10 @@ public final class MultiTurnRunner {
                 }
                 PreparedRequest request = requests.prepare(requestIndex.getAndIncrement(), id, claim.sequence(), t,
                         history, turn.maxTokens());
+                if (!hooks.awaitStart()) return;
                 long epochMillis = System.currentTimeMillis();
-                ClientResult result = client.send(request.body(), request.stream(), request.requestId()).join();
+                ClientResult result = hooks.check(
+                        client.send(request.body(), request.stream(), request.requestId()).join());
                 RequestRecord base = records.record(request.sequence(), request, result,
                         t == 0 ? firstScheduled : RequestRecord.ABSENT, epochMillis);
                 int cached = -1;

@@ -3,6 +3,8 @@ package io.unibench.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.client.ClientResult;
 import io.unibench.client.Usage;
+import io.unibench.client.WireTimes;
+import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RequestRecord.TokenSource;
 import io.unibench.tokenizer.Tokenizer;
@@ -57,7 +59,13 @@ public final class RecordFactory {
                 r.endNanos(), r.tokenChunkNanos(), prompt, completion, cached,
                 cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source, r.success(),
                 r.errorClass() == null ? null : r.errorClass().label(), r.httpStatus(), r.errorMessage(),
-                r.finishReason());
+                r.finishReason(), phases(r.wire()));
+    }
+
+    private static PhaseTimes phases(WireTimes w) {
+        if (w == WireTimes.NONE) return PhaseTimes.NONE;
+        return new PhaseTimes(w.connectStartNanos(), w.dnsDoneNanos(), w.connectDoneNanos(), w.tlsDoneNanos(),
+                w.writeStartNanos(), w.writtenNanos(), w.firstByteNanos());
     }
 
     private int promptTokens(Prompt p) {

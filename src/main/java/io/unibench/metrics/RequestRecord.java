@@ -35,6 +35,7 @@ package io.unibench.metrics;
  * @param httpStatus        HTTP status, 0 when no response arrived
  * @param errorMessage      short message, secrets stripped; {@code null} on success
  * @param finishReason      {@code finish_reason} of the reply, when given
+ * @param phases            connection and transfer moments (DNS, connect, TLS, written, first byte); see {@link Phase}
  */
 public record RequestRecord(
         long index,
@@ -60,9 +61,27 @@ public record RequestRecord(
         String errorClass,
         int httpStatus,
         String errorMessage,
-        String finishReason) {
+        String finishReason,
+        PhaseTimes phases) {
 
     public static final long ABSENT = Long.MIN_VALUE;
+
+    public RequestRecord {
+        if (phases == null) phases = PhaseTimes.NONE;
+    }
+
+    /** A record without connection and transfer phases. */
+    public RequestRecord(long index, String requestId, String conversationId, int turnIndex, boolean lastTurn,
+                         boolean stream, long startEpochMillis, long scheduledNanos, long startNanos, long headersNanos,
+                         long firstChunkNanos, long firstTokenNanos, long endNanos, long[] tokenChunkNanos,
+                         int promptTokens, int completionTokens, int cachedTokens, CacheSource cachedTokenSource,
+                         TokenSource tokenSource, boolean success, String errorClass, int httpStatus,
+                         String errorMessage, String finishReason) {
+        this(index, requestId, conversationId, turnIndex, lastTurn, stream, startEpochMillis, scheduledNanos,
+                startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, promptTokens,
+                completionTokens, cachedTokens, cachedTokenSource, tokenSource, success, errorClass, httpStatus,
+                errorMessage, finishReason, PhaseTimes.NONE);
+    }
     private static final double NANOS_PER_SECOND = 1e9;
 
     /** Where token counts came from; anything but {@code SERVER} is labelled in reports. */
@@ -96,7 +115,7 @@ public record RequestRecord(
         return new RequestRecord(index, requestId, conversation, turn, last, stream, startEpochMillis, scheduledNanos,
                 startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, promptTokens,
                 completionTokens, cached, cacheSource, tokenSource, success, errorClass, httpStatus, errorMessage,
-                finishReason);
+                finishReason, phases);
     }
 
     /** End-to-end latency in seconds, from start to last byte. */

@@ -100,6 +100,9 @@ public final class RunMetrics implements RecordSink {
     private long cumNewPrompt;
     private long cumCachedPrompt;
 
+    // Connection and transfer phases of successes.
+    private final PhaseStats phases = new PhaseStats();
+
     // Failures.
     private final Map<String, Long> errorCounts = new HashMap<>();
     private final Map<String, String> errorSamples = new HashMap<>();
@@ -118,6 +121,7 @@ public final class RunMetrics implements RecordSink {
             if (r.success()) acceptSuccess(r);
             else acceptFailure(r);
             traces.accept(r);
+            phases.accept(r);
         }
     }
 
@@ -247,7 +251,9 @@ public final class RunMetrics implements RecordSink {
         Snapshot s;
         TraceSummary traceSummary;
         List<TurnPositionRow> turnPositions;
+        PhaseSummary phaseSummary;
         synchronized (lock) {
+            phaseSummary = phases.summary(); // sorts the phase samples: once, at the end
             s = new Snapshot();
             // O(conversations + turns) and called once at the end, so it runs under the lock
             traceSummary = traces.any() ? traces.summary() : null;
@@ -257,7 +263,7 @@ public final class RunMetrics implements RecordSink {
         List<PercentileRow> rows = s.percentileRows();
         WorkloadTimeline timeline = s.timeline();
         return new RunResult(info, summary, rows, WorkloadThroughput.of(timeline), timeline, s.errors, s.samples,
-                traceSummary, turnPositions);
+                traceSummary, turnPositions, phaseSummary);
     }
 
     /** Copies of the state taken under the lock, so the heavy work (sorting) runs without it. */

@@ -12,6 +12,7 @@ import java.util.Map;
  * @param sampleErrors error class → the first message seen for it (may be absent for a class without message)
  * @param traces       per-trace statistics of a multi-turn run; {@code null} for single-turn runs
  * @param turnPositions multi-turn: one row per turn position (1, 2, 3, …); empty for single-turn runs
+ * @param phases       the connection and transfer phases of successful requests; empty when no timings were known
  */
 public record RunResult(
         RunInfo info,
@@ -22,9 +23,11 @@ public record RunResult(
         Map<String, Long> errors,
         Map<String, String> sampleErrors,
         TraceSummary traces,
-        List<TurnPositionRow> turnPositions) {
+        List<TurnPositionRow> turnPositions,
+        PhaseSummary phases) {
 
     public RunResult {
+        if (phases == null) phases = new PhaseSummary(List.of(), 0, 0);
         percentiles = List.copyOf(percentiles);
         turnPositions = turnPositions == null ? List.of() : List.copyOf(turnPositions);
         errors = Collections.unmodifiableMap(new LinkedHashMap<>(errors));
@@ -34,7 +37,14 @@ public record RunResult(
     /** A single-turn result. */
     public RunResult(RunInfo info, Summary summary, List<PercentileRow> percentiles, WorkloadThroughput workload,
                      WorkloadTimeline timeline, Map<String, Long> errors, Map<String, String> sampleErrors) {
-        this(info, summary, percentiles, workload, timeline, errors, sampleErrors, null, List.of());
+        this(info, summary, percentiles, workload, timeline, errors, sampleErrors, null, List.of(), null);
+    }
+
+    /** A result without phase timings. */
+    public RunResult(RunInfo info, Summary summary, List<PercentileRow> percentiles, WorkloadThroughput workload,
+                     WorkloadTimeline timeline, Map<String, Long> errors, Map<String, String> sampleErrors,
+                     TraceSummary traces, List<TurnPositionRow> turnPositions) {
+        this(info, summary, percentiles, workload, timeline, errors, sampleErrors, traces, turnPositions, null);
     }
 
     public boolean multiTurn() {

@@ -4,6 +4,8 @@ import static io.unibench.metrics.RequestRecord.ABSENT;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.unibench.metrics.Phase;
+import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
 import java.io.BufferedOutputStream;
@@ -20,7 +22,10 @@ import java.nio.file.Path;
  * success, error_class, http_status,
  * error_message, finish_reason, start_epoch_ms}; moments in seconds since {@code runStartNanos}
  * ({@code scheduled_s, start_s, headers_s, first_chunk_s, first_token_s, end_s}, null when the moment did not
- * happen); derived seconds {@code latency_s, ttft_s, first_chunk_latency_s, tpot_s, queue_delay_s} and
+ * happen); the connection and transfer moments {@code connect_start_s, dns_done_s, connect_done_s, tls_done_s,
+ * write_start_s, written_s, first_byte_s} (connection moments null on a reused connection), {@code new_connection},
+ * and {@code phases_ms} (queue, dns, connect, tls, write, server_wait, first_token, transfer; null when not
+ * applicable); derived seconds {@code latency_s, ttft_s, first_chunk_latency_s, tpot_s, queue_delay_s} and
  * {@code tokens_per_chunk} (null when undefined); {@code itl_s}, the intervals between text-carrying chunks;
  * {@code prompt_tokens, completion_tokens, cached_tokens} (null when unknown / not reported),
  * {@code cached_token_source} ({@code server}, or {@code estimate} for the multi-turn client estimate; null when
@@ -128,6 +133,18 @@ public final class RequestsJsonlWriter implements RecordSink {
         moment("first_chunk_s", r.firstChunkNanos());
         moment("first_token_s", r.firstTokenNanos());
         moment("end_s", r.endNanos());
+        PhaseTimes p = r.phases();
+        gen.writeBooleanField("new_connection", p.newConnection());
+        moment("connect_start_s", p.connectStartNanos());
+        moment("dns_done_s", p.dnsDoneNanos());
+        moment("connect_done_s", p.connectDoneNanos());
+        moment("tls_done_s", p.tlsDoneNanos());
+        moment("write_start_s", p.writeStartNanos());
+        moment("written_s", p.writtenNanos());
+        moment("first_byte_s", p.firstByteNanos());
+        gen.writeObjectFieldStart("phases_ms");
+        for (Phase phase : Phase.values()) numberOrNull(phase.name().toLowerCase(java.util.Locale.ROOT), phase.millis(r));
+        gen.writeEndObject();
         numberOrNull("latency_s", r.latencySeconds());
         numberOrNull("ttft_s", r.ttftSeconds());
         numberOrNull("first_chunk_latency_s", r.firstChunkSeconds());

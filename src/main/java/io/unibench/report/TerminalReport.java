@@ -43,6 +43,7 @@ public final class TerminalReport {
 
         section(sb, "Performance Overview", overview(runs));
         section(sb, "Per-Request Metrics", perRequest(runs));
+        if (PhasesTable.any(runs)) section(sb, "Phases", PhasesTable.of(runs));
         if (runs.stream().anyMatch(RunResult::multiTurn)) {
             section(sb, "Per-Trace Metrics", perTrace(runs));
             section(sb, "Per-Turn-Position Metrics", byTurnPosition(runs));

@@ -1,0 +1,151 @@
+package io.unibench.cli;
+
+import io.unibench.BadInputException;
+import io.unibench.engine.StopSignal;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.ReportFiles;
+import io.unibench.scenario.ScenarioFile;
+import io.unibench.scenario.ScenarioReport;
+import io.unibench.scenario.ScenarioResults;
+import io.unibench.scenario.ScenarioRunner;
+import io.unibench.sim.SimConfig;
+import io.unibench.sim.SimServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** {@code unibench run --config bench.yaml}: the scenario file workflow (providers, ramp, comparison, cost). */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run a scenario file: every provider × scenario × concurrency level, then a provider comparison.",
+                "The file format is in README.md (\"Scenario files\") and bench.schema.json; examples in examples/."})
+public final class RunCommand implements Callable<Integer> {
+    private static final List<String> FORMATS = List.of("json", "csv", "html");
+
+    @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE", description = "the scenario file (YAML)")
+    Path config;
+
+    @Option(names = "--report", split = ",", paramLabel = "FORMAT",
+            description = "extra report files: json, csv, html (comma-separated or repeated); default: none")
+    List<String> report = new ArrayList<>();
+
+    @Option(names = "--outputs-dir", paramLabel = "DIR", description = "output root (default: ${DEFAULT-VALUE})")
+    String outputsDir = "outputs";
+
+    @Option(names = "--no-timestamp", description = "write to OUTPUTS/NAME/ instead of OUTPUTS/TIMESTAMP/NAME/")
+    boolean noTimestamp;
+
+    @Option(names = "--check", description = "validate the file and exit without sending anything")
+    boolean checkOnly;
+
+    @Spec
+    CommandSpec spec;
+
+    private Map<String, String> environment = System.getenv();
+    private boolean installSignalHandler = true;
+    private volatile ScenarioRunner runner;
+    private ScenarioResults lastResults;
+
+    /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
+    RunCommand forTest(Map<String, String> env) {
+        this.environment = env;
+        this.installSignalHandler = false;
+        return this;
+    }
+
+    /** The results of the last run (tests). */
+    ScenarioResults lastResults() {
+        return lastResults;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        for (String f : report) {
+            if (!FORMATS.contains(f)) throw new BadInputException("--report " + f + ": expected json, csv or html");
+        }
+        BenchConfig bench = ScenarioFile.load(config, environment);
+        if (checkOnly) {
+            out.println(config + ": valid (" + bench.providers().size() + " provider(s), " + bench.scenarios().size()
+                    + " scenario(s), levels " + bench.concurrency().levels() + ")");
+            return 0;
+        }
+        Path root = outputRoot(bench);
+        Files.createDirectories(root);
+        List<SimServer> sims = new ArrayList<>();
+        CountDownLatch reportWritten = new CountDownLatch(1);
+        Thread hook = null;
+        try {
+            Map<String, String> endpoints = new LinkedHashMap<>();
+            for (BenchConfig.Provider p : bench.providers()) {
+                if (p.embeddedSimulator()) {
+                    BenchConfig.SimProfile prof = p.simulator();
+                    SimServer sim = SimServer.start(SimConfig.defaults().withModel(p.model()).withTtftMs(prof.ttftMs())
+                            .withItlMs(prof.itlMs()).withPrefillMsPerToken(prof.prefillMsPerToken()));
+                    sims.add(sim);
+                    endpoints.put(p.name(), sim.baseUrl() + "/v1/chat/completions");
+                    err.println("Provider " + p.name() + ": embedded simulator at " + sim.baseUrl()
+                            + " (ttft " + prof.ttftMs() + " ms, itl " + prof.itlMs() + " ms)");
+                } else {
+                    endpoints.put(p.name(), PerfSettings.completeUrl(p.baseUrl()));
+                }
+            }
+            ScenarioRunner r = new ScenarioRunner(bench, endpoints, environment, new StopSignal(), root, err);
+            runner = r;
+            if (installSignalHandler) hook = installHook(reportWritten);
+            ScenarioResults results = r.run();
+            lastResults = results;
+            String text = ScenarioReport.render(results);
+            out.println(text);
+            Files.writeString(root.resolve("scenario_summary.txt"), text);
+            for (Path f : ReportFiles.write(root, results, report)) out.println("Report: " + f.toAbsolutePath());
+            out.println("Results: " + root.toAbsolutePath());
+            return results.stopped() ? Main.EXIT_INTERRUPTED : 0;
+        } finally {
+            reportWritten.countDown();
+            if (hook != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException exiting) {
+                    // the JVM is exiting; the hook found the report written
+                }
+            }
+            for (SimServer s : sims) s.close();
+        }
+    }
+
+    private Thread installHook(CountDownLatch reportWritten) {
+        Thread hook = new Thread(() -> {
+            ScenarioRunner r = runner;
+            if (r != null) r.stop();
+            try {
+                reportWritten.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "unibench-run-interrupt");
+        Runtime.getRuntime().addShutdownHook(hook);
+        return hook;
+    }
+
+    private Path outputRoot(BenchConfig bench) {
+        String name = bench.name().replaceAll("[<>:\"|?*\\\\/\\x00]", "_");
+        Path base = Path.of(outputsDir);
+        if (noTimestamp) return base.resolve(name);
+        return base.resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"))).resolve(name);
+    }
+}

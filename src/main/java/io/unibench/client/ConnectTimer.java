@@ -1,0 +1,71 @@
+package io.unibench.client;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+
+import java.net.SocketAddress;
+
+/**
+ * Notes when a new connection resolved its address, connected and finished TLS. Netty's bootstrap resolves the
+ * host before it passes {@code connect} down the pipeline, so the moment this handler sees {@code connect} is the
+ * end of name resolution; the handler is created when the channel registers, just before resolution starts.
+ * The first request on the channel takes the timings ({@link #takeIfFresh()}); later requests reuse the connection
+ * and get none. Plain longs, touched on the channel's event loop only: one object per connection, nothing per event.
+ */
+final class ConnectTimer extends ChannelOutboundHandlerAdapter {
+    private final long registeredNanos = System.nanoTime();
+    private long resolvedNanos = ClientResult.ABSENT;
+    private long connectedNanos = ClientResult.ABSENT;
+    private long tlsNanos = ClientResult.ABSENT;
+    private boolean taken;
+
+    @Override
+    public void connect(ChannelHandlerContext ctx, SocketAddress remote, SocketAddress local, ChannelPromise promise) {
+        resolvedNanos = System.nanoTime();
+        // The pool listens on the outer promise and writes the request at once when it completes, so the stamp is
+        // taken on an inner promise that completes the outer one only afterwards.
+        ChannelPromise inner = ctx.newPromise();
+        inner.addListener(f -> {
+            if (f.isSuccess()) {
+                connectedNanos = System.nanoTime();
+                promise.trySuccess();
+            } else if (f.isCancelled()) {
+                promise.cancel(false);
+            } else {
+                promise.tryFailure(f.cause());
+            }
+        });
+        promise.addListener(f -> {
+            if (f.isCancelled()) inner.cancel(false);
+        });
+        ctx.connect(remote, local, inner);
+    }
+
+    void tlsDone() {
+        tlsNanos = System.nanoTime();
+    }
+
+    /** This timer if no request used the connection before (and marks it used), else {@code null}. */
+    ConnectTimer takeIfFresh() {
+        if (taken) return null;
+        taken = true;
+        return this;
+    }
+
+    long registeredNanos() {
+        return registeredNanos;
+    }
+
+    long resolvedNanos() {
+        return resolvedNanos;
+    }
+
+    long connectedNanos() {
+        return connectedNanos;
+    }
+
+    long tlsNanos() {
+        return tlsNanos;
+    }
+}

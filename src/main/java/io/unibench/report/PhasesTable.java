@@ -1,0 +1,45 @@
+package io.unibench.report;
+
+import io.unibench.metrics.PhaseSummary;
+import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.RunResult;
+
+import java.util.List;
+
+/**
+ * The "Phases" table: where a request's time goes — the client's queue, the network (DNS, connect, TLS, write), the
+ * server (wait for the first byte, prefill to the first token) and generation — as avg/p50/p95/p99 in ms over
+ * successful requests. Reused keep-alive connections count 0 for DNS, connect and TLS.
+ */
+public final class PhasesTable {
+    private static final TextTable.Align L = TextTable.Align.LEFT;
+    private static final TextTable.Align R = TextTable.Align.RIGHT;
+
+    private PhasesTable() {}
+
+    public static boolean any(List<RunResult> runs) {
+        return runs.stream().anyMatch(r -> !r.phases().isEmpty());
+    }
+
+    public static TextTable of(List<RunResult> runs) {
+        TextTable t = new TextTable(List.of("Conc.", "Phase (ms)", "n", "avg", "p50", "p95", "p99"), R, L, R, R, R, R, R);
+        for (RunResult r : runs) {
+            PhaseSummary p = r.phases();
+            if (p.isEmpty()) continue;
+            boolean first = true;
+            for (PhaseSummary.Row row : p.rows()) {
+                t.row(first ? conc(r.info()) : "", row.phase().label(), Long.toString(row.n()),
+                        DisplayNumbers.format(row.avg(), 3), DisplayNumbers.format(row.p50(), 3),
+                        DisplayNumbers.format(row.p95(), 3), DisplayNumbers.format(row.p99(), 3));
+                first = false;
+            }
+            t.row("", "connections new / reused", p.newConnections() + " / " + p.reusedConnections(), "", "", "", "");
+            t.separator();
+        }
+        return t;
+    }
+
+    private static String conc(RunInfo info) {
+        return info.concurrency() < 0 ? "INF" : Integer.toString(info.concurrency());
+    }
+}

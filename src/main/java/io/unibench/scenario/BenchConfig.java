@@ -1,0 +1,143 @@
+package io.unibench.scenario;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.client.ApiFormat;
+import io.unibench.client.GenerationParams;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * A validated scenario file ({@code unibench run --config FILE}): what to test, against whom, how hard. See the
+ * README section "Scenario files" and {@code bench.schema.json}.
+ *
+ * @param file              the file name, for messages and reports
+ * @param name              run name (output folder)
+ * @param seed              seed of every random choice of the run
+ * @param providers         endpoints to compare, in file order
+ * @param generation        sampling parameters locked for every request
+ * @param concurrency       the levels and how long each is held
+ * @param rateLimitPerSec   global cap on request starts per second, per provider run
+ * @param rateLimitBurst    bucket size of the limiter
+ * @param connectionPool    connections per provider
+ * @param timeouts          connect/read/total timeouts
+ * @param knee              how the knee of the concurrency curve is found
+ * @param sleepBetweenLevelsSec pause between two levels (lets a server drain its queue)
+ * @param scenarios         what to send
+ */
+public record BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
+                          Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst, int connectionPool,
+                          Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios) {
+
+    public BenchConfig {
+        providers = List.copyOf(providers);
+        scenarios = List.copyOf(scenarios);
+    }
+
+    /** base_url value that starts an embedded simulator for the provider. */
+    public static final String SIM = "sim";
+
+    /**
+     * @param apiKeyEnv environment variable holding the key; {@code null} = no Authorization header
+     * @param price     prices per million tokens, or {@code null}
+     * @param simulator latency profile when {@code baseUrl} is {@code sim}, else {@code null}
+     */
+    public record Provider(String name, String baseUrl, String model, String apiKeyEnv, Map<String, String> headers,
+                           Price price, SimProfile simulator) {
+        public Provider {
+            headers = Map.copyOf(headers);
+        }
+
+        public boolean embeddedSimulator() {
+            return SIM.equals(baseUrl);
+        }
+    }
+
+    /** Prices in currency units per million tokens; cached input defaults to the input price. */
+    public record Price(double input, double cachedInput, double output) {
+        /** Cost of one request's tokens. */
+        public double cost(long uncachedInput, long cachedInput, long output) {
+            return (uncachedInput * input + cachedInput * this.cachedInput + output * this.output) / 1e6;
+        }
+    }
+
+    public record SimProfile(double ttftMs, double itlMs, double prefillMsPerToken) {}
+
+    /** Locked sampling parameters; {@code null} fields are not sent (temperature defaults to 0). */
+    public record Generation(double temperature, int maxTokens, Integer minTokens, Double topP, Integer topK, Long seed,
+                             List<String> stop, boolean ignoreEos, ObjectNode extraBody) {
+
+        /** The parameters of one scenario's requests to one provider. */
+        public GenerationParams params(String model, boolean stream, Integer maxTokensOverride) {
+            ObjectNode extra = extraBody == null ? null : extraBody.deepCopy();
+            if (ignoreEos) {
+                if (extra == null) extra = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+                if (!extra.has("ignore_eos")) extra.put("ignore_eos", true);
+            }
+            int max = maxTokensOverride != null ? maxTokensOverride : maxTokens;
+            return new GenerationParams(model, ApiFormat.CHAT, max, max, minTokens, temperature, topP, topK, seed, stop,
+                    stream, extra);
+        }
+    }
+
+    /**
+     * @param levels           concurrency levels in the order they are run
+     * @param holdSeconds      each level runs this long (closed loop, requests back to back); {@code null} = by count
+     * @param requestsPerLevel each level sends this many requests; {@code null} = the scenario's {@code rounds}
+     */
+    public record Concurrency(List<Integer> levels, Double holdSeconds, Integer requestsPerLevel) {
+        public Concurrency {
+            levels = List.copyOf(levels);
+        }
+
+        public int peak() {
+            return levels.stream().mapToInt(Integer::intValue).max().orElse(1);
+        }
+
+        /** start, start+step, …, then peak itself when the steps do not land on it. */
+        public static List<Integer> ramp(int start, int peak, int step) {
+            List<Integer> out = new java.util.ArrayList<>();
+            for (long l = start; l < peak; l += step) out.add((int) l);
+            out.add(peak);
+            return out;
+        }
+    }
+
+    public record Timeouts(Double connectSec, Double readSec, Double totalSec) {}
+
+    /**
+     * @param minGainPercent throughput growth (%) from a level to the next below which the first is the knee
+     * @param latencyP95Ms   a level whose p95 latency passes this bound is the knee; {@code null} = no bound
+     */
+    public record Knee(double minGainPercent, Double latencyP95Ms) {}
+
+    public enum Type { CHAT, MULTI_TURN, MIXED }
+
+    /**
+     * @param rounds              requests (conversations for multi_turn) per level, unless the level is held by time
+     *                            or {@code requests_per_level}
+     * @param conversationHistory multi_turn: previous turns each conversation carries before its last turn
+     * @param maxTokens           overrides {@code generation.max_tokens} for this scenario
+     */
+    public record Scenario(String name, Type type, boolean stream, int rounds, String prompt, String system,
+                           String dataset, String datasetPath, int minPromptLength, int maxPromptLength,
+                           Integer conversationHistory, Integer maxTokens, List<PromptClass> classes,
+                           boolean cacheBust, Validation validate) {
+        public Scenario {
+            classes = List.copyOf(classes);
+        }
+    }
+
+    /** A weighted class of a mixed scenario: a fixed prompt or a synthesized one of {@code promptTokens}. */
+    public record PromptClass(String name, double weight, String prompt, Integer promptTokens, Integer maxTokens) {}
+
+    /** Rules a successful reply must also pass; a failure is recorded as {@code validation_error}. */
+    public record Validation(boolean choicesNonEmpty, Pattern contentRegex, boolean jsonOutput, Integer minOutputTokens) {
+        public static final Validation NONE = new Validation(false, null, false, null);
+
+        public boolean any() {
+            return choicesNonEmpty || contentRegex != null || jsonOutput || minOutputTokens != null;
+        }
+    }
+}

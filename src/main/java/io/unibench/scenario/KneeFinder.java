@@ -1,0 +1,51 @@
+package io.unibench.scenario;
+
+import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.RunResult;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Names the knee of a concurrency ramp: the first level after which more concurrency stops paying — the next level
+ * raises successful requests per second by less than {@code min_gain_percent} — or the first level whose p95 latency
+ * passes {@code latency_p95_ms}. Whichever comes first in level order. Levels run with fewer than two points, or
+ * that never bend, have no knee.
+ */
+public final class KneeFinder {
+
+    /** @param concurrency the knee level; @param reason one line for the report */
+    public record Knee(int concurrency, String reason) {}
+
+    private KneeFinder() {}
+
+    public static Knee find(List<ScenarioResults.Level> levels, BenchConfig.Knee rule) {
+        for (int i = 0; i < levels.size(); i++) {
+            ScenarioResults.Level l = levels.get(i);
+            Double p95 = p95LatencyMs(l.result());
+            if (rule.latencyP95Ms() != null && p95 != null && p95 > rule.latencyP95Ms()) {
+                return new Knee(l.concurrency(), String.format(Locale.ROOT, "p95 latency %.0f ms passes the %.0f ms bound",
+                        p95, rule.latencyP95Ms()));
+            }
+            if (i + 1 < levels.size()) {
+                ScenarioResults.Level next = levels.get(i + 1);
+                double now = l.result().summary().reqThroughput();
+                double then = next.result().summary().reqThroughput();
+                if (now > 0 && then >= 0 && next.concurrency() > l.concurrency()) {
+                    double gain = 100 * (then - now) / now;
+                    if (gain < rule.minGainPercent()) {
+                        return new Knee(l.concurrency(), String.format(Locale.ROOT,
+                                "throughput %+.1f%% from concurrency %d to %d (below %.0f%%)", gain, l.concurrency(),
+                                next.concurrency(), rule.minGainPercent()));
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    static Double p95LatencyMs(RunResult r) {
+        Double s = r.percentile("95%", PercentileRow.LATENCY);
+        return s == null ? null : s * 1000;
+    }
+}

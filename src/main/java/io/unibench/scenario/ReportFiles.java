@@ -1,0 +1,184 @@
+package io.unibench.scenario;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.unibench.metrics.PhaseSummary;
+import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.RunResult;
+import io.unibench.metrics.Summary;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code --report json|csv|html}: {@code scenario_report.json} (everything of the terminal report, numbers
+ * unrounded), {@code scenario_report.csv} (one row per provider × scenario × level) and {@code scenario_report.html}
+ * (one self-contained file: tables and inline SVG charts of concurrency → latency and concurrency → throughput per
+ * provider; no script, no CDN).
+ */
+public final class ReportFiles {
+    public static final String JSON = "scenario_report.json";
+    public static final String CSV = "scenario_report.csv";
+    public static final String HTML = "scenario_report.html";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final String[] CSV_COLUMNS = {"provider", "scenario", "concurrency", "requests", "success",
+            "success_rate_percent", "rps", "output_tok_s", "ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms",
+            "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "input_tokens", "cached_input_tokens",
+            "output_tokens", "cost", "knee"};
+
+    private ReportFiles() {}
+
+    /** Writes the requested formats into {@code dir}; returns the files written. */
+    public static List<Path> write(Path dir, ScenarioResults results, List<String> formats) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (String f : formats) {
+            Path file = switch (f) {
+                case "json" -> dir.resolve(JSON);
+                case "csv" -> dir.resolve(CSV);
+                case "html" -> dir.resolve(HTML);
+                default -> throw new IllegalArgumentException("unknown report format " + f);
+            };
+            String text = switch (f) {
+                case "json" -> MAPPER.writeValueAsString(json(results));
+                case "csv" -> csv(results);
+                default -> HtmlReport.render(results);
+            };
+            Files.writeString(file, text);
+            out.add(file);
+        }
+        return out;
+    }
+
+    static Map<String, Object> json(ScenarioResults results) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        BenchConfig c = results.config();
+        root.put("name", c.name());
+        root.put("config_file", c.file());
+        root.put("levels", c.concurrency().levels());
+        root.put("rate_limit_per_sec", c.rateLimitPerSec());
+        root.put("connection_pool", c.connectionPool());
+        root.put("interrupted", results.stopped());
+        List<Object> series = new ArrayList<>();
+        for (ScenarioResults.Series s : results.series()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("provider", s.provider().name());
+            m.put("model", s.provider().model());
+            m.put("scenario", s.scenario().name());
+            m.put("type", s.scenario().type().name().toLowerCase(Locale.ROOT));
+            m.put("knee", s.knee() == null ? null : Map.of("concurrency", s.knee().concurrency(), "reason", s.knee().reason()));
+            List<Object> levels = new ArrayList<>();
+            for (ScenarioResults.Level l : s.levels()) {
+                Map<String, Object> lv = new LinkedHashMap<>();
+                lv.put("concurrency", l.concurrency());
+                lv.put("summary", l.result().summary().toMap());
+                lv.put("percentiles", percentiles(l.result()));
+                lv.put("phases_ms", phases(l.result().phases()));
+                lv.put("errors", l.result().errors());
+                lv.put("tokens", l.tokens());
+                lv.put("cost", finite(l.tokens().cost(s.provider().price())));
+                levels.add(lv);
+            }
+            m.put("levels", levels);
+            m.put("tokens", s.tokens());
+            m.put("cost", finite(s.tokens().cost(s.provider().price())));
+            m.put("cost_per_1000_requests", finite(s.tokens().per1000Requests(s.provider().price())));
+            m.put("cost_per_million_output_tokens", finite(s.tokens().perMillionOutput(s.provider().price())));
+            series.add(m);
+        }
+        root.put("series", series);
+        List<Object> comparisons = new ArrayList<>();
+        for (BenchConfig.Scenario sc : c.scenarios()) {
+            List<ScenarioResults.Series> ss = results.forScenario(sc.name());
+            if (ss.isEmpty()) continue;
+            Comparison.Table t = Comparison.of(sc.name(), ss);
+            List<Object> rows = new ArrayList<>();
+            for (int i = 0; i < t.providers().size(); i++) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("provider", t.providers().get(i));
+                List<String> best = new ArrayList<>();
+                for (Comparison.Column col : t.columns()) {
+                    row.put(col.title(), finite(col.values()[i]));
+                    if (col.best(i)) best.add(col.title());
+                }
+                row.put("best", best);
+                rows.add(row);
+            }
+            comparisons.add(Map.of("scenario", sc.name(), "rows", rows));
+        }
+        root.put("comparisons", comparisons);
+        return root;
+    }
+
+    private static Map<String, Object> percentiles(RunResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (String column : List.of(PercentileRow.TTFT, PercentileRow.LATENCY, PercentileRow.TPOT, PercentileRow.ITL)) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            for (String label : List.of("50%", "90%", "95%", "99%")) p.put(label, r.percentile(label, column));
+            m.put(column, p);
+        }
+        return m;
+    }
+
+    private static Map<String, Object> phases(PhaseSummary p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (PhaseSummary.Row row : p.rows()) {
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("n", row.n());
+            v.put("avg", row.avg());
+            v.put("p50", row.p50());
+            v.put("p95", row.p95());
+            v.put("p99", row.p99());
+            m.put(row.phase().name().toLowerCase(Locale.ROOT), v);
+        }
+        m.put("new_connections", p.newConnections());
+        m.put("reused_connections", p.reusedConnections());
+        return m;
+    }
+
+    static String csv(ScenarioResults results) {
+        StringBuilder sb = new StringBuilder(String.join(",", CSV_COLUMNS)).append('\n');
+        for (ScenarioResults.Series s : results.series()) {
+            for (ScenarioResults.Level l : s.levels()) {
+                Summary sum = l.result().summary();
+                RunResult r = l.result();
+                List<String> cells = List.of(csvText(s.provider().name()), csvText(s.scenario().name()),
+                        Integer.toString(l.concurrency()), Long.toString(sum.totalRequests()),
+                        Long.toString(sum.successRequests()), n(sum.successRatePercent()), n(sum.reqThroughput()),
+                        n(sum.outputThroughput()), n(r.percentile("50%", PercentileRow.TTFT)),
+                        n(r.percentile("95%", PercentileRow.TTFT)), n(r.percentile("99%", PercentileRow.TTFT)),
+                        n(msOf(r.percentile("50%", PercentileRow.LATENCY))),
+                        n(msOf(r.percentile("95%", PercentileRow.LATENCY))),
+                        n(msOf(r.percentile("99%", PercentileRow.LATENCY))),
+                        Long.toString(l.tokens().uncachedInput() + l.tokens().cachedInput()),
+                        Long.toString(l.tokens().cachedInput()), Long.toString(l.tokens().output()),
+                        n(finite(l.tokens().cost(s.provider().price()))),
+                        Boolean.toString(s.knee() != null && s.knee().concurrency() == l.concurrency()));
+                sb.append(String.join(",", cells)).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static Double msOf(Double seconds) {
+        return seconds == null ? null : seconds * 1000;
+    }
+
+    private static String n(Double v) {
+        return v == null || !Double.isFinite(v) || v == -1.0 ? "" : Double.toString(v);
+    }
+
+    private static Double finite(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+
+    private static String csvText(String s) {
+        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+    }
+}

@@ -1,0 +1,108 @@
+package io.unibench.scenario;
+
+import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.RunResult;
+import io.unibench.metrics.Summary;
+import io.unibench.report.PhasesTable;
+import io.unibench.report.TextTable;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The terminal report of {@code unibench run}: per provider × scenario the levels, the knee and the phases; then the comparisons. */
+public final class ScenarioReport {
+    private static final TextTable.Align L = TextTable.Align.LEFT;
+    private static final TextTable.Align R = TextTable.Align.RIGHT;
+    static final String BEST = " *";
+
+    private ScenarioReport() {}
+
+    public static String render(ScenarioResults results) {
+        StringBuilder sb = new StringBuilder();
+        BenchConfig c = results.config();
+        sb.append("Scenario Run Report: ").append(c.name()).append(" (").append(c.file()).append(")\n");
+        sb.append(String.format(Locale.ROOT, "Levels %s, rate limit %s starts/s, connection pool %d%s%n%n",
+                c.concurrency().levels(), num(c.rateLimitPerSec(), 2), c.connectionPool(),
+                c.concurrency().holdSeconds() != null ? ", each level held " + num(c.concurrency().holdSeconds(), 2) + " s"
+                        : ""));
+        for (ScenarioResults.Series s : results.series()) {
+            sb.append(s.provider().name()).append(" × ").append(s.scenario().name()).append(" (")
+                    .append(s.scenario().type().name().toLowerCase(Locale.ROOT))
+                    .append(s.scenario().stream() ? ", stream" : ", no stream")
+                    .append(s.scenario().cacheBust() ? ", cache-bust" : "").append(")\n");
+            sb.append(levels(s).render());
+            sb.append("Knee: ").append(s.knee() == null ? "not reached within the levels run"
+                    : "concurrency " + s.knee().concurrency() + " — " + s.knee().reason()).append('\n');
+            List<RunResult> runs = s.levels().stream().map(ScenarioResults.Level::result).toList();
+            if (PhasesTable.any(runs)) sb.append("Phases\n").append(PhasesTable.of(runs).render());
+            errors(sb, s);
+            sb.append('\n');
+        }
+        for (String scenario : results.config().scenarios().stream().map(BenchConfig.Scenario::name).toList()) {
+            List<ScenarioResults.Series> series = results.forScenario(scenario);
+            if (series.isEmpty()) continue;
+            Comparison.Table t = Comparison.of(scenario, series);
+            sb.append("Provider Comparison: ").append(scenario).append(" (all levels; * best per column)\n");
+            sb.append(comparison(t).render()).append('\n');
+        }
+        if (results.stopped()) sb.append("Interrupted: the report is partial.\n");
+        return sb.toString();
+    }
+
+    static TextTable levels(ScenarioResults.Series s) {
+        TextTable t = new TextTable(List.of("Conc.", "Requests", "Success %", "RPS", "Gen tok/s", "TTFT p50", "p95",
+                "p99 (ms)", "Latency p50", "p95", "p99 (ms)"), R, R, R, R, R, R, R, R, R, R, R);
+        for (ScenarioResults.Level l : s.levels()) {
+            Summary sum = l.result().summary();
+            RunResult r = l.result();
+            String conc = Integer.toString(l.concurrency()) + (s.knee() != null && s.knee().concurrency() == l.concurrency() ? " ←knee" : "");
+            t.row(conc, Long.toString(sum.totalRequests()),
+                    sum.successRatePercent() == null ? "—" : num(sum.successRatePercent(), 1),
+                    num(sum.reqThroughput(), 2), num(sum.outputThroughput(), 1),
+                    num(r.percentile("50%", PercentileRow.TTFT), 1), num(r.percentile("95%", PercentileRow.TTFT), 1),
+                    num(r.percentile("99%", PercentileRow.TTFT), 1), ms(r.percentile("50%", PercentileRow.LATENCY)),
+                    ms(r.percentile("95%", PercentileRow.LATENCY)), ms(r.percentile("99%", PercentileRow.LATENCY)));
+        }
+        return t;
+    }
+
+    static TextTable comparison(Comparison.Table table) {
+        List<String> headers = new ArrayList<>(List.of("Provider"));
+        List<TextTable.Align> aligns = new ArrayList<>(List.of(L));
+        for (Comparison.Column c : table.columns()) {
+            headers.add(c.title());
+            aligns.add(R);
+        }
+        TextTable t = new TextTable(headers, aligns.toArray(TextTable.Align[]::new));
+        for (int i = 0; i < table.providers().size(); i++) {
+            List<String> cells = new ArrayList<>(List.of(table.providers().get(i)));
+            for (Comparison.Column c : table.columns()) {
+                cells.add(num(c.values()[i], c.decimals()) + (c.best(i) && table.providers().size() > 1 ? BEST : ""));
+            }
+            t.row(cells.toArray(String[]::new));
+        }
+        return t;
+    }
+
+    private static void errors(StringBuilder sb, ScenarioResults.Series s) {
+        var errors = s.overall().errors();
+        if (errors.isEmpty()) return;
+        sb.append("Errors: ");
+        List<String> parts = new ArrayList<>();
+        errors.forEach((cls, n) -> parts.add(cls + " × " + n
+                + (s.overall().sampleErrors().containsKey(cls) ? " (" + s.overall().sampleErrors().get(cls) + ")" : "")));
+        sb.append(String.join("; ", parts)).append('\n');
+    }
+
+    private static String ms(Double seconds) {
+        return seconds == null ? "—" : num(seconds * 1000, 1);
+    }
+
+    static String num(Double v, int decimals) {
+        if (v == null || !Double.isFinite(v) || v == -1.0) return "—";
+        return BigDecimal.valueOf(v).setScale(decimals, RoundingMode.HALF_UP).toPlainString();
+    }
+}

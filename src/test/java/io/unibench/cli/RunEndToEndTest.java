@@ -1,0 +1,233 @@
+package io.unibench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.Comparison;
+import io.unibench.scenario.ScenarioResults;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code unibench run} end to end against embedded simulators started from the file (base_url: sim). */
+class RunEndToEndTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    record Outcome(int exit, String out, String err, ScenarioResults results, Path root) {}
+
+    private Outcome run(String yaml, String... extra) throws Exception {
+        Path file = dir.resolve("bench.yaml");
+        Files.writeString(file, yaml);
+        RunCommand command = new RunCommand().forTest(Map.of());
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        List<String> args = new ArrayList<>(List.of("--config", file.toString(), "--outputs-dir",
+                dir.resolve("out").toString(), "--no-timestamp"));
+        args.addAll(List.of(extra));
+        int exit = Main.configure(new picocli.CommandLine(command), new PrintWriter(out, true),
+                new PrintWriter(err, true)).execute(args.toArray(String[]::new));
+        return new Outcome(exit, out.toString(), err.toString(), command.lastResults(), dir.resolve("out").resolve("bench"));
+    }
+
+    @Test
+    void twoProvidersAreRankedByLatencyAndCostIsExact() throws Exception {
+        Outcome o = run("""
+                providers:
+                  - name: fast
+                    base_url: sim
+                    model: m
+                    simulator: {ttft_ms: 10, itl_ms: 1}
+                    price: {input: 2.0, cached_input: 0.5, output: 8.0}
+                  - name: slow
+                    base_url: sim
+                    model: m
+                    simulator: {ttft_ms: 150, itl_ms: 10}
+                    price: {input: 0.3, output: 1.2}
+                generation: {temperature: 0, max_tokens: 8, ignore_eos: true}
+                concurrency: {levels: [1, 2], requests_per_level: 6}
+                rate_limit: 1000
+                scenarios:
+                  - {name: qa, type: chat, stream: true, prompt: "Explain a database index in one sentence."}
+                """, "--report", "json,csv,html");
+        assertThat(o.exit()).as(o.err()).isZero();
+        ScenarioResults r = o.results();
+        assertThat(r.series()).hasSize(2);
+
+        Comparison.Table t = Comparison.of("qa", r.series());
+        assertThat(t.providers()).containsExactly("fast", "slow");
+        for (String col : List.of("TTFT p50 (ms)", "TTFT p95 (ms)", "Latency p50 (ms)", "Latency p95 (ms)", "Peak tok/s")) {
+            Comparison.Column c = column(t, col);
+            assertThat(c.best(0)).as(col + "\n" + o.out()).isTrue();
+            assertThat(c.best(1)).as(col).isFalse();
+        }
+        // slow: ≥ 150 ms TTFT + 7 × 10 ms inter-token by configuration; fast: 10 + 7 × 1
+        assertThat(column(t, "Latency p50 (ms)").values()[1]).isGreaterThanOrEqualTo(150 + 7 * 10);
+        assertThat(column(t, "Cost / 1k req").best(1)).as(o.out()).isTrue();
+        assertThat(column(t, "Cost / 1M out tok").best(1)).isTrue();
+        assertThat(column(t, "Success %").values()).containsExactly(100.0, 100.0);
+
+        // cost recomputed independently from every requests.jsonl line
+        for (int i = 0; i < 2; i++) {
+            ScenarioResults.Series s = r.series().get(i);
+            BenchConfig.Price price = s.provider().price();
+            long uncached = 0;
+            long cached = 0;
+            long output = 0;
+            long ok = 0;
+            for (int level : List.of(1, 2)) {
+                Path jsonl = o.root().resolve(s.provider().name()).resolve("qa").resolve("parallel_" + level)
+                        .resolve("requests.jsonl");
+                for (String line : Files.readAllLines(jsonl)) {
+                    JsonNode n = JSON.readTree(line);
+                    assertThat(n.get("success").asBoolean()).isTrue();
+                    assertThat(n.get("token_source").asText()).isEqualTo("server");
+                    long prompt = n.get("prompt_tokens").asLong();
+                    long c = n.get("cached_tokens").isNull() ? 0 : n.get("cached_tokens").asLong();
+                    uncached += prompt - c;
+                    cached += c;
+                    output += n.get("completion_tokens").asLong();
+                    ok++;
+                }
+            }
+            assertThat(ok).isEqualTo(12);
+            assertThat(output).isEqualTo(12 * 8); // ignore_eos: exactly max_tokens each
+            double expected = (uncached * price.input() + cached * price.cachedInput() + output * price.output()) / 1e6;
+            assertThat(s.tokens().cost(price)).isEqualTo(expected);
+            assertThat(s.tokens().per1000Requests(price)).isEqualTo(expected / 12 * 1000);
+            assertThat(s.tokens().perMillionOutput(price)).isEqualTo(expected / (12 * 8) * 1e6);
+            assertThat(column(t, "Cost / 1k req").values()[i]).isEqualTo(expected / 12 * 1000);
+        }
+        // the sim's prefix cache served the repeated prompt: cached input was billed at the cached price
+        assertThat(r.series().get(0).tokens().cachedInput()).isPositive();
+
+        assertThat(o.out()).contains("Provider Comparison: qa").contains("Phases").contains(" *");
+        JsonNode report = JSON.readTree(o.root().resolve("scenario_report.json").toFile());
+        assertThat(report.at("/comparisons/0/rows/0/best").toString()).contains("TTFT p50 (ms)");
+        assertThat(Files.readAllLines(o.root().resolve("scenario_report.csv"))).hasSize(1 + 4);
+        String html = Files.readString(o.root().resolve("scenario_report.html"));
+        assertThat(html).contains("<svg").contains("<polyline").doesNotContain("<script").doesNotContain("http://cdn")
+                .doesNotContain("src=\"http");
+    }
+
+    @Test
+    void rampVisitsLevelsInOrderAndHoldsEachForItsRequests() throws Exception {
+        Outcome o = run("""
+                provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 15, itl_ms: 1}}
+                generation: {max_tokens: 4, ignore_eos: true}
+                concurrency: {start: 1, peak: 5, step: 2, requests_per_level: 10}
+                rate_limit: 10000
+                scenarios:
+                  - {name: s, type: chat, prompt: hello}
+                """);
+        assertThat(o.exit()).as(o.err()).isZero();
+        ScenarioResults.Series s = o.results().series().getFirst();
+        assertThat(s.levels()).extracting(ScenarioResults.Level::concurrency).containsExactly(1, 3, 5);
+        double previousEnd = Double.NEGATIVE_INFINITY;
+        for (int level : List.of(1, 3, 5)) {
+            List<double[]> spans = spans(o.root().resolve("p/s/parallel_" + level + "/requests.jsonl"));
+            assertThat(spans).as("level " + level).hasSize(10);
+            double firstStart = spans.stream().mapToDouble(x -> x[0]).min().orElseThrow();
+            assertThat(firstStart).as("level %d starts after the previous level ended", level)
+                    .isGreaterThanOrEqualTo(previousEnd);
+            assertThat(maxOverlap(spans)).as("in flight at level " + level).isLessThanOrEqualTo(level);
+            previousEnd = spans.stream().mapToDouble(x -> x[1]).max().orElseThrow();
+        }
+    }
+
+    @Test
+    void timeHeldLevelsRunForTheIntervalOnly() throws Exception {
+        Outcome o = run("""
+                provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 10, itl_ms: 1}}
+                generation: {max_tokens: 4, ignore_eos: true}
+                concurrency: {levels: [1, 2], ramp_interval_sec: 0.3}
+                rate_limit: 10000
+                scenarios:
+                  - {name: s, type: chat, prompt: hello}
+                """);
+        assertThat(o.exit()).as(o.err()).isZero();
+        for (int level : List.of(1, 2)) {
+            List<double[]> spans = spans(o.root().resolve("p/s/parallel_" + level + "/requests.jsonl"));
+            double first = spans.stream().mapToDouble(x -> x[0]).min().orElseThrow();
+            double last = spans.stream().mapToDouble(x -> x[0]).max().orElseThrow();
+            // no request starts after the interval; requests are back to back, so more than one round ran
+            assertThat(last - first).isLessThan(0.3);
+            assertThat(spans.size()).isGreaterThan(level);
+        }
+    }
+
+    @Test
+    void validationFailuresAreCountedAsValidationErrors() throws Exception {
+        Outcome o = run("""
+                provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 5, itl_ms: 1}}
+                generation: {max_tokens: 4, ignore_eos: true}
+                concurrency: 2
+                rate_limit: 10000
+                scenarios:
+                  - name: wants_json
+                    type: chat
+                    prompt: give me JSON
+                    rounds: 4
+                    validate: {choices_non_empty: true, json_output: true}
+                """);
+        assertThat(o.exit()).as(o.err()).isZero();
+        ScenarioResults.Series s = o.results().series().getFirst();
+        assertThat(s.overall().errors()).containsEntry("validation_error", 4L);
+        assertThat(s.overall().sampleErrors().get("validation_error")).startsWith("json_output: content is not JSON");
+        assertThat(o.out()).contains("validation_error × 4");
+    }
+
+    @Test
+    void shippedMultiTurnExampleRuns() throws Exception {
+        Outcome o = run(Files.readString(Path.of("examples/multi-turn.yaml"))
+                .replace("rounds: 8 ", "rounds: 2 ").replace("rounds: 6", "rounds: 2")
+                .replace("concurrency: [2, 4]", "concurrency: [1, 2]"));
+        assertThat(o.exit()).as(o.err()).isZero();
+        ScenarioResults.Series s = o.results().series().getFirst();
+        // conversation_history 4: every conversation has 5 turns, each successful
+        assertThat(s.overall().summary().successRequests()).isEqualTo(2 * 5 * 2);
+        assertThat(s.overall().traces()).isNotNull();
+    }
+
+    private static Comparison.Column column(Comparison.Table t, String title) {
+        return t.columns().stream().filter(c -> c.title().equals(title)).findFirst().orElseThrow();
+    }
+
+    private static List<double[]> spans(Path jsonl) throws Exception {
+        List<double[]> out = new ArrayList<>();
+        for (String line : Files.readAllLines(jsonl)) {
+            JsonNode n = JSON.readTree(line);
+            out.add(new double[] {n.get("start_s").asDouble(), n.get("end_s").asDouble()});
+        }
+        return out;
+    }
+
+    /** Most requests in flight at once: a sweep over start (+1) and end (−1) events, ends first on ties. */
+    private static int maxOverlap(List<double[]> spans) {
+        List<double[]> events = new ArrayList<>();
+        for (double[] s : spans) {
+            events.add(new double[] {s[0], 1});
+            events.add(new double[] {s[1], -1});
+        }
+        events.sort(Comparator.<double[]>comparingDouble(e -> e[0]).thenComparingDouble(e -> e[1]));
+        int now = 0;
+        int max = 0;
+        for (double[] e : events) {
+            now += (int) e[1];
+            max = Math.max(max, now);
+        }
+        return max;
+    }
+}

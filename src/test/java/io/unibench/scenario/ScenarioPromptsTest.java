@@ -1,0 +1,102 @@
+package io.unibench.scenario;
+
+import io.unibench.engine.PreparedRequest;
+import io.unibench.engine.RequestFactory;
+import io.unibench.tokenizer.Tokenizers;
+import io.unibench.workload.Conversation;
+import io.unibench.workload.Turn;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Cache-busting and weighted classes, on the request bodies the engine would send. */
+class ScenarioPromptsTest {
+
+    private static BenchConfig config(String scenario) {
+        return ScenarioFile.parse("t.yaml", """
+                provider: {name: p, base_url: sim, model: m}
+                scenarios:
+                """ + scenario, Map.of());
+    }
+
+    @Test
+    void cacheBustMakesEveryRequestBodyUniqueAcrossLevels() {
+        BenchConfig c = config("  - {name: s, type: chat, prompt: \"What is an index?\", cache_bust: true}\n");
+        BenchConfig.Scenario s = c.scenarios().getFirst();
+        ScenarioPrompts prompts = new ScenarioPrompts(s, Tokenizers.defaultTokenizer(), 1, 1);
+        Set<String> bodies = new HashSet<>();
+        for (int level = 0; level < 3; level++) {
+            RequestFactory f = new RequestFactory(prompts.forLevel(level), c.generation().params("m", true, null), 1, "t");
+            for (int i = 0; i < 500; i++) {
+                PreparedRequest r = f.prepare(i);
+                String body = new String(r.body(), StandardCharsets.UTF_8);
+                assertThat(body).contains("What is an index?").contains("[nonce ");
+                bodies.add(body);
+            }
+        }
+        assertThat(bodies).hasSize(1500);
+    }
+
+    @Test
+    void withoutCacheBustThePromptRepeats() {
+        BenchConfig c = config("  - {name: s, type: chat, prompt: \"What is an index?\"}\n");
+        ScenarioPrompts prompts = new ScenarioPrompts(c.scenarios().getFirst(), Tokenizers.defaultTokenizer(), 1, 1);
+        RequestFactory f = new RequestFactory(prompts.forLevel(0), c.generation().params("m", true, null), 1, "t");
+        assertThat(new String(f.prepare(0).body(), StandardCharsets.UTF_8))
+                .isEqualTo(new String(f.prepare(7).body(), StandardCharsets.UTF_8))
+                .doesNotContain("nonce");
+    }
+
+    @Test
+    void cacheBustReachesEveryTurnOfEveryConversation() {
+        BenchConfig c = config("""
+                  - {name: s, type: multi_turn, conversation_history: 2, prompt: Help me, cache_bust: true}
+                """);
+        ScenarioPrompts prompts = new ScenarioPrompts(c.scenarios().getFirst(), Tokenizers.defaultTokenizer(), 1, 1);
+        Set<String> texts = new HashSet<>();
+        for (int level = 0; level < 2; level++) {
+            List<Conversation> conversations = prompts.conversationsForLevel(level, 4);
+            for (int i = 0; i < 50; i++) {
+                Conversation conv = conversations.get(i);
+                assertThat(conv.turns()).hasSize(3);
+                for (Turn t : conv.turns()) texts.add(t.firstUserText());
+            }
+        }
+        assertThat(texts).hasSize(2 * 50 * 3);
+        assertThat(texts).allMatch(t -> t.startsWith("[nonce ") && t.contains("Help me"));
+    }
+
+    @Test
+    void mixedClassesFollowTheirWeights() {
+        BenchConfig c = config("""
+                  - name: s
+                    type: mixed
+                    classes:
+                      - {name: short, weight: 3, prompt: short one}
+                      - {name: long, weight: 1, prompt_tokens: 200, max_tokens: 99}
+                """);
+        ScenarioPrompts prompts = new ScenarioPrompts(c.scenarios().getFirst(), Tokenizers.defaultTokenizer(), 5, 1);
+        int[] counts = new int[2];
+        for (int i = 0; i < 4000; i++) counts[prompts.pick(0, i)]++;
+        // 3:1 weights: the short class's share is 0.75; 4000 draws put it within ±0.03 with overwhelming odds
+        assertThat(counts[0] / 4000.0).isBetween(0.72, 0.78);
+        RequestFactory f = new RequestFactory(prompts.forLevel(0), c.generation().params("m", true, null), 5, "t");
+        boolean sawLong = false;
+        for (int i = 0; i < 20; i++) {
+            String body = new String(f.prepare(i).body(), StandardCharsets.UTF_8);
+            if (prompts.pick(0, i) == 1) {
+                sawLong = true;
+                assertThat(body).contains("\"max_tokens\":99");
+            } else {
+                assertThat(body).contains("short one");
+            }
+        }
+        assertThat(sawLong).isTrue();
+    }
+}
