@@ -62,6 +62,7 @@ public final class PerfCommand implements Callable<Integer> {
     private MultiTurnPerf multiTurn; // null unless --multi-turn
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
+    private final List<String> promptLengthLines = new ArrayList<>(); // per run point: synthesized vs target
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -109,7 +110,8 @@ public final class PerfCommand implements Callable<Integer> {
 
     private int runSweep(PerfSettings s, String url, Tokenizer userTokenizer, DatasetLoader datasets,
                          List<Prompt> firstPrompts, PrintWriter out, PrintWriter err) throws Exception {
-        Tokenizer counting = userTokenizer != null ? userTokenizer : Tokenizers.defaultTokenizer();
+        // without --tokenizer-path, counts the server does not report are a labelled character estimate
+        Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(options);
         Path root = outputRoot(s);
         Files.createDirectories(root);
         int peak = s.parallel().stream().mapToInt(Integer::intValue).max().orElse(1);
@@ -166,6 +168,7 @@ public final class PerfCommand implements Callable<Integer> {
                                PrintWriter err, LlmClient client, List<SelfCheckReport> checks, long seed)
             throws InterruptedException, IOException {
         RunMetrics metrics = new RunMetrics();
+        io.unibench.metrics.PromptLengthStats promptLengths = new io.unibench.metrics.PromptLengthStats();
         RunInfo info = new RunInfo(plan.label(), plan.parallel(), plan.paced() ? plan.rate() : -1, plan.number());
         long runStart = System.nanoTime();
         RunOutcome outcome;
@@ -173,7 +176,7 @@ public final class PerfCommand implements Callable<Integer> {
         try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(runDir.resolve("requests.jsonl"), runStart);
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
                      ProgressSink.stderrIsTerminal(), options.logEveryNQuery)) {
-            List<RecordSink> sinks = List.of(metrics, jsonl,
+            List<RecordSink> sinks = List.of(metrics, jsonl, promptLengths,
                     multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress);
             outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
                     : runner.run(plan, requests, sinks, seed);
@@ -185,7 +188,10 @@ public final class PerfCommand implements Callable<Integer> {
             err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
         }
         RunResult result = metrics.result(info);
-        EvalscopeFiles.write(runDir, result, check.summaryKeys());
+        Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
+        extraKeys.putAll(promptLengths.summaryKeys());
+        EvalscopeFiles.write(runDir, result, extraKeys);
+        if (promptLengths.describe() != null) promptLengthLines.add(plan.label() + ": " + promptLengths.describe());
         return result;
     }
 
@@ -239,6 +245,7 @@ public final class PerfCommand implements Callable<Integer> {
         info.put("Dataset", s.dataset());
         info.put("Output Path", root.toString());
         selfCheckInfo(info, checks, s.embeddedSimulator());
+        if (!promptLengthLines.isEmpty()) info.put("Prompt Lengths", String.join("; ", promptLengthLines));
         if (stopped) info.put("Status", "interrupted (partial report)");
         return info;
     }

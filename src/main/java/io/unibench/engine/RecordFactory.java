@@ -57,7 +57,8 @@ public final class RecordFactory {
                 r.endNanos(), r.tokenChunkNanos(), prompt, completion, cached,
                 cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source, r.success(),
                 r.errorClass() == null ? null : r.errorClass().label(), r.httpStatus(), r.errorMessage(),
-                r.finishReason());
+                r.finishReason(), request.prompt().targetTokens(),
+                request.prompt().targetTokens() >= 0 ? request.prompt().actualTokens() : -1);
     }
 
     private int promptTokens(Prompt p) {

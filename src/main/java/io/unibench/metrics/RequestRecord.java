@@ -35,6 +35,9 @@ package io.unibench.metrics;
  * @param httpStatus        HTTP status, 0 when no response arrived
  * @param errorMessage      short message, secrets stripped; {@code null} on success
  * @param finishReason      {@code finish_reason} of the reply, when given
+ * @param promptTargetTokens tokens the dataset aimed the prompt at (multi-turn: this turn's new message); -1 none
+ * @param promptSynthTokens  tokens of that prompt text as the client's tokenizer counts it; -1 unknown. Together
+ *                           they show where synthesized prompts missed their length (evalscope's re-tokenization)
  */
 public record RequestRecord(
         long index,
@@ -60,9 +63,32 @@ public record RequestRecord(
         String errorClass,
         int httpStatus,
         String errorMessage,
-        String finishReason) {
+        String finishReason,
+        int promptTargetTokens,
+        int promptSynthTokens) {
 
     public static final long ABSENT = Long.MIN_VALUE;
+
+    /** A record without prompt-length figures. */
+    public RequestRecord(long index, String requestId, String conversationId, int turnIndex, boolean lastTurn,
+                         boolean stream, long startEpochMillis, long scheduledNanos, long startNanos, long headersNanos,
+                         long firstChunkNanos, long firstTokenNanos, long endNanos, long[] tokenChunkNanos,
+                         int promptTokens, int completionTokens, int cachedTokens, CacheSource cachedTokenSource,
+                         TokenSource tokenSource, boolean success, String errorClass, int httpStatus,
+                         String errorMessage, String finishReason) {
+        this(index, requestId, conversationId, turnIndex, lastTurn, stream, startEpochMillis, scheduledNanos,
+                startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, promptTokens,
+                completionTokens, cachedTokens, cachedTokenSource, tokenSource, success, errorClass, httpStatus,
+                errorMessage, finishReason, -1, -1);
+    }
+
+    /** This record with the prompt's target and synthesized lengths (-1 = none). */
+    public RequestRecord withPromptLengths(int target, int synthesized) {
+        return new RequestRecord(index, requestId, conversationId, turnIndex, lastTurn, stream, startEpochMillis,
+                scheduledNanos, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos,
+                promptTokens, completionTokens, cachedTokens, cachedTokenSource, tokenSource, success, errorClass,
+                httpStatus, errorMessage, finishReason, target, synthesized);
+    }
     private static final double NANOS_PER_SECOND = 1e9;
 
     /** Where token counts came from; anything but {@code SERVER} is labelled in reports. */
@@ -96,7 +122,7 @@ public record RequestRecord(
         return new RequestRecord(index, requestId, conversation, turn, last, stream, startEpochMillis, scheduledNanos,
                 startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, promptTokens,
                 completionTokens, cached, cacheSource, tokenSource, success, errorClass, httpStatus, errorMessage,
-                finishReason);
+                finishReason, promptTargetTokens, promptSynthTokens);
     }
 
     /** End-to-end latency in seconds, from start to last byte. */

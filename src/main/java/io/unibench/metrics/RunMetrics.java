@@ -250,7 +250,7 @@ public final class RunMetrics implements RecordSink {
         synchronized (lock) {
             s = new Snapshot();
             // O(conversations + turns) and called once at the end, so it runs under the lock
-            traceSummary = traces.any() ? traces.summary() : null;
+            traceSummary = traces.any() ? traces.summary(wallSeconds()) : null;
             turnPositions = traces.positions();
         }
         Summary summary = s.summary(info, traceSummary);

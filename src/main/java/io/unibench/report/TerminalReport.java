@@ -112,6 +112,7 @@ public final class TerminalReport {
                         format(row.p99(), precision), format(row.max(), precision));
                 first = false;
             }
+            t.row("", "", "Traces/s", format(traces.tracesPerSecond(), RATE), "", "", "", "");
             t.row("", "", "Traces", Long.toString(traces.nTraces()), "", "", "", "");
             t.row("", "", "  completed", Long.toString(traces.completedTraces()), "", "", "", "");
             t.row("", "", "  abandoned", Long.toString(traces.abandonedTraces()), "", "", "", "");
