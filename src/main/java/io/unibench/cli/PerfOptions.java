@@ -88,7 +88,7 @@ public final class PerfOptions {
     @Option(names = "--multi-turn", description = "Benchmark conversations: every turn sends the whole history, "
             + "the model's actual replies included. --number counts conversations, --parallel concurrent "
             + "conversations. Datasets: random_multi_turn (the default with this flag), share_gpt_zh_multi_turn, "
-            + "share_gpt_en_multi_turn, custom_multi_turn. Default: off.")
+            + "share_gpt_en_multi_turn, custom_multi_turn, swe_smith, trie_*. Default: off.")
     boolean multiTurn;
 
     @Option(names = "--min-turns", paramLabel = "N", description = "random_multi_turn: fewest user turns per "
@@ -172,7 +172,8 @@ public final class PerfOptions {
 
     // ---- dataset --------------------------------------------------------------------------------
     @Option(names = "--dataset", description = "random, line_by_line, custom, openqa; with --multi-turn: "
-            + "random_multi_turn, share_gpt_zh_multi_turn, share_gpt_en_multi_turn, custom_multi_turn. Default: "
+            + "random_multi_turn, share_gpt_zh_multi_turn, share_gpt_en_multi_turn, custom_multi_turn, swe_smith, "
+            + "trie_agentic_coding, trie_code_qa, trie_office_work. Default: "
             + "random (random_multi_turn with --multi-turn; evalscope: openqa, which needs a hub download; here "
             + "openqa reads --dataset-path).")
     String dataset;
