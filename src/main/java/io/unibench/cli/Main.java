@@ -13,7 +13,7 @@ import java.io.PrintWriter;
         description = "Uni LLM Bench: latency, throughput, success and prefix-cache benchmarks of "
                 + "OpenAI-compatible LLM endpoints. Flags of `evalscope perf` work unchanged.",
         subcommands = {PerfCommand.class, RunCommand.class, SimCommand.class, RunsCommand.class,
-                CommandLine.HelpCommand.class})
+                DatasetCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     public static final int EXIT_BAD_INPUT = 2;
     public static final int EXIT_INTERRUPTED = 130;

@@ -70,7 +70,9 @@ final class MultiTurnPerf {
         if (!o.multiTurn) {
             for (Map.Entry<String, Object> flag : Map.<String, Object>of("--min-turns", nullToFalse(o.minTurns),
                     "--max-turns", nullToFalse(o.maxTurns), "--rate-mode", nullToFalse(o.rateMode),
-                    "--multi-turn-args", nullToFalse(o.multiTurnArgs)).entrySet()) {
+                    "--multi-turn-args", nullToFalse(o.multiTurnArgs), "--tool-latency-scale",
+                    nullToFalse(o.toolLatencyScale), "--max-traces", nullToFalse(o.maxTraces), "--swe-smith-input",
+                    nullToFalse(o.sweSmithInput)).entrySet()) {
                 if (!Boolean.FALSE.equals(flag.getValue())) {
                     throw new BadInputException(flag.getKey() + " applies to conversations: add --multi-turn");
                 }
@@ -94,8 +96,9 @@ final class MultiTurnPerf {
             ObjectNode legacy = jsonObject("--multi-turn-args", o.multiTurnArgs);
             legacy.properties().forEach(e -> args.putIfAbsent(e.getKey(), e.getValue()));
         }
-        // random conversations need a tokenizer; without --tokenizer-path the bundled default is used
-        Tokenizer tokenizer = userTokenizer == null && dataset.name().startsWith("random")
+        AgenticFlags.apply(o, args);
+        // synthesized conversations need a tokenizer; without --tokenizer-path the bundled default is used
+        Tokenizer tokenizer = userTokenizer == null && AgenticFlags.synthesizes(dataset.name())
                 ? Tokenizers.defaultTokenizer() : userTokenizer;
         MultiTurnPerf perf = new MultiTurnPerf(s, o, tokenizer, userTokenizer, dataset, mode, args);
         perf.prepare(o.datasetOffset, firstCount);
@@ -124,19 +127,20 @@ final class MultiTurnPerf {
                 settings.maxPromptLength(), options.prefixLength, tokenizer,
                 settings.format() == io.unibench.client.ApiFormat.CHAT, settings.seed());
         conversations = dataset.load(new MultiTurnOptions(base, options.minTurns == null ? 1 : options.minTurns,
-                options.maxTurns, datasetArgs), count);
+                options.maxTurns, datasetArgs), AgenticFlags.poolSize(options, count));
     }
 
     /** Runs the prepared conversations at {@code plan}; records go to {@code sinks}. */
     RunOutcome run(LlmClient client, StopSignal stop, LoadPlan plan, List<? extends RecordSink> sinks, long seed)
             throws InterruptedException {
         // token counts when the server sends no usage: as in single-turn mode (see RecordFactory)
-        RecordFactory records = new RecordFactory(userTokenizer != null ? userTokenizer : Tokenizers.defaultTokenizer(),
-                userTokenizer != null);
+        RecordFactory records = new RecordFactory(userTokenizer != null ? userTokenizer
+                : AgenticFlags.estimate(options), userTokenizer != null);
         MultiTurnRunner runner = new MultiTurnRunner(client, records, stop, null);
         ConversationRequests requests = new ConversationRequests(settings.generation(), seed,
                 Long.toString(System.currentTimeMillis(), 36));
-        return runner.run(new MultiTurnPlan(plan, rateMode, options.maxTurns), new ConversationPool(conversations),
+        return runner.run(new MultiTurnPlan(plan, rateMode, options.maxTurns, AgenticFlags.toolLatencyScale(options)),
+                new ConversationPool(conversations),
                 requests, sinks, seed);
     }
 

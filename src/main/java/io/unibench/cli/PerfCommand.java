@@ -63,6 +63,7 @@ public final class PerfCommand implements Callable<Integer> {
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
     private StoreHook store; // run history (--db / --no-db), opened by runSweep
+    private final List<String> promptLengthLines = new ArrayList<>(); // per run point: synthesized vs target
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -110,7 +111,8 @@ public final class PerfCommand implements Callable<Integer> {
 
     private int runSweep(PerfSettings s, String url, Tokenizer userTokenizer, DatasetLoader datasets,
                          List<Prompt> firstPrompts, PrintWriter out, PrintWriter err) throws Exception {
-        Tokenizer counting = userTokenizer != null ? userTokenizer : Tokenizers.defaultTokenizer();
+        // without --tokenizer-path, counts the server does not report are a labelled character estimate
+        Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(options);
         Path root = outputRoot(s);
         Files.createDirectories(root);
         int peak = s.parallel().stream().mapToInt(Integer::intValue).max().orElse(1);
@@ -169,6 +171,7 @@ public final class PerfCommand implements Callable<Integer> {
                                PrintWriter err, LlmClient client, List<SelfCheckReport> checks, long seed)
             throws InterruptedException, IOException {
         RunMetrics metrics = new RunMetrics();
+        io.unibench.metrics.PromptLengthStats promptLengths = new io.unibench.metrics.PromptLengthStats();
         RunInfo info = new RunInfo(plan.label(), plan.parallel(), plan.paced() ? plan.rate() : -1, plan.number());
         long runStart = System.nanoTime();
         RunOutcome outcome;
@@ -177,7 +180,7 @@ public final class PerfCommand implements Callable<Integer> {
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
                      ProgressSink.stderrIsTerminal(), options.logEveryNQuery);
              RecordSink stored = store.pointSink(info, runDir, runStart)) {
-            List<RecordSink> sinks = List.of(metrics, jsonl,
+            List<RecordSink> sinks = List.of(metrics, jsonl, promptLengths,
                     multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress, stored);
             outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
                     : runner.run(plan, requests, sinks, seed);
@@ -189,8 +192,11 @@ public final class PerfCommand implements Callable<Integer> {
             err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
         }
         RunResult result = metrics.result(info);
-        store.pointFinished(result, check.summaryKeys());
-        EvalscopeFiles.write(runDir, result, check.summaryKeys());
+        Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
+        extraKeys.putAll(promptLengths.summaryKeys());
+        store.pointFinished(result, extraKeys);
+        EvalscopeFiles.write(runDir, result, extraKeys);
+        if (promptLengths.describe() != null) promptLengthLines.add(plan.label() + ": " + promptLengths.describe());
         return result;
     }
 
@@ -244,6 +250,7 @@ public final class PerfCommand implements Callable<Integer> {
         info.put("Dataset", s.dataset());
         info.put("Output Path", root.toString());
         selfCheckInfo(info, checks, s.embeddedSimulator());
+        if (!promptLengthLines.isEmpty()) info.put("Prompt Lengths", String.join("; ", promptLengthLines));
         if (stopped) info.put("Status", "interrupted (partial report)");
         return info;
     }

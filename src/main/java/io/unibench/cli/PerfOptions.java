@@ -88,7 +88,7 @@ public final class PerfOptions {
     @Option(names = "--multi-turn", description = "Benchmark conversations: every turn sends the whole history, "
             + "the model's actual replies included. --number counts conversations, --parallel concurrent "
             + "conversations. Datasets: random_multi_turn (the default with this flag), share_gpt_zh_multi_turn, "
-            + "share_gpt_en_multi_turn, custom_multi_turn. Default: off.")
+            + "share_gpt_en_multi_turn, custom_multi_turn, swe_smith, trie_*. Default: off.")
     boolean multiTurn;
 
     @Option(names = "--min-turns", paramLabel = "N", description = "random_multi_turn: fewest user turns per "
@@ -114,6 +114,29 @@ public final class PerfOptions {
     @Option(names = "--multi-turn-args", paramLabel = "JSON", description = "Deprecated alias of "
             + "--dataset-args (evalscope); its keys are added where --dataset-args has none. Default: none.")
     String multiTurnArgs;
+
+    // ---- agentic workloads (trie traces, swe_smith) ---------------------------------------------------
+    @Option(names = "--tool-latency-scale", paramLabel = "X", description = "Factor on the recorded tool-call "
+            + "pauses before a trace's turns (trie_*): 1 = as recorded, 0 = no idle gaps. Default: 1.0.")
+    Double toolLatencyScale;
+
+    @Option(names = "--max-traces", paramLabel = "N", description = "Most distinct conversations loaded from the "
+            + "dataset (after --dataset-offset); the run cycles through them. Default: --number.")
+    Integer maxTraces;
+
+    @Option(names = "--swe-smith-input", paramLabel = "FILE", description = "--dataset swe_smith without "
+            + "--dataset-path: build conversations in memory from this local trajectory file (JSONL with "
+            + "'messages', or a SWE-agent .traj). Needs --tokenizer-path. Default: none.")
+    String sweSmithInput;
+
+    @Option(names = "--num-workers", paramLabel = "N", description = "Threads building swe_smith conversations "
+            + "(live mode). Default: the cores available.")
+    Integer numWorkers;
+
+    @Option(names = "--chars-per-token", paramLabel = "X", description = "Characters per token of the estimate "
+            + "used when there is no --tokenizer-path and the server reports no usage (such counts are labelled "
+            + "estimated). Default: 3.0.")
+    Double charsPerToken;
 
     // ---- generation -----------------------------------------------------------------------------
     @Option(names = "--max-tokens", arity = "1..2", paramLabel = "N", description = "max_tokens; two values "
@@ -149,7 +172,8 @@ public final class PerfOptions {
 
     // ---- dataset --------------------------------------------------------------------------------
     @Option(names = "--dataset", description = "random, line_by_line, custom, openqa; with --multi-turn: "
-            + "random_multi_turn, share_gpt_zh_multi_turn, share_gpt_en_multi_turn, custom_multi_turn. Default: "
+            + "random_multi_turn, share_gpt_zh_multi_turn, share_gpt_en_multi_turn, custom_multi_turn, swe_smith, "
+            + "trie_agentic_coding, trie_code_qa, trie_office_work. Default: "
             + "random (random_multi_turn with --multi-turn; evalscope: openqa, which needs a hub download; here "
             + "openqa reads --dataset-path).")
     String dataset;
@@ -177,10 +201,11 @@ public final class PerfOptions {
             + "--dataset. Default: none.")
     String prompt;
 
-    @Option(names = "--tokenizer-path", description = "Tokenizer for random prompts, length filters and "
+    @Option(names = "--tokenizer-path", description = "Tokenizer for synthesized prompts, length filters and "
             + "client-side counts when the server sends no usage: a bundled tiktoken encoding "
-            + "(cl100k_base, o200k_base, p50k_base, r50k_base). Default: none (cl100k_base where one is "
-            + "needed; counts made with it are labelled estimated).")
+            + "(cl100k_base, o200k_base, p50k_base, r50k_base), or a local Hugging Face tokenizer.json file or "
+            + "model folder. Default: none (cl100k_base where prompts are synthesized; counts without usage are "
+            + "estimated from --chars-per-token and labelled estimated).")
     String tokenizerPath;
 
     // ---- output ---------------------------------------------------------------------------------

@@ -8,11 +8,21 @@ package io.unibench.engine;
  * @param load     the load point
  * @param rateMode what {@code load.rate()} means when it is set
  * @param maxTurns {@code --max-turns}: no conversation sends more turns; {@code null} = all of its turns
+ * @param toolLatencyScale {@code --tool-latency-scale}: factor on every turn's tool-call pause (0 = none, 1 = as
+ *                         recorded)
  */
-public record MultiTurnPlan(LoadPlan load, RateMode rateMode, Integer maxTurns) {
+public record MultiTurnPlan(LoadPlan load, RateMode rateMode, Integer maxTurns, double toolLatencyScale) {
     public MultiTurnPlan {
         if (load == null || rateMode == null) throw new IllegalArgumentException("load and rateMode are required");
         if (maxTurns != null && maxTurns < 1) throw new IllegalArgumentException("maxTurns must be >= 1: " + maxTurns);
+        if (!(toolLatencyScale >= 0) || Double.isInfinite(toolLatencyScale)) {
+            throw new IllegalArgumentException("toolLatencyScale must be a finite number >= 0: " + toolLatencyScale);
+        }
+    }
+
+    /** Tool pauses as recorded. */
+    public MultiTurnPlan(LoadPlan load, RateMode rateMode, Integer maxTurns) {
+        this(load, rateMode, maxTurns, 1.0);
     }
 
     /** What {@code --rate} means in multi-turn mode. */

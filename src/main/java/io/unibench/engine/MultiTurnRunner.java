@@ -45,19 +45,32 @@ public final class MultiTurnRunner {
     private final StopSignal stop;
     private final ClaimListener listener;
     private final RequestHooks hooks;
+    private final Pauser toolPauses;
 
     public MultiTurnRunner(LlmClient client, RecordFactory records, StopSignal stop, ClaimListener listener) {
-        this(client, records, stop, listener, RequestHooks.NONE);
+        this(client, records, stop, listener, RequestHooks.NONE, null);
     }
 
     /** With a start gate and a result check around every turn (scenario files: rate limit, validation). */
     public MultiTurnRunner(LlmClient client, RecordFactory records, StopSignal stop, ClaimListener listener,
                            RequestHooks hooks) {
+        this(client, records, stop, listener, hooks, null);
+    }
+
+    /** @param toolPauses waits the tool-call pauses of turns; {@code null} = really wait (on {@code stop}) */
+    public MultiTurnRunner(LlmClient client, RecordFactory records, StopSignal stop, ClaimListener listener,
+                           Pauser toolPauses) {
+        this(client, records, stop, listener, RequestHooks.NONE, toolPauses);
+    }
+
+    public MultiTurnRunner(LlmClient client, RecordFactory records, StopSignal stop, ClaimListener listener,
+                           RequestHooks hooks, Pauser toolPauses) {
         this.client = client;
         this.records = records;
         this.stop = stop;
         this.listener = listener == null ? ClaimListener.NONE : listener;
         this.hooks = hooks;
+        this.toolPauses = toolPauses == null ? Pauser.waitingOn(stop) : toolPauses;
     }
 
     /** {@link RunOutcome#sent()} counts the measured conversations started. */
@@ -193,10 +206,10 @@ public final class MultiTurnRunner {
             for (int t = 0; t < limit; t++) {
                 if (stop.isStopped()) return;
                 Turn turn = turns.get(t);
-                if (turn.toolCallLatencySeconds() != null && turn.toolCallLatencySeconds() > 0
-                        && stop.awaitUntil(System.nanoTime() + (long) (turn.toolCallLatencySeconds() * 1e9))) {
-                    return;
-                }
+                // the trace's tool-call time, scaled by --tool-latency-scale (0 removes the idle gaps)
+                long toolNanos = turn.toolCallLatencySeconds() == null ? 0
+                        : (long) (turn.toolCallLatencySeconds() * plan.toolLatencyScale() * 1e9);
+                if (toolNanos > 0 && toolPauses.pause(id, t, toolNanos)) return;
                 history.addAll(turn.messages());
                 if (plan.thinkTime() && thinkRng != null) {
                     double pause = -Math.log(1.0 - thinkRng.nextDouble()) / plan.load().rate();
@@ -225,7 +238,8 @@ public final class MultiTurnRunner {
                 if (base.promptTokens() > 0) prevPrompt = base.promptTokens();
                 if (base.completionTokens() > 0) prevCompletion = base.completionTokens();
                 boolean last = t == limit - 1 || !result.success();
-                RequestRecord record = base.withTurn(id, t, last, cached, source);
+                RequestRecord record = base.withTurn(id, t, last, cached, source)
+                        .withPromptLengths(turn.targetTokens(), turn.targetTokens() >= 0 ? turn.actualTokens() : -1);
                 for (RecordSink sink : sinks) sink.accept(record);
                 if (!result.success()) return; // abandoned: the worker takes a new conversation
                 history.addObject().put("role", "assistant").put("content", result.generatedText());

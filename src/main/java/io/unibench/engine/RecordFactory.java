@@ -59,7 +59,8 @@ public final class RecordFactory {
                 r.endNanos(), r.tokenChunkNanos(), prompt, completion, cached,
                 cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source, r.success(),
                 r.errorClass() == null ? null : r.errorClass().label(), r.httpStatus(), r.errorMessage(),
-                r.finishReason(), phases(r.wire()));
+                r.finishReason(), phases(r.wire()), request.prompt().targetTokens(),
+                request.prompt().targetTokens() >= 0 ? request.prompt().actualTokens() : -1);
     }
 
     private static PhaseTimes phases(WireTimes w) {

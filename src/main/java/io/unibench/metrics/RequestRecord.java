@@ -36,6 +36,9 @@ package io.unibench.metrics;
  * @param errorMessage      short message, secrets stripped; {@code null} on success
  * @param finishReason      {@code finish_reason} of the reply, when given
  * @param phases            connection and transfer moments (DNS, connect, TLS, written, first byte); see {@link Phase}
+ * @param promptTargetTokens tokens the dataset aimed the prompt at (multi-turn: this turn's new message); -1 none
+ * @param promptSynthTokens  tokens of that prompt text as the client's tokenizer counts it; -1 unknown. Together
+ *                           they show where synthesized prompts missed their length (evalscope's re-tokenization)
  */
 public record RequestRecord(
         long index,
@@ -62,7 +65,9 @@ public record RequestRecord(
         int httpStatus,
         String errorMessage,
         String finishReason,
-        PhaseTimes phases) {
+        PhaseTimes phases,
+        int promptTargetTokens,
+        int promptSynthTokens) {
 
     public static final long ABSENT = Long.MIN_VALUE;
 
@@ -70,7 +75,7 @@ public record RequestRecord(
         if (phases == null) phases = PhaseTimes.NONE;
     }
 
-    /** A record without connection and transfer phases. */
+    /** A record without connection phases and prompt-length figures. */
     public RequestRecord(long index, String requestId, String conversationId, int turnIndex, boolean lastTurn,
                          boolean stream, long startEpochMillis, long scheduledNanos, long startNanos, long headersNanos,
                          long firstChunkNanos, long firstTokenNanos, long endNanos, long[] tokenChunkNanos,
@@ -80,7 +85,15 @@ public record RequestRecord(
         this(index, requestId, conversationId, turnIndex, lastTurn, stream, startEpochMillis, scheduledNanos,
                 startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, promptTokens,
                 completionTokens, cachedTokens, cachedTokenSource, tokenSource, success, errorClass, httpStatus,
-                errorMessage, finishReason, PhaseTimes.NONE);
+                errorMessage, finishReason, PhaseTimes.NONE, -1, -1);
+    }
+
+    /** This record with the prompt's target and synthesized lengths (-1 = none). */
+    public RequestRecord withPromptLengths(int target, int synthesized) {
+        return new RequestRecord(index, requestId, conversationId, turnIndex, lastTurn, stream, startEpochMillis,
+                scheduledNanos, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos,
+                promptTokens, completionTokens, cachedTokens, cachedTokenSource, tokenSource, success, errorClass,
+                httpStatus, errorMessage, finishReason, phases, target, synthesized);
     }
     private static final double NANOS_PER_SECOND = 1e9;
 
@@ -115,7 +128,7 @@ public record RequestRecord(
         return new RequestRecord(index, requestId, conversation, turn, last, stream, startEpochMillis, scheduledNanos,
                 startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, promptTokens,
                 completionTokens, cached, cacheSource, tokenSource, success, errorClass, httpStatus, errorMessage,
-                finishReason, phases);
+                finishReason, phases, promptTargetTokens, promptSynthTokens);
     }
 
     /** End-to-end latency in seconds, from start to last byte. */

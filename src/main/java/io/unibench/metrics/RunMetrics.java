@@ -256,7 +256,7 @@ public final class RunMetrics implements RecordSink {
             phaseSummary = phases.summary(); // sorts the phase samples: once, at the end
             s = new Snapshot();
             // O(conversations + turns) and called once at the end, so it runs under the lock
-            traceSummary = traces.any() ? traces.summary() : null;
+            traceSummary = traces.any() ? traces.summary(wallSeconds()) : null;
             turnPositions = traces.positions();
         }
         Summary summary = s.summary(info, traceSummary);

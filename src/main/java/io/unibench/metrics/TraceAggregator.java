@@ -29,6 +29,9 @@ final class TraceAggregator {
         long eligible;
         long prevPrompt;
         long prevCompletion;
+        int turns;
+        long completion;
+        long modelNanos;
     }
 
     private static final class Position {
@@ -97,11 +100,21 @@ final class TraceAggregator {
         }
         t.prevPrompt = prompt;
         t.prevCompletion = completion;
+        t.turns++;
+        t.completion += completion;
+        t.modelNanos += r.endNanos() - r.startNanos();
     }
 
     TraceSummary summary() {
+        return summary(0);
+    }
+
+    /** @param wallSeconds the run's wall time, for traces/s (0 = unknown) */
+    TraceSummary summary(double wallSeconds) {
         int n = traces.size();
-        double[][] values = new double[TraceSummary.METRICS.size()][];
+        List<String> metrics = new ArrayList<>(TraceSummary.METRICS);
+        metrics.addAll(TraceSummary.EXTRA_METRICS);
+        double[][] values = new double[metrics.size()][];
         for (int m = 0; m < values.length; m++) values[m] = new double[n];
         int i = 0;
         for (Trace t : traces.values()) {
@@ -111,11 +124,20 @@ final class TraceAggregator {
             values[3][i] = t.decodeTpsCount > 0 ? t.decodeTpsSum / t.decodeTpsCount : Double.NaN;
             values[4][i] = t.prompt > 0 ? 100.0 * t.cached / t.prompt : Double.NaN;
             values[5][i] = t.eligible > 0 ? 100.0 * t.eligibleCached / t.eligible : Double.NaN;
+            double latency = values[0][i];
+            double model = t.modelNanos / NANOS_PER_SECOND;
+            values[6][i] = t.turns;
+            values[7][i] = t.completion;
+            values[8][i] = t.turns > 0 ? (double) t.completion / t.turns : Double.NaN;
+            values[9][i] = model;
+            values[10][i] = Math.max(0, latency - model);
+            values[11][i] = latency > 0 ? 100.0 * Math.max(0, latency - model) / latency : Double.NaN;
             i++;
         }
         List<TraceSummary.Row> rows = new ArrayList<>();
-        for (int m = 0; m < values.length; m++) rows.add(row(TraceSummary.METRICS.get(m), values[m]));
-        return new TraceSummary(n, completed, abandoned, rows);
+        for (int m = 0; m < values.length; m++) rows.add(row(metrics.get(m), values[m]));
+        Double perSecond = wallSeconds > 0 ? Rounding.round(completed / wallSeconds, 4) : null;
+        return new TraceSummary(n, completed, abandoned, rows, perSecond);
     }
 
     List<TurnPositionRow> positions() {

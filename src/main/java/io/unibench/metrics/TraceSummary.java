@@ -13,9 +13,11 @@ import java.util.List;
  *                        abandoned conversations included, as evalscope does)
  * @param completedTraces conversations whose last turn succeeded
  * @param abandonedTraces conversations abandoned after a failed turn
- * @param rows            the six metrics, in evalscope's order
+ * @param rows            evalscope's six metrics in its order, then ours ({@link #EXTRA_METRICS})
+ * @param tracesPerSecond completed traces / the run's wall time; null when undefined
  */
-public record TraceSummary(long nTraces, long completedTraces, long abandonedTraces, List<Row> rows) {
+public record TraceSummary(long nTraces, long completedTraces, long abandonedTraces, List<Row> rows,
+                           Double tracesPerSecond) {
     public static final String LATENCY = "Latency (s)";
     public static final String FIRST_TURN_TTFT = "First-Turn TTFT (s)";
     public static final String TTFAT = "TTFAT (s)";
@@ -24,9 +26,28 @@ public record TraceSummary(long nTraces, long completedTraces, long abandonedTra
     public static final String ELIGIBLE_CACHE_HIT_RATE = "Eligible Cache Hit Rate (%)";
     public static final List<String> METRICS =
             List.of(LATENCY, FIRST_TURN_TTFT, TTFAT, DECODE_TPS, CACHE_HIT_RATE, ELIGIBLE_CACHE_HIT_RATE);
+    /** Turns a trace sent successfully. */
+    public static final String TURNS = "Turns/Trace";
+    /** Σ completion tokens of a trace. */
+    public static final String OUTPUT_TOKENS_PER_TRACE = "Output Tokens/Trace";
+    /** A trace's completion tokens / its turns. */
+    public static final String OUTPUT_TOKENS_PER_TURN = "Output Tokens/Turn";
+    /** Σ of a trace's turn latencies: time spent waiting on the model. */
+    public static final String MODEL_TIME = "Model Time (s)";
+    /** Trace latency − model time: idle between turns (tool calls, think time, client). */
+    public static final String IDLE_TIME = "Idle Time (s)";
+    /** Idle time / trace latency. */
+    public static final String IDLE_SHARE = "Idle Share (%)";
+    public static final List<String> EXTRA_METRICS =
+            List.of(TURNS, OUTPUT_TOKENS_PER_TRACE, OUTPUT_TOKENS_PER_TURN, MODEL_TIME, IDLE_TIME, IDLE_SHARE);
 
     public TraceSummary {
         rows = List.copyOf(rows);
+    }
+
+    /** Without a throughput figure. */
+    public TraceSummary(long nTraces, long completedTraces, long abandonedTraces, List<Row> rows) {
+        this(nTraces, completedTraces, abandonedTraces, rows, null);
     }
 
     /** One metric across traces; every value null when no trace defines it. Rounded to 4 decimals. */

@@ -70,6 +70,7 @@ public final class EvalscopeFiles {
         m.put("n_traces", t.nTraces());
         m.put("n_completed_traces", t.completedTraces());
         m.put("n_abandoned_traces", t.abandonedTraces());
+        m.put("traces_per_second", t.tracesPerSecond());
         List<Map<String, Object>> rows = new ArrayList<>();
         for (TraceSummary.Row row : t.rows()) {
             Map<String, Object> rm = new LinkedHashMap<>();

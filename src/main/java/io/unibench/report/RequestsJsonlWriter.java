@@ -29,7 +29,9 @@ import java.nio.file.Path;
  * {@code tokens_per_chunk} (null when undefined); {@code itl_s}, the intervals between text-carrying chunks;
  * {@code prompt_tokens, completion_tokens, cached_tokens} (null when unknown / not reported),
  * {@code cached_token_source} ({@code server}, or {@code estimate} for the multi-turn client estimate; null when
- * unknown) and {@code token_source} ({@code server}, {@code tokenizer}, {@code estimate}).
+ * unknown) and {@code token_source} ({@code server}, {@code tokenizer}, {@code estimate});
+ * {@code target_prompt_tokens} and {@code synthesized_prompt_tokens}: the length a synthetic prompt (multi-turn: this
+ * turn's new message) was aimed at and the length it has under the client's tokenizer (null when not synthesized).
  *
  * <p>Flushing: after a write when a second has passed since the last flush, by a background virtual thread
  * once a second while idle, and on close. Flushing every record would cost a system call per request.
@@ -160,6 +162,8 @@ public final class RequestsJsonlWriter implements RecordSink {
         stringOrNull("cached_token_source",
                 r.cachedTokenSource() == null ? null : r.cachedTokenSource().name().toLowerCase());
         stringOrNull("token_source", r.tokenSource() == null ? null : r.tokenSource().name().toLowerCase());
+        countOrNull("target_prompt_tokens", r.promptTargetTokens());
+        countOrNull("synthesized_prompt_tokens", r.promptSynthTokens());
         gen.writeEndObject();
     }
 

@@ -113,6 +113,7 @@ public final class TerminalReport {
                         format(row.p99(), precision), format(row.max(), precision));
                 first = false;
             }
+            t.row("", "", "Traces/s", format(traces.tracesPerSecond(), RATE), "", "", "", "");
             t.row("", "", "Traces", Long.toString(traces.nTraces()), "", "", "", "");
             t.row("", "", "  completed", Long.toString(traces.completedTraces()), "", "", "", "");
             t.row("", "", "  abandoned", Long.toString(traces.abandonedTraces()), "", "", "", "");
@@ -148,8 +149,11 @@ public final class TerminalReport {
             rows.add("TTFT (ms)", s.avgTtftMs(), PercentileRow.TTFT, MILLIS, MILLIS);
             rows.add("TPOT (ms)", s.avgTpotMs(), PercentileRow.TPOT, MILLIS, MILLIS);
             rows.add("ITL (ms)", s.avgItlMs(), PercentileRow.ITL, MILLIS, MILLIS);
-            rows.add("Input Tokens", available(s.avgInputTokens()), PercentileRow.INPUT_TOKENS, AVG_COUNT, COUNT);
-            rows.add("Output Tokens", available(s.avgOutputTokens()), PercentileRow.OUTPUT_TOKENS, AVG_COUNT, COUNT);
+            // counts the client estimated from characters are labelled on the rows themselves, not only in a note
+            String est = s.tokenCountsNotFromServer() && !Summary.SOURCE_TOKENIZER.equals(s.tokenCountSource())
+                    ? " (estimated)" : "";
+            rows.add("Input Tokens" + est, available(s.avgInputTokens()), PercentileRow.INPUT_TOKENS, AVG_COUNT, COUNT);
+            rows.add("Output Tokens" + est, available(s.avgOutputTokens()), PercentileRow.OUTPUT_TOKENS, AVG_COUNT, COUNT);
             if (s.avgTurnsPerRequest() != null) rows.scalar("Turns/Req", format(s.avgTurnsPerRequest(), 2));
             if (s.kvCacheHitRatePercent() != null) {
                 rows.scalar(s.cacheHitEstimated() ? "Cache Hit (%, estimated)" : "Cache Hit (%)",

@@ -2,6 +2,7 @@ package io.unibench.store;
 
 import static io.unibench.metrics.RequestRecord.ABSENT;
 
+import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RequestRecord;
 
 import java.sql.PreparedStatement;
@@ -16,17 +17,22 @@ import java.util.Locale;
  * chunk arrivals packed by {@link ChunkTimes}. Counts that were unknown stay -1.
  */
 final class RequestRows {
+    private static final String PHASE_COLUMNS = "connect_start_ns, dns_done_ns, connect_done_ns, tls_done_ns, "
+            + "write_start_ns, written_ns, first_byte_ns";
     static final String COLUMNS = "run_id, point_index, idx, request_id, conversation_id, turn, stream, success, "
             + "error_class, http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, "
             + "headers_ns, first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, "
-            + "cached_tokens, token_source, last_turn, cached_source";
+            + "cached_tokens, token_source, last_turn, cached_source, " + PHASE_COLUMNS
+            + ", prompt_target_tokens, prompt_synth_tokens";
     static final String INSERT = "INSERT INTO requests (" + COLUMNS + ") VALUES ("
-            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            + "?, ?, ?, ?, ?, ?, ?, ?, ?)";
     /** Columns read back, in {@link #read} order (run_id and point_index are known to the caller). */
     static final String SELECT = "SELECT idx, request_id, conversation_id, turn, stream, success, error_class, "
             + "http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, headers_ns, "
             + "first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, cached_tokens, "
-            + "token_source, last_turn, cached_source FROM requests";
+            + "token_source, last_turn, cached_source, " + PHASE_COLUMNS + ", prompt_target_tokens, "
+            + "prompt_synth_tokens FROM requests";
 
     private RequestRows() {}
 
@@ -59,7 +65,17 @@ final class RequestRows {
         ps.setInt(i++, r.cachedTokens());
         ps.setString(i++, r.tokenSource() == null ? null : r.tokenSource().name().toLowerCase(Locale.ROOT));
         ps.setShort(i++, (short) (r.lastTurn() ? 1 : 0));
-        ps.setString(i, r.cachedTokenSource() == null ? null : r.cachedTokenSource().name().toLowerCase(Locale.ROOT));
+        ps.setString(i++, r.cachedTokenSource() == null ? null : r.cachedTokenSource().name().toLowerCase(Locale.ROOT));
+        PhaseTimes p = r.phases();
+        moment(ps, i++, p.connectStartNanos(), base);
+        moment(ps, i++, p.dnsDoneNanos(), base);
+        moment(ps, i++, p.connectDoneNanos(), base);
+        moment(ps, i++, p.tlsDoneNanos(), base);
+        moment(ps, i++, p.writeStartNanos(), base);
+        moment(ps, i++, p.writtenNanos(), base);
+        moment(ps, i++, p.firstByteNanos(), base);
+        ps.setInt(i++, r.promptTargetTokens());
+        ps.setInt(i, r.promptSynthTokens());
     }
 
     /** The record of the current row, its moments relative to the point's start (base 0). */
@@ -90,7 +106,11 @@ final class RequestRows {
                 rs.getString(7),
                 rs.getInt(8),
                 rs.getString(9),
-                rs.getString(10));
+                rs.getString(10),
+                new PhaseTimes(moment(rs, 25), moment(rs, 26), moment(rs, 27), moment(rs, 28), moment(rs, 29),
+                        moment(rs, 30), moment(rs, 31)),
+                rs.getInt(32),
+                rs.getInt(33));
     }
 
     private static void moment(PreparedStatement ps, int i, long nanos, long base) throws SQLException {

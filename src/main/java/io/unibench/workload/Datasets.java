@@ -33,6 +33,10 @@ public final class Datasets {
         m.put(ShareGptMultiTurnDataset.ZH, ShareGptMultiTurnDataset::zh);
         m.put(ShareGptMultiTurnDataset.EN, ShareGptMultiTurnDataset::en);
         m.put(CustomMultiTurnDataset.NAME, CustomMultiTurnDataset::new);
+        m.put(SweSmithDataset.NAME, SweSmithDataset::new);
+        m.put(TrieDataset.AGENTIC_CODING, () -> new TrieDataset(TrieDataset.AGENTIC_CODING));
+        m.put(TrieDataset.CODE_QA, () -> new TrieDataset(TrieDataset.CODE_QA));
+        m.put(TrieDataset.OFFICE_WORK, () -> new TrieDataset(TrieDataset.OFFICE_WORK));
         return java.util.Collections.unmodifiableMap(m);
     }
 

@@ -10,8 +10,16 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
  * @param messages                the delta appended before the turn is sent; stored and handed out as copies
  * @param maxTokens               {@code max_tokens} for this turn, overriding {@code --max-tokens}; {@code null} = none
  * @param toolCallLatencySeconds  pause before sending this turn (a tool call the agent waited for); {@code null} = none
+ * @param targetTokens            tokens the dataset aimed the new message at (synthetic turns); -1 when it did not aim
+ * @param actualTokens            tokens of the new message's text as the dataset's tokenizer counts it; -1 unknown
  */
-public record Turn(ArrayNode messages, Integer maxTokens, Double toolCallLatencySeconds) {
+public record Turn(ArrayNode messages, Integer maxTokens, Double toolCallLatencySeconds, int targetTokens,
+                   int actualTokens) {
+    /** A turn with no length target. */
+    public Turn(ArrayNode messages, Integer maxTokens, Double toolCallLatencySeconds) {
+        this(messages, maxTokens, toolCallLatencySeconds, -1, -1);
+    }
+
     public Turn {
         if (messages == null || messages.isEmpty()) throw new IllegalArgumentException("a turn needs at least one message");
         if (maxTokens != null && maxTokens < 1) throw new IllegalArgumentException("maxTokens must be >= 1: " + maxTokens);

@@ -21,7 +21,7 @@ class DatasetsTest {
         assertThatThrownBy(() -> Datasets.byName("sharegpt"))
                 .isInstanceOf(BadInputException.class)
                 .hasMessage("unknown dataset 'sharegpt'; known: random, line_by_line, custom, openqa; with --multi-turn: "
-                        + "random_multi_turn, share_gpt_zh_multi_turn, share_gpt_en_multi_turn, custom_multi_turn");
+                        + "random_multi_turn, share_gpt_zh_multi_turn, share_gpt_en_multi_turn, custom_multi_turn, swe_smith, trie_agentic_coding, trie_code_qa, trie_office_work");
     }
 
     @Test void multiTurnNamesNeedTheFlagAndViceVersa() {

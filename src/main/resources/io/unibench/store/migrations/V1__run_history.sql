@@ -72,6 +72,15 @@ CREATE TABLE requests (
     token_source    TEXT,
     last_turn       SMALLINT NOT NULL,
     cached_source   TEXT,
+    connect_start_ns BIGINT,
+    dns_done_ns     BIGINT,
+    connect_done_ns BIGINT,
+    tls_done_ns     BIGINT,
+    write_start_ns  BIGINT,
+    written_ns      BIGINT,
+    first_byte_ns   BIGINT,
+    prompt_target_tokens INTEGER NOT NULL,
+    prompt_synth_tokens  INTEGER NOT NULL,
     PRIMARY KEY (run_id, point_index, idx),
     FOREIGN KEY (run_id, point_index) REFERENCES run_points (run_id, point_index) ON DELETE CASCADE
 );
