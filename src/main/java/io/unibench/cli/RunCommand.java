@@ -7,6 +7,7 @@ import io.unibench.scenario.ReportFiles;
 import io.unibench.scenario.ScenarioFile;
 import io.unibench.scenario.ScenarioReport;
 import io.unibench.scenario.ScenarioResults;
+import io.unibench.scenario.ProviderRecorders;
 import io.unibench.scenario.ScenarioRunner;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
@@ -50,6 +51,16 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--check", description = "validate the file and exit without sending anything")
     boolean checkOnly;
+
+    @Option(names = "--db", paramLabel = "URL", description = "run history: a SQLite file or jdbc:postgresql:// URL; "
+            + "one stored run per provider (default: UNIBENCH_DB, else ~/.unibench/unibench.db)")
+    String db;
+
+    @Option(names = "--no-db", description = "do not store the run in the run history (default: stored)")
+    boolean noDb;
+
+    @Option(names = "--tag", paramLabel = "TAG", description = "tags of the stored runs (repeatable; default: none)")
+    List<String> tags = new ArrayList<>();
 
     @Spec
     CommandSpec spec;
@@ -104,7 +115,8 @@ public final class RunCommand implements Callable<Integer> {
                     endpoints.put(p.name(), PerfSettings.completeUrl(p.baseUrl()));
                 }
             }
-            ScenarioRunner r = new ScenarioRunner(bench, endpoints, environment, new StopSignal(), root, err);
+            ProviderRecorders recorders = ScenarioStore.open(noDb, db, tags, config, bench, environment, err);
+            ScenarioRunner r = new ScenarioRunner(bench, endpoints, environment, new StopSignal(), root, err, recorders);
             runner = r;
             if (installSignalHandler) hook = installHook(reportWritten);
             ScenarioResults results = r.run();

@@ -21,6 +21,7 @@ import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
 import io.unibench.report.EvalscopeFiles;
 import io.unibench.report.RequestsJsonlWriter;
+import io.unibench.store.RunRecorder;
 import io.unibench.scenario.BenchConfig.Provider;
 import io.unibench.scenario.BenchConfig.Scenario;
 import io.unibench.tokenizer.Tokenizer;
@@ -56,6 +57,7 @@ public final class ScenarioRunner {
     private final Path root;
     private final PrintWriter progress;
     private final Tokenizer tokenizer = Tokenizers.defaultTokenizer();
+    private final ProviderRecorders recorders;
     private volatile LlmClient active;
 
     /**
@@ -64,6 +66,13 @@ public final class ScenarioRunner {
      */
     public ScenarioRunner(BenchConfig config, Map<String, String> endpoints, Map<String, String> env, StopSignal stop,
                           Path root, PrintWriter progress) {
+        this(config, endpoints, env, stop, root, progress, ProviderRecorders.NONE);
+    }
+
+    /** @param recorders the run history of each provider's measurements */
+    public ScenarioRunner(BenchConfig config, Map<String, String> endpoints, Map<String, String> env, StopSignal stop,
+                          Path root, PrintWriter progress, ProviderRecorders recorders) {
+        this.recorders = recorders;
         this.config = config;
         this.endpoints = Map.copyOf(endpoints);
         this.env = env;
@@ -83,6 +92,7 @@ public final class ScenarioRunner {
         List<ScenarioResults.Series> series = new ArrayList<>();
         for (Provider provider : config.providers()) {
             if (stop.isStopped()) break;
+            RunRecorder recorder = RunRecorder.disabled();
             try (LlmClient client = new LlmClient(clientConfig(provider))) {
                 active = client;
                 if (stop.isStopped()) client.cancelAll();
@@ -92,19 +102,22 @@ public final class ScenarioRunner {
                         config.generation().params(provider.model(), true, null), config.seed(), "probe");
                 ConnectionTest.run(client, probe, endpoints.get(provider.name()), stop);
                 RateLimiter limiter = RateLimiter.systemClock(config.rateLimitPerSec(), config.rateLimitBurst(), stop);
+                recorder = recorders.open(provider, endpoints.get(provider.name()));
                 for (Scenario scenario : config.scenarios()) {
                     if (stop.isStopped()) break;
-                    series.add(runSeries(client, limiter, provider, scenario));
+                    series.add(runSeries(client, limiter, provider, scenario, recorder));
                 }
             } finally {
                 active = null;
+                recorder.finish(stop.isStopped());
             }
         }
         return new ScenarioResults(config, series, stop.isStopped());
     }
 
     private ScenarioResults.Series runSeries(LlmClient client, RateLimiter limiter, Provider provider,
-                                             Scenario scenario) throws IOException, InterruptedException {
+                                             Scenario scenario, RunRecorder recorder)
+            throws IOException, InterruptedException {
         RunMetrics overall = new RunMetrics();
         CostMeter overallCost = new CostMeter();
         ResponseRules rules = new ResponseRules(scenario.validate());
@@ -136,8 +149,11 @@ public final class ScenarioRunner {
             RunMetrics metrics = new RunMetrics();
             CostMeter cost = new CostMeter();
             String tag = Long.toString(System.currentTimeMillis(), 36) + "-" + safe(provider.name()) + "-" + li;
-            try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(dir.resolve("requests.jsonl"), seriesStart)) {
-                List<RecordSink> sinks = List.of(metrics, overall, cost, overallCost, jsonl);
+            RunInfo info = new RunInfo(provider.name() + "/" + scenario.name() + "/parallel_" + level, level, -1,
+                    number == Integer.MAX_VALUE ? 0 : number);
+            try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(dir.resolve("requests.jsonl"), seriesStart);
+                 RecordSink stored = recorder.pointSink(info, seriesStart)) {
+                List<RecordSink> sinks = List.of(metrics, overall, cost, overallCost, jsonl, stored);
                 boolean stream = scenario.stream();
                 if (scenario.type() == BenchConfig.Type.MULTI_TURN) {
                     MultiTurnPlan mt = new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null);
@@ -154,6 +170,7 @@ public final class ScenarioRunner {
             RunResult result = metrics.result(new RunInfo(provider.name() + "/" + scenario.name() + "/parallel_" + level,
                     level, -1, number == Integer.MAX_VALUE ? (int) metrics.total() : number));
             EvalscopeFiles.write(dir, result);
+            recorder.pointFinished(result, Map.of());
             levels.add(new ScenarioResults.Level(level, result, cost.totals()));
             progress.println(progressLine(provider, scenario, level, result));
             progress.flush();

@@ -190,6 +190,33 @@ class RunEndToEndTest {
     }
 
     @Test
+    void eachProviderIsStoredAsARunWhosePointsAreItsLevels() throws Exception {
+        Path db = dir.resolve("history.db");
+        Outcome o = run("""
+                name: stored
+                providers:
+                  - {name: a, base_url: sim, model: m, simulator: {ttft_ms: 5, itl_ms: 1}, headers: {X-Api-Key: sk-hidden-987654}}
+                  - {name: b, base_url: sim, model: m, simulator: {ttft_ms: 5, itl_ms: 1}}
+                generation: {max_tokens: 3, ignore_eos: true}
+                concurrency: {levels: [1, 2], requests_per_level: 3}
+                rate_limit: 10000
+                scenarios:
+                  - {name: s, type: chat, prompt: hello}
+                """, "--db", db.toString(), "--tag", "nightly");
+        assertThat(o.exit()).as(o.err()).isZero();
+        CliHarness.Run list = CliHarness.main("runs", "list", "--db", db.toString(), "--tag", "nightly");
+        assertThat(list.exit()).as(list.err()).isZero();
+        assertThat(list.out()).contains("stored/a").contains("stored/b").contains("finished");
+        String id = o.err().lines().filter(l -> l.startsWith("Run history: run ")).findFirst().orElseThrow()
+                .split(" ")[3];
+        CliHarness.Run report = CliHarness.main("runs", "report", id, "--db", db.toString());
+        assertThat(report.exit()).as(report.err()).isZero();
+        assertThat(report.out()).contains("Performance Overview");
+        assertThat(Files.readAllBytes(db)).asString(java.nio.charset.StandardCharsets.ISO_8859_1)
+                .doesNotContain("sk-hidden-987654");
+    }
+
+    @Test
     void shippedMultiTurnExampleRuns() throws Exception {
         Outcome o = run(Files.readString(Path.of("examples/multi-turn.yaml"))
                 .replace("rounds: 8 ", "rounds: 2 ").replace("rounds: 6", "rounds: 2")
