@@ -37,6 +37,14 @@ public final class RequestFields {
             new Field("first_chunk_s", r -> moment(r.firstChunkNanos())),
             new Field("first_token_s", r -> moment(r.firstTokenNanos())),
             new Field("end_s", r -> moment(r.endNanos())),
+            new Field("new_connection", r -> r.phases().newConnection()),
+            new Field("connect_start_s", r -> moment(r.phases().connectStartNanos())),
+            new Field("dns_done_s", r -> moment(r.phases().dnsDoneNanos())),
+            new Field("connect_done_s", r -> moment(r.phases().connectDoneNanos())),
+            new Field("tls_done_s", r -> moment(r.phases().tlsDoneNanos())),
+            new Field("write_start_s", r -> moment(r.phases().writeStartNanos())),
+            new Field("written_s", r -> moment(r.phases().writtenNanos())),
+            new Field("first_byte_s", r -> moment(r.phases().firstByteNanos())),
             new Field("latency_s", r -> finite(r.latencySeconds())),
             new Field("ttft_s", r -> finite(r.ttftSeconds())),
             new Field("first_chunk_latency_s", r -> finite(r.firstChunkSeconds())),
@@ -50,6 +58,8 @@ public final class RequestFields {
             new Field("cached_tokens", r -> count(r.cachedTokens())),
             new Field("cached_token_source", r -> r.cachedTokenSource() == null ? null
                     : r.cachedTokenSource().name().toLowerCase(Locale.ROOT)),
+            new Field("target_prompt_tokens", r -> count(r.promptTargetTokens())),
+            new Field("synthesized_prompt_tokens", r -> count(r.promptSynthTokens())),
             new Field("token_source", r -> r.tokenSource() == null ? null
                     : r.tokenSource().name().toLowerCase(Locale.ROOT)));
 
