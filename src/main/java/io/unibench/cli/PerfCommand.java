@@ -11,6 +11,7 @@ import io.unibench.engine.RecordFactory;
 import io.unibench.engine.RequestFactory;
 import io.unibench.engine.RunOutcome;
 import io.unibench.engine.StopSignal;
+import io.unibench.metrics.PromptLengthStats;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -63,7 +64,7 @@ public final class PerfCommand implements Callable<Integer> {
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
     private StoreHook store; // run history (--db / --no-db), opened by runSweep
-    private final List<String> promptLengthLines = new ArrayList<>(); // per run point: synthesized vs target
+    private final PromptLengthStats sweepPromptLengths = new PromptLengthStats(); // whole sweep, for the report
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -171,7 +172,7 @@ public final class PerfCommand implements Callable<Integer> {
                                PrintWriter err, LlmClient client, List<SelfCheckReport> checks, long seed)
             throws InterruptedException, IOException {
         RunMetrics metrics = new RunMetrics();
-        io.unibench.metrics.PromptLengthStats promptLengths = new io.unibench.metrics.PromptLengthStats();
+        PromptLengthStats promptLengths = new PromptLengthStats();
         RunInfo info = new RunInfo(plan.label(), plan.parallel(), plan.paced() ? plan.rate() : -1, plan.number());
         long runStart = System.nanoTime();
         RunOutcome outcome;
@@ -180,7 +181,7 @@ public final class PerfCommand implements Callable<Integer> {
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
                      ProgressSink.stderrIsTerminal(), options.logEveryNQuery);
              RecordSink stored = store.pointSink(info, runDir, runStart)) {
-            List<RecordSink> sinks = List.of(metrics, jsonl, promptLengths,
+            List<RecordSink> sinks = List.of(metrics, jsonl, promptLengths, sweepPromptLengths,
                     multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress, stored);
             outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
                     : runner.run(plan, requests, sinks, seed);
@@ -196,7 +197,6 @@ public final class PerfCommand implements Callable<Integer> {
         extraKeys.putAll(promptLengths.summaryKeys());
         store.pointFinished(result, extraKeys);
         EvalscopeFiles.write(runDir, result, extraKeys);
-        if (promptLengths.describe() != null) promptLengthLines.add(plan.label() + ": " + promptLengths.describe());
         return result;
     }
 
@@ -250,7 +250,7 @@ public final class PerfCommand implements Callable<Integer> {
         info.put("Dataset", s.dataset());
         info.put("Output Path", root.toString());
         selfCheckInfo(info, checks, s.embeddedSimulator());
-        if (!promptLengthLines.isEmpty()) info.put("Prompt Lengths", String.join("; ", promptLengthLines));
+        if (sweepPromptLengths.describe() != null) info.put("Prompt Lengths", sweepPromptLengths.describe());
         if (stopped) info.put("Status", "interrupted (partial report)");
         return info;
     }
