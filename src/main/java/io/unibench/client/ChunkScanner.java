@@ -36,6 +36,14 @@ final class ChunkScanner {
     String reasoning;
     String text;
     String finishReason;
+    /**
+     * When not -1: the text field ({@code RAW_CONTENT} ...) whose value is plain ASCII without escapes, left as the
+     * bytes {@code [rawStart, rawStart + rawLength)} of the scanned buffer instead of a String (its String field is
+     * null). Only on the template path, where a chunk carries just that one string.
+     */
+    int rawField;
+    int rawStart;
+    int rawLength;
     /** Byte range of the {@code usage} object in the scanned buffer, or -1. */
     int usageStart;
     int usageEnd;
@@ -48,6 +56,33 @@ final class ChunkScanner {
     private boolean stringEscaped;
     private boolean stringAscii;
 
+    /*
+     * The template: the last fully scanned chunk that kept exactly one text string (and had no usage object), with
+     * that string's literal as a hole. A server's token chunks differ only in that string, so the next chunk is
+     * checked against the template: same bytes before the hole (opening quote included), a valid string literal,
+     * same bytes after it. JSON is lexed left to right, so that chunk is exactly as valid as the template and
+     * reads the same except for the string; comparing bytes runs vectorised, several times faster than the scan.
+     */
+    static final int NO_HOLE = -1;
+    static final int HOLE_CONTENT = 0;
+    static final int HOLE_REASONING_CONTENT = 1;
+    static final int HOLE_REASONING = 2;
+    static final int HOLE_TEXT = 3;
+    /** Chunks larger than this are not kept as a template (they are not token chunks). */
+    private static final int MAX_TEMPLATE = 4096;
+    private byte[] template = new byte[0];
+    private int templateLength;
+    /** Offsets in the template: the hole's opening quote, and the first byte after its closing quote. */
+    private int templateHoleStart;
+    private int templateHoleEnd;
+    private int templateHoleField = NO_HOLE;
+    private String templateFinishReason;
+    // the text strings kept by the scan in progress
+    private int keptStrings;
+    private int keptField;
+    private int keptStart;
+    private int keptEnd;
+
     /** Scans one chunk; false when the interpreter must read it with Jackson instead. */
     boolean scan(byte[] buf, int offset, int length) {
         b = buf;
@@ -55,13 +90,74 @@ final class ChunkScanner {
         choice = false;
         content = reasoningContent = reasoning = text = finishReason = null;
         usageStart = usageEnd = -1;
+        rawField = NO_HOLE;
+        if (templateHoleField != NO_HOLE && likeTemplate(offset)) {
+            b = null;
+            return true;
+        }
+        keptStrings = 0;
         int p = ws(offset);
         if (p >= end || b[p] != '{') return false;
         p = root(p);
         if (p == FAIL) return false;
         p = ws(p);
+        boolean valid = p == end;
+        if (valid) keepTemplate(offset);
         b = null;
-        return p == end;
+        return valid;
+    }
+
+    /** The chunk at {@code offset} is the template with another string in its hole: takes its fields. */
+    private boolean likeTemplate(int offset) {
+        int prefix = templateHoleStart + 1; // up to and including the opening quote
+        int suffix = templateLength - templateHoleEnd;
+        if (end - offset < prefix + 1 + suffix
+                || !java.util.Arrays.equals(b, offset, offset + prefix, template, 0, prefix)) {
+            return false;
+        }
+        int after = string(offset + templateHoleStart);
+        if (after == FAIL || end - after != suffix
+                || !java.util.Arrays.equals(b, after, end, template, templateHoleEnd, templateLength)) {
+            return false;
+        }
+        choice = true;
+        finishReason = templateFinishReason;
+        if (!stringEscaped && stringAscii) {
+            rawField = templateHoleField;
+            rawStart = stringStart;
+            rawLength = after - 1 - stringStart;
+            return true;
+        }
+        String s = decoded(after);
+        switch (templateHoleField) {
+            case HOLE_CONTENT -> content = s;
+            case HOLE_REASONING_CONTENT -> reasoningContent = s;
+            case HOLE_REASONING -> reasoning = s;
+            default -> text = s;
+        }
+        return true;
+    }
+
+    private void keepTemplate(int offset) {
+        int length = end - offset;
+        if (keptStrings != 1 || !choice || usageStart >= 0 || length > MAX_TEMPLATE) {
+            return; // the previous template stays: a role or finish chunk does not end a run of token chunks
+        }
+        if (template.length < length) template = new byte[Math.max(length, 256)];
+        System.arraycopy(b, offset, template, 0, length);
+        templateLength = length;
+        templateHoleStart = keptStart - offset;
+        templateHoleEnd = keptEnd - offset;
+        templateHoleField = keptField;
+        templateFinishReason = finishReason;
+    }
+
+    /** Notes a text string the scan keeps: its literal runs from the quote at {@code start} to before {@code end}. */
+    private void kept(int field, int start, int end) {
+        keptStrings++;
+        keptField = field;
+        keptStart = start;
+        keptEnd = end;
     }
 
     // ---- the objects we look into ----
@@ -133,7 +229,10 @@ final class ChunkScanner {
                 p = delta(v);
             } else if (keyIs(TEXT) && c == '"') {
                 p = string(v);
-                if (p != FAIL) text = decoded(p);
+                if (p != FAIL) {
+                    text = decoded(p);
+                    kept(HOLE_TEXT, v, p);
+                }
             } else if (keyIs(FINISH_REASON) && c == '"') {
                 p = string(v);
                 if (p != FAIL) finishReason = decoded(p);
@@ -166,6 +265,7 @@ final class ChunkScanner {
                 if (isContent) content = s;
                 else if (isReasoningContent) reasoningContent = s;
                 else reasoning = s;
+                kept(isContent ? HOLE_CONTENT : isReasoningContent ? HOLE_REASONING_CONTENT : HOLE_REASONING, v, p);
             } else {
                 p = skipValue(v, 4);
             }
