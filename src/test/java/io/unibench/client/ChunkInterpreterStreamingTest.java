@@ -36,6 +36,27 @@ class ChunkInterpreterStreamingTest {
     }
 
     @Test
+    void runOfTokenChunksKeepsEveryTokenInOrderWhateverItsPath() {
+        String head = "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{";
+        String tail = "},\"finish_reason\":null}],\"usage\":null}";
+        String[] deltas = {"\"role\":\"assistant\",\"content\":\"\"", "\"content\":\"He\"", "\"content\":\"llo\"",
+                "\"content\":\"\"", "\"content\":\" wörld\"", "\"content\":\" \\\"q\\\"\"", "\"content\":\"!\"",
+                "\"reasoning_content\":\"hm\"", "\"reasoning_content\":\"m\"", "\"content\":\" end\""};
+        long nanos = 10;
+        for (String d : deltas) {
+            assertThat(feedInSlice(head + d + tail, nanos++)).isEqualTo(Outcome.CONTINUE);
+        }
+        assertThat(feedInSlice("{\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}", nanos)).isEqualTo(Outcome.CONTINUE);
+        assertThat(chunks.onEvent("[DONE]", nanos + 1)).isEqualTo(Outcome.DONE);
+        assertThat(chunks.content()).isEqualTo("Hello wörld \"q\"! end");
+        assertThat(chunks.reasoning()).isEqualTo("hmm");
+        assertThat(chunks.tokenChunkNanos()).containsExactly(11, 12, 14, 15, 16, 17, 18, 19);
+        assertThat(chunks.firstChunkNanos()).isEqualTo(10);
+        assertThat(chunks.firstTokenNanos()).isEqualTo(11);
+        assertThat(chunks.finishReason()).isEqualTo("stop");
+    }
+
+    @Test
     void errorAfterChoicesFailsWithoutCountingTheChoice() {
         assertThat(feedInSlice("{\"choices\":[{\"delta\":{\"content\":\"x\"}}],\"error\":{\"message\":\"late\"}}", 1))
                 .isEqualTo(Outcome.FAILED);
