@@ -1,5 +1,7 @@
 package io.unibench.store;
 
+import java.io.ByteArrayOutputStream;
+
 /**
  * The arrival times of a request's text chunks, packed: zig-zag varints of the differences between consecutive
  * times (the first relative to the point's start), exact to the nanosecond. A 20 ms gap takes 4 bytes instead
@@ -10,35 +12,19 @@ final class ChunkTimes {
 
     static byte[] encode(long[] nanos, long base) {
         if (nanos.length == 0) return null;
-        // two passes over a few hundred longs (size, then bytes) beat a growing stream's per-byte calls
-        int size = 0;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(nanos.length * 4 + 4);
         long previous = base;
         for (long t : nanos) {
-            size += varintLength(zigzag(t - previous));
-            previous = t;
-        }
-        byte[] out = new byte[size];
-        int i = 0;
-        previous = base;
-        for (long t : nanos) {
-            long z = zigzag(t - previous);
-            while ((z & ~0x7FL) != 0) {
-                out[i++] = (byte) ((z & 0x7F) | 0x80);
-                z >>>= 7;
+            long delta = t - previous;
+            long zigzag = (delta << 1) ^ (delta >> 63);
+            while ((zigzag & ~0x7FL) != 0) {
+                out.write((int) ((zigzag & 0x7F) | 0x80));
+                zigzag >>>= 7;
             }
-            out[i++] = (byte) z;
+            out.write((int) zigzag);
             previous = t;
         }
-        return out;
-    }
-
-    private static long zigzag(long delta) {
-        return (delta << 1) ^ (delta >> 63);
-    }
-
-    private static int varintLength(long zigzag) {
-        int bits = 64 - Long.numberOfLeadingZeros(zigzag | 1);
-        return (bits + 6) / 7;
+        return out.toByteArray();
     }
 
     static long[] decode(byte[] bytes) {
