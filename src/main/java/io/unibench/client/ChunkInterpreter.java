@@ -97,6 +97,30 @@ final class ChunkInterpreter {
         return apply(f, nanos);
     }
 
+    /**
+     * A token chunk read in place from {@code buf[offset, ...)} before its line end is known (see
+     * {@link SseParser.Claimer}): when the chunk is the previous token chunk with another string, and the blank
+     * line that ends its event follows it within {@code limit}, it is taken as {@link #onEvent} would take it and
+     * its length is returned; otherwise -1 and nothing changed.
+     */
+    int claim(byte[] buf, int offset, int limit, long nanos) {
+        if (failure != null) {
+            return -1;
+        }
+        int length = scanner.claim(buf, offset, limit);
+        if (length < 0 || !SseParser.endsEvent(buf, offset + length, limit)) {
+            return -1;
+        }
+        if (scanner.rawField != ChunkScanner.NO_HOLE) {
+            applyRaw(buf, nanos);
+        } else {
+            ChunkFields f = fields.reset();
+            f.from(scanner, mapper, buf); // no usage on the template path: nothing to read
+            apply(f, nanos);
+        }
+        return length;
+    }
+
     /** A token chunk whose one text field the scanner left as ASCII bytes of {@code buf} (see ChunkScanner). */
     private Outcome applyRaw(byte[] buf, long nanos) {
         ChunkScanner sc = scanner;

@@ -87,14 +87,14 @@ final class ChunkScanner {
     boolean scan(byte[] buf, int offset, int length) {
         b = buf;
         end = offset + length;
-        choice = false;
-        content = reasoningContent = reasoning = text = finishReason = null;
-        usageStart = usageEnd = -1;
-        rawField = NO_HOLE;
-        if (templateHoleField != NO_HOLE && likeTemplate(offset)) {
-            b = null;
-            return true;
+        if (templateHoleField != NO_HOLE) {
+            resetResult();
+            if (likeTemplate(offset) == end) {
+                b = null;
+                return true;
+            }
         }
+        resetResult(); // a partial match may have set fields
         keptStrings = 0;
         int p = ws(offset);
         if (p >= end || b[p] != '{') return false;
@@ -107,18 +107,45 @@ final class ChunkScanner {
         return valid;
     }
 
-    /** The chunk at {@code offset} is the template with another string in its hole: takes its fields. */
-    private boolean likeTemplate(int offset) {
+    private void resetResult() {
+        choice = false;
+        content = reasoningContent = reasoning = text = finishReason = null;
+        usageStart = usageEnd = -1;
+        rawField = NO_HOLE;
+    }
+
+    /**
+     * Reads a chunk of unknown length starting at {@code offset}, within {@code buf[offset, limit)}, on the template
+     * path only: the bytes from {@code offset} are the template with another string in its hole. Returns the
+     * chunk's length with its fields taken, or -1 (fields undefined) when they are not. Such a chunk holds no CR or
+     * LF (the template was a whole SSE line and the string has no raw control character), so the SSE parser may take
+     * the end found here as the end of the line once it sees the blank line right after it.
+     */
+    int claim(byte[] buf, int offset, int limit) {
+        if (templateHoleField == NO_HOLE) return -1;
+        b = buf;
+        end = limit;
+        resetResult();
+        int after = likeTemplate(offset);
+        b = null;
+        return after < 0 ? -1 : after - offset;
+    }
+
+    /**
+     * The bytes from {@code offset} are the template with another string in its hole: takes the fields and returns
+     * the index after the chunk's last byte, or -1. The chunk must end by {@link #end}, not necessarily at it.
+     */
+    private int likeTemplate(int offset) {
         int prefix = templateHoleStart + 1; // up to and including the opening quote
         int suffix = templateLength - templateHoleEnd;
         if (end - offset < prefix + 1 + suffix
                 || !java.util.Arrays.equals(b, offset, offset + prefix, template, 0, prefix)) {
-            return false;
+            return -1;
         }
         int after = string(offset + templateHoleStart);
-        if (after == FAIL || end - after != suffix
-                || !java.util.Arrays.equals(b, after, end, template, templateHoleEnd, templateLength)) {
-            return false;
+        if (after == FAIL || end - after < suffix
+                || !java.util.Arrays.equals(b, after, after + suffix, template, templateHoleEnd, templateLength)) {
+            return -1;
         }
         choice = true;
         finishReason = templateFinishReason;
@@ -126,7 +153,7 @@ final class ChunkScanner {
             rawField = templateHoleField;
             rawStart = stringStart;
             rawLength = after - 1 - stringStart;
-            return true;
+            return after + suffix;
         }
         String s = decoded(after);
         switch (templateHoleField) {
@@ -135,13 +162,16 @@ final class ChunkScanner {
             case HOLE_REASONING -> reasoning = s;
             default -> text = s;
         }
-        return true;
+        return after + suffix;
     }
 
     private void keepTemplate(int offset) {
         int length = end - offset;
         if (keptStrings != 1 || !choice || usageStart >= 0 || length > MAX_TEMPLATE) {
             return; // the previous template stays: a role or finish chunk does not end a run of token chunks
+        }
+        if (SseParser.lineEnd(b, offset, end) != end) {
+            return; // JSON spread over several data lines: a template must be one line for claim()
         }
         if (template.length < length) template = new byte[Math.max(length, 256)];
         System.arraycopy(b, offset, template, 0, length);

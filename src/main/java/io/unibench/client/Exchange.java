@@ -238,7 +238,7 @@ final class Exchange implements ConnectionPool.Waiter {
         } else if (contentType.startsWith("text/event-stream") || (stream && !contentType.contains("json"))) {
             mode = Mode.SSE;
             chunks = new ChunkInterpreter(client.mapper());
-            sse = new SseParser(this::onEvent);
+            sse = new SseParser(this::onEvent, this::claimEvent);
         } else {
             mode = Mode.BODY;
             chunks = new ChunkInterpreter(client.mapper());
@@ -276,6 +276,14 @@ final class Exchange implements ConnectionPool.Waiter {
             case FAILED -> fail(chunks.failure(), chunks.failureMessage(), currentNanos);
             case CONTINUE -> { }
         }
+    }
+
+    /** A token chunk recognised in place (SseParser.Claimer); anything else goes through {@link #onEvent}. */
+    private int claimEvent(byte[] buf, int offset, int limit) {
+        if (draining || isDone() || client.debug().enabled()) {
+            return -1;
+        }
+        return chunks.claim(buf, offset, limit, currentNanos);
     }
 
     private void startDraining() {

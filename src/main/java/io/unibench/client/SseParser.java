@@ -39,6 +39,18 @@ public final class SseParser {
         void onData(byte[] buf, int offset, int length);
     }
 
+    /**
+     * Optional: recognises a whole event's data in place, so that the parser need not search for its line end.
+     * Called where a {@code data:} value starts, it either takes the event — only if the value
+     * {@code buf[from, from + n)} holds no CR or LF and is followed by the blank line that ends the event
+     * ({@link #endsEvent}), all before {@code limit} — and returns {@code n}, or changes nothing and returns -1;
+     * the parser then reads the event itself and hands it to the {@link BytesListener}.
+     */
+    @FunctionalInterface
+    public interface Claimer {
+        int claim(byte[] buf, int from, int limit);
+    }
+
     /** An event (or line) larger than this is treated as a broken stream rather than buffered without bound. */
     public static final int DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
@@ -50,6 +62,7 @@ public final class SseParser {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final BytesListener listener;
+    private final Claimer claimer;
     private final int maxEventBytes;
 
     private byte[] line = new byte[256];
@@ -74,8 +87,23 @@ public final class SseParser {
     }
 
     public SseParser(BytesListener listener, int maxEventBytes) {
+        this(listener, null, maxEventBytes);
+    }
+
+    /** With a {@link Claimer} asked first at the start of each whole {@code data:} event; may be null. */
+    public SseParser(BytesListener listener, Claimer claimer) {
+        this(listener, claimer, DEFAULT_MAX_EVENT_BYTES);
+    }
+
+    public SseParser(BytesListener listener, Claimer claimer, int maxEventBytes) {
         this.listener = listener;
+        this.claimer = claimer;
         this.maxEventBytes = maxEventBytes;
+    }
+
+    /** True when {@code buf[at]} and {@code buf[at + 1]}, both before {@code limit}, are the LF LF that end an event. */
+    public static boolean endsEvent(byte[] buf, int at, int limit) {
+        return at + 1 < limit && buf[at] == LF && buf[at + 1] == LF;
     }
 
     /** Parses the readable bytes of {@code buf} without consuming them (the reader index is left unchanged). */
@@ -135,6 +163,13 @@ public final class SseParser {
             return -1;
         }
         int valueStart = bytes[i + 5] == ' ' ? i + 6 : i + 5;
+        if (claimer != null) {
+            // a line the slow path would reject as too long is never claimed
+            int claimed = claimer.claim(bytes, valueStart, (int) Math.min(end, (long) i + maxEventBytes));
+            if (claimed >= 0) {
+                return valueStart + claimed + 2;
+            }
+        }
         int lf = lineEnd(bytes, valueStart, end);
         if (lf + 1 >= end || bytes[lf] != LF || bytes[lf + 1] != LF || lf - i > maxEventBytes) {
             return -1;
