@@ -278,9 +278,14 @@ final class Exchange implements ConnectionPool.Waiter {
         }
     }
 
-    /** A token chunk recognised in place (SseParser.Claimer); anything else goes through {@link #onEvent}. */
+    /**
+     * A token chunk recognised in place (SseParser.Claimer); anything else goes through {@link #onEvent}. No
+     * {@code isDone()} (a lock per event): the parser is only fed while not done, and within one feed the request
+     * can only end through an event, i.e. by {@code [DONE]} (draining) or a failure the interpreter keeps (it
+     * then claims nothing).
+     */
     private int claimEvent(byte[] buf, int offset, int limit) {
-        if (draining || isDone() || client.debug().enabled()) {
+        if (draining || client.debug().enabled()) {
             return -1;
         }
         return chunks.claim(buf, offset, limit, currentNanos);
