@@ -3,13 +3,15 @@
 # CPU and peak RSS from /usr/bin/time (whole process: JVM start, JIT and report included), the run's own CPU from
 # the self-check (benchmark_summary.json), peak heap from the GC log, and the reported TTFT/ITL.
 # Usage: bench/client-load.sh [CONCURRENCIES="1 64 256 1024 4096"] [EXTRA perf flags...]
-#   env: PORT (18080), NUMBER (3000; at least 2x the concurrency), PATH_SUFFIX (/v1/chat/completions), JAVA_OPTS
+#   env: PORT (18080), NUMBER (3000; at least 2x the concurrency), PATH_SUFFIX (/v1/chat/completions),
+#        JAVA_OPTS (default: the ./unibench launcher's flags, -XX:TieredStopAtLevel=1), JAR (target/unibench.jar)
 # Needs bench/static-target/setup.sh running. Prints one Markdown table row per run.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/../scripts/find-java.sh"; unibench_find_jdk >/dev/null
-jar="$here/../target/unibench.jar"
+jar="${JAR:-$here/../target/unibench.jar}"
 [ -f "$jar" ] || (cd "$here/.." && mvn -q -B -DskipTests package)
+java_opts="${JAVA_OPTS--XX:TieredStopAtLevel=1}"
 port="${PORT:-18080}"; base="${NUMBER:-3000}"; suffix="${PATH_SUFFIX:-/v1/chat/completions}"
 concs="${1:-1 64 256 1024 4096}"; shift || true
 out="$(mktemp -d /tmp/unibench-bench.XXXXXX)"
@@ -18,7 +20,7 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for c in $concs; do
   n=$(( base > 2 * c ? base : 2 * c ))
   dir="$out/c$c"
-  /usr/bin/time -f "%e %U %S %M" -o "$out/time.$c" "$JAVA_HOME/bin/java" ${JAVA_OPTS:-} -Xlog:gc:file="$out/gc.$c.log" -jar "$jar" perf \
+  /usr/bin/time -f "%e %U %S %M" -o "$out/time.$c" "$JAVA_HOME/bin/java" $java_opts -Xlog:gc:file="$out/gc.$c.log" -jar "$jar" perf \
     --url "http://127.0.0.1:$port$suffix" --model m --prompt hi --no-test-connection --max-tokens 256 \
     --parallel "$c" --number "$n" --outputs-dir "$dir" --no-timestamp --name r "$@" >"$out/out.$c" 2>"$out/err.$c"
   python3 - "$dir/r/parallel_${c}_number_${n}" "$out/time.$c" "$out/gc.$c.log" "$c" "$n" <<'PY'

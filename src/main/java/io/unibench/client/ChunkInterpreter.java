@@ -33,8 +33,8 @@ final class ChunkInterpreter {
     private final ChunkFields fields = new ChunkFields();
     private final ChunkScanner scanner = new ChunkScanner();
 
-    private final StringBuilder content = new StringBuilder();
-    private final StringBuilder reasoning = new StringBuilder();
+    private final TextBuilder content = new TextBuilder();
+    private final TextBuilder reasoning = new TextBuilder();
     private final LongList tokenChunkNanos = new LongList();
     private long firstChunkNanos = ClientResult.ABSENT;
     private long firstTokenNanos = ClientResult.ABSENT;
@@ -79,7 +79,7 @@ final class ChunkInterpreter {
         }
         ChunkFields f = fields.reset();
         if (scanner.scan(buf, offset, length) && f.from(scanner, mapper, buf)) {
-            return apply(f, nanos);
+            return scanner.rawField == ChunkScanner.NO_HOLE ? apply(f, nanos) : applyRaw(buf, nanos);
         }
         f.reset();
         try (JsonParser p = mapper.getFactory().createParser(buf, offset, length)) {
@@ -95,6 +95,51 @@ final class ChunkInterpreter {
             return fail(ErrorClass.PROTOCOL_ERROR, "unreadable SSE data: " + oneLine(e.getMessage()));
         }
         return apply(f, nanos);
+    }
+
+    /**
+     * A token chunk read in place from {@code buf[offset, ...)} before its line end is known (see
+     * {@link SseParser.Claimer}): when the chunk is the previous token chunk with another string, and the blank
+     * line that ends its event follows it within {@code limit}, it is taken as {@link #onEvent} would take it and
+     * its length is returned; otherwise -1 and nothing changed.
+     */
+    int claim(byte[] buf, int offset, int limit, long nanos) {
+        if (failure != null) {
+            return -1;
+        }
+        int length = scanner.claim(buf, offset, limit);
+        if (length < 0 || !SseParser.endsEvent(buf, offset + length, limit)) {
+            return -1;
+        }
+        if (scanner.rawField != ChunkScanner.NO_HOLE) {
+            applyRaw(buf, nanos);
+        } else {
+            ChunkFields f = fields.reset();
+            f.from(scanner, mapper, buf); // no usage on the template path: nothing to read
+            apply(f, nanos);
+        }
+        return length;
+    }
+
+    /** A token chunk whose one text field the scanner left as ASCII bytes of {@code buf} (see ChunkScanner). */
+    private Outcome applyRaw(byte[] buf, long nanos) {
+        ChunkScanner sc = scanner;
+        if (firstChunkNanos == ClientResult.ABSENT) {
+            firstChunkNanos = nanos;
+        }
+        lastEventNanos = nanos;
+        sawChoice = true;
+        TextBuilder to = sc.rawField == ChunkScanner.HOLE_CONTENT || sc.rawField == ChunkScanner.HOLE_TEXT ? content : reasoning;
+        if (to.appendAscii(buf, sc.rawStart, sc.rawLength)) {
+            if (firstTokenNanos == ClientResult.ABSENT) {
+                firstTokenNanos = nanos;
+            }
+            tokenChunkNanos.add(nanos);
+        }
+        if (sc.finishReason != null) {
+            finishReason = sc.finishReason;
+        }
+        return Outcome.CONTINUE;
     }
 
     private Outcome apply(ChunkFields f, long nanos) {
@@ -350,21 +395,15 @@ final class ChunkInterpreter {
         return any;
     }
 
-    private static boolean append(StringBuilder to, String s) {
-        if (s == null) {
-            return false;
-        }
-        to.append(s);
-        return !s.isEmpty();
+    private static boolean append(TextBuilder to, String s) {
+        return to.append(s);
     }
 
-    private static boolean append(StringBuilder to, JsonNode text) {
+    private static boolean append(TextBuilder to, JsonNode text) {
         if (text == null || !text.isTextual()) {
             return false;
         }
-        String s = text.textValue();
-        to.append(s);
-        return !s.isEmpty();
+        return to.append(text.textValue());
     }
 
     private static JsonNode firstChoice(JsonNode root) {

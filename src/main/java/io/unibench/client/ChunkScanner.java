@@ -36,6 +36,14 @@ final class ChunkScanner {
     String reasoning;
     String text;
     String finishReason;
+    /**
+     * When not -1: the text field ({@code RAW_CONTENT} ...) whose value is plain ASCII without escapes, left as the
+     * bytes {@code [rawStart, rawStart + rawLength)} of the scanned buffer instead of a String (its String field is
+     * null). Only on the template path, where a chunk carries just that one string.
+     */
+    int rawField;
+    int rawStart;
+    int rawLength;
     /** Byte range of the {@code usage} object in the scanned buffer, or -1. */
     int usageStart;
     int usageEnd;
@@ -48,20 +56,138 @@ final class ChunkScanner {
     private boolean stringEscaped;
     private boolean stringAscii;
 
+    /*
+     * The template: the last fully scanned chunk that kept exactly one text string (and had no usage object), with
+     * that string's literal as a hole. A server's token chunks differ only in that string, so the next chunk is
+     * checked against the template: same bytes before the hole (opening quote included), a valid string literal,
+     * same bytes after it. JSON is lexed left to right, so that chunk is exactly as valid as the template and
+     * reads the same except for the string; comparing bytes runs vectorised, several times faster than the scan.
+     */
+    static final int NO_HOLE = -1;
+    static final int HOLE_CONTENT = 0;
+    static final int HOLE_REASONING_CONTENT = 1;
+    static final int HOLE_REASONING = 2;
+    static final int HOLE_TEXT = 3;
+    /** Chunks larger than this are not kept as a template (they are not token chunks). */
+    private static final int MAX_TEMPLATE = 4096;
+    private byte[] template = new byte[0];
+    private int templateLength;
+    /** Offsets in the template: the hole's opening quote, and the first byte after its closing quote. */
+    private int templateHoleStart;
+    private int templateHoleEnd;
+    private int templateHoleField = NO_HOLE;
+    private String templateFinishReason;
+    // the text strings kept by the scan in progress
+    private int keptStrings;
+    private int keptField;
+    private int keptStart;
+    private int keptEnd;
+
     /** Scans one chunk; false when the interpreter must read it with Jackson instead. */
     boolean scan(byte[] buf, int offset, int length) {
         b = buf;
         end = offset + length;
-        choice = false;
-        content = reasoningContent = reasoning = text = finishReason = null;
-        usageStart = usageEnd = -1;
+        if (templateHoleField != NO_HOLE) {
+            resetResult();
+            if (likeTemplate(offset) == end) {
+                b = null;
+                return true;
+            }
+        }
+        resetResult(); // a partial match may have set fields
+        keptStrings = 0;
         int p = ws(offset);
         if (p >= end || b[p] != '{') return false;
         p = root(p);
         if (p == FAIL) return false;
         p = ws(p);
+        boolean valid = p == end;
+        if (valid) keepTemplate(offset);
         b = null;
-        return p == end;
+        return valid;
+    }
+
+    private void resetResult() {
+        choice = false;
+        content = reasoningContent = reasoning = text = finishReason = null;
+        usageStart = usageEnd = -1;
+        rawField = NO_HOLE;
+    }
+
+    /**
+     * Reads a chunk of unknown length starting at {@code offset}, within {@code buf[offset, limit)}, on the template
+     * path only: the bytes from {@code offset} are the template with another string in its hole. Returns the
+     * chunk's length with its fields taken, or -1 (fields undefined) when they are not. Such a chunk holds no CR or
+     * LF (the template was a whole SSE line and the string has no raw control character), so the SSE parser may take
+     * the end found here as the end of the line once it sees the blank line right after it.
+     */
+    int claim(byte[] buf, int offset, int limit) {
+        if (templateHoleField == NO_HOLE) return -1;
+        b = buf;
+        end = limit;
+        resetResult();
+        int after = likeTemplate(offset);
+        b = null;
+        return after < 0 ? -1 : after - offset;
+    }
+
+    /**
+     * The bytes from {@code offset} are the template with another string in its hole: takes the fields and returns
+     * the index after the chunk's last byte, or -1. The chunk must end by {@link #end}, not necessarily at it.
+     */
+    private int likeTemplate(int offset) {
+        int prefix = templateHoleStart + 1; // up to and including the opening quote
+        int suffix = templateLength - templateHoleEnd;
+        if (end - offset < prefix + 1 + suffix
+                || !java.util.Arrays.equals(b, offset, offset + prefix, template, 0, prefix)) {
+            return -1;
+        }
+        int after = string(offset + templateHoleStart);
+        if (after == FAIL || end - after < suffix
+                || !java.util.Arrays.equals(b, after, after + suffix, template, templateHoleEnd, templateLength)) {
+            return -1;
+        }
+        choice = true;
+        finishReason = templateFinishReason;
+        if (!stringEscaped && stringAscii) {
+            rawField = templateHoleField;
+            rawStart = stringStart;
+            rawLength = after - 1 - stringStart;
+            return after + suffix;
+        }
+        String s = decoded(after);
+        switch (templateHoleField) {
+            case HOLE_CONTENT -> content = s;
+            case HOLE_REASONING_CONTENT -> reasoningContent = s;
+            case HOLE_REASONING -> reasoning = s;
+            default -> text = s;
+        }
+        return after + suffix;
+    }
+
+    private void keepTemplate(int offset) {
+        int length = end - offset;
+        if (keptStrings != 1 || !choice || usageStart >= 0 || length > MAX_TEMPLATE) {
+            return; // the previous template stays: a role or finish chunk does not end a run of token chunks
+        }
+        if (SseParser.lineEnd(b, offset, end) != end) {
+            return; // JSON spread over several data lines: a template must be one line for claim()
+        }
+        if (template.length < length) template = new byte[Math.max(length, 256)];
+        System.arraycopy(b, offset, template, 0, length);
+        templateLength = length;
+        templateHoleStart = keptStart - offset;
+        templateHoleEnd = keptEnd - offset;
+        templateHoleField = keptField;
+        templateFinishReason = finishReason;
+    }
+
+    /** Notes a text string the scan keeps: its literal runs from the quote at {@code start} to before {@code end}. */
+    private void kept(int field, int start, int end) {
+        keptStrings++;
+        keptField = field;
+        keptStart = start;
+        keptEnd = end;
     }
 
     // ---- the objects we look into ----
@@ -133,7 +259,10 @@ final class ChunkScanner {
                 p = delta(v);
             } else if (keyIs(TEXT) && c == '"') {
                 p = string(v);
-                if (p != FAIL) text = decoded(p);
+                if (p != FAIL) {
+                    text = decoded(p);
+                    kept(HOLE_TEXT, v, p);
+                }
             } else if (keyIs(FINISH_REASON) && c == '"') {
                 p = string(v);
                 if (p != FAIL) finishReason = decoded(p);
@@ -166,6 +295,7 @@ final class ChunkScanner {
                 if (isContent) content = s;
                 else if (isReasoningContent) reasoningContent = s;
                 else reasoning = s;
+                kept(isContent ? HOLE_CONTENT : isReasoningContent ? HOLE_REASONING_CONTENT : HOLE_REASONING, v, p);
             } else {
                 p = skipValue(v, 4);
             }

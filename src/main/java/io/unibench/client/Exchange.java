@@ -248,7 +248,7 @@ final class Exchange implements ConnectionPool.Waiter {
         } else if (contentType.startsWith("text/event-stream") || (stream && !contentType.contains("json"))) {
             mode = Mode.SSE;
             chunks = new ChunkInterpreter(client.mapper());
-            sse = new SseParser(this::onEvent);
+            sse = new SseParser(this::onEvent, this::claimEvent);
         } else {
             mode = Mode.BODY;
             chunks = new ChunkInterpreter(client.mapper());
@@ -286,6 +286,19 @@ final class Exchange implements ConnectionPool.Waiter {
             case FAILED -> fail(chunks.failure(), chunks.failureMessage(), currentNanos);
             case CONTINUE -> { }
         }
+    }
+
+    /**
+     * A token chunk recognised in place (SseParser.Claimer); anything else goes through {@link #onEvent}. No
+     * {@code isDone()} (a lock per event): the parser is only fed while not done, and within one feed the request
+     * can only end through an event, i.e. by {@code [DONE]} (draining) or a failure the interpreter keeps (it
+     * then claims nothing).
+     */
+    private int claimEvent(byte[] buf, int offset, int limit) {
+        if (draining || client.debug().enabled()) {
+            return -1;
+        }
+        return chunks.claim(buf, offset, limit, currentNanos);
     }
 
     private void startDraining() {

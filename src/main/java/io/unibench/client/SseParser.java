@@ -2,6 +2,9 @@ package io.unibench.client;
 
 import io.netty.buffer.ByteBuf;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -10,7 +13,9 @@ import java.util.Arrays;
  *
  * <p>Bytes of the current line are buffered until its end, and only the {@code data} field is decoded, once per
  * event; so a UTF-8 character or a CRLF split between two chunks needs no special case beyond remembering a
- * trailing CR, and the parser allocates nothing per event (a String per event only for a {@link Listener}). Lines end in LF, CRLF or CR. {@code data:} values
+ * trailing CR, and the parser allocates nothing per event (a String per event only for a {@link Listener}). An event
+ * that lies whole in one array as {@code data:…\n\n} (what servers send) is handed over in place, without either
+ * copy. Lines end in LF, CRLF or CR. {@code data:} values
  * lose one leading space and several of them are joined with "\n"; {@code event}, {@code id}, {@code retry},
  * unknown fields and comment lines (starting with ':') are ignored; an event is dispatched on a blank line, and
  * {@link #finish()} dispatches a last event that lacks its blank line.
@@ -34,13 +39,30 @@ public final class SseParser {
         void onData(byte[] buf, int offset, int length);
     }
 
+    /**
+     * Optional: recognises a whole event's data in place, so that the parser need not search for its line end.
+     * Called where a {@code data:} value starts, it either takes the event — only if the value
+     * {@code buf[from, from + n)} holds no CR or LF and is followed by the blank line that ends the event
+     * ({@link #endsEvent}), all before {@code limit} — and returns {@code n}, or changes nothing and returns -1;
+     * the parser then reads the event itself and hands it to the {@link BytesListener}.
+     */
+    @FunctionalInterface
+    public interface Claimer {
+        int claim(byte[] buf, int from, int limit);
+    }
+
     /** An event (or line) larger than this is treated as a broken stream rather than buffered without bound. */
     public static final int DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
     private static final byte CR = '\r';
     private static final byte LF = '\n';
+    private static final long LF_WORD = 0x0A0A0A0A0A0A0A0AL;
+    private static final long CR_WORD = 0x0D0D0D0D0D0D0D0DL;
+    /** Little-endian: the first byte in memory is the lowest byte of the word. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final BytesListener listener;
+    private final Claimer claimer;
     private final int maxEventBytes;
 
     private byte[] line = new byte[256];
@@ -65,8 +87,23 @@ public final class SseParser {
     }
 
     public SseParser(BytesListener listener, int maxEventBytes) {
+        this(listener, null, maxEventBytes);
+    }
+
+    /** With a {@link Claimer} asked first at the start of each whole {@code data:} event; may be null. */
+    public SseParser(BytesListener listener, Claimer claimer) {
+        this(listener, claimer, DEFAULT_MAX_EVENT_BYTES);
+    }
+
+    public SseParser(BytesListener listener, Claimer claimer, int maxEventBytes) {
         this.listener = listener;
+        this.claimer = claimer;
         this.maxEventBytes = maxEventBytes;
+    }
+
+    /** True when {@code buf[at]} and {@code buf[at + 1]}, both before {@code limit}, are the LF LF that end an event. */
+    public static boolean endsEvent(byte[] buf, int at, int limit) {
+        return at + 1 < limit && buf[at] == LF && buf[at + 1] == LF;
     }
 
     /** Parses the readable bytes of {@code buf} without consuming them (the reader index is left unchanged). */
@@ -96,10 +133,14 @@ public final class SseParser {
         int end = offset + length;
         int i = offset;
         while (i < end) {
-            int lineEnd = i;
-            while (lineEnd < end && bytes[lineEnd] != LF && bytes[lineEnd] != CR) {
-                lineEnd++;
+            if (lineLength == 0 && !hasData && !afterCr) {
+                int next = wholeDataEvent(bytes, i, end);
+                if (next >= 0) {
+                    i = next;
+                    continue;
+                }
             }
+            int lineEnd = lineEnd(bytes, i, end);
             if (lineEnd > i) {
                 appendLine(bytes, i, lineEnd - i);
             }
@@ -108,6 +149,57 @@ public final class SseParser {
             }
             i = endOfLine(bytes[lineEnd], lineEnd) + 1;
         }
+    }
+
+    /**
+     * The common case, without copying: at {@code i} starts a whole {@code data:} line ending in LF and followed by
+     * the blank LF line that ends the event, all inside this buffer. Dispatches its value straight from
+     * {@code bytes} and returns the index after the blank line; -1 (nothing consumed) for anything else, which the
+     * line-by-line path then handles with the same result.
+     */
+    private int wholeDataEvent(byte[] bytes, int i, int end) {
+        if (end - i < 7 || bytes[i] != 'd' || bytes[i + 1] != 'a' || bytes[i + 2] != 't' || bytes[i + 3] != 'a'
+                || bytes[i + 4] != ':') {
+            return -1;
+        }
+        int valueStart = bytes[i + 5] == ' ' ? i + 6 : i + 5;
+        if (claimer != null) {
+            // a line the slow path would reject as too long is never claimed
+            int claimed = claimer.claim(bytes, valueStart, (int) Math.min(end, (long) i + maxEventBytes));
+            if (claimed >= 0) {
+                return valueStart + claimed + 2;
+            }
+        }
+        int lf = lineEnd(bytes, valueStart, end);
+        if (lf + 1 >= end || bytes[lf] != LF || bytes[lf + 1] != LF || lf - i > maxEventBytes) {
+            return -1;
+        }
+        listener.onData(bytes, valueStart, lf - valueStart);
+        return lf + 2;
+    }
+
+    /**
+     * Index of the first CR or LF in {@code bytes[from, end)}, or {@code end}. Eight bytes per step (the classic
+     * "has a zero byte" bit trick on the word XOR the terminator); the lowest flagged byte is always a real match.
+     */
+    static int lineEnd(byte[] bytes, int from, int end) {
+        int i = from;
+        for (; i + Long.BYTES <= end; i += Long.BYTES) {
+            long word = (long) LONGS.get(bytes, i);
+            long found = zeroBytes(word ^ LF_WORD) | zeroBytes(word ^ CR_WORD);
+            if (found != 0) {
+                return i + (Long.numberOfTrailingZeros(found) >>> 3);
+            }
+        }
+        while (i < end && bytes[i] != LF && bytes[i] != CR) {
+            i++;
+        }
+        return i;
+    }
+
+    /** High bit set in the bytes of {@code v} that are zero (plus, at most, bytes above a zero byte). */
+    private static long zeroBytes(long v) {
+        return (v - 0x0101010101010101L) & ~v & 0x8080808080808080L;
     }
 
     public void feed(byte[] bytes) {

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -311,8 +312,22 @@ public final class RunMetrics implements RecordSink {
         final Map<String, Long> errors = sortedErrors(errorCounts);
         final Map<String, String> samples = orderedSamples(errors, errorSamples);
 
-        /** Per-token ITL: every interval of a request divided by that request's tokens per chunk. */
+        private double[] itlPerToken;
+
+        /**
+         * Per-token ITL: every interval of a request divided by that request's tokens per chunk. When every
+         * request streamed one token per chunk (the usual case) that is {@link #itl} itself, returned as is: the
+         * percentile rows then sort one array of every interval of the run instead of two.
+         */
         double[] itlPerToken() {
+            if (itlPerToken == null) itlPerToken = computeItlPerToken();
+            return itlPerToken;
+        }
+
+        private double[] computeItlPerToken() {
+            boolean oneTokenPerChunk = true;
+            for (double tpc : runTokensPerChunk) oneTokenPerChunk &= tpc == 1.0;
+            if (oneTokenPerChunk) return itl; // x / 1.0 == x
             GrowableDoubles out = new GrowableDoubles();
             int offset = 0;
             for (int run = 0; run < runLengths.length; run++) {
@@ -400,7 +415,9 @@ public final class RunMetrics implements RecordSink {
                 columns.put(PercentileRow.TTFT_INCL_QUEUE, ttftInclQueue);
             }
             Map<String, double[]> sorted = new LinkedHashMap<>();
-            columns.forEach((name, values) -> sorted.put(name, sortedWithoutNaN(values)));
+            Map<double[], double[]> sortedBySource = new IdentityHashMap<>(); // a column listed twice is sorted once
+            columns.forEach((name, values) -> sorted.put(name,
+                    sortedBySource.computeIfAbsent(values, RunMetrics::sortedWithoutNaN)));
 
             List<PercentileRow> rows = new ArrayList<>(PercentileRow.LABELS.size());
             for (int i = 0; i < PercentileRow.POINTS.length; i++) {
@@ -489,7 +506,12 @@ public final class RunMetrics implements RecordSink {
     }
 
     private static double[] sortedWithoutNaN(double[] values) {
-        double[] out = Arrays.stream(values).filter(v -> !Double.isNaN(v)).toArray();
+        double[] out = new double[values.length];
+        int n = 0;
+        for (double v : values) {
+            if (!Double.isNaN(v)) out[n++] = v;
+        }
+        if (n < out.length) out = Arrays.copyOf(out, n);
         Arrays.sort(out);
         return out;
     }

@@ -1,7 +1,5 @@
 package io.unibench.store;
 
-import java.io.ByteArrayOutputStream;
-
 /**
  * The arrival times of a request's text chunks, packed: zig-zag varints of the differences between consecutive
  * times (the first relative to the point's start), exact to the nanosecond. A 20 ms gap takes 4 bytes instead
@@ -12,19 +10,36 @@ final class ChunkTimes {
 
     static byte[] encode(long[] nanos, long base) {
         if (nanos.length == 0) return null;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(nanos.length * 4 + 4);
+        // two passes (size, then bytes) instead of a ByteArrayOutputStream: its synchronized write(int) per byte
+        // cost 20 µs per 256 times with C1 only (the launcher's mode), against 3-5 µs here; C2 elides the lock
+        int size = 0;
         long previous = base;
         for (long t : nanos) {
-            long delta = t - previous;
-            long zigzag = (delta << 1) ^ (delta >> 63);
-            while ((zigzag & ~0x7FL) != 0) {
-                out.write((int) ((zigzag & 0x7F) | 0x80));
-                zigzag >>>= 7;
-            }
-            out.write((int) zigzag);
+            size += varintLength(zigzag(t - previous));
             previous = t;
         }
-        return out.toByteArray();
+        byte[] out = new byte[size];
+        int i = 0;
+        previous = base;
+        for (long t : nanos) {
+            long z = zigzag(t - previous);
+            while ((z & ~0x7FL) != 0) {
+                out[i++] = (byte) ((z & 0x7F) | 0x80);
+                z >>>= 7;
+            }
+            out[i++] = (byte) z;
+            previous = t;
+        }
+        return out;
+    }
+
+    private static long zigzag(long delta) {
+        return (delta << 1) ^ (delta >> 63);
+    }
+
+    private static int varintLength(long zigzag) {
+        int bits = 64 - Long.numberOfLeadingZeros(zigzag | 1);
+        return (bits + 6) / 7;
     }
 
     static long[] decode(byte[] bytes) {

@@ -87,6 +87,79 @@ class ChunkScannerTest {
         assertThat(scanner.content).isEqualTo("x");
     }
 
+    /** A server's run of chunks and the odd ones in between: the template path must agree with a fresh scan. */
+    private static final List<String> RUN = List.of(
+            chunk("\"role\":\"assistant\",\"content\":\"\""),
+            chunk("\"content\":\"tok0 \""),
+            chunk("\"content\":\"tok1 \""),
+            chunk("\"content\":\"\""),
+            chunk("\"content\":\"é中 🎉\""),
+            chunk("\"content\":\"esc \\\"},\\\"finish_reason\\\":\\\"stop\\n\\u00e9\""),
+            chunk("\"content\":\"tok2\""),
+            chunk("\"content\":\"raw\ncontrol\""),
+            chunk("\"content\":\"bad \\x escape\""),
+            chunk("\"content\":\"unterminated"),
+            chunk("\"content\":\"tok3\"") + " ",
+            chunk("\"content\":\"tok4\"") + "x",
+            chunk("\"content\":\"tok5\"").replace("\"usage\":null", "\"usage\":nul"),
+            chunk("\"content\":\"tok6\"").replace("\"finish_reason\":null", "\"finish_reason\":\"length\""),
+            chunk("\"content\":\"tok7\"").replace("\"finish_reason\":null", "\"finish_reason\":\"length\""),
+            chunk("\"content\":\"tok8\""),
+            chunk("\"reasoning_content\":\"think\""),
+            chunk("\"reasoning_content\":\"more\""),
+            chunk("\"reasoning\":\"r1\""),
+            chunk("\"reasoning\":\"r2\""),
+            chunk("\"content\":\"a\",\"content\":\"b\""),
+            chunk("\"content\":\"c\",\"content\":\"d\""),
+            "{\"choices\":[{\"text\":\"t1\",\"finish_reason\":null}]}",
+            "{\"choices\":[{\"text\":\"t2\",\"finish_reason\":null}]}",
+            "{\"choices\":[{\"text\":\"\",\"finish_reason\":null}]}",
+            "{\"choices\":[{\"text\":\"t3\",\"finish_reason\":null}]",
+            "{\"choices\":[{\"text\":\"t3\",\"finish_reason\":null}]}}",
+            "{\"choices\":[{\"text\":\"t3\"",
+            chunk("").replace("\"finish_reason\":null", "\"finish_reason\":\"stop\""),
+            "{\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":2}}",
+            chunk("\"content\":\"tok9\""),
+            "{\"error\":{\"message\":\"boom\"}}",
+            chunk("\"content\":\"tok10\""));
+
+    private static String chunk(String delta) {
+        return "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1732000000,\"model\":\"m\","
+                + "\"choices\":[{\"index\":0,\"delta\":{" + delta + "},\"logprobs\":null,\"finish_reason\":null}],"
+                + "\"usage\":null}";
+    }
+
+    @Test
+    void templatePathAgreesWithAFreshScanOfEveryChunk() {
+        int raw = 0;
+        for (int round = 0; round < 2; round++) {
+            for (String json : RUN) {
+                byte[] data = json.getBytes(StandardCharsets.UTF_8);
+                byte[] buf = new byte[data.length + 8]; // a slice of a larger, reused buffer, as from the SSE parser
+                java.util.Arrays.fill(buf, (byte) '"');
+                System.arraycopy(data, 0, buf, 3, data.length);
+                ChunkScanner fresh = new ChunkScanner();
+                boolean expected = fresh.scan(data, 0, data.length);
+                assertThat(scanner.scan(buf, 3, data.length)).as(json).isEqualTo(expected);
+                if (!expected) continue;
+                if (scanner.rawField != ChunkScanner.NO_HOLE) raw++;
+                assertThat(fields(scanner, buf)).as(json).isEqualTo(fields(fresh, data));
+                assertThat(scanner.usageStart - (scanner.usageStart < 0 ? 0 : 3)).as(json).isEqualTo(fresh.usageStart);
+            }
+        }
+        assertThat(raw).as("chunks read on the template path as raw ASCII").isGreaterThanOrEqualTo(12);
+    }
+
+    /** choice, content, reasoning_content, reasoning, text, finish_reason, with a raw field made a String. */
+    private static List<Object> fields(ChunkScanner sc, byte[] buf) {
+        String[] text = {sc.content, sc.reasoningContent, sc.reasoning, sc.text};
+        if (sc.rawField != ChunkScanner.NO_HOLE) {
+            assertThat(text[sc.rawField]).isNull();
+            text[sc.rawField] = new String(buf, sc.rawStart, sc.rawLength, StandardCharsets.US_ASCII);
+        }
+        return java.util.Arrays.asList(sc.choice, text[0], text[1], text[2], text[3], sc.finishReason);
+    }
+
     private static String textOf(JsonNode node, String field) {
         if (node == null || !node.isObject()) return null;
         JsonNode v = node.get(field);

@@ -119,6 +119,61 @@ class SseParserTest {
                 .isInstanceOf(SseParser.SseException.class);
     }
 
+    /** Whole events as servers send them (handed over in place) mixed with ones the line-by-line path reads. */
+    private static final String SERVER_STREAM = ""
+            + "data: {\"a\":1}\n\n"
+            + "data:{\"b\":2}\n\n"
+            + "data: one\ndata: two\n\n"
+            + ": ping\n\n"
+            + "data:\n\n"
+            + "data: \n\n"
+            + "data: crlf\r\n\r\n"
+            + "data: x" + "y".repeat(40) + "\n\n"
+            + "data: [DONE]\n\n";
+
+    @Test
+    void serverStyleEventsGiveTheSameEventsWhateverTheSplit() {
+        List<String> expected = List.of("{\"a\":1}", "{\"b\":2}", "one\ntwo", "", "", "crlf", "x" + "y".repeat(40), "[DONE]");
+        byte[] all = bytes(SERVER_STREAM);
+        assertThat(parse(all)).isEqualTo(expected);
+        for (int cut = 0; cut <= all.length; cut++) {
+            for (int cut2 = cut; cut2 <= all.length; cut2 += 7) {
+                List<String> events = new ArrayList<>();
+                SseParser parser = new SseParser(events::add);
+                parser.feed(all, 0, cut);
+                parser.feed(all, cut, cut2 - cut);
+                parser.feed(all, cut2, all.length - cut2);
+                parser.finish();
+                assertThat(events).as("split at bytes %d and %d", cut, cut2).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void wholeEventLargerThanTheLimitIsABrokenStreamToo() {
+        SseParser parser = new SseParser(data -> { }, 64);
+        assertThatThrownBy(() -> parser.feed(bytes("data: " + "x".repeat(100) + "\n\n")))
+                .isInstanceOf(SseParser.SseException.class);
+    }
+
+    @Test
+    void lineEndFindsTheFirstCrOrLfLikeAByteLoop() {
+        byte[] alphabet = {'\n', '\r', 0, (byte) 0x8A, (byte) 0x8D, 0x0B, 0x0C, 0x09, 0x0E, 'a', (byte) 0xFF, (byte) 0x80};
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(7);
+        for (int trial = 0; trial < 2000; trial++) {
+            byte[] b = new byte[1 + rng.nextInt(40)];
+            for (int i = 0; i < b.length; i++) {
+                // mostly bytes that are not line ends, so that matches land anywhere in a word
+                b[i] = rng.nextInt(6) == 0 ? alphabet[rng.nextInt(alphabet.length)] : alphabet[2 + rng.nextInt(alphabet.length - 2)];
+            }
+            int from = rng.nextInt(b.length + 1);
+            int end = from + rng.nextInt(b.length - from + 1);
+            int expected = from;
+            while (expected < end && b[expected] != '\n' && b[expected] != '\r') expected++;
+            assertThat(SseParser.lineEnd(b, from, end)).as("trial %d", trial).isEqualTo(expected);
+        }
+    }
+
     private static List<String> parse(byte[] input) {
         List<String> events = new ArrayList<>();
         SseParser parser = new SseParser(events::add);

@@ -23,6 +23,21 @@ class RequestsJsonlWriterTest {
     Path dir;
 
     @Test
+    void intervalsAreWrittenAsJacksonWritesTheirDoubles() throws Exception {
+        Path file = dir.resolve("requests.jsonl");
+        double[] chunks = {100, 100.000001, 100.0004, 100.0014, 100.0014, 101.5, 1101.5, 1101.512345678};
+        RequestRecord r = record().index(0).startMs(99).chunksMs(chunks).endMs(1200).tokens(4, chunks.length).build();
+        try (RequestsJsonlWriter w = new RequestsJsonlWriter(file, TestRecords.ms(0))) {
+            w.accept(r);
+        }
+        String line = Files.readAllLines(file, StandardCharsets.UTF_8).getFirst();
+        List<Double> itl = new ArrayList<>();
+        for (int i = 0; i < r.interChunkCount(); i++) itl.add(r.interChunkSeconds(i));
+        assertThat(line).contains("\"itl_s\":" + MAPPER.writeValueAsString(itl) + ",");
+        assertThat(line).contains("\"itl_s\":[1.0E-9,3.99E-7,1.0E-6,0.0,0.0014986,1.0,1.2346E-5],");
+    }
+
+    @Test
     void roundTrip() throws Exception {
         Path file = dir.resolve("sub/requests.jsonl");
         long runStart = TestRecords.ms(0);

@@ -109,4 +109,41 @@ class RunRecorderTest {
         assertThat(ChunkTimes.encode(new long[0], 0)).isNull();
         assertThat(ChunkTimes.decode(null)).isEmpty();
     }
+
+    @Test
+    void chunkTimesKeepTheirStoredFormat() {
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(3);
+        for (int trial = 0; trial < 500; trial++) {
+            long[] t = new long[1 + rng.nextInt(300)];
+            long now = rng.nextLong();
+            for (int i = 0; i < t.length; i++) {
+                now += switch (rng.nextInt(4)) {
+                    case 0 -> rng.nextInt(128);
+                    case 1 -> -rng.nextInt(1 << 20);
+                    case 2 -> rng.nextLong(1L << 40);
+                    default -> rng.nextLong();
+                };
+                t[i] = now;
+            }
+            long base = rng.nextLong();
+            assertThat(ChunkTimes.encode(t, base)).isEqualTo(referenceVarints(t, base));
+        }
+    }
+
+    /** The format as first written: zig-zag varints of consecutive differences, 7 bits a byte, low bits first. */
+    private static byte[] referenceVarints(long[] nanos, long base) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        long previous = base;
+        for (long t : nanos) {
+            long delta = t - previous;
+            long zigzag = (delta << 1) ^ (delta >> 63);
+            while ((zigzag & ~0x7FL) != 0) {
+                out.write((int) ((zigzag & 0x7F) | 0x80));
+                zigzag >>>= 7;
+            }
+            out.write((int) zigzag);
+            previous = t;
+        }
+        return out.toByteArray();
+    }
 }
