@@ -57,6 +57,8 @@ public class TimingLagBench {
     static final JsonFactory JSON = new JsonFactory();
     static final List<long[][]> ALL_LAGS = new CopyOnWriteArrayList<>();
     static volatile boolean recording;
+    /** -Ddecode=false: no JSON parse per event (the floor of this client shape). */
+    static final boolean DECODE = !"false".equals(System.getProperty("decode"));
     static final LongAdder events = new LongAdder(), stamped = new LongAdder(), completed = new LongAdder();
 
     public static void main(String[] args) throws Exception {
@@ -109,10 +111,19 @@ public class TimingLagBench {
         while (completed.sum() < streams && System.nanoTime() < warmEnd) Thread.sleep(100);
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime(), ev0 = events.sum(), st0 = stamped.sum(), co0 = completed.sum();
+        long gcCount0 = gcCount(), gcTime0 = gcMillis();
         long t0 = System.nanoTime();
         recording = true;
-        Thread.sleep(seconds * 1000L);
+        // the machine's own scheduling delay, for context: a platform thread asks to wake every 1 ms
+        long[] oversleep = new long[seconds * 1000 + 10];
+        int probes = 0;
+        while (System.nanoTime() - t0 < seconds * 1_000_000_000L && probes < oversleep.length) {
+            long before = System.nanoTime();
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+            oversleep[probes++] = System.nanoTime() - before - 1_000_000L;
+        }
         recording = false;
+        long gcs = gcCount() - gcCount0, gcMs = gcMillis() - gcTime0;
         double elapsed = (System.nanoTime() - t0) / 1e9;
         long cpu = os.getProcessCpuTime() - cpu0;
         long n = 0;
@@ -131,9 +142,26 @@ public class TimingLagBench {
         System.out.printf("lag ms over %d chunks: p50 %.3f  p90 %.3f  p99 %.3f  p99.9 %.3f  max %.3f  (min %.3f)%n",
                 lags.length, q(lags, 0.5), q(lags, 0.9), q(lags, 0.99), q(lags, 0.999), lags[lags.length - 1] / 1e6,
                 lags[0] / 1e6);
+        long[] over = Arrays.copyOf(oversleep, probes);
+        Arrays.sort(over);
+        System.out.printf("context: a 1 ms park overslept p50 %.3f p99 %.3f max %.3f ms (machine scheduling); "
+                + "client GC: %d collections, %d ms in the window%n", q(over, 0.5), q(over, 0.99),
+                over[over.length - 1] / 1e6, gcs, gcMs);
         group.shutdownGracefully();
         if (sim != null) sim.close();
         System.exit(0);
+    }
+
+    static long gcCount() {
+        long n = 0;
+        for (var g : ManagementFactory.getGarbageCollectorMXBeans()) n += Math.max(0, g.getCollectionCount());
+        return n;
+    }
+
+    static long gcMillis() {
+        long n = 0;
+        for (var g : ManagementFactory.getGarbageCollectorMXBeans()) n += Math.max(0, g.getCollectionTime());
+        return n;
     }
 
     static double q(long[] sorted, double p) {
@@ -177,7 +205,7 @@ public class TimingLagBench {
 
         void onEvent(byte[] buf, int off, int len) {
             events.increment();
-            try (JsonParser p = JSON.createParser(buf, off, len)) { // the decode work a client does per event
+            if (DECODE) try (JsonParser p = JSON.createParser(buf, off, len)) { // the decode work a client does per event
                 while (p.nextToken() != null) { }
             } catch (java.io.IOException e) {
                 // [DONE] is not JSON; a broken chunk would show up as missing samples

@@ -17,7 +17,7 @@ for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && 
 for c in $conc; do
   for r in $(seq 1 "$repeats"); do
     echo "== $(date -u +%FT%TZ) streams=$c run=$r load: $(cut -d' ' -f1-3 /proc/loadavg)"
-    "$JAVA_HOME/bin/java" -cp target/unibench.jar bench/accuracy/TimingLagBench.java "$c" "$secs" "$itl" "$tokens" \
+    "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} -cp target/unibench.jar bench/accuracy/TimingLagBench.java "$c" "$secs" "$itl" "$tokens" \
       "http://127.0.0.1:$port" 2>&1 | grep -v WARNING
   done
 done
