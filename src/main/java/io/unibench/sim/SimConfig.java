@@ -26,10 +26,14 @@ import java.util.Map;
  * @param tokenizer           tokenizer name for {@code io.unibench.tokenizer.Tokenizers#load}
  * @param scheduling          the continuous-batching scheduler
  * @param faults              fault injection by rate
+ * @param debugSendTimes      debug only: every streamed chunk carries {@code "unibench_sent_ns"}, the
+ *                            {@link System#nanoTime()} at which the simulator wrote it (a client on the same host reads
+ *                            the same monotonic clock, so arrival minus this is its timestamp lag)
  */
 public record SimConfig(String host, int port, String model, double ttftMs, double prefillMsPerToken, double itlMs,
                         int meanOutputTokens, long seed, int blockSize, int cacheCapacityBlocks,
-                        boolean reportCachedTokens, String tokenizer, Scheduling scheduling, Faults faults) {
+                        boolean reportCachedTokens, String tokenizer, Scheduling scheduling, Faults faults,
+                        boolean debugSendTimes) {
 
     public SimConfig {
         requireText("host", host);
@@ -44,6 +48,14 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
         requireText("tokenizer", tokenizer);
         if (scheduling == null) throw invalid("scheduling", "must not be null");
         if (faults == null) throw invalid("faults", "must not be null");
+    }
+
+    /** All settings but the debug ones (off). */
+    public SimConfig(String host, int port, String model, double ttftMs, double prefillMsPerToken, double itlMs,
+                     int meanOutputTokens, long seed, int blockSize, int cacheCapacityBlocks,
+                     boolean reportCachedTokens, String tokenizer, Scheduling scheduling, Faults faults) {
+        this(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize,
+                cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, false);
     }
 
     /** The first simulator's twelve settings, with the default scheduler and no faults. */
@@ -134,20 +146,21 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
         }
     }
 
-    public SimConfig withHost(String v) { return new SimConfig(v, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
-    public SimConfig withPort(int v) { return new SimConfig(host, v, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
-    public SimConfig withModel(String v) { return new SimConfig(host, port, v, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
-    public SimConfig withTtftMs(double v) { return new SimConfig(host, port, model, v, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
-    public SimConfig withPrefillMsPerToken(double v) { return new SimConfig(host, port, model, ttftMs, v, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
-    public SimConfig withItlMs(double v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, v, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
-    public SimConfig withMeanOutputTokens(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, v, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
-    public SimConfig withSeed(long v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, v, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
-    public SimConfig withBlockSize(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, v, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults); }
-    public SimConfig withCacheCapacityBlocks(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, v, reportCachedTokens, tokenizer, scheduling, faults); }
-    public SimConfig withReportCachedTokens(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, v, tokenizer, scheduling, faults); }
-    public SimConfig withTokenizer(String v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, v, scheduling, faults); }
-    public SimConfig withScheduling(Scheduling v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, v, faults); }
-    public SimConfig withFaults(Faults v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, v); }
+    public SimConfig withHost(String v) { return new SimConfig(v, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes); }
+    public SimConfig withPort(int v) { return new SimConfig(host, v, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes); }
+    public SimConfig withModel(String v) { return new SimConfig(host, port, v, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes); }
+    public SimConfig withTtftMs(double v) { return new SimConfig(host, port, model, v, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes); }
+    public SimConfig withPrefillMsPerToken(double v) { return new SimConfig(host, port, model, ttftMs, v, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes); }
+    public SimConfig withItlMs(double v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, v, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes); }
+    public SimConfig withMeanOutputTokens(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, v, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes); }
+    public SimConfig withSeed(long v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, v, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes); }
+    public SimConfig withBlockSize(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, v, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes); }
+    public SimConfig withCacheCapacityBlocks(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, v, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes); }
+    public SimConfig withReportCachedTokens(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, v, tokenizer, scheduling, faults, debugSendTimes); }
+    public SimConfig withTokenizer(String v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, v, scheduling, faults, debugSendTimes); }
+    public SimConfig withScheduling(Scheduling v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, v, faults, debugSendTimes); }
+    public SimConfig withDebugSendTimes(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, v); }
+    public SimConfig withFaults(Faults v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, v, debugSendTimes); }
 
     /**
      * This configuration with knobs changed by name, as in a profile file: {@code with(Map.of("max-num-seqs", 4))}.

@@ -305,7 +305,8 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             boolean report = engine.config.reportCachedTokens();
             if (request.stream()) {
                 sse = new SseResponder(ctx, chat, keepAlive, id, created, WireFormat.quote(engine.mapper, request.model()),
-                        choices.length, request.includeUsage(), planned.promptTokens(), report, fault, engine.mapper);
+                        choices.length, request.includeUsage(), planned.promptTokens(), report, fault, engine.mapper,
+                        engine.config.debugSendTimes());
                 sink = sse;
             } else {
                 json = new JsonResponder(ctx, engine.mapper, chat, keepAlive, id, created, request.model(),

@@ -79,6 +79,9 @@ public final class SimKnobs {
                 + "malformed-json strike.", c -> c.faults().afterChunks()));
         k.add(new Knob("fault-retry-after-s", Integer.class, "Retry-After of injected 429 and 503.",
                 c -> c.faults().retryAfterS()));
+        k.add(new Knob("debug-send-times", Boolean.class, "Debug: every streamed chunk carries \"unibench_sent_ns\", "
+                + "the simulator's monotonic clock (System.nanoTime) when it wrote the chunk, for measuring a "
+                + "same-host client's timestamp lag. Off by default.", SimConfig::debugSendTimes));
         return Collections.unmodifiableList(k);
     }
 
@@ -119,7 +122,8 @@ public final class SimKnobs {
                             (Boolean) v.get("prefix-caching"), allowed),
                     new SimConfig.Faults(rates, (Long) v.get("fault-first-chunk-delay-ms"),
                             (Long) v.get("fault-chunk-delay-ms"), (Integer) v.get("fault-after-chunks"),
-                            (Integer) v.get("fault-retry-after-s")));
+                            (Integer) v.get("fault-retry-after-s")),
+                    (Boolean) v.get("debug-send-times"));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(knobName(e.getMessage()), e);
         }

@@ -18,16 +18,28 @@ import java.nio.charset.StandardCharsets;
  * <p>Faults it carries out: malformed-sse (every frame without its {@code data:} field name), malformed-json (one
  * event cut in the middle of its JSON), missing-done (no {@code [DONE]}, optionally no finish_reason either),
  * fail-midstream (an error event, then {@code [DONE]}, as vLLM ends a failed stream).
+ *
+ * <p>With {@code debug-send-times} every JSON chunk starts with {@code "unibench_sent_ns":N}: {@link System#nanoTime()}
+ * when the frame was put into this delivery's buffer, which the same event-loop task then flushes to the socket
+ * (so the stamp precedes the write by microseconds). Errors and {@code [DONE]} carry none.
  */
 final class SseResponder implements GenerationSink {
     private static final byte[] CHAT_SUFFIX = utf8("\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
     private static final byte[] TEXT_SUFFIX = utf8("\",\"logprobs\":null,\"finish_reason\":null}]}\n\n");
 
+    private static final String STAMP_FIELD = "\"unibench_sent_ns\":";
+    /** Room for the stamp field: name, up to 20 digits and a comma. */
+    private static final int STAMP_BYTES = 40;
+
     private final ChannelHandlerContext ctx;
     private final boolean chat;
     private final boolean keepAlive;
     private final String data;
+    /** {@code data: {} — every JSON chunk starts with it; the send stamp, when on, follows. */
+    private final byte[] open;
+    /** The rest of every chunk's head: {@code "id":…,"object":…,"created":…,"model":…,}. */
     private final String head;
+    private final boolean stampSends;
     private final byte[][] tokenPrefix;
     private final byte[] tokenSuffix;
     private final boolean includeUsage;
@@ -45,14 +57,16 @@ final class SseResponder implements GenerationSink {
      */
     SseResponder(ChannelHandlerContext ctx, boolean chat, boolean keepAlive, String id, long created, String modelJson,
                  int choices, boolean includeUsage, int promptTokens, boolean reportCached, FaultSpec fault,
-                 com.fasterxml.jackson.databind.ObjectMapper mapper) {
+                 com.fasterxml.jackson.databind.ObjectMapper mapper, boolean stampSends) {
         this.ctx = ctx;
         this.mapper = mapper;
         this.chat = chat;
         this.keepAlive = keepAlive;
         this.fault = fault;
         this.data = fault.is(FaultKind.MALFORMED_SSE) ? "" : "data: ";
-        this.head = data + "{\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion.chunk" : "text_completion")
+        this.stampSends = stampSends;
+        this.open = utf8(data + "{");
+        this.head = "\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion.chunk" : "text_completion")
                 + "\",\"created\":" + created + ",\"model\":" + modelJson + ",";
         this.tokenPrefix = new byte[choices][];
         for (int c = 0; c < choices; c++) {
@@ -76,24 +90,25 @@ final class SseResponder implements GenerationSink {
 
     @Override public void firstToken() {
         if (chat) {
-            write(head + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},"
+            writeChunk("\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},"
                     + "\"logprobs\":null,\"finish_reason\":null}]}\n\n");
         }
     }
 
     @Override public void token(int choice, byte[] word) {
         byte[] prefix = tokenPrefix[choice];
-        buffer(prefix.length + word.length + tokenSuffix.length).writeBytes(prefix).writeBytes(word).writeBytes(tokenSuffix);
+        ByteBuf buf = buffer(open.length + STAMP_BYTES + prefix.length + word.length + tokenSuffix.length);
+        openChunk(buf).writeBytes(prefix).writeBytes(word).writeBytes(tokenSuffix);
     }
 
     @Override public void malformed() {
-        write(head + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\" broken\n\n");
+        writeChunk("\"choices\":[{\"index\":0,\"delta\":{\"content\":\" broken\n\n");
     }
 
     @Override public void choiceFinished(int choice, String finishReason) {
         if (fault.is(FaultKind.MISSING_DONE) && !fault.finishReason()) return;
         String body = chat ? ",\"delta\":{}" : ",\"text\":\"\"";
-        write(head + "\"choices\":[{\"index\":" + choice + body + ",\"logprobs\":null,\"finish_reason\":\""
+        writeChunk("\"choices\":[{\"index\":" + choice + body + ",\"logprobs\":null,\"finish_reason\":\""
                 + finishReason + "\"}]}\n\n");
     }
 
@@ -104,7 +119,7 @@ final class SseResponder implements GenerationSink {
 
     @Override public void completed(int completionTokens) {
         if (includeUsage) {
-            write(head + "\"choices\":[],\"usage\":"
+            writeChunk("\"choices\":[],\"usage\":"
                     + WireFormat.usageJson(promptTokens, completionTokens, cachedTokens, reportCached) + "}\n\n");
         }
         end();
@@ -125,6 +140,22 @@ final class SseResponder implements GenerationSink {
     private void write(String frame) {
         byte[] bytes = frame.getBytes(StandardCharsets.UTF_8);
         buffer(bytes.length).writeBytes(bytes);
+    }
+
+    /** One JSON chunk: {@code data: {}, the send stamp when on, the head, then {@code rest}. */
+    private void writeChunk(String rest) {
+        byte[] bytes = (head + rest).getBytes(StandardCharsets.UTF_8);
+        openChunk(buffer(open.length + STAMP_BYTES + bytes.length)).writeBytes(bytes);
+    }
+
+    private ByteBuf openChunk(ByteBuf buf) {
+        buf.writeBytes(open);
+        if (stampSends) {
+            buf.writeCharSequence(STAMP_FIELD, StandardCharsets.US_ASCII);
+            buf.writeCharSequence(Long.toString(System.nanoTime()), StandardCharsets.US_ASCII);
+            buf.writeByte(',');
+        }
+        return buf;
     }
 
     private ByteBuf buffer(int needed) {

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Timestamp lag against a separate simulator process: bench/accuracy/run-lag.sh ["100 1000 5000"] [REPEATS=3]
+# env: ITL_MS (50), MAX_TOKENS (100), SECONDS (20), PORT (18090). Prints the bench's lines per run.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$here"
+. scripts/find-java.sh
+unibench_find_jdk
+./unibench --version >/dev/null
+conc="${1:-100 1000 5000}"; repeats="${2:-3}"
+itl="${ITL_MS:-50}"; tokens="${MAX_TOKENS:-100}"; secs="${SECONDS_MEASURED:-20}"; port="${PORT:-18090}"
+"$JAVA_HOME/bin/java" -jar target/unibench.jar sim --profile instant --itl-ms "$itl" --decode-ms-per-seq 0 \
+  --max-num-seqs 10000 --max-queue 20000 --debug-send-times true --port "$port" >/tmp/unibench-lag-sim.log 2>&1 &
+sim=$!
+trap 'kill $sim 2>/dev/null || true' EXIT
+for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.2; done
+for c in $conc; do
+  for r in $(seq 1 "$repeats"); do
+    echo "== $(date -u +%FT%TZ) streams=$c run=$r load: $(cut -d' ' -f1-3 /proc/loadavg)"
+    "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} -cp target/unibench.jar bench/accuracy/TimingLagBench.java "$c" "$secs" "$itl" "$tokens" \
+      "http://127.0.0.1:$port" 2>&1 | grep -v WARNING
+  done
+done
