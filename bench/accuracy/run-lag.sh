@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Timestamp lag against a separate simulator process: bench/accuracy/run-lag.sh ["100 1000 5000"] [REPEATS=3]
-# env: ITL_MS (50), MAX_TOKENS (100), SECONDS (20), PORT (18090). Prints the bench's lines per run.
+# env: ITL_MS (50), MAX_TOKENS (100), SECONDS_MEASURED (20), PORT (18090), BENCH_JAVA_OPTS (client JVM), SIM_JAVA_OPTS.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$here"
@@ -9,7 +9,7 @@ unibench_find_jdk
 ./unibench --version >/dev/null
 conc="${1:-100 1000 5000}"; repeats="${2:-3}"
 itl="${ITL_MS:-50}"; tokens="${MAX_TOKENS:-100}"; secs="${SECONDS_MEASURED:-20}"; port="${PORT:-18090}"
-"$JAVA_HOME/bin/java" -jar target/unibench.jar sim --profile instant --itl-ms "$itl" --decode-ms-per-seq 0 \
+"$JAVA_HOME/bin/java" ${SIM_JAVA_OPTS:-} -jar target/unibench.jar sim --profile instant --itl-ms "$itl" --decode-ms-per-seq 0 \
   --max-num-seqs 10000 --max-queue 20000 --debug-send-times true --port "$port" >/tmp/unibench-lag-sim.log 2>&1 &
 sim=$!
 trap 'kill $sim 2>/dev/null || true' EXIT
