@@ -109,7 +109,8 @@ public final class EvalscopeFiles {
         return m;
     }
 
-    static List<Map<String, Object>> percentileRows(List<PercentileRow> rows) {
+    /** {@code benchmark_percentile.json}'s rows as maps (also what the run history stores). */
+    public static List<Map<String, Object>> percentileRows(List<PercentileRow> rows) {
         List<Map<String, Object>> out = new ArrayList<>(rows.size());
         for (PercentileRow row : rows) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -120,7 +121,8 @@ public final class EvalscopeFiles {
         return out;
     }
 
-    static Map<String, Object> workload(WorkloadThroughput w) {
+    /** {@code workload_throughput.json} as a map (also what the run history stores). */
+    public static Map<String, Object> workload(WorkloadThroughput w) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("n_samples", w.nSamples());
         m.put("wall_time_s", w.wallTimeSeconds());

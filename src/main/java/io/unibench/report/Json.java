@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /** JSON output shared by the report writers: strict (no NaN/Infinity) and laid out like Python's indent=4. */
-final class Json {
+public final class Json {
     private Json() {}
 
     static final ObjectMapper MAPPER = new ObjectMapper();
@@ -32,7 +32,7 @@ final class Json {
      * A copy of a tree of maps/lists with every non-finite double replaced by null: the last guard that keeps
      * NaN (which evalscope writes bare, making the file invalid JSON) out of our files.
      */
-    static Object strict(Object value) {
+    public static Object strict(Object value) {
         if (value instanceof Double d) return Double.isFinite(d) ? d : null;
         if (value instanceof Float f) return Float.isFinite(f) ? f : null;
         if (value instanceof Map<?, ?> map) {

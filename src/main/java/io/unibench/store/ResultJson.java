@@ -3,13 +3,11 @@ package io.unibench.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunResult;
-import io.unibench.metrics.WorkloadThroughput;
+import io.unibench.report.EvalscopeFiles;
+import io.unibench.report.Json;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,35 +28,11 @@ final class ResultJson {
     }
 
     static String percentiles(RunResult r) {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (PercentileRow row : r.percentiles()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put(PercentileRow.PERCENTILES, row.label());
-            m.putAll(row.values());
-            rows.add(m);
-        }
-        return write(rows);
+        return write(EvalscopeFiles.percentileRows(r.percentiles()));
     }
 
     static String workload(RunResult r) {
-        WorkloadThroughput w = r.workload();
-        if (w == null) return null;
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("n_samples", w.nSamples());
-        m.put("wall_time_s", w.wallTimeSeconds());
-        m.put("last_window_s", w.lastWindowSeconds());
-        m.put("warmup_frac", w.warmupFraction());
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (WorkloadThroughput.Row row : w.rows()) {
-            Map<String, Object> rm = new LinkedHashMap<>();
-            rm.put("metric", row.metric());
-            rm.put("overall", row.overall());
-            rm.put("last_window", row.lastWindow());
-            rm.put("steady_state", row.steadyState());
-            rows.add(rm);
-        }
-        m.put("rows", rows);
-        return write(m);
+        return r.workload() == null ? null : write(EvalscopeFiles.workload(r.workload()));
     }
 
     static String errors(RunResult r) {
@@ -70,7 +44,7 @@ final class ResultJson {
 
     static String write(Object value) {
         try {
-            return MAPPER.writeValueAsString(strict(value));
+            return MAPPER.writeValueAsString(Json.strict(value));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -83,22 +57,5 @@ final class ResultJson {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("corrupt JSON in the store: " + e.getOriginalMessage(), e);
         }
-    }
-
-    /** A copy with every non-finite double replaced by null. */
-    static Object strict(Object value) {
-        if (value instanceof Double d) return Double.isFinite(d) ? d : null;
-        if (value instanceof Float f) return Float.isFinite(f) ? f : null;
-        if (value instanceof Map<?, ?> map) {
-            Map<Object, Object> out = new LinkedHashMap<>();
-            map.forEach((k, v) -> out.put(k, strict(v)));
-            return out;
-        }
-        if (value instanceof List<?> list) {
-            List<Object> out = new ArrayList<>(list.size());
-            for (Object v : list) out.add(strict(v));
-            return out;
-        }
-        return value;
     }
 }
