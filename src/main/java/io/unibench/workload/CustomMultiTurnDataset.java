@@ -1,6 +1,5 @@
 package io.unibench.workload;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -60,12 +59,7 @@ public final class CustomMultiTurnDataset implements ConversationDataset {
 
     /** The turns of one line; every rule broken is a {@link BadInputException} naming the line. */
     static List<Turn> parse(String path, long lineNumber, String line) {
-        JsonNode root;
-        try {
-            root = Json.MAPPER.readTree(line);
-        } catch (JsonProcessingException e) {
-            throw BadInputException.at(path, lineNumber, null, "not valid JSON: " + e.getOriginalMessage());
-        }
+        JsonNode root = Json.parseLine(path, lineNumber, line);
         if (!root.isArray()) {
             throw BadInputException.at(path, lineNumber, null,
                     "must be a JSON array of messages, got " + Json.kind(root));

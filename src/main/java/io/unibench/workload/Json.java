@@ -1,8 +1,10 @@
 package io.unibench.workload;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.unibench.BadInputException;
 
 /** JSON parsing for dataset lines. */
 final class Json {
@@ -12,6 +14,15 @@ final class Json {
             .build();
 
     private Json() {}
+
+    /** One line of a JSONL file, or a {@link BadInputException} naming the file and line. */
+    static JsonNode parseLine(String path, long lineNumber, String line) {
+        try {
+            return MAPPER.readTree(line);
+        } catch (JsonProcessingException e) {
+            throw BadInputException.at(path, lineNumber, null, "not valid JSON: " + e.getOriginalMessage());
+        }
+    }
 
     /** "an object", "a number", … for error messages. */
     static String kind(JsonNode node) {

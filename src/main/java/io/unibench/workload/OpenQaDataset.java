@@ -1,6 +1,5 @@
 package io.unibench.workload;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.BadInputException;
 
@@ -25,12 +24,7 @@ public final class OpenQaDataset implements Dataset {
         String path = options.path();
         LengthFilter filter = LengthFilter.of(options);
         return PromptFileReader.read(path, count, filter, (lineNumber, line) -> {
-            JsonNode item;
-            try {
-                item = Json.MAPPER.readTree(line);
-            } catch (JsonProcessingException e) {
-                throw BadInputException.at(path, lineNumber, null, "not valid JSON: " + e.getOriginalMessage());
-            }
+            JsonNode item = Json.parseLine(path, lineNumber, line);
             if (!item.isObject()) {
                 throw BadInputException.at(path, lineNumber, null,
                         "expected a JSON object with a 'question' field, got " + Json.kind(item));

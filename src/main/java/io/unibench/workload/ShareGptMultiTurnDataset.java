@@ -1,6 +1,5 @@
 package io.unibench.workload;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.BadInputException;
 
@@ -60,12 +59,7 @@ public final class ShareGptMultiTurnDataset implements ConversationDataset {
     }
 
     private static List<Turn> parse(String path, long lineNumber, String line) {
-        JsonNode item;
-        try {
-            item = Json.MAPPER.readTree(line);
-        } catch (JsonProcessingException e) {
-            throw BadInputException.at(path, lineNumber, null, "not valid JSON: " + e.getOriginalMessage());
-        }
+        JsonNode item = Json.parseLine(path, lineNumber, line);
         if (!item.isObject()) {
             throw BadInputException.at(path, lineNumber, null,
                     "expected a JSON object with a 'conversation' array, got " + Json.kind(item));
