@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AgenticEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     static final String SMALL = "src/test/resources/agentic/trie_small.jsonl";
-    static final String TRAJ = "../shared/data/swe_agent/marshmallow-1867.traj";
+    static final String TRAJ = "src/test/resources/shared-data/swe_agent/marshmallow-1867.traj";
 
     @TempDir
     Path out;
@@ -26,7 +26,7 @@ class AgenticEndToEndTest {
         CliHarness.Run run = CliHarness.main("perf", "--outputs-dir", out.toString(), "--no-timestamp", "--name", "t",
                 "--multi-turn", "--dataset", "trie_agentic_coding", "--dataset-path", SMALL, "--number", "3",
                 "--parallel", "3", "--tool-latency-scale", "0", "--extra-args", "{\"ignore_eos\": true}",
-                "--tokenizer-path", "../shared/data/tokenizers/gpt2/tokenizer.json");
+                "--tokenizer-path", "src/test/resources/shared-data/tokenizers/gpt2/tokenizer.json");
         assertThat(run.exit()).as(run.err()).isZero();
         Path dir = out.resolve("t").resolve("parallel_3_number_3");
         List<String> lines = Files.readAllLines(dir.resolve("requests.jsonl"));

@@ -15,9 +15,9 @@ import java.util.SplittableRandom;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The real GPT-2 tokenizer.json of ../shared/data (its file sets truncation to 50 tokens, which must not apply). */
+/** The real GPT-2 tokenizer.json (a copy of ../shared/data in src/test/resources/shared-data; its file sets truncation to 50 tokens, which must not apply). */
 class HfTokenizerTest {
-    static final Path GPT2 = Path.of("../shared/data/tokenizers/gpt2/tokenizer.json");
+    static final Path GPT2 = Path.of("src/test/resources/shared-data/tokenizers/gpt2/tokenizer.json");
     private static Tokenizer gpt2;
 
     @BeforeAll static void load() {

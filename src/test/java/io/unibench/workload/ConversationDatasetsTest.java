@@ -15,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ConversationDatasetsTest {
-    private static final String SHAREGPT_SAMPLE = "../shared/data/sharegpt/sharegpt_multi_turn_sample.jsonl";
-    private static final String CUSTOM_SAMPLE = "../shared/data/custom_multi_turn/custom_multi_turn_sample.jsonl";
+    private static final String SHAREGPT_SAMPLE = "src/test/resources/shared-data/sharegpt/sharegpt_multi_turn_sample.jsonl";
+    private static final String CUSTOM_SAMPLE = "src/test/resources/shared-data/custom_multi_turn/custom_multi_turn_sample.jsonl";
 
     @TempDir
     Path dir;

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SweSmithBuilderTest {
-    static final String TRAJ = "../shared/data/swe_agent/marshmallow-1867.traj";
+    static final String TRAJ = "src/test/resources/shared-data/swe_agent/marshmallow-1867.traj";
     private static Tokenizer cl100k;
 
     @TempDir

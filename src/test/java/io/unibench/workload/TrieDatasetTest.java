@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class TrieDatasetTest {
     static final String SMALL = "src/test/resources/agentic/trie_small.jsonl";
-    static final String SAMPLE = "../shared/data/trie/agentic_coding_sample.jsonl";
+    static final String SAMPLE = "src/test/resources/shared-data/trie/agentic_coding_sample.jsonl";
     private static Tokenizer cl100k;
 
     @TempDir
