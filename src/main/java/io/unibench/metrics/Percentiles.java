@@ -21,10 +21,14 @@ public final class Percentiles {
     public static double nearestRankHigh(double[] sorted, double p) {
         int n = sorted.length;
         if (n == 0) return Double.NaN;
-        if (p <= 0) return sorted[0];
-        if (p >= 100) return sorted[n - 1];
-        int index = (int) Math.floor(n * p / 100.0);
-        return sorted[Math.min(index, n - 1)];
+        return sorted[(int) nearestRankHighIndex(n, p)];
+    }
+
+    /** The 0-based rank {@link #nearestRankHigh} picks among {@code n ≥ 1} sorted values. */
+    public static long nearestRankHighIndex(long n, double p) {
+        if (p <= 0) return 0;
+        if (p >= 100) return n - 1;
+        return Math.min((long) Math.floor(n * p / 100.0), n - 1);
     }
 
     /**
@@ -34,11 +38,16 @@ public final class Percentiles {
     public static double linear(double[] sorted, double p) {
         int n = sorted.length;
         if (n == 0) return Double.NaN;
-        if (p <= 0) return sorted[0];
-        if (p >= 100) return sorted[n - 1];
-        double h = (n - 1) * p / 100.0;
+        double h = linearPosition(n, p);
         int lo = (int) Math.floor(h);
         int hi = Math.min(lo + 1, n - 1);
         return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+    }
+
+    /** The fractional 0-based position {@link #linear} interpolates at, among {@code n ≥ 1} sorted values. */
+    public static double linearPosition(long n, double p) {
+        if (p <= 0) return 0;
+        if (p >= 100) return n - 1;
+        return (n - 1) * p / 100.0;
     }
 }

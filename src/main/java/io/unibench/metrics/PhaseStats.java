@@ -1,22 +1,21 @@
 package io.unibench.metrics;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 
 /**
- * Accumulates the {@link Phase} durations of successful requests (raw values, exact percentiles at the end).
+ * Accumulates the {@link Phase} durations of successful requests (see {@link Distribution}: exact percentiles up to its limit).
  * Not thread-safe: {@link RunMetrics} calls it under its lock.
  */
 final class PhaseStats {
-    private final EnumMap<Phase, GrowableDoubles> values = new EnumMap<>(Phase.class);
+    private final EnumMap<Phase, Distribution> values = new EnumMap<>(Phase.class);
     private long newConnections;
     private long reusedConnections;
     private long tlsHandshakes;
 
     PhaseStats() {
-        for (Phase p : Phase.values()) values.put(p, new GrowableDoubles());
+        for (Phase p : Phase.values()) values.put(p, new Distribution());
     }
 
     void accept(RequestRecord r) {
@@ -34,15 +33,12 @@ final class PhaseStats {
         List<PhaseSummary.Row> rows = new ArrayList<>();
         for (Phase p : Phase.values()) {
             if (p == Phase.TLS && tlsHandshakes == 0) continue; // plain HTTP: reused zeros would suggest a TLS cost of 0
-            double[] v = values.get(p).toArray();
-            if (v.length == 0) continue;
-            Arrays.sort(v);
-            double sum = 0;
-            for (double x : v) sum += x;
-            rows.add(new PhaseSummary.Row(p, v.length, Rounding.round(sum / v.length, 3),
-                    Rounding.round(Percentiles.nearestRankHigh(v, 50), 3),
-                    Rounding.round(Percentiles.nearestRankHigh(v, 95), 3),
-                    Rounding.round(Percentiles.nearestRankHigh(v, 99), 3)));
+            Distribution v = values.get(p);
+            if (v.count() == 0) continue;
+            rows.add(new PhaseSummary.Row(p, v.count(), Rounding.round(v.mean(), 3),
+                    Rounding.round(v.nearestRankHigh(50), 3),
+                    Rounding.round(v.nearestRankHigh(95), 3),
+                    Rounding.round(v.nearestRankHigh(99), 3)));
         }
         return new PhaseSummary(rows, newConnections, reusedConnections);
     }

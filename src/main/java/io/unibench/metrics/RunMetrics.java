@@ -3,21 +3,20 @@ package io.unibench.metrics;
 import static io.unibench.metrics.RequestRecord.ABSENT;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.DoubleUnaryOperator;
 
 /**
  * Aggregates the records of one run incrementally. {@link #accept} is O(chunks of the record): it adds to running
- * sums and appends raw values to primitive arrays (8 bytes a sample, no object kept per request), so nothing is
- * recomputed per request (evalscope recomputes its whole snapshot per request, O(n²)). Exact percentiles are
- * computed from the raw values only when {@link #result} is called. Thread-safe: one lock, held briefly.
+ * sums and to one {@link Distribution} per metric (no object kept per request), so nothing is recomputed per
+ * request (evalscope recomputes its whole snapshot per request, O(n²)). Percentiles are computed only when
+ * {@link #result} is called: exact up to {@link Distribution#EXACT_LIMIT} samples of a metric, from a histogram of
+ * documented precision past that, so memory stops growing however long the run (the summary's
+ * {@code Percentile Method} says which columns were exact). Thread-safe: one lock, held briefly.
  *
  * <p>What counts where (S = successes, SS = streamed successes):
  * <ul>
@@ -55,20 +54,26 @@ public final class RunMetrics implements RecordSink {
     private long ttftStreamCount;
     private final EnumMap<RequestRecord.TokenSource, Long> tokenSources = new EnumMap<>(RequestRecord.TokenSource.class);
 
-    // Raw values of successes, for exact percentiles at the end.
-    private final GrowableDoubles latencySeconds = new GrowableDoubles();
-    private final GrowableDoubles promptTokens = new GrowableDoubles();
-    private final GrowableDoubles completionTokens = new GrowableDoubles();
-    private final GrowableDoubles ttftMs = new GrowableDoubles(); // streamed successes with a first token
-    private final GrowableDoubles firstChunkMs = new GrowableDoubles(); // streamed successes with a first chunk
-    private final GrowableDoubles tpotMs = new GrowableDoubles();
-    private final GrowableDoubles itlMs = new GrowableDoubles();
-    /** Runs of {@link #itlMs}: how many intervals each request contributed and its tokens per chunk. */
-    private final GrowableLongs itlRunLengths = new GrowableLongs();
-    private final GrowableDoubles itlRunTokensPerChunk = new GrowableDoubles();
-    private final GrowableDoubles queueDelayMs = new GrowableDoubles();
-    private final GrowableDoubles latencyInclQueueSeconds = new GrowableDoubles();
-    private final GrowableDoubles ttftInclQueueMs = new GrowableDoubles();
+    // Samples of successes, for the percentiles at the end.
+    private final Distribution latencySeconds = new Distribution();
+    private final Distribution promptTokens = new Distribution();
+    private final Distribution completionTokens = new Distribution();
+    private final Distribution ttftMs = new Distribution(); // streamed successes with a first token
+    private final Distribution firstChunkMs = new Distribution(); // streamed successes with a first chunk
+    private final Distribution tpotMs = new Distribution();
+    private final Distribution itlMs = new Distribution();
+    /**
+     * Per-token ITL. While every request with intervals streamed exactly one token per chunk it equals
+     * {@link #itlMs} and is not kept twice ({@code null}); the first request with another ratio starts it from a
+     * copy of {@link #itlMs}.
+     */
+    private Distribution itlPerTokenMs;
+    private final Distribution outputTokensPerSecond = new Distribution(); // completion / latency, latency > 0
+    private final Distribution totalTokensPerSecond = new Distribution(); // (prompt + completion) / latency
+    private final Distribution decodeTokensPerSecond = new Distribution(); // 1000 / TPOT ms, TPOT > 0
+    private final Distribution queueDelayMs = new Distribution();
+    private final Distribution latencyInclQueueSeconds = new Distribution();
+    private final Distribution ttftInclQueueMs = new Distribution();
 
     // Prefix cache: only successes whose server reported cached tokens.
     private long cacheRecords;
@@ -91,15 +96,8 @@ public final class RunMetrics implements RecordSink {
     private double decodedPerIterSum;
     private long decodedPerIterCount;
 
-    // Workload timeline, one point per success in arrival order.
-    private long timelineStartNanos = ABSENT;
-    private final GrowableDoubles timelineT = new GrowableDoubles();
-    private final GrowableLongs timelineCompletion = new GrowableLongs();
-    private final GrowableLongs timelineNewPrompt = new GrowableLongs();
-    private final GrowableLongs timelineCachedPrompt = new GrowableLongs();
-    private long cumCompletion;
-    private long cumNewPrompt;
-    private long cumCachedPrompt;
+    // Workload timeline: cumulative tokens after each success in arrival order (bounded, see TimelineSampler).
+    private final TimelineSampler timeline = new TimelineSampler();
 
     // Connection and transfer phases of successes.
     private final PhaseStats phases = new PhaseStats();
@@ -143,6 +141,10 @@ public final class RunMetrics implements RecordSink {
         latencySeconds.add(latency);
         promptTokens.add(prompt);
         completionTokens.add(completion);
+        if (latency > 0) {
+            outputTokensPerSecond.add(completion / latency);
+            totalTokensPerSecond.add((prompt + (double) completion) / latency);
+        }
         if (r.tokenSource() != null) tokenSources.merge(r.tokenSource(), 1L, Long::sum);
 
         double ttft = r.ttftSeconds();
@@ -156,16 +158,24 @@ public final class RunMetrics implements RecordSink {
             double firstChunk = r.firstChunkSeconds();
             if (!Double.isNaN(firstChunk)) firstChunkMs.add(firstChunk * 1000);
             double tpot = r.tpotSeconds();
-            if (!Double.isNaN(tpot)) tpotMs.add(tpot * 1000);
+            if (!Double.isNaN(tpot)) {
+                double ms = tpot * 1000;
+                tpotMs.add(ms);
+                if (ms > 0) decodeTokensPerSecond.add(1000 / ms);
+            }
         }
 
+        double tokensPerChunk = r.tokensPerChunk();
         int intervals = r.interChunkCount();
         if (intervals > 0) {
-            for (int i = 0; i < intervals; i++) itlMs.add(r.interChunkSeconds(i) * 1000);
-            itlRunLengths.add(intervals);
-            itlRunTokensPerChunk.add(r.tokensPerChunk());
+            if (itlPerTokenMs == null && tokensPerChunk != 1.0) itlPerTokenMs = itlMs.copy(); // all so far were 1
+            boolean perToken = itlPerTokenMs != null && tokensPerChunk > 0; // undefined ratios are left out
+            for (int i = 0; i < intervals; i++) {
+                double ms = r.interChunkSeconds(i) * 1000;
+                itlMs.add(ms);
+                if (perToken) itlPerTokenMs.add(ms / tokensPerChunk);
+            }
         }
-        double tokensPerChunk = r.tokensPerChunk();
         if (tokensPerChunk > 1) {
             decodedPerIterSum += tokensPerChunk;
             decodedPerIterCount++;
@@ -200,18 +210,11 @@ public final class RunMetrics implements RecordSink {
         }
 
         if (r.startNanos() != ABSENT && r.endNanos() != ABSENT) {
-            if (timelineStartNanos == ABSENT) timelineStartNanos = r.startNanos();
-            cumCompletion += completion;
-            cumNewPrompt += Math.max(prompt - cached, 0);
-            cumCachedPrompt += cached;
-            timelineT.add((r.endNanos() - timelineStartNanos) / NANOS_PER_SECOND);
-            timelineCompletion.add(cumCompletion);
-            timelineNewPrompt.add(cumNewPrompt);
-            timelineCachedPrompt.add(cumCachedPrompt);
+            timeline.add(r.startNanos(), r.endNanos(), completion, prompt, cached);
         }
     }
 
-    private static void addIfDefined(GrowableDoubles values, double v) {
+    private static void addIfDefined(Distribution values, double v) {
         if (!Double.isNaN(v)) values.add(v);
     }
 
@@ -280,18 +283,20 @@ public final class RunMetrics implements RecordSink {
         final long promptSum = RunMetrics.this.promptSum;
         final long completionSum = RunMetrics.this.completionSum;
         final EnumMap<RequestRecord.TokenSource, Long> sources = new EnumMap<>(tokenSources);
-        final double[] latency = latencySeconds.toArray();
-        final double[] prompt = promptTokens.toArray();
-        final double[] completion = completionTokens.toArray();
-        final double[] ttft = ttftMs.toArray();
-        final double[] firstChunk = firstChunkMs.toArray();
-        final double[] tpot = tpotMs.toArray();
-        final double[] itl = itlMs.toArray();
-        final long[] runLengths = itlRunLengths.toArray();
-        final double[] runTokensPerChunk = itlRunTokensPerChunk.toArray();
-        final double[] queueDelay = queueDelayMs.toArray();
-        final double[] latencyInclQueue = latencyInclQueueSeconds.toArray();
-        final double[] ttftInclQueue = ttftInclQueueMs.toArray();
+        final Distribution latency = latencySeconds.copy();
+        final Distribution prompt = promptTokens.copy();
+        final Distribution completion = completionTokens.copy();
+        final Distribution ttft = ttftMs.copy();
+        final Distribution firstChunk = firstChunkMs.copy();
+        final Distribution tpot = tpotMs.copy();
+        final Distribution itl = itlMs.copy();
+        final Distribution itlPerToken = itlPerTokenMs == null ? itl : itlPerTokenMs.copy();
+        final Distribution outputPerSecond = outputTokensPerSecond.copy();
+        final Distribution totalPerSecond = totalTokensPerSecond.copy();
+        final Distribution decodePerSecond = decodeTokensPerSecond.copy();
+        final Distribution queueDelay = queueDelayMs.copy();
+        final Distribution latencyInclQueue = latencyInclQueueSeconds.copy();
+        final Distribution ttftInclQueue = ttftInclQueueMs.copy();
         final long cacheRecords = RunMetrics.this.cacheRecords;
         final long cachePromptSum = RunMetrics.this.cachePromptSum;
         final long cachedSum = RunMetrics.this.cachedSum;
@@ -304,46 +309,47 @@ public final class RunMetrics implements RecordSink {
         final long subsequentTurnCount = RunMetrics.this.subsequentTurnCount;
         final double decodedPerIterSum = RunMetrics.this.decodedPerIterSum;
         final long decodedPerIterCount = RunMetrics.this.decodedPerIterCount;
-        final long timelineStart = timelineStartNanos;
-        final double[] tlT = timelineT.toArray();
-        final long[] tlCompletion = timelineCompletion.toArray();
-        final long[] tlNew = timelineNewPrompt.toArray();
-        final long[] tlCached = timelineCachedPrompt.toArray();
+        final WorkloadTimeline timelineSnapshot = timeline.snapshot();
         final Map<String, Long> errors = sortedErrors(errorCounts);
         final Map<String, String> samples = orderedSamples(errors, errorSamples);
 
-        private double[] itlPerToken;
-
-        /**
-         * Per-token ITL: every interval of a request divided by that request's tokens per chunk. When every
-         * request streamed one token per chunk (the usual case) that is {@link #itl} itself, returned as is: the
-         * percentile rows then sort one array of every interval of the run instead of two.
-         */
-        double[] itlPerToken() {
-            if (itlPerToken == null) itlPerToken = computeItlPerToken();
-            return itlPerToken;
-        }
-
-        private double[] computeItlPerToken() {
-            boolean oneTokenPerChunk = true;
-            for (double tpc : runTokensPerChunk) oneTokenPerChunk &= tpc == 1.0;
-            if (oneTokenPerChunk) return itl; // x / 1.0 == x
-            GrowableDoubles out = new GrowableDoubles();
-            int offset = 0;
-            for (int run = 0; run < runLengths.length; run++) {
-                int len = (int) runLengths[run];
-                double tpc = runTokensPerChunk[run];
-                if (tpc > 0) {
-                    for (int i = offset; i < offset + len; i++) out.add(itl[i] / tpc);
-                }
-                offset += len;
-            }
-            return out.toArray();
-        }
-
         /** TTFT and first chunk of non-streamed replies equal their latency; used when nothing streamed. */
-        double[] ttftColumn(double[] streamed) {
-            return streamSucceeded > 0 ? streamed : map(latency, v -> v * 1000);
+        Column ttftColumn(Distribution streamed) {
+            return streamSucceeded > 0 ? new Column(streamed, 1) : new Column(latency, 1000);
+        }
+
+        /** The columns of {@code benchmark_percentile.json}, in order. */
+        Map<String, Column> columns() {
+            Map<String, Column> columns = new LinkedHashMap<>();
+            columns.put(PercentileRow.LATENCY, new Column(latency, 1));
+            columns.put(PercentileRow.TTFT, ttftColumn(ttft));
+            columns.put(PercentileRow.ITL, new Column(itl, 1));
+            columns.put(PercentileRow.TPOT, new Column(tpot, 1));
+            columns.put(PercentileRow.INPUT_TOKENS, new Column(prompt, 1));
+            columns.put(PercentileRow.OUTPUT_TOKENS, new Column(completion, 1));
+            columns.put(PercentileRow.OUTPUT_THROUGHPUT, new Column(outputPerSecond, 1));
+            columns.put(PercentileRow.TOTAL_THROUGHPUT, new Column(totalPerSecond, 1));
+            columns.put(PercentileRow.DECODE_THROUGHPUT, new Column(decodePerSecond, 1));
+            columns.put(PercentileRow.FIRST_CHUNK, ttftColumn(firstChunk));
+            columns.put(PercentileRow.ITL_PER_TOKEN, new Column(itlPerToken, 1));
+            if (scheduled) {
+                columns.put(PercentileRow.QUEUE_DELAY, new Column(queueDelay, 1));
+                columns.put(PercentileRow.LATENCY_INCL_QUEUE, new Column(latencyInclQueue, 1));
+                columns.put(PercentileRow.TTFT_INCL_QUEUE, new Column(ttftInclQueue, 1));
+            }
+            return columns;
+        }
+
+        /** {@code exact (nearest rank)}, or which columns came from the histogram and how precise they are. */
+        String percentileMethod() {
+            List<String> approximate = new ArrayList<>();
+            columns().forEach((name, column) -> {
+                if (!column.values().exact()) approximate.add(name);
+            });
+            if (approximate.isEmpty()) return Summary.PERCENTILES_EXACT;
+            return Summary.PERCENTILES_EXACT + "; past " + Distribution.EXACT_LIMIT + " samples from an HdrHistogram ("
+                    + Distribution.SIGNIFICANT_DIGITS + " significant digits, within "
+                    + Distribution.MAX_RELATIVE_ERROR_TEXT + "): " + String.join(", ", approximate);
         }
 
         Summary summary(RunInfo info, TraceSummary traceSummary) {
@@ -352,7 +358,7 @@ public final class RunMetrics implements RecordSink {
             double reqThroughput = any && wall > 0 ? succeeded / wall : -1;
             double outputThroughput = any && wall > 0 ? completionSum / wall : -1;
             double totalThroughput = any && wall > 0 ? (promptSum + completionSum) / wall : -1;
-            Double avgItlPerToken = mean(itlPerToken());
+            Double avgItlPerToken = itlPerToken.mean();
             Double avgDecoded = decodedPerIterCount > 0 ? decodedPerIterSum / decodedPerIterCount : null;
             Double acceptRate = avgDecoded == null ? null : Math.max(0, Math.min(1, 1 - 1 / avgDecoded));
             return new Summary(
@@ -369,9 +375,9 @@ public final class RunMetrics implements RecordSink {
                     any ? r4(promptSum / n) : -1,
                     r4(outputThroughput),
                     r4(totalThroughput),
-                    r2(mean(ttftColumn(ttft))),
-                    r2(mean(tpot)),
-                    r2(mean(itl)),
+                    r2(ttftColumn(ttft).mean()),
+                    r2(tpot.mean()),
+                    r2(itl.mean()),
                     any ? r4(completionSum / n) : -1,
                     0.0, // evalscope: embedding/rerank only, 0.0 for generation
                     multiTurnSuccesses > 0 ? Rounding.round((double) turnSum / multiTurnSuccesses, 4) : null,
@@ -385,45 +391,25 @@ public final class RunMetrics implements RecordSink {
                     promptSum,
                     completionSum,
                     cacheRecords > 0 ? cachedSum : null,
-                    r2(mean(ttftColumn(firstChunk))),
+                    r2(ttftColumn(firstChunk).mean()),
                     r2(avgItlPerToken),
                     tokenCountSource(sources),
                     scheduled,
-                    scheduled ? r2(mean(queueDelay)) : null,
-                    scheduled ? r4d(mean(latencyInclQueue)) : null,
-                    scheduled ? r2(mean(ttftInclQueue)) : null,
+                    scheduled ? r2(queueDelay.mean()) : null,
+                    scheduled ? r4d(latencyInclQueue.mean()) : null,
+                    scheduled ? r2(ttftInclQueue.mean()) : null,
                     cacheRecords > 0 ? cacheSource(cacheSourceCounts) : null,
-                    traceSummary == null ? null : traceSummary.completedTraces());
+                    traceSummary == null ? null : traceSummary.completedTraces(),
+                    percentileMethod());
         }
 
         List<PercentileRow> percentileRows() {
-            Map<String, double[]> columns = new LinkedHashMap<>();
-            columns.put(PercentileRow.LATENCY, latency);
-            columns.put(PercentileRow.TTFT, ttftColumn(ttft));
-            columns.put(PercentileRow.ITL, itl);
-            columns.put(PercentileRow.TPOT, tpot);
-            columns.put(PercentileRow.INPUT_TOKENS, prompt);
-            columns.put(PercentileRow.OUTPUT_TOKENS, completion);
-            columns.put(PercentileRow.OUTPUT_THROUGHPUT, perLatency(completion, null));
-            columns.put(PercentileRow.TOTAL_THROUGHPUT, perLatency(completion, prompt));
-            columns.put(PercentileRow.DECODE_THROUGHPUT, map(tpot, v -> v > 0 ? 1000 / v : Double.NaN));
-            columns.put(PercentileRow.FIRST_CHUNK, ttftColumn(firstChunk));
-            columns.put(PercentileRow.ITL_PER_TOKEN, itlPerToken());
-            if (scheduled) {
-                columns.put(PercentileRow.QUEUE_DELAY, queueDelay);
-                columns.put(PercentileRow.LATENCY_INCL_QUEUE, latencyInclQueue);
-                columns.put(PercentileRow.TTFT_INCL_QUEUE, ttftInclQueue);
-            }
-            Map<String, double[]> sorted = new LinkedHashMap<>();
-            Map<double[], double[]> sortedBySource = new IdentityHashMap<>(); // a column listed twice is sorted once
-            columns.forEach((name, values) -> sorted.put(name,
-                    sortedBySource.computeIfAbsent(values, RunMetrics::sortedWithoutNaN)));
-
+            Map<String, Column> columns = columns();
             List<PercentileRow> rows = new ArrayList<>(PercentileRow.LABELS.size());
             for (int i = 0; i < PercentileRow.POINTS.length; i++) {
                 Map<String, Double> values = new LinkedHashMap<>();
-                for (Map.Entry<String, double[]> e : sorted.entrySet()) {
-                    double v = Percentiles.nearestRankHigh(e.getValue(), PercentileRow.POINTS[i]);
+                for (Map.Entry<String, Column> e : columns.entrySet()) {
+                    double v = e.getValue().nearestRankHigh(PercentileRow.POINTS[i]);
                     values.put(e.getKey(), Rounding.round(v, PercentileRow.decimals(e.getKey())));
                 }
                 rows.add(new PercentileRow(PercentileRow.LABELS.get(i), values));
@@ -431,23 +417,20 @@ public final class RunMetrics implements RecordSink {
             return rows;
         }
 
-        /** (completion [+ prompt]) / latency per success; NaN (left out) when latency is not positive. */
-        double[] perLatency(double[] completion, double[] promptOrNull) {
-            double[] out = new double[latency.length];
-            for (int i = 0; i < out.length; i++) {
-                double tokens = completion[i] + (promptOrNull == null ? 0 : promptOrNull[i]);
-                out[i] = latency[i] > 0 ? tokens / latency[i] : Double.NaN;
-            }
-            return out;
+        WorkloadTimeline timeline() {
+            return timelineSnapshot;
+        }
+    }
+
+    /** A percentile column: a distribution whose samples are reported multiplied by {@code factor > 0}. */
+    private record Column(Distribution values, double factor) {
+        double nearestRankHigh(double p) {
+            return values.nearestRankHigh(p) * factor; // scaling keeps the ranks
         }
 
-        WorkloadTimeline timeline() {
-            List<WorkloadTimeline.Point> points = new ArrayList<>(tlT.length);
-            for (int i = 0; i < tlT.length; i++) {
-                points.add(new WorkloadTimeline.Point(tlT[i], tlCompletion[i], tlNew[i], tlCached[i]));
-            }
-            Double start = timelineStart == ABSENT ? null : timelineStart / NANOS_PER_SECOND;
-            return new WorkloadTimeline(start, points);
+        Double mean() {
+            Double m = values.mean();
+            return m == null ? null : m * factor;
         }
     }
 
@@ -503,36 +486,6 @@ public final class RunMetrics implements RecordSink {
             if (s != null) out.put(cls, s);
         }
         return out;
-    }
-
-    private static double[] sortedWithoutNaN(double[] values) {
-        double[] out = new double[values.length];
-        int n = 0;
-        for (double v : values) {
-            if (!Double.isNaN(v)) out[n++] = v;
-        }
-        if (n < out.length) out = Arrays.copyOf(out, n);
-        Arrays.sort(out);
-        return out;
-    }
-
-    private static double[] map(double[] values, DoubleUnaryOperator f) {
-        double[] out = new double[values.length];
-        for (int i = 0; i < values.length; i++) out[i] = f.applyAsDouble(values[i]);
-        return out;
-    }
-
-    /** Mean of the finite values; null when there are none. */
-    private static Double mean(double[] values) {
-        double sum = 0;
-        long n = 0;
-        for (double v : values) {
-            if (Double.isFinite(v)) {
-                sum += v;
-                n++;
-            }
-        }
-        return n == 0 ? null : sum / n;
     }
 
     private static double r4(double v) {

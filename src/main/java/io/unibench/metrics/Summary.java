@@ -56,7 +56,11 @@ public record Summary(
         Double avgLatencyInclQueueSeconds,
         Double avgTtftInclQueueMs,
         String cacheHitSource,
-        Long completedTraces) {
+        Long completedTraces,
+        String percentileMethod) {
+
+    /** {@link #percentileMethod()} when every percentile is an observed value ({@link Percentiles}). */
+    public static final String PERCENTILES_EXACT = "exact (nearest rank)";
 
     /** The summary without the multi-turn additions (cache hit source, completed traces). */
     public Summary(double testDurationSeconds, int concurrency, double requestRate, long totalRequests,
@@ -75,7 +79,7 @@ public record Summary(
                 kvCacheHitRatePercent, avgFirstTurnTtftMs, avgSubsequentTurnTtftMs, avgDecodedTokensPerIter,
                 specAcceptRate, successRatePercent, totalInputTokens, totalOutputTokens, totalCachedTokens,
                 avgFirstChunkMs, avgItlPerTokenMs, tokenCountSource, scheduled, avgQueueDelayMs,
-                avgLatencyInclQueueSeconds, avgTtftInclQueueMs, null, null);
+                avgLatencyInclQueueSeconds, avgTtftInclQueueMs, null, null, null);
     }
 
     // evalscope's keys, verbatim.
@@ -124,6 +128,8 @@ public record Summary(
     public static final String CACHE_HIT_SOURCE = "Cache Hit Source";
     /** Multi-turn: conversations whose last turn succeeded. */
     public static final String COMPLETED_TRACES = "Completed Traces";
+    /** Ours: how the percentiles were computed (exact, or which columns came from a histogram). */
+    public static final String PERCENTILE_METHOD = "Percentile Method";
 
     public static final String SOURCE_SERVER = "server";
     public static final String SOURCE_TOKENIZER = "client tokenizer";
@@ -175,6 +181,7 @@ public record Summary(
         m.put(TOKEN_COUNT_SOURCE, tokenCountSource);
         putIfPresent(m, CACHE_HIT_SOURCE, cacheHitSource);
         putIfPresent(m, COMPLETED_TRACES, completedTraces);
+        putIfPresent(m, PERCENTILE_METHOD, percentileMethod);
         if (scheduled) {
             m.put(AVG_QUEUE_DELAY, avgQueueDelayMs);
             m.put(AVG_LATENCY_INCL_QUEUE, avgLatencyInclQueueSeconds);

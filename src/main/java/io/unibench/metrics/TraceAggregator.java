@@ -41,7 +41,7 @@ final class TraceAggregator {
         long cacheRecords;
         long cachePromptSum;
         long cachedSum;
-        final GrowableDoubles ttftMs = new GrowableDoubles();
+        final Distribution ttftMs = new Distribution();
     }
 
     private final Map<String, Trace> traces = new LinkedHashMap<>();
@@ -144,15 +144,14 @@ final class TraceAggregator {
         List<TurnPositionRow> rows = new ArrayList<>(positions.size());
         for (int p = 0; p < positions.size(); p++) {
             Position pos = positions.get(p);
-            double[] ttft = pos.ttftMs.toArray();
-            Arrays.sort(ttft);
-            Double avgTtft = ttft.length == 0 ? null : Rounding.round(Arrays.stream(ttft).sum() / ttft.length, 2);
+            Distribution ttft = pos.ttftMs;
+            boolean any = ttft.count() > 0;
             rows.add(new TurnPositionRow(p + 1, pos.requests, pos.succeeded,
                     pos.succeeded == 0 ? null : Rounding.round((double) pos.promptSum / pos.succeeded, 4),
-                    avgTtft,
-                    ttft.length == 0 ? null : Rounding.round(Percentiles.nearestRankHigh(ttft, 50), 2),
-                    ttft.length == 0 ? null : Rounding.round(Percentiles.nearestRankHigh(ttft, 90), 2),
-                    ttft.length == 0 ? null : Rounding.round(Percentiles.nearestRankHigh(ttft, 99), 2),
+                    any ? Rounding.round(ttft.mean(), 2) : null,
+                    any ? Rounding.round(ttft.nearestRankHigh(50), 2) : null,
+                    any ? Rounding.round(ttft.nearestRankHigh(90), 2) : null,
+                    any ? Rounding.round(ttft.nearestRankHigh(99), 2) : null,
                     pos.cachePromptSum > 0 ? Rounding.round(100.0 * pos.cachedSum / pos.cachePromptSum, 4) : null));
         }
         return rows;

@@ -15,7 +15,7 @@ import java.util.List;
  * </ul>
  * wall = t of the last point.
  *
- * @param nSamples         timeline points (successful requests)
+ * @param nSamples         successful requests the timeline covers
  * @param wallTimeSeconds  t of the last point, rounded to 4 decimals
  * @param lastWindowSeconds 30.0
  * @param warmupFraction   0.2
@@ -67,7 +67,7 @@ public record WorkloadThroughput(
         List<Row> rows = new java.util.ArrayList<>(4);
         for (int i = 0; i < 4; i++) rows.add(new Row(METRICS.get(i), overall[i], last[i], steady[i]));
         double wallRounded = Rounding.round(wall, 4);
-        return new WorkloadThroughput(points.size(), wallRounded, lastWindowSeconds, warmupFraction, rows);
+        return new WorkloadThroughput(timeline.successes(), wallRounded, lastWindowSeconds, warmupFraction, rows);
     }
 
     /** [total prompt, new prompt, cached prompt, completion] tok/s from {@code a} to the last point. */

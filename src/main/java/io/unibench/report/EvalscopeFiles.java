@@ -23,7 +23,8 @@ import java.util.Map;
  *   <li>{@code benchmark_summary.json}: {@link io.unibench.metrics.Summary#toMap()};</li>
  *   <li>{@code benchmark_percentile.json}: list of row objects {@code {"Percentiles": "min", "Latency (s)": …}};</li>
  *   <li>{@code workload_throughput.json} and {@code workload_timeline.json}: only when at least one request
- *       succeeded, as evalscope does;</li>
+ *       succeeded, as evalscope does; past {@code TimelineSampler.POINT_LIMIT} successes the timeline keeps every
+ *       N-th success plus the latest and says so with {@code sampled_every} and {@code n_successes};</li>
  *   <li>{@code trace_summary.json} (multi-turn): {@code {"n_traces", "rows": [{"metric", "mean", "min", "p50", "p90",
  *       "p95", "p99", "max"}]}} as evalscope, plus {@code n_completed_traces}, {@code n_abandoned_traces} and each
  *       row's {@code n};</li>
@@ -154,6 +155,10 @@ public final class EvalscopeFiles {
             points.add(pm);
         }
         m.put("points", points);
+        if (t.sampledEvery() > 1) { // a long run: every N-th success plus the latest (ours; absent otherwise)
+            m.put("sampled_every", t.sampledEvery());
+            m.put("n_successes", t.successes());
+        }
         return m;
     }
 

@@ -68,6 +68,10 @@ public final class TerminalReport {
                         .append(describeSource(s.tokenCountSource()))
                         .append(" (the server returned no usage); token and tok/s figures are not the server's.\n");
             }
+            if (s.percentileMethod() != null && !Summary.PERCENTILES_EXACT.equals(s.percentileMethod())) {
+                sb.append("Note: ").append(r.info().label()).append(": percentiles ").append(s.percentileMethod())
+                        .append(".\n");
+            }
         }
         return sb.toString();
     }

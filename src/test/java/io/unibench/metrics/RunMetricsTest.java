@@ -294,6 +294,51 @@ class RunMetricsTest {
     }
 
     @Test
+    void pastTheExactLimitItlComesFromTheHistogramAndTheSummarySaysSo() {
+        // 1,100 replies of 257 chunks: 282,700 intervals, past Distribution.EXACT_LIMIT; 1,100 latencies stay exact
+        RunMetrics m = new RunMetrics();
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
+        double[] all = new double[1100 * 256];
+        int n = 0;
+        for (int i = 0; i < 1100; i++) {
+            double[] chunks = new double[257];
+            double t = 10 + i;
+            for (int c = 0; c < chunks.length; c++) {
+                if (c > 0) {
+                    double gap = 1 + rnd.nextInt(40_000) / 1000.0; // 1 … 41 ms in µs steps
+                    t += gap;
+                }
+                chunks[c] = t;
+            }
+            RequestRecord r = record().index(i).startMs(i).firstChunkMs(chunks[0]).chunksMs(chunks)
+                    .endMs(chunks[256]).tokens(10, 257).build();
+            for (int c = 0; c < r.interChunkCount(); c++) all[n++] = r.interChunkSeconds(c) * 1000;
+            m.accept(r);
+        }
+        assertThat(n).isEqualTo(all.length).isGreaterThan(Distribution.EXACT_LIMIT);
+        RunResult result = m.result(INFO);
+        java.util.Arrays.sort(all);
+
+        String method = result.summary().percentileMethod();
+        assertThat(method).startsWith(Summary.PERCENTILES_EXACT + "; past 262144 samples from an HdrHistogram")
+                .endsWith(": ITL (ms), ITL per Token (ms)");
+        assertThat(result.summary().toMap()).containsEntry(Summary.PERCENTILE_METHOD, method);
+        for (String label : List.of("10%", "50%", "90%", "99%")) {
+            double exact = Percentiles.nearestRankHigh(all, Double.parseDouble(label.replace("%", "")));
+            // within 0.01% of the exact value, then rounded to 2 decimals like every ms column
+            assertThat(result.percentile(label, PercentileRow.ITL)).as(label).isCloseTo(exact, within(exact * 1e-4 + 0.005));
+        }
+        assertThat(result.percentile("max", PercentileRow.ITL)).isEqualTo(Rounding.round(all[all.length - 1], 2));
+        assertThat(result.summary().avgItlMs())
+                .isEqualTo(Rounding.round(java.util.Arrays.stream(all).sum() / all.length, 2));
+    }
+
+    @Test
+    void smallRunsReportExactPercentiles() {
+        assertThat(threePlusOneFailure().summary().percentileMethod()).isEqualTo(Summary.PERCENTILES_EXACT);
+    }
+
+    @Test
     void liveStatsAreCheapRunningFigures() {
         RunMetrics m = new RunMetrics();
         for (RequestRecord r : List.of(a(), b(), c(), d())) m.accept(r);

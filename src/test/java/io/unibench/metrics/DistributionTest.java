@@ -1,0 +1,113 @@
+package io.unibench.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class DistributionTest {
+    private static final double[] POINTS = {0, 0.5, 1, 5, 10, 25, 33.3, 50, 75, 90, 95, 99, 99.9, 100};
+
+    /** Log-uniform over 7 decades (1 µs … 10 s in ms), with repeats: what ITL and latency columns look like. */
+    private static double[] sample(int n, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) v[i] = i % 10 == 0 ? 5.0 : Math.pow(10, -3 + 7 * rnd.nextDouble());
+        return v;
+    }
+
+    @Test
+    void belowTheLimitEveryPercentileIsTheExactObservedValue() {
+        double[] values = sample(5_000, 1);
+        Distribution d = new Distribution(10_000);
+        for (double v : values) d.add(v);
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+
+        assertThat(d.exact()).isTrue();
+        assertThat(d.count()).isEqualTo(5_000);
+        for (double p : POINTS) {
+            assertThat(d.nearestRankHigh(p)).as("p%s", p).isEqualTo(Percentiles.nearestRankHigh(sorted, p));
+            assertThat(d.linear(p)).as("linear p%s", p).isEqualTo(Percentiles.linear(sorted, p));
+        }
+        assertThat(d.mean()).isCloseTo(Arrays.stream(values).sum() / values.length, within(1e-9));
+    }
+
+    @Test
+    void pastTheLimitPercentilesAreWithinTheStatedPrecisionAndExtremesAndMeanStayExact() {
+        double[] values = sample(200_000, 2);
+        Distribution d = new Distribution(1_000);
+        for (double v : values) d.add(v);
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+
+        assertThat(d.exact()).isFalse();
+        assertThat(d.count()).isEqualTo(200_000);
+        assertThat(d.nearestRankHigh(0)).isEqualTo(sorted[0]);
+        assertThat(d.nearestRankHigh(100)).isEqualTo(sorted[sorted.length - 1]);
+        for (double p : POINTS) {
+            double exact = Percentiles.nearestRankHigh(sorted, p);
+            // the documented bound: 0.01% (4 significant digits, the bucket's midpoint reported)
+            assertThat(d.nearestRankHigh(p)).as("p%s", p).isCloseTo(exact, within(exact * 1e-4));
+            double exactLinear = Percentiles.linear(sorted, p);
+            assertThat(d.linear(p)).as("linear p%s", p).isCloseTo(exactLinear, within(exactLinear * 1e-4));
+        }
+        assertThat(d.mean()).isCloseTo(Arrays.stream(values).sum() / values.length, within(1e-9));
+    }
+
+    @Test
+    void theSwitchHappensAtTheLimitAndKeepsEverySampleAlreadySeen() {
+        Distribution d = new Distribution(4);
+        for (double v : new double[] {4, 3, 2, 1}) d.add(v);
+        assertThat(d.exact()).isTrue();
+        assertThat(d.nearestRankHigh(50)).isEqualTo(3.0); // sorted[floor(4·0.5)] = sorted[2]
+        d.add(1000);
+        assertThat(d.exact()).isFalse();
+        assertThat(d.count()).isEqualTo(5);
+        assertThat(d.nearestRankHigh(50)).isCloseTo(3.0, within(3.0e-4)); // sorted[2] of 1,2,3,4,1000
+        assertThat(d.nearestRankHigh(100)).isEqualTo(1000.0);
+        assertThat(d.mean()).isEqualTo(202.0);
+    }
+
+    @Test
+    void undefinedValuesAreNotSamplesAndAnEmptyDistributionHasNoPercentiles() {
+        Distribution d = new Distribution(4);
+        d.add(Double.NaN);
+        d.add(Double.POSITIVE_INFINITY);
+        assertThat(d.count()).isZero();
+        assertThat(d.mean()).isNull();
+        assertThat(d.nearestRankHigh(50)).isNaN();
+        assertThat(d.linear(50)).isNaN();
+    }
+
+    @Test
+    void zerosAndANegativeClockAnomalyDoNotBreakTheHistogram() {
+        Distribution d = new Distribution(2);
+        for (int i = 0; i < 100; i++) d.add(0.0); // ITL of chunks that arrived in one read
+        d.add(-0.001);
+        d.add(7.5);
+        assertThat(d.exact()).isFalse();
+        assertThat(d.nearestRankHigh(0)).isEqualTo(-0.001); // the exact minimum
+        assertThat(d.nearestRankHigh(50)).isEqualTo(0.0);
+        assertThat(d.nearestRankHigh(100)).isEqualTo(7.5);
+    }
+
+    @Test
+    void aCopyIsIndependentOfItsSource() {
+        Distribution d = new Distribution(3);
+        d.add(1);
+        d.add(2);
+        Distribution c = d.copy();
+        d.add(100);
+        d.add(200); // d switches to the histogram, c stays exact
+        assertThat(c.exact()).isTrue();
+        assertThat(c.count()).isEqualTo(2);
+        assertThat(c.nearestRankHigh(100)).isEqualTo(2.0);
+        Distribution h = d.copy();
+        d.add(1e6);
+        assertThat(h.count()).isEqualTo(4);
+        assertThat(h.nearestRankHigh(100)).isEqualTo(200.0);
+    }
+}
