@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Timestamp lag against a separate simulator process: bench/accuracy/run-lag.sh ["100 1000 5000"] [REPEATS=3]
-# env: ITL_MS (50), MAX_TOKENS (100), SECONDS_MEASURED (20), PORT (18090), BENCH_JAVA_OPTS (client JVM), SIM_JAVA_OPTS.
+# env: ITL_MS (50), MAX_TOKENS (100), SECONDS_MEASURED (20), PORT (18090), BENCH_JAVA_OPTS (client JVM), SIM_JAVA_OPTS,
+#      SPEED_PROBE (1: run bench/accuracy/vcpu-speed alongside each run, when a C compiler is there, and also print the
+#      lag outside the VM's vCPU slow episodes; 0: off), SIM_CPUS / BENCH_CPUS (taskset CPU lists, e.g. 1 and 0: the
+#      simulator and the client on separate cores, so the simulator's write bursts do not take the client's CPU).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$here"
@@ -9,15 +12,29 @@ unibench_find_jdk
 ./unibench --version >/dev/null
 conc="${1:-100 1000 5000}"; repeats="${2:-3}"
 itl="${ITL_MS:-50}"; tokens="${MAX_TOKENS:-100}"; secs="${SECONDS_MEASURED:-20}"; port="${PORT:-18090}"
-"$JAVA_HOME/bin/java" ${SIM_JAVA_OPTS:-} -jar target/unibench.jar sim --profile instant --itl-ms "$itl" --decode-ms-per-seq 0 \
+sim_pin=(); bench_pin=()
+[ -n "${SIM_CPUS:-}" ] && sim_pin=(taskset -c "$SIM_CPUS")
+[ -n "${BENCH_CPUS:-}" ] && bench_pin=(taskset -c "$BENCH_CPUS")
+"${sim_pin[@]}" "$JAVA_HOME/bin/java" ${SIM_JAVA_OPTS:-} -jar target/unibench.jar sim --profile instant --itl-ms "$itl" --decode-ms-per-seq 0 \
   --max-num-seqs 10000 --max-queue 20000 --debug-send-times true --port "$port" >/tmp/unibench-lag-sim.log 2>&1 &
 sim=$!
 trap 'kill $sim 2>/dev/null || true' EXIT
+probe=""
+if [ "${SPEED_PROBE:-1}" = 1 ] && command -v cc >/dev/null; then
+  probe=/tmp/unibench-vcpu-speed
+  cc -O1 -o "$probe" bench/accuracy/vcpu-speed.c
+fi
 for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.2; done
 for c in $conc; do
   for r in $(seq 1 "$repeats"); do
     echo "== $(date -u +%FT%TZ) streams=$c run=$r load: $(cut -d' ' -f1-3 /proc/loadavg)"
-    "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} -cp target/unibench.jar bench/accuracy/TimingLagBench.java "$c" "$secs" "$itl" "$tokens" \
+    episodes=()
+    if [ -n "$probe" ]; then
+      "$probe" $((secs + 60)) >/tmp/unibench-vcpu-episodes.txt & probe_pid=$!
+      episodes=(-Dlag.episodes=/tmp/unibench-vcpu-episodes.txt)
+    fi
+    "${bench_pin[@]}" "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} "${episodes[@]}" -cp target/unibench.jar bench/accuracy/TimingLagBench.java "$c" "$secs" "$itl" "$tokens" \
       "http://127.0.0.1:$port" 2>&1 | grep -v WARNING
+    if [ -n "$probe" ]; then kill "$probe_pid" 2>/dev/null || true; wait "$probe_pid" 2>/dev/null || true; fi
   done
 done

@@ -7,10 +7,12 @@ import java.time.Duration;
 /**
  * The self-check that runs alongside every benchmark run: the process's CPU use (sampled every 200 ms) and how
  * late a timer fires on the client's event loops and on the virtual-thread scheduler (every 10 ms). If either is
- * high, the run's latencies include the client's own queueing (seed 001 §6.4) and the report says so.
+ * high, the run's latencies include the client's own queueing (seed 001 §6.4) and the report says so. A
+ * {@link MachineSpeedProbe} (every 10 ms) tells whether the machine itself ran the CPUs slowly meanwhile (a
+ * hypervisor throttling the VM), so the report can say that part of the lag is the machine's.
  *
  * <p>Start it right before a run and {@link #stop()} it right after. Costs: one MXBean read per 200 ms, one timer
- * per event loop and one virtual-thread wake-up per 10 ms.
+ * per event loop, one virtual-thread wake-up and one ~20 µs compute chunk per 10 ms.
  */
 public final class SelfCheck {
     public static final Duration CPU_PERIOD = Duration.ofMillis(200);
@@ -31,13 +33,16 @@ public final class SelfCheck {
     private final CpuMonitor.Sampler cpu;
     private final LagProbe eventLoops;
     private final LagProbe virtualThreads;
+    private final MachineSpeedProbe machine;
     private SelfCheckReport report;
 
-    private SelfCheck(Thresholds thresholds, CpuMonitor.Sampler cpu, LagProbe eventLoops, LagProbe virtualThreads) {
+    private SelfCheck(Thresholds thresholds, CpuMonitor.Sampler cpu, LagProbe eventLoops, LagProbe virtualThreads,
+                      MachineSpeedProbe machine) {
         this.thresholds = thresholds;
         this.cpu = cpu;
         this.eventLoops = eventLoops;
         this.virtualThreads = virtualThreads;
+        this.machine = machine;
     }
 
     /** Starts with the default thresholds and periods; {@code clientLoops} may be null (no event-loop probe). */
@@ -49,7 +54,7 @@ public final class SelfCheck {
                                   Duration lagPeriod) {
         return new SelfCheck(thresholds, CpuMonitor.sample(cpuPeriod),
                 clientLoops == null ? null : LagProbe.onEventLoops(clientLoops, lagPeriod),
-                LagProbe.onVirtualThreads(lagPeriod));
+                LagProbe.onVirtualThreads(lagPeriod), MachineSpeedProbe.start(lagPeriod));
     }
 
     /** Stops every sampler and judges the figures. Idempotent. */
@@ -58,8 +63,9 @@ public final class SelfCheck {
             CpuMonitor.Samples c = cpu.stop();
             LagProbe.LagHistogramView loop = eventLoops == null ? null : eventLoops.stop();
             LagProbe.LagHistogramView vt = virtualThreads.stop();
+            MachineSpeedProbe.View speed = machine.stop();
             report = new SelfCheckReport(c.avgShare(), c.maxShare(), c.usage().cpuSeconds(), c.usage().cores(),
-                    loop, vt, thresholds);
+                    loop, vt, speed, thresholds);
         }
         return report;
     }

@@ -15,13 +15,36 @@ import java.util.Map;
  * @param cores            processors available to the JVM
  * @param eventLoopLag     timer lag on the client's event loops, null when not probed
  * @param virtualThreadLag timer lag on the virtual-thread scheduler, null when not probed
+ * @param machineSpeed     how often the machine ran this process's CPUs slowly (hypervisor), null when not probed
  * @param thresholds       when to warn
  */
 public record SelfCheckReport(double cpuAvgShare, double cpuMaxShare, double cpuSeconds, int cores,
                               LagProbe.LagHistogramView eventLoopLag, LagProbe.LagHistogramView virtualThreadLag,
-                              SelfCheck.Thresholds thresholds) {
+                              MachineSpeedProbe.View machineSpeed, SelfCheck.Thresholds thresholds) {
 
     public static final String WARNING = "the client may be the bottleneck — lower concurrency or use a larger machine";
+    /**
+     * Share of the run with slowed CPUs above which the report names the machine: below it, a few slow samples are
+     * noise (an interrupt storm, a hyperthread sibling); the VM of bench/README.md shows 3–12%.
+     */
+    public static final double MACHINE_SLOW_NOTE_SHARE = 0.01;
+
+    /** Without a machine-speed probe. */
+    public SelfCheckReport(double cpuAvgShare, double cpuMaxShare, double cpuSeconds, int cores,
+                           LagProbe.LagHistogramView eventLoopLag, LagProbe.LagHistogramView virtualThreadLag,
+                           SelfCheck.Thresholds thresholds) {
+        this(cpuAvgShare, cpuMaxShare, cpuSeconds, cores, eventLoopLag, virtualThreadLag, null, thresholds);
+    }
+
+    /** Share of the run (0..1) in which the machine ran the CPUs at under a third of their speed; NaN if unknown. */
+    public double machineSlowShare() {
+        return machineSpeed == null ? Double.NaN : machineSpeed.slowShare();
+    }
+
+    /** True when the machine slowed the CPUs for a noticeable share of the run (not this process's doing). */
+    public boolean machineSlowed() {
+        return machineSlowShare() >= MACHINE_SLOW_NOTE_SHARE; // false for NaN
+    }
 
     /** The worse of the two schedulers' lag p99 in ms; NaN when neither has a sample. */
     public double lagP99Millis() {
@@ -57,7 +80,19 @@ public record SelfCheckReport(double cpuAvgShare, double cpuMaxShare, double cpu
             why.add(String.format(Locale.ROOT, "timing lag p99 %.1f ms > %.1f ms",
                     lagP99Millis(), thresholds.lagP99Millis()));
         }
-        return "Warning: " + WARNING + " (" + String.join("; ", why) + ")";
+        String line = "Warning: " + WARNING + " (" + String.join("; ", why) + ")";
+        return machineSlowed() ? line + "; " + machineNote() : line;
+    }
+
+    /**
+     * "the machine ran the CPUs at ≤ 15% speed for 7.2% of the run (its host or hypervisor, not this process): part of
+     * the lag and of the latency tail is the machine's", or null when it did not.
+     */
+    public String machineNote() {
+        if (!machineSlowed()) return null;
+        return String.format(Locale.ROOT, "the machine ran the CPUs at ≤ %.0f%% speed for %.1f%% of the run (its host or "
+                        + "hypervisor, not this process): part of the lag and of the latency tail is the machine's",
+                machineSpeed.slowestSpeed() * 100, machineSlowShare() * 100);
     }
 
     /** "23% / 61% of 2 cores (0.8 CPU-s)". */
@@ -70,8 +105,10 @@ public record SelfCheckReport(double cpuAvgShare, double cpuMaxShare, double cpu
     /** "0.9 ms (event loop 0.9 ms, virtual threads 0.2 ms; max 3.1 ms)". */
     public String describeLag() {
         if (Double.isNaN(lagP99Millis())) return "unknown (no timer sample: the run was shorter than one period)";
-        return String.format(Locale.ROOT, "%.2f ms (event loop %s, virtual threads %s; max %.2f ms)",
+        String lag = String.format(Locale.ROOT, "%.2f ms (event loop %s, virtual threads %s; max %.2f ms)",
                 lagP99Millis(), ms(p99(eventLoopLag)), ms(p99(virtualThreadLag)), lagMaxMillis());
+        return machineSlowed() ? lag + String.format(Locale.ROOT, "; machine CPUs slowed %.1f%% of the run",
+                machineSlowShare() * 100) : lag;
     }
 
     /** New keys for {@code benchmark_summary.json} (evalscope has none of them; NaN becomes null there). */
@@ -85,6 +122,7 @@ public record SelfCheckReport(double cpuAvgShare, double cpuMaxShare, double cpu
         m.put("Timing Lag Max (ms)", round(lagMaxMillis()));
         m.put("Event Loop Lag P99 (ms)", round(p99(eventLoopLag)));
         m.put("Virtual Thread Lag P99 (ms)", round(p99(virtualThreadLag)));
+        m.put("Machine CPU Slowed (%)", round(machineSlowShare() * 100));
         m.put("Client Bottleneck Warning", bottleneck());
         return m;
     }
