@@ -1,16 +1,13 @@
 package io.unibench.client;
 
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
@@ -192,9 +189,7 @@ final class Exchange implements ConnectionPool.Waiter {
         }
         handler.attach(this);
         freshConnection = handler.takeFreshConnection();
-        FullHttpRequest request = new DefaultFullHttpRequest(
-                HttpVersion.HTTP_1_1, HttpMethod.POST, client.pathAndQuery(), Unpooled.wrappedBuffer(body));
-        client.fillHeaders(request.headers(), stream, requestId, body.length);
+        ByteBuf request = client.head().encode(ByteBufAllocator.DEFAULT, stream, requestId, body);
         requestWrittenNanos = System.nanoTime();
         ch.writeAndFlush(request).addListener(f -> {
             if (f.isSuccess()) {
