@@ -242,7 +242,7 @@ final class Exchange implements ConnectionPool.Waiter {
             bodyBytes = new ByteAccumulator(MAX_ERROR_BODY_BYTES);
         } else if (contentType.startsWith("text/event-stream") || (stream && !contentType.contains("json"))) {
             mode = Mode.SSE;
-            chunks = new ChunkInterpreter(client.mapper());
+            chunks = new ChunkInterpreter(client.mapper(), handler.scanner());
             sse = new SseParser(this::onEvent, this::claimEvent);
         } else {
             mode = Mode.BODY;
