@@ -439,7 +439,16 @@ final class ChunkScanner {
         stringStart = p + 1;
         stringEscaped = false;
         stringAscii = true;
+        // the common string (a token): printable ASCII without escapes, in locals (C1 reloads fields every step)
+        byte[] b = this.b;
+        int end = this.end;
         int i = p + 1;
+        while (i < end) {
+            byte c = b[i];
+            if (c == '"') return i + 1;
+            if (c == '\\' || c < 0x20) break; // an escape, a control character or a non-ASCII byte (negative)
+            i++;
+        }
         while (i < end) {
             byte c = b[i];
             if (c == '"') return i + 1;
@@ -581,6 +590,8 @@ final class ChunkScanner {
     }
 
     private int ws(int p) {
+        byte[] b = this.b;
+        int end = this.end;
         while (p < end) {
             byte c = b[p];
             if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return p;
