@@ -182,7 +182,7 @@ final class Exchange implements ConnectionPool.Waiter {
         if (isDone()) {
             return; // failed between assignment and now; fail() already closed the channel
         }
-        handler = ch.pipeline().get(ResponseHandler.class);
+        handler = ch.pipeline().last() instanceof ResponseHandler last ? last : null; // LlmClient adds it last
         if (handler == null || !ch.isActive()) {
             fail(ErrorClass.CONNECTION_RESET, "connection closed before the request was sent", System.nanoTime());
             return;
@@ -226,6 +226,11 @@ final class Exchange implements ConnectionPool.Waiter {
             }
             if (part instanceof LastHttpContent && !isDone()) {
                 onEnd(arrival);
+            }
+            if (draining && readCheck == null && !isDone()) {
+                // the response did not end with its [DONE]: wait for the end a little (scheduled here rather than
+                // at [DONE], which is nearly always followed by the end in the same part: no timer to cancel)
+                scheduleReadCheck(DRAIN_GRACE_NANOS);
             }
         } finally {
             ReferenceCountUtil.release(part);
@@ -298,10 +303,7 @@ final class Exchange implements ConnectionPool.Waiter {
 
     private void startDraining() {
         draining = true;
-        doneNanos = chunks.lastEventNanos();
-        if (readCheck == null) {
-            scheduleReadCheck(DRAIN_GRACE_NANOS);
-        }
+        doneNanos = chunks.lastEventNanos(); // onResponsePart schedules the grace check if the response goes on
     }
 
     private void onEnd(long arrival) {

@@ -451,6 +451,19 @@ class LlmClientTest {
     }
 
     @Test
+    void doneWithoutTheEndOfTheResponseSucceedsAfterTheGrace() throws Exception {
+        TestServer server = server((req, socket, out) -> {
+            TestServer.sseHeaders(out);
+            TestServer.chunk(out, "data: " + chunk("{\"content\":\"x\"}", "stop") + "\n\ndata: [DONE]\n\n");
+            return true; // the chunked body never ends: the client must not wait for it beyond its grace
+        });
+        ClientResult r = client(server, c -> c).send(BODY, true, "r").get(10, TimeUnit.SECONDS);
+        assertThat(r.errorClass()).as(r.errorMessage()).isNull();
+        assertThat(r.content()).isEqualTo("x");
+        assertThat(r.endNanos()).isLessThanOrEqualTo(System.nanoTime());
+    }
+
+    @Test
     void replyWithoutChoicesIsABusinessError() throws Exception {
         TestServer server = server((req, socket, out) -> {
             if (req.header("accept").equals("text/event-stream")) {
