@@ -37,6 +37,32 @@ class RequestsJsonlWriterTest {
         assertThat(line).contains("\"itl_s\":[1.0E-9,3.99E-7,1.0E-6,0.0,0.0014986,1.0,1.2346E-5],");
     }
 
+    /** Raw values larger than the generator's free buffer space take its other path: still the same text. */
+    @Test
+    void longIntervalArraysAcrossGeneratorBufferBoundaries() throws Exception {
+        Path file = dir.resolve("long.jsonl");
+        List<RequestRecord> records = new ArrayList<>();
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(3);
+        for (int i = 0; i < 40; i++) {
+            double[] chunks = new double[200 + rng.nextInt(900)];
+            double t = 100;
+            for (int c = 0; c < chunks.length; c++) chunks[c] = t += rng.nextDouble() * 3;
+            records.add(record().index(i).startMs(99).chunksMs(chunks).endMs(t + 1).tokens(4, chunks.length).build());
+        }
+        try (RequestsJsonlWriter w = new RequestsJsonlWriter(file, TestRecords.ms(0))) {
+            records.forEach(w::accept);
+        }
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        assertThat(lines).hasSize(records.size());
+        for (int i = 0; i < records.size(); i++) {
+            RequestRecord r = records.get(i);
+            List<Double> itl = new ArrayList<>();
+            for (int k = 0; k < r.interChunkCount(); k++) itl.add(r.interChunkSeconds(k));
+            assertThat(lines.get(i)).contains("\"itl_s\":" + MAPPER.writeValueAsString(itl) + ",");
+            assertThat(MAPPER.readTree(lines.get(i)).get("index").asInt()).isEqualTo(i);
+        }
+    }
+
     /** Moments are written by SecondsText: the text must stay what Jackson wrote for (nanos - runStart) / 1e9. */
     @Test
     void momentsAreWrittenAsJacksonWritesTheirDoubles() throws Exception {
