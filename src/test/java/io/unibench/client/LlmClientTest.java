@@ -402,6 +402,23 @@ class LlmClientTest {
         assertThat(r.endNanos() - r.startNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
     }
 
+    /** A request queued for the only connection still ends by its total timeout, counted from its start. */
+    @Test
+    void totalTimeoutCountsTheWaitForAConnection() throws Exception {
+        TestServer server = server((req, socket, out) -> {
+            TestServer.sseHeaders(out);
+            release.await(10, TimeUnit.SECONDS);
+            return false;
+        });
+        LlmClient client = client(server, c -> withMax(withTimeouts(c, null, Duration.ofMillis(300)), 1));
+        var first = client.send(BODY, true, "first");
+        var queued = client.send(BODY, true, "queued");
+        ClientResult r = queued.get(10, TimeUnit.SECONDS);
+        assertThat(r.errorClass()).isEqualTo(ErrorClass.TIMEOUT_TOTAL);
+        assertThat(r.endNanos() - r.startNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
+        assertThat(first.get(10, TimeUnit.SECONDS).errorClass()).isEqualTo(ErrorClass.TIMEOUT_TOTAL);
+    }
+
     // ---- reply content errors ----
 
     @Test
