@@ -22,7 +22,21 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        disableLeakDetectionUnlessAsked();
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /**
+     * Netty's buffer leak detector (default level SIMPLE) records a stack trace for a sample of buffers: in a
+     * benchmark run it is pure overhead on the event loops that timestamp every chunk (bench/README.md, third
+     * round). Off for the CLI, unless the user asks for a level with {@code -Dio.netty.leakDetection.level}.
+     * Only here, not in {@link #execute}: tests run in-process with the level Maven gives them, so leaks still show.
+     */
+    private static void disableLeakDetectionUnlessAsked() {
+        if (System.getProperty("io.netty.leakDetection.level") == null
+                && System.getProperty("io.netty.leakDetectionLevel") == null) {
+            io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
+        }
     }
 
     /** Runs the CLI with the given streams and returns the exit code (tests call this). */

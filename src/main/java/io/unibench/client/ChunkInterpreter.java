@@ -31,7 +31,7 @@ final class ChunkInterpreter {
 
     private final ObjectMapper mapper;
     private final ChunkFields fields = new ChunkFields();
-    private final ChunkScanner scanner = new ChunkScanner();
+    private final ChunkScanner scanner;
 
     private final TextBuilder content = new TextBuilder();
     private final TextBuilder reasoning = new TextBuilder();
@@ -47,7 +47,16 @@ final class ChunkInterpreter {
     private String failureMessage;
 
     ChunkInterpreter(ObjectMapper mapper) {
+        this(mapper, new ChunkScanner());
+    }
+
+    /**
+     * With the scanner of the connection, whose template (its last token chunk) then also serves the first token
+     * chunk of this reply; the scanner must not be used by anyone else meanwhile.
+     */
+    ChunkInterpreter(ObjectMapper mapper, ChunkScanner scanner) {
         this.mapper = mapper;
+        this.scanner = scanner;
     }
 
     /** One SSE data payload that arrived at {@code nanos}. */
@@ -147,7 +156,9 @@ final class ChunkInterpreter {
             firstChunkNanos = nanos;
         }
         lastEventNanos = nanos;
-        if (f.usage != null) {
+        if (f.usageRead) {
+            usage = new Usage(f.usagePrompt, f.usageCompletion, f.usageCached);
+        } else if (f.usage != null) {
             readUsage(f.usage);
         }
         if (f.choice) {
@@ -217,11 +228,17 @@ final class ChunkInterpreter {
         String text;
         String finishReason;
         JsonNode usage;
+        /** The scanner read the usage object (then {@code usage} is null). */
+        boolean usageRead;
+        int usagePrompt;
+        int usageCompletion;
+        int usageCached;
 
         ChunkFields reset() {
             choice = false;
             content = reasoningContent = reasoning = text = finishReason = null;
             usage = null;
+            usageRead = false;
             return this;
         }
 
@@ -233,9 +250,15 @@ final class ChunkInterpreter {
             reasoning = sc.reasoning;
             text = sc.text;
             finishReason = sc.finishReason;
-            if (sc.usageStart >= 0) {
+            if (sc.usageRead) {
+                usageRead = true;
+                usagePrompt = sc.usagePrompt;
+                usageCompletion = sc.usageCompletion;
+                usageCached = sc.usageCached;
+            } else if (sc.usageStart >= 0) {
                 try {
-                    usage = mapper.readTree(buf, sc.usageStart, sc.usageEnd - sc.usageStart); // once per stream
+                    // values the scanner leaves to Jackson's rules (strings, fractions, large numbers)
+                    usage = mapper.readTree(buf, sc.usageStart, sc.usageEnd - sc.usageStart);
                 } catch (java.io.IOException e) {
                     return false;
                 }

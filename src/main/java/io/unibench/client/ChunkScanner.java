@@ -28,6 +28,10 @@ final class ChunkScanner {
     private static final byte[] CONTENT = ascii("content");
     private static final byte[] REASONING_CONTENT = ascii("reasoning_content");
     private static final byte[] REASONING = ascii("reasoning");
+    private static final byte[] PROMPT_TOKENS = ascii("prompt_tokens");
+    private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
+    private static final byte[] PROMPT_TOKENS_DETAILS = ascii("prompt_tokens_details");
+    private static final byte[] CACHED_TOKENS = ascii("cached_tokens");
 
     // the result of the last successful scan
     boolean choice;
@@ -47,6 +51,16 @@ final class ChunkScanner {
     /** Byte range of the {@code usage} object in the scanned buffer, or -1. */
     int usageStart;
     int usageEnd;
+    /**
+     * The usage object read by the scan ({@code usageRead}): {@code prompt_tokens} and {@code completion_tokens}
+     * (0 when absent or null), {@code prompt_tokens_details.cached_tokens} (-1 when absent or not a number), as
+     * ChunkInterpreter reads them from a tree. False when a usage object held anything else than integer literals
+     * or null there (e.g. a string, a fraction): the interpreter then reads it with Jackson.
+     */
+    boolean usageRead;
+    int usagePrompt;
+    int usageCompletion;
+    int usageCached;
 
     private byte[] b;
     private int end;
@@ -102,7 +116,10 @@ final class ChunkScanner {
         if (p == FAIL) return false;
         p = ws(p);
         boolean valid = p == end;
-        if (valid) keepTemplate(offset);
+        if (valid) {
+            keepTemplate(offset);
+            if (usageStart >= 0) usageRead = readUsage();
+        }
         b = null;
         return valid;
     }
@@ -111,6 +128,7 @@ final class ChunkScanner {
         choice = false;
         content = reasoningContent = reasoning = text = finishReason = null;
         usageStart = usageEnd = -1;
+        usageRead = false;
         rawField = NO_HOLE;
     }
 
@@ -167,8 +185,10 @@ final class ChunkScanner {
 
     private void keepTemplate(int offset) {
         int length = end - offset;
-        if (keptStrings != 1 || !choice || usageStart >= 0 || length > MAX_TEMPLATE) {
-            return; // the previous template stays: a role or finish chunk does not end a run of token chunks
+        if (keptStrings != 1 || !choice || usageStart >= 0 || length > MAX_TEMPLATE || keptEnd - keptStart == 2) {
+            // the previous template stays: a role chunk (its content is "") or a finish chunk does not end a run
+            // of token chunks, and the template then serves the next reply on the connection too
+            return;
         }
         if (SseParser.lineEnd(b, offset, end) != end) {
             return; // JSON spread over several data lines: a template must be one line for claim()
@@ -188,6 +208,89 @@ final class ChunkScanner {
         keptField = field;
         keptStart = start;
         keptEnd = end;
+    }
+
+    // ---- the usage object, already checked by the scan ----
+
+    private boolean readUsage() {
+        int scanEnd = end;
+        end = usageEnd;
+        try {
+            usagePrompt = 0;
+            usageCompletion = 0;
+            usageCached = -1;
+            int p = ws(usageStart + 1);
+            if (b[p] == '}') return true;
+            while (true) {
+                p = key(p);
+                if (p == FAIL) return false;
+                int v = ws(p);
+                if (keyIs(PROMPT_TOKENS)) {
+                    p = intOrNull(v, 0);
+                    usagePrompt = intValue;
+                } else if (keyIs(COMPLETION_TOKENS)) {
+                    p = intOrNull(v, 0);
+                    usageCompletion = intValue;
+                } else if (keyIs(PROMPT_TOKENS_DETAILS)) {
+                    usageCached = -1; // a later details member replaces an earlier one, as in a tree
+                    p = b[v] == '{' ? promptTokensDetails(v) : skipValue(v, 2);
+                } else {
+                    p = skipValue(v, 2);
+                }
+                if (p == FAIL) return false;
+                p = ws(p);
+                if (b[p] == '}') return true;
+                p = ws(p + 1); // the scan checked the grammar: this is a comma
+            }
+        } finally {
+            end = scanEnd;
+        }
+    }
+
+    private int promptTokensDetails(int p) {
+        p = ws(p + 1);
+        if (b[p] == '}') return p + 1;
+        while (true) {
+            p = key(p);
+            if (p == FAIL) return FAIL;
+            int v = ws(p);
+            if (keyIs(CACHED_TOKENS)) {
+                p = intOrNull(v, -1);
+                usageCached = intValue;
+            } else {
+                p = skipValue(v, 3);
+            }
+            if (p == FAIL) return FAIL;
+            p = ws(p);
+            if (b[p] == '}') return p + 1;
+            p = ws(p + 1);
+        }
+    }
+
+    private int intValue;
+
+    /**
+     * An integer literal of at most 9 digits (into {@link #intValue}) or {@code null} ({@code ifNull}); FAIL for any
+     * other value, so that Jackson's rules decide (strings that read as numbers, fractions, large numbers).
+     */
+    private int intOrNull(int p, int ifNull) {
+        if (b[p] == 'n') {
+            intValue = ifNull;
+            return literal(p, "null");
+        }
+        int after = number(p);
+        if (after == FAIL) return FAIL;
+        boolean negative = b[p] == '-';
+        int from = negative ? p + 1 : p;
+        if (after - from > 9) return FAIL;
+        int value = 0;
+        for (int i = from; i < after; i++) {
+            byte c = b[i];
+            if (c < '0' || c > '9') return FAIL; // a fraction or an exponent
+            value = value * 10 + (c - '0');
+        }
+        intValue = (int) (negative ? -value : value);
+        return after;
     }
 
     // ---- the objects we look into ----
@@ -336,7 +439,16 @@ final class ChunkScanner {
         stringStart = p + 1;
         stringEscaped = false;
         stringAscii = true;
+        // the common string (a token): printable ASCII without escapes, in locals (C1 reloads fields every step)
+        byte[] b = this.b;
+        int end = this.end;
         int i = p + 1;
+        while (i < end) {
+            byte c = b[i];
+            if (c == '"') return i + 1;
+            if (c == '\\' || c < 0x20) break; // an escape, a control character or a non-ASCII byte (negative)
+            i++;
+        }
         while (i < end) {
             byte c = b[i];
             if (c == '"') return i + 1;
@@ -478,6 +590,8 @@ final class ChunkScanner {
     }
 
     private int ws(int p) {
+        byte[] b = this.b;
+        int end = this.end;
         while (p < end) {
             byte c = b[p];
             if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return p;

@@ -1,16 +1,13 @@
 package io.unibench.client;
 
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
@@ -185,16 +182,14 @@ final class Exchange implements ConnectionPool.Waiter {
         if (isDone()) {
             return; // failed between assignment and now; fail() already closed the channel
         }
-        handler = ch.pipeline().get(ResponseHandler.class);
+        handler = ch.pipeline().last() instanceof ResponseHandler last ? last : null; // LlmClient adds it last
         if (handler == null || !ch.isActive()) {
             fail(ErrorClass.CONNECTION_RESET, "connection closed before the request was sent", System.nanoTime());
             return;
         }
         handler.attach(this);
         freshConnection = handler.takeFreshConnection();
-        FullHttpRequest request = new DefaultFullHttpRequest(
-                HttpVersion.HTTP_1_1, HttpMethod.POST, client.pathAndQuery(), Unpooled.wrappedBuffer(body));
-        client.fillHeaders(request.headers(), stream, requestId, body.length);
+        ByteBuf request = client.head().encode(ByteBufAllocator.DEFAULT, stream, requestId, body);
         requestWrittenNanos = System.nanoTime();
         ch.writeAndFlush(request).addListener(f -> {
             if (f.isSuccess()) {
@@ -232,6 +227,11 @@ final class Exchange implements ConnectionPool.Waiter {
             if (part instanceof LastHttpContent && !isDone()) {
                 onEnd(arrival);
             }
+            if (draining && readCheck == null && !isDone()) {
+                // the response did not end with its [DONE]: wait for the end a little (scheduled here rather than
+                // at [DONE], which is nearly always followed by the end in the same part: no timer to cancel)
+                scheduleReadCheck(DRAIN_GRACE_NANOS);
+            }
         } finally {
             ReferenceCountUtil.release(part);
         }
@@ -247,7 +247,7 @@ final class Exchange implements ConnectionPool.Waiter {
             bodyBytes = new ByteAccumulator(MAX_ERROR_BODY_BYTES);
         } else if (contentType.startsWith("text/event-stream") || (stream && !contentType.contains("json"))) {
             mode = Mode.SSE;
-            chunks = new ChunkInterpreter(client.mapper());
+            chunks = new ChunkInterpreter(client.mapper(), handler.scanner());
             sse = new SseParser(this::onEvent, this::claimEvent);
         } else {
             mode = Mode.BODY;
@@ -303,10 +303,7 @@ final class Exchange implements ConnectionPool.Waiter {
 
     private void startDraining() {
         draining = true;
-        doneNanos = chunks.lastEventNanos();
-        if (readCheck == null) {
-            scheduleReadCheck(DRAIN_GRACE_NANOS);
-        }
+        doneNanos = chunks.lastEventNanos(); // onResponsePart schedules the grace check if the response goes on
     }
 
     private void onEnd(long arrival) {

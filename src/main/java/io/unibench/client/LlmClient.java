@@ -13,9 +13,8 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.HttpClientCodec;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -50,14 +49,15 @@ import java.util.concurrent.TimeUnit;
 public final class LlmClient implements AutoCloseable {
 
     private static final String USER_AGENT = "unibench";
+    /** Largest content part the HTTP decoder hands on (a slice of a read, not a copy). */
+    private static final int MAX_CONTENT_PART = 1 << 20;
 
     private final ClientConfig config;
     private final EventLoopGroup group;
     private final ConnectionPool pool;
     private final ObjectMapper mapper = new ObjectMapper();
     private final DebugLog debug;
-    private final String pathAndQuery;
-    private final String hostHeader;
+    private final RequestHead head;
     private final long readTimeoutNanos;
     private final Set<Exchange> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
@@ -79,8 +79,8 @@ public final class LlmClient implements AutoCloseable {
         boolean tls = scheme.equals("https");
         String host = uri.getHost();
         int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
-        this.pathAndQuery = pathAndQuery(uri);
-        this.hostHeader = uri.getPort() > 0 ? hostForHeader(host) + ":" + port : hostForHeader(host);
+        String hostHeader = uri.getPort() > 0 ? hostForHeader(host) + ":" + port : hostForHeader(host);
+        this.head = new RequestHead(pathAndQuery(uri), hostHeader, USER_AGENT, config.headers());
         this.readTimeoutNanos = nanos(config.readTimeout());
         this.debug = new DebugLog(config.debug(), System.err);
         SslContext ssl = tls ? sslContext() : null;
@@ -189,10 +189,6 @@ public final class LlmClient implements AutoCloseable {
         return debug;
     }
 
-    String pathAndQuery() {
-        return pathAndQuery;
-    }
-
     long readTimeoutNanos() {
         return readTimeoutNanos;
     }
@@ -201,20 +197,8 @@ public final class LlmClient implements AutoCloseable {
         inFlight.remove(exchange);
     }
 
-    void fillHeaders(HttpHeaders headers, boolean stream, String requestId, int contentLength) {
-        headers.set(HttpHeaderNames.HOST, hostHeader);
-        headers.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
-        headers.set(HttpHeaderNames.ACCEPT, stream ? HttpHeaderValues.TEXT_EVENT_STREAM : HttpHeaderValues.APPLICATION_JSON);
-        headers.set(HttpHeaderNames.USER_AGENT, USER_AGENT);
-        if (requestId != null) {
-            headers.set("X-Request-Id", requestId);
-        }
-        for (Map.Entry<String, String> h : config.headers().entrySet()) {
-            headers.set(h.getKey(), h.getValue());
-        }
-        // framing is ours to decide, whatever the configured headers say
-        headers.set(HttpHeaderNames.CONTENT_LENGTH, contentLength);
-        headers.remove(HttpHeaderNames.TRANSFER_ENCODING);
+    RequestHead head() {
+        return head;
     }
 
     // ---- setup ----
@@ -235,7 +219,15 @@ public final class LlmClient implements AutoCloseable {
             });
             p.addLast("tls", tls);
         }
-        p.addLast("http", new HttpClientCodec());
+        // A response decoder only: requests are written as prepared bytes (RequestHead), not through Netty's
+        // encoder, so HttpClientCodec (whose decoder follows its encoder's queue of methods) cannot be used; every
+        // request is a POST, so no reply is a bodyless HEAD reply. Header names are not validated (nothing here
+        // depends on them but Content-Type, Content-Length and Connection, which the decoder reads anyway), and a
+        // read is handed on as one content part rather than in 8 KiB slices: fewer parts, fewer SSE events split
+        // between two parts.
+        p.addLast("http", new HttpResponseDecoder(new HttpDecoderConfig()
+                .setValidateHeaders(false)
+                .setMaxChunkSize(MAX_CONTENT_PART)));
         p.addLast("responses", responses);
     }
 

@@ -14,6 +14,8 @@ import io.netty.util.ReferenceCountUtil;
 final class ResponseHandler extends ChannelInboundHandlerAdapter {
 
     private final ConnectTimer timer;
+    /** The connection's chunk scanner: its template carries over from one reply to the next on this connection. */
+    private final ChunkScanner scanner = new ChunkScanner();
     private Exchange current;
     private long arrivalNanos = ClientResult.ABSENT;
 
@@ -24,6 +26,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
     /** The connection's timings if the caller is its first user; {@code null} on a reused connection. */
     ConnectTimer takeFreshConnection() {
         return timer.takeIfFresh();
+    }
+
+    ChunkScanner scanner() {
+        return scanner;
     }
 
     void attach(Exchange exchange) {

@@ -15,19 +15,19 @@ final class SecondsText {
     /** Beyond this many nanoseconds (10^6 s) the shortcut no longer holds. */
     private static final long LIMIT = 1_000_000_000_000_000L;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
-    /** Most chars one value takes (Double.toString of a long's worth of nanoseconds fits too). */
+    /** Most chars (ASCII bytes) one value takes (Double.toString of a long's worth of nanoseconds fits too). */
     static final int MAX_CHARS = 32;
 
     private SecondsText() {}
 
     /**
-     * Appends the text of {@code nanos / 1e9} to {@code out} at {@code pos}; returns the position after it.
+     * Appends the text of {@code nanos / 1e9} (ASCII) to {@code out} at {@code pos}; returns the position after it.
      * {@code out} must have room for {@link #MAX_CHARS} more chars.
      */
-    static int append(char[] out, int pos, long nanos) {
+    static int append(byte[] out, int pos, long nanos) {
         if (nanos <= -LIMIT || nanos >= LIMIT) {
             String s = Double.toString(nanos / 1e9);
-            s.getChars(0, s.length(), out, pos);
+            for (int i = 0; i < s.length(); i++) out[pos + i] = (byte) s.charAt(i); // ASCII
             return pos + s.length();
         }
         if (nanos < 0) {
@@ -63,7 +63,7 @@ final class SecondsText {
         }
         int n = digitCount(nanos);
         long lead = n == 1 ? nanos : nanos / pow10(n - 1);
-        out[pos++] = (char) ('0' + lead);
+        out[pos++] = (byte) ('0' + lead);
         out[pos++] = '.';
         if (n == 1) {
             out[pos++] = '0';
@@ -76,9 +76,9 @@ final class SecondsText {
     }
 
     /** {@code value} as exactly {@code digits} decimal digits (zero-padded on the left). */
-    private static int appendDigits(char[] out, int pos, long value, int digits) {
+    private static int appendDigits(byte[] out, int pos, long value, int digits) {
         for (int i = pos + digits - 1; i >= pos; i--) {
-            out[i] = (char) ('0' + value % 10);
+            out[i] = (byte) ('0' + value % 10);
             value /= 10;
         }
         return pos + digits;

@@ -40,6 +40,37 @@ class ChunkInterpreterTest {
         assertThat(chunks.content()).isEqualTo("answer");
     }
 
+    /** The scanner reads usage objects itself; every variant must read as the Jackson tree path reads it. */
+    @Test
+    void usageReadByTheScannerAsJacksonReadsIt() throws Exception {
+        String[] usages = {
+                "{\"prompt_tokens\":9,\"completion_tokens\":256,\"total_tokens\":265,\"prompt_tokens_details\":{\"cached_tokens\":0}}",
+                "{}", "{ \"prompt_tokens\" : 7 , \"completion_tokens\" : null }",
+                "{\"prompt_tokens\":-1,\"completion_tokens\":123456789}",
+                "{\"prompt_tokens\":1234567890,\"completion_tokens\":99999999999}",
+                "{\"prompt_tokens\":\"12\",\"completion_tokens\":3.7}", "{\"prompt_tokens\":1e2,\"completion_tokens\":true}",
+                "{\"prompt_tokens\":1,\"prompt_tokens\":2,\"completion_tokens\":0}",
+                "{\"prompt_tokens_details\":{\"cached_tokens\":5},\"prompt_tokens_details\":{\"audio\":1}}",
+                "{\"prompt_tokens_details\":{\"cached_tokens\":5,\"cached_tokens\":6,\"x\":[1,{\"y\":2}]}}",
+                "{\"prompt_tokens_details\":null,\"completion_tokens_details\":{\"reasoning_tokens\":4}}",
+                "{\"prompt_tokens_details\":{\"cached_tokens\":null}}", "{\"prompt_tokens_details\":{\"cached_tokens\":\"3\"}}",
+                "{\"prompt_tokens_details\":{\"cached_tokens\":2.0}}", "{\"prompt_tokens_details\":[1]}",
+                "{\"prompt_tokens\":-0,\"completion_tokens\":-123456789}",
+        };
+        ObjectMapper mapper = new ObjectMapper();
+        for (String u : usages) {
+            ChunkInterpreter in = new ChunkInterpreter(mapper);
+            in.onEvent(delta("{\"content\":\"x\"}"), 1);
+            in.onEvent("{\"choices\":[],\"usage\":" + u + "}", 2);
+            var node = mapper.readTree(u);
+            var details = node.get("prompt_tokens_details");
+            var cached = details != null && details.isObject() ? details.get("cached_tokens") : null;
+            Usage expected = new Usage(node.path("prompt_tokens").asInt(0), node.path("completion_tokens").asInt(0),
+                    cached != null && cached.isNumber() ? cached.asInt() : -1);
+            assertThat(in.usage()).as(u).isEqualTo(expected);
+        }
+    }
+
     @Test
     void usageOnlyChunkWithEmptyChoicesIsNormal() {
         chunks.onEvent(delta("{\"content\":\"x\"}"), 1);

@@ -73,6 +73,31 @@ class ChunkScannerTest {
     }
 
     @Test
+    void readsPlainUsageItselfAndLeavesOddValuesToJackson() {
+        assertThat(scan("{\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":256,"
+                + "\"prompt_tokens_details\":{\"cached_tokens\":3}}}")).isTrue();
+        assertThat(scanner.usageRead).isTrue();
+        assertThat(new int[] {scanner.usagePrompt, scanner.usageCompletion, scanner.usageCached}).containsExactly(9, 256, 3);
+        assertThat(scan("{\"choices\":[],\"usage\":{\"prompt_tokens\":\"9\"}}")).isTrue();
+        assertThat(scanner.usageRead).isFalse();
+        assertThat(scan("{\"choices\":[],\"usage\":{\"completion_tokens\":1.5}}")).isTrue();
+        assertThat(scanner.usageRead).isFalse();
+        assertThat(scan("{\"choices\":[],\"usage\":null}")).isTrue();
+        assertThat(scanner.usageRead).isFalse();
+    }
+
+    @Test
+    void aRoleChunkDoesNotReplaceTheTokenTemplate() {
+        String token = "{\"choices\":[{\"delta\":{\"content\":\"a\"}}]}";
+        String role = "{\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}";
+        assertThat(scan(token)).isTrue();
+        assertThat(scan(role)).isTrue();
+        byte[] next = token.replace("\"a\"", "\"bc\"").getBytes(StandardCharsets.UTF_8);
+        assertThat(scanner.claim(next, 0, next.length)).isEqualTo(next.length); // still the token template
+        assertThat(scanner.rawLength).isEqualTo(2);
+    }
+
+    @Test
     void handsBackErrorsAndAnythingJacksonMustJudge() {
         for (String json : HANDED_BACK) assertThat(scan(json)).as(json).isFalse();
     }

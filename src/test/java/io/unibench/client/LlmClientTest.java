@@ -402,6 +402,23 @@ class LlmClientTest {
         assertThat(r.endNanos() - r.startNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
     }
 
+    /** A request queued for the only connection still ends by its total timeout, counted from its start. */
+    @Test
+    void totalTimeoutCountsTheWaitForAConnection() throws Exception {
+        TestServer server = server((req, socket, out) -> {
+            TestServer.sseHeaders(out);
+            release.await(10, TimeUnit.SECONDS);
+            return false;
+        });
+        LlmClient client = client(server, c -> withMax(withTimeouts(c, null, Duration.ofMillis(300)), 1));
+        var first = client.send(BODY, true, "first");
+        var queued = client.send(BODY, true, "queued");
+        ClientResult r = queued.get(10, TimeUnit.SECONDS);
+        assertThat(r.errorClass()).isEqualTo(ErrorClass.TIMEOUT_TOTAL);
+        assertThat(r.endNanos() - r.startNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
+        assertThat(first.get(10, TimeUnit.SECONDS).errorClass()).isEqualTo(ErrorClass.TIMEOUT_TOTAL);
+    }
+
     // ---- reply content errors ----
 
     @Test
@@ -448,6 +465,19 @@ class LlmClientTest {
         ClientResult r = client(server, c -> c).send(BODY, true, "r").get(10, TimeUnit.SECONDS);
         assertThat(r.errorClass()).as(r.errorMessage()).isNull();
         assertThat(r.finishReason()).isEqualTo("stop");
+    }
+
+    @Test
+    void doneWithoutTheEndOfTheResponseSucceedsAfterTheGrace() throws Exception {
+        TestServer server = server((req, socket, out) -> {
+            TestServer.sseHeaders(out);
+            TestServer.chunk(out, "data: " + chunk("{\"content\":\"x\"}", "stop") + "\n\ndata: [DONE]\n\n");
+            return true; // the chunked body never ends: the client must not wait for it beyond its grace
+        });
+        ClientResult r = client(server, c -> c).send(BODY, true, "r").get(10, TimeUnit.SECONDS);
+        assertThat(r.errorClass()).as(r.errorMessage()).isNull();
+        assertThat(r.content()).isEqualTo("x");
+        assertThat(r.endNanos()).isLessThanOrEqualTo(System.nanoTime());
     }
 
     @Test

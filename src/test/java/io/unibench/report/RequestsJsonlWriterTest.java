@@ -37,6 +37,69 @@ class RequestsJsonlWriterTest {
         assertThat(line).contains("\"itl_s\":[1.0E-9,3.99E-7,1.0E-6,0.0,0.0014986,1.0,1.2346E-5],");
     }
 
+    /** Raw values larger than the generator's free buffer space take its other path: still the same text. */
+    @Test
+    void longIntervalArraysAcrossGeneratorBufferBoundaries() throws Exception {
+        Path file = dir.resolve("long.jsonl");
+        List<RequestRecord> records = new ArrayList<>();
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(3);
+        for (int i = 0; i < 40; i++) {
+            double[] chunks = new double[200 + rng.nextInt(900)];
+            double t = 100;
+            for (int c = 0; c < chunks.length; c++) chunks[c] = t += rng.nextDouble() * 3;
+            records.add(record().index(i).startMs(99).chunksMs(chunks).endMs(t + 1).tokens(4, chunks.length).build());
+        }
+        try (RequestsJsonlWriter w = new RequestsJsonlWriter(file, TestRecords.ms(0))) {
+            records.forEach(w::accept);
+        }
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        assertThat(lines).hasSize(records.size());
+        for (int i = 0; i < records.size(); i++) {
+            RequestRecord r = records.get(i);
+            List<Double> itl = new ArrayList<>();
+            for (int k = 0; k < r.interChunkCount(); k++) itl.add(r.interChunkSeconds(k));
+            assertThat(lines.get(i)).contains("\"itl_s\":" + MAPPER.writeValueAsString(itl) + ",");
+            assertThat(MAPPER.readTree(lines.get(i)).get("index").asInt()).isEqualTo(i);
+        }
+    }
+
+    /** Moments are written by SecondsText: the text must stay what Jackson wrote for (nanos - runStart) / 1e9. */
+    @Test
+    void momentsAreWrittenAsJacksonWritesTheirDoubles() throws Exception {
+        Path file = dir.resolve("moments.jsonl");
+        long runStart = TestRecords.ms(0) + 123_456_789L;
+        double[][] moments = {{0, 0.000001, 0.5, 0.5000001}, {99.999999, 100, 100.001, 3600.123456789},
+                {1e-6, 2e-6, 2.5e-3, 7}};
+        List<RequestRecord> records = new ArrayList<>();
+        for (double[] m : moments) {
+            records.add(record().index(records.size()).scheduledMs(m[0]).startMs(m[1]).headersMs(m[2])
+                    .firstChunkMs(m[2]).chunksMs(m[2], m[3]).endMs(m[3]).tokens(3, 2).build());
+        }
+        try (RequestsJsonlWriter w = new RequestsJsonlWriter(file, runStart)) {
+            records.forEach(w::accept);
+        }
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        for (int i = 0; i < records.size(); i++) {
+            RequestRecord r = records.get(i);
+            long[] nanos = {r.scheduledNanos(), r.startNanos(), r.headersNanos(), r.firstChunkNanos(), r.endNanos()};
+            String[] keys = {"scheduled_s", "start_s", "headers_s", "first_chunk_s", "end_s"};
+            for (int k = 0; k < keys.length; k++) {
+                String jackson = MAPPER.writeValueAsString((nanos[k] - runStart) / 1e9);
+                assertThat(lines.get(i)).contains("\"" + keys[k] + "\":" + jackson + ",");
+            }
+        }
+        // the member order of the format
+        List<String> names = new ArrayList<>();
+        MAPPER.readTree(lines.getFirst()).fieldNames().forEachRemaining(names::add);
+        assertThat(names).containsExactly("index", "request_id", "conversation_id", "turn", "is_first_turn",
+                "is_last_turn", "stream", "success", "error_class", "http_status", "error_message", "finish_reason",
+                "start_epoch_ms", "scheduled_s", "start_s", "headers_s", "first_chunk_s", "first_token_s", "end_s",
+                "new_connection", "connect_start_s", "dns_done_s", "connect_done_s", "tls_done_s", "write_start_s",
+                "written_s", "first_byte_s", "phases_ms", "latency_s", "ttft_s", "first_chunk_latency_s", "tpot_s",
+                "queue_delay_s", "tokens_per_chunk", "itl_s", "prompt_tokens", "completion_tokens", "cached_tokens",
+                "cached_token_source", "token_source", "target_prompt_tokens", "synthesized_prompt_tokens");
+    }
+
     @Test
     void roundTrip() throws Exception {
         Path file = dir.resolve("sub/requests.jsonl");

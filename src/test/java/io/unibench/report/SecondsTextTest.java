@@ -7,10 +7,10 @@ import org.junit.jupiter.api.Test;
 
 /** The shortcut writes exactly what Double.toString (and so Jackson) writes for nanos / 1e9. */
 class SecondsTextTest {
-    private final char[] buf = new char[SecondsText.MAX_CHARS];
+    private final byte[] buf = new byte[SecondsText.MAX_CHARS];
 
     private String text(long nanos) {
-        return new String(buf, 0, SecondsText.append(buf, 0, nanos));
+        return new String(buf, 0, SecondsText.append(buf, 0, nanos), java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     @Test
