@@ -306,7 +306,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             if (request.stream()) {
                 sse = new SseResponder(ctx, chat, keepAlive, id, created, WireFormat.quote(engine.mapper, request.model()),
                         choices.length, request.includeUsage(), planned.promptTokens(), report, fault, engine.mapper,
-                        engine.config.debugSendTimes());
+                        engine.config.debugSendTimes(), engine.config.debugSendTimesInText());
                 sink = sse;
             } else {
                 json = new JsonResponder(ctx, engine.mapper, chat, keepAlive, id, created, request.model(),

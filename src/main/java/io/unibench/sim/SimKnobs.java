@@ -82,6 +82,10 @@ public final class SimKnobs {
         k.add(new Knob("debug-send-times", Boolean.class, "Debug: every streamed chunk carries \"unibench_sent_ns\", "
                 + "the simulator's monotonic clock (System.nanoTime) when it wrote the chunk, for measuring a "
                 + "same-host client's timestamp lag. Off by default.", SimConfig::debugSendTimes));
+        k.add(new Knob("debug-send-times-in-text", Boolean.class, "Debug: every streamed token's text is a space and "
+                + "the simulator's System.nanoTime when it wrote the chunk (instead of a word), so an unmodified "
+                + "client's content carries the send stamps next to its own arrival stamps. Off by default.",
+                SimConfig::debugSendTimesInText));
         return Collections.unmodifiableList(k);
     }
 
@@ -123,7 +127,7 @@ public final class SimKnobs {
                     new SimConfig.Faults(rates, (Long) v.get("fault-first-chunk-delay-ms"),
                             (Long) v.get("fault-chunk-delay-ms"), (Integer) v.get("fault-after-chunks"),
                             (Integer) v.get("fault-retry-after-s")),
-                    (Boolean) v.get("debug-send-times"));
+                    (Boolean) v.get("debug-send-times"), (Boolean) v.get("debug-send-times-in-text"));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(knobName(e.getMessage()), e);
         }

@@ -21,7 +21,8 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>With {@code debug-send-times} every JSON chunk starts with {@code "unibench_sent_ns":N}: {@link System#nanoTime()}
  * when the frame was put into this delivery's buffer, which the same event-loop task then flushes to the socket
- * (so the stamp precedes the write by microseconds). Errors and {@code [DONE]} carry none.
+ * (so the stamp precedes the write by microseconds). Errors and {@code [DONE]} carry none. With
+ * {@code debug-send-times-in-text} the same stamp is the token's text instead ({@code " 123456789"}).
  */
 final class SseResponder implements GenerationSink {
     private static final byte[] CHAT_SUFFIX = utf8("\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
@@ -40,6 +41,8 @@ final class SseResponder implements GenerationSink {
     /** The rest of every chunk's head: {@code "id":…,"object":…,"created":…,"model":…,}. */
     private final String head;
     private final boolean stampSends;
+    /** {@code debug-send-times-in-text}: each token's text is {@code " " + System.nanoTime()}. */
+    private final boolean stampInText;
     private final byte[][] tokenPrefix;
     private final byte[] tokenSuffix;
     private final boolean includeUsage;
@@ -57,7 +60,7 @@ final class SseResponder implements GenerationSink {
      */
     SseResponder(ChannelHandlerContext ctx, boolean chat, boolean keepAlive, String id, long created, String modelJson,
                  int choices, boolean includeUsage, int promptTokens, boolean reportCached, FaultSpec fault,
-                 com.fasterxml.jackson.databind.ObjectMapper mapper, boolean stampSends) {
+                 com.fasterxml.jackson.databind.ObjectMapper mapper, boolean stampSends, boolean stampInText) {
         this.ctx = ctx;
         this.mapper = mapper;
         this.chat = chat;
@@ -65,6 +68,7 @@ final class SseResponder implements GenerationSink {
         this.fault = fault;
         this.data = fault.is(FaultKind.MALFORMED_SSE) ? "" : "data: ";
         this.stampSends = stampSends;
+        this.stampInText = stampInText;
         this.open = utf8(data + "{");
         this.head = "\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion.chunk" : "text_completion")
                 + "\",\"created\":" + created + ",\"model\":" + modelJson + ",";
@@ -96,6 +100,7 @@ final class SseResponder implements GenerationSink {
     }
 
     @Override public void token(int choice, byte[] word) {
+        if (stampInText) word = (" " + System.nanoTime()).getBytes(StandardCharsets.US_ASCII); // debug only
         byte[] prefix = tokenPrefix[choice];
         ByteBuf buf = buffer(open.length + STAMP_BYTES + prefix.length + word.length + tokenSuffix.length);
         openChunk(buf).writeBytes(prefix).writeBytes(word).writeBytes(tokenSuffix);

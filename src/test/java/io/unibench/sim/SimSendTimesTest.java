@@ -52,6 +52,26 @@ class SimSendTimesTest {
     }
 
     @Test
+    void inTextModeEveryTokensTextIsItsSendTimeAndNoFieldIsAdded() throws Exception {
+        assertThat(SimConfig.defaults().debugSendTimesInText()).isFalse();
+        try (SimServer sim = SimServer.start(FAST.with("debug-send-times-in-text", true), TOKENIZER);
+             RawHttp client = new RawHttp(sim.port())) {
+            long sent = client.send("POST", "/v1/chat/completions", streamBody("text"));
+            RawHttp.Response r = client.read(sent, Integer.MAX_VALUE);
+            List<RawHttp.Event> tokens = r.events().subList(1, 13); // after the role chunk
+            long previous = sent;
+            for (RawHttp.Event e : tokens) {
+                assertThat(e.data()).doesNotContain("unibench_sent_ns").startsWith("{\"id\":\"chatcmpl-");
+                String text = JSON.readTree(e.data()).at("/choices/0/delta/content").asText();
+                assertThat(text).matches(" [0-9]+");
+                long stamp = Long.parseLong(text.substring(1));
+                assertThat(stamp).isGreaterThanOrEqualTo(previous).isLessThanOrEqualTo(e.arrivalNanos());
+                previous = stamp;
+            }
+        }
+    }
+
+    @Test
     void noFieldWhenOff() throws Exception {
         try (SimServer sim = SimServer.start(FAST, TOKENIZER); RawHttp client = new RawHttp(sim.port())) {
             long sent = client.send("POST", "/v1/chat/completions", streamBody("plain"));

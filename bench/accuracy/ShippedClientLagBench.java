@@ -1,0 +1,89 @@
+import io.unibench.client.ClientConfig;
+import io.unibench.client.ClientResult;
+import io.unibench.client.LlmClient;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Timestamp lag of the shipped client (issue 7): unibench's own LlmClient, unmodified, against a simulator started
+ * with {@code --debug-send-times-in-text true}, where every token's text is the simulator's System.nanoTime() when it
+ * wrote the chunk. Each reply's content therefore holds the send stamps, and the client's ClientResult holds its own
+ * arrival stamp per token chunk (taken when the read reached the pipeline): lag = arrival − send, same host, same
+ * monotonic clock. STREAMS keep-alive streams run back to back; each stream's first reply is warm-up.
+ *
+ * <p>Run: start the simulator (see run-lag.sh, with --debug-send-times-in-text true), then
+ * java -XX:TieredStopAtLevel=1 -cp target/unibench.jar bench/accuracy/ShippedClientLagBench.java STREAMS SECONDS URL [MAX_TOKENS=100]
+ */
+public class ShippedClientLagBench {
+    public static void main(String[] args) throws Exception {
+        int streams = Integer.parseInt(args[0]);
+        long seconds = Long.parseLong(args[1]);
+        String url = args[2];
+        int maxTokens = args.length > 3 ? Integer.parseInt(args[3]) : 100;
+        byte[] body = ("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,"
+                + "\"max_tokens\":" + maxTokens + ",\"ignore_eos\":true}").getBytes(StandardCharsets.UTF_8);
+        LlmClient client = new LlmClient(new ClientConfig(URI.create(url), Map.of(), Duration.ofSeconds(10),
+                Duration.ofSeconds(120), null, streams + 16, false));
+        long[][] lags = {new long[1 << 20]};
+        AtomicLong count = new AtomicLong();
+        AtomicLong mismatched = new AtomicLong();
+        AtomicLong failures = new AtomicLong();
+        AtomicBoolean measuring = new AtomicBoolean(true);
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        CountDownLatch done = new CountDownLatch(streams);
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long cpu0 = os.getProcessCpuTime();
+        for (int s = 0; s < streams; s++) loop(client, body, true, end, lags, count, mismatched, failures, done);
+        done.await();
+        long cpu = os.getProcessCpuTime() - cpu0;
+        client.close();
+        int n = (int) count.get();
+        long[] v = Arrays.copyOf(lags[0], n);
+        Arrays.sort(v);
+        System.out.printf("streams %d, %d s, chunks measured %,d (%.0f/s), failures %d, unpaired replies %d, client CPU %.2f cores, load %.2f%n",
+                streams, seconds, n, n / (double) seconds, failures.get(), mismatched.get(), cpu / 1e9 / seconds,
+                os.getSystemLoadAverage());
+        if (n == 0) return;
+        System.out.printf("lag ms: min %.3f p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f%n", v[0] / 1e6,
+                v[(int) (n * 0.5)] / 1e6, v[(int) (n * 0.9)] / 1e6, v[(int) (n * 0.99)] / 1e6,
+                v[(int) Math.min(n - 1, n * 0.999)] / 1e6, v[n - 1] / 1e6);
+        System.exit(0);
+    }
+
+    static void loop(LlmClient client, byte[] body, boolean warmup, long end, long[][] lags, AtomicLong count,
+                     AtomicLong mismatched, AtomicLong failures, CountDownLatch done) {
+        if (System.nanoTime() >= end) {
+            done.countDown();
+            return;
+        }
+        client.send(body, true, null).whenComplete((r, e) -> {
+            if (e != null || r == null || !r.success()) failures.incrementAndGet();
+            else if (!warmup) record(r, lags, count, mismatched);
+            loop(client, body, false, end, lags, count, mismatched, failures, done);
+        });
+    }
+
+    /** Pairs the i-th stamp of the content with the i-th token-chunk arrival. */
+    static void record(ClientResult r, long[][] lags, AtomicLong count, AtomicLong mismatched) {
+        String[] stamps = r.content().trim().split(" ");
+        long[] arrivals = r.tokenChunkNanos();
+        if (stamps.length != arrivals.length) {
+            mismatched.incrementAndGet();
+            return;
+        }
+        synchronized (lags) {
+            for (int i = 0; i < arrivals.length; i++) {
+                int at = (int) count.getAndIncrement();
+                if (at >= lags[0].length) lags[0] = Arrays.copyOf(lags[0], lags[0].length * 2);
+                lags[0][at] = arrivals[i] - Long.parseLong(stamps[i]);
+            }
+        }
+    }
+}
