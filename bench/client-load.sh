@@ -4,14 +4,17 @@
 # the self-check (benchmark_summary.json), peak heap from the GC log, and the reported TTFT/ITL.
 # Usage: bench/client-load.sh [CONCURRENCIES="1 64 256 1024 4096"] [EXTRA perf flags...]
 #   env: PORT (18080), NUMBER (3000; at least 2x the concurrency), PATH_SUFFIX (/v1/chat/completions),
-#        JAVA_OPTS (default: the ./unibench launcher's flags, -XX:TieredStopAtLevel=1), JAR (target/unibench.jar)
+#        JAVA_OPTS (default: the ./unibench launcher's flags, -XX:TieredStopAtLevel=1 and its AOT cache
+#        target/unibench.aot when ./unibench made one for this jar), JAR (target/unibench.jar)
 # Needs bench/static-target/setup.sh running. Prints one Markdown table row per run.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/../scripts/find-java.sh"; unibench_find_jdk >/dev/null
 jar="${JAR:-$here/../target/unibench.jar}"
 [ -f "$jar" ] || (cd "$here/.." && mvn -q -B -DskipTests package)
-java_opts="${JAVA_OPTS--XX:TieredStopAtLevel=1}"
+aot_default=""
+[ -f "$here/../target/unibench.aot" ] && [ "$here/../target/unibench.aot" -nt "$jar" ] && aot_default="-XX:AOTCache=$here/../target/unibench.aot -Xlog:aot*=off,cds*=off"
+java_opts="${JAVA_OPTS--XX:TieredStopAtLevel=1 $aot_default}"
 port="${PORT:-18080}"; base="${NUMBER:-3000}"; suffix="${PATH_SUFFIX:-/v1/chat/completions}"
 concs="${1:-1 64 256 1024 4096}"; shift || true
 out="$(mktemp -d /tmp/unibench-bench.XXXXXX)"

@@ -23,3 +23,9 @@ unibench_find_jdk() {
   echo "unibench: no JDK >= 21 found (looked at JAVA_HOME, java on PATH, /usr/lib/jvm/*); install one, e.g. apt-get install openjdk-21-jdk" >&2
   return 1
 }
+
+unibench_jdk_at_least() { # true when $JAVA_HOME's feature version is >= $1 (read from its release file, no JVM start)
+  local v
+  v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release" 2>/dev/null)
+  [ -n "$v" ] && [ "$v" -ge "$1" ]
+}
