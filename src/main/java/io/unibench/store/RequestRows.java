@@ -37,6 +37,11 @@ final class RequestRows {
     private RequestRows() {}
 
     static void bind(PreparedStatement ps, String runId, int point, long base, RequestRecord r) throws SQLException {
+        bind(ps, runId, point, base, r, new ChunkTimes.Packer());
+    }
+
+    static void bind(PreparedStatement ps, String runId, int point, long base, RequestRecord r,
+                     ChunkTimes.Packer packer) throws SQLException {
         int i = 1;
         ps.setString(i++, runId);
         ps.setInt(i++, point);
@@ -57,7 +62,7 @@ final class RequestRows {
         moment(ps, i++, r.firstChunkNanos(), base);
         moment(ps, i++, r.firstTokenNanos(), base);
         moment(ps, i++, r.endNanos(), base);
-        byte[] chunks = ChunkTimes.encode(r.tokenChunkNanos() == null ? new long[0] : r.tokenChunkNanos(), base);
+        byte[] chunks = packer.pack(r.tokenChunkNanos(), base);
         if (chunks == null) ps.setNull(i++, Types.BINARY);
         else ps.setBytes(i++, chunks);
         ps.setInt(i++, r.promptTokens());
