@@ -5,6 +5,7 @@
 //   mvn -q -DskipTests package
 //   java -XX:TieredStopAtLevel=1 --enable-native-access=ALL-UNNAMED -cp target/unibench.jar \
 //       bench/store/WriterCpu.java [--db FILE_OR_URL] [--requests 60000] [--chunks 256] [--batch 2000] [--rounds 3]
+//       [--pragma cache_size=-16384 ...]
 //
 // Chunk gaps are those of the static nginx target (a few µs; 1-2 varint bytes each). Without --db: a new SQLite
 // file in a temporary folder. Prints CPU-s per 1,000 requests per round (the first includes JIT warm-up).
@@ -28,6 +29,7 @@ import java.util.SplittableRandom;
 public class WriterCpu {
     public static void main(String[] args) throws Exception {
         String db = null;
+        List<String> pragmas = new ArrayList<>();
         int requests = 60_000, chunks = 256, batchSize = 2000, rounds = 3;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -36,11 +38,14 @@ public class WriterCpu {
                 case "--chunks" -> chunks = Integer.parseInt(args[++i]);
                 case "--batch" -> batchSize = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--pragma" -> pragmas.add(args[++i]); // name=value, a sqlite-jdbc connection property
+
                 default -> throw new IllegalArgumentException(args[i]);
             }
         }
         Path tmp = db == null ? Files.createTempDirectory("writercpu") : null;
         StoreLocation loc = db == null ? StoreLocation.sqlite(tmp.resolve("unibench.db")) : StoreLocation.resolve(db, System.getenv());
+        for (String p : pragmas) loc.properties().setProperty(p.substring(0, p.indexOf('=')), p.substring(p.indexOf('=') + 1));
         var mx = ManagementFactory.getThreadMXBean();
         long base = 1_000_000_000_000L;
         try (RunStore store = RunStore.open(loc)) {

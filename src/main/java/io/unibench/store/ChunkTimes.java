@@ -30,6 +30,24 @@ final class ChunkTimes {
         for (long t : nanos) {
             long z = zigzag(t - previous);
             previous = t;
+            // gaps under ~1 ms take 1-3 bytes: written without the loop, which C1 does not unroll
+            if (z >>> 7 == 0) { // unsigned: a zig-zag of a huge delta has the top bit set
+                scratch[i++] = (byte) z;
+                continue;
+            }
+            if (z >>> 14 == 0) {
+                scratch[i] = (byte) (z | 0x80);
+                scratch[i + 1] = (byte) (z >>> 7);
+                i += 2;
+                continue;
+            }
+            if (z >>> 21 == 0) {
+                scratch[i] = (byte) (z | 0x80);
+                scratch[i + 1] = (byte) ((z >>> 7) | 0x80);
+                scratch[i + 2] = (byte) (z >>> 14);
+                i += 3;
+                continue;
+            }
             while ((z & ~0x7FL) != 0) {
                 scratch[i++] = (byte) ((z & 0x7F) | 0x80);
                 z >>>= 7;

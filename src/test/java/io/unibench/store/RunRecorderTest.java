@@ -132,6 +132,13 @@ class RunRecorderTest {
             assertThat(ChunkTimes.encode(t, base)).isEqualTo(referenceVarints(t, base));
             assertThat(packer.pack(t, base)).isEqualTo(referenceVarints(t, base));
         }
+        // every varint length boundary (1-3 bytes are written without the loop), in both signs: zig-zag values
+        // 2^(k+1) - 2, 2^(k+1) and 2^(k+1) - 1 for every k
+        for (int k = 0; k < 63; k++) {
+            long[] t = {(1L << k) - 1, (1L << k) * 2 - 1, (1L << k) - 1, -1, -(1L << k) - 1};
+            assertThat(packer.pack(t, 0)).isEqualTo(referenceVarints(t, 0));
+            assertThat(ChunkTimes.decode(packer.pack(t, 0))).containsExactly(t);
+        }
         assertThat(packer.pack(new long[0], 0)).isNull();
         assertThat(packer.pack(null, 0)).isNull();
     }
