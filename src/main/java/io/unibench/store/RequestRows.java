@@ -34,9 +34,24 @@ final class RequestRows {
             + "token_source, last_turn, cached_source, " + PHASE_COLUMNS + ", prompt_target_tokens, "
             + "prompt_synth_tokens FROM requests";
 
+    /** Stored names of the enums, lower-cased once (per row it was a visible share of the writer's samples). */
+    private static final String[] TOKEN_SOURCES = lowerNames(RequestRecord.TokenSource.values());
+    private static final String[] CACHE_SOURCES = lowerNames(RequestRecord.CacheSource.values());
+
     private RequestRows() {}
 
+    private static String[] lowerNames(Enum<?>[] values) {
+        String[] names = new String[values.length];
+        for (Enum<?> v : values) names[v.ordinal()] = v.name().toLowerCase(Locale.ROOT);
+        return names;
+    }
+
     static void bind(PreparedStatement ps, String runId, int point, long base, RequestRecord r) throws SQLException {
+        bind(ps, runId, point, base, r, new ChunkTimes.Packer());
+    }
+
+    static void bind(PreparedStatement ps, String runId, int point, long base, RequestRecord r,
+                     ChunkTimes.Packer packer) throws SQLException {
         int i = 1;
         ps.setString(i++, runId);
         ps.setInt(i++, point);
@@ -57,15 +72,15 @@ final class RequestRows {
         moment(ps, i++, r.firstChunkNanos(), base);
         moment(ps, i++, r.firstTokenNanos(), base);
         moment(ps, i++, r.endNanos(), base);
-        byte[] chunks = ChunkTimes.encode(r.tokenChunkNanos() == null ? new long[0] : r.tokenChunkNanos(), base);
+        byte[] chunks = packer.pack(r.tokenChunkNanos(), base);
         if (chunks == null) ps.setNull(i++, Types.BINARY);
         else ps.setBytes(i++, chunks);
         ps.setInt(i++, r.promptTokens());
         ps.setInt(i++, r.completionTokens());
         ps.setInt(i++, r.cachedTokens());
-        ps.setString(i++, r.tokenSource() == null ? null : r.tokenSource().name().toLowerCase(Locale.ROOT));
+        ps.setString(i++, r.tokenSource() == null ? null : TOKEN_SOURCES[r.tokenSource().ordinal()]);
         ps.setShort(i++, (short) (r.lastTurn() ? 1 : 0));
-        ps.setString(i++, r.cachedTokenSource() == null ? null : r.cachedTokenSource().name().toLowerCase(Locale.ROOT));
+        ps.setString(i++, r.cachedTokenSource() == null ? null : CACHE_SOURCES[r.cachedTokenSource().ordinal()]);
         PhaseTimes p = r.phases();
         moment(ps, i++, p.connectStartNanos(), base);
         moment(ps, i++, p.dnsDoneNanos(), base);

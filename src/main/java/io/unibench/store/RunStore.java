@@ -134,9 +134,10 @@ public final class RunStore implements AutoCloseable {
     public synchronized void insertRequests(String runId, int point, long baseNanos, List<RequestRecord> batch,
                                             long nowMillis) throws SQLException {
         long successes = 0;
+        ChunkTimes.Packer packer = new ChunkTimes.Packer();
         try (PreparedStatement ps = c.prepareStatement(RequestRows.INSERT)) {
             for (RequestRecord r : batch) {
-                RequestRows.bind(ps, runId, point, baseNanos, r);
+                RequestRows.bind(ps, runId, point, baseNanos, r, packer);
                 ps.addBatch();
                 if (r.success()) successes++;
             }

@@ -113,6 +113,9 @@ class RunRecorderTest {
     @Test
     void chunkTimesKeepTheirStoredFormat() {
         java.util.SplittableRandom rng = new java.util.SplittableRandom(3);
+        // one packer across requests of every size, as the writer uses it: its scratch buffer grows past 256 times
+        // and a longer earlier request must not leak bytes into a shorter later one
+        ChunkTimes.Packer packer = new ChunkTimes.Packer();
         for (int trial = 0; trial < 500; trial++) {
             long[] t = new long[1 + rng.nextInt(300)];
             long now = rng.nextLong();
@@ -127,7 +130,17 @@ class RunRecorderTest {
             }
             long base = rng.nextLong();
             assertThat(ChunkTimes.encode(t, base)).isEqualTo(referenceVarints(t, base));
+            assertThat(packer.pack(t, base)).isEqualTo(referenceVarints(t, base));
         }
+        // every varint length boundary (1-3 bytes are written without the loop), in both signs: zig-zag values
+        // 2^(k+1) - 2, 2^(k+1) and 2^(k+1) - 1 for every k
+        for (int k = 0; k < 63; k++) {
+            long[] t = {(1L << k) - 1, (1L << k) * 2 - 1, (1L << k) - 1, -1, -(1L << k) - 1};
+            assertThat(packer.pack(t, 0)).isEqualTo(referenceVarints(t, 0));
+            assertThat(ChunkTimes.decode(packer.pack(t, 0))).containsExactly(t);
+        }
+        assertThat(packer.pack(new long[0], 0)).isNull();
+        assertThat(packer.pack(null, 0)).isNull();
     }
 
     /** The format as first written: zig-zag varints of consecutive differences, 7 bits a byte, low bits first. */
