@@ -265,12 +265,12 @@ public final class RunMetrics implements RecordSink {
         }
         Summary summary = s.summary(info, traceSummary);
         List<PercentileRow> rows = s.percentileRows();
-        WorkloadTimeline timeline = s.timeline();
+        WorkloadTimeline timeline = s.timeline;
         return new RunResult(info, summary, rows, WorkloadThroughput.of(timeline), timeline, s.errors, s.samples,
                 traceSummary, turnPositions, phaseSummary);
     }
 
-    /** Copies of the state taken under the lock, so the heavy work (sorting) runs without it. */
+    /** Copies of the state taken under the lock, so the heavy work (sorting, histogram walks) runs without it. */
     private final class Snapshot {
         final long total = RunMetrics.this.total;
         final long succeeded = RunMetrics.this.succeeded;
@@ -309,7 +309,7 @@ public final class RunMetrics implements RecordSink {
         final long subsequentTurnCount = RunMetrics.this.subsequentTurnCount;
         final double decodedPerIterSum = RunMetrics.this.decodedPerIterSum;
         final long decodedPerIterCount = RunMetrics.this.decodedPerIterCount;
-        final WorkloadTimeline timelineSnapshot = timeline.snapshot();
+        final WorkloadTimeline timeline = RunMetrics.this.timeline.snapshot();
         final Map<String, Long> errors = sortedErrors(errorCounts);
         final Map<String, String> samples = orderedSamples(errors, errorSamples);
 
@@ -415,10 +415,6 @@ public final class RunMetrics implements RecordSink {
                 rows.add(new PercentileRow(PercentileRow.LABELS.get(i), values));
             }
             return rows;
-        }
-
-        WorkloadTimeline timeline() {
-            return timelineSnapshot;
         }
     }
 
