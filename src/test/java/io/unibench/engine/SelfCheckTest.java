@@ -123,7 +123,10 @@ class SelfCheckTest {
     void idleClientStaysSilent() throws Exception {
         DefaultEventLoopGroup loops = new DefaultEventLoopGroup(1);
         try {
-            SelfCheck check = SelfCheck.start(loops, new SelfCheck.Thresholds(0.5, 100), Duration.ofMillis(50),
+            // CPU threshold near 100%: this JVM's own JIT and GC after earlier test classes can use more than half of
+            // 2 cores during these 400 ms (seen once: 56% avg); the CPU rule itself is covered by the synthetic-sample
+            // tests above, so this one checks that idle loops and an idle scheduler raise no lag warning
+            SelfCheck check = SelfCheck.start(loops, new SelfCheck.Thresholds(0.95, 100), Duration.ofMillis(50),
                     Duration.ofMillis(10));
             Thread.sleep(400); // the idle "run" being checked, not a synchronisation
             SelfCheckReport r = check.stop();
