@@ -10,8 +10,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpResponseDecoder;
@@ -21,6 +19,7 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.unibench.net.Transport;
 
 import javax.net.ssl.SSLException;
 import java.io.UncheckedIOException;
@@ -85,14 +84,15 @@ public final class LlmClient implements AutoCloseable {
         this.debug = new DebugLog(config.debug(), System.err);
         SslContext ssl = tls ? sslContext() : null;
         this.group = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
-                new DefaultThreadFactory("unibench-client", true), NioIoHandler.newFactory());
+                new DefaultThreadFactory("unibench-client", true), Transport.best().ioHandlerFactory());
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
-                // Reads land in heap buffers: the SSE parser then scans a byte[] in place (one copy out of the
-                // socket, done by the JDK) instead of going through the ByteBuf accessors of direct memory,
-                // which cost more than the copy.
-                .option(ChannelOption.ALLOCATOR, new PreferHeapByteBufAllocator(ByteBufAllocator.DEFAULT))
+                .channel(Transport.best().socketChannel())
+                // NIO: reads land in heap buffers, which the SSE parser scans in place (the JDK copies out of the
+                // socket through a direct buffer anyway). Epoll reads into direct memory whatever the allocator;
+                // the parser copies that into an array of its own (SseParser.feed).
+                .option(ChannelOption.ALLOCATOR, Transport.best() == Transport.NIO
+                        ? new PreferHeapByteBufAllocator(ByteBufAllocator.DEFAULT) : ByteBufAllocator.DEFAULT)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, millis(config.connectTimeout())))

@@ -8,13 +8,12 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.unibench.net.Transport;
 import io.unibench.tokenizer.Tokenizer;
 import io.unibench.tokenizer.Tokenizers;
 
@@ -104,14 +103,14 @@ public final class SimServer implements AutoCloseable {
         }
         SimEngine engine = new SimEngine(config, tokenizer);
         EventLoopGroup acceptGroup = new MultiThreadIoEventLoopGroup(1,
-                new DefaultThreadFactory("unibench-sim-accept", true), NioIoHandler.newFactory());
+                new DefaultThreadFactory("unibench-sim-accept", true), Transport.best().ioHandlerFactory());
         EventLoopGroup ioGroup = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
-                new DefaultThreadFactory("unibench-sim-io", true), NioIoHandler.newFactory());
+                new DefaultThreadFactory("unibench-sim-io", true), Transport.best().ioHandlerFactory());
         ChannelGroup channels = new DefaultChannelGroup("unibench-sim", GlobalEventExecutor.INSTANCE);
         try {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptGroup, ioGroup)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(Transport.best().serverSocketChannel())
                     .option(ChannelOption.SO_BACKLOG, 4096) // benchmarks open thousands of connections at once
                     .childOption(ChannelOption.TCP_NODELAY, true) // each SSE frame must leave at once
                     .childHandler(new ChannelInitializer<SocketChannel>() {

@@ -162,8 +162,10 @@ class RunEndToEndTest {
             List<double[]> spans = spans(o.root().resolve("p/s/parallel_" + level + "/requests.jsonl"));
             double first = spans.stream().mapToDouble(x -> x[0]).min().orElseThrow();
             double last = spans.stream().mapToDouble(x -> x[0]).max().orElseThrow();
-            // no request starts after the interval; requests are back to back, so more than one round ran
-            assertThat(last - first).isLessThan(0.3);
+            // no request starts after the interval; requests are back to back, so more than one round ran. A worker
+            // checks the deadline, then prepares and stamps its request: the margin covers a stall between the
+            // two on a loaded machine (1.3 ms was seen), far below another 0.3 s interval.
+            assertThat(last - first).isLessThan(0.3 + 0.1);
             assertThat(spans.size()).isGreaterThan(level);
         }
     }
