@@ -25,7 +25,7 @@ for r in $(seq 1 "$runs"); do
     probe=""
     if [ "'"${SPEED_PROBE:-1}"'" = 1 ]; then "'"$out"'/vcpu-speed" '"$secs"' > "'"$eps"'" & probe=$!; fi
     rc=0
-    "'"$out"'/ttft-floor" -p '"$port"' -r '"$rate"' -c '"$conns"' -w '"$warmup"' -n '"$number"' -s '"$((seed + 2 * (r - 1)))"' -o "'"$rows"'" || rc=$?
+    /usr/bin/time -f "whole process (warm-up included): user %U s sys %S s, max RSS %M KiB" "'"$out"'/ttft-floor" -p '"$port"' -r '"$rate"' -c '"$conns"' -w '"$warmup"' -n '"$number"' -s '"$((seed + 2 * (r - 1)))"' -o "'"$rows"'" || rc=$?
     [ -n "$probe" ] && { kill "$probe" 2>/dev/null || true; wait "$probe" 2>/dev/null || true; }
     echo "load after: $(cut -d" " -f1-3 /proc/loadavg)"
     exit $rc'
