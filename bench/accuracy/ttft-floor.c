@@ -156,7 +156,7 @@ static int onReadable(Conn *c, Req *r) {
     size_t headBytes = hend - c->head + 4;
     int status = 0;
     if (sscanf(c->head, "HTTP/1.%*d %d", &status) != 1 || status != 200) {
-      char line[128]; snprintf(line, sizeof line, "status line: %.60s", c->head); fail(c, line); return 0;
+      char line[128]; snprintf(line, sizeof line, "status line: %.*s", (int)(strcspn(c->head, "\r\n") < 80 ? strcspn(c->head, "\r\n") : 80), c->head); fail(c, line); return 0;
     }
     long long cl = -1;
     for (char *l = memchr(c->head, '\n', headBytes); l && l < c->head + headBytes; l = memchr(l + 1, '\n', c->head + headBytes - l - 1)) {
