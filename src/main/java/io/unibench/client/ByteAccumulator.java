@@ -16,16 +16,15 @@ final class ByteAccumulator {
         this.limit = limit;
     }
 
-    /** Appends the readable bytes of {@code buf}; false (and nothing appended) when the limit would be passed. */
-    boolean append(ByteBuf buf) {
-        int n = buf.readableBytes();
+    /** Appends {@code n} bytes of {@code buf} from {@code index}; false (and nothing appended) past the limit. */
+    boolean append(ByteBuf buf, int index, int n) {
         if (length + n > limit) {
             return false;
         }
         if (length + n > bytes.length) {
             bytes = Arrays.copyOf(bytes, Math.max(length + n, bytes.length * 2));
         }
-        buf.getBytes(buf.readerIndex(), bytes, length, n);
+        buf.getBytes(index, bytes, length, n);
         length += n;
         return true;
     }

@@ -3,13 +3,6 @@ package io.unibench.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpObject;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.ReferenceCountUtil;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
@@ -97,6 +90,11 @@ final class Exchange implements ConnectionPool.Waiter {
     @Override
     public synchronized boolean isDone() {
         return finished;
+    }
+
+    /** True once a connection was assigned (the request is written or about to be). */
+    synchronized boolean hasChannel() {
+        return channel != null;
     }
 
     // ---- connection acquisition (any thread) ----
@@ -204,44 +202,24 @@ final class Exchange implements ConnectionPool.Waiter {
         }
     }
 
-    void onResponsePart(HttpObject part, long arrival) {
-        try {
-            currentNanos = arrival;
-            if (firstByteNanos == ClientResult.ABSENT) {
-                firstByteNanos = arrival;
-            }
-            if (isDone()) {
-                return; // failed already; the channel is closing
-            }
-            if (part.decoderResult().isFailure()) {
-                Throwable cause = part.decoderResult().cause();
-                fail(ErrorClass.PROTOCOL_ERROR, "malformed HTTP response: " + ErrorMapping.message(cause), arrival);
-                return;
-            }
-            if (part instanceof HttpResponse response) {
-                onHeaders(response, arrival);
-            }
-            if (part instanceof HttpContent content && !isDone() && !draining) {
-                onContent(content);
-            }
-            if (part instanceof LastHttpContent && !isDone()) {
-                onEnd(arrival);
-            }
-            if (draining && readCheck == null && !isDone()) {
-                // the response did not end with its [DONE]: wait for the end a little (scheduled here rather than
-                // at [DONE], which is nearly always followed by the end in the same part: no timer to cancel)
-                scheduleReadCheck(DRAIN_GRACE_NANOS);
-            }
-        } finally {
-            ReferenceCountUtil.release(part);
+    // ---- the response, from the connection's ResponseDecoder (via ResponseHandler) ----
+
+    /** A read of this response arrived; false when the request already ended (its channel is closing). */
+    private boolean arrived(long arrival) {
+        currentNanos = arrival;
+        if (firstByteNanos == ClientResult.ABSENT) {
+            firstByteNanos = arrival;
         }
+        return !isDone();
     }
 
-    private void onHeaders(HttpResponse response, long arrival) {
+    void onHead(int status, String contentType, boolean keepAlive, long arrival) {
+        if (!arrived(arrival)) {
+            return;
+        }
         headersNanos = arrival;
-        status = response.status().code();
-        keepAlive = HttpUtil.isKeepAlive(response);
-        String contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
+        this.status = status;
+        this.keepAlive = keepAlive;
         if (status < 200 || status > 299) {
             mode = Mode.ERROR_BODY;
             bodyBytes = new ByteAccumulator(MAX_ERROR_BODY_BYTES);
@@ -259,19 +237,35 @@ final class Exchange implements ConnectionPool.Waiter {
         }
     }
 
-    private void onContent(HttpContent content) {
-        if (mode == null) {
-            fail(ErrorClass.PROTOCOL_ERROR, "response body before the status line", currentNanos);
-        } else if (mode == Mode.SSE) {
+    void onBody(ByteBuf buf, int index, int length, long arrival) {
+        if (!arrived(arrival) || draining) {
+            return;
+        }
+        if (mode == Mode.SSE) {
             try {
-                sse.feed(content.content());
+                sse.feed(buf, index, length);
             } catch (SseParser.SseException e) {
                 fail(ErrorClass.PROTOCOL_ERROR, e.getMessage(), currentNanos);
             }
-        } else if (!bodyBytes.append(content.content()) && mode == Mode.BODY) {
+        } else if (!bodyBytes.append(buf, index, length) && mode == Mode.BODY) {
             fail(ErrorClass.PROTOCOL_ERROR, "reply body larger than " + MAX_BODY_BYTES + " bytes", currentNanos);
         }
         // an error body beyond its limit is simply cut: only its start is shown
+    }
+
+    void onMalformed(String message, long arrival) {
+        if (arrived(arrival)) {
+            fail(ErrorClass.PROTOCOL_ERROR, "malformed HTTP response: " + message, arrival);
+        }
+    }
+
+    /** A read was decoded. */
+    void afterRead() {
+        if (draining && readCheck == null && !isDone()) {
+            // the response did not end with its [DONE]: wait for the end a little (scheduled here rather than
+            // at [DONE], which is nearly always followed by the end in the same read: no timer to cancel)
+            scheduleReadCheck(DRAIN_GRACE_NANOS);
+        }
     }
 
     private void onEvent(byte[] buf, int offset, int length) {
@@ -306,13 +300,12 @@ final class Exchange implements ConnectionPool.Waiter {
         doneNanos = chunks.lastEventNanos(); // onResponsePart schedules the grace check if the response goes on
     }
 
-    private void onEnd(long arrival) {
-        if (draining) {
-            succeed(doneNanos, keepAlive);
+    void onEnd(long arrival) {
+        if (!arrived(arrival)) {
             return;
         }
-        if (mode == null) {
-            fail(ErrorClass.PROTOCOL_ERROR, "response ended without a status line", arrival);
+        if (draining) {
+            succeed(doneNanos, keepAlive);
             return;
         }
         switch (mode) {

@@ -11,8 +11,6 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -27,6 +25,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -48,8 +47,6 @@ import java.util.concurrent.TimeUnit;
 public final class LlmClient implements AutoCloseable {
 
     private static final String USER_AGENT = "unibench";
-    /** Largest content part the HTTP decoder hands on (a slice of a read, not a copy). */
-    private static final int MAX_CONTENT_PART = 1 << 20;
 
     private final ClientConfig config;
     private final EventLoopGroup group;
@@ -145,7 +142,13 @@ public final class LlmClient implements AutoCloseable {
      */
     public void cancelAll() {
         cancelled = true;
-        for (Exchange exchange : new ArrayList<>(inFlight)) {
+        List<Exchange> all = new ArrayList<>(inFlight);
+        // queued requests first: the connection of a cancelled request closes on its loop, and the pool would
+        // hand its slot (a new connection) to a request still waiting
+        for (Exchange exchange : all) {
+            if (!exchange.hasChannel()) exchange.abort(ErrorClass.CANCELLED, "cancelled");
+        }
+        for (Exchange exchange : all) {
             exchange.abort(ErrorClass.CANCELLED, "cancelled");
         }
     }
@@ -219,15 +222,8 @@ public final class LlmClient implements AutoCloseable {
             });
             p.addLast("tls", tls);
         }
-        // A response decoder only: requests are written as prepared bytes (RequestHead), not through Netty's
-        // encoder, so HttpClientCodec (whose decoder follows its encoder's queue of methods) cannot be used; every
-        // request is a POST, so no reply is a bodyless HEAD reply. Header names are not validated (nothing here
-        // depends on them but Content-Type, Content-Length and Connection, which the decoder reads anyway), and a
-        // read is handed on as one content part rather than in 8 KiB slices: fewer parts, fewer SSE events split
-        // between two parts.
-        p.addLast("http", new HttpResponseDecoder(new HttpDecoderConfig()
-                .setValidateHeaders(false)
-                .setMaxChunkSize(MAX_CONTENT_PART)));
+        // Requests are written as prepared bytes (RequestHead) and responses decoded by ResponseHandler itself
+        // (ResponseDecoder): no Netty HTTP codec in the pipeline.
         p.addLast("responses", responses);
     }
 

@@ -1,21 +1,22 @@
 package io.unibench.client;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.HttpObject;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * Last handler of every pooled channel: routes decoded response parts to the request currently using the
- * channel. Also holds the arrival time of the latest raw read, stamped by {@link ArrivalStamp} at the head of
+ * Last handler of every pooled channel: decodes the response bytes ({@link ResponseDecoder}) and routes the parts
+ * to the request currently using the channel. Also holds the arrival time of the latest raw read, stamped by {@link ArrivalStamp} at the head of
  * the pipeline before TLS and HTTP decoding, so every event decoded from one read carries the moment its bytes
  * arrived. Only touched on the channel's event loop.
  */
-final class ResponseHandler extends ChannelInboundHandlerAdapter {
+final class ResponseHandler extends ChannelInboundHandlerAdapter implements ResponseDecoder.Listener {
 
     private final ConnectTimer timer;
     /** The connection's chunk scanner: its template carries over from one reply to the next on this connection. */
     private final ChunkScanner scanner = new ChunkScanner();
+    private final ResponseDecoder decoder = new ResponseDecoder(this);
     private Exchange current;
     private long arrivalNanos = ClientResult.ABSENT;
 
@@ -32,8 +33,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
         return scanner;
     }
 
+    /** The exchange whose request is about to be written: the next bytes are its response. */
     void attach(Exchange exchange) {
         current = exchange;
+        decoder.expectResponse();
     }
 
     void detach(Exchange exchange) {
@@ -49,17 +52,49 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Exchange exchange = current;
-        if (exchange == null || !(msg instanceof HttpObject http)) {
+        if (exchange == null || !(msg instanceof ByteBuf buf)) {
             // bytes nobody asked for: the connection's state is unknown, so it cannot be reused
             ReferenceCountUtil.release(msg);
             ctx.close();
             return;
         }
-        exchange.onResponsePart(http, arrivalNanos);
+        try {
+            decoder.feed(buf);
+        } catch (ResponseDecoder.MalformedResponseException e) {
+            Exchange failed = current != null ? current : exchange;
+            failed.onMalformed(e.getMessage(), arrivalNanos);
+            ctx.close();
+        } finally {
+            buf.release();
+        }
+        Exchange after = current;
+        if (after != null) {
+            after.afterRead();
+        }
+    }
+
+    @Override
+    public void onHead(int status, String contentType, boolean keepAlive) {
+        Exchange exchange = current;
+        if (exchange != null) exchange.onHead(status, contentType, keepAlive, arrivalNanos);
+    }
+
+    @Override
+    public void onBody(ByteBuf buf, int index, int length) {
+        Exchange exchange = current;
+        if (exchange != null) exchange.onBody(buf, index, length, arrivalNanos);
+    }
+
+    @Override
+    public void onEnd() {
+        Exchange exchange = current;
+        if (exchange != null) exchange.onEnd(arrivalNanos);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        // a body delimited by the close ends here; any other request in progress was cut
+        decoder.inputClosed();
         Exchange exchange = current;
         if (exchange != null) {
             exchange.onConnectionClosed();

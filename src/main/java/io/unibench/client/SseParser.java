@@ -114,8 +114,11 @@ public final class SseParser {
      * accessors (10× per request, measured), and the array path below is the only scanner.
      */
     public void feed(ByteBuf buf) {
-        int start = buf.readerIndex();
-        int length = buf.writerIndex() - start;
+        feed(buf, buf.readerIndex(), buf.readableBytes());
+    }
+
+    /** Parses {@code length} bytes of {@code buf} from {@code start} (its indices are left unchanged). */
+    public void feed(ByteBuf buf, int start, int length) {
         if (buf.hasArray()) {
             feed(buf.array(), buf.arrayOffset() + start, length);
             return;
