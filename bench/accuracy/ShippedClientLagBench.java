@@ -31,7 +31,7 @@ public class ShippedClientLagBench {
                 + "\"max_tokens\":" + maxTokens + ",\"ignore_eos\":true}").getBytes(StandardCharsets.UTF_8);
         LlmClient client = new LlmClient(new ClientConfig(URI.create(url), Map.of(), Duration.ofSeconds(10),
                 Duration.ofSeconds(120), null, streams + 16, false));
-        long[][] lags = {new long[1 << 20]};
+        long[][] lags = {new long[1 << 20], new long[1 << 20]}; // lag, arrival
         AtomicLong count = new AtomicLong();
         AtomicLong mismatched = new AtomicLong();
         AtomicLong failures = new AtomicLong();
@@ -46,6 +46,7 @@ public class ShippedClientLagBench {
         client.close();
         int n = (int) count.get();
         long[] v = Arrays.copyOf(lags[0], n);
+        long[] arrivals = Arrays.copyOf(lags[1], n);
         Arrays.sort(v);
         System.out.printf("streams %d, %d s, chunks measured %,d (%.0f/s), failures %d, unpaired replies %d, client CPU %.2f cores, load %.2f%n",
                 streams, seconds, n, n / (double) seconds, failures.get(), mismatched.get(), cpu / 1e9 / seconds,
@@ -54,6 +55,15 @@ public class ShippedClientLagBench {
         System.out.printf("lag ms: min %.3f p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f%n", v[0] / 1e6,
                 v[(int) (n * 0.5)] / 1e6, v[(int) (n * 0.9)] / 1e6, v[(int) (n * 0.99)] / 1e6,
                 v[(int) Math.min(n - 1, n * 0.999)] / 1e6, v[n - 1] / 1e6);
+        long gcCount = 0, gcMillis = 0;
+        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            gcCount += Math.max(0, gc.getCollectionCount());
+            gcMillis += Math.max(0, gc.getCollectionTime());
+        }
+        System.out.printf("client GC: %d collections, %d ms in total (pauses and concurrent work, whole process)%n",
+                gcCount, gcMillis);
+        String episodesFile = System.getProperty("lag.episodes");
+        if (episodesFile != null) printOutsideEpisodes(java.nio.file.Path.of(episodesFile), lags[0], arrivals, n);
         System.exit(0);
     }
 
@@ -82,8 +92,44 @@ public class ShippedClientLagBench {
             for (int i = 0; i < arrivals.length; i++) {
                 int at = (int) count.getAndIncrement();
                 if (at >= lags[0].length) lags[0] = Arrays.copyOf(lags[0], lags[0].length * 2);
+                if (at >= lags[1].length) lags[1] = Arrays.copyOf(lags[1], lags[1].length * 2);
                 lags[0][at] = arrivals[i] - Long.parseLong(stamps[i]);
+                lags[1][at] = arrivals[i];
             }
         }
+    }
+
+    /**
+     * The lag of the chunks whose journey (send stamp to arrival) did not overlap a vCPU slow episode of the
+     * machine, as logged by bench/accuracy/vcpu-speed running alongside (lines "episode real R mono M dur D ms ...";
+     * mono is CLOCK_MONOTONIC, System.nanoTime's clock on Linux), each extended by 20 ms for the backlog it leaves.
+     */
+    static void printOutsideEpisodes(java.nio.file.Path file, long[] lag, long[] arrival, int n) throws Exception {
+        java.util.List<long[]> episodes = new java.util.ArrayList<>();
+        for (String line : java.nio.file.Files.readAllLines(file)) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length < 8 || !f[0].equals("episode")) continue;
+            long start = (long) (Double.parseDouble(f[4]) * 1e9);
+            episodes.add(new long[] {start, start + (long) (Double.parseDouble(f[6]) * 1e6) + 20_000_000L});
+        }
+        long first = Long.MAX_VALUE, last = Long.MIN_VALUE;
+        for (int i = 0; i < n; i++) { first = Math.min(first, arrival[i]); last = Math.max(last, arrival[i]); }
+        long covered = 0;
+        for (long[] e : episodes) covered += Math.max(0, Math.min(e[1], last) - Math.max(e[0], first));
+        long[] clean = new long[n];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            long sent = arrival[i] - lag[i];
+            boolean hit = false;
+            for (long[] e : episodes) if (sent <= e[1] && arrival[i] >= e[0]) { hit = true; break; }
+            if (!hit) clean[k++] = lag[i];
+        }
+        long[] c = Arrays.copyOf(clean, k);
+        Arrays.sort(c);
+        if (k == 0) return;
+        System.out.printf("vCPU slow episodes: %.1f%% of the run (+20 ms each); lag ms of the %,d chunks (%.1f%%) outside "
+                + "them: p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f%n", 100.0 * covered / Math.max(1, last - first),
+                k, 100.0 * k / n, c[k / 2] / 1e6, c[(int) (k * 0.9)] / 1e6, c[(int) (k * 0.99)] / 1e6,
+                c[(int) Math.min(k - 1, k * 0.999)] / 1e6, c[k - 1] / 1e6);
     }
 }
