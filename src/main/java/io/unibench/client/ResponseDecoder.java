@@ -2,7 +2,6 @@ package io.unibench.client;
 
 import io.netty.buffer.ByteBuf;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -42,12 +41,15 @@ final class ResponseDecoder {
 
     /** Largest status line plus headers (or trailers) accepted. */
     static final int MAX_HEAD_BYTES = 64 * 1024;
+    /** Bytes of a read copied at a time while looking for the end of the head (heads are usually smaller). */
+    private static final int HEAD_STEP_BYTES = 512;
     /** Largest chunk-size line (size, extensions) accepted. */
     private static final int MAX_CHUNK_LINE_BYTES = 4 * 1024;
 
     private enum State { IDLE, HEAD, FIXED_BODY, CHUNK_SIZE, CHUNK_DATA, CHUNK_DATA_END, TRAILERS, UNTIL_CLOSE }
 
     private final Listener listener;
+    private final ResponseHead.Parser headParser = new ResponseHead.Parser();
     private State state = State.IDLE;
     /** Bytes of the head, chunk-size line or trailers seen so far (they may span reads). */
     private byte[] line = new byte[512];
@@ -108,20 +110,26 @@ final class ResponseDecoder {
     // ---- head ----
 
     private int head(ByteBuf buf, int from, int end) {
-        int before = lineLength;
-        int n = Math.min(end - from, MAX_HEAD_BYTES - before);
-        if (n == 0) {
-            throw new MalformedResponseException("response head larger than " + MAX_HEAD_BYTES + " bytes");
+        int headEnd = -1;
+        int i = from;
+        // copied in small steps: the read usually goes on with the body, which must not grow this buffer
+        while (headEnd < 0) {
+            if (i == end) {
+                return end;
+            }
+            int n = Math.min(Math.min(end - i, HEAD_STEP_BYTES), MAX_HEAD_BYTES - lineLength);
+            if (n == 0) {
+                throw new MalformedResponseException("response head larger than " + MAX_HEAD_BYTES + " bytes");
+            }
+            int before = lineLength;
+            append(buf, i, n, MAX_HEAD_BYTES, "response head");
+            // from three bytes back: a blank line may straddle two steps or two reads
+            headEnd = blankLineEnd(line, Math.max(0, before - 3), lineLength);
+            i += n;
         }
-        append(buf, from, n, MAX_HEAD_BYTES, "response head");
-        // from three bytes back: a blank line may straddle two reads
-        int headEnd = blankLineEnd(line, Math.max(0, before - 3), lineLength);
-        if (headEnd < 0) {
-            return from + n;
-        }
-        Head head = headParser.parse(line, headEnd);
+        int after = i - (lineLength - headEnd);
+        ResponseHead head = headParser.parse(line, headEnd);
         lineLength = 0;
-        int after = from + (headEnd - before);
         if (head.status() < 200) {
             if (head.status() == 101) {
                 throw new MalformedResponseException("unexpected 101 Switching Protocols");
@@ -208,7 +216,7 @@ final class ResponseDecoder {
         }
         boolean restOk = i > 0 && (i == n || line[i] == ';' || line[i] == ' ' || line[i] == '\t');
         if (!restOk) {
-            throw new MalformedResponseException("invalid chunk size line \"" + printable(line, n) + "\"");
+            throw new MalformedResponseException("invalid chunk size line \"" + ResponseHead.printable(line, n) + "\"");
         }
         return size;
     }
@@ -269,184 +277,4 @@ final class ResponseDecoder {
         listener.onEnd();
     }
 
-    private static String printable(byte[] bytes, int length) {
-        String s = new String(bytes, 0, Math.min(length, 64), StandardCharsets.ISO_8859_1);
-        return s.replaceAll("[^\\x20-\\x7e]", "?");
-    }
-
-    /** What the client needs from a status line and its headers. */
-    record Head(int status, String contentType, boolean keepAlive, boolean chunked, long contentLength) {}
-
-    private final HeadParser headParser = new HeadParser();
-
-    /**
-     * Reads a head straight from its bytes: header names are matched without a String each (only the
-     * Content-Type value becomes one, reused while it repeats), since this runs once per response.
-     */
-    static final class HeadParser {
-        private static final byte[] CONTENT_TYPE = ascii("content-type");
-        private static final byte[] CONTENT_LENGTH = ascii("content-length");
-        private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding");
-        private static final byte[] CONNECTION = ascii("connection");
-        private static final byte[] CHUNKED = ascii("chunked");
-        private static final byte[] CLOSE = ascii("close");
-        private static final byte[] KEEP_ALIVE = ascii("keep-alive");
-
-        private byte[] lastContentType = new byte[0];
-        private String lastContentTypeText = "";
-
-        /** Parses {@code b[0, length)}: a status line, header lines, the blank line. */
-        Head parse(byte[] b, int length) {
-            int eol = lineEnd(b, 0, length);
-            int statusEnd = trimCr(b, 0, eol);
-            if (statusEnd < 12 || !startsWith(b, "HTTP/1.") || !digit(b[7]) || b[8] != ' ' || !digit(b[9])
-                    || !digit(b[10]) || !digit(b[11]) || (statusEnd > 12 && b[12] != ' ')) {
-                throw new MalformedResponseException("invalid status line \"" + printable(b, statusEnd) + "\"");
-            }
-            boolean http10 = b[7] == '0';
-            int status = (b[9] - '0') * 100 + (b[10] - '0') * 10 + (b[11] - '0');
-            String contentType = "";
-            boolean hasTransferEncoding = false;
-            boolean chunked = false;
-            long contentLength = -1;
-            int connection = 0; // -1 close, 1 keep-alive
-            for (int start = eol + 1; start < length; start = eol + 1) {
-                eol = lineEnd(b, start, length);
-                int end = trimCr(b, start, eol);
-                if (end == start || b[start] == ' ' || b[start] == '\t') {
-                    continue; // the blank line, or obsolete line folding (no folded value is needed)
-                }
-                int colon = indexOf(b, start, end, (byte) ':');
-                if (colon <= start) {
-                    throw new MalformedResponseException("invalid header line \""
-                            + printable(Arrays.copyOfRange(b, start, end), end - start) + "\"");
-                }
-                int vs = colon + 1;
-                int ve = end;
-                while (vs < ve && (b[vs] == ' ' || b[vs] == '\t')) vs++;
-                while (ve > vs && (b[ve - 1] == ' ' || b[ve - 1] == '\t')) ve--;
-                if (nameIs(b, start, colon, CONTENT_TYPE)) {
-                    contentType = contentType(b, vs, ve);
-                } else if (nameIs(b, start, colon, CONTENT_LENGTH)) {
-                    contentLength = contentLength(b, vs, ve, contentLength);
-                } else if (nameIs(b, start, colon, TRANSFER_ENCODING)) {
-                    hasTransferEncoding = true;
-                    // the last coding of the last field decides
-                    int lastComma = lastIndexOf(b, vs, ve, (byte) ',');
-                    chunked = tokenIs(b, lastComma < 0 ? vs : lastComma + 1, ve, CHUNKED);
-                } else if (nameIs(b, start, colon, CONNECTION)) {
-                    for (int t = vs; t <= ve; ) {
-                        int comma = indexOf(b, t, ve, (byte) ',');
-                        int te = comma < 0 ? ve : comma;
-                        if (tokenIs(b, t, te, CLOSE)) connection = -1;
-                        else if (tokenIs(b, t, te, KEEP_ALIVE) && connection == 0) connection = 1;
-                        t = te + 1;
-                    }
-                }
-            }
-            if (hasTransferEncoding) {
-                contentLength = -1; // Transfer-Encoding overrides Content-Length (RFC 9112 §6.3)
-            }
-            boolean keepAlive = connection != 0 ? connection > 0 : !http10;
-            boolean bodyless = status < 200 || status == 204 || status == 304;
-            if (!bodyless && !chunked && contentLength < 0) {
-                keepAlive = false; // the body ends with the connection
-            }
-            return new Head(status, contentType, keepAlive, chunked, contentLength);
-        }
-
-        private String contentType(byte[] b, int from, int to) {
-            if (!Arrays.equals(b, from, to, lastContentType, 0, lastContentType.length)) {
-                lastContentType = Arrays.copyOfRange(b, from, to);
-                lastContentTypeText = new String(lastContentType, StandardCharsets.ISO_8859_1);
-            }
-            return lastContentTypeText;
-        }
-
-        /** One Content-Length field (maybe a list of equal values), consistent with those seen before. */
-        private static long contentLength(byte[] b, int from, int to, long before) {
-            long result = before;
-            for (int t = from; t <= to; ) {
-                int comma = indexOf(b, t, to, (byte) ',');
-                int te = comma < 0 ? to : comma;
-                int ds = t;
-                int de = te;
-                while (ds < de && b[ds] == ' ') ds++;
-                while (de > ds && b[de - 1] == ' ') de--;
-                if (de == ds || de - ds > 18) throw invalidLength(b, from, to);
-                long n = 0;
-                for (int i = ds; i < de; i++) {
-                    if (!digit(b[i])) throw invalidLength(b, from, to);
-                    n = n * 10 + (b[i] - '0');
-                }
-                if (result >= 0 && n != result) {
-                    throw new MalformedResponseException("conflicting Content-Length values " + result + " and " + n);
-                }
-                result = n;
-                t = te + 1;
-            }
-            return result;
-        }
-
-        private static MalformedResponseException invalidLength(byte[] b, int from, int to) {
-            return new MalformedResponseException("invalid Content-Length \""
-                    + printable(Arrays.copyOfRange(b, from, to), to - from) + "\"");
-        }
-
-        /** Case-insensitive name match; {@code lower} is lower-case ASCII. */
-        private static boolean nameIs(byte[] b, int from, int to, byte[] lower) {
-            if (to - from != lower.length) return false;
-            for (int i = 0; i < lower.length; i++) {
-                int c = b[from + i];
-                if (c >= 'A' && c <= 'Z') c += 'a' - 'A';
-                if (c != lower[i]) return false;
-            }
-            return true;
-        }
-
-        /** {@code b[from, to)}, without surrounding spaces, equals {@code lower} ignoring case. */
-        private static boolean tokenIs(byte[] b, int from, int to, byte[] lower) {
-            while (from < to && (b[from] == ' ' || b[from] == '\t')) from++;
-            while (to > from && (b[to - 1] == ' ' || b[to - 1] == '\t')) to--;
-            return nameIs(b, from, to, lower);
-        }
-
-        private static int lineEnd(byte[] b, int from, int length) {
-            int lf = indexOf(b, from, length, (byte) '\n');
-            return lf < 0 ? length : lf;
-        }
-
-        private static int trimCr(byte[] b, int from, int eol) {
-            return eol > from && b[eol - 1] == '\r' ? eol - 1 : eol;
-        }
-
-        private static int indexOf(byte[] b, int from, int to, byte value) {
-            for (int i = from; i < to; i++) {
-                if (b[i] == value) return i;
-            }
-            return -1;
-        }
-
-        private static int lastIndexOf(byte[] b, int from, int to, byte value) {
-            for (int i = to - 1; i >= from; i--) {
-                if (b[i] == value) return i;
-            }
-            return -1;
-        }
-
-        private static boolean startsWith(byte[] b, String prefix) {
-            for (int i = 0; i < prefix.length(); i++) {
-                if (b[i] != prefix.charAt(i)) return false;
-            }
-            return true;
-        }
-
-        private static boolean digit(byte c) {
-            return c >= '0' && c <= '9';
-        }
-
-        private static byte[] ascii(String s) {
-            return s.getBytes(StandardCharsets.US_ASCII);
-        }
-    }
 }

@@ -70,6 +70,20 @@ class ResponseDecoderTest {
         }
     }
 
+    /** The head is looked for 512 bytes at a time: its blank line may fall on, before or after a step's edge. */
+    @Test
+    void headsOfEveryLengthAroundTheCopyStepsEndWhereTheirBlankLineIs() {
+        for (int headLength = 490; headLength <= 1060; headLength++) {
+            String start = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-Pad: ";
+            String pad = "p".repeat(headLength - start.length() - 4);
+            byte[] all = bytes(start + pad + "\r\n\r\nhello");
+            assertThat(decode(all, 0, 0).parts).as("head of %d bytes", headLength)
+                    .containsExactly("head 200  keep-alive", "end hello");
+            assertThat(decode(all, headLength - 1, headLength - 1).parts).as("head of %d bytes, read cut before its last LF", headLength)
+                    .containsExactly("head 200  keep-alive", "end hello");
+        }
+    }
+
     @Test
     void bodyWithoutLengthEndsWhenTheConnectionCloses() {
         Recorder r = new Recorder();
