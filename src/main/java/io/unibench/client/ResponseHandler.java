@@ -7,9 +7,9 @@ import io.netty.util.ReferenceCountUtil;
 
 /**
  * Last handler of every pooled channel: decodes the response bytes ({@link ResponseDecoder}) and routes the parts
- * to the request currently using the channel. Also holds the arrival time of the latest raw read, stamped by {@link ArrivalStamp} at the head of
- * the pipeline before TLS and HTTP decoding, so every event decoded from one read carries the moment its bytes
- * arrived. Only touched on the channel's event loop.
+ * to the request currently using the channel. Also holds the arrival time of the latest raw read, stamped by
+ * {@link ArrivalStamp} at the head of the pipeline before TLS and HTTP decoding, so every event decoded from one read
+ * carries the moment its bytes arrived. Only touched on the channel's event loop.
  */
 final class ResponseHandler extends ChannelInboundHandlerAdapter implements ResponseDecoder.Listener {
 

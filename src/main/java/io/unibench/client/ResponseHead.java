@@ -36,7 +36,8 @@ record ResponseHead(int status, String contentType, boolean keepAlive, boolean c
             int statusEnd = trimCr(b, 0, eol);
             if (statusEnd < 12 || !startsWith(b, "HTTP/1.") || !digit(b[7]) || b[8] != ' ' || !digit(b[9])
                     || !digit(b[10]) || !digit(b[11]) || (statusEnd > 12 && b[12] != ' ')) {
-                throw new ResponseDecoder.MalformedResponseException("invalid status line \"" + printable(b, statusEnd) + "\"");
+                throw new ResponseDecoder.MalformedResponseException(
+                        "invalid status line \"" + printable(b, statusEnd) + "\"");
             }
             boolean http10 = b[7] == '0';
             int status = (b[9] - '0') * 100 + (b[10] - '0') * 10 + (b[11] - '0');
@@ -115,7 +116,8 @@ record ResponseHead(int status, String contentType, boolean keepAlive, boolean c
                     n = n * 10 + (b[i] - '0');
                 }
                 if (result >= 0 && n != result) {
-                    throw new ResponseDecoder.MalformedResponseException("conflicting Content-Length values " + result + " and " + n);
+                    throw new ResponseDecoder.MalformedResponseException(
+                            "conflicting Content-Length values " + result + " and " + n);
                 }
                 result = n;
                 t = te + 1;

@@ -45,7 +45,8 @@ public enum Transport {
                 yield EPOLL;
             }
             case "auto", "" -> Epoll.isAvailable() ? EPOLL : NIO;
-            default -> throw new IllegalArgumentException("-D" + PROPERTY + " must be auto, epoll or nio, got " + wanted);
+            default -> throw new IllegalArgumentException(
+                    "-D" + PROPERTY + " must be auto, epoll or nio, got " + wanted);
         };
     }
 

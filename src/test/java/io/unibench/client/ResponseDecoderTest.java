@@ -79,7 +79,8 @@ class ResponseDecoderTest {
             byte[] all = bytes(start + pad + "\r\n\r\nhello");
             assertThat(decode(all, 0, 0).parts).as("head of %d bytes", headLength)
                     .containsExactly("head 200  keep-alive", "end hello");
-            assertThat(decode(all, headLength - 1, headLength - 1).parts).as("head of %d bytes, read cut before its last LF", headLength)
+            assertThat(decode(all, headLength - 1, headLength - 1).parts)
+                    .as("head of %d bytes, read cut before its last LF", headLength)
                     .containsExactly("head 200  keep-alive", "end hello");
         }
     }
