@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Timestamp lag against a separate simulator process: bench/accuracy/run-lag.sh ["100 1000 5000"] [REPEATS=3]
+# CLIENT=shipped measures unibench's own LlmClient (ShippedClientLagBench; the simulator writes its send stamps as the
+# token text); the default, CLIENT=lookalike, a client of LlmClient's shape (TimingLagBench, stamps in a JSON field).
+# Each stream's first reply (MAX_TOKENS x ITL_MS = 5 s by default) is warm-up: SECONDS_MEASURED must be longer.
 # env: ITL_MS (50), MAX_TOKENS (100), SECONDS_MEASURED (20), PORT (18090), BENCH_JAVA_OPTS (client JVM), SIM_JAVA_OPTS,
 #      SPEED_PROBE (1: run bench/accuracy/vcpu-speed alongside each run, when a C compiler is there, and also print the
 #      lag outside the VM's vCPU slow episodes; 0: off), SIM_CPUS / BENCH_CPUS (taskset CPU lists, e.g. 1 and 0: the
@@ -15,8 +18,16 @@ itl="${ITL_MS:-50}"; tokens="${MAX_TOKENS:-100}"; secs="${SECONDS_MEASURED:-20}"
 sim_pin=(); bench_pin=()
 [ -n "${SIM_CPUS:-}" ] && sim_pin=(taskset -c "$SIM_CPUS")
 [ -n "${BENCH_CPUS:-}" ] && bench_pin=(taskset -c "$BENCH_CPUS")
+case "${CLIENT:-lookalike}" in
+  lookalike) stamp_knob=--debug-send-times ;;
+  shipped) stamp_knob=--debug-send-times-in-text ;;
+  *) echo "run-lag.sh: CLIENT must be lookalike or shipped, got ${CLIENT}" >&2; exit 2 ;;
+esac
+# one measurement at a time on this machine (bench/README.md)
+exec 9>/tmp/unibench-bench.lock
+flock 9
 "${sim_pin[@]}" "$JAVA_HOME/bin/java" ${SIM_JAVA_OPTS:-} -jar target/unibench.jar sim --profile instant --itl-ms "$itl" --decode-ms-per-seq 0 \
-  --max-num-seqs 10000 --max-queue 20000 --debug-send-times true --port "$port" >/tmp/unibench-lag-sim.log 2>&1 &
+  --max-num-seqs 10000 --max-queue 20000 "$stamp_knob" true --port "$port" >/tmp/unibench-lag-sim.log 2>&1 &
 sim=$!
 trap 'kill $sim 2>/dev/null || true' EXIT
 probe=""
@@ -33,8 +44,15 @@ for c in $conc; do
       "$probe" $((secs + 60)) >/tmp/unibench-vcpu-episodes.txt & probe_pid=$!
       episodes=(-Dlag.episodes=/tmp/unibench-vcpu-episodes.txt)
     fi
-    "${bench_pin[@]}" "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} "${episodes[@]}" -cp target/unibench.jar bench/accuracy/TimingLagBench.java "$c" "$secs" "$itl" "$tokens" \
-      "http://127.0.0.1:$port" 2>&1 | grep -v WARNING
+    if [ "$stamp_knob" = --debug-send-times ]; then
+      bench=(bench/accuracy/TimingLagBench.java "$c" "$secs" "$itl" "$tokens" "http://127.0.0.1:$port")
+    else
+      bench=(bench/accuracy/ShippedClientLagBench.java "$c" "$secs" "http://127.0.0.1:$port/v1/chat/completions" "$tokens")
+    fi
+    # shellcheck disable=SC2086
+    "${bench_pin[@]}" "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} "${episodes[@]}" -cp target/unibench.jar "${bench[@]}" \
+      2>&1 | grep -v WARNING | grep -v '^$' || true
+    echo "simulator CPU-s so far: $(ps -o times= -p "$sim")"
     if [ -n "$probe" ]; then kill "$probe_pid" 2>/dev/null || true; wait "$probe_pid" 2>/dev/null || true; fi
   done
 done
