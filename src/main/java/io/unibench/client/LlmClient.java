@@ -80,15 +80,16 @@ public final class LlmClient implements AutoCloseable {
         this.readTimeoutNanos = nanos(config.readTimeout());
         this.debug = new DebugLog(config.debug(), System.err);
         SslContext ssl = tls ? sslContext() : null;
+        Transport transport = Transport.best();
         this.group = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
-                new DefaultThreadFactory("unibench-client", true), Transport.best().ioHandlerFactory());
+                new DefaultThreadFactory("unibench-client", true), transport.ioHandlerFactory());
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
-                .channel(Transport.best().socketChannel())
+                .channel(transport.socketChannel())
                 // NIO: reads land in heap buffers, which the SSE parser scans in place (the JDK copies out of the
                 // socket through a direct buffer anyway). Epoll reads into direct memory whatever the allocator;
                 // the parser copies that into an array of its own (SseParser.feed).
-                .option(ChannelOption.ALLOCATOR, Transport.best() == Transport.NIO
+                .option(ChannelOption.ALLOCATOR, transport == Transport.NIO
                         ? new PreferHeapByteBufAllocator(ByteBufAllocator.DEFAULT) : ByteBufAllocator.DEFAULT)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)

@@ -1,5 +1,6 @@
 package io.unibench.net;
 
+import io.unibench.BadInputException;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
@@ -27,11 +28,14 @@ public enum Transport {
     /** The system property that overrides the choice: {@code nio}, {@code epoll} or {@code auto} (the default). */
     public static final String PROPERTY = "unibench.transport";
 
-    private static final Transport BEST = choose(System.getProperty(PROPERTY, "auto"));
-
-    /** The transport this process uses. */
+    /**
+     * The transport to use now (read at each client or simulator start, so a bad value is reported as bad input
+     * by the command that needs it, not as a class-initialisation failure).
+     *
+     * @throws BadInputException when the property names no transport, or epoll where it cannot load
+     */
     public static Transport best() {
-        return BEST;
+        return choose(System.getProperty(PROPERTY, "auto"));
     }
 
     static Transport choose(String wanted) {
@@ -39,13 +43,13 @@ public enum Transport {
             case "nio" -> NIO;
             case "epoll" -> {
                 if (!Epoll.isAvailable()) {
-                    throw new IllegalStateException("-D" + PROPERTY + "=epoll but epoll is unavailable: "
+                    throw new BadInputException("-D" + PROPERTY + "=epoll but epoll is unavailable here: "
                             + Epoll.unavailabilityCause());
                 }
                 yield EPOLL;
             }
             case "auto", "" -> Epoll.isAvailable() ? EPOLL : NIO;
-            default -> throw new IllegalArgumentException(
+            default -> throw new BadInputException(
                     "-D" + PROPERTY + " must be auto, epoll or nio, got " + wanted);
         };
     }

@@ -102,15 +102,16 @@ public final class SimServer implements AutoCloseable {
                     + config.tokenizer());
         }
         SimEngine engine = new SimEngine(config, tokenizer);
+        Transport transport = Transport.best();
         EventLoopGroup acceptGroup = new MultiThreadIoEventLoopGroup(1,
-                new DefaultThreadFactory("unibench-sim-accept", true), Transport.best().ioHandlerFactory());
+                new DefaultThreadFactory("unibench-sim-accept", true), transport.ioHandlerFactory());
         EventLoopGroup ioGroup = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
-                new DefaultThreadFactory("unibench-sim-io", true), Transport.best().ioHandlerFactory());
+                new DefaultThreadFactory("unibench-sim-io", true), transport.ioHandlerFactory());
         ChannelGroup channels = new DefaultChannelGroup("unibench-sim", GlobalEventExecutor.INSTANCE);
         try {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptGroup, ioGroup)
-                    .channel(Transport.best().serverSocketChannel())
+                    .channel(transport.serverSocketChannel())
                     .option(ChannelOption.SO_BACKLOG, 4096) // benchmarks open thousands of connections at once
                     .childOption(ChannelOption.TCP_NODELAY, true) // each SSE frame must leave at once
                     .childHandler(new ChannelInitializer<SocketChannel>() {

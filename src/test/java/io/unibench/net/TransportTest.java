@@ -33,8 +33,30 @@ class TransportTest {
     }
 
     @Test
-    void anUnknownNameIsRefusedWithTheProperty() {
+    void anUnknownNameIsRefusedAsBadInputWithTheProperty() {
         assertThatThrownBy(() -> Transport.choose("uring"))
+                .isInstanceOf(io.unibench.BadInputException.class)
                 .hasMessage("-Dunibench.transport must be auto, epoll or nio, got uring");
+    }
+
+    /** The CLI reports it like any bad input: one line, exit 2, no stack trace. */
+    @Test
+    void theCliReportsABadTransportInOneLineWithExitTwo() {
+        String before = System.getProperty(Transport.PROPERTY);
+        System.setProperty(Transport.PROPERTY, "bogus");
+        try {
+            var out = new java.io.StringWriter();
+            var err = new java.io.StringWriter();
+            String[] args = {"perf", "--url", "http://127.0.0.1:9/v1/chat/completions", "--model", "m",
+                    "--no-test-connection", "--no-db", "--number", "1", "--parallel", "1"};
+            int exit = io.unibench.cli.Main.execute(args,
+                    new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true));
+            assertThat(exit).isEqualTo(2);
+            assertThat(err.toString().strip())
+                    .isEqualTo("unibench: -Dunibench.transport must be auto, epoll or nio, got bogus");
+        } finally {
+            if (before == null) System.clearProperty(Transport.PROPERTY);
+            else System.setProperty(Transport.PROPERTY, before);
+        }
     }
 }
