@@ -206,14 +206,21 @@ final class EngineCore {
                 }
                 metrics.e2e.observeNanos(end - s.arrivalNanos);
                 anyEnded = true;
-                end(s, how);
+                s.end = how; // published below, once the gauges no longer count it
             } else {
                 if (s.fault.chunkDelayMs() > 0) s.holdUntilNanos = end + s.fault.chunkDelayMs() * 1_000_000L;
                 publisher.accept(s);
             }
         }
-        if (anyEnded) running.removeIf(s -> s.end != Sequence.End.NONE);
+        if (!anyEnded) {
+            publishGauges();
+            return;
+        }
+        // a client that has its whole reply must find /metrics no longer counting it as running
+        ArrayList<Sequence> ended = new ArrayList<>();
+        running.removeIf(s -> s.end != Sequence.End.NONE && ended.add(s));
         publishGauges();
+        ended.forEach(publisher);
     }
 
     private void admit(Sequence s, long now) {
