@@ -23,6 +23,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public class ShippedClientLagBench {
     public static void main(String[] args) throws Exception {
+        // as the CLI runs (cli.Main): the leak detector's sampled stack traces are not the shipped client's cost
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
+        }
         int streams = Integer.parseInt(args[0]);
         long seconds = Long.parseLong(args[1]);
         String url = args[2];
@@ -40,10 +44,12 @@ public class ShippedClientLagBench {
         CountDownLatch done = new CountDownLatch(streams);
         var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
-        for (int s = 0; s < streams; s++) loop(client, body, true, end, lags, count, mismatched, failures, done);
+        java.util.Queue<ClientResult> results = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        for (int s = 0; s < streams; s++) loop(client, body, true, end, results, failures, done);
         done.await();
         long cpu = os.getProcessCpuTime() - cpu0;
         client.close();
+        for (ClientResult r : results) record(r, lags, count, mismatched);
         int n = (int) count.get();
         long[] v = Arrays.copyOf(lags[0], n);
         long[] arrivals = Arrays.copyOf(lags[1], n);
@@ -64,19 +70,30 @@ public class ShippedClientLagBench {
                 gcCount, gcMillis);
         String episodesFile = System.getProperty("lag.episodes");
         if (episodesFile != null) printOutsideEpisodes(java.nio.file.Path.of(episodesFile), lags[0], arrivals, n);
+        String dump = System.getProperty("lag.dump");
+        if (dump != null) {
+            try (var w = new java.io.PrintWriter(java.nio.file.Files.newBufferedWriter(java.nio.file.Path.of(dump)))) {
+                for (int i = 0; i < n; i++) w.println((arrivals[i] - lags[0][i]) + " " + arrivals[i]);
+            }
+        }
         System.exit(0);
     }
 
-    static void loop(LlmClient client, byte[] body, boolean warmup, long end, long[][] lags, AtomicLong count,
-                     AtomicLong mismatched, AtomicLong failures, CountDownLatch done) {
+    /**
+     * One stream: replies back to back on the event loop that completes each. The callback only keeps the result;
+     * pairing its stamps (string splitting and parsing) waits until the run has ended, so the bench adds no work to
+     * the event loop whose lag it measures.
+     */
+    static void loop(LlmClient client, byte[] body, boolean warmup, long end, java.util.Queue<ClientResult> results,
+                     AtomicLong failures, CountDownLatch done) {
         if (System.nanoTime() >= end) {
             done.countDown();
             return;
         }
         client.send(body, true, null).whenComplete((r, e) -> {
             if (e != null || r == null || !r.success()) failures.incrementAndGet();
-            else if (!warmup) record(r, lags, count, mismatched);
-            loop(client, body, false, end, lags, count, mismatched, failures, done);
+            else if (!warmup) results.add(r);
+            loop(client, body, false, end, results, failures, done);
         });
     }
 

@@ -22,6 +22,7 @@ import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.unibench.client.ByteBufArrays;
 import io.unibench.client.SseParser;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimProfiles;
@@ -248,7 +249,7 @@ public class TimingLagBench {
         @Override protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
             if (msg instanceof io.netty.handler.codec.http.HttpResponse) sse = new SseParser(this::onEvent);
             if (msg instanceof HttpContent c) {
-                sse.feed(c.content());
+                ByteBufArrays.forEachPiece(c.content(), c.content().readerIndex(), c.content().readableBytes(), sse::feed);
                 if (msg instanceof LastHttpContent) {
                     completed.increment();
                     send(ctx.channel());

@@ -1,7 +1,5 @@
 package io.unibench.client;
 
-import io.netty.buffer.ByteBuf;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -16,15 +14,15 @@ final class ByteAccumulator {
         this.limit = limit;
     }
 
-    /** Appends {@code n} bytes of {@code buf} from {@code index}; false (and nothing appended) past the limit. */
-    boolean append(ByteBuf buf, int index, int n) {
+    /** Appends {@code n} bytes of {@code from} from {@code offset}; false (and nothing appended) past the limit. */
+    boolean append(byte[] from, int offset, int n) {
         if (length + n > limit) {
             return false;
         }
         if (length + n > bytes.length) {
             bytes = Arrays.copyOf(bytes, Math.max(length + n, bytes.length * 2));
         }
-        buf.getBytes(index, bytes, length, n);
+        System.arraycopy(from, offset, bytes, length, n);
         length += n;
         return true;
     }

@@ -237,17 +237,17 @@ final class Exchange implements ConnectionPool.Waiter {
         }
     }
 
-    void onBody(ByteBuf buf, int index, int length, long arrival) {
+    void onBody(byte[] bytes, int offset, int length, long arrival) {
         if (!arrived(arrival) || draining) {
             return;
         }
         if (mode == Mode.SSE) {
             try {
-                sse.feed(buf, index, length);
+                sse.feed(bytes, offset, length);
             } catch (SseParser.SseException e) {
                 fail(ErrorClass.PROTOCOL_ERROR, e.getMessage(), currentNanos);
             }
-        } else if (!bodyBytes.append(buf, index, length) && mode == Mode.BODY) {
+        } else if (!bodyBytes.append(bytes, offset, length) && mode == Mode.BODY) {
             fail(ErrorClass.PROTOCOL_ERROR, "reply body larger than " + MAX_BODY_BYTES + " bytes", currentNanos);
         }
         // an error body beyond its limit is simply cut: only its start is shown

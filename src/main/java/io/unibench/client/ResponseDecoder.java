@@ -7,9 +7,10 @@ import java.util.Arrays;
 /**
  * HTTP/1.1 response framing for the client (RFC 9112): the status line, the four headers the client acts on
  * ({@code Content-Type}, {@code Content-Length}, {@code Transfer-Encoding}, {@code Connection}), and the body —
- * chunked, {@code Content-Length} or until the connection closes — handed on as ranges of the read buffer, without
- * a copy or an object per part. It replaces Netty's {@code HttpResponseDecoder}, whose header objects, content
- * slices and pipeline hops were ≈ 10% of the client's CPU per streamed request (bench/README.md).
+ * chunked, {@code Content-Length} or until the connection closes — handed on as ranges of an array, without an
+ * object per part. A read is copied once, into an array ({@link ByteBufArrays}); everything after works on arrays.
+ * It replaces Netty's {@code HttpResponseDecoder}, whose header objects, content slices and pipeline hops were
+ * ≈ 10% of the client's CPU per streamed request (bench/README.md).
  *
  * <p>One response at a time: {@link #expectResponse()} arms it for the next one, and bytes that arrive when no
  * response is expected (after the end of one, before the next request) are a protocol error — the connection's
@@ -25,8 +26,8 @@ final class ResponseDecoder {
         /** The final status line and headers arrived; {@code contentType} is {@code ""} when absent. */
         void onHead(int status, String contentType, boolean keepAlive);
 
-        /** {@code length} body bytes of {@code buf} from {@code index}, valid only during the call. */
-        void onBody(ByteBuf buf, int index, int length);
+        /** {@code length} body bytes of {@code bytes} from {@code offset}, valid only during the call. */
+        void onBody(byte[] bytes, int offset, int length);
 
         /** The body is complete (the framing says so, or the connection closed for a close-delimited body). */
         void onEnd();
@@ -56,6 +57,7 @@ final class ResponseDecoder {
     private int lineLength;
     /** Body bytes left: of the Content-Length body, or of the current chunk. */
     private long remaining;
+    private final ByteBufArrays.Sink arrays = this::feed;
 
     ResponseDecoder(Listener listener) {
         this.listener = listener;
@@ -86,19 +88,28 @@ final class ResponseDecoder {
      * @throws MalformedResponseException when the bytes break HTTP/1.1 framing; the decoder is then {@code IDLE}
      */
     void feed(ByteBuf buf) {
-        int i = buf.readerIndex();
-        int end = buf.writerIndex();
+        ByteBufArrays.forEachPiece(buf, buf.readerIndex(), buf.readableBytes(), arrays);
+    }
+
+    /**
+     * Decodes {@code length} bytes of {@code bytes} from {@code offset}.
+     *
+     * @throws MalformedResponseException when the bytes break HTTP/1.1 framing; the decoder is then {@code IDLE}
+     */
+    void feed(byte[] bytes, int offset, int length) {
+        int i = offset;
+        int end = offset + length;
         try {
             while (i < end) {
                 i = switch (state) {
                     case IDLE -> throw new MalformedResponseException("bytes arrived when no response was expected");
-                    case HEAD -> head(buf, i, end);
-                    case FIXED_BODY -> fixedBody(buf, i, end);
-                    case CHUNK_SIZE -> chunkSize(buf, i, end);
-                    case CHUNK_DATA -> chunkData(buf, i, end);
-                    case CHUNK_DATA_END -> chunkDataEnd(buf, i, end);
-                    case TRAILERS -> trailers(buf, i, end);
-                    case UNTIL_CLOSE -> body(buf, i, end - i);
+                    case HEAD -> head(bytes, i, end);
+                    case FIXED_BODY -> fixedBody(bytes, i, end);
+                    case CHUNK_SIZE -> chunkSize(bytes, i, end);
+                    case CHUNK_DATA -> chunkData(bytes, i, end);
+                    case CHUNK_DATA_END -> chunkDataEnd(bytes, i, end);
+                    case TRAILERS -> trailers(bytes, i, end);
+                    case UNTIL_CLOSE -> body(bytes, i, end - i);
                 };
             }
         } catch (MalformedResponseException e) {
@@ -109,7 +120,7 @@ final class ResponseDecoder {
 
     // ---- head ----
 
-    private int head(ByteBuf buf, int from, int end) {
+    private int head(byte[] bytes, int from, int end) {
         int headEnd = -1;
         int i = from;
         // copied in small steps: the read usually goes on with the body, which must not grow this buffer
@@ -122,7 +133,7 @@ final class ResponseDecoder {
                 throw new MalformedResponseException("response head larger than " + MAX_HEAD_BYTES + " bytes");
             }
             int before = lineLength;
-            append(buf, i, n, MAX_HEAD_BYTES, "response head");
+            append(bytes, i, n, MAX_HEAD_BYTES, "response head");
             // from three bytes back: a blank line may straddle two steps or two reads
             headEnd = blankLineEnd(line, Math.max(0, before - 3), lineLength);
             i += n;
@@ -162,35 +173,40 @@ final class ResponseDecoder {
         return -1;
     }
 
-    private void append(ByteBuf buf, int from, int length, int max, String what) {
+    private void append(byte[] bytes, int from, int length, int max, String what) {
         if (lineLength + length > max) {
             throw new MalformedResponseException(what + " larger than " + max + " bytes");
         }
         if (lineLength + length > line.length) {
             line = Arrays.copyOf(line, Math.max(lineLength + length, line.length * 2));
         }
-        buf.getBytes(from, line, lineLength, length);
+        System.arraycopy(bytes, from, line, lineLength, length);
         lineLength += length;
     }
 
     // ---- bodies ----
 
-    private int fixedBody(ByteBuf buf, int from, int end) {
+    private int fixedBody(byte[] bytes, int from, int end) {
         int n = (int) Math.min(remaining, end - from);
-        body(buf, from, n);
+        body(bytes, from, n);
         remaining -= n;
         if (remaining == 0) end();
         return from + n;
     }
 
-    private int chunkSize(ByteBuf buf, int from, int end) {
-        int lf = buf.indexOf(from, end, (byte) '\n');
-        append(buf, from, (lf < 0 ? end : lf) - from, MAX_CHUNK_LINE_BYTES, "chunk-size line");
-        if (lf < 0) {
-            return end;
+    private int chunkSize(byte[] bytes, int from, int end) {
+        int lf = indexOfLf(bytes, from, end);
+        long size;
+        if (lf >= 0 && lineLength == 0) {
+            size = parseChunkSize(bytes, from, lf - from); // the usual case: the whole line is in this read
+        } else {
+            append(bytes, from, (lf < 0 ? end : lf) - from, MAX_CHUNK_LINE_BYTES, "chunk-size line");
+            if (lf < 0) {
+                return end;
+            }
+            size = parseChunkSize(line, 0, lineLength);
+            lineLength = 0;
         }
-        long size = parseChunkSize();
-        lineLength = 0;
         if (size == 0) {
             state = State.TRAILERS;
         } else {
@@ -200,30 +216,38 @@ final class ResponseDecoder {
         return lf + 1;
     }
 
-    /** Hex digits, then optional whitespace, {@code ;extensions} (ignored) and the CR before the LF. */
-    private long parseChunkSize() {
-        int n = lineLength;
-        if (n > 0 && line[n - 1] == '\r') n--;
+    private static int indexOfLf(byte[] bytes, int from, int end) {
+        for (int i = from; i < end; i++) {
+            if (bytes[i] == '\n') return i;
+        }
+        return -1;
+    }
+
+    /** {@code b[from, from + length)}: hex digits, then optional whitespace, {@code ;extensions} (ignored), a CR. */
+    private static long parseChunkSize(byte[] b, int from, int length) {
+        int n = from + length;
+        if (n > from && b[n - 1] == '\r') n--;
         long size = 0;
-        int i = 0;
+        int i = from;
         for (; i < n; i++) {
-            int digit = Character.digit(line[i], 16);
+            int digit = Character.digit(b[i], 16);
             if (digit < 0) break;
             if (size > (Long.MAX_VALUE >> 4)) {
                 throw new MalformedResponseException("chunk size too large");
             }
             size = size << 4 | digit;
         }
-        boolean restOk = i > 0 && (i == n || line[i] == ';' || line[i] == ' ' || line[i] == '\t');
+        boolean restOk = i > from && (i == n || b[i] == ';' || b[i] == ' ' || b[i] == '\t');
         if (!restOk) {
-            throw new MalformedResponseException("invalid chunk size line \"" + ResponseHead.printable(line, n) + "\"");
+            throw new MalformedResponseException("invalid chunk size line \""
+                    + ResponseHead.printable(Arrays.copyOfRange(b, from, n), n - from) + "\"");
         }
         return size;
     }
 
-    private int chunkData(ByteBuf buf, int from, int end) {
+    private int chunkData(byte[] bytes, int from, int end) {
         int n = (int) Math.min(remaining, end - from);
-        body(buf, from, n);
+        body(bytes, from, n);
         remaining -= n;
         if (remaining == 0) {
             state = State.CHUNK_DATA_END;
@@ -232,8 +256,8 @@ final class ResponseDecoder {
     }
 
     /** The CRLF (or bare LF) after a chunk's data. */
-    private int chunkDataEnd(ByteBuf buf, int from, int end) {
-        byte b = buf.getByte(from);
+    private int chunkDataEnd(byte[] bytes, int from, int end) {
+        byte b = bytes[from];
         if (b == '\n') {
             lineLength = 0;
             state = State.CHUNK_SIZE;
@@ -246,11 +270,11 @@ final class ResponseDecoder {
     }
 
     /** Trailer fields (ignored), each up to its LF, until the blank line that ends the response. */
-    private int trailers(ByteBuf buf, int from, int end) {
+    private int trailers(byte[] bytes, int from, int end) {
         int i = from;
         while (i < end) {
-            int lf = buf.indexOf(i, end, (byte) '\n');
-            append(buf, i, (lf < 0 ? end : lf) - i, MAX_HEAD_BYTES, "trailer field");
+            int lf = indexOfLf(bytes, i, end);
+            append(bytes, i, (lf < 0 ? end : lf) - i, MAX_HEAD_BYTES, "trailer field");
             if (lf < 0) {
                 return end;
             }
@@ -265,9 +289,9 @@ final class ResponseDecoder {
         return end;
     }
 
-    private int body(ByteBuf buf, int from, int length) {
+    private int body(byte[] bytes, int from, int length) {
         if (length > 0) {
-            listener.onBody(buf, from, length);
+            listener.onBody(bytes, from, length);
         }
         return from + length;
     }

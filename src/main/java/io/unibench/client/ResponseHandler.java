@@ -80,9 +80,9 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
     }
 
     @Override
-    public void onBody(ByteBuf buf, int index, int length) {
+    public void onBody(byte[] bytes, int offset, int length) {
         Exchange exchange = current;
-        if (exchange != null) exchange.onBody(buf, index, length, arrivalNanos);
+        if (exchange != null) exchange.onBody(bytes, offset, length, arrivalNanos);
     }
 
     @Override

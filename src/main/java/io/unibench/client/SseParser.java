@@ -1,8 +1,5 @@
 package io.unibench.client;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.util.concurrent.FastThreadLocal;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -106,52 +103,6 @@ public final class SseParser {
     public static boolean endsEvent(byte[] buf, int at, int limit) {
         return at + 1 < limit && buf[at] == LF && buf[at + 1] == LF;
     }
-
-    /**
-     * Parses the readable bytes of {@code buf} without consuming them (the reader index is left unchanged). Bytes
-     * in direct memory (what the native epoll transport reads into) are copied, in pieces, into a scratch array of
-     * the calling thread first: one {@code memcpy} is far cheaper than scanning through {@link ByteBuf}'s per-byte
-     * accessors (10× per request, measured), and the array path below is the only scanner.
-     */
-    public void feed(ByteBuf buf) {
-        feed(buf, buf.readerIndex(), buf.readableBytes());
-    }
-
-    /** Parses {@code length} bytes of {@code buf} from {@code start} (its indices are left unchanged). */
-    public void feed(ByteBuf buf, int start, int length) {
-        if (buf.hasArray()) {
-            feed(buf.array(), buf.arrayOffset() + start, length);
-            return;
-        }
-        Scratch scratch = SCRATCH.get();
-        // a listener that fed another parser on this thread (none does today) gets a private array
-        byte[] piece = scratch.busy ? new byte[Math.min(length, Scratch.BYTES)] : scratch.bytes;
-        boolean owner = !scratch.busy;
-        scratch.busy = true;
-        try {
-            for (int done = 0; done < length; ) {
-                int n = Math.min(piece.length, length - done);
-                buf.getBytes(start + done, piece, 0, n);
-                feed(piece, 0, n);
-                done += n;
-            }
-        } finally {
-            if (owner) scratch.busy = false;
-        }
-    }
-
-    /** One per event-loop thread: 64 KiB, the largest read Netty's adaptive allocator usually makes. */
-    private static final class Scratch {
-        static final int BYTES = 64 * 1024;
-        final byte[] bytes = new byte[BYTES];
-        boolean busy;
-    }
-
-    private static final FastThreadLocal<Scratch> SCRATCH = new FastThreadLocal<>() {
-        @Override protected Scratch initialValue() {
-            return new Scratch();
-        }
-    };
 
     /** Parses {@code length} bytes of {@code bytes} from {@code offset}. */
     public void feed(byte[] bytes, int offset, int length) {

@@ -79,9 +79,52 @@ public class ResponseDecodeBench {
             @Override public void onHead(int status, String contentType, boolean keepAlive) {
                 sink += status + (keepAlive ? 1 : 0) + contentType.length();
             }
-            @Override public void onBody(ByteBuf buf, int index, int length) { sink += length; }
+            @Override public void onBody(byte[] bytes, int offset, int length) { sink += length; }
             @Override public void onEnd() { sink++; }
         });
+    }
+
+    /** The simulator's and vLLM's reply shape: chunked, one SSE event per HTTP chunk, each chunk its own read. */
+    private ByteBuf[] eventReads;
+    private ResponseDecoder oursWithSse;
+
+    @Setup
+    public void setupEventReads() {
+        java.util.List<byte[]> parts = new java.util.ArrayList<>();
+        parts.add(("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\n"
+                + "transfer-encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        String sse = new String(StaticBody.sse(), StandardCharsets.UTF_8);
+        for (String event : sse.split("(?<=\n\n)")) {
+            byte[] e = event.getBytes(StandardCharsets.UTF_8);
+            byte[] size = (Integer.toHexString(e.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+            byte[] chunk = new byte[size.length + e.length + 2];
+            System.arraycopy(size, 0, chunk, 0, size.length);
+            System.arraycopy(e, 0, chunk, size.length, e.length);
+            chunk[chunk.length - 2] = '\r';
+            chunk[chunk.length - 1] = '\n';
+            parts.add(chunk);
+        }
+        parts.add("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        eventReads = new ByteBuf[parts.size()];
+        for (int i = 0; i < eventReads.length; i++) {
+            // from the allocator the client reads into (Netty 4.2: adaptive, direct), as a read would be
+            eventReads[i] = io.netty.buffer.ByteBufAllocator.DEFAULT.directBuffer(parts.get(i).length).writeBytes(parts.get(i));
+        }
+        SseParser parser = new SseParser((byte[] buf, int off, int len) -> sink += len);
+        oursWithSse = new ResponseDecoder(new ResponseDecoder.Listener() {
+            @Override public void onHead(int status, String contentType, boolean keepAlive) { sink += status; }
+            @Override public void onBody(byte[] bytes, int offset, int length) { parser.feed(bytes, offset, length); }
+            @Override public void onEnd() { sink++; }
+        });
+    }
+
+    /** Per SSE event: HTTP framing plus SSE framing of the one-event-per-read reply (results per event). */
+    @Benchmark
+    @org.openjdk.jmh.annotations.OperationsPerInvocation(StaticBody.EVENTS)
+    public long chunkPerReadWithSse() {
+        oursWithSse.expectResponse();
+        for (ByteBuf read : eventReads) oursWithSse.feed(read);
+        return sink;
     }
 
     @Benchmark
