@@ -3,7 +3,9 @@
 # CLIENT=shipped measures unibench's own LlmClient (ShippedClientLagBench; the simulator writes its send stamps as the
 # token text); the default, CLIENT=lookalike, a client of LlmClient's shape (TimingLagBench, stamps in a JSON field).
 # Each stream's first reply (MAX_TOKENS x ITL_MS = 5 s by default) is warm-up: SECONDS_MEASURED must be longer.
-# env: ITL_MS (50), MAX_TOKENS (100), SECONDS_MEASURED (20), PORT (18090), BENCH_JAVA_OPTS (client JVM), SIM_JAVA_OPTS,
+# env: ITL_MS (50), MAX_TOKENS (100), SECONDS_MEASURED (20), PORT (18090), BENCH_JAVA_OPTS (client JVM; default the
+#      launcher's -XX:TieredStopAtLevel=1, BENCH_JAVA_OPTS= for the JVM's defaults; -Dlag.dump=FILE with
+#      CLIENT=shipped writes every chunk's send and arrival stamps), SIM_JAVA_OPTS,
 #      SPEED_PROBE (1: run bench/accuracy/vcpu-speed alongside each run, when a C compiler is there, and also print the
 #      lag outside the VM's vCPU slow episodes; 0: off), SIM_CPUS / BENCH_CPUS (taskset CPU lists, e.g. 1 and 0: the
 #      simulator and the client on separate cores, so the simulator's write bursts do not take the client's CPU).
@@ -50,7 +52,7 @@ for c in $conc; do
       bench=(bench/accuracy/ShippedClientLagBench.java "$c" "$secs" "http://127.0.0.1:$port/v1/chat/completions" "$tokens")
     fi
     # shellcheck disable=SC2086
-    "${bench_pin[@]}" "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS:-} "${episodes[@]}" -cp target/unibench.jar "${bench[@]}" \
+    "${bench_pin[@]}" "$JAVA_HOME/bin/java" ${BENCH_JAVA_OPTS--XX:TieredStopAtLevel=1} "${episodes[@]}" -cp target/unibench.jar "${bench[@]}" \
       2>&1 | grep -v WARNING | grep -v '^$' || true
     echo "simulator CPU-s so far: $(ps -o times= -p "$sim")"
     if [ -n "$probe" ]; then kill "$probe_pid" 2>/dev/null || true; wait "$probe_pid" 2>/dev/null || true; fi
