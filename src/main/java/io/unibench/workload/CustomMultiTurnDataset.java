@@ -38,23 +38,7 @@ public final class CustomMultiTurnDataset implements ConversationDataset {
                     + "messages array per line, e.g. [{\"role\": \"user\", \"content\": \"Hi\"}, {\"role\": \"assistant\", "
                     + "\"content\": \"Hello\"}, {\"role\": \"user\", \"content\": \"Poem?\"}]");
         }
-        LengthFilter filter = LengthFilter.of(options.base());
-        List<Conversation> out = new ArrayList<>();
-        long read = DatasetFile.forEachNonBlankLine(path, (lineNumber, line) -> {
-            List<Turn> turns = parse(path, lineNumber, line);
-            turns = turns.subList(0, options.truncate(turns.size()));
-            String first = turns.getFirst().firstUserText();
-            if (first == null || filter.accepts(filter.length(first))) {
-                out.add(new Conversation(path + ":" + lineNumber, turns));
-            }
-            return out.size() < count;
-        });
-        if (out.isEmpty()) {
-            throw BadInputException.at(path, 0, null, "no conversation passes the length filter: read " + read
-                    + " line(s), none whose first user message has a length in " + filter.describe()
-                    + "; adjust --min-prompt-length/--max-prompt-length");
-        }
-        return out;
+        return ConversationLines.read(path, options, count, CustomMultiTurnDataset::parse);
     }
 
     /** The turns of one line; every rule broken is a {@link BadInputException} naming the line. */

@@ -3,10 +3,7 @@ package io.unibench.workload;
 import io.unibench.BadInputException;
 import io.unibench.tokenizer.Tokenizer;
 
-import java.util.AbstractList;
 import java.util.List;
-import java.util.Objects;
-import java.util.RandomAccess;
 import java.util.SplittableRandom;
 
 /**
@@ -48,7 +45,12 @@ public final class RandomDataset implements Dataset {
         PromptSynthesizer synthesizer = new PromptSynthesizer(tokenizer);
         String prefix = synthesizer.prefix(options.prefixLength(), prefixSeed(options.seed()));
         int prefixTokens = prefix.isEmpty() ? 0 : tokenizer.count(prefix);
-        return new RandomPrompts(synthesizer, prefix, prefixTokens, options, count);
+        return GeneratedList.of(count, index -> {
+            SplittableRandom rng = new SplittableRandom(itemSeed(options.seed(), options.offset(), index));
+            int length = (int) rng.nextLong(options.minPromptLength(), options.maxPromptLength() + 1L);
+            PromptSynthesizer.Synthesized s = synthesizer.synthesize(prefix, prefixTokens + Math.max(1, length), rng);
+            return Prompts.userPrompt(s.text(), options.chat(), s.targetTokens(), s.actualTokens());
+        }, NAME + " dataset, " + count + " prompts");
     }
 
     /** The seed of the run's shared prefix: the seed alone, so every sweep run (other offsets) shares it. */
@@ -66,32 +68,5 @@ public final class RandomDataset implements Dataset {
         z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
         z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
         return z ^ (z >>> 31);
-    }
-
-    private static final class RandomPrompts extends AbstractList<Prompt> implements RandomAccess {
-        private final PromptSynthesizer synthesizer;
-        private final String prefix;
-        private final int prefixTokens;
-        private final DatasetOptions options;
-        private final int size;
-
-        RandomPrompts(PromptSynthesizer synthesizer, String prefix, int prefixTokens, DatasetOptions options, int size) {
-            this.synthesizer = synthesizer;
-            this.prefix = prefix;
-            this.prefixTokens = prefixTokens;
-            this.options = options;
-            this.size = size;
-        }
-
-        @Override public int size() { return size; }
-
-        @Override public Prompt get(int index) {
-            Objects.checkIndex(index, size);
-            SplittableRandom rng = new SplittableRandom(itemSeed(options.seed(), options.offset(), index));
-            int length = (int) rng.nextLong(options.minPromptLength(), options.maxPromptLength() + 1L);
-            int bodyTokens = Math.max(1, length);
-            PromptSynthesizer.Synthesized s = synthesizer.synthesize(prefix, prefixTokens + bodyTokens, rng);
-            return Prompts.userPrompt(s.text(), options.chat(), s.targetTokens(), s.actualTokens());
-        }
     }
 }

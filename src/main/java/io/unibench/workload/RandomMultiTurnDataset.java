@@ -3,11 +3,8 @@ package io.unibench.workload;
 import io.unibench.BadInputException;
 import io.unibench.tokenizer.Tokenizer;
 
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.RandomAccess;
 import java.util.SplittableRandom;
 
 /**
@@ -52,29 +49,7 @@ public final class RandomMultiTurnDataset implements ConversationDataset {
         PromptSynthesizer synthesizer = new PromptSynthesizer(tokenizer);
         String prefix = synthesizer.prefix(base.prefixLength(), RandomDataset.prefixSeed(base.seed()));
         int prefixTokens = prefix.isEmpty() ? 0 : tokenizer.count(prefix);
-        return new Lazy(synthesizer, prefix, prefixTokens, options, count);
-    }
-
-    private static final class Lazy extends AbstractList<Conversation> implements RandomAccess {
-        private final PromptSynthesizer synthesizer;
-        private final String prefix;
-        private final int prefixTokens;
-        private final MultiTurnOptions options;
-        private final int size;
-
-        Lazy(PromptSynthesizer synthesizer, String prefix, int prefixTokens, MultiTurnOptions options, int size) {
-            this.synthesizer = synthesizer;
-            this.prefix = prefix;
-            this.prefixTokens = prefixTokens;
-            this.options = options;
-            this.size = size;
-        }
-
-        @Override public int size() { return size; }
-
-        @Override public Conversation get(int index) {
-            Objects.checkIndex(index, size);
-            DatasetOptions base = options.base();
+        return GeneratedList.of(count, index -> {
             SplittableRandom rng = new SplittableRandom(
                     RandomDataset.itemSeed(base.seed() ^ CONVERSATION_STREAM, base.offset(), index));
             int turns = (int) rng.nextLong(options.minTurns(), options.maxTurns() + 1L);
@@ -85,6 +60,6 @@ public final class RandomMultiTurnDataset implements ConversationDataset {
                 list.add(Turn.user(s.text()));
             }
             return new Conversation(NAME + "#" + index, list);
-        }
+        }, NAME + " dataset, " + count + " conversations");
     }
 }

@@ -40,22 +40,7 @@ public final class ShareGptMultiTurnDataset implements ConversationDataset {
                     + hubFile + " of the ModelScope dataset swift/sharegpt (one {\"conversation\": [{\"human\": …, "
                     + "\"assistant\": …}, …]} per line); downloading it is not available offline");
         }
-        LengthFilter filter = LengthFilter.of(options.base());
-        List<Conversation> out = new ArrayList<>();
-        long read = DatasetFile.forEachNonBlankLine(path, (lineNumber, line) -> {
-            List<Turn> turns = parse(path, lineNumber, line);
-            turns = turns.subList(0, options.truncate(turns.size()));
-            if (filter.accepts(filter.length(turns.getFirst().firstUserText()))) {
-                out.add(new Conversation(path + ":" + lineNumber, turns));
-            }
-            return out.size() < count;
-        });
-        if (out.isEmpty()) {
-            throw BadInputException.at(path, 0, null, "no conversation passes the length filter: read " + read
-                    + " line(s), none whose first user message has a length in " + filter.describe()
-                    + "; adjust --min-prompt-length/--max-prompt-length");
-        }
-        return out;
+        return ConversationLines.read(path, options, count, ShareGptMultiTurnDataset::parse);
     }
 
     private static List<Turn> parse(String path, long lineNumber, String line) {

@@ -3,11 +3,8 @@ package io.unibench.workload;
 import io.unibench.BadInputException;
 import io.unibench.tokenizer.Tokenizer;
 
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.RandomAccess;
 import java.util.SplittableRandom;
 
 /**
@@ -69,7 +66,9 @@ public final class TrieDataset implements ConversationDataset {
         for (int i = 0; i < Math.min(count, traces.size()); i++) rotated.add(traces.get((start + i) % traces.size()));
         PromptSynthesizer synthesizer = new PromptSynthesizer(tokenizer);
         String prefix = synthesizer.prefix(base.prefixLength(), RandomDataset.prefixSeed(base.seed()));
-        return new Lazy(name, base.path(), rotated, synthesizer, prefix, base.seed());
+        return GeneratedList.of(rotated.size(),
+                index -> conversation(base.path(), rotated.get(index), synthesizer, prefix, base.seed()),
+                name + " " + base.path());
     }
 
     private String fileName() {
@@ -103,32 +102,5 @@ public final class TrieDataset implements ConversationDataset {
                     s.targetTokens(), s.actualTokens()));
         }
         return new Conversation(source + ":" + trace.line(), turns);
-    }
-
-    private static final class Lazy extends AbstractList<Conversation> implements RandomAccess {
-        private final String name;
-        private final String path;
-        private final List<TrieTrace> traces;
-        private final PromptSynthesizer synth;
-        private final String prefix;
-        private final long seed;
-
-        Lazy(String name, String path, List<TrieTrace> traces, PromptSynthesizer synth, String prefix, long seed) {
-            this.name = name;
-            this.path = path;
-            this.traces = traces;
-            this.synth = synth;
-            this.prefix = prefix;
-            this.seed = seed;
-        }
-
-        @Override public int size() { return traces.size(); }
-
-        @Override public Conversation get(int index) {
-            Objects.checkIndex(index, traces.size());
-            return conversation(path, traces.get(index), synth, prefix, seed);
-        }
-
-        @Override public String toString() { return name + " " + path; }
     }
 }
