@@ -9,9 +9,10 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * The per-request fields of an export: those of {@code requests.jsonl} (same names, moments in seconds since the
- * point's start, null when undefined), plus {@code token_chunk_s}, the arrival moment of every text chunk, which
- * makes an export rebuild the exact records ({@code itl_s} alone loses where the first chunk was).
+ * The per-request fields of an export: those of {@code requests.jsonl} (same names in the same order, moments in
+ * seconds since the point's start, null when undefined; {@code RequestsJsonlWriterTest} holds the two together),
+ * except {@code phases_ms} (derived from the moments), plus {@code token_chunk_s}, the arrival moment of every text
+ * chunk, which makes an export rebuild the exact records ({@code itl_s} alone loses where the first chunk was).
  */
 public final class RequestFields {
     /** A named field; its value is a Long, Double, Boolean, String, double[] or null. */
@@ -58,10 +59,10 @@ public final class RequestFields {
             new Field("cached_tokens", r -> count(r.cachedTokens())),
             new Field("cached_token_source", r -> r.cachedTokenSource() == null ? null
                     : r.cachedTokenSource().name().toLowerCase(Locale.ROOT)),
-            new Field("target_prompt_tokens", r -> count(r.promptTargetTokens())),
-            new Field("synthesized_prompt_tokens", r -> count(r.promptSynthTokens())),
             new Field("token_source", r -> r.tokenSource() == null ? null
-                    : r.tokenSource().name().toLowerCase(Locale.ROOT)));
+                    : r.tokenSource().name().toLowerCase(Locale.ROOT)),
+            new Field("target_prompt_tokens", r -> count(r.promptTargetTokens())),
+            new Field("synthesized_prompt_tokens", r -> count(r.promptSynthTokens())));
 
     private RequestFields() {}
 

@@ -100,6 +100,58 @@ class RequestsJsonlWriterTest {
                 "cached_token_source", "token_source", "target_prompt_tokens", "synthesized_prompt_tokens");
     }
 
+    /**
+     * The run history's export ({@code store.RequestFields}) names the same per-request fields as this file, with
+     * the same values: it is written separately (this writer is the hot path, the export a generic table), so this
+     * keeps the two from drifting. The export adds {@code token_chunk_s}; this file adds {@code phases_ms}.
+     */
+    @Test
+    void theExportFieldsAreThisFilesFieldsWithTheSameValues() throws Exception {
+        Path file = dir.resolve("same.jsonl");
+        long runStart = TestRecords.ms(0);
+        List<RequestRecord> records = List.of(
+                record().index(0).conversation("conv-1", 2).scheduledMs(90).startMs(100).headersMs(120)
+                        .firstChunkMs(130).chunksMs(150, 250, 450).endMs(450).tokens(40, 5).cached(16).build(),
+                record().index(1).startMs(200).endMs(300).failed("http_429", 429, "slow down")
+                        .source(RequestRecord.TokenSource.ESTIMATE).build());
+        try (RequestsJsonlWriter w = new RequestsJsonlWriter(file, runStart)) {
+            records.forEach(w::accept);
+        }
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        for (int i = 0; i < records.size(); i++) {
+            JsonNode line = MAPPER.readTree(lines.get(i));
+            List<String> names = new ArrayList<>();
+            line.fieldNames().forEachRemaining(names::add);
+            names.remove("phases_ms");
+            List<String> exported = new ArrayList<>();
+            for (io.unibench.store.RequestFields.Field f : io.unibench.store.RequestFields.ALL) {
+                if (f.name().equals("token_chunk_s")) continue;
+                exported.add(f.name());
+                // the export's moments count from the record's own run start: shift to this file's
+                Object value = f.value().apply(records.get(i));
+                JsonNode written = line.get(f.name());
+                assertThat(written).as("record %d, %s", i, f.name()).isNotNull();
+                if (value == null) {
+                    assertThat(written.isNull()).as("record %d, %s is null", i, f.name()).isTrue();
+                } else if (value instanceof double[] a) {
+                    assertThat(written.size()).as("record %d, %s", i, f.name()).isEqualTo(a.length);
+                    for (int k = 0; k < a.length; k++) assertThat(written.get(k).asDouble()).isCloseTo(a[k], within(1e-12));
+                } else if (value instanceof Double d) {
+                    double offset = f.name().endsWith("_s") && !f.name().endsWith("latency_s") && !f.name().equals("ttft_s")
+                            && !f.name().equals("tpot_s") && !f.name().equals("queue_delay_s") ? runStart / 1e9 : 0;
+                    assertThat(written.asDouble()).as("record %d, %s", i, f.name()).isCloseTo(d - offset, within(1e-6));
+                } else if (value instanceof Boolean b) {
+                    assertThat(written.asBoolean()).as("record %d, %s", i, f.name()).isEqualTo(b);
+                } else if (value instanceof Long l) {
+                    assertThat(written.asLong()).as("record %d, %s", i, f.name()).isEqualTo(l);
+                } else {
+                    assertThat(written.asText()).as("record %d, %s", i, f.name()).isEqualTo(value.toString());
+                }
+            }
+            assertThat(names).as("record %d: the same names in the same order", i).isEqualTo(exported);
+        }
+    }
+
     @Test
     void roundTrip() throws Exception {
         Path file = dir.resolve("sub/requests.jsonl");
