@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Timestamp lag against a separate simulator process: bench/accuracy/run-lag.sh ["100 1000 5000"] [REPEATS=3]
 # CLIENT=shipped measures unibench's own LlmClient (ShippedClientLagBench; the simulator writes its send stamps as the
-# token text); the default, CLIENT=lookalike, a client of LlmClient's shape (TimingLagBench, stamps in a JSON field).
+# token text); CLIENT=floor the same workload with a minimal single-threaded C epoll client (lag-floor.c, needs a C
+# compiler: the machine's floor); the default, CLIENT=lookalike, a client of LlmClient's shape (TimingLagBench, stamps
+# in a JSON field).
 # Each stream's first reply (MAX_TOKENS x ITL_MS = 5 s by default) is warm-up: SECONDS_MEASURED must be longer.
 # env: ITL_MS (50), MAX_TOKENS (100), SECONDS_MEASURED (20), PORT (18090), BENCH_JAVA_OPTS (client JVM; default the
 #      launcher's -XX:TieredStopAtLevel=1, BENCH_JAVA_OPTS= for the JVM's defaults; -Dlag.dump=FILE with
@@ -23,7 +25,9 @@ sim_pin=(); bench_pin=()
 case "${CLIENT:-lookalike}" in
   lookalike) stamp_knob=--debug-send-times ;;
   shipped) stamp_knob=--debug-send-times-in-text ;;
-  *) echo "run-lag.sh: CLIENT must be lookalike or shipped, got ${CLIENT}" >&2; exit 2 ;;
+  floor) stamp_knob=--debug-send-times-in-text
+         cc -O2 -o /tmp/unibench-lag-floor bench/accuracy/lag-floor.c -lm ;;
+  *) echo "run-lag.sh: CLIENT must be lookalike, shipped or floor, got ${CLIENT}" >&2; exit 2 ;;
 esac
 # one measurement at a time on this machine (bench/README.md)
 exec 9>/tmp/unibench-bench.lock
@@ -45,6 +49,13 @@ for c in $conc; do
     if [ -n "$probe" ]; then
       "$probe" $((secs + 60)) >/tmp/unibench-vcpu-episodes.txt & probe_pid=$!
       episodes=(-Dlag.episodes=/tmp/unibench-vcpu-episodes.txt)
+    fi
+    if [ "${CLIENT:-lookalike}" = floor ]; then
+      # its SECONDS include the warm-up reply (MAX_TOKENS x ITL_MS), the Java benches' do not
+      "${bench_pin[@]}" /tmp/unibench-lag-floor "$c" $((secs + tokens * itl / 1000 + 1)) "$port" "$tokens"
+      echo "simulator CPU-s so far: $(ps -o times= -p "$sim")"
+      if [ -n "$probe" ]; then kill "$probe_pid" 2>/dev/null || true; wait "$probe_pid" 2>/dev/null || true; fi
+      continue
     fi
     if [ "$stamp_knob" = --debug-send-times ]; then
       bench=(bench/accuracy/TimingLagBench.java "$c" "$secs" "$itl" "$tokens" "http://127.0.0.1:$port")

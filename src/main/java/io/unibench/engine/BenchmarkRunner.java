@@ -19,9 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Closed loop (no rate): {@code parallel} virtual threads share the budget of {@code number} requests;
  * each sends, waits for the reply, records it and takes the next. Open loop ({@code rate > 0}): a
- * dispatcher releases requests on a Poisson schedule, at most {@code parallel} in flight; a request that
+ * dispatcher starts requests on a Poisson schedule, at most {@code parallel} in flight; a request that
  * has to wait for a free slot keeps its scheduled time, so its queueing delay is recorded (evalscope
- * hides it). {@code --duration} stops dispatching; requests already sent finish and are recorded.
+ * hides it). No thread waits for an open-loop request: its end is queued by the event loop and recorded by a
+ * {@link BatchRecorder}. {@code --duration} stops dispatching; requests already sent finish and are recorded.
  * A stop (Ctrl-C) stops dispatching and cancels in-flight requests, which are recorded as {@code cancelled}.
  */
 public final class BenchmarkRunner {
@@ -57,53 +58,70 @@ public final class BenchmarkRunner {
     /** Sends requests {@code first .. first+count-1}; returns how many were sent. */
     private long phase(LoadPlan plan, RequestFactory requests, long first, int count,
                        List<? extends RecordSink> sinks, long deadline, long seed) throws InterruptedException {
+        if (plan.paced()) {
+            return dispatchPaced(plan, requests, first, count, sinks, deadline, seed);
+        }
         AtomicLong sent = new AtomicLong();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            if (plan.paced()) {
-                dispatchPaced(plan, requests, first, count, sinks, deadline, seed, sent, threads);
-            } else {
-                AtomicLong next = new AtomicLong();
-                for (int w = 0; w < Math.min(plan.parallel(), Math.max(count, 1)); w++) {
-                    threads.submit(() -> {
-                        while (!stop.isStopped() && System.nanoTime() < deadline) {
-                            long i = next.getAndIncrement();
-                            if (i >= count) return;
-                            sent.incrementAndGet();
-                            send(requests.prepare(first + i), i, RequestRecord.ABSENT, sinks);
-                        }
-                    });
-                }
+            AtomicLong next = new AtomicLong();
+            for (int w = 0; w < Math.min(plan.parallel(), Math.max(count, 1)); w++) {
+                threads.submit(() -> {
+                    while (!stop.isStopped() && System.nanoTime() < deadline) {
+                        long i = next.getAndIncrement();
+                        if (i >= count) return;
+                        sent.incrementAndGet();
+                        send(requests.prepare(first + i), i, RequestRecord.ABSENT, sinks);
+                    }
+                });
             }
         }
         return sent.get();
     }
 
-    private void dispatchPaced(LoadPlan plan, RequestFactory requests, long first, int count,
-                               List<? extends RecordSink> sinks, long deadline, long seed, AtomicLong sent,
-                               ExecutorService threads) throws InterruptedException {
+    /**
+     * The open loop, on the calling thread: waits for each request's scheduled moment and a free slot, then starts
+     * it (the client's send does not block). Returns once every request it started has ended and been recorded.
+     */
+    private long dispatchPaced(LoadPlan plan, RequestFactory requests, long first, int count,
+                               List<? extends RecordSink> sinks, long deadline, long seed) throws InterruptedException {
         PoissonSchedule schedule = new PoissonSchedule(count, plan.rate(), new SplittableRandom(seed));
         Semaphore slots = new Semaphore(plan.parallel());
-        long anchor = System.nanoTime();
-        for (int i = 0; i < count; i++) {
-            long scheduled = anchor + schedule.offsetNanos(i);
-            if (stop.awaitUntil(Math.min(scheduled, deadline)) || System.nanoTime() >= deadline) return;
-            while (!slots.tryAcquire(50, TimeUnit.MILLISECONDS)) {
-                if (stop.isStopped()) return;
-            }
-            if (System.nanoTime() >= deadline) {
-                slots.release();
-                return;
-            }
-            long index = i;
-            sent.incrementAndGet();
-            threads.submit(() -> {
-                try {
-                    send(requests.prepare(first + index), index, scheduled, sinks);
-                } finally {
-                    slots.release();
+        long sent = 0;
+        try (BatchRecorder recorder = new BatchRecorder(records, hooks, sinks)) {
+            try {
+                long anchor = System.nanoTime();
+                for (int i = 0; i < count; i++) {
+                    long scheduled = anchor + schedule.offsetNanos(i);
+                    if (stop.awaitUntil(Math.min(scheduled, deadline)) || System.nanoTime() >= deadline) break;
+                    if (!awaitSlot(slots)) break;
+                    if (System.nanoTime() >= deadline || !hooks.awaitStart()) {
+                        slots.release();
+                        break;
+                    }
+                    PreparedRequest request = requests.prepare(first + i);
+                    long index = i;
+                    long epochMillis = System.currentTimeMillis();
+                    sent++;
+                    client.send(request.body(), request.stream(), request.requestId()).whenComplete((result, e) -> {
+                        if (e != null) recorder.fail(e); // the client's contract says never; if so, say so loudly
+                        else recorder.add(new BatchRecorder.Finished(index, request, result, scheduled, epochMillis));
+                        slots.release();
+                    });
                 }
-            });
+            } finally {
+                // every request sent has ended (or been cancelled by a stop) and is queued for its record
+                slots.acquireUninterruptibly(plan.parallel());
+            }
         }
+        return sent;
+    }
+
+    /** Waits for a free slot; false when the run was stopped meanwhile. */
+    private boolean awaitSlot(Semaphore slots) throws InterruptedException {
+        while (!slots.tryAcquire(50, TimeUnit.MILLISECONDS)) {
+            if (stop.isStopped()) return false;
+        }
+        return true;
     }
 
     private void send(PreparedRequest request, long index, long scheduledNanos, List<? extends RecordSink> sinks) {

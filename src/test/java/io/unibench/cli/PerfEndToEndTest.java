@@ -124,12 +124,23 @@ class PerfEndToEndTest {
 
     @Test
     void stopWritesAPartialReportWithCancelledRequestsRecorded() throws Exception {
+        stopMidRunAndCheckThePartialReport("parallel_4_number_100000");
+    }
+
+    /** The open loop: no thread waits for a request, so the cancelled ones reach the report through the recorder. */
+    @Test
+    void stopInTheOpenLoopRecordsTheCancelledRequestsToo() throws Exception {
+        stopMidRunAndCheckThePartialReport("parallel_4_number_100000", "--rate", "400");
+    }
+
+    private void stopMidRunAndCheckThePartialReport(String point, String... extra) throws Exception {
         PerfCommand command = new PerfCommand();
-        List<String> all = args("--parallel", "4", "--number", "100000", "--max-tokens", "50", "--extra-args",
-                "{\"ignore_eos\": true}", "--min-prompt-length", "8", "--max-prompt-length", "8");
+        List<String> all = new ArrayList<>(args("--parallel", "4", "--number", "100000", "--max-tokens", "50",
+                "--extra-args", "{\"ignore_eos\": true}", "--min-prompt-length", "8", "--max-prompt-length", "8"));
+        all.addAll(List.of(extra));
         String[] a = all.subList(1, all.size()).toArray(String[]::new); // without "perf": the command is given
         CompletableFuture<CliHarness.Run> running = CompletableFuture.supplyAsync(() -> CliHarness.perf(command, a));
-        Path jsonl = out.resolve("t/parallel_4_number_100000/requests.jsonl");
+        Path jsonl = out.resolve("t/" + point + "/requests.jsonl");
         // Wait (at most 30 s) until some requests are on disk, then interrupt as Ctrl-C would.
         for (int i = 0; i < 3000 && lines(jsonl) < 8 && !running.isDone(); i++) {
             LockSupport.parkNanos(10_000_000L);
@@ -138,7 +149,7 @@ class PerfEndToEndTest {
         CliHarness.Run run = running.get();
         assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_INTERRUPTED);
         assertThat(out.resolve("t/performance_summary.txt")).exists();
-        JsonNode summary = read(out.resolve("t/parallel_4_number_100000/benchmark_summary.json"));
+        JsonNode summary = read(out.resolve("t/" + point + "/benchmark_summary.json"));
         List<String> records = Files.readAllLines(jsonl);
         assertThat(summary.get("Total Requests").asLong()).isEqualTo(records.size());
         assertThat(records).anyMatch(r -> r.contains("\"cancelled\""));
