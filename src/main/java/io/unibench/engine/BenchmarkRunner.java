@@ -7,6 +7,7 @@ import io.unibench.metrics.RequestRecord;
 
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -92,17 +93,25 @@ public final class BenchmarkRunner {
                 long anchor = System.nanoTime();
                 for (int i = 0; i < count; i++) {
                     long scheduled = anchor + schedule.offsetNanos(i);
+                    // made before its moment, so building the body does not delay the start
+                    PreparedRequest request = requests.prepare(first + i);
                     if (stop.awaitUntil(Math.min(scheduled, deadline)) || System.nanoTime() >= deadline) break;
                     if (!awaitSlot(slots)) break;
                     if (System.nanoTime() >= deadline || !hooks.awaitStart()) {
                         slots.release();
                         break;
                     }
-                    PreparedRequest request = requests.prepare(first + i);
                     long index = i;
                     long epochMillis = System.currentTimeMillis();
+                    CompletableFuture<ClientResult> reply;
+                    try {
+                        reply = client.send(request.body(), request.stream(), request.requestId());
+                    } catch (RuntimeException e) {
+                        slots.release(); // or the wait for every slot below would never end
+                        throw e;
+                    }
                     sent++;
-                    client.send(request.body(), request.stream(), request.requestId()).whenComplete((result, e) -> {
+                    reply.whenComplete((result, e) -> {
                         if (e != null) recorder.fail(e); // the client's contract says never; if so, say so loudly
                         else recorder.add(new BatchRecorder.Finished(index, request, result, scheduled, epochMillis));
                         slots.release();
