@@ -197,7 +197,7 @@ final class ResponseDecoder {
     private int chunkSize(byte[] bytes, int from, int end) {
         int lf = indexOfLf(bytes, from, end);
         long size;
-        if (lf >= 0 && lineLength == 0) {
+        if (lf >= 0 && lineLength == 0 && lf - from <= MAX_CHUNK_LINE_BYTES) {
             size = parseChunkSize(bytes, from, lf - from); // the usual case: the whole line is in this read
         } else {
             append(bytes, from, (lf < 0 ? end : lf) - from, MAX_CHUNK_LINE_BYTES, "chunk-size line");

@@ -137,6 +137,21 @@ class ResponseDecoderTest {
         assertThat(r.parts).containsExactly("head 200  keep-alive", "end hello");
     }
 
+    /** The limit holds whether the line comes in one read (parsed in place) or in several (collected). */
+    @Test
+    void aChunkSizeLineLongerThanTheLimitIsRefusedWhereverTheReadsSplitIt() {
+        byte[] all = bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;ext=" + "x".repeat(5000)
+                + "\r\na\r\n0\r\n\r\n");
+        for (int cut : new int[] {all.length, 60, 3000}) {
+            assertThatThrownBy(() -> decode(all, cut, cut)).as("split at %d", cut)
+                    .isInstanceOf(ResponseDecoder.MalformedResponseException.class)
+                    .hasMessage("chunk-size line larger than 4096 bytes");
+        }
+        byte[] fits = bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;ext=" + "x".repeat(4000)
+                + "\r\na\r\n0\r\n\r\n");
+        assertThat(decode(fits, fits.length, fits.length).parts).containsExactly("head 200  keep-alive", "end a");
+    }
+
     @Test
     void responsesFollowOneAnotherOnTheSameConnection() {
         Recorder r = new Recorder();
