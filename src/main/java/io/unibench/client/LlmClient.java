@@ -86,9 +86,9 @@ public final class LlmClient implements AutoCloseable {
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
                 .channel(transport.socketChannel())
-                // NIO: reads land in heap buffers, which the SSE parser scans in place (the JDK copies out of the
+                // NIO: reads land in heap buffers, which the decoders scan in place (the JDK copies out of the
                 // socket through a direct buffer anyway). Epoll reads into direct memory whatever the allocator;
-                // the parser copies that into an array of its own (SseParser.feed).
+                // each read is then copied once into an array (ByteBufArrays).
                 .option(ChannelOption.ALLOCATOR, transport == Transport.NIO
                         ? new PreferHeapByteBufAllocator(ByteBufAllocator.DEFAULT) : ByteBufAllocator.DEFAULT)
                 .option(ChannelOption.TCP_NODELAY, true)
