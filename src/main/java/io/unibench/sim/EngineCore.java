@@ -189,6 +189,7 @@ final class EngineCore {
                 s.prefillRemaining -= s.stepPrefill;
                 if (s.prefillRemaining > 0) continue;
                 s.steps = 1;
+                s.firstTokenReadyNanos = end;
                 metrics.ttft.observeNanos(end - s.arrivalNanos);
             } else {
                 s.steps++;
@@ -203,6 +204,9 @@ final class EngineCore {
                 if (how == Sequence.End.FINISHED) {
                     if ("length".equals(s.finishReasons[0])) metrics.successLength.increment();
                     else metrics.successStop.increment();
+                    s.timings = new EngineTimings(s.promptTokens - s.cachedTokens,
+                            (s.firstTokenReadyNanos - s.admittedNanos) / 1e6, s.tokensOf(0, s.steps),
+                            (end - s.firstTokenReadyNanos) / 1e6, s.cachedTokens);
                 }
                 metrics.e2e.observeNanos(end - s.arrivalNanos);
                 anyEnded = true;
@@ -241,6 +245,7 @@ final class EngineCore {
         s.cachedTokens = cached;
         s.prefillRemaining = s.promptTokens - cached;
         s.admittedByEngine = true;
+        s.admittedNanos = now;
         if (s.fault.firstChunkDelayMs() > 0) s.holdUntilNanos = now + s.fault.firstChunkDelayMs() * 1_000_000L;
         metrics.promptTokens.add(s.promptTokens);
         metrics.cachedTokens.add(cached);

@@ -45,6 +45,11 @@ final class Sequence {
     boolean stepDecode;
     boolean admittedByEngine;
     int cachedTokens;
+    /** When the engine admitted it (prefill may start) and when its first token was ready: the engine's timings. */
+    long admittedNanos;
+    long firstTokenReadyNanos;
+    /** Set on a normal finish before {@link #end} (whose volatile write publishes it); null otherwise. */
+    EngineTimings timings;
     /** Set when queued in an outbox and not yet delivered: the scheduler queues each sequence once. */
     final java.util.concurrent.atomic.AtomicBoolean inOutbox = new java.util.concurrent.atomic.AtomicBoolean();
 

@@ -366,7 +366,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 case NONE -> sink.flush();
                 case FINISHED -> {
                     finish(); // accounting first: counters are current by the time the client reads the last byte
-                    sink.completed(s.tokensAfter(steps));
+                    sink.completed(s.tokensAfter(steps), engine.config.llamacppTimings() ? s.timings : null);
                     exchangeDone();
                 }
                 case FAULT_FAIL, SHUTDOWN -> {
