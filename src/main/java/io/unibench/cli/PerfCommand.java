@@ -48,6 +48,8 @@ import java.util.concurrent.TimeUnit;
 
 /** {@code unibench perf}: the benchmark, flag-compatible with {@code evalscope perf}. */
 @Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
+        exitCodeListHeading = Main.EXIT_CODES_HEADING,
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
         description = {"Benchmark an OpenAI-compatible endpoint (default: the embedded simulator).",
                 "Writes evalscope-compatible files under OUTPUTS/[TIMESTAMP/]NAME/parallel_P_number_N/ "
                         + "plus requests.jsonl (every request, failures included)."})
@@ -85,6 +87,7 @@ public final class PerfCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PerfSettings s = PerfSettings.resolve(options, environment);
+        Double maxErrorRate = RunVerdict.checkedLimit(options.maxErrorRate, "--max-error-rate");
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
         DatasetLoader datasets = new DatasetLoader(s, options, tokenizer);
         // Load the first run's prompts before anything starts, so a bad dataset fails fast and alone.
@@ -100,7 +103,7 @@ public final class PerfCommand implements Callable<Integer> {
                         ? "/v1/chat/completions" : "/v1/completions");
                 err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
             }
-            return runSweep(s, url, tokenizer, datasets, firstPrompts, out, err);
+            return runSweep(s, url, tokenizer, datasets, firstPrompts, out, err, maxErrorRate);
         } finally {
             if (sim != null) sim.close();
         }
@@ -111,7 +114,8 @@ public final class PerfCommand implements Callable<Integer> {
     }
 
     private int runSweep(PerfSettings s, String url, Tokenizer userTokenizer, DatasetLoader datasets,
-                         List<Prompt> firstPrompts, PrintWriter out, PrintWriter err) throws Exception {
+                         List<Prompt> firstPrompts, PrintWriter out, PrintWriter err, Double maxErrorRate)
+            throws Exception {
         // without --tokenizer-path, counts the server does not report are a labelled character estimate
         Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(options);
         Path root = outputRoot(s);
@@ -165,7 +169,7 @@ public final class PerfCommand implements Callable<Integer> {
                 if (hook != null && !stopped) removeHook(hook);
             }
         }
-        return stopped ? Main.EXIT_INTERRUPTED : 0;
+        return RunVerdict.exitCode(RunVerdict.byLabel(results), maxErrorRate, stopped, err);
     }
 
     private RunResult runPoint(LoadPlan plan, RequestFactory requests, BenchmarkRunner runner, Path runDir,

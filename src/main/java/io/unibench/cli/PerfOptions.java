@@ -224,9 +224,14 @@ public final class PerfOptions {
             + "requests when stderr is not a terminal. Default: ${DEFAULT-VALUE}.")
     int logEveryNQuery;
 
-    @Option(names = "--debug", description = "Log request bodies and reply chunks (truncated, secrets "
-            + "masked). Default: off.")
+    @Option(names = "--debug", description = "Log request bodies (cut at 800 characters) and reply chunks "
+            + "(whole) on stderr, secrets masked. Default: off.")
     boolean debug;
+
+    @Option(names = "--max-error-rate", paramLabel = "PCT", description = "Exit 3 when a run point failed more "
+            + "than PCT percent of its requests (for CI gates; each sweep point is judged alone). A run in which no "
+            + "request succeeded exits 3 whatever this is. Default: no limit.")
+    Double maxErrorRate;
 
     // ---- run history (store package) -------------------------------------------------------------
     @Option(names = "--db", paramLabel = "URL", description = "Run history store: a SQLite file path, "
