@@ -199,8 +199,9 @@ final class EngineCore {
             s.lastTokenNanos = end;
             s.publishedSteps = s.steps;
             if (s.steps >= s.maxLength) {
-                release(s);
                 Sequence.End how = s.naturalEnd();
+                if (how == Sequence.End.FINISHED) cacheReply(s);
+                release(s);
                 if (how == Sequence.End.FINISHED) {
                     if ("length".equals(s.finishReasons[0])) metrics.successLength.increment();
                     else metrics.successStop.increment();
@@ -254,6 +255,19 @@ final class EngineCore {
         s.publishedCachedTokens = cached;
         s.admitted = true;
         publisher.accept(s);
+    }
+
+    /**
+     * Keeps the finished reply's full blocks in the prefix cache after its prompt's, as vLLM and SGLang do. All reply
+     * tokens but the last have KV: the last was sampled and never fed back. So a next turn that re-sends prompt +
+     * reply hits floor((prompt + reply − 1) / block) blocks of it.
+     */
+    private void cacheReply(Sequence s) {
+        if (s.leases == null || s.replyTokens == null) return;
+        for (int c = 0; c < s.width; c++) {
+            int computed = s.lengths[c] - 1;
+            if (computed > 0) cache.extend(s.leases[c], s.promptIds[c], s.replyTokens.ids(c, computed));
+        }
     }
 
     private void release(Sequence s) {
