@@ -5,6 +5,7 @@ import io.unibench.client.LlmClient;
 import io.unibench.engine.BenchmarkRunner;
 import io.unibench.engine.ConnectionTest;
 import io.unibench.engine.SelfCheck;
+import io.unibench.engine.ServerTokenize;
 import io.unibench.engine.SelfCheckReport;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.RecordFactory;
@@ -66,7 +67,10 @@ public final class PerfCommand implements Callable<Integer> {
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
     private StoreHook store; // run history (--db / --no-db), opened by runSweep
-    private final PromptLengthStats sweepPromptLengths = new PromptLengthStats(); // whole sweep, for the report
+    private PromptLengthStats sweepPromptLengths; // whole sweep, for the report
+    /** The tokenizer that synthesized and counted prompts of a target length (the user's or the bundled default). */
+    private String lengthTokenizer;
+    private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -88,7 +92,12 @@ public final class PerfCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PerfSettings s = PerfSettings.resolve(options, environment);
         Double maxErrorRate = RunVerdict.checkedLimit(options.maxErrorRate, "--max-error-rate");
+        if (options.serverTokenize < 0) {
+            throw new io.unibench.BadInputException("--server-tokenize " + options.serverTokenize + ": expected >= 0");
+        }
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
+        lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
+        sweepPromptLengths = new PromptLengthStats(lengthTokenizer);
         DatasetLoader datasets = new DatasetLoader(s, options, tokenizer);
         // Load the first run's prompts before anything starts, so a bad dataset fails fast and alone.
         multiTurn = MultiTurnPerf.createIfRequested(s, options, tokenizer, firstCount(s), spec.commandLine().getErr());
@@ -146,10 +155,16 @@ public final class PerfCommand implements Callable<Integer> {
                     RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
                             Long.toString(System.currentTimeMillis(), 36) + "-" + i);
                     if (i == 0 && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);
+                    if (i == 0 && options.serverTokenize > 0 && multiTurn == null) {
+                        serverCounted = ServerTokenize.sample(URI.create(url), requestHeaders(s), s.model(), prompts,
+                                options.serverTokenize);
+                        err.println("Server-counted prompt lengths: " + serverCounted.describe());
+                    }
                     Path runDir = root.resolve(plan.label());
                     Files.createDirectories(runDir);
                     ArgsFile.write(runDir.resolve("benchmark_args.json"), s, options, url, plan, offset);
-                    RunResult result = runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset);
+                    RunResult result = runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset,
+                            i == 0);
                     results.add(result);
                     stopped = stop.isStopped();
                     offset += number;
@@ -173,10 +188,11 @@ public final class PerfCommand implements Callable<Integer> {
     }
 
     private RunResult runPoint(LoadPlan plan, RequestFactory requests, BenchmarkRunner runner, Path runDir,
-                               PrintWriter err, LlmClient client, List<SelfCheckReport> checks, long seed)
+                               PrintWriter err, LlmClient client, List<SelfCheckReport> checks, long seed,
+                               boolean firstPoint)
             throws InterruptedException, IOException {
         RunMetrics metrics = new RunMetrics();
-        PromptLengthStats promptLengths = new PromptLengthStats();
+        PromptLengthStats promptLengths = new PromptLengthStats(lengthTokenizer);
         RunInfo info = new RunInfo(plan.label(), plan.parallel(), plan.paced() ? plan.rate() : -1, plan.number());
         long runStart = System.nanoTime();
         RunOutcome outcome;
@@ -199,6 +215,7 @@ public final class PerfCommand implements Callable<Integer> {
         RunResult result = metrics.result(info);
         Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
         extraKeys.putAll(promptLengths.summaryKeys());
+        if (serverCounted != null && firstPoint) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
         store.pointFinished(result, extraKeys);
         EvalscopeFiles.write(runDir, result, extraKeys);
         return result;
@@ -255,6 +272,7 @@ public final class PerfCommand implements Callable<Integer> {
         info.put("Output Path", root.toString());
         selfCheckInfo(info, checks, s.embeddedSimulator());
         if (sweepPromptLengths.describe() != null) info.put("Prompt Lengths", sweepPromptLengths.describe());
+        if (serverCounted != null) info.put("Server-Counted Prompts", serverCounted.describe());
         if (stopped) info.put("Status", "interrupted (partial report)");
         return info;
     }

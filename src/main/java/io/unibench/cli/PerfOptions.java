@@ -228,6 +228,12 @@ public final class PerfOptions {
             + "(whole) on stderr, secrets masked. Default: off.")
     boolean debug;
 
+    @Option(names = "--server-tokenize", paramLabel = "N", defaultValue = "0", description = "Before the run (outside "
+            + "the measured interval), count up to N of the first point's prompts that aim at a target length with the "
+            + "server's own tokenizer (POST /tokenize at the server root, as llama.cpp and vLLM serve it) and report "
+            + "that length beside the target. Not with --multi-turn. Default: 0 (off).")
+    int serverTokenize;
+
     @Option(names = "--max-error-rate", paramLabel = "PCT", description = "Exit 3 when a run point failed more "
             + "than PCT percent of its requests (for CI gates; each sweep point is judged alone). A run in which no "
             + "request succeeded exits 3 whatever this is. Default: no limit.")

@@ -70,7 +70,9 @@ public final class TerminalReport {
             if (s.tokenCountsNotFromServer()) {
                 sb.append("Note: ").append(r.info().label()).append(": token counts are ")
                         .append(describeSource(s.tokenCountSource()))
-                        .append(" (the server returned no usage); token and tok/s figures are not the server's.\n");
+                        .append(" (the server returned no usage); token and tok/s figures, TPOT, ITL per token and"
+                                + " tokens per chunk are not the server's (benchmark_summary.json lists them under \""
+                                + Summary.FROM_CLIENT_TOKEN_COUNTS + "\").\n");
             }
             if (r.serverVsClient() != null) {
                 sb.append("Note: ").append(r.info().label()).append(": Server vs Client: ")
@@ -162,11 +164,13 @@ public final class TerminalReport {
             Rows rows = new Rows(t, r);
             rows.add("Latency (s)", available(s.avgLatencySeconds()), PercentileRow.LATENCY, SECONDS, SECONDS);
             rows.add("TTFT (ms)", s.avgTtftMs(), PercentileRow.TTFT, MILLIS, MILLIS);
-            rows.add("TPOT (ms)", s.avgTpotMs(), PercentileRow.TPOT, MILLIS, MILLIS);
-            rows.add("ITL (ms)", s.avgItlMs(), PercentileRow.ITL, MILLIS, MILLIS);
-            // counts the client estimated from characters are labelled on the rows themselves, not only in a note
+            // counts the client estimated from characters are labelled on the rows themselves, not only in a note,
+            // and so is TPOT, which divides by them
             String est = s.tokenCountsNotFromServer() && !Summary.SOURCE_TOKENIZER.equals(s.tokenCountSource())
                     ? " (estimated)" : "";
+            rows.add(est.isEmpty() ? "TPOT (ms)" : "TPOT (ms, estimated)", s.avgTpotMs(), PercentileRow.TPOT, MILLIS,
+                    MILLIS);
+            rows.add("ITL (ms)", s.avgItlMs(), PercentileRow.ITL, MILLIS, MILLIS);
             rows.add("Input Tokens" + est, available(s.avgInputTokens()), PercentileRow.INPUT_TOKENS, AVG_COUNT, COUNT);
             rows.add("Output Tokens" + est, available(s.avgOutputTokens()), PercentileRow.OUTPUT_TOKENS, AVG_COUNT, COUNT);
             if (s.avgTurnsPerRequest() != null) rows.scalar("Turns/Req", format(s.avgTurnsPerRequest(), 2));

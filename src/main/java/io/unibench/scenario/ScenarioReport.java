@@ -46,7 +46,10 @@ public final class ScenarioReport {
             if (series.isEmpty()) continue;
             Comparison.Table t = Comparison.of(scenario, series);
             sb.append("Provider Comparison: ").append(scenario).append(" (all levels; * best per column)\n");
-            sb.append(comparison(t).render()).append('\n');
+            sb.append(comparison(t).render());
+            String note = Comparison.estimatedCostNote(series);
+            if (note != null) sb.append("Note: ").append(note).append('\n');
+            sb.append('\n');
         }
         if (results.stopped()) sb.append("Interrupted: the report is partial.\n");
         return sb.toString();

@@ -105,6 +105,25 @@ class SimEngineHttpTest {
     }
 
     @Test
+    void tokenizeAnswersLlamaCppAndVllmBodies() throws Exception {
+        try (SimServer sim = SimServer.start(FAST, TOKENIZER); RawHttp client = new RawHttp(sim.port())) {
+            String text = "The quick brown fox jumps over the lazy dog.";
+            JsonNode llama = JSON.readTree(client.exchange("POST", "/tokenize",
+                    "{\"content\":\"" + text + "\"}").body());
+            assertThat(llama.get("tokens")).hasSize(TOKENIZER.count(text));
+            assertThat(llama.get("tokens").get(0).asInt()).isEqualTo(TOKENIZER.encode(text)[0]);
+            JsonNode vllm = JSON.readTree(client.exchange("POST", "/tokenize",
+                    "{\"model\":\"m\",\"prompt\":\"" + text + "\",\"add_special_tokens\":false}").body());
+            assertThat(vllm.get("count").asInt()).isEqualTo(TOKENIZER.count(text));
+            JsonNode chat = JSON.readTree(client.exchange("POST", "/tokenize",
+                    "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"" + text + "\"}]}").body());
+            assertThat(chat.get("count").asInt()).isEqualTo(TOKENIZER.count(ChatTemplate.render(
+                    java.util.List.of(new ChatTemplate.Message("user", text)))));
+            assertThat(client.exchange("POST", "/tokenize", "{\"model\":\"m\"}").status()).isEqualTo(400);
+        }
+    }
+
+    @Test
     void secondTurnHitsTheBlockAlignedPromptAndReplyOfTheFirst() throws Exception {
         try (SimServer sim = SimServer.start(FAST, TOKENIZER); RawHttp client = new RawHttp(sim.port())) {
             ObjectNode turn1 = chat("Tell me about rivers and the sea. ".repeat(20), 12, false);
