@@ -9,8 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -133,13 +131,10 @@ class ErrorsAndExitEndToEndTest {
                     scenarios:
                       - {name: qa, type: chat, stream: true, prompt: "%s"}
                     """.formatted(sim.baseUrl() + "/v1", "word ".repeat(60).strip()));
-            StringWriter o = new StringWriter();
-            StringWriter e = new StringWriter();
-            int exit = Main.configure(new picocli.CommandLine(new RunCommand().forTest(Map.of())), new PrintWriter(o, true),
-                    new PrintWriter(e, true)).execute("--config", file.toString(), "--outputs-dir",
+            CliHarness.Run run = CliHarness.run("--config", file.toString(), "--outputs-dir",
                     out.resolve("run").toString(), "--no-timestamp", "--no-db");
-            assertThat(exit).as(e.toString()).isEqualTo(3);
-            assertThat(e.toString()).contains("unibench: no request succeeded (2 of 2 failed");
+            assertThat(run.exit()).as(run.err()).isEqualTo(3);
+            assertThat(run.err()).contains("unibench: no request succeeded (2 of 2 failed");
         }
     }
 }

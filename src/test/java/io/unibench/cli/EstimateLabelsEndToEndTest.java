@@ -9,13 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -110,13 +107,10 @@ class EstimateLabelsEndToEndTest {
                     scenarios:
                       - {name: qa, type: chat, stream: true, prompt: "Say three words."}
                     """.formatted(base));
-            StringWriter o = new StringWriter();
-            StringWriter e = new StringWriter();
-            int exit = Main.configure(new picocli.CommandLine(new RunCommand().forTest(Map.of())), new PrintWriter(o, true),
-                    new PrintWriter(e, true)).execute("--config", file.toString(), "--outputs-dir",
+            CliHarness.Run run = CliHarness.run("--config", file.toString(), "--outputs-dir",
                     out.resolve("run").toString(), "--no-timestamp", "--no-db", "--report", "html");
-            assertThat(exit).as(e.toString()).isZero();
-            assertThat(o.toString()).contains("Cost / 1k req (estimated)", "Cost / 1M out tok (estimated)",
+            assertThat(run.exit()).as(run.err()).isZero();
+            assertThat(run.out()).contains("Cost / 1k req (estimated)", "Cost / 1M out tok (estimated)",
                     "Note: Cost is estimated: the server sent no usage for some requests (p 2 of 2)");
             String html = Files.readString(out.resolve("run/bench/scenario_report.html"));
             assertThat(html).contains("Cost / 1k req (estimated)", "Cost is estimated");
