@@ -95,7 +95,8 @@ public final class ScenarioReport {
         if (errors.isEmpty()) return;
         sb.append("Errors: ");
         List<String> parts = new ArrayList<>();
-        errors.forEach((cls, n) -> parts.add(cls + " × " + n
+        var types = s.overall().errorTypes(); // the server's name for the error, beside our class
+        errors.forEach((cls, n) -> parts.add(cls + (types.containsKey(cls) ? " [" + types.get(cls) + "]" : "") + " × " + n
                 + (s.overall().sampleErrors().containsKey(cls) ? " (" + s.overall().sampleErrors().get(cls) + ")" : "")));
         sb.append(String.join("; ", parts)).append('\n');
     }

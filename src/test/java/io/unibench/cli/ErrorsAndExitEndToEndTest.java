@@ -135,6 +135,7 @@ class ErrorsAndExitEndToEndTest {
                     out.resolve("run").toString(), "--no-timestamp", "--no-db");
             assertThat(run.exit()).as(run.err()).isEqualTo(3);
             assertThat(run.err()).contains("unibench: no request succeeded (2 of 2 failed");
+            assertThat(run.out()).contains("http_400 [BadRequestError] × 2");
         }
     }
 }

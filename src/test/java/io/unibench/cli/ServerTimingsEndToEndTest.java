@@ -84,6 +84,29 @@ class ServerTimingsEndToEndTest {
     }
 
     @Test
+    void theStoredRunRebuildsTheSameServerVsClientTable() {
+        String db = out.resolve("history.db").toString();
+        CliHarness.Run run;
+        try (SimServer sim = sim(true)) {
+            run = CliHarness.main(args(sim, "--db", db).toArray(String[]::new));
+            assertThat(run.exit()).as(run.err()).isZero();
+        }
+        int at = run.err().indexOf("Run history: run ");
+        assertThat(at).as(run.err()).isNotNegative();
+        String id = run.err().substring(at + "Run history: run ".length()).split(" ")[0];
+        CliHarness.Run report = CliHarness.main("runs", "report", id, "--db", db);
+        assertThat(report.exit()).as(report.err()).isZero();
+        assertThat(section(report.out())).isEqualTo(section(run.out())).contains("TTFT - Server Prefill");
+    }
+
+    /** The Server vs Client table of a report. */
+    private static String section(String report) {
+        int from = report.indexOf("Server vs Client");
+        assertThat(from).as(report).isNotNegative();
+        return report.substring(from, report.indexOf("\n\n", from));
+    }
+
+    @Test
     void withoutTimingsFromTheServerTheFieldsAreNullAndNoTableIsShown() throws IOException {
         try (SimServer sim = sim(false)) {
             CliHarness.Run run = CliHarness.main(args(sim).toArray(String[]::new));
