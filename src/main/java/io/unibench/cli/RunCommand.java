@@ -65,8 +65,8 @@ public final class RunCommand implements Callable<Integer> {
     List<String> tags = new ArrayList<>();
 
     @Option(names = "--max-error-rate", paramLabel = "PCT", description = "exit 3 when a level of a provider and "
-            + "scenario failed more than PCT percent of its requests (CI gates); a run in which no request succeeded "
-            + "exits 3 whatever this is (default: no limit)")
+            + "scenario failed more than PCT percent of its requests (CI gates; overrides the file's max_error_rate); a "
+            + "run in which no request succeeded exits 3 whatever this is (default: the file's, else no limit)")
     Double maxErrorRate;
 
     @Spec
@@ -98,6 +98,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         RunVerdict.checkedLimit(maxErrorRate, "--max-error-rate");
         BenchConfig bench = ScenarioFile.load(config, environment);
+        Double errorLimit = maxErrorRate != null ? maxErrorRate : bench.maxErrorRatePercent();
         if (checkOnly) {
             out.println(config + ": valid (" + bench.providers().size() + " provider(s), " + bench.scenarios().size()
                     + " scenario(s), levels " + bench.concurrency().levels() + ")");
@@ -134,7 +135,7 @@ public final class RunCommand implements Callable<Integer> {
             Files.writeString(root.resolve("scenario_summary.txt"), text);
             for (Path f : ReportFiles.write(root, results, report)) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());
-            return RunVerdict.exitCode(points(results), maxErrorRate, results.stopped(), err);
+            return RunVerdict.exitCode(points(results), errorLimit, results.stopped(), err);
         } finally {
             reportWritten.countDown();
             if (hook != null) {

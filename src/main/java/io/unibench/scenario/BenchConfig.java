@@ -25,14 +25,25 @@ import java.util.regex.Pattern;
  * @param knee              how the knee of the concurrency curve is found
  * @param sleepBetweenLevelsSec pause between two levels (lets a server drain its queue)
  * @param scenarios         what to send
+ * @param maxErrorRatePercent {@code max_error_rate}: a level failing more of its requests makes the run exit 3
+ *                          (CI gates; {@code --max-error-rate} wins); null = no limit
  */
 public record BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
                           Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst, int connectionPool,
-                          Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios) {
+                          Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios,
+                          Double maxErrorRatePercent) {
 
     public BenchConfig {
         providers = List.copyOf(providers);
         scenarios = List.copyOf(scenarios);
+    }
+
+    /** A configuration without an error-rate limit. */
+    public BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
+                       Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst, int connectionPool,
+                       Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios) {
+        this(file, name, seed, providers, generation, concurrency, rateLimitPerSec, rateLimitBurst, connectionPool,
+                timeouts, knee, sleepBetweenLevelsSec, scenarios, null);
     }
 
     /** base_url value that starts an embedded simulator for the provider. */

@@ -122,7 +122,7 @@ public final class ScenarioFile {
         String name = root.path("name").asText(stripExtension(yaml.fileName()));
         return new BenchConfig(yaml.fileName(), name, root.path("seed").asLong(0), providers, generation(root),
                 concurrency, rate, burst, pool, timeouts, knee, root.path("sleep_between_levels_sec").asDouble(0),
-                scenarios);
+                scenarios, optDouble(root, "max_error_rate"));
     }
 
     private List<Provider> providers(JsonNode root) {

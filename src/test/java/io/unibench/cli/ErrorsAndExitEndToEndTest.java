@@ -118,6 +118,40 @@ class ErrorsAndExitEndToEndTest {
     }
 
     @Test
+    void theScenarioFilesMaxErrorRateGatesTheRunAndTheFlagOverridesIt() throws Exception {
+        try (SimServer sim = sim(FaultKind.HTTP_500, 0.3)) {
+            Path file = out.resolve("gate.yaml");
+            Files.writeString(file, """
+                    providers:
+                      - {name: p, base_url: "%s", model: m}
+                    generation: {temperature: 0, max_tokens: 4}
+                    concurrency: {levels: [1], requests_per_level: 10}
+                    rate_limit: 1000
+                    max_error_rate: 0
+                    scenarios:
+                      - {name: qa, type: chat, stream: true, prompt: "hello"}
+                    """.formatted(sim.baseUrl() + "/v1"));
+            CliHarness.Run gated = CliHarness.run("--config", file.toString(), "--outputs-dir",
+                    out.resolve("a").toString(), "--no-timestamp", "--no-db");
+            assertThat(gated.exit()).as(gated.err()).isEqualTo(3);
+            assertThat(gated.err()).containsPattern("unibench: p / qa / concurrency 1: [1-9] of 10 requests failed "
+                    + "\\(\\d+\\.\\d%\\), above --max-error-rate 0%");
+            CliHarness.Run flag = CliHarness.run("--config", file.toString(), "--outputs-dir",
+                    out.resolve("b").toString(), "--no-timestamp", "--no-db", "--max-error-rate", "100");
+            assertThat(flag.exit()).as(flag.err()).isZero();
+        }
+        Path bad = out.resolve("bad.yaml");
+        Files.writeString(bad, """
+                providers: [{name: p, base_url: sim, model: m}]
+                max_error_rate: 150
+                scenarios: [{name: qa, type: chat, prompt: "hello"}]
+                """);
+        CliHarness.Run refused = CliHarness.run("--config", bad.toString(), "--check");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("bad.yaml:2: max_error_rate");
+    }
+
+    @Test
     void runExitsThreeWhenNoRequestOfItsLevelsSucceeded() throws Exception {
         // the one-token probe fits the model length; every scenario request is too long for it (HTTP 400)
         SimConfig.Scheduling small = new SimConfig.Scheduling(256, 8192, 40, 10_000, 60_000, 1, 0.01, 0, true, List.of());
