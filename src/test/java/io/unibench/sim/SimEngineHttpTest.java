@@ -123,9 +123,13 @@ class SimEngineHttpTest {
         }
     }
 
-    @Test
-    void secondTurnHitsTheBlockAlignedPromptAndReplyOfTheFirst() throws Exception {
-        try (SimServer sim = SimServer.start(FAST, TOKENIZER); RawHttp client = new RawHttp(sim.port())) {
+    /** Every bundled encoding: the reply's words tokenize apart from the template text around them. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"cl100k_base", "o200k_base", "p50k_base", "r50k_base"})
+    void secondTurnHitsTheBlockAlignedPromptAndReplyOfTheFirst(String encoding) throws Exception {
+        Tokenizer tokenizer = Tokenizers.load(encoding);
+        try (SimServer sim = SimServer.start(FAST.withTokenizer(encoding), tokenizer);
+             RawHttp client = new RawHttp(sim.port())) {
             ObjectNode turn1 = chat("Tell me about rivers and the sea. ".repeat(20), 12, false);
             JsonNode r1 = JSON.readTree(client.exchange("POST", "/v1/chat/completions", turn1.toString()).body());
             assertThat(r1.at("/usage/prompt_tokens_details/cached_tokens").asInt()).isZero();
@@ -136,13 +140,13 @@ class SimEngineHttpTest {
             messages.addObject().put("role", "user").put("content", "And the lakes?");
             JsonNode r2 = JSON.readTree(client.exchange("POST", "/v1/chat/completions", turn2.toString()).body());
             // the tokens turn 1 left with KV: its prompt and its reply but the reply's last token (never fed back)
-            int[] p1 = TOKENIZER.encode(ChatTemplate.render(java.util.List.of(
+            int[] p1 = tokenizer.encode(ChatTemplate.render(java.util.List.of(
                     new ChatTemplate.Message("user", turn1.at("/messages/0/content").asText()))));
-            int[] r = TOKENIZER.encode(reply);
+            int[] r = tokenizer.encode(reply);
             assertThat(r).hasSize(r1.at("/usage/completion_tokens").asInt()); // one token per word
             int[] computed = java.util.stream.IntStream.concat(java.util.Arrays.stream(p1),
                     java.util.Arrays.stream(r, 0, r.length - 1)).toArray();
-            int[] p2 = TOKENIZER.encode(ChatTemplate.render(java.util.List.of(
+            int[] p2 = tokenizer.encode(ChatTemplate.render(java.util.List.of(
                     new ChatTemplate.Message("user", turn1.at("/messages/0/content").asText()),
                     new ChatTemplate.Message("assistant", reply),
                     new ChatTemplate.Message("user", "And the lakes?"))));
