@@ -2,6 +2,7 @@ package io.unibench.cli;
 
 import io.unibench.client.ClientConfig;
 import io.unibench.client.LlmClient;
+import io.unibench.client.TlsOptions;
 import io.unibench.engine.BenchmarkRunner;
 import io.unibench.engine.ConnectionTest;
 import io.unibench.engine.SelfCheck;
@@ -19,6 +20,7 @@ import io.unibench.metrics.RunResult;
 import io.unibench.report.EvalscopeFiles;
 import io.unibench.report.RequestsJsonlWriter;
 import io.unibench.report.TerminalReport;
+import io.unibench.sim.SimCertificate;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import io.unibench.tokenizer.Tokenizer;
@@ -65,6 +67,7 @@ public final class PerfCommand implements Callable<Integer> {
     private boolean installSignalHandler = true;
     private StoreHook store; // run history (--db / --no-db), opened by runSweep
     private final PromptLengthStats sweepPromptLengths = new PromptLengthStats(); // whole sweep, for the report
+    private TlsOptions tls; // how https servers are checked (--ca-cert, --insecure, --sim-tls)
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -85,6 +88,7 @@ public final class PerfCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PerfSettings s = PerfSettings.resolve(options, environment);
+        tls = PerfSettings.tls(options, s.embeddedSimulator());
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
         DatasetLoader datasets = new DatasetLoader(s, options, tokenizer);
         // Load the first run's prompts before anything starts, so a bad dataset fails fast and alone.
@@ -95,7 +99,7 @@ public final class PerfCommand implements Callable<Integer> {
         try {
             String url = s.url();
             if (s.embeddedSimulator()) {
-                sim = SimServer.start(SimConfig.defaults().withModel(s.model()));
+                sim = startSimulator(s);
                 url = sim.baseUrl() + (s.format() == io.unibench.client.ApiFormat.CHAT
                         ? "/v1/chat/completions" : "/v1/completions");
                 err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
@@ -104,6 +108,15 @@ public final class PerfCommand implements Callable<Integer> {
         } finally {
             if (sim != null) sim.close();
         }
+    }
+
+    /** The embedded simulator; with --sim-tls it serves https with a certificate made now, which the client trusts. */
+    private SimServer startSimulator(PerfSettings s) {
+        SimConfig config = SimConfig.defaults().withModel(s.model());
+        if (!options.simTls) return SimServer.start(config);
+        SimCertificate cert = SimCertificate.selfSigned(SimCertificate.LOOPBACK_NAMES);
+        if (!options.insecure) tls = new TlsOptions(cert.chain(), false);
+        return SimServer.start(config, Tokenizers.load(config.tokenizer()), cert.serverContext());
     }
 
     private int firstCount(PerfSettings s) {
@@ -119,7 +132,7 @@ public final class PerfCommand implements Callable<Integer> {
         int peak = s.parallel().stream().mapToInt(Integer::intValue).max().orElse(1);
         ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s),
                 seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
-                peak * 2 + 8, options.debug);
+                peak * 2 + 8, options.debug, tls);
         CountDownLatch reportWritten = new CountDownLatch(1);
         store = StoreHook.open(options, s, url, environment, err);
         List<RunResult> results = new ArrayList<>();
