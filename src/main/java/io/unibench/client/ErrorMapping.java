@@ -49,8 +49,21 @@ final class ErrorMapping {
         if (t instanceof NotSslRecordException) {
             return "the reply is not TLS (a plain http server on an https:// URL?)"; // Netty's text is a hex dump
         }
+        if (t instanceof SSLException) {
+            t = innermost(t); // the certificate check's own words; BoringSSL's wrapper only says "General ... problem"
+        }
         String text = t.getMessage();
         return ChunkInterpreter.oneLine(text == null || text.isBlank() ? t.getClass().getSimpleName() : text);
+    }
+
+    /** The deepest cause that says something. */
+    private static Throwable innermost(Throwable t) {
+        Throwable cause = t.getCause();
+        while (cause != null && cause != t && cause.getMessage() != null && !cause.getMessage().isBlank()) {
+            t = cause;
+            cause = t.getCause();
+        }
+        return t;
     }
 
     /** Netty wraps TLS failures in a DecoderException; the cause says what happened. */

@@ -17,9 +17,9 @@ import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.unibench.net.TlsProvider;
 import io.unibench.net.Transport;
 
 import javax.net.ssl.SSLException;
@@ -246,11 +246,11 @@ public final class LlmClient implements AutoCloseable {
     /**
      * TLS as browsers do it unless told otherwise: SNI and hostname verification (endpoint identification "HTTPS")
      * on, the JDK's trust store or the given CAs. ALPN offers http/1.1 only, the one protocol this client speaks, so
-     * a server that would pick h2 cannot.
+     * a server that would pick h2 cannot. BoringSSL where it loads ({@link TlsProvider}).
      */
     private static SslContext sslContext(TlsOptions options) {
         SslContextBuilder builder = SslContextBuilder.forClient()
-                .sslProvider(SslProvider.JDK)
+                .sslProvider(TlsProvider.best())
                 .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
                         ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
                         ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,

@@ -2,7 +2,7 @@ package io.unibench.sim;
 
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
+import io.unibench.net.TlsProvider;
 
 import javax.net.ssl.SSLException;
 import java.io.IOException;
@@ -99,11 +99,11 @@ public record SimCertificate(PrivateKey key, List<X509Certificate> chain) {
         return pem("PRIVATE KEY", key.getEncoded());
     }
 
-    /** A TLS server context presenting this certificate (the JDK's provider, ALPN http/1.1). */
+    /** A TLS server context presenting this certificate (BoringSSL where it loads: {@link TlsProvider}). */
     public SslContext serverContext() {
         try {
             return SslContextBuilder.forServer(key, chain.toArray(X509Certificate[]::new))
-                    .sslProvider(SslProvider.JDK).build();
+                    .sslProvider(TlsProvider.best()).build();
         } catch (SSLException e) {
             throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
         }
@@ -119,7 +119,8 @@ public record SimCertificate(PrivateKey key, List<X509Certificate> chain) {
             if (!Files.isReadable(f)) throw new IllegalArgumentException(f + ": no such file or not readable");
         }
         try {
-            return SslContextBuilder.forServer(certFile.toFile(), keyFile.toFile()).sslProvider(SslProvider.JDK).build();
+            return SslContextBuilder.forServer(certFile.toFile(), keyFile.toFile())
+                    .sslProvider(TlsProvider.best()).build();
         } catch (SSLException | IllegalArgumentException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new IllegalArgumentException(certFile + " / " + keyFile + ": not a PEM certificate chain and "
