@@ -109,6 +109,28 @@ class HttpsEndToEndTest {
     }
 
     @Test
+    void aScenarioFileProviderTrustsItsCaFile() throws IOException {
+        Path ca = Files.writeString(out.resolve("ca.pem"), cert.certificatePem());
+        Path file = Files.writeString(out.resolve("tls.yaml"), """
+                provider:
+                  name: lab
+                  base_url: https://localhost:%d/v1
+                  model: m
+                  ca_cert: %s
+                generation: {max_tokens: 4}
+                concurrency: {levels: [2], requests_per_level: 4}
+                scenarios:
+                  - {name: s, type: chat, prompt: hi}
+                """.formatted(sim.port(), ca));
+        CliHarness.Run run = CliHarness.main("run", "--config", file.toString(), "--outputs-dir", out.toString(),
+                "--no-timestamp", "--no-db");
+        assertThat(run.exit()).as(run.err()).isZero();
+        // the probe made the handshakes; the level's requests reuse its connections
+        List<String> rows = Files.readAllLines(out.resolve("tls/lab/s/parallel_2/requests.jsonl"));
+        assertThat(rows).hasSize(4).allSatisfy(r -> assertThat(JSON.readTree(r).get("success").asBoolean()).isTrue());
+    }
+
+    @Test
     void badTlsInputIsOneLineAndExitTwo() throws IOException {
         String url = sim.baseUrl() + "/v1/chat/completions";
         Path garbage = Files.writeString(out.resolve("bad.pem"), "-----BEGIN CERTIFICATE-----\nnope\n");
