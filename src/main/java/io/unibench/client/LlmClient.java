@@ -248,7 +248,7 @@ public final class LlmClient implements AutoCloseable {
      * on, the JDK's trust store or the given CAs. ALPN offers http/1.1 only, the one protocol this client speaks, so
      * a server that would pick h2 cannot. BoringSSL where it loads ({@link TlsProvider}).
      */
-    private static SslContext sslContext(TlsOptions options) {
+    static SslContext sslContext(TlsOptions options) {
         SslContextBuilder builder = SslContextBuilder.forClient()
                 .sslProvider(TlsProvider.best())
                 .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,

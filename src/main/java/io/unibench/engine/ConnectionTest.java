@@ -38,6 +38,9 @@ public final class ConnectionTest {
         throw new BadInputException("connection test to " + target + " failed: " + last.errorClass().label()
                 + (last.httpStatus() > 0 ? " (HTTP " + last.httpStatus() + ")" : "")
                 + (last.errorMessage() == null ? "" : ": " + last.errorMessage())
-                + " (skip this check with --no-test-connection)");
+                + (last.errorClass() == ErrorClass.TLS_ERROR
+                        ? " (trust the server's CA with --ca-cert FILE, or skip verification with --insecure; in a "
+                                + "scenario file ca_cert or insecure)"
+                        : " (skip this check with --no-test-connection)"));
     }
 }

@@ -95,7 +95,8 @@ class HttpsEndToEndTest {
         String url = sim.baseUrl() + "/v1/chat/completions";
         CliHarness.Run untrusted = CliHarness.main(perf(url));
         assertThat(untrusted.exit()).isEqualTo(2);
-        assertThat(untrusted.err().strip()).contains("tls_error").doesNotContain("\n");
+        assertThat(untrusted.err().strip()).contains("failed: tls_error: unable to find valid certification path")
+                .contains("--ca-cert FILE").doesNotContain("\n");
 
         Path ca = Files.writeString(out.resolve("ca.pem"), cert.certificatePem());
         CliHarness.Run trusted = CliHarness.main(perf(url.replace("127.0.0.1", "localhost"), "--ca-cert", ca.toString()));
