@@ -114,7 +114,7 @@ public final class PerfCommand implements Callable<Integer> {
     private SimServer startSimulator(PerfSettings s) {
         SimConfig config = SimConfig.defaults().withModel(s.model());
         if (!options.simTls) return SimServer.start(config);
-        SimCertificate cert = SimCertificate.selfSigned(SimCertificate.LOOPBACK_NAMES);
+        SimCertificate cert = SimCommand.selfSigned("--sim-tls");
         if (!options.insecure) tls = new TlsOptions(cert.chain(), false);
         return SimServer.start(config, Tokenizers.load(config.tokenizer()), cert.serverContext());
     }

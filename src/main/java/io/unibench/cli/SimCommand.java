@@ -105,7 +105,7 @@ public final class SimCommand implements Callable<Integer> {
     private Tls tls(PrintWriter out) {
         if (tlsCert == null && tlsKey == null) {
             if (!tls) return new Tls(null, null);
-            SimCertificate cert = SimCertificate.selfSigned(SimCertificate.LOOPBACK_NAMES);
+            SimCertificate cert = selfSigned("--tls");
             Path pem;
             try {
                 pem = Files.createTempFile("unibench-sim-cert-", ".pem");
@@ -125,6 +125,16 @@ public final class SimCommand implements Callable<Integer> {
             return new Tls(SimCertificate.serverContext(tlsCert, tlsKey), null);
         } catch (IllegalArgumentException e) {
             throw new BadInputException("--tls-cert/--tls-key: " + e.getMessage());
+        }
+    }
+
+    /** A certificate for the loopback names; a runtime without keytool is told to give the PEM files instead. */
+    static SimCertificate selfSigned(String flag) {
+        try {
+            return SimCertificate.selfSigned(SimCertificate.LOOPBACK_NAMES);
+        } catch (IllegalStateException e) {
+            throw new BadInputException(flag + ": cannot make a certificate: " + e.getMessage()
+                    + " (`unibench sim --tls-cert FILE --tls-key FILE` serves given PEM files)");
         }
     }
 

@@ -47,6 +47,9 @@ public record SimCertificate(PrivateKey key, List<X509Certificate> chain) {
      */
     public static SimCertificate selfSigned(List<String> subjectAltNames) {
         Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+        if (!Files.isExecutable(keytool)) {
+            throw new IllegalStateException("no keytool in this Java runtime (" + keytool + ")");
+        }
         Path dir = null;
         try {
             dir = Files.createTempDirectory("unibench-cert");
