@@ -2,6 +2,7 @@ package io.unibench.cli;
 
 import io.unibench.client.ClientConfig;
 import io.unibench.client.LlmClient;
+import io.unibench.client.TlsOptions;
 import io.unibench.engine.BenchmarkRunner;
 import io.unibench.engine.ConnectionTest;
 import io.unibench.engine.SelfCheck;
@@ -20,6 +21,7 @@ import io.unibench.metrics.RunResult;
 import io.unibench.report.EvalscopeFiles;
 import io.unibench.report.RequestsJsonlWriter;
 import io.unibench.report.TerminalReport;
+import io.unibench.sim.SimCertificate;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import io.unibench.tokenizer.Tokenizer;
@@ -71,6 +73,7 @@ public final class PerfCommand implements Callable<Integer> {
     /** The tokenizer that synthesized and counted prompts of a target length (the user's or the bundled default). */
     private String lengthTokenizer;
     private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
+    private TlsOptions tls; // how https servers are checked (--ca-cert, --insecure, --sim-tls)
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -95,6 +98,7 @@ public final class PerfCommand implements Callable<Integer> {
         if (options.serverTokenize < 0) {
             throw new io.unibench.BadInputException("--server-tokenize " + options.serverTokenize + ": expected >= 0");
         }
+        tls = PerfSettings.tls(options, s.embeddedSimulator());
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
         lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
         sweepPromptLengths = new PromptLengthStats(lengthTokenizer);
@@ -107,7 +111,7 @@ public final class PerfCommand implements Callable<Integer> {
         try {
             String url = s.url();
             if (s.embeddedSimulator()) {
-                sim = SimServer.start(SimConfig.defaults().withModel(s.model()));
+                sim = startSimulator(s);
                 url = sim.baseUrl() + (s.format() == io.unibench.client.ApiFormat.CHAT
                         ? "/v1/chat/completions" : "/v1/completions");
                 err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
@@ -116,6 +120,15 @@ public final class PerfCommand implements Callable<Integer> {
         } finally {
             if (sim != null) sim.close();
         }
+    }
+
+    /** The embedded simulator; with --sim-tls it serves https with a certificate made now, which the client trusts. */
+    private SimServer startSimulator(PerfSettings s) {
+        SimConfig config = SimConfig.defaults().withModel(s.model());
+        if (!options.simTls) return SimServer.start(config);
+        SimCertificate cert = SimCommand.selfSigned("--sim-tls");
+        if (!options.insecure) tls = new TlsOptions(cert.chain(), false);
+        return SimServer.start(config, Tokenizers.load(config.tokenizer()), cert.serverContext());
     }
 
     private int firstCount(PerfSettings s) {
@@ -132,7 +145,7 @@ public final class PerfCommand implements Callable<Integer> {
         int peak = s.parallel().stream().mapToInt(Integer::intValue).max().orElse(1);
         ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s),
                 seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
-                peak * 2 + 8, options.debug);
+                peak * 2 + 8, options.debug, tls);
         CountDownLatch reportWritten = new CountDownLatch(1);
         store = StoreHook.open(options, s, url, environment, err);
         List<RunResult> results = new ArrayList<>();

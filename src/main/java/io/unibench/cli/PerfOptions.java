@@ -56,6 +56,20 @@ public final class PerfOptions {
             + "run. Default: test.")
     boolean noTestConnection;
 
+    @Option(names = "--ca-cert", paramLabel = "FILE", description = "https: trust the CA certificate(s) of this PEM "
+            + "file instead of the JDK's trust store (a lab's own CA, or the certificate `unibench sim --tls` "
+            + "prints); the host name is still verified. Default: the JDK's trust store.")
+    java.nio.file.Path caCert;
+
+    @Option(names = "--insecure", description = "https: accept any certificate for any host (no chain and no host "
+            + "name check), for self-signed lab servers; the handshake is still made and timed. Default: verify.")
+    boolean insecure;
+
+    @Option(names = "--sim-tls", description = "The embedded simulator serves https with a self-signed certificate "
+            + "made at start, which the client trusts (host name checked): TLS in the measurement as at a real "
+            + "provider. Default: plain http.")
+    boolean simTls;
+
     // ---- load -----------------------------------------------------------------------------------
     @Option(names = {"-n", "--number"}, arity = "1..*", paramLabel = "N", description = "Requests per run; "
             + "several values with as many --parallel values run as a sweep of pairs. Default: 1000 "

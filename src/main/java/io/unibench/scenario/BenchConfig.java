@@ -3,6 +3,7 @@ package io.unibench.scenario;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.client.ApiFormat;
 import io.unibench.client.GenerationParams;
+import io.unibench.client.TlsOptions;
 
 import java.util.List;
 import java.util.Map;
@@ -53,11 +54,13 @@ public record BenchConfig(String file, String name, long seed, List<Provider> pr
      * @param apiKeyEnv environment variable holding the key; {@code null} = no Authorization header
      * @param price     prices per million tokens, or {@code null}
      * @param simulator latency profile when {@code baseUrl} is {@code sim}, else {@code null}
+     * @param tls       how an https base_url is verified ({@code ca_cert}, {@code insecure})
      */
     public record Provider(String name, String baseUrl, String model, String apiKeyEnv, Map<String, String> headers,
-                           Price price, SimProfile simulator) {
+                           Price price, SimProfile simulator, TlsOptions tls) {
         public Provider {
             headers = Map.copyOf(headers);
+            if (tls == null) tls = TlsOptions.DEFAULT;
         }
 
         public boolean embeddedSimulator() {

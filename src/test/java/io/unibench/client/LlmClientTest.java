@@ -153,7 +153,8 @@ class LlmClientTest {
                     URI.create("https://localhost:" + plain.getLocalPort() + "/v1/chat/completions"))));
             ClientResult r = client.send(BODY, true, "r").get(10, TimeUnit.SECONDS);
             assertThat(firstByte.get(10, TimeUnit.SECONDS)).isEqualTo(0x16); // TLS handshake record
-            assertThat(r.errorClass()).as(r.errorMessage()).isEqualTo(ErrorClass.PROTOCOL_ERROR);
+            assertThat(r.errorClass()).as(r.errorMessage()).isEqualTo(ErrorClass.TLS_ERROR);
+            assertThat(r.errorMessage()).isEqualTo("the reply is not TLS (a plain http server on an https:// URL?)");
         }
     }
 
