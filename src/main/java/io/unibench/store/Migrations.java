@@ -22,14 +22,23 @@ import java.util.List;
  * leaves the previous version intact.
  */
 final class Migrations {
-    /** In order; append, never edit a released file (its version is already applied somewhere). */
-    static final List<String> FILES = List.of("V1__run_history.sql");
+    /**
+     * In version order; append, never edit a released file (its version is already applied somewhere). Versions
+     * may have gaps (numbers are reserved per branch of work): a file is applied when its version is not yet in
+     * {@code schema_version}, whatever higher versions were applied before it was merged.
+     */
+    static final List<String> FILES = List.of("V1__run_history.sql", "V7__point_details.sql");
     private static final long ADVISORY_LOCK_KEY = 0x756e6962656e6368L; // "unibench"
 
     private Migrations() {}
 
     static int latest() {
-        return FILES.size();
+        return version(FILES.getLast());
+    }
+
+    /** The number of {@code V<n>__what.sql}. */
+    static int version(String file) {
+        return Integer.parseInt(file.substring(1, file.indexOf("__")));
     }
 
     /** Brings the schema to {@link #latest()}; returns the version found before. */
@@ -47,15 +56,20 @@ final class Migrations {
                 st.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
                         + "description TEXT NOT NULL, applied_at BIGINT NOT NULL)");
                 int current = 0;
-                try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM schema_version")) {
-                    if (rs.next()) current = rs.getInt(1);
+                java.util.Set<Integer> applied = new java.util.HashSet<>();
+                try (ResultSet rs = st.executeQuery("SELECT version FROM schema_version")) {
+                    while (rs.next()) {
+                        applied.add(rs.getInt(1));
+                        current = Math.max(current, rs.getInt(1));
+                    }
                 }
                 if (current > latest()) {
                     throw new SQLException("the store's schema is version " + current + ", newer than this "
                             + "unibench knows (" + latest() + "): upgrade unibench");
                 }
-                for (int v = current + 1; v <= latest(); v++) {
-                    String file = FILES.get(v - 1);
+                for (String file : FILES) {
+                    int v = version(file);
+                    if (applied.contains(v)) continue;
                     for (String sql : statements(read(file).replace("${BLOB}", dialect.blobType()))) st.execute(sql);
                     st.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (" + v + ", '"
                             + file.replace("'", "") + "', " + System.currentTimeMillis() + ")");
