@@ -12,7 +12,7 @@ import java.io.PrintWriter;
         versionProvider = Version.class,
         description = "Uni LLM Bench: latency, throughput, success and prefix-cache benchmarks of "
                 + "OpenAI-compatible LLM endpoints. Flags of `evalscope perf` work unchanged.",
-        subcommands = {PerfCommand.class, RunCommand.class, SimCommand.class, RunsCommand.class,
+        subcommands = {PerfCommand.class, RunCommand.class, SimCommand.class, RunsCommand.class, ServeCommand.class,
                 DatasetCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     public static final int EXIT_BAD_INPUT = 2;
