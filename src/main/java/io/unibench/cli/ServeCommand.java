@@ -2,7 +2,6 @@ package io.unibench.cli;
 
 import io.unibench.BadInputException;
 import io.unibench.store.RunStore;
-import io.unibench.store.StoreLocation;
 import io.unibench.web.WebConfig;
 import io.unibench.web.WebServer;
 import picocli.CommandLine.Command;
@@ -101,10 +100,5 @@ public final class ServeCommand implements Callable<Integer> {
         } catch (SQLException ignored) {
             // stopping: nothing left to tell
         }
-    }
-
-    /** The location {@code --db} names (for tests that start the server in-process). */
-    StoreLocation location() {
-        return StoreLocation.resolve(storeOption.db, env);
     }
 }

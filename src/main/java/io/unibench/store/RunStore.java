@@ -436,11 +436,19 @@ public final class RunStore implements AutoCloseable {
     }
 
     private static StoredPoint point(ResultSet rs) throws SQLException {
-        return new StoredPoint(rs.getInt(1), rs.getString(2), rs.getInt(3), rs.getDouble(4), rs.getInt(5),
-                rs.getLong(6), ResultJson.read(rs.getString(7)), ResultJson.read(rs.getString(8)),
-                ResultJson.read(rs.getString(9)), ResultJson.read(rs.getString(10)),
-                new StoredPoint.Details(ResultJson.read(rs.getString(11)), ResultJson.read(rs.getString(12)),
-                        ResultJson.read(rs.getString(13)), ResultJson.read(rs.getString(14))));
+        return point(rs, 0);
+    }
+
+    /** The point of the current row, its {@link #POINT_COLUMNS} starting after {@code skip} other columns. */
+    private static StoredPoint point(ResultSet rs, int skip) throws SQLException {
+        int i = skip;
+        return new StoredPoint(rs.getInt(i + 1), rs.getString(i + 2), rs.getInt(i + 3), rs.getDouble(i + 4),
+                rs.getInt(i + 5), rs.getLong(i + 6), json(rs, i + 7), json(rs, i + 8), json(rs, i + 9), json(rs, i + 10),
+                new StoredPoint.Details(json(rs, i + 11), json(rs, i + 12), json(rs, i + 13), json(rs, i + 14)));
+    }
+
+    private static JsonNode json(ResultSet rs, int column) throws SQLException {
+        return ResultJson.read(rs.getString(column));
     }
 
     /**
@@ -457,21 +465,12 @@ public final class RunStore implements AutoCloseable {
                     + "(SELECT MAX(q.point_index) FROM run_points q WHERE q.run_id = p.run_id)")) {
                 bindAll(ps, chunk);
                 try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) out.put(rs.getString(1), pointAfterId(rs));
+                    while (rs.next()) out.put(rs.getString(1), point(rs, 1));
                 }
             }
         }
         commit();
         return out;
-    }
-
-    private static StoredPoint pointAfterId(ResultSet rs) throws SQLException {
-        // same columns as point(rs), shifted by the leading run_id
-        return new StoredPoint(rs.getInt(2), rs.getString(3), rs.getInt(4), rs.getDouble(5), rs.getInt(6),
-                rs.getLong(7), ResultJson.read(rs.getString(8)), ResultJson.read(rs.getString(9)),
-                ResultJson.read(rs.getString(10)), ResultJson.read(rs.getString(11)),
-                new StoredPoint.Details(ResultJson.read(rs.getString(12)), ResultJson.read(rs.getString(13)),
-                        ResultJson.read(rs.getString(14)), ResultJson.read(rs.getString(15))));
     }
 
     /**

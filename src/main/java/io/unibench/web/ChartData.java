@@ -95,8 +95,8 @@ final class ChartData {
 
     /**
      * Output tok/s in {@link #WINDOWS} equal windows of each point (at least 0.25 s wide): completion tokens
-     * finished in the window over its width, from the stored cumulative timeline; x is the window's end in
-     * seconds since the run's start.
+     * finished in the window over its width, from the stored cumulative timeline (interpolated at the window's
+     * edges); x is the window's end in seconds since the run's start.
      */
     static Map<String, Object> throughput(StoredRun run) {
         List<Double> t = new ArrayList<>();
@@ -108,14 +108,9 @@ final class ChartData {
             JsonNode points = timeline.path("points");
             double end = points.get(points.size() - 1).path("t").asDouble();
             double width = Math.max(0.25, end / WINDOWS);
-            int i = 0;
             double before = 0;
             for (double edge = width; edge < end + width; edge += width) {
-                double cum = before;
-                while (i < points.size() && points.get(i).path("t").asDouble() <= edge) {
-                    cum = points.get(i).path("cum_completion").asDouble();
-                    i++;
-                }
+                double cum = cumulativeAt(points, Math.min(edge, end));
                 t.add(round(offset + edge, 3));
                 rate.add(round((cum - before) / width, 2));
                 before = cum;
@@ -125,6 +120,23 @@ final class ChartData {
         m.put("t_s", t);
         m.put("output_tok_s", rate);
         return m;
+    }
+
+    /**
+     * Completion tokens finished by {@code t}, interpolated linearly between the stored points: the stored
+     * timeline keeps every n-th completion, so a step function would alias into a saw-tooth of ±1/n per window.
+     */
+    static double cumulativeAt(JsonNode points, double t) {
+        double prevT = 0;
+        double prevCum = 0;
+        for (JsonNode p : points) {
+            double pt = p.path("t").asDouble();
+            double pc = p.path("cum_completion").asDouble();
+            if (pt >= t) return pt == prevT ? pc : prevCum + (pc - prevCum) * (t - prevT) / (pt - prevT);
+            prevT = pt;
+            prevCum = pc;
+        }
+        return prevCum;
     }
 
     /** One value per point: x is the concurrency, or the request rate when the points differ in rate only. */

@@ -22,10 +22,23 @@
     opts.width = width(el);
     opts.height = 240;
     opts.legend = opts.legend || { live: false };
-    (opts.axes || []).forEach(function (a, i) { if (i > 0 && a.size === undefined) a.size = 60; });
+    (opts.axes || []).forEach(function (a, i) {
+      if (i === 0) return;
+      if (a.size === undefined) a.size = 56;
+      if (a.values === undefined) a.values = function (u, vals) { return vals.map(compact); };
+    });
     var u = new uPlot(opts, cols, el);
     window.unibenchCharts[el.id] = { series: opts.series.length - 1, points: nPoints };
     new ResizeObserver(function () { u.setSize({ width: width(el), height: 240 }); }).observe(el);
+  }
+
+  // axis ticks: 130000 -> 130k, 2500000 -> 2.5M, small values as uPlot would print them
+  function compact(v) {
+    if (v === null) return "";
+    var a = Math.abs(v);
+    if (a >= 1e6) return +(v / 1e6).toFixed(2) + "M";
+    if (a >= 1e4) return +(v / 1e3).toFixed(1) + "k";
+    return +v.toFixed(4) + "";
   }
 
   function line(label, i, extra) {
