@@ -1,6 +1,7 @@
 package io.unibench.report;
 
 import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.PhaseSummary;
 import io.unibench.metrics.Rounding;
 import io.unibench.metrics.RunResult;
 import io.unibench.metrics.ServerVsClient;
@@ -87,7 +88,7 @@ public final class EvalscopeFiles {
         return m;
     }
 
-    static Map<String, Object> traces(TraceSummary t) {
+    public static Map<String, Object> traces(TraceSummary t) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("n_traces", t.nTraces());
         m.put("n_completed_traces", t.completedTraces());
@@ -111,7 +112,7 @@ public final class EvalscopeFiles {
         return m;
     }
 
-    static Map<String, Object> turnPositions(List<TurnPositionRow> positions) {
+    public static Map<String, Object> turnPositions(List<TurnPositionRow> positions) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (TurnPositionRow p : positions) {
             Map<String, Object> rm = new LinkedHashMap<>();
@@ -163,7 +164,27 @@ public final class EvalscopeFiles {
         return m;
     }
 
-    static Map<String, Object> timeline(WorkloadTimeline t) {
+    /** The Phases table's data (ours: evalscope has none): rows in phase order, milliseconds. */
+    public static Map<String, Object> phases(PhaseSummary p) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (PhaseSummary.Row row : p.rows()) {
+            Map<String, Object> rm = new LinkedHashMap<>();
+            rm.put("phase", row.phase().label());
+            rm.put("n", row.n());
+            rm.put("avg_ms", row.avg());
+            rm.put("p50_ms", row.p50());
+            rm.put("p95_ms", row.p95());
+            rm.put("p99_ms", row.p99());
+            rows.add(rm);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("rows", rows);
+        m.put("new_connections", p.newConnections());
+        m.put("reused_connections", p.reusedConnections());
+        return m;
+    }
+
+    public static Map<String, Object> timeline(WorkloadTimeline t) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("wall_start", t.wallStartSeconds());
         List<Map<String, Object>> points = new ArrayList<>(t.points().size());
