@@ -15,6 +15,8 @@ import java.io.PrintWriter;
         subcommands = {PerfCommand.class, RunCommand.class, SimCommand.class, RunsCommand.class,
                 DatasetCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
+    /** An internal error (a bug) ended the run; the partial report was printed before the one-line cause. */
+    public static final int EXIT_FAILED = 1;
     public static final int EXIT_BAD_INPUT = 2;
     public static final int EXIT_INTERRUPTED = 130;
 

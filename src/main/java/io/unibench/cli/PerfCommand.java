@@ -9,6 +9,7 @@ import io.unibench.engine.SelfCheckReport;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.RecordFactory;
 import io.unibench.engine.RequestFactory;
+import io.unibench.engine.RunFailedException;
 import io.unibench.engine.RunOutcome;
 import io.unibench.engine.StopSignal;
 import io.unibench.metrics.PromptLengthStats;
@@ -60,6 +61,8 @@ public final class PerfCommand implements Callable<Integer> {
 
     private final StopSignal stop = new StopSignal();
     private volatile LlmClient activeClient;
+    /** The bug that ended the sweep early (a worker, sink or hook threw); its report is partial. */
+    private RunFailedException failure;
     private MultiTurnPerf multiTurn; // null unless --multi-turn
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
@@ -133,7 +136,7 @@ public final class PerfCommand implements Callable<Integer> {
                 RecordFactory records = new RecordFactory(counting, userTokenizer != null);
                 BenchmarkRunner runner = new BenchmarkRunner(client, records, stop);
                 long offset = options.datasetOffset;
-                for (int i = 0; i < s.number().size() && !stopped; i++) {
+                for (int i = 0; i < s.number().size() && !stopped && failure == null; i++) {
                     int number = s.number().get(i);
                     int warmup = PerfSettings.warmupCount(options.warmupNum, number);
                     LoadPlan plan = new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
@@ -149,6 +152,7 @@ public final class PerfCommand implements Callable<Integer> {
                     results.add(result);
                     stopped = stop.isStopped();
                     offset += number;
+                    if (failure != null) break;
                     if (!stopped && i + 1 < s.number().size() && s.sleepIntervalSeconds() > 0) {
                         stopped = stop.awaitUntil(System.nanoTime() + s.sleepIntervalSeconds() * 1_000_000_000L);
                     }
@@ -158,13 +162,15 @@ public final class PerfCommand implements Callable<Integer> {
                 Files.writeString(root.resolve("performance_summary.txt"), text);
                 if (s.defaultLoad()) out.println("Reproduce: " + reproduceCommand(s));
                 out.println("Results: " + root.toAbsolutePath());
-                if (stopped) err.println("Interrupted: the report above is partial.");
+                if (failure != null) err.println("unibench: " + failure.getMessage() + "; the report above is partial");
+                else if (stopped) err.println("Interrupted: the report above is partial.");
             } finally {
-                store.finish(stopped);
+                store.finish(stopped || failure != null);
                 reportWritten.countDown();
                 if (hook != null && !stopped) removeHook(hook);
             }
         }
+        if (failure != null) return Main.EXIT_FAILED;
         return stopped ? Main.EXIT_INTERRUPTED : 0;
     }
 
@@ -183,8 +189,13 @@ public final class PerfCommand implements Callable<Integer> {
              RecordSink stored = store.pointSink(info, runDir, runStart)) {
             List<RecordSink> sinks = List.of(metrics, jsonl, promptLengths, sweepPromptLengths,
                     multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress, stored);
-            outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
-                    : runner.run(plan, requests, sinks, seed);
+            try {
+                outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
+                        : runner.run(plan, requests, sinks, seed);
+            } catch (RunFailedException e) {
+                failure = e; // the sinks hold every request that ran: the point's partial report follows
+                outcome = new RunOutcome(metrics.total(), true, false);
+            }
         }
         SelfCheckReport check = selfCheck.stop();
         checks.add(check);
@@ -251,7 +262,8 @@ public final class PerfCommand implements Callable<Integer> {
         info.put("Output Path", root.toString());
         selfCheckInfo(info, checks, s.embeddedSimulator());
         if (sweepPromptLengths.describe() != null) info.put("Prompt Lengths", sweepPromptLengths.describe());
-        if (stopped) info.put("Status", "interrupted (partial report)");
+        if (failure != null) info.put("Status", "stopped by an internal error (partial report)");
+        else if (stopped) info.put("Status", "interrupted (partial report)");
         return info;
     }
 

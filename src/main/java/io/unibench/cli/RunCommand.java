@@ -126,6 +126,10 @@ public final class RunCommand implements Callable<Integer> {
             Files.writeString(root.resolve("scenario_summary.txt"), text);
             for (Path f : ReportFiles.write(root, results, report)) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());
+            if (r.failure() != null) {
+                err.println("unibench: " + r.failure().getMessage() + "; the report above is partial");
+                return Main.EXIT_FAILED;
+            }
             return results.stopped() ? Main.EXIT_INTERRUPTED : 0;
         } finally {
             reportWritten.countDown();

@@ -11,14 +11,6 @@ package io.unibench.engine;
  */
 public final class RateLimiter {
 
-    /** Monotonic time and a way to wait for it. */
-    public interface Clock {
-        long nanoTime();
-
-        /** Waits until {@code deadline}; false when the wait was cut short by a stop (the start is abandoned). */
-        boolean awaitUntil(long deadlineNanos);
-    }
-
     private final double intervalNanos;
     private final double toleranceNanos;
     private final Clock clock;
@@ -36,22 +28,7 @@ public final class RateLimiter {
 
     /** A limiter on the system clock whose waits end early when {@code stop} is raised. */
     public static RateLimiter systemClock(double perSecond, double burst, StopSignal stop) {
-        return new RateLimiter(perSecond, burst, new Clock() {
-            @Override
-            public long nanoTime() {
-                return System.nanoTime();
-            }
-
-            @Override
-            public boolean awaitUntil(long deadlineNanos) {
-                try {
-                    return !stop.awaitUntil(deadlineNanos);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            }
-        });
+        return new RateLimiter(perSecond, burst, Clock.system(stop));
     }
 
     /** Reserves a start moment and waits for it; false when the wait was cut short. */

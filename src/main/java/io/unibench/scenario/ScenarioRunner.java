@@ -14,6 +14,7 @@ import io.unibench.engine.RateLimiter;
 import io.unibench.engine.RecordFactory;
 import io.unibench.engine.RequestFactory;
 import io.unibench.engine.RequestHooks;
+import io.unibench.engine.RunFailedException;
 import io.unibench.engine.StopSignal;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
@@ -59,6 +60,8 @@ public final class ScenarioRunner {
     private final Tokenizer tokenizer = Tokenizers.defaultTokenizer();
     private final ProviderRecorders recorders;
     private volatile LlmClient active;
+    /** The bug that stopped the run (a worker, sink or hook threw); null when none did. */
+    private volatile RunFailedException failure;
 
     /**
      * @param endpoints provider name → full chat-completions URL (embedded simulators already started)
@@ -86,6 +89,11 @@ public final class ScenarioRunner {
         stop.stop();
         LlmClient c = active;
         if (c != null) c.cancelAll();
+    }
+
+    /** What stopped the run if a bug did: the results hold what ran until then. */
+    public RunFailedException failure() {
+        return failure;
     }
 
     public ScenarioResults run() throws IOException, InterruptedException {
@@ -155,16 +163,21 @@ public final class ScenarioRunner {
                  RecordSink stored = recorder.pointSink(info, seriesStart)) {
                 List<RecordSink> sinks = List.of(metrics, overall, cost, overallCost, jsonl, stored);
                 boolean stream = scenario.stream();
-                if (scenario.type() == BenchConfig.Type.MULTI_TURN) {
-                    MultiTurnPlan mt = new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null);
-                    ConversationPool pool = new ConversationPool(prompts.conversationsForLevel(li, perLevel(scenario)));
-                    ConversationRequests requests = new ConversationRequests(
-                            config.generation().params(provider.model(), stream, scenario.maxTokens()), seed + li, tag);
-                    new MultiTurnRunner(client, records, stop, null, hooks).run(mt, pool, requests, sinks, seed + li);
-                } else {
-                    RequestFactory requests = new RequestFactory(prompts.forLevel(li),
-                            config.generation().params(provider.model(), stream, scenario.maxTokens()), seed + li, tag);
-                    new BenchmarkRunner(client, records, stop, hooks).run(plan, requests, sinks, seed + li);
+                try {
+                    if (scenario.type() == BenchConfig.Type.MULTI_TURN) {
+                        MultiTurnPlan mt = new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null);
+                        ConversationPool pool = new ConversationPool(prompts.conversationsForLevel(li, perLevel(scenario)));
+                        ConversationRequests requests = new ConversationRequests(
+                                config.generation().params(provider.model(), stream, scenario.maxTokens()), seed + li, tag);
+                        new MultiTurnRunner(client, records, stop, null, hooks).run(mt, pool, requests, sinks, seed + li);
+                    } else {
+                        RequestFactory requests = new RequestFactory(prompts.forLevel(li),
+                                config.generation().params(provider.model(), stream, scenario.maxTokens()), seed + li, tag);
+                        new BenchmarkRunner(client, records, stop, hooks).run(plan, requests, sinks, seed + li);
+                    }
+                } catch (RunFailedException e) {
+                    failure = e; // this level's partial results are kept and reported; nothing more runs
+                    stop.stop();
                 }
             }
             RunResult result = metrics.result(new RunInfo(provider.name() + "/" + scenario.name() + "/parallel_" + level,
