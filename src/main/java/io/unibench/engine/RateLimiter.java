@@ -31,10 +31,12 @@ public final class RateLimiter {
         return new RateLimiter(perSecond, burst, Clock.system(stop));
     }
 
-    /** Reserves a start moment and waits for it; false when the wait was cut short. */
-    public boolean acquire() {
+    /** Reserves a start moment and waits for it: the nanoseconds waited (0: none), or -1 when the wait was cut short. */
+    public long acquire() {
         long at = reserve();
-        return clock.nanoTime() >= at || clock.awaitUntil(at);
+        long wait = at - clock.nanoTime();
+        if (wait <= 0) return 0;
+        return clock.awaitUntil(at) ? wait : -1;
     }
 
     /** Reserves the next start moment without waiting (a {@link Clock#nanoTime()} reading). */

@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
  * @param concurrency       the levels and how long each is held
  * @param rateLimitPerSec   global cap on request starts per second, per provider run
  * @param rateLimitBurst    bucket size of the limiter
+ * @param rateLimitRampOnly no {@code rate_limit} in the file: only each level's ramp (the starts that open the
+ *                          connections it adds) is paced, steady state is not limited ({@link StartGate})
  * @param connectionPool    connections per provider
  * @param timeouts          connect/read/total timeouts
  * @param knee              how the knee of the concurrency curve is found
@@ -27,7 +29,8 @@ import java.util.regex.Pattern;
  * @param scenarios         what to send
  */
 public record BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
-                          Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst, int connectionPool,
+                          Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst,
+                          boolean rateLimitRampOnly, int connectionPool,
                           Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios) {
 
     public BenchConfig {

@@ -36,7 +36,8 @@ final class HtmlReport {
                 .append("</style></head><body>\n");
         sb.append("<h1>").append(esc(c.name())).append("</h1><p>Config <code>").append(esc(c.file()))
                 .append("</code>; levels ").append(c.concurrency().levels()).append("; rate limit ")
-                .append(fmt(c.rateLimitPerSec(), 2)).append(" starts/s; connection pool ").append(c.connectionPool())
+                .append(fmt(c.rateLimitPerSec(), 2)).append(c.rateLimitRampOnly() ? " starts/s on each level's ramp only"
+                        : " starts/s").append("; connection pool ").append(c.connectionPool())
                 .append(results.stopped() ? "; <b>interrupted, partial</b>" : "").append("</p>\n");
         for (BenchConfig.Scenario scenario : c.scenarios()) {
             List<ScenarioResults.Series> series = results.forScenario(scenario.name());
@@ -79,7 +80,8 @@ final class HtmlReport {
         for (ScenarioResults.Level l : s.levels()) {
             RunResult r = l.result();
             var sum = r.summary();
-            sb.append("<tr><td>").append(l.concurrency()).append("</td><td>").append(sum.totalRequests())
+            sb.append("<tr><td>").append(l.concurrency()).append(l.starts().capped() ? " ←rate-limited" : "")
+                    .append("</td><td>").append(sum.totalRequests())
                     .append("</td><td>").append(fmt(sum.successRatePercent() == null ? Double.NaN : sum.successRatePercent(), 1))
                     .append("</td><td>").append(fmt(sum.reqThroughput(), 2)).append("</td><td>")
                     .append(fmt(sum.outputThroughput(), 1)).append("</td>");

@@ -10,7 +10,6 @@ import io.unibench.engine.ConversationRequests;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.MultiTurnPlan;
 import io.unibench.engine.MultiTurnRunner;
-import io.unibench.engine.RateLimiter;
 import io.unibench.engine.RecordFactory;
 import io.unibench.engine.RequestFactory;
 import io.unibench.engine.RequestHooks;
@@ -109,11 +108,11 @@ public final class ScenarioRunner {
                 RequestFactory probe = new RequestFactory(List.of(io.unibench.workload.Prompt.ofText("hello", -1, -1)),
                         config.generation().params(provider.model(), true, null), config.seed(), "probe");
                 ConnectionTest.run(client, probe, endpoints.get(provider.name()), stop);
-                RateLimiter limiter = RateLimiter.systemClock(config.rateLimitPerSec(), config.rateLimitBurst(), stop);
+                StartGate gate = StartGate.of(config, stop);
                 recorder = recorders.open(provider, endpoints.get(provider.name()));
                 for (Scenario scenario : config.scenarios()) {
                     if (stop.isStopped()) break;
-                    series.add(runSeries(client, limiter, provider, scenario, recorder));
+                    series.add(runSeries(client, gate, provider, scenario, recorder));
                 }
             } finally {
                 active = null;
@@ -123,7 +122,7 @@ public final class ScenarioRunner {
         return new ScenarioResults(config, series, stop.isStopped());
     }
 
-    private ScenarioResults.Series runSeries(LlmClient client, RateLimiter limiter, Provider provider,
+    private ScenarioResults.Series runSeries(LlmClient client, StartGate gate, Provider provider,
                                              Scenario scenario, RunRecorder recorder)
             throws IOException, InterruptedException {
         RunMetrics overall = new RunMetrics();
@@ -132,7 +131,7 @@ public final class ScenarioRunner {
         RequestHooks hooks = new RequestHooks() {
             @Override
             public boolean awaitStart() {
-                return limiter.acquire();
+                return gate.awaitStart();
             }
 
             @Override
@@ -159,6 +158,7 @@ public final class ScenarioRunner {
             String tag = Long.toString(System.currentTimeMillis(), 36) + "-" + safe(provider.name()) + "-" + li;
             RunInfo info = new RunInfo(provider.name() + "/" + scenario.name() + "/parallel_" + level, level, -1,
                     number == Integer.MAX_VALUE ? 0 : number);
+            gate.beginLevel(level);
             try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(dir.resolve("requests.jsonl"), seriesStart);
                  RecordSink stored = recorder.pointSink(info, seriesStart)) {
                 List<RecordSink> sinks = List.of(metrics, overall, cost, overallCost, jsonl, stored);
@@ -184,7 +184,7 @@ public final class ScenarioRunner {
                     level, -1, number == Integer.MAX_VALUE ? (int) metrics.total() : number));
             EvalscopeFiles.write(dir, result);
             recorder.pointFinished(result, Map.of());
-            levels.add(new ScenarioResults.Level(level, result, cost.totals()));
+            levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits()));
             progress.println(progressLine(provider, scenario, level, result));
             progress.flush();
             if (li + 1 < concurrency.size() && config.sleepBetweenLevelsSec() > 0) {

@@ -230,6 +230,35 @@ class RunEndToEndTest {
         assertThat(s.overall().traces()).isNotNull();
     }
 
+    @Test
+    void theDefaultRateLimitPacesOnlyTheRampAndAnExplicitOneThatBitesIsFlagged() throws Exception {
+        String yaml = """
+                provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 1, itl_ms: 0}}
+                generation: {temperature: 0, max_tokens: 2, ignore_eos: true}
+                concurrency: {levels: [1, 2], requests_per_level: 6}
+                %s
+                scenarios:
+                  - {name: qa, type: chat, stream: true, prompt: "hi"}
+                """;
+        // default (2 × peak = 4 starts/s): 6 replies of ~1 ms per level would take 1.25 s if every start were paced
+        Outcome free = run(yaml.formatted(""), "--report", "json");
+        assertThat(free.exit()).as(free.err()).isZero();
+        assertThat(free.out()).contains("on each level's ramp").doesNotContain("rate-limited");
+        for (ScenarioResults.Level l : free.results().series().getFirst().levels()) {
+            assertThat(l.starts().starts()).isEqualTo(6);
+            assertThat(l.starts().steadyWaited()).isZero();
+        }
+        // rate_limit: 5 starts/s, replies of ~1 ms: every start after the first waits on the limiter
+        Outcome capped = run(yaml.formatted("rate_limit: 5"), "--report", "json");
+        assertThat(capped.exit()).as(capped.err()).isZero();
+        assertThat(capped.out()).contains("2 ←rate-limited", "Rate-limited: concurrency 1: 5 of 6 starts waited",
+                "Rate-limited: concurrency 2:", "rate-limited: the limiter's knee, not the provider's");
+        JsonNode level = JSON.readTree(capped.root().resolve("scenario_report.json").toFile())
+                .at("/series/0/levels/0/rate_limiter");
+        assertThat(level.get("capped").asBoolean()).isTrue();
+        assertThat(level.get("steady_starts_waited").asLong()).isEqualTo(5);
+    }
+
     private static Comparison.Column column(Comparison.Table t, String title) {
         return t.columns().stream().filter(c -> c.title().equals(title)).findFirst().orElseThrow();
     }
