@@ -54,7 +54,19 @@ final class HtmlReport {
     }
 
     private static String comparison(Comparison.Table t) {
-        StringBuilder sb = new StringBuilder("<h3>Provider comparison (all levels; best per column highlighted)</h3><table><tr><th>Provider</th>");
+        StringBuilder sb = new StringBuilder("<h3>Provider comparison (levels ").append(t.levels())
+                .append(", run by every provider: per column the provider best at the most levels is highlighted; "
+                        + "figures are means over the levels, each weighing the same)</h3>");
+        sb.append(comparisonTable(t));
+        for (int i = 0; i < t.perLevel().size(); i++) {
+            sb.append("<h4>At concurrency ").append(t.levels().get(i)).append("</h4>")
+                    .append(comparisonTable(t.perLevel().get(i)));
+        }
+        return sb.toString();
+    }
+
+    private static String comparisonTable(Comparison.Table t) {
+        StringBuilder sb = new StringBuilder("<table><tr><th>Provider</th>");
         for (Comparison.Column c : t.columns()) sb.append("<th>").append(esc(c.title())).append("</th>");
         sb.append("</tr>\n");
         for (int i = 0; i < t.providers().size(); i++) {

@@ -100,22 +100,39 @@ public final class ReportFiles {
             List<ScenarioResults.Series> ss = results.forScenario(sc.name());
             if (ss.isEmpty()) continue;
             Comparison.Table t = Comparison.of(sc.name(), ss);
-            List<Object> rows = new ArrayList<>();
-            for (int i = 0; i < t.providers().size(); i++) {
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("provider", t.providers().get(i));
-                List<String> best = new ArrayList<>();
-                for (Comparison.Column col : t.columns()) {
-                    row.put(col.title(), finite(col.values()[i]));
-                    if (col.best(i)) best.add(col.title());
-                }
-                row.put("best", best);
-                rows.add(row);
+            Map<String, Object> cmp = new LinkedHashMap<>();
+            cmp.put("scenario", sc.name());
+            cmp.put("levels", t.levels());
+            cmp.put("rows", comparisonRows(t));
+            List<Object> perLevel = new ArrayList<>();
+            for (int i = 0; i < t.perLevel().size(); i++) {
+                perLevel.add(Map.of("concurrency", t.levels().get(i), "rows", comparisonRows(t.perLevel().get(i))));
             }
-            comparisons.add(Map.of("scenario", sc.name(), "rows", rows));
+            cmp.put("per_level", perLevel);
+            comparisons.add(cmp);
         }
         root.put("comparisons", comparisons);
         return root;
+    }
+
+    /** Per provider: each column's figure, the columns it is best in and, overall, the levels it won per column. */
+    private static List<Object> comparisonRows(Comparison.Table t) {
+        List<Object> rows = new ArrayList<>();
+        for (int i = 0; i < t.providers().size(); i++) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("provider", t.providers().get(i));
+            List<String> best = new ArrayList<>();
+            Map<String, Integer> won = new LinkedHashMap<>();
+            for (Comparison.Column col : t.columns()) {
+                row.put(col.title(), finite(col.values()[i]));
+                if (col.best(i)) best.add(col.title());
+                if (col.wins() != null) won.put(col.title(), col.wins()[i]);
+            }
+            row.put("best", best);
+            if (!won.isEmpty()) row.put("levels_won", won);
+            rows.add(row);
+        }
+        return rows;
     }
 
     private static Map<String, Object> rateLimiter(ScenarioResults.StartWaits w) {

@@ -48,8 +48,15 @@ public final class ScenarioReport {
             List<ScenarioResults.Series> series = results.forScenario(scenario);
             if (series.isEmpty()) continue;
             Comparison.Table t = Comparison.of(scenario, series);
-            sb.append("Provider Comparison: ").append(scenario).append(" (all levels; * best per column)\n");
-            sb.append(comparison(t).render()).append('\n');
+            sb.append("Provider Comparison: ").append(scenario).append(" (levels ").append(t.levels())
+                    .append(" run by every provider; * = best at the most of them, figures = means over them, each "
+                            + "level weighing the same; Peak tok/s = the highest level's)\n");
+            sb.append(comparison(t).render());
+            for (int i = 0; i < t.perLevel().size(); i++) {
+                sb.append("At concurrency ").append(t.levels().get(i)).append(" (* best per column)\n")
+                        .append(comparison(t.perLevel().get(i)).render());
+            }
+            sb.append('\n');
         }
         if (results.stopped()) sb.append("Interrupted: the report is partial.\n");
         return sb.toString();
