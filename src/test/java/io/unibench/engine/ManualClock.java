@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * A {@link Clock} that moves only when told: {@link #advance} moves it, and a wait jumps it to the deadline at once
  * (as if the waiting thread slept exactly that long). Nothing depends on the machine's speed.
  */
-final class ManualClock implements Clock {
+public final class ManualClock implements Clock {
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
 
     @Override
@@ -20,7 +20,7 @@ final class ManualClock implements Clock {
         return true;
     }
 
-    void advance(long nanos) {
+    public void advance(long nanos) {
         now.addAndGet(nanos);
     }
 }

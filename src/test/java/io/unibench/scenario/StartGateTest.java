@@ -1,6 +1,6 @@
 package io.unibench.scenario;
 
-import io.unibench.engine.Clock;
+import io.unibench.engine.ManualClock;
 import io.unibench.engine.RateLimiter;
 import org.junit.jupiter.api.Test;
 
@@ -8,25 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The scenario's start gate on a clock that moves only when a start waits: exact counts, no machine speed. */
 class StartGateTest {
-    /** Jumps to the deadline of every wait, like a thread that slept exactly that long. */
-    private static final class JumpClock implements Clock {
-        long now = 1_000_000_000L;
-
-        @Override
-        public long nanoTime() {
-            return now;
-        }
-
-        @Override
-        public boolean awaitUntil(long deadlineNanos) {
-            now = Math.max(now, deadlineNanos);
-            return true;
-        }
-    }
-
     @Test
     void withoutRateLimitOnlyEachLevelsRampIsPacedAndSteadyStateIsNeverHeldBack() {
-        JumpClock clock = new JumpClock();
+        ManualClock clock = new ManualClock();
         StartGate gate = new StartGate(new RateLimiter(8, 1, clock), true);
         gate.beginLevel(4);
         for (int i = 0; i < 100; i++) assertThat(gate.awaitStart()).isTrue();
@@ -34,7 +18,7 @@ class StartGateTest {
         // 4 ramp starts at 8/s: the 2nd, 3rd and 4th wait 1/8 s each; the 96 later ones pass at once
         assertThat(w).isEqualTo(new ScenarioResults.StartWaits(100, 3, 0.375, 0, 0));
         assertThat(w.capped()).isFalse();
-        assertThat(clock.now).isEqualTo(1_375_000_000L); // 100 starts in 0.375 s: no cap at 8/s
+        assertThat(clock.nanoTime()).isEqualTo(1_375_000_000L); // 100 starts in 0.375 s: no cap at 8/s
         // the next level keeps the 4 warm connections: only the 4 starts that open new ones are its ramp
         gate.beginLevel(8);
         for (int i = 0; i < 100; i++) assertThat(gate.awaitStart()).isTrue();
@@ -43,7 +27,7 @@ class StartGateTest {
 
     @Test
     void anExplicitRateLimitCapsEveryStartAndFlagsTheLevel() {
-        JumpClock clock = new JumpClock();
+        ManualClock clock = new ManualClock();
         StartGate gate = new StartGate(new RateLimiter(8, 1, clock), false);
         gate.beginLevel(4);
         for (int i = 0; i < 20; i++) assertThat(gate.awaitStart()).isTrue();
