@@ -56,6 +56,8 @@ public final class ScenarioReport {
                 sb.append("At concurrency ").append(t.levels().get(i)).append(" (* best per column)\n")
                         .append(comparison(t.perLevel().get(i)).render());
             }
+            String note = Comparison.estimatedCostNote(series);
+            if (note != null) sb.append("Note: ").append(note).append('\n');
             sb.append('\n');
         }
         if (results.stopped()) sb.append("Interrupted: the report is partial.\n");
@@ -115,7 +117,8 @@ public final class ScenarioReport {
         if (errors.isEmpty()) return;
         sb.append("Errors: ");
         List<String> parts = new ArrayList<>();
-        errors.forEach((cls, n) -> parts.add(cls + " × " + n
+        var types = s.overall().errorTypes(); // the server's name for the error, beside our class
+        errors.forEach((cls, n) -> parts.add(cls + (types.containsKey(cls) ? " [" + types.get(cls) + "]" : "") + " × " + n
                 + (s.overall().sampleErrors().containsKey(cls) ? " (" + s.overall().sampleErrors().get(cls) + ")" : "")));
         sb.append(String.join("; ", parts)).append('\n');
     }

@@ -43,7 +43,8 @@ class ComparisonTest {
         List<RequestRecord> eight = records(n8, ms8);
         List<RequestRecord> all = new ArrayList<>(one);
         all.addAll(eight);
-        BenchConfig.Provider p = new BenchConfig.Provider(name, "sim", "m", null, Map.of(), null, null);
+        BenchConfig.Provider p = new BenchConfig.Provider(name, "sim", "m", null, Map.of(), null, null,
+                io.unibench.client.TlsOptions.DEFAULT);
         return new ScenarioResults.Series(p, QA, List.of(new ScenarioResults.Level(1, result(one, 1), NONE),
                 new ScenarioResults.Level(8, result(eight, 8), NONE)), result(all, -1), NONE, null);
     }
