@@ -256,7 +256,7 @@ public final class RunMetrics implements RecordSink {
                     ? (ttftStreamCount > 0 ? ttftStreamSumMs / ttftStreamCount : Double.NaN)
                     : avgLatency * 1000;
             double gen = succeeded > 0 && wall > 0 ? completionSum / wall : Double.NaN;
-            return new LiveStats(total, succeeded, wall, rps, avgLatency, avgTtft, gen);
+            return new LiveStats(total, succeeded, wall, rps, avgLatency, avgTtft, gen, cancelled);
         }
     }
 

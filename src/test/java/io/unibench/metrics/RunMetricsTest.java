@@ -63,6 +63,9 @@ class RunMetricsTest {
         assertThat(s.successRatePercent()).isEqualTo(75.0); // 3 of the 4 that ended
         assertThat(r.errors()).containsExactly(Map.entry("http_5xx", 1L)); // the errors add up to Failed Requests
         assertThat(s.toMap()).containsEntry(Summary.CANCELLED_REQUESTS, 2L);
+        LiveStats live = m.live(); // the progress line agrees
+        assertThat(live.failed()).isEqualTo(1);
+        assertThat(live.cancelled()).isEqualTo(2);
     }
 
     @Test
