@@ -16,14 +16,18 @@ import java.io.PrintWriter;
         description = "Uni LLM Bench: latency, throughput, success and prefix-cache benchmarks of "
                 + "OpenAI-compatible LLM endpoints. Flags of `evalscope perf` work unchanged.",
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
-        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
         subcommands = {PerfCommand.class, RunCommand.class, SimCommand.class, RunsCommand.class, ServeCommand.class,
                 DatasetCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
+    /** An internal error (a bug) ended the run; the partial report was printed before the one-line cause. */
+    public static final int EXIT_FAILED = 1;
     public static final int EXIT_BAD_INPUT = 2;
     // the exit codes as --help lists them (perf and run too)
     static final String EXIT_CODES_HEADING = "%nExit codes:%n";
     static final String EXIT_CODE_0 = "0:done";
+    static final String EXIT_CODE_1 = "1:internal error: a bug in a worker, sink or hook stopped the run (the partial "
+            + "report, then one line with the cause)";
     static final String EXIT_CODE_2 = "2:bad input (one line on stderr naming the flag, file, line or field)";
     static final String EXIT_CODE_3 = "3:the run completed, but no request succeeded or a run point's error rate "
             + "passed --max-error-rate";

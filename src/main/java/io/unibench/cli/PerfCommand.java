@@ -11,6 +11,7 @@ import io.unibench.engine.SelfCheckReport;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.RecordFactory;
 import io.unibench.engine.RequestFactory;
+import io.unibench.engine.RunFailedException;
 import io.unibench.engine.RunOutcome;
 import io.unibench.engine.StopSignal;
 import io.unibench.metrics.PromptLengthStats;
@@ -52,7 +53,7 @@ import java.util.concurrent.TimeUnit;
 /** {@code unibench perf}: the benchmark, flag-compatible with {@code evalscope perf}. */
 @Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
-        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
         description = {"Benchmark an OpenAI-compatible endpoint (default: the embedded simulator).",
                 "Writes evalscope-compatible files under OUTPUTS/[TIMESTAMP/]NAME/parallel_P_number_N/ "
                         + "plus requests.jsonl (every request, failures included)."})
@@ -65,6 +66,8 @@ public final class PerfCommand implements Callable<Integer> {
 
     private final StopSignal stop = new StopSignal();
     private volatile LlmClient activeClient;
+    /** The bug that ended the sweep early (a worker, sink or hook threw); its report is partial. */
+    private RunFailedException failure;
     private MultiTurnPerf multiTurn; // null unless --multi-turn
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
@@ -159,7 +162,7 @@ public final class PerfCommand implements Callable<Integer> {
                 RecordFactory records = new RecordFactory(counting, userTokenizer != null);
                 BenchmarkRunner runner = new BenchmarkRunner(client, records, stop);
                 long offset = options.datasetOffset;
-                for (int i = 0; i < s.number().size() && !stopped; i++) {
+                for (int i = 0; i < s.number().size() && !stopped && failure == null; i++) {
                     int number = s.number().get(i);
                     int warmup = PerfSettings.warmupCount(options.warmupNum, number);
                     LoadPlan plan = new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
@@ -181,6 +184,7 @@ public final class PerfCommand implements Callable<Integer> {
                     results.add(result);
                     stopped = stop.isStopped();
                     offset += number;
+                    if (failure != null) break;
                     if (!stopped && i + 1 < s.number().size() && s.sleepIntervalSeconds() > 0) {
                         stopped = stop.awaitUntil(System.nanoTime() + s.sleepIntervalSeconds() * 1_000_000_000L);
                     }
@@ -190,13 +194,15 @@ public final class PerfCommand implements Callable<Integer> {
                 Files.writeString(root.resolve("performance_summary.txt"), text);
                 if (s.defaultLoad()) out.println("Reproduce: " + reproduceCommand(s));
                 out.println("Results: " + root.toAbsolutePath());
-                if (stopped) err.println("Interrupted: the report above is partial.");
+                if (failure != null) err.println("unibench: " + failure.getMessage() + "; the report above is partial");
+                else if (stopped) err.println("Interrupted: the report above is partial.");
             } finally {
-                store.finish(stopped);
+                store.finish(stopped || failure != null);
                 reportWritten.countDown();
                 if (hook != null && !stopped) removeHook(hook);
             }
         }
+        if (failure != null) return Main.EXIT_FAILED;
         return RunVerdict.exitCode(RunVerdict.byLabel(results), maxErrorRate, stopped, err);
     }
 
@@ -216,8 +222,13 @@ public final class PerfCommand implements Callable<Integer> {
              RecordSink stored = store.pointSink(info, runDir, runStart)) {
             List<RecordSink> sinks = List.of(metrics, jsonl, promptLengths, sweepPromptLengths,
                     multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress, stored);
-            outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
-                    : runner.run(plan, requests, sinks, seed);
+            try {
+                outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
+                        : runner.run(plan, requests, sinks, seed);
+            } catch (RunFailedException e) {
+                failure = e; // the sinks hold every request that ran: the point's partial report follows
+                outcome = new RunOutcome(metrics.total(), true, false);
+            }
         }
         SelfCheckReport check = selfCheck.stop();
         checks.add(check);
@@ -286,7 +297,8 @@ public final class PerfCommand implements Callable<Integer> {
         selfCheckInfo(info, checks, s.embeddedSimulator());
         if (sweepPromptLengths.describe() != null) info.put("Prompt Lengths", sweepPromptLengths.describe());
         if (serverCounted != null) info.put("Server-Counted Prompts", serverCounted.describe());
-        if (stopped) info.put("Status", "interrupted (partial report)");
+        if (failure != null) info.put("Status", "stopped by an internal error (partial report)");
+        else if (stopped) info.put("Status", "interrupted (partial report)");
         return info;
     }
 

@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
 /** {@code unibench run --config bench.yaml}: the scenario file workflow (providers, ramp, comparison, cost). */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
-        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
         description = {"Run a scenario file: every provider × scenario × concurrency level, then a provider comparison.",
                 "The file format is in README.md (\"Scenario files\") and bench.schema.json; examples in examples/."})
 public final class RunCommand implements Callable<Integer> {
@@ -135,6 +135,10 @@ public final class RunCommand implements Callable<Integer> {
             Files.writeString(root.resolve("scenario_summary.txt"), text);
             for (Path f : ReportFiles.write(root, results, report)) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());
+            if (r.failure() != null) {
+                err.println("unibench: " + r.failure().getMessage() + "; the report above is partial");
+                return Main.EXIT_FAILED;
+            }
             return RunVerdict.exitCode(points(results), errorLimit, results.stopped(), err);
         } finally {
             reportWritten.countDown();

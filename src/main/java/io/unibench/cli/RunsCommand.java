@@ -23,7 +23,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -303,19 +302,13 @@ public final class RunsCommand implements Runnable {
             switch (format.toLowerCase(Locale.ROOT)) {
                 case "json" -> {
                     if (output == null) {
-                        OutputStream o = new java.io.FilterOutputStream(System.out) {
-                            @Override
-                            public void close() throws IOException {
-                                flush(); // leave System.out open
-                            }
-                        };
+                        RunExport.json(store, r, out()); // the command's stream, so a caller (or test) captures it
+                        out().println();
                         out().flush();
-                        RunExport.json(store, r, o);
-                        System.out.println();
                     } else {
                         createParent(output);
-                        try (OutputStream o = Files.newOutputStream(output)) {
-                            RunExport.json(store, r, o);
+                        try (Writer w = writer(output)) {
+                            RunExport.json(store, r, w);
                         }
                         err().println("Wrote " + output);
                     }

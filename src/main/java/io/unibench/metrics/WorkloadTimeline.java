@@ -3,7 +3,7 @@ package io.unibench.metrics;
 import java.util.List;
 
 /**
- * Cumulative token counts after successful requests, in the order the requests were recorded
+ * Cumulative token counts after successful requests, in the order they finished
  * ({@code workload_timeline.json}). Every success is a point up to {@link TimelineSampler#POINT_LIMIT}; longer runs
  * keep every {@code sampledEvery}-th success plus the latest one (see {@link TimelineSampler}).
  *

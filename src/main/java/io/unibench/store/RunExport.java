@@ -1,12 +1,10 @@
 package io.unibench.store;
 
-import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.metrics.RequestRecord;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.sql.SQLException;
@@ -27,8 +25,10 @@ import java.util.Set;
 public final class RunExport {
     private RunExport() {}
 
-    public static void json(RunStore store, StoredRun run, OutputStream out) throws IOException, SQLException {
-        try (JsonGenerator g = ResultJson.MAPPER.getFactory().createGenerator(out, JsonEncoding.UTF8)) {
+    /** Writes the document to {@code out}, which stays open (stdout or the caller's file). */
+    public static void json(RunStore store, StoredRun run, Writer out) throws IOException, SQLException {
+        try (JsonGenerator g = ResultJson.MAPPER.getFactory().createGenerator(out)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
             g.writeFieldName("run");

@@ -240,7 +240,7 @@ public final class RunStore implements AutoCloseable {
             for (StoredPoint p : points(id)) {
                 if (p.summary() != null) continue;
                 RunMetrics metrics = new RunMetrics();
-                forEachRequest(id, p.index(), metrics::accept);
+                replay(id, p.index(), metrics::accept);
                 savePointResult(id, p.index(), metrics.result(p.info()));
             }
         }
@@ -362,10 +362,23 @@ public final class RunStore implements AutoCloseable {
     }
 
     /** Streams a point's stored requests in index order, moments relative to the point's start. */
-    public synchronized void forEachRequest(String runId, int point, Consumer<RequestRecord> consumer)
+    public void forEachRequest(String runId, int point, Consumer<RequestRecord> consumer) throws SQLException {
+        stream(runId, point, "idx", consumer);
+    }
+
+    /**
+     * Streams a point's stored requests in the order they finished (end, then index; a request without an end
+     * last), the order a live run records them: what its metrics are rebuilt from. In index order the workload
+     * timeline would run out of time order and its throughput come out too high.
+     */
+    public void replay(String runId, int point, Consumer<RequestRecord> consumer) throws SQLException {
+        stream(runId, point, "CASE WHEN end_ns IS NULL THEN 1 ELSE 0 END, end_ns, idx", consumer);
+    }
+
+    private synchronized void stream(String runId, int point, String order, Consumer<RequestRecord> consumer)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(RequestRows.SELECT
-                + " WHERE run_id = ? AND point_index = ? ORDER BY idx")) {
+                + " WHERE run_id = ? AND point_index = ? ORDER BY " + order)) {
             ps.setString(1, runId);
             ps.setInt(2, point);
             ps.setFetchSize(2000); // PostgreSQL streams with a cursor instead of loading every row
