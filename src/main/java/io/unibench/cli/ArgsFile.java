@@ -24,11 +24,11 @@ final class ArgsFile {
         ObjectNode a = JSON.createObjectNode();
         a.put("model", s.model());
         a.put("api", o.api);
-        a.put("url", url);
+        a.put("url", Secrets.redact(url));
         a.put("api_key", s.apiKey() == null ? null : Secrets.mask(s.apiKey()));
         ObjectNode headers = a.putObject("headers");
         for (Map.Entry<String, String> h : s.headers().entrySet()) {
-            headers.put(h.getKey(), Secrets.isSecretHeader(h.getKey()) ? Secrets.mask(h.getValue()) : h.getValue());
+            headers.put(h.getKey(), Secrets.headerValue(h.getKey(), h.getValue()));
         }
         a.put("connect_timeout", o.connectTimeout);
         a.put("read_timeout", o.readTimeout);

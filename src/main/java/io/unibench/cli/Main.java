@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
+import io.unibench.client.Secrets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -49,12 +50,12 @@ public final class Main implements Runnable {
         cli.setOut(out);
         cli.setErr(err);
         cli.setParameterExceptionHandler((ex, a) -> {
-            err.println("unibench: " + ex.getMessage() + " (see --help)");
+            err.println("unibench: " + Secrets.redact(ex.getMessage()) + " (see --help)");
             return EXIT_BAD_INPUT;
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof BadInputException) {
-                err.println("unibench: " + ex.getMessage());
+                err.println("unibench: " + Secrets.redact(ex.getMessage()));
                 return EXIT_BAD_INPUT;
             }
             throw ex;

@@ -2,6 +2,7 @@ package io.unibench.cli;
 
 import io.unibench.client.ClientConfig;
 import io.unibench.client.LlmClient;
+import io.unibench.client.Secrets;
 import io.unibench.engine.BenchmarkRunner;
 import io.unibench.engine.ConnectionTest;
 import io.unibench.engine.SelfCheck;
@@ -245,7 +246,7 @@ public final class PerfCommand implements Callable<Integer> {
                                           boolean stopped) {
         Map<String, String> info = new LinkedHashMap<>();
         info.put("Model", s.model());
-        info.put("Target", s.embeddedSimulator() ? url + " (embedded simulator)" : url);
+        info.put("Target", s.embeddedSimulator() ? url + " (embedded simulator)" : Secrets.redact(url));
         info.put("API", s.format() == io.unibench.client.ApiFormat.CHAT ? "openai chat completions" : "openai completions");
         info.put("Dataset", s.dataset());
         info.put("Output Path", root.toString());
