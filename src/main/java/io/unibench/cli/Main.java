@@ -49,18 +49,26 @@ public final class Main implements Runnable {
     static CommandLine configure(CommandLine cli, PrintWriter out, PrintWriter err) {
         cli.setOut(out);
         cli.setErr(err);
+        // picocli would replace any argument starting with '@' by the words of that file: --prompt @FILE and
+        // --query-template @FILE name files our code reads whole (evalscope's syntax), so no expansion
+        cli.setExpandAtFiles(false);
         cli.setParameterExceptionHandler((ex, a) -> {
-            err.println("unibench: " + Secrets.redact(ex.getMessage()) + " (see --help)");
+            err.println("unibench: " + oneLine(ex.getMessage()) + " (see --help)");
             return EXIT_BAD_INPUT;
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof BadInputException) {
-                err.println("unibench: " + Secrets.redact(ex.getMessage()));
+                err.println("unibench: " + oneLine(ex.getMessage()));
                 return EXIT_BAD_INPUT;
             }
             throw ex;
         });
         return cli;
+    }
+
+    /** A message as the one line bad input gets (a parser's message may span lines), credentials masked. */
+    static String oneLine(String message) {
+        return Secrets.redact(String.valueOf(message).strip().replaceAll("\\s*\\R\\s*", " "));
     }
 
     @Override

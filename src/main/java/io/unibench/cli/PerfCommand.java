@@ -1,5 +1,6 @@
 package io.unibench.cli;
 
+import io.unibench.BadInputException;
 import io.unibench.client.ClientConfig;
 import io.unibench.client.LlmClient;
 import io.unibench.client.Secrets;
@@ -92,6 +93,7 @@ public final class PerfCommand implements Callable<Integer> {
         multiTurn = MultiTurnPerf.createIfRequested(s, options, tokenizer, firstCount(s), spec.commandLine().getErr());
         List<Prompt> firstPrompts = multiTurn != null ? MultiTurnPerf.PROBE_ONLY
                 : datasets.load(options.datasetOffset, firstCount(s));
+        Path root = createOutputRoot(s);
         SimServer sim = null;
         try {
             String url = s.url();
@@ -99,9 +101,8 @@ public final class PerfCommand implements Callable<Integer> {
                 sim = SimServer.start(SimConfig.defaults().withModel(s.model()));
                 url = sim.baseUrl() + (s.format() == io.unibench.client.ApiFormat.CHAT
                         ? "/v1/chat/completions" : "/v1/completions");
-                err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
             }
-            return runSweep(s, url, tokenizer, datasets, firstPrompts, out, err);
+            return runSweep(s, url, root, tokenizer, datasets, firstPrompts, out, err);
         } finally {
             if (sim != null) sim.close();
         }
@@ -111,18 +112,30 @@ public final class PerfCommand implements Callable<Integer> {
         return s.number().get(0) + PerfSettings.warmupCount(options.warmupNum, s.number().get(0));
     }
 
-    private int runSweep(PerfSettings s, String url, Tokenizer userTokenizer, DatasetLoader datasets,
+    /** The results folder, made before anything starts: a path that cannot be a folder is bad input. */
+    private Path createOutputRoot(PerfSettings s) {
+        Path root = outputRoot(s);
+        try {
+            return Files.createDirectories(root);
+        } catch (IOException e) {
+            throw BadInputException.io("--outputs-dir", options.outputsDir, e);
+        }
+    }
+
+    private int runSweep(PerfSettings s, String url, Path root, Tokenizer userTokenizer, DatasetLoader datasets,
                          List<Prompt> firstPrompts, PrintWriter out, PrintWriter err) throws Exception {
         // without --tokenizer-path, counts the server does not report are a labelled character estimate
         Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(options);
-        Path root = outputRoot(s);
-        Files.createDirectories(root);
         int peak = s.parallel().stream().mapToInt(Integer::intValue).max().orElse(1);
         ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s),
                 seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
                 peak * 2 + 8, options.debug);
         CountDownLatch reportWritten = new CountDownLatch(1);
         store = StoreHook.open(options, s, url, environment, err);
+        // after the store opened, so a bad --db is the only line
+        if (s.embeddedSimulator()) {
+            err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
+        }
         List<RunResult> results = new ArrayList<>();
         List<SelfCheckReport> checks = new ArrayList<>();
         boolean stopped = false;

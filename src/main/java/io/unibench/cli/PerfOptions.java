@@ -130,7 +130,7 @@ public final class PerfOptions {
     String sweSmithInput;
 
     @Option(names = "--num-workers", paramLabel = "N", description = "Threads building swe_smith conversations "
-            + "(live mode). Default: the cores available.")
+            + "(live mode); 0 = the default. Default: the cores available.")
     Integer numWorkers;
 
     @Option(names = "--chars-per-token", paramLabel = "X", description = "Characters per token of the estimate "

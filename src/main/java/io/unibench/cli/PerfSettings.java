@@ -47,6 +47,7 @@ record PerfSettings(
         boolean sim = o.url == null || o.url.equals("sim");
         String model = o.model != null ? o.model : sim ? SIM_MODEL : null;
         if (model == null) throw new BadInputException("--model is required with --url (the model name the server serves)");
+        if (model.isBlank()) throw new BadInputException("--model '" + model + "': must not be empty");
         if (!o.api.equals("openai") && !o.api.equals("local") && !o.api.equals("local_vllm")) {
             throw new BadInputException("--api '" + o.api + "': not supported; use openai");
         }
@@ -110,9 +111,59 @@ record PerfSettings(
         if (o.prefixLength < 0) throw new BadInputException("--prefix-length must be ≥ 0");
         if (o.totalTimeout <= 0) throw new BadInputException("--total-timeout must be > 0");
         if (o.warmupNum < 0) throw new BadInputException("--warmup-num must be ≥ 0");
+        checkRanges(o);
         return new PerfSettings(sim, url, model, format, apiKey, o.headerMap(), List.copyOf(parallel),
                 List.copyOf(number), List.copyOf(rate), duration, sleep, gen, o.seed == null ? 0 : o.seed,
                 dataset, minLen, maxLen, defaultLoad);
+    }
+
+    /** The flags whose values have a range or must not be empty; each message names the flag and the value. */
+    private static void checkRanges(PerfOptions o) {
+        positiveSeconds("--connect-timeout", o.connectTimeout);
+        positiveSeconds("--read-timeout", o.readTimeout);
+        if (o.datasetOffset < 0) throw new BadInputException("--dataset-offset " + o.datasetOffset + ": must be ≥ 0");
+        if (o.logEveryNQuery < 1) throw new BadInputException("--log-every-n-query " + o.logEveryNQuery + ": must be ≥ 1");
+        if (o.minTokens != null && o.minTokens < 0) throw new BadInputException("--min-tokens " + o.minTokens + ": must be ≥ 0");
+        if (!(o.temperature >= 0) || Double.isInfinite(o.temperature)) {
+            throw new BadInputException("--temperature " + o.temperature + ": must be ≥ 0");
+        }
+        if (o.topP != null && !(o.topP > 0 && o.topP <= 1)) throw new BadInputException("--top-p " + o.topP + ": must be in (0, 1]");
+        if (o.topK != null && o.topK < -1) throw new BadInputException("--top-k " + o.topK + ": must be ≥ 1, or -1 (or 0) for none");
+        if (o.numWorkers != null && o.numWorkers < 0) {
+            throw new BadInputException("--num-workers " + o.numWorkers + ": must be ≥ 1, or 0 for the default");
+        }
+        notBlank("--name", o.name);
+        notBlank("--outputs-dir", o.outputsDir);
+        notBlank("--dataset", o.dataset);
+        notBlank("--dataset-path", o.datasetPath);
+        notBlank("--tokenizer-path", o.tokenizerPath);
+        if (o.tags != null) o.tags.forEach(t -> notBlank("--tag", t));
+        if (o.stop != null) o.stop.forEach(t -> {
+            if (t.isEmpty()) throw new BadInputException("--stop '': a stop sequence must not be empty");
+        });
+        if (o.datasetArgs != null) jsonObject("--dataset-args", o.datasetArgs);
+        if (o.multiTurnArgs != null) jsonObject("--multi-turn-args", o.multiTurnArgs);
+        AgenticFlags.estimate(o); // --chars-per-token
+        AgenticFlags.toolLatencyScale(o);
+    }
+
+    private static void positiveSeconds(String flag, Double seconds) {
+        if (seconds != null && !(seconds > 0 && seconds < 1e9)) {
+            throw new BadInputException(flag + " " + seconds + ": must be > 0 seconds");
+        }
+    }
+
+    private static void notBlank(String flag, String value) {
+        if (value != null && value.isBlank()) throw new BadInputException(flag + " '" + value + "': must not be empty");
+    }
+
+    private static void jsonObject(String flag, String text) {
+        try {
+            JsonNode node = JSON.readTree(text);
+            if (node == null || !node.isObject()) throw new BadInputException(flag + ": expected a JSON object");
+        } catch (JsonProcessingException e) {
+            throw new BadInputException(flag + ": invalid JSON (" + e.getOriginalMessage() + ")");
+        }
     }
 
     /** evalscope's warmup rule: ≥1 a count, 0<x<1 a share of number (at least 1). */

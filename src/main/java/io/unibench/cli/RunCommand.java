@@ -17,6 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -96,7 +97,11 @@ public final class RunCommand implements Callable<Integer> {
             return 0;
         }
         Path root = outputRoot(bench);
-        Files.createDirectories(root);
+        try {
+            Files.createDirectories(root);
+        } catch (IOException e) {
+            throw BadInputException.io("--outputs-dir", root, e);
+        }
         List<SimServer> sims = new ArrayList<>();
         CountDownLatch reportWritten = new CountDownLatch(1);
         Thread hook = null;

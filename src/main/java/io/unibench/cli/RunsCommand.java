@@ -275,8 +275,14 @@ public final class RunsCommand implements Runnable {
 
         @Override
         int run(RunStore store) throws Exception {
-            StoredRun ra = store.run(store.resolveId(a));
-            StoredRun rb = store.run(store.resolveId(b));
+            String idA = store.resolveId(a);
+            String idB = store.resolveId(b);
+            if (idA.equals(idB)) {
+                throw new BadInputException("runs compare: RUN_A and RUN_B are the same run (" + idA
+                        + "); name two different runs");
+            }
+            StoredRun ra = store.run(idA);
+            StoredRun rb = store.run(idB);
             RunComparison.Result result = RunComparison.compare(store, ra, rb);
             if (json) {
                 Map<String, Object> m = new LinkedHashMap<>();
@@ -312,6 +318,14 @@ public final class RunsCommand implements Runnable {
         @Override
         int run(RunStore store) throws Exception {
             StoredRun r = store.run(store.resolveId(run));
+            try {
+                return write(store, r);
+            } catch (IOException e) {
+                throw BadInputException.io("--output", output, e);
+            }
+        }
+
+        private int write(RunStore store, StoredRun r) throws IOException, SQLException {
             switch (format.toLowerCase(Locale.ROOT)) {
                 case "json" -> {
                     if (output == null) {

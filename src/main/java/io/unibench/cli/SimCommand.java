@@ -62,7 +62,7 @@ public final class SimCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         SimConfig config = resolve();
         CountDownLatch closed = new CountDownLatch(1);
-        SimServer server = SimServer.start(config);
+        SimServer server = listen(config);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             closed.countDown();
@@ -74,6 +74,23 @@ public final class SimCommand implements Callable<Integer> {
         out.println("metrics: curl " + server.baseUrl() + "/metrics");
         closed.await();
         return 0;
+    }
+
+    /** Starts the server; an address that cannot be bound (port taken, not this machine's) is bad input. */
+    private static SimServer listen(SimConfig config) {
+        try {
+            java.net.InetAddress.getByName(config.host());
+        } catch (java.net.UnknownHostException e) {
+            throw new BadInputException("--host '" + config.host() + "': not an address or host name of this machine");
+        }
+        try {
+            return SimServer.start(config);
+        } catch (IllegalStateException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new BadInputException("sim: cannot listen on " + config.host() + ":" + config.port() + " ("
+                    + cause.getMessage() + "); is another process using the port? --port N picks another, "
+                    + "--port 0 a free one");
+        }
     }
 
     /** The configuration the parsed command line asks for. */

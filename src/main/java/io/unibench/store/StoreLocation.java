@@ -27,6 +27,7 @@ public record StoreLocation(String jdbcUrl, Dialect dialect, Path file, Properti
     private static final Pattern PASSWORD = Pattern.compile("(?i)(password=)[^&;]*");
 
     public static StoreLocation resolve(String flag, Map<String, String> env) {
+        if (flag != null && flag.isBlank()) throw new BadInputException("--db '" + flag + "': must not be empty");
         String value = flag;
         String source = "--db";
         if (value == null || value.isBlank()) {
