@@ -150,4 +150,18 @@ class BadInputTest {
                 "--no-db", "--outputs-dir", dir.resolve("out").toString());
         assertThat(run.exit()).as(run.err()).isZero();
     }
+
+    /** The whole dataset file is checked, not only the lines the run needs. */
+    @Test
+    void aBadLinePastNumberIsNamed() throws IOException {
+        Path conversations = dir.resolve("conv.jsonl");
+        Files.writeString(conversations, "[{\"role\": \"user\", \"content\": \"Hi\"}]\n\n"
+                + "[{\"role\": \"user\", \"content\": \"Again\"}]\n[{\"role\": \"robot\", \"content\": \"x\"}]\n");
+        assertOneLineError(CliHarness.main("perf", "--multi-turn", "--dataset", "custom_multi_turn", "--dataset-path",
+                conversations.toString(), "--number", "1", "--outputs-dir", dir.toString()), "conv.jsonl:4: field '[0].role'");
+        Path questions = dir.resolve("qa.jsonl");
+        Files.writeString(questions, "{\"question\": \"hi\"}\n{\"question\": \"ho\"}\n{\"q\": 1}\n");
+        assertOneLineError(CliHarness.main("perf", "--dataset", "openqa", "--dataset-path", questions.toString(),
+                "--number", "1", "--outputs-dir", dir.toString()), "qa.jsonl:3");
+    }
 }
