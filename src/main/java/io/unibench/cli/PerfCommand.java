@@ -57,6 +57,9 @@ public final class PerfCommand implements Callable<Integer> {
     @Mixin
     PerfOptions options = new PerfOptions();
 
+    @Mixin
+    EvalscopeOnlyFlags evalscopeOnly = new EvalscopeOnlyFlags();
+
     @Spec
     CommandSpec spec;
 
@@ -66,6 +69,7 @@ public final class PerfCommand implements Callable<Integer> {
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
     private StoreHook store; // run history (--db / --no-db), opened by runSweep
+    private ProgressFile progressFile; // --enable-progress-tracker, else null
     private final PromptLengthStats sweepPromptLengths = new PromptLengthStats(); // whole sweep, for the report
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
@@ -86,6 +90,7 @@ public final class PerfCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        evalscopeOnly.check(err);
         PerfSettings s = PerfSettings.resolve(options, environment);
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
         DatasetLoader datasets = new DatasetLoader(s, options, tokenizer);
@@ -126,7 +131,8 @@ public final class PerfCommand implements Callable<Integer> {
                          List<Prompt> firstPrompts, PrintWriter out, PrintWriter err) throws Exception {
         // without --tokenizer-path, counts the server does not report are a labelled character estimate
         Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(options);
-        int peak = s.parallel().stream().mapToInt(Integer::intValue).max().orElse(1);
+        // the open loop has no bound: the pool is as large as the largest run (connections open as needed)
+        int peak = (s.openLoop() ? s.number() : s.parallel()).stream().mapToInt(Integer::intValue).max().orElse(1);
         ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s),
                 seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
                 peak * 2 + 8, options.debug);
@@ -139,6 +145,8 @@ public final class PerfCommand implements Callable<Integer> {
         List<RunResult> results = new ArrayList<>();
         List<SelfCheckReport> checks = new ArrayList<>();
         boolean stopped = false;
+        long sweepTotal = s.number().stream().mapToLong(Integer::longValue).sum();
+        progressFile = options.enableProgressTracker ? new ProgressFile(root, sweepTotal) : null;
         try (LlmClient client = new LlmClient(config)) {
             activeClient = client;
             if (stop.isStopped()) client.cancelAll();
@@ -150,7 +158,8 @@ public final class PerfCommand implements Callable<Integer> {
                 for (int i = 0; i < s.number().size() && !stopped; i++) {
                     int number = s.number().get(i);
                     int warmup = PerfSettings.warmupCount(options.warmupNum, number);
-                    LoadPlan plan = new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
+                    LoadPlan plan = s.openLoop() ? LoadPlan.openLoop(number, s.rate().get(i), s.duration(), warmup)
+                            : new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
                     List<Prompt> prompts = i == 0 || multiTurn != null ? firstPrompts : datasets.load(offset, number + warmup);
                     if (i > 0 && multiTurn != null) multiTurn.prepare(offset, number + warmup);
                     RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
@@ -174,6 +183,7 @@ public final class PerfCommand implements Callable<Integer> {
                 out.println("Results: " + root.toAbsolutePath());
                 if (stopped) err.println("Interrupted: the report above is partial.");
             } finally {
+                if (progressFile != null) progressFile.finish(stopped);
                 store.finish(stopped);
                 reportWritten.countDown();
                 if (hook != null && !stopped) removeHook(hook);
@@ -187,7 +197,7 @@ public final class PerfCommand implements Callable<Integer> {
             throws InterruptedException, IOException {
         RunMetrics metrics = new RunMetrics();
         PromptLengthStats promptLengths = new PromptLengthStats();
-        RunInfo info = new RunInfo(plan.label(), plan.parallel(), plan.paced() ? plan.rate() : -1, plan.number());
+        RunInfo info = new RunInfo(plan.label(), plan.concurrency(), plan.paced() ? plan.rate() : -1, plan.number());
         long runStart = System.nanoTime();
         RunOutcome outcome;
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
@@ -195,8 +205,11 @@ public final class PerfCommand implements Callable<Integer> {
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
                      ProgressSink.stderrIsTerminal(), options.logEveryNQuery);
              RecordSink stored = store.pointSink(info, runDir, runStart)) {
-            List<RecordSink> sinks = List.of(metrics, jsonl, promptLengths, sweepPromptLengths,
-                    multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress, stored);
+            RecordSink shown = multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress;
+            List<RecordSink> sinks = new ArrayList<>(List.of(metrics, jsonl, promptLengths, sweepPromptLengths, shown, stored));
+            if (progressFile != null) {
+                sinks.add(multiTurn != null ? MultiTurnPerf.conversationProgress(progressFile) : progressFile);
+            }
             outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
                     : runner.run(plan, requests, sinks, seed);
         }
