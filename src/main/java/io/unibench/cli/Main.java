@@ -24,6 +24,7 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         disableLeakDetectionUnlessAsked();
+        honourHome();
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
@@ -38,6 +39,16 @@ public final class Main implements Runnable {
                 && System.getProperty("io.netty.leakDetectionLevel") == null) {
             io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
         }
+    }
+
+    /**
+     * Java takes {@code user.home} from the password database, so {@code HOME=/tmp/x unibench …} would still write
+     * to the real home (DJL's tokenizer cache in {@code ~/.djl.ai}); every Unix tool reads {@code $HOME}, so this
+     * one does too. (The run history reads the variable itself: store.StoreLocation.)
+     */
+    private static void honourHome() {
+        String home = System.getenv("HOME");
+        if (home != null && !home.isBlank()) System.setProperty("user.home", home);
     }
 
     /** Runs the CLI with the given streams and returns the exit code (tests call this). */

@@ -54,7 +54,7 @@ public final class RunCommand implements Callable<Integer> {
     boolean checkOnly;
 
     @Option(names = "--db", paramLabel = "URL", description = "run history: a SQLite file or jdbc:postgresql:// URL; "
-            + "one stored run per provider (default: UNIBENCH_DB, else ~/.unibench/unibench.db)")
+            + "one stored run per provider (default: UNIBENCH_DB, else $UNIBENCH_HOME/unibench.db, else $HOME/.unibench/unibench.db)")
     String db;
 
     @Option(names = "--no-db", description = "do not store the run in the run history (default: stored)")

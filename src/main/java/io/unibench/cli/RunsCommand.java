@@ -66,7 +66,7 @@ public final class RunsCommand implements Runnable {
     static final class StoreOption {
         @Option(names = "--db", paramLabel = "URL", description = "Run history store: a SQLite file path, "
                 + "jdbc:sqlite:PATH or jdbc:postgresql://HOST[:PORT]/DB. Default: UNIBENCH_DB, else "
-                + "~/.unibench/unibench.db.")
+                + "$UNIBENCH_HOME/unibench.db, else $HOME/.unibench/unibench.db.")
         String db;
 
         /** Opens the store; runs abandoned by killed processes are marked interrupted first. */
