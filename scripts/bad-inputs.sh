@@ -4,14 +4,14 @@
 #   TRACE     a stack trace (or "Exception") in the output
 #   ACCEPTED  exit 0: the input was taken
 #   OTHER     any other exit code / several lines
-# Usage: scripts/bad-inputs.sh [-v]   (build first: ./unibench --version). Runs in a scratch dir with HOME and
+# Usage: scripts/bad-inputs.sh [-v]   (build first: ./unibench --version; JAR=path tries another build). Runs in a scratch dir with HOME and
 # UNIBENCH_DB pointing into it; accepted perf inputs run 1 request against the embedded simulator.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/scripts/find-java.sh"
 unibench_find_jdk >/dev/null || exit 1
 verbose="${1:-}"
-jar="$here/target/unibench.jar"
+jar="${JAR:-$here/target/unibench.jar}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
@@ -42,6 +42,9 @@ cases=(
   "${P[*]} --min-prompt-length 50 --max-prompt-length 10" "${P[*]} --prefix-length -1"
   "${P[*]} --log-every-n-query 0" "${P[*]} --log-every-n-query -5" "${P[*]} --number abc" "${P[*]} --rate x"
   "${P[*]} --frequency-penalty abc" "${P[*]} --frequency-penalty 3" "${P[*]} --n-choices 0" "${P[*]} --stop-token-ids x"
+  "${P[*]} --stop-token-ids -1" "${P[*]} --repetition-penalty 0" "${P[*]} --enable-progress-tracker --outputs-dir /proc/nope"
+  "${P[*]} --sla-auto-tune" "${P[*]} --visualizer wandb" "${P[*]} --port 8001" "${P[*]} --data-source modelscope"
+  "${P[*]} --image-width 10" "${P[*]} --tokenize-prompt" "${P[*]} --attn-implementation x" "${P[*]} --db-commit-interval x"
   "${P[*]} --min-turns 0 --multi-turn --max-turns 2" "${P[*]} --max-turns 0 --multi-turn" "${P[*]} --multi-turn --max-turns 1 --min-turns 3"
   "${P[*]} --max-traces 0" "${P[*]} --chars-per-token 0" "${P[*]} --tool-latency-scale -1"
   "${P[*]} --open-loop" "${P[*]} --open-loop --rate -1" "${P[*]} --open-loop --multi-turn --rate 5 --max-turns 2"

@@ -167,7 +167,7 @@ record PerfSettings(
         try {
             return java.nio.file.Files.readString(java.nio.file.Path.of(value.substring(1)));
         } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
-            throw new BadInputException("--query-template '" + value + "': cannot read "
+            throw new BadInputException("--query-template '" + value + "': cannot read: "
                     + (e instanceof java.io.IOException io ? BadInputException.reason(io) : e.getMessage()));
         }
     }
