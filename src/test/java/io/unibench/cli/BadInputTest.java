@@ -134,6 +134,11 @@ class BadInputTest {
         assertOneLineError(CliHarness.main("perf", "--db", ""), "--db ''");
         assertOneLineError(CliHarness.main("perf", "--dataset-args", "{bad"), "--dataset-args: invalid JSON");
         assertOneLineError(CliHarness.main("perf", "--chars-per-token", "0"), "--chars-per-token 0.0");
+        assertOneLineError(CliHarness.main("perf", "--open-loop", "--multi-turn", "--rate", "5", "--max-turns", "2"),
+                "--open-loop does not apply to --multi-turn");
+        assertOneLineError(CliHarness.main("perf", "--query-template", "@" + dir.resolve("none.json")),
+                "--query-template '@" + dir.resolve("none.json") + "': cannot read: no such file");
+        assertOneLineError(CliHarness.main("perf", "--frequency-penalty", "3"), "--frequency-penalty 3.0: must be in [-2, 2]");
     }
 
     @Test
