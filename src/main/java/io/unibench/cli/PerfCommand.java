@@ -133,7 +133,7 @@ public final class PerfCommand implements Callable<Integer> {
         Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(options);
         // the open loop has no bound: the pool is as large as the largest run (connections open as needed)
         int peak = (s.openLoop() ? s.number() : s.parallel()).stream().mapToInt(Integer::intValue).max().orElse(1);
-        ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s),
+        ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s, url),
                 seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
                 peak * 2 + 8, options.debug);
         CountDownLatch reportWritten = new CountDownLatch(1);
@@ -248,8 +248,18 @@ public final class PerfCommand implements Callable<Integer> {
         }
     }
 
-    private Map<String, String> requestHeaders(PerfSettings s) {
+    /**
+     * --headers, then the URL's user info as Basic authorization (as evalscope's HTTP client, aiohttp, sends it)
+     * unless an Authorization header is given, then the API key (which wins).
+     */
+    private Map<String, String> requestHeaders(PerfSettings s, String url) {
         Map<String, String> headers = new LinkedHashMap<>(s.headers());
+        String userInfo = URI.create(url).getUserInfo();
+        boolean authorizationGiven = headers.keySet().stream().anyMatch(h -> h.equalsIgnoreCase("Authorization"));
+        if (userInfo != null && !authorizationGiven) {
+            headers.put("Authorization", "Basic " + java.util.Base64.getEncoder()
+                    .encodeToString(userInfo.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
         if (s.apiKey() != null && !s.apiKey().isEmpty()) headers.put("Authorization", "Bearer " + s.apiKey());
         return headers;
     }

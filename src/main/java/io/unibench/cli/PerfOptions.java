@@ -15,7 +15,9 @@ public final class PerfOptions {
     // ---- target ---------------------------------------------------------------------------------
     @Option(names = "--url", paramLabel = "URL", description = "Endpoint; /v1/chat/completions is appended "
             + "when the path names no endpoint. 'sim' or absent: start the embedded simulator on a free "
-            + "loopback port. Default: embedded simulator.")
+            + "loopback port. User info (http://user:pass@host/...) is sent as Basic authorization unless "
+            + "--api-key or an Authorization header is given; it is masked wherever the URL is shown. "
+            + "Default: embedded simulator.")
     String url;
 
     @Option(names = "--model", description = "Model name sent in every body. Required with --url. "

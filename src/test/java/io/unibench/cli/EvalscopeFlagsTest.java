@@ -164,6 +164,9 @@ class EvalscopeFlagsTest {
                 flag("model", f("--model", "my-model"), r -> assertThat(r.ok().body().get("model").asText()).isEqualTo("my-model")),
                 flag("api openai, url", f("--api", "openai"), r -> assertThat(r.ok().requests().getFirst().path()).isEqualTo("/v1/chat/completions")),
                 flag("url without a path", f("--url", "URL_BASE"), r -> assertThat(r.ok().requests().getFirst().path()).isEqualTo("/v1/chat/completions")),
+                flag("url with user info: Basic authorization", f("--url", "URL_USER_INFO"), r ->
+                        assertThat(r.ok().requests().getFirst().headers()).containsEntry("authorization",
+                                "Basic " + java.util.Base64.getEncoder().encodeToString("alice:pw%1".getBytes(StandardCharsets.UTF_8)))),
                 flag("headers", f("--headers", "X-Trace=abc", "X-Team=llm"), r -> {
                     assertThat(r.ok().requests().getFirst().headers()).containsEntry("x-trace", "abc").containsEntry("x-team", "llm");
                 }),
@@ -327,6 +330,7 @@ class EvalscopeFlagsTest {
             if (a.equals("--no-timestamp-off")) continue;
             resolved.add(switch (a) {
                 case "URL_BASE" -> proxy.baseUrl();
+                case "URL_USER_INFO" -> proxy.baseUrl().replace("://", "://alice:pw%251@") + "/v1";
                 case "QA_FILE" -> qa.toString();
                 case "OUT" -> tmp.resolve("named").toString();
                 default -> a;
