@@ -3,6 +3,7 @@ package io.unibench.report;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.Rounding;
 import io.unibench.metrics.RunResult;
+import io.unibench.metrics.ServerVsClient;
 import io.unibench.metrics.TraceSummary;
 import io.unibench.metrics.TurnPositionRow;
 import io.unibench.metrics.WorkloadThroughput;
@@ -39,6 +40,8 @@ public final class EvalscopeFiles {
     public static final String TRACE_SUMMARY = "trace_summary.json";
     /** Ours: requests by turn position (multi-turn). */
     public static final String TURN_POSITION_SUMMARY = "turn_position_summary.json";
+    /** Summary key (ours): successful requests whose server sent its own timings. */
+    public static final String SERVER_TIMINGS_REQUESTS = "Server Timings Requests";
 
     private EvalscopeFiles() {}
 
@@ -53,6 +56,7 @@ public final class EvalscopeFiles {
     public static void write(Path runDir, RunResult r, Map<String, Object> extraSummaryKeys) throws IOException {
         Files.createDirectories(runDir);
         Map<String, Object> summary = new LinkedHashMap<>(r.summary().toMap());
+        summary.putAll(serverVsClientKeys(r.serverVsClient()));
         extraSummaryKeys.forEach(summary::putIfAbsent);
         writeJson(runDir.resolve(SUMMARY), summary);
         writeJson(runDir.resolve(PERCENTILE), percentileRows(r.percentiles()));
@@ -64,6 +68,23 @@ public final class EvalscopeFiles {
             writeJson(runDir.resolve(TRACE_SUMMARY), traces(r.traces()));
             writeJson(runDir.resolve(TURN_POSITION_SUMMARY), turnPositions(r.turnPositions()));
         }
+    }
+
+    /**
+     * Ours, when a server sent its own timings (llama.cpp): {@code Server Timings Requests}, then per figure of
+     * {@link ServerVsClient} {@code "Avg <metric> (ms)"} and {@code "P50/P90/P99 <metric> (ms)"}.
+     */
+    static Map<String, Object> serverVsClientKeys(ServerVsClient c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (c == null) return m;
+        m.put(SERVER_TIMINGS_REQUESTS, c.requests());
+        for (ServerVsClient.Row row : c.rows()) {
+            m.put("Avg " + row.metric() + " (ms)", row.mean());
+            m.put("P50 " + row.metric() + " (ms)", row.p50());
+            m.put("P90 " + row.metric() + " (ms)", row.p90());
+            m.put("P99 " + row.metric() + " (ms)", row.p99());
+        }
+        return m;
     }
 
     static Map<String, Object> traces(TraceSummary t) {

@@ -62,7 +62,15 @@ public final class RequestFields {
             new Field("token_source", r -> r.tokenSource() == null ? null
                     : r.tokenSource().name().toLowerCase(Locale.ROOT)),
             new Field("target_prompt_tokens", r -> count(r.promptTargetTokens())),
-            new Field("synthesized_prompt_tokens", r -> count(r.promptSynthTokens())));
+            new Field("synthesized_prompt_tokens", r -> count(r.promptSynthTokens())),
+            new Field("error_type", RequestRecord::errorType),
+            new Field("server_prompt_n", r -> r.serverTimings() == null ? null : count(r.serverTimings().promptN())),
+            new Field("server_prompt_ms", r -> r.serverTimings() == null ? null : finite(r.serverTimings().promptMs())),
+            new Field("server_predicted_n",
+                    r -> r.serverTimings() == null ? null : count(r.serverTimings().predictedN())),
+            new Field("server_predicted_ms",
+                    r -> r.serverTimings() == null ? null : finite(r.serverTimings().predictedMs())),
+            new Field("server_cache_n", r -> r.serverTimings() == null ? null : count(r.serverTimings().cacheN())));
 
     private RequestFields() {}
 

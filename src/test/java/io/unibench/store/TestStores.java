@@ -78,7 +78,11 @@ public final class TestStores {
                     ok && i % 7 != 0 ? (i % 5 == 0 ? RequestRecord.CacheSource.ESTIMATE : RequestRecord.CacheSource.SERVER) : null,
                     i % 11 == 0 ? RequestRecord.TokenSource.ESTIMATE : RequestRecord.TokenSource.SERVER, ok,
                     ok ? null : "http_429", ok ? 200 : 429, ok ? null : "Too Many Requests, \"quoted\",\nsecond line",
-                    ok ? "length" : null));
+                    ok ? "length" : null, io.unibench.metrics.PhaseTimes.NONE, -1, -1,
+                    // the server's words: llama.cpp timings on some successes (one without prompt_ms), an error type
+                    ok && i % 3 == 1 ? new io.unibench.metrics.ServerTimings(90, i % 6 == 1 ? Double.NaN : 12.5 + i,
+                            completion, 4.25 * completion, 10) : null,
+                    !ok && i % 10 == 4 ? "rate_limit_exceeded" : null));
         }
         return out;
     }
