@@ -17,6 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -55,7 +56,7 @@ public final class RunCommand implements Callable<Integer> {
     boolean checkOnly;
 
     @Option(names = "--db", paramLabel = "URL", description = "run history: a SQLite file or jdbc:postgresql:// URL; "
-            + "one stored run per provider (default: UNIBENCH_DB, else ~/.unibench/unibench.db)")
+            + "one stored run per provider (default: UNIBENCH_DB, else $UNIBENCH_HOME/unibench.db, else $HOME/.unibench/unibench.db)")
     String db;
 
     @Option(names = "--no-db", description = "do not store the run in the run history (default: stored)")
@@ -105,7 +106,11 @@ public final class RunCommand implements Callable<Integer> {
             return 0;
         }
         Path root = outputRoot(bench);
-        Files.createDirectories(root);
+        try {
+            Files.createDirectories(root);
+        } catch (IOException e) {
+            throw BadInputException.io("--outputs-dir", root, e);
+        }
         List<SimServer> sims = new ArrayList<>();
         CountDownLatch reportWritten = new CountDownLatch(1);
         Thread hook = null;

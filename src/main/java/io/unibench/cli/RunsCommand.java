@@ -59,7 +59,7 @@ public final class RunsCommand implements Runnable {
     static final class StoreOption {
         @Option(names = "--db", paramLabel = "URL", description = "Run history store: a SQLite file path, "
                 + "jdbc:sqlite:PATH or jdbc:postgresql://HOST[:PORT]/DB. Default: UNIBENCH_DB, else "
-                + "~/.unibench/unibench.db.")
+                + "$UNIBENCH_HOME/unibench.db, else $HOME/.unibench/unibench.db.")
         String db;
 
         /** Opens the store; runs abandoned by killed processes are marked interrupted first. */
@@ -269,8 +269,14 @@ public final class RunsCommand implements Runnable {
 
         @Override
         int run(RunStore store) throws Exception {
-            StoredRun ra = store.run(store.resolveId(a));
-            StoredRun rb = store.run(store.resolveId(b));
+            String idA = store.resolveId(a);
+            String idB = store.resolveId(b);
+            if (idA.equals(idB)) {
+                throw new BadInputException("runs compare: RUN_A and RUN_B are the same run (" + idA
+                        + "); name two different runs");
+            }
+            StoredRun ra = store.run(idA);
+            StoredRun rb = store.run(idB);
             RunComparison.Result result = RunComparison.compare(store, ra, rb);
             if (json) {
                 out().println(JSON.writeValueAsString(result.toMap()));
@@ -299,6 +305,14 @@ public final class RunsCommand implements Runnable {
         @Override
         int run(RunStore store) throws Exception {
             StoredRun r = store.run(store.resolveId(run));
+            try {
+                return write(store, r);
+            } catch (IOException e) {
+                throw BadInputException.io("--output", output, e);
+            }
+        }
+
+        private int write(RunStore store, StoredRun r) throws IOException, SQLException {
             switch (format.toLowerCase(Locale.ROOT)) {
                 case "json" -> {
                     if (output == null) {

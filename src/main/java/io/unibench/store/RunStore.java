@@ -315,6 +315,8 @@ public final class RunStore implements AutoCloseable {
 
     /** A full run id from an id or a unique prefix of one. */
     public synchronized String resolveId(String idOrPrefix) throws SQLException {
+        // an empty prefix would match every run and pick one when the store holds only one
+        if (idOrPrefix.isBlank()) throw new BadInputException("run '" + idOrPrefix + "': empty; give a run id or a prefix of one");
         List<String> ids = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT run_id FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\' ORDER BY run_id LIMIT 3")) {

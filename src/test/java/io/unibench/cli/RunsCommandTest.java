@@ -51,7 +51,11 @@ class RunsCommandTest {
     }
 
     private String[] perf(String db, String name, String... extra) {
-        List<String> a = new ArrayList<>(List.of("perf", "--url", sim.baseUrl() + "/v1/chat/completions",
+        return perfAt(sim.baseUrl() + "/v1/chat/completions", db, name, extra);
+    }
+
+    private String[] perfAt(String url, String db, String name, String... extra) {
+        List<String> a = new ArrayList<>(List.of("perf", "--url", url,
                 "--model", "m", "--outputs-dir", tmp.resolve("outputs").toString(), "--no-timestamp", "--name", name,
                 "--sleep-interval", "0", "--parallel", "2", "4", "--number", "6", "8", "--max-tokens", "1", "32",
                 "--min-prompt-length", "8", "--max-prompt-length", "8", "--db", db));
@@ -132,12 +136,20 @@ class RunsCommandTest {
         }
     }
 
-    /** No API key or secret header value reaches the database, the output files or the logs (stdout/stderr). */
+    /**
+     * No API key, credential header value (a named key, a cookie), URL user info or credential query parameter
+     * reaches the database, the output files or the logs (stdout/stderr, --debug).
+     */
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
     void secretsNeverReachTheStoreTheFilesOrTheLogs(String kind) throws Exception {
         String key = "sk-UNIBENCHSECRETkey0123456789";
         String header = "hdr-UNIBENCHSECRETvalue987654";
+        String cookie = "UNIBENCHSECRETcookie5551";
+        String password = "UNIBENCHSECRETpass777";
+        String queryToken = "UNIBENCHSECRETquery4242";
+        String url = sim.baseUrl().replace("://", "://alice:" + password + "@")
+                + "/v1/chat/completions?api_key=" + queryToken;
         try (TestStores.Backend b = backend(kind)) {
             String db = b.location().jdbcUrl();
             // --debug logs request bodies and chunks straight to System.err: capture the process streams too
@@ -148,8 +160,8 @@ class RunsCommandTest {
             try (java.io.PrintStream capture = new java.io.PrintStream(processStreams, true, StandardCharsets.UTF_8)) {
                 System.setErr(capture);
                 System.setOut(capture);
-                run = CliHarness.main(perf(db, "secret", "--api-key", key, "--headers", "X-Api-Key=" + header,
-                        "--debug"));
+                run = CliHarness.main(perfAt(url, db, "secret", "--api-key", key, "--headers",
+                        "X-Api-Key=" + header, "Cookie=session=" + cookie, "--debug"));
             } finally {
                 System.setErr(savedErr);
                 System.setOut(savedOut);
@@ -163,8 +175,9 @@ class RunsCommandTest {
             assertThat(show.out()).contains("sk-***789"); // the masked form is there, so the field was stored
             assertThat(export.exit()).as(export.err()).isZero();
             assertThat(export.out()).contains("\"run_id\" : \"" + id + "\"", "sk-***789"); // searched below: not empty
+            assertThat(show.out()).contains("://***@").contains("api_key=***242"); // the URL was stored, masked
 
-            List<String> secrets = List.of(key, header, "UNIBENCHSECRET");
+            List<String> secrets = List.of(key, header, cookie, password, queryToken, "UNIBENCHSECRET");
             for (String text : List.of(logs, run.out(), run.err(), show.out(), show.err(), export.out(), export.err())) {
                 for (String s : secrets) assertThat(text).doesNotContain(s);
             }
