@@ -3,7 +3,7 @@ package io.unibench.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.unibench.client.Secrets;
+import io.unibench.Secrets;
 import io.unibench.engine.LoadPlan;
 
 import java.io.IOException;

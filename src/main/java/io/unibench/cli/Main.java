@@ -1,7 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
-import io.unibench.client.Secrets;
+import io.unibench.Secrets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -3,7 +3,7 @@ package io.unibench.cli;
 import io.unibench.BadInputException;
 import io.unibench.client.ClientConfig;
 import io.unibench.client.LlmClient;
-import io.unibench.client.Secrets;
+import io.unibench.Secrets;
 import io.unibench.client.TlsOptions;
 import io.unibench.engine.BenchmarkRunner;
 import io.unibench.engine.ConnectionTest;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.unibench.BadInputException;
-import io.unibench.client.Secrets;
+import io.unibench.Secrets;
 import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.ProviderRecorders;
 import io.unibench.store.RunEnvironment;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
-import io.unibench.client.Secrets;
+import io.unibench.Secrets;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunResult;

@@ -1,5 +1,7 @@
 package io.unibench.client;
 
+import io.unibench.Secrets;
+
 /**
  * What one request produced on the wire. Timestamps are {@link System#nanoTime()} readings taken when the
  * bytes arrived (in the I/O thread, before any handoff); {@link #ABSENT} when the moment did not happen.

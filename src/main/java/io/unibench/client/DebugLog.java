@@ -1,5 +1,7 @@
 package io.unibench.client;
 
+import io.unibench.Secrets;
+
 import java.io.PrintStream;
 import java.util.Map;
 

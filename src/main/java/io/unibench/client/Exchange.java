@@ -3,6 +3,7 @@ package io.unibench.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.unibench.Secrets;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;

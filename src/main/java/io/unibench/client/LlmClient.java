@@ -19,6 +19,7 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.unibench.Secrets;
 import io.unibench.net.TlsProvider;
 import io.unibench.net.Transport;
 

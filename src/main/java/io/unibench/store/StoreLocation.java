@@ -1,6 +1,7 @@
 package io.unibench.store;
 
 import io.unibench.BadInputException;
+import io.unibench.Secrets;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -87,14 +88,23 @@ public record StoreLocation(String jdbcUrl, Dialect dialect, Path file, Properti
         return new StoreLocation("jdbc:sqlite:" + abs, Dialect.SQLITE, abs, p);
     }
 
-    /** The URL with any password masked, for messages. */
+    /** The URL with its user info and credential-named parameters masked, for messages. */
     public String display() {
         return mask(jdbcUrl);
     }
 
-    /** A text (URL or error message) with any {@code password=…} value masked. */
-    public static String mask(String url) {
-        return PASSWORD.matcher(url).replaceAll("$1***");
+    /** Never the URL in clear: a record's generated {@code toString} would print the password. */
+    @Override
+    public String toString() {
+        return display();
+    }
+
+    /**
+     * A text (URL or error message) with URL user info, credential-named query parameters ({@code ?password=},
+     * {@code &sslpassword=}, …) and any other {@code password=…} (e.g. quoted by a driver's message) masked.
+     */
+    public static String mask(String text) {
+        return text == null ? null : Secrets.redact(PASSWORD.matcher(text).replaceAll("$1***"));
     }
 
     private static String first(Map<String, String> env, String a, String b) {

@@ -239,4 +239,22 @@ class RunsCommandTest {
         }
         return text.substring(at, end).strip();
     }
+
+    /**
+     * A PostgreSQL URL with user info and credential parameters, which cannot connect (an invalid port makes the
+     * driver refuse it before any network access, and its message quotes the URL): no credential in the output.
+     */
+    @org.junit.jupiter.api.Test
+    void aStoreUrlThatCannotConnectIsReportedWithItsCredentialsMasked() {
+        String url = "jdbc:postgresql://alice:UNIBENCHSECRETinfo@127.0.0.1:notaport/runs"
+                + "?password=UNIBENCHSECRETpw&sslpassword=UNIBENCHSECRETssl";
+        CliHarness.Run list = CliHarness.main("runs", "list", "--db", url);
+        CliHarness.Run perf = CliHarness.main(perf(url, "masked"));
+        for (CliHarness.Run run : List.of(list, perf)) {
+            assertThat(run.exit()).as(run.err()).isEqualTo(2);
+            assertThat(run.err()).contains("--db jdbc:postgresql://***@127.0.0.1:notaport/runs?password=***")
+                    .contains("cannot open the run history");
+            assertThat(run.out() + run.err()).doesNotContain("UNIBENCHSECRET");
+        }
+    }
 }

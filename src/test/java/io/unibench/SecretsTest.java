@@ -1,4 +1,4 @@
-package io.unibench.client;
+package io.unibench;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.unibench.client;
+package io.unibench;
 
 import java.util.Locale;
 import java.util.regex.Matcher;
