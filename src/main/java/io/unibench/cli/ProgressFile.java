@@ -12,13 +12,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * {@code --enable-progress-tracker}: evalscope's {@code progress.json} in the results folder,
  * {@code {status, pipeline: "perf", total_count, processed_count, percent, updated_at}}, rewritten at most once a
  * second while records arrive and once at the end (status {@code running}, then {@code completed} or
  * {@code interrupted}). Each write replaces the file whole, so a reader never sees half of one.
- * Thread-safe: records arrive from several threads; one write at a time.
+ * Thread-safe: records arrive from several (virtual) threads; one write at a time, under a {@link ReentrantLock}
+ * rather than a monitor, because on Java 21 a virtual thread blocked in file I/O inside {@code synchronized} pins
+ * its carrier thread.
  */
 final class ProgressFile implements RecordSink {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -27,7 +30,8 @@ final class ProgressFile implements RecordSink {
     private final Path file;
     private final long total;
     private final AtomicLong processed = new AtomicLong();
-    private long lastWrite = Long.MIN_VALUE;
+    private final ReentrantLock lock = new ReentrantLock();
+    private long lastWrite = Long.MIN_VALUE; // guarded by lock
 
     ProgressFile(Path dir, long total) {
         this.file = dir.resolve("progress.json");
@@ -39,17 +43,27 @@ final class ProgressFile implements RecordSink {
     public void accept(RequestRecord record) {
         processed.incrementAndGet();
         long now = System.nanoTime();
-        synchronized (this) {
+        // a thread already writing will count this record, or the next write (at the latest finish's) will
+        if (!lock.tryLock()) return;
+        try {
             if (now - lastWrite >= EVERY_NANOS) write("running", now);
+        } finally {
+            lock.unlock();
         }
     }
 
     /** The final state, written whatever the throttle. */
-    synchronized void finish(boolean interrupted) {
-        write(interrupted ? "interrupted" : "completed", System.nanoTime());
+    void finish(boolean interrupted) {
+        lock.lock();
+        try {
+            write(interrupted ? "interrupted" : "completed", System.nanoTime());
+        } finally {
+            lock.unlock();
+        }
     }
 
-    private synchronized void write(String status, long now) {
+    /** Called with {@code lock} held (or from the constructor, before any other thread has the object). */
+    private void write(String status, long now) {
         lastWrite = now;
         long done = processed.get();
         ObjectNode p = JSON.createObjectNode();

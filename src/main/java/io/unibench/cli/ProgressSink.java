@@ -8,6 +8,7 @@ import io.unibench.metrics.RunMetrics;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Shows a run's progress on stderr: a bar redrawn in place when stderr is a terminal (at most ten times a
@@ -23,7 +24,9 @@ final class ProgressSink implements RecordSink {
     private final boolean terminal;
     private final int every;
     private final AtomicLong done = new AtomicLong();
-    private long lastDraw;
+    /** One line at a time; not a monitor, which on Java 21 pins a virtual thread blocked writing to stderr. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private long lastDraw; // guarded by lock
 
     ProgressSink(PrintWriter err, RunMetrics metrics, String label, int total, boolean terminal, int every) {
         this.err = err;
@@ -39,15 +42,21 @@ final class ProgressSink implements RecordSink {
         long n = done.incrementAndGet();
         if (terminal) {
             long now = System.nanoTime();
-            synchronized (this) {
+            lock.lock();
+            try {
                 if (n < total && now - lastDraw < REDRAW_NANOS) return;
                 lastDraw = now;
                 err.print("\r" + bar(n) + "  " + line(metrics.live()));
                 err.flush();
+            } finally {
+                lock.unlock();
             }
         } else if (n % every == 0) {
-            synchronized (this) {
+            lock.lock();
+            try {
                 err.println("[" + label + "] " + n + "/" + total + "  " + line(metrics.live()));
+            } finally {
+                lock.unlock();
             }
         }
     }
@@ -55,8 +64,11 @@ final class ProgressSink implements RecordSink {
     @Override
     public void close() {
         if (terminal) {
-            synchronized (this) {
+            lock.lock();
+            try {
                 err.println();
+            } finally {
+                lock.unlock();
             }
         }
     }

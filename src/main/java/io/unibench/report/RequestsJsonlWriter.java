@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * {@code requests.jsonl}: one JSON object per line per request, written as records arrive, so a run that is
@@ -111,7 +112,8 @@ public final class RequestsJsonlWriter implements RecordSink {
 
     private final long runStartNanos;
     private final JsonGenerator gen;
-    private final Object lock = new Object();
+    /** Not a monitor: on Java 21 a virtual thread blocked in I/O inside {@code synchronized} pins its carrier. */
+    private final ReentrantLock lock = new ReentrantLock();
     private final Thread flusher;
     private long lastFlushNanos = System.nanoTime();
     private boolean dirty;
@@ -134,7 +136,8 @@ public final class RequestsJsonlWriter implements RecordSink {
 
     @Override
     public void accept(RequestRecord r) {
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (closed || failure != null) return;
             try {
                 write(r);
@@ -145,6 +148,8 @@ public final class RequestsJsonlWriter implements RecordSink {
             } catch (IOException e) {
                 failure = e;
             }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -152,16 +157,22 @@ public final class RequestsJsonlWriter implements RecordSink {
         try {
             while (true) {
                 Thread.sleep(FLUSH_INTERVAL_NANOS / 1_000_000);
-                synchronized (lock) {
+                lock.lock();
+                try {
                     if (closed) return;
                     if (dirty && failure == null) flushLocked(System.nanoTime());
+                } finally {
+                    lock.unlock();
                 }
             }
         } catch (InterruptedException e) {
             // close() stops us
         } catch (IOException e) {
-            synchronized (lock) {
+            lock.lock();
+            try {
                 if (failure == null) failure = e;
+            } finally {
+                lock.unlock();
             }
         }
     }
@@ -174,7 +185,8 @@ public final class RequestsJsonlWriter implements RecordSink {
 
     @Override
     public void close() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (closed) return;
             closed = true;
             try {
@@ -182,6 +194,8 @@ public final class RequestsJsonlWriter implements RecordSink {
             } catch (IOException e) {
                 if (failure == null) failure = e;
             }
+        } finally {
+            lock.unlock();
         }
         flusher.interrupt();
         if (failure != null) throw new UncheckedIOException("writing requests.jsonl failed", failure);
