@@ -153,9 +153,10 @@ public class StoreBench {
             at += (long) ((8_000_000L + rnd.nextLong(4_000_000L)) * slow);
         }
         boolean ok = i % 100 != 99;
-        return new RequestRecord(i, "bench-" + Integer.toString(i, 36) + "-" + i, null, 0, true,
+        return new RequestRecord(i, "bench-" + Integer.toString(i, 36) + "-" + i, null, 0, true, true,
                 1_760_000_000_000L + i * 2L, RequestRecord.ABSENT, start, start + 5_000_000L, t[0] - 100_000L, t[0],
-                at, t, 512 + rnd.nextInt(512), chunks, rnd.nextInt(256), RequestRecord.TokenSource.SERVER, ok,
+                at, t, 512 + rnd.nextInt(512), chunks, rnd.nextInt(256), RequestRecord.CacheSource.SERVER,
+                RequestRecord.TokenSource.SERVER, ok,
                 ok ? null : "http_5xx", ok ? 200 : 503, ok ? null : "Service Unavailable", ok ? "length" : null);
     }
 }
