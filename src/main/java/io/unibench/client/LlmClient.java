@@ -93,6 +93,9 @@ public final class LlmClient implements AutoCloseable {
                         ? new PreferHeapByteBufAllocator(ByteBufAllocator.DEFAULT) : ByteBufAllocator.DEFAULT)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
+                // the server's FIN closes the channel at once (Netty's default, stated because the pool relies on it:
+                // a half-closed connection is never handed out again)
+                .option(ChannelOption.ALLOW_HALF_CLOSURE, false)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, millis(config.connectTimeout())))
                 .remoteAddress(InetSocketAddress.createUnresolved(host, port))
                 .handler(new ChannelInitializer<Channel>() {

@@ -58,6 +58,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
             ctx.close();
             return;
         }
+        exchange.onRead(arrivalNanos);
         try {
             decoder.feed(buf);
         } catch (ResponseDecoder.MalformedResponseException e) {

@@ -131,6 +131,15 @@ public record RequestRecord(
                 finishReason, phases, promptTargetTokens, promptSynthTokens);
     }
 
+    /**
+     * True when the request was sent twice: its first attempt went out on a pooled connection the server had already
+     * closed and failed before any response byte. Its start and every latency count from the second attempt; the
+     * wasted one is {@link Phase#STALE_ATTEMPT}.
+     */
+    public boolean retriedStaleConnection() {
+        return phases.retriedStaleConnection();
+    }
+
     /** End-to-end latency in seconds, from start to last byte. */
     public double latencySeconds() {
         return seconds(startNanos, endNanos);

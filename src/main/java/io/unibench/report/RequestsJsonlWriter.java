@@ -38,7 +38,11 @@ import java.util.Locale;
  * {@code cached_token_source} ({@code server}, or {@code estimate} for the multi-turn client estimate; null when
  * unknown) and {@code token_source} ({@code server}, {@code tokenizer}, {@code estimate});
  * {@code target_prompt_tokens} and {@code synthesized_prompt_tokens}: the length a synthetic prompt (multi-turn: this
- * turn's new message) was aimed at and the length it has under the client's tokenizer (null when not synthesized).
+ * turn's new message) was aimed at and the length it has under the client's tokenizer (null when not synthesized);
+ * {@code retried_stale_connection}, true when the request's first attempt went out on a pooled connection the server
+ * had closed and failed before any response byte, so it was sent again on a new connection (its {@code start_s}
+ * and latencies are the second attempt's), and {@code stale_attempt_start_s}, when that wasted attempt began (its
+ * duration is {@code phases_ms.stale_attempt}).
  *
  * <p>Flushing: after a write when a second has passed since the last flush, by a background virtual thread
  * once a second while idle, and on close. Flushing every record would cost a system call per request.
@@ -93,6 +97,8 @@ public final class RequestsJsonlWriter implements RecordSink {
     private static final SerializedString TOKEN_SOURCE = new SerializedString("token_source");
     private static final SerializedString TARGET_PROMPT_TOKENS = new SerializedString("target_prompt_tokens");
     private static final SerializedString SYNTHESIZED_PROMPT_TOKENS = new SerializedString("synthesized_prompt_tokens");
+    private static final SerializedString RETRIED_STALE_CONNECTION = new SerializedString("retried_stale_connection");
+    private static final SerializedString STALE_ATTEMPT_START_S = new SerializedString("stale_attempt_start_s");
     private static final Phase[] PHASES = Phase.values();
     private static final SerializedString[] PHASE_NAMES = phaseNames();
 
@@ -224,6 +230,8 @@ public final class RequestsJsonlWriter implements RecordSink {
         stringOrNull(TOKEN_SOURCE, r.tokenSource() == null ? null : lowerName(r.tokenSource()));
         countOrNull(TARGET_PROMPT_TOKENS, r.promptTargetTokens());
         countOrNull(SYNTHESIZED_PROMPT_TOKENS, r.promptSynthTokens());
+        booleanField(RETRIED_STALE_CONNECTION, r.retriedStaleConnection());
+        moment(STALE_ATTEMPT_START_S, p.staleStartNanos());
         gen.writeEndObject();
     }
 

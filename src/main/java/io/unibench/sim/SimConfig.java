@@ -32,11 +32,12 @@ import java.util.Map;
  * @param debugSendTimesInText debug only: every streamed token's text is {@code " "} + that same stamp instead of a
  *                            word, so an unmodified client records it as content next to its own arrival stamps
  *                            (its token-chunk fast path stays in use, unlike with the extra JSON field)
+ * @param connections         when the server closes keep-alive connections
  */
 public record SimConfig(String host, int port, String model, double ttftMs, double prefillMsPerToken, double itlMs,
                         int meanOutputTokens, long seed, int blockSize, int cacheCapacityBlocks,
                         boolean reportCachedTokens, String tokenizer, Scheduling scheduling, Faults faults,
-                        boolean debugSendTimes, boolean debugSendTimesInText) {
+                        boolean debugSendTimes, boolean debugSendTimesInText, Connections connections) {
 
     public SimConfig {
         requireText("host", host);
@@ -51,6 +52,17 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
         requireText("tokenizer", tokenizer);
         if (scheduling == null) throw invalid("scheduling", "must not be null");
         if (faults == null) throw invalid("faults", "must not be null");
+        if (connections == null) throw invalid("connections", "must not be null");
+    }
+
+    /** All settings but the connection closing ones (connections kept open). */
+    public SimConfig(String host, int port, String model, double ttftMs, double prefillMsPerToken, double itlMs,
+                     int meanOutputTokens, long seed, int blockSize, int cacheCapacityBlocks,
+                     boolean reportCachedTokens, String tokenizer, Scheduling scheduling, Faults faults,
+                     boolean debugSendTimes, boolean debugSendTimesInText) {
+        this(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize,
+                cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes,
+                debugSendTimesInText, Connections.keepOpen());
     }
 
     /** All settings but the debug ones (off). */
@@ -113,6 +125,26 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
     }
 
     /**
+     * When the server ends keep-alive connections, as real servers and gateways do; each is off by default.
+     *
+     * @param closeAfterReply    close right after every reply while its headers say keep-alive (llama.cpp's server)
+     * @param keepaliveTimeoutMs close a connection idle this long after its last reply (nginx {@code
+     *                           keepalive_timeout}, uvicorn {@code --timeout-keep-alive}, load balancers); 0 = never
+     * @param keepaliveRequests  the K-th reply on a connection says {@code Connection: close} and the connection is
+     *                           closed after it (nginx {@code keepalive_requests}); 0 = no limit
+     */
+    public record Connections(boolean closeAfterReply, long keepaliveTimeoutMs, int keepaliveRequests) {
+        public Connections {
+            if (keepaliveTimeoutMs < 0) throw invalid("connections.keepaliveTimeoutMs", "must be >= 0");
+            if (keepaliveRequests < 0) throw invalid("connections.keepaliveRequests", "must be >= 0");
+        }
+
+        public static Connections keepOpen() {
+            return new Connections(false, 0, 0);
+        }
+    }
+
+    /**
      * Faults drawn per request (at most one per request, from one seeded draw).
      *
      * @param rates             probability of each fault; their sum must not exceed 1
@@ -149,22 +181,23 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
         }
     }
 
-    public SimConfig withHost(String v) { return new SimConfig(v, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withPort(int v) { return new SimConfig(host, v, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withModel(String v) { return new SimConfig(host, port, v, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withTtftMs(double v) { return new SimConfig(host, port, model, v, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withPrefillMsPerToken(double v) { return new SimConfig(host, port, model, ttftMs, v, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withItlMs(double v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, v, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withMeanOutputTokens(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, v, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withSeed(long v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, v, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withBlockSize(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, v, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withCacheCapacityBlocks(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, v, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withReportCachedTokens(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, v, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withTokenizer(String v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, v, scheduling, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withScheduling(Scheduling v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, v, faults, debugSendTimes, debugSendTimesInText); }
-    public SimConfig withDebugSendTimes(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, v, debugSendTimesInText); }
-    public SimConfig withDebugSendTimesInText(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, v); }
-    public SimConfig withFaults(Faults v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, v, debugSendTimes, debugSendTimesInText); }
+    public SimConfig withHost(String v) { return new SimConfig(v, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withPort(int v) { return new SimConfig(host, v, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withModel(String v) { return new SimConfig(host, port, v, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withTtftMs(double v) { return new SimConfig(host, port, model, v, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withPrefillMsPerToken(double v) { return new SimConfig(host, port, model, ttftMs, v, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withItlMs(double v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, v, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withMeanOutputTokens(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, v, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withSeed(long v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, v, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withBlockSize(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, v, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withCacheCapacityBlocks(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, v, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withReportCachedTokens(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, v, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withTokenizer(String v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, v, scheduling, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withScheduling(Scheduling v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, v, faults, debugSendTimes, debugSendTimesInText, connections); }
+    public SimConfig withDebugSendTimes(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, v, debugSendTimesInText, connections); }
+    public SimConfig withDebugSendTimesInText(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, v, connections); }
+    public SimConfig withConnections(Connections v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, v); }
+    public SimConfig withFaults(Faults v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, v, debugSendTimes, debugSendTimesInText, connections); }
 
     /**
      * This configuration with knobs changed by name, as in a profile file: {@code with(Map.of("max-num-seqs", 4))}.

@@ -22,14 +22,23 @@ import java.util.List;
  * leaves the previous version intact.
  */
 final class Migrations {
-    /** In order; append, never edit a released file (its version is already applied somewhere). */
-    static final List<String> FILES = List.of("V1__run_history.sql");
+    /**
+     * In version order; append, never edit a released file (its version is already applied somewhere). A file's
+     * version is the number after its {@code V}; numbers may skip (versions are reserved per branch of work), and
+     * each is applied once, in order, when the store's version is below it.
+     */
+    static final List<String> FILES = List.of("V1__run_history.sql", "V2__stale_connection_retry.sql");
     private static final long ADVISORY_LOCK_KEY = 0x756e6962656e6368L; // "unibench"
 
     private Migrations() {}
 
     static int latest() {
-        return FILES.size();
+        return version(FILES.getLast());
+    }
+
+    /** The version a file name carries: {@code V12__what.sql} is 12. */
+    static int version(String file) {
+        return Integer.parseInt(file.substring(1, file.indexOf("__")));
     }
 
     /** Brings the schema to {@link #latest()}; returns the version found before. */
@@ -54,8 +63,9 @@ final class Migrations {
                     throw new SQLException("the store's schema is version " + current + ", newer than this "
                             + "unibench knows (" + latest() + "): upgrade unibench");
                 }
-                for (int v = current + 1; v <= latest(); v++) {
-                    String file = FILES.get(v - 1);
+                for (String file : FILES) {
+                    int v = version(file);
+                    if (v <= current) continue;
                     for (String sql : statements(read(file).replace("${BLOB}", dialect.blobType()))) st.execute(sql);
                     st.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (" + v + ", '"
                             + file.replace("'", "") + "', " + System.currentTimeMillis() + ")");

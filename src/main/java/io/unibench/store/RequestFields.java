@@ -62,7 +62,9 @@ public final class RequestFields {
             new Field("token_source", r -> r.tokenSource() == null ? null
                     : r.tokenSource().name().toLowerCase(Locale.ROOT)),
             new Field("target_prompt_tokens", r -> count(r.promptTargetTokens())),
-            new Field("synthesized_prompt_tokens", r -> count(r.promptSynthTokens())));
+            new Field("synthesized_prompt_tokens", r -> count(r.promptSynthTokens())),
+            new Field("retried_stale_connection", RequestRecord::retriedStaleConnection),
+            new Field("stale_attempt_start_s", r -> moment(r.phases().staleStartNanos())));
 
     private RequestFields() {}
 

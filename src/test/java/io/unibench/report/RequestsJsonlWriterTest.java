@@ -97,7 +97,8 @@ class RequestsJsonlWriterTest {
                 "new_connection", "connect_start_s", "dns_done_s", "connect_done_s", "tls_done_s", "write_start_s",
                 "written_s", "first_byte_s", "phases_ms", "latency_s", "ttft_s", "first_chunk_latency_s", "tpot_s",
                 "queue_delay_s", "tokens_per_chunk", "itl_s", "prompt_tokens", "completion_tokens", "cached_tokens",
-                "cached_token_source", "token_source", "target_prompt_tokens", "synthesized_prompt_tokens");
+                "cached_token_source", "token_source", "target_prompt_tokens", "synthesized_prompt_tokens",
+                "retried_stale_connection", "stale_attempt_start_s");
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
+import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -303,7 +304,11 @@ abstract class RunStoreContract {
                 f.get("token_source") == null ? null
                         : RequestRecord.TokenSource.valueOf(f.get("token_source").toUpperCase(java.util.Locale.ROOT)),
                 Boolean.parseBoolean(f.get("success")), f.get("error_class"), Integer.parseInt(f.get("http_status")),
-                f.get("error_message"), f.get("finish_reason"));
+                f.get("error_message"), f.get("finish_reason"),
+                new PhaseTimes(moment(f, "connect_start_s"), moment(f, "dns_done_s"), moment(f, "connect_done_s"),
+                        moment(f, "tls_done_s"), moment(f, "write_start_s"), moment(f, "written_s"),
+                        moment(f, "first_byte_s"), moment(f, "stale_attempt_start_s")),
+                count(f, "target_prompt_tokens"), count(f, "synthesized_prompt_tokens"));
     }
 
     private static long moment(Map<String, String> f, String k) {
@@ -321,7 +326,13 @@ abstract class RunStoreContract {
             RequestRecord e = expected.get(i);
             RequestRecord a = actual.get(i);
             assertThat(a).usingRecursiveComparison().ignoringFields("scheduledNanos", "startNanos", "headersNanos",
-                    "firstChunkNanos", "firstTokenNanos", "endNanos", "tokenChunkNanos").isEqualTo(e);
+                    "firstChunkNanos", "firstTokenNanos", "endNanos", "tokenChunkNanos", "phases").isEqualTo(e);
+            PhaseTimes p = e.phases();
+            assertThat(a.phases()).as("phases of record %d", i).isEqualTo(new PhaseTimes(
+                    shift(p.connectStartNanos(), base), shift(p.dnsDoneNanos(), base),
+                    shift(p.connectDoneNanos(), base), shift(p.tlsDoneNanos(), base),
+                    shift(p.writeStartNanos(), base), shift(p.writtenNanos(), base),
+                    shift(p.firstByteNanos(), base), shift(p.staleStartNanos(), base)));
             assertThat(new long[] {a.scheduledNanos(), a.startNanos(), a.headersNanos(), a.firstChunkNanos(),
                     a.firstTokenNanos(), a.endNanos()}).as("moments of record %d", i).containsExactly(
                     shift(e.scheduledNanos(), base), shift(e.startNanos(), base), shift(e.headersNanos(), base),
@@ -357,7 +368,7 @@ abstract class RunStoreContract {
              ResultSet rs = st.executeQuery("SELECT version FROM schema_version")) {
             List<Integer> versions = new ArrayList<>();
             while (rs.next()) versions.add(rs.getInt(1));
-            assertThat(versions).containsExactly(Migrations.latest());
+            assertThat(versions).containsExactlyElementsOf(Migrations.FILES.stream().map(Migrations::version).toList());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.unibench.store;
 
+import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RequestRecord;
 
 import java.nio.file.Path;
@@ -79,7 +80,19 @@ public final class TestStores {
                     i % 11 == 0 ? RequestRecord.TokenSource.ESTIMATE : RequestRecord.TokenSource.SERVER, ok,
                     ok ? null : "http_429", ok ? 200 : 429, ok ? null : "Too Many Requests, \"quoted\",\nsecond line",
                     ok ? "length" : null));
+            if (i % 4 == 1) { // sent twice: a stale pooled connection, then a new one
+                out.set(i, withPhases(out.get(i), new PhaseTimes(start + 1000, start + 2000, start + 90_000,
+                        RequestRecord.ABSENT, start + 91_000, start + 95_000, start + 9_000_000, start - 400_000)));
+            }
         }
         return out;
+    }
+
+    private static RequestRecord withPhases(RequestRecord r, PhaseTimes p) {
+        return new RequestRecord(r.index(), r.requestId(), r.conversationId(), r.turnIndex(), r.lastTurn(), r.stream(),
+                r.startEpochMillis(), r.scheduledNanos(), r.startNanos(), r.headersNanos(), r.firstChunkNanos(),
+                r.firstTokenNanos(), r.endNanos(), r.tokenChunkNanos(), r.promptTokens(), r.completionTokens(),
+                r.cachedTokens(), r.cachedTokenSource(), r.tokenSource(), r.success(), r.errorClass(), r.httpStatus(),
+                r.errorMessage(), r.finishReason(), p, r.promptTargetTokens(), r.promptSynthTokens());
     }
 }
