@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * {@code requests.jsonl}: one JSON object per line per request, written as records arrive, so a run that is
@@ -47,6 +48,8 @@ import java.util.Locale;
  * <p>Flushing: after a write when a second has passed since the last flush, by a background virtual thread
  * once a second while idle, and on close. Flushing every record would cost a system call per request.
  * An I/O error stops the writing and is rethrown by {@link #close()}, not on the request completion path.
+ * The writes are guarded by a {@link ReentrantLock}, not {@code synchronized}: a virtual thread blocked in file I/O
+ * inside a monitor pins its carrier thread before JDK 24 (JEP 491), and Java 21 is the target.
  */
 public final class RequestsJsonlWriter implements RecordSink {
     private static final long FLUSH_INTERVAL_NANOS = 1_000_000_000L;
@@ -104,7 +107,7 @@ public final class RequestsJsonlWriter implements RecordSink {
 
     private final long runStartNanos;
     private final JsonGenerator gen;
-    private final Object lock = new Object();
+    private final ReentrantLock lock = new ReentrantLock();
     private final Thread flusher;
     private long lastFlushNanos = System.nanoTime();
     private boolean dirty;
@@ -127,17 +130,18 @@ public final class RequestsJsonlWriter implements RecordSink {
 
     @Override
     public void accept(RequestRecord r) {
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (closed || failure != null) return;
-            try {
-                write(r);
-                gen.writeRaw('\n');
-                dirty = true;
-                long now = System.nanoTime();
-                if (now - lastFlushNanos >= FLUSH_INTERVAL_NANOS) flushLocked(now);
-            } catch (IOException e) {
-                failure = e;
-            }
+            write(r);
+            gen.writeRaw('\n');
+            dirty = true;
+            long now = System.nanoTime();
+            if (now - lastFlushNanos >= FLUSH_INTERVAL_NANOS) flushLocked(now);
+        } catch (IOException e) {
+            failure = e;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -145,16 +149,22 @@ public final class RequestsJsonlWriter implements RecordSink {
         try {
             while (true) {
                 Thread.sleep(FLUSH_INTERVAL_NANOS / 1_000_000);
-                synchronized (lock) {
+                lock.lock();
+                try {
                     if (closed) return;
                     if (dirty && failure == null) flushLocked(System.nanoTime());
+                } finally {
+                    lock.unlock();
                 }
             }
         } catch (InterruptedException e) {
             // close() stops us
         } catch (IOException e) {
-            synchronized (lock) {
+            lock.lock();
+            try {
                 if (failure == null) failure = e;
+            } finally {
+                lock.unlock();
             }
         }
     }
@@ -167,14 +177,15 @@ public final class RequestsJsonlWriter implements RecordSink {
 
     @Override
     public void close() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (closed) return;
             closed = true;
-            try {
-                gen.close();
-            } catch (IOException e) {
-                if (failure == null) failure = e;
-            }
+            gen.close();
+        } catch (IOException e) {
+            if (failure == null) failure = e;
+        } finally {
+            lock.unlock();
         }
         flusher.interrupt();
         if (failure != null) throw new UncheckedIOException("writing requests.jsonl failed", failure);
