@@ -197,7 +197,7 @@ final class Exchange implements ConnectionPool.Waiter {
         if (isDone()) {
             return; // failed between assignment and now; fail() already closed the channel
         }
-        handler = ch.pipeline().last() instanceof ResponseHandler last ? last : null; // LlmClient adds it last
+        handler = ch.attr(ResponseHandler.KEY).get(); // an attribute: a closed channel's pipeline is emptied
         if (handler == null) {
             fail(ErrorClass.PROTOCOL_ERROR, "connection without a response handler", System.nanoTime());
             return;

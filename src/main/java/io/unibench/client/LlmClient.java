@@ -229,6 +229,7 @@ public final class LlmClient implements AutoCloseable {
         // Requests are written as prepared bytes (RequestHead) and responses decoded by ResponseHandler itself
         // (ResponseDecoder): no Netty HTTP codec in the pipeline.
         p.addLast("responses", responses);
+        p.channel().attr(ResponseHandler.KEY).set(responses);
     }
 
     /** Rejects header names or values HTTP cannot carry now, rather than failing every request later. */

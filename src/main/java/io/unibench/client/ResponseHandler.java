@@ -3,6 +3,7 @@ package io.unibench.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -12,6 +13,8 @@ import io.netty.util.ReferenceCountUtil;
  * carries the moment its bytes arrived. Only touched on the channel's event loop.
  */
 final class ResponseHandler extends ChannelInboundHandlerAdapter implements ResponseDecoder.Listener {
+    /** The channel's handler, also once the channel closed (Netty then empties the pipeline). */
+    static final AttributeKey<ResponseHandler> KEY = AttributeKey.valueOf(ResponseHandler.class, "responses");
 
     private final ConnectTimer timer;
     /** The connection's chunk scanner: its template carries over from one reply to the next on this connection. */
