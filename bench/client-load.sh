@@ -5,7 +5,9 @@
 # Usage: bench/client-load.sh [CONCURRENCIES="1 64 256 1024 4096"] [EXTRA perf flags...]
 #   env: PORT (18080), NUMBER (3000; at least 2x the concurrency), PATH_SUFFIX (/v1/chat/completions),
 #        JAVA_OPTS (default: the ./unibench launcher's flags, -XX:TieredStopAtLevel=1 and its AOT cache
-#        target/unibench.aot when ./unibench made one for this jar), JAR (target/unibench.jar)
+#        target/unibench.aot when ./unibench made one for this jar), JAR (target/unibench.jar),
+#        WORKLOAD (--prompt hi; e.g. "--dataset random --tokenizer-path cl100k_base --min-prompt-length 128
+#        --max-prompt-length 128" for synthesized prompts)
 # Needs bench/static-target/setup.sh running. Prints one Markdown table row per run.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,7 +26,7 @@ for c in $concs; do
   n=$(( base > 2 * c ? base : 2 * c ))
   dir="$out/c$c"
   /usr/bin/time -f "%e %U %S %M" -o "$out/time.$c" "$JAVA_HOME/bin/java" $java_opts -Xlog:gc:file="$out/gc.$c.log" -jar "$jar" perf \
-    --url "http://127.0.0.1:$port$suffix" --model m --prompt hi --no-test-connection --max-tokens 256 \
+    --url "http://127.0.0.1:$port$suffix" --model m ${WORKLOAD:---prompt hi} --no-test-connection --max-tokens 256 \
     --parallel "$c" --number "$n" --outputs-dir "$dir" --no-timestamp --name r "$@" >"$out/out.$c" 2>"$out/err.$c"
   python3 - "$dir/r/parallel_${c}_number_${n}" "$out/time.$c" "$out/gc.$c.log" "$c" "$n" <<'PY'
 import json, re, sys

@@ -3,13 +3,14 @@
 #   POST /v1/chat/completions       -> stream.sse (text/event-stream: 256 one-token chunks + usage + [DONE])
 #   POST /json/v1/chat/completions  -> reply.json (one non-streamed chat completion)
 # Usage: bench/static-target/setup.sh [PORT=18080] [WORKERS=1] [TOKENS=256]; stop with teardown.sh.
-# State lives in /tmp/unibench-static-target (pid file, logs, bodies).
+# State lives in STATE_DIR (/tmp/unibench-static-target: pid file, logs, bodies); another STATE_DIR runs a second
+# instance. KEEPALIVE_TIMEOUT (600s) is nginx's keepalive_timeout: 0 closes after every reply (Connection: close).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 port="${1:-18080}"; workers="${2:-1}"; tokens="${3:-256}"
-dir=/tmp/unibench-static-target
+dir="${STATE_DIR:-/tmp/unibench-static-target}"; keepalive="${KEEPALIVE_TIMEOUT:-600s}"
 command -v nginx >/dev/null || { echo "nginx missing: apt-get install -y nginx wrk" >&2; exit 1; }
-[ -f "$dir/nginx.pid" ] && "$here/teardown.sh"
+[ -f "$dir/nginx.pid" ] && STATE_DIR="$dir" "$here/teardown.sh"
 mkdir -p "$dir/www" "$dir/tmp"
 python3 "$here/make-bodies.py" "$dir/www" "$tokens"
 cat > "$dir/nginx.conf" <<CONF
@@ -24,7 +25,7 @@ http {
   client_body_temp_path $dir/tmp; proxy_temp_path $dir/tmp; fastcgi_temp_path $dir/tmp;
   uwsgi_temp_path $dir/tmp; scgi_temp_path $dir/tmp;
   keepalive_requests 10000000;
-  keepalive_timeout 600s;
+  keepalive_timeout $keepalive;
   sendfile on; tcp_nopush off; tcp_nodelay on;
   etag off;
   server {

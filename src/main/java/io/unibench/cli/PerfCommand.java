@@ -139,13 +139,16 @@ public final class PerfCommand implements Callable<Integer> {
                     LoadPlan plan = new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
                     List<Prompt> prompts = i == 0 || multiTurn != null ? firstPrompts : datasets.load(offset, number + warmup);
                     if (i > 0 && multiTurn != null) multiTurn.prepare(offset, number + warmup);
-                    RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
-                            Long.toString(System.currentTimeMillis(), 36) + "-" + i);
-                    if (i == 0 && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);
-                    Path runDir = root.resolve(plan.label());
-                    Files.createDirectories(runDir);
-                    ArgsFile.write(runDir.resolve("benchmark_args.json"), s, options, url, plan, offset);
-                    RunResult result = runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset);
+                    RunResult result;
+                    try (RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
+                            Long.toString(System.currentTimeMillis(), 36) + "-" + i)) {
+                        if (i == 0 && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);
+                        Path runDir = root.resolve(plan.label());
+                        Files.createDirectories(runDir);
+                        ArgsFile.write(runDir.resolve("benchmark_args.json"), s, options, url, plan, offset);
+                        requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
+                        result = runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset);
+                    }
                     results.add(result);
                     stopped = stop.isStopped();
                     offset += number;
