@@ -16,12 +16,15 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
+import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.unibench.net.Transport;
 
 import javax.net.ssl.SSLException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,7 +100,7 @@ public final class LlmClient implements AutoCloseable {
                 // a half-closed connection is never handed out again)
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, false)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, millis(config.connectTimeout())))
-                .remoteAddress(InetSocketAddress.createUnresolved(host, port))
+                .remoteAddress(remoteAddress(host, port))
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -252,6 +255,22 @@ public final class LlmClient implements AutoCloseable {
                     .build();
         } catch (SSLException e) {
             throw new UncheckedIOException("cannot set up TLS", e);
+        }
+    }
+
+    /**
+     * An IP literal needs no lookup: it is used as is, so a new connection skips the resolver (its DNS phase is the
+     * hand-over only). A host name stays unresolved and is looked up on every connect (the JDK caches answers for
+     * 30 s), so a changed DNS record is followed as a real client would.
+     */
+    private static InetSocketAddress remoteAddress(String host, int port) {
+        String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        byte[] ip = NetUtil.createByteArrayFromIpAddressString(literal);
+        if (ip == null) return InetSocketAddress.createUnresolved(host, port);
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(ip), port);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("invalid address " + host, e); // NetUtil gives 4 or 16 bytes: never
         }
     }
 

@@ -373,6 +373,24 @@ abstract class RunStoreContract {
     }
 
     @Test
+    void aStoreOfTheFirstSchemaIsUpgradedAndKeepsItsRequests() throws Exception {
+        List<RequestRecord> records = TestStores.records(12, BASE, 9);
+        String old = storeRun(start("old", "m", "u", List.of()), records, 1);
+        store.close();
+        // what a store written before V2 looks like: no stale_start_ns, schema version 1
+        try (Connection c = DriverManager.getConnection(backend.location().jdbcUrl(), backend.location().properties());
+             Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE requests DROP COLUMN stale_start_ns");
+            st.execute("DELETE FROM schema_version WHERE version > 1");
+        }
+        store = RunStore.open(backend.location());
+        assertThat(stored(old)).hasSize(12).noneMatch(RequestRecord::retriedStaleConnection);
+        String now = storeRun(start("new", "m", "u", List.of()), records, 2);
+        assertSameRecords(stored(now), records, BASE);
+        assertThat(stored(now)).anyMatch(RequestRecord::retriedStaleConnection);
+    }
+
+    @Test
     void configKeyIgnoresNamesAndOutputsButNotTheLoad() {
         ObjectNode a = ResultJson.MAPPER.createObjectNode().put("url", "http://h").put("name", "x").put("number", 10);
         ObjectNode b = a.deepCopy().put("name", "y").put("outputs_dir", "elsewhere");
