@@ -8,7 +8,8 @@
 # set-up included; the floor client: before write(), or before socket() with -N).
 # Usage: bench/accuracy/run-ttft-c1.sh [NUMBER=3000] [RUNS=1]
 # env: PORT (18941; PORT+1 is the closing instance), RATE (300), JAR (target/unibench.jar), JAVA_OPTS
-#      (-XX:TieredStopAtLevel=1, the launcher's JIT), LOCK (/tmp/unibench-bench.lock; each run holds it).
+#      (-XX:TieredStopAtLevel=1, the launcher's JIT), LOCK (/tmp/unibench-bench.lock; each run holds it),
+#      PERF_FLAGS (more `unibench perf` flags, e.g. "--warmup-num 300" to run the JIT's warm-up before the clock).
 # Starts and stops its own two nginx instances (state in /tmp/unibench-ttft-c1-*). Prints one Markdown row per run.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -35,7 +36,7 @@ for r in $(seq 1 "$runs"); do
     dir="$out/$mode-$r"
     "${lockcmd[@]}" "$JAVA_HOME/bin/java" $java_opts -jar "$jar" perf --url "http://127.0.0.1:$p/v1/chat/completions" \
       --model m --prompt hi --max-tokens 256 --parallel 1 --number "$number" --no-test-connection --no-db \
-      --outputs-dir "$dir" --no-timestamp --name r >"$dir.log" 2>&1
+      --outputs-dir "$dir" --no-timestamp --name r ${PERF_FLAGS:-} >"$dir.log" 2>&1
     python3 - "$dir/r/parallel_1_number_$number/requests.jsonl" "$mode" "$floor" <<'PY'
 import json, math, sys
 path, mode, floor = sys.argv[1], sys.argv[2], float(sys.argv[3])
