@@ -3,7 +3,8 @@
 # CPU and peak RSS from /usr/bin/time (whole process: JVM start, JIT and report included), the run's own CPU from
 # the self-check (benchmark_summary.json), peak heap from the GC log, and the reported TTFT/ITL.
 # Usage: bench/client-load.sh [CONCURRENCIES="1 64 256 1024 4096"] [EXTRA perf flags...]
-#   env: PORT (18080), NUMBER (3000; at least 2x the concurrency), PATH_SUFFIX (/v1/chat/completions),
+#   env: PORT (18080), SCHEME (http; https = the target's TLS port TLS_PORT, 18443, with its certificate trusted
+#        through --ca-cert), NUMBER (3000; at least 2x the concurrency), PATH_SUFFIX (/v1/chat/completions),
 #        JAVA_OPTS (default: the ./unibench launcher's flags, -XX:TieredStopAtLevel=1 and its AOT cache
 #        target/unibench.aot when ./unibench made one for this jar), JAR (target/unibench.jar),
 #        WORKLOAD (--prompt hi; e.g. "--dataset random --tokenizer-path cl100k_base --min-prompt-length 128
@@ -17,7 +18,9 @@ jar="${JAR:-$here/../target/unibench.jar}"
 aot_default=""
 [ -f "$here/../target/unibench.aot" ] && [ "$here/../target/unibench.aot" -nt "$jar" ] && aot_default="-XX:AOTCache=$here/../target/unibench.aot -Xlog:aot*=off,cds*=off"
 java_opts="${JAVA_OPTS--XX:TieredStopAtLevel=1 $aot_default}"
-port="${PORT:-18080}"; base="${NUMBER:-3000}"; suffix="${PATH_SUFFIX:-/v1/chat/completions}"
+port="${PORT:-18080}"; scheme="${SCHEME:-http}"; tls_flags=()
+if [ "$scheme" = https ]; then port="${TLS_PORT:-18443}"; tls_flags=(--ca-cert /tmp/unibench-static-target/cert.pem); fi
+base="${NUMBER:-3000}"; suffix="${PATH_SUFFIX:-/v1/chat/completions}"
 concs="${1:-1 64 256 1024 4096}"; shift || true
 out="$(mktemp -d /tmp/unibench-bench.XXXXXX)"
 echo "| conc | requests | req/s | chunks/s | run CPU-s /1k req | run µs/event | process CPU-s | peak RSS MiB | peak heap MiB | TTFT p50/p99 ms | ITL p99 ms | self-check CPU avg/max %, lag p99 ms |"
@@ -26,7 +29,7 @@ for c in $concs; do
   n=$(( base > 2 * c ? base : 2 * c ))
   dir="$out/c$c"
   /usr/bin/time -f "%e %U %S %M" -o "$out/time.$c" "$JAVA_HOME/bin/java" $java_opts -Xlog:gc:file="$out/gc.$c.log" -jar "$jar" perf \
-    --url "http://127.0.0.1:$port$suffix" --model m ${WORKLOAD:---prompt hi} --no-test-connection --max-tokens 256 \
+    --url "$scheme://127.0.0.1:$port$suffix" "${tls_flags[@]}" --model m ${WORKLOAD:---prompt hi} --no-test-connection --max-tokens 256 \
     --parallel "$c" --number "$n" --outputs-dir "$dir" --no-timestamp --name r "$@" >"$out/out.$c" 2>"$out/err.$c"
   python3 - "$dir/r/parallel_${c}_number_${n}" "$out/time.$c" "$out/gc.$c.log" "$c" "$n" <<'PY'
 import json, re, sys

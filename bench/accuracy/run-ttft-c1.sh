@@ -7,7 +7,7 @@
 # just before the request is handed to the connection (unibench: before the pool hands out a connection, connection
 # set-up included; the floor client: before write(), or before socket() with -N).
 # Usage: bench/accuracy/run-ttft-c1.sh [NUMBER=3000] [RUNS=1]
-# env: PORT (18941; PORT+1 is the closing instance), RATE (300), JAR (target/unibench.jar), JAVA_OPTS
+# env: PORT (18941; PORT+1 is the closing instance, PORT+2 and PORT+3 their unused TLS ports), RATE (300), JAR (target/unibench.jar), JAVA_OPTS
 #      (-XX:TieredStopAtLevel=1, the launcher's JIT), LOCK (/tmp/unibench-bench.lock; each run holds it),
 #      PERF_FLAGS (more `unibench perf` flags, e.g. "--warmup-num 300" to run the JIT's warm-up before the clock).
 # Starts and stops its own two nginx instances (state in /tmp/unibench-ttft-c1-*). Prints one Markdown row per run.
@@ -21,8 +21,8 @@ jar="${JAR:-$here/../../target/unibench.jar}"; java_opts="${JAVA_OPTS--XX:Tiered
 lockcmd=(); [ -n "$lock" ] && lockcmd=(flock "$lock")
 out="$(mktemp -d /tmp/unibench-ttft-c1.XXXXXX)"
 cc -O2 -Wall -o "$out/ttft-floor" "$here/ttft-floor.c" -lm
-STATE_DIR=/tmp/unibench-ttft-c1-keep "$here/../static-target/setup.sh" "$port" 1 256 >&2
-STATE_DIR=/tmp/unibench-ttft-c1-close KEEPALIVE_TIMEOUT=0 "$here/../static-target/setup.sh" "$((port + 1))" 1 256 >&2
+STATE_DIR=/tmp/unibench-ttft-c1-keep TLS_PORT=$((port + 2)) "$here/../static-target/setup.sh" "$port" 1 256 >&2
+STATE_DIR=/tmp/unibench-ttft-c1-close TLS_PORT=$((port + 3)) KEEPALIVE_TIMEOUT=0 "$here/../static-target/setup.sh" "$((port + 1))" 1 256 >&2
 trap 'STATE_DIR=/tmp/unibench-ttft-c1-keep "$here/../static-target/teardown.sh" >&2;
       STATE_DIR=/tmp/unibench-ttft-c1-close "$here/../static-target/teardown.sh" >&2' EXIT
 

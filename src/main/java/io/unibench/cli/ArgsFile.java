@@ -66,6 +66,9 @@ final class ArgsFile {
         a.put("dataset_args", o.datasetArgs);
         a.put("apply_chat_template", s.format() == io.unibench.client.ApiFormat.CHAT);
         a.put("no_test_connection", o.noTestConnection);
+        a.put("ca_cert", o.caCert == null ? null : o.caCert.toString());
+        a.put("insecure", o.insecure);
+        a.put("sim_tls", o.simTls);
         a.put("outputs_dir", o.outputsDir);
         a.put("name", o.name);
         a.put("no_timestamp", o.noTimestamp);

@@ -6,16 +6,28 @@ import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 
-/** Entry point: {@code unibench <subcommand>}. Bad input is one line on stderr and exit code 2. */
+/**
+ * Entry point: {@code unibench <subcommand>}. Exit codes: 0 done; 2 bad input (one line on stderr); 3 the run
+ * completed but no request succeeded, or a point's error rate passed {@code --max-error-rate}; 130 interrupted.
+ */
 @Command(name = "unibench",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         description = "Uni LLM Bench: latency, throughput, success and prefix-cache benchmarks of "
                 + "OpenAI-compatible LLM endpoints. Flags of `evalscope perf` work unchanged.",
-        subcommands = {PerfCommand.class, RunCommand.class, SimCommand.class, RunsCommand.class,
+        exitCodeListHeading = Main.EXIT_CODES_HEADING,
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
+        subcommands = {PerfCommand.class, RunCommand.class, SimCommand.class, RunsCommand.class, ServeCommand.class,
                 DatasetCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     public static final int EXIT_BAD_INPUT = 2;
+    // the exit codes as --help lists them (perf and run too)
+    static final String EXIT_CODES_HEADING = "%nExit codes:%n";
+    static final String EXIT_CODE_0 = "0:done";
+    static final String EXIT_CODE_2 = "2:bad input (one line on stderr naming the flag, file, line or field)";
+    static final String EXIT_CODE_3 = "3:the run completed, but no request succeeded or a run point's error rate "
+            + "passed --max-error-rate";
+    static final String EXIT_CODE_130 = "130:interrupted (the partial report is written)";
     public static final int EXIT_INTERRUPTED = 130;
 
     @CommandLine.Spec

@@ -2,9 +2,11 @@ package io.unibench.cli;
 
 import io.unibench.client.ClientConfig;
 import io.unibench.client.LlmClient;
+import io.unibench.client.TlsOptions;
 import io.unibench.engine.BenchmarkRunner;
 import io.unibench.engine.ConnectionTest;
 import io.unibench.engine.SelfCheck;
+import io.unibench.engine.ServerTokenize;
 import io.unibench.engine.SelfCheckReport;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.RecordFactory;
@@ -19,6 +21,7 @@ import io.unibench.metrics.RunResult;
 import io.unibench.report.EvalscopeFiles;
 import io.unibench.report.RequestsJsonlWriter;
 import io.unibench.report.TerminalReport;
+import io.unibench.sim.SimCertificate;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import io.unibench.tokenizer.Tokenizer;
@@ -48,6 +51,8 @@ import java.util.concurrent.TimeUnit;
 
 /** {@code unibench perf}: the benchmark, flag-compatible with {@code evalscope perf}. */
 @Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
+        exitCodeListHeading = Main.EXIT_CODES_HEADING,
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
         description = {"Benchmark an OpenAI-compatible endpoint (default: the embedded simulator).",
                 "Writes evalscope-compatible files under OUTPUTS/[TIMESTAMP/]NAME/parallel_P_number_N/ "
                         + "plus requests.jsonl (every request, failures included)."})
@@ -64,7 +69,11 @@ public final class PerfCommand implements Callable<Integer> {
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
     private StoreHook store; // run history (--db / --no-db), opened by runSweep
-    private final PromptLengthStats sweepPromptLengths = new PromptLengthStats(); // whole sweep, for the report
+    private PromptLengthStats sweepPromptLengths; // whole sweep, for the report
+    /** The tokenizer that synthesized and counted prompts of a target length (the user's or the bundled default). */
+    private String lengthTokenizer;
+    private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
+    private TlsOptions tls; // how https servers are checked (--ca-cert, --insecure, --sim-tls)
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -85,7 +94,14 @@ public final class PerfCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PerfSettings s = PerfSettings.resolve(options, environment);
+        Double maxErrorRate = RunVerdict.checkedLimit(options.maxErrorRate, "--max-error-rate");
+        if (options.serverTokenize < 0) {
+            throw new io.unibench.BadInputException("--server-tokenize " + options.serverTokenize + ": expected >= 0");
+        }
+        tls = PerfSettings.tls(options, s.embeddedSimulator());
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
+        lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
+        sweepPromptLengths = new PromptLengthStats(lengthTokenizer);
         DatasetLoader datasets = new DatasetLoader(s, options, tokenizer);
         // Load the first run's prompts before anything starts, so a bad dataset fails fast and alone.
         multiTurn = MultiTurnPerf.createIfRequested(s, options, tokenizer, firstCount(s), spec.commandLine().getErr());
@@ -95,15 +111,24 @@ public final class PerfCommand implements Callable<Integer> {
         try {
             String url = s.url();
             if (s.embeddedSimulator()) {
-                sim = SimServer.start(SimConfig.defaults().withModel(s.model()));
+                sim = startSimulator(s);
                 url = sim.baseUrl() + (s.format() == io.unibench.client.ApiFormat.CHAT
                         ? "/v1/chat/completions" : "/v1/completions");
                 err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
             }
-            return runSweep(s, url, tokenizer, datasets, firstPrompts, out, err);
+            return runSweep(s, url, tokenizer, datasets, firstPrompts, out, err, maxErrorRate);
         } finally {
             if (sim != null) sim.close();
         }
+    }
+
+    /** The embedded simulator; with --sim-tls it serves https with a certificate made now, which the client trusts. */
+    private SimServer startSimulator(PerfSettings s) {
+        SimConfig config = SimConfig.defaults().withModel(s.model());
+        if (!options.simTls) return SimServer.start(config);
+        SimCertificate cert = SimCommand.selfSigned("--sim-tls");
+        if (!options.insecure) tls = new TlsOptions(cert.chain(), false);
+        return SimServer.start(config, Tokenizers.load(config.tokenizer()), cert.serverContext());
     }
 
     private int firstCount(PerfSettings s) {
@@ -111,7 +136,8 @@ public final class PerfCommand implements Callable<Integer> {
     }
 
     private int runSweep(PerfSettings s, String url, Tokenizer userTokenizer, DatasetLoader datasets,
-                         List<Prompt> firstPrompts, PrintWriter out, PrintWriter err) throws Exception {
+                         List<Prompt> firstPrompts, PrintWriter out, PrintWriter err, Double maxErrorRate)
+            throws Exception {
         // without --tokenizer-path, counts the server does not report are a labelled character estimate
         Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(options);
         Path root = outputRoot(s);
@@ -119,7 +145,7 @@ public final class PerfCommand implements Callable<Integer> {
         int peak = s.parallel().stream().mapToInt(Integer::intValue).max().orElse(1);
         ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s),
                 seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
-                peak * 2 + 8, options.debug);
+                peak * 2 + 8, options.debug, tls);
         CountDownLatch reportWritten = new CountDownLatch(1);
         store = StoreHook.open(options, s, url, environment, err);
         List<RunResult> results = new ArrayList<>();
@@ -143,11 +169,17 @@ public final class PerfCommand implements Callable<Integer> {
                     try (RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
                             Long.toString(System.currentTimeMillis(), 36) + "-" + i)) {
                         if (i == 0 && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);
+                        if (i == 0 && options.serverTokenize > 0 && multiTurn == null) {
+                            serverCounted = ServerTokenize.sample(URI.create(url), requestHeaders(s), s.model(),
+                                    prompts, options.serverTokenize);
+                            err.println("Server-counted prompt lengths: " + serverCounted.describe());
+                        }
                         Path runDir = root.resolve(plan.label());
                         Files.createDirectories(runDir);
                         ArgsFile.write(runDir.resolve("benchmark_args.json"), s, options, url, plan, offset);
                         requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
-                        result = runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset);
+                        result = runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset,
+                                i == 0);
                     }
                     results.add(result);
                     stopped = stop.isStopped();
@@ -168,14 +200,15 @@ public final class PerfCommand implements Callable<Integer> {
                 if (hook != null && !stopped) removeHook(hook);
             }
         }
-        return stopped ? Main.EXIT_INTERRUPTED : 0;
+        return RunVerdict.exitCode(RunVerdict.byLabel(results), maxErrorRate, stopped, err);
     }
 
     private RunResult runPoint(LoadPlan plan, RequestFactory requests, BenchmarkRunner runner, Path runDir,
-                               PrintWriter err, LlmClient client, List<SelfCheckReport> checks, long seed)
+                               PrintWriter err, LlmClient client, List<SelfCheckReport> checks, long seed,
+                               boolean firstPoint)
             throws InterruptedException, IOException {
         RunMetrics metrics = new RunMetrics();
-        PromptLengthStats promptLengths = new PromptLengthStats();
+        PromptLengthStats promptLengths = new PromptLengthStats(lengthTokenizer);
         RunInfo info = new RunInfo(plan.label(), plan.parallel(), plan.paced() ? plan.rate() : -1, plan.number());
         long runStart = System.nanoTime();
         RunOutcome outcome;
@@ -198,6 +231,7 @@ public final class PerfCommand implements Callable<Integer> {
         RunResult result = metrics.result(info);
         Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
         extraKeys.putAll(promptLengths.summaryKeys());
+        if (serverCounted != null && firstPoint) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
         store.pointFinished(result, extraKeys);
         EvalscopeFiles.write(runDir, result, extraKeys);
         return result;
@@ -254,6 +288,7 @@ public final class PerfCommand implements Callable<Integer> {
         info.put("Output Path", root.toString());
         selfCheckInfo(info, checks, s.embeddedSimulator());
         if (sweepPromptLengths.describe() != null) info.put("Prompt Lengths", sweepPromptLengths.describe());
+        if (serverCounted != null) info.put("Server-Counted Prompts", serverCounted.describe());
         if (stopped) info.put("Status", "interrupted (partial report)");
         return info;
     }

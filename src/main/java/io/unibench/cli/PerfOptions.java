@@ -56,6 +56,20 @@ public final class PerfOptions {
             + "run. Default: test.")
     boolean noTestConnection;
 
+    @Option(names = "--ca-cert", paramLabel = "FILE", description = "https: trust the CA certificate(s) of this PEM "
+            + "file instead of the JDK's trust store (a lab's own CA, or the certificate `unibench sim --tls` "
+            + "prints); the host name is still verified. Default: the JDK's trust store.")
+    java.nio.file.Path caCert;
+
+    @Option(names = "--insecure", description = "https: accept any certificate for any host (no chain and no host "
+            + "name check), for self-signed lab servers; the handshake is still made and timed. Default: verify.")
+    boolean insecure;
+
+    @Option(names = "--sim-tls", description = "The embedded simulator serves https with a self-signed certificate "
+            + "made at start, which the client trusts (host name checked): TLS in the measurement as at a real "
+            + "provider. Default: plain http.")
+    boolean simTls;
+
     // ---- load -----------------------------------------------------------------------------------
     @Option(names = {"-n", "--number"}, arity = "1..*", paramLabel = "N", description = "Requests per run; "
             + "several values with as many --parallel values run as a sweep of pairs. Default: 1000 "
@@ -224,9 +238,20 @@ public final class PerfOptions {
             + "requests when stderr is not a terminal. Default: ${DEFAULT-VALUE}.")
     int logEveryNQuery;
 
-    @Option(names = "--debug", description = "Log request bodies and reply chunks (truncated, secrets "
-            + "masked). Default: off.")
+    @Option(names = "--debug", description = "Log request bodies (cut at 800 characters) and reply chunks "
+            + "(whole) on stderr, secrets masked. Default: off.")
     boolean debug;
+
+    @Option(names = "--server-tokenize", paramLabel = "N", defaultValue = "0", description = "Before the run (outside "
+            + "the measured interval), count up to N of the first point's prompts that aim at a target length with the "
+            + "server's own tokenizer (POST /tokenize at the server root, as llama.cpp and vLLM serve it) and report "
+            + "that length beside the target. Not with --multi-turn. Default: 0 (off).")
+    int serverTokenize;
+
+    @Option(names = "--max-error-rate", paramLabel = "PCT", description = "Exit 3 when a run point failed more "
+            + "than PCT percent of its requests (for CI gates; each sweep point is judged alone). A run in which no "
+            + "request succeeded exits 3 whatever this is. Default: no limit.")
+    Double maxErrorRate;
 
     // ---- run history (store package) -------------------------------------------------------------
     @Option(names = "--db", paramLabel = "URL", description = "Run history store: a SQLite file path, "

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
 import io.unibench.client.ApiFormat;
 import io.unibench.client.GenerationParams;
+import io.unibench.client.TlsOptions;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -113,6 +114,30 @@ record PerfSettings(
         return new PerfSettings(sim, url, model, format, apiKey, o.headerMap(), List.copyOf(parallel),
                 List.copyOf(number), List.copyOf(rate), duration, sleep, gen, o.seed == null ? 0 : o.seed,
                 dataset, minLen, maxLen, defaultLoad);
+    }
+
+    /**
+     * How the client checks https servers: --ca-cert read now, so a missing or broken file fails before anything
+     * starts. Against the embedded simulator with --sim-tls the caller trusts the certificate it makes instead.
+     */
+    static TlsOptions tls(PerfOptions o, boolean embeddedSimulator) {
+        if (o.simTls && !embeddedSimulator) {
+            throw new BadInputException("--sim-tls: applies to the embedded simulator only (no --url, or --url sim)");
+        }
+        if (o.caCert != null && o.insecure) {
+            throw new BadInputException("--ca-cert and --insecure: give one (--insecure checks no certificate at all)");
+        }
+        if (o.caCert != null && o.simTls) {
+            throw new BadInputException("--ca-cert with --sim-tls: the simulator's certificate is made at start and "
+                    + "trusted as it is");
+        }
+        if (o.insecure) return new TlsOptions(List.of(), true);
+        if (o.caCert == null) return TlsOptions.DEFAULT;
+        try {
+            return new TlsOptions(TlsOptions.readCertificates(o.caCert), false);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--ca-cert " + o.caCert + ": " + e.getMessage());
+        }
     }
 
     /** evalscope's warmup rule: ≥1 a count, 0<x<1 a share of number (at least 1). */

@@ -31,6 +31,8 @@ import java.util.concurrent.TimeUnit;
 
 /** {@code unibench run --config bench.yaml}: the scenario file workflow (providers, ramp, comparison, cost). */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        exitCodeListHeading = Main.EXIT_CODES_HEADING,
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
         description = {"Run a scenario file: every provider × scenario × concurrency level, then a provider comparison.",
                 "The file format is in README.md (\"Scenario files\") and bench.schema.json; examples in examples/."})
 public final class RunCommand implements Callable<Integer> {
@@ -62,6 +64,11 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--tag", paramLabel = "TAG", description = "tags of the stored runs (repeatable; default: none)")
     List<String> tags = new ArrayList<>();
 
+    @Option(names = "--max-error-rate", paramLabel = "PCT", description = "exit 3 when a level of a provider and "
+            + "scenario failed more than PCT percent of its requests (CI gates; overrides the file's max_error_rate); a "
+            + "run in which no request succeeded exits 3 whatever this is (default: the file's, else no limit)")
+    Double maxErrorRate;
+
     @Spec
     CommandSpec spec;
 
@@ -89,7 +96,9 @@ public final class RunCommand implements Callable<Integer> {
         for (String f : report) {
             if (!FORMATS.contains(f)) throw new BadInputException("--report " + f + ": expected json, csv or html");
         }
+        RunVerdict.checkedLimit(maxErrorRate, "--max-error-rate");
         BenchConfig bench = ScenarioFile.load(config, environment);
+        Double errorLimit = maxErrorRate != null ? maxErrorRate : bench.maxErrorRatePercent();
         if (checkOnly) {
             out.println(config + ": valid (" + bench.providers().size() + " provider(s), " + bench.scenarios().size()
                     + " scenario(s), levels " + bench.concurrency().levels() + ")");
@@ -126,7 +135,7 @@ public final class RunCommand implements Callable<Integer> {
             Files.writeString(root.resolve("scenario_summary.txt"), text);
             for (Path f : ReportFiles.write(root, results, report)) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());
-            return results.stopped() ? Main.EXIT_INTERRUPTED : 0;
+            return RunVerdict.exitCode(points(results), errorLimit, results.stopped(), err);
         } finally {
             reportWritten.countDown();
             if (hook != null) {
@@ -138,6 +147,17 @@ public final class RunCommand implements Callable<Integer> {
             }
             for (SimServer s : sims) s.close();
         }
+    }
+
+    /** Every level of every series, named provider / scenario / concurrency. */
+    private static Map<String, io.unibench.metrics.RunResult> points(ScenarioResults results) {
+        Map<String, io.unibench.metrics.RunResult> m = new LinkedHashMap<>();
+        for (ScenarioResults.Series s : results.series()) {
+            for (ScenarioResults.Level l : s.levels()) {
+                m.put(s.provider().name() + " / " + s.scenario().name() + " / concurrency " + l.concurrency(), l.result());
+            }
+        }
+        return m;
     }
 
     private Thread installHook(CountDownLatch reportWritten) {

@@ -4,11 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.unibench.BadInputException;
+import io.netty.handler.ssl.SslContext;
 import io.unibench.sim.FaultKind;
+import io.unibench.sim.SimCertificate;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimKnobs;
 import io.unibench.sim.SimProfiles;
 import io.unibench.sim.SimServer;
+import io.unibench.tokenizer.Tokenizers;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -53,6 +56,19 @@ public final class SimCommand implements Callable<Integer> {
             + "name without dashes (e.g. `itl-ms: 8`, `fault-rate-429: 0.05`); may name a `profile`.")
     Path config;
 
+    @Option(names = "--tls", order = 1001, description = "Serve https with a self-signed certificate made at start for "
+            + "127.0.0.1, localhost and ::1 (written to a PEM file named at start: give it to clients as --ca-cert). "
+            + "Default: plain http.")
+    boolean tls;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE", order = 1002, description = "Serve https with this PEM "
+            + "certificate chain (implies --tls; needs --tls-key). Default: none.")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", order = 1003, description = "The unencrypted PKCS#8 PEM key "
+            + "(BEGIN PRIVATE KEY) of --tls-cert. Default: none.")
+    Path tlsKey;
+
     @Option(names = "--no-report-cached-tokens", order = 1000, description = "Same as --report-cached-tokens=false "
             + "(as a server without --enable-prompt-tokens-details).")
     boolean noReportCachedTokens;
@@ -62,7 +78,8 @@ public final class SimCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         SimConfig config = resolve();
         CountDownLatch closed = new CountDownLatch(1);
-        SimServer server = SimServer.start(config);
+        Tls served = tls(out);
+        SimServer server = SimServer.start(config, Tokenizers.load(config.tokenizer()), served.context());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             closed.countDown();
@@ -70,10 +87,55 @@ public final class SimCommand implements Callable<Integer> {
         out.println("unibench sim listening on " + server.baseUrl() + " (model " + config.model() + ", max-num-seqs "
                 + config.scheduling().maxNumSeqs() + ", itl " + config.itlMs() + " ms); Ctrl-C to stop");
         if (!config.faults().rates().isEmpty()) out.println("fault rates: " + rates(config));
-        out.println("try: ./unibench perf --url " + server.baseUrl() + "/v1/chat/completions --model " + config.model());
-        out.println("metrics: curl " + server.baseUrl() + "/metrics");
+        out.println("try: ./unibench perf --url " + server.baseUrl() + "/v1/chat/completions --model " + config.model()
+                + (served.certificateFile() == null ? "" : " --ca-cert " + served.certificateFile()));
+        out.println("metrics: curl " + (served.certificateFile() == null ? "" : "--cacert " + served.certificateFile() + " ")
+                + server.baseUrl() + "/metrics");
         closed.await();
         return 0;
+    }
+
+    /**
+     * How the server speaks TLS: {@code context} null = plain http; {@code certificateFile} the PEM file of a
+     * certificate made at start, for clients to trust ({@code null} when the user gave the files).
+     */
+    private record Tls(SslContext context, Path certificateFile) {}
+
+    /** No TLS, the given PEM files, or (--tls alone) a self-signed certificate made now and written to a PEM file. */
+    private Tls tls(PrintWriter out) {
+        if (tlsCert == null && tlsKey == null) {
+            if (!tls) return new Tls(null, null);
+            SimCertificate cert = selfSigned("--tls");
+            Path pem;
+            try {
+                pem = Files.createTempFile("unibench-sim-cert-", ".pem");
+                Files.writeString(pem, cert.certificatePem());
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot write the simulator's certificate: " + e.getMessage(), e);
+            }
+            pem.toFile().deleteOnExit();
+            out.println("TLS: self-signed certificate for 127.0.0.1, localhost, ::1 (valid 30 days) in " + pem
+                    + "; clients trust it with --ca-cert " + pem + " (or skip verification with --insecure)");
+            return new Tls(cert.serverContext(), pem);
+        }
+        if (tlsCert == null || tlsKey == null) {
+            throw new BadInputException(tlsCert == null ? "--tls-key needs --tls-cert" : "--tls-cert needs --tls-key");
+        }
+        try {
+            return new Tls(SimCertificate.serverContext(tlsCert, tlsKey), null);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--tls-cert/--tls-key: " + e.getMessage());
+        }
+    }
+
+    /** A certificate for the loopback names; a runtime without keytool is told to give the PEM files instead. */
+    static SimCertificate selfSigned(String flag) {
+        try {
+            return SimCertificate.selfSigned(SimCertificate.LOOPBACK_NAMES);
+        } catch (IllegalStateException e) {
+            throw new BadInputException(flag + ": cannot make a certificate: " + e.getMessage()
+                    + " (`unibench sim --tls-cert FILE --tls-key FILE` serves given PEM files)");
+        }
     }
 
     /** The configuration the parsed command line asks for. */

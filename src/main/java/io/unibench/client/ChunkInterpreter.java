@@ -40,11 +40,13 @@ final class ChunkInterpreter {
     private long firstTokenNanos = ClientResult.ABSENT;
     private long lastEventNanos = ClientResult.ABSENT;
     private Usage usage;
+    private Timings timings;
     private String finishReason;
     private boolean sawChoice;
     private boolean sawDone;
     private ErrorClass failure;
     private String failureMessage;
+    private String failureType;
 
     ChunkInterpreter(ObjectMapper mapper) {
         this(mapper, new ChunkScanner());
@@ -161,6 +163,9 @@ final class ChunkInterpreter {
         } else if (f.usage != null) {
             readUsage(f.usage);
         }
+        if (f.timings != null) {
+            readTimings(f.timings);
+        }
         if (f.choice) {
             sawChoice = true;
             boolean token = append(content, f.content);
@@ -191,6 +196,7 @@ final class ChunkInterpreter {
         }
         lastEventNanos = nanos;
         if (isError(root)) {
+            failureType = errorType(root);
             return fail(ErrorClass.BUSINESS_ERROR, errorMessage(root));
         }
         // unreachable today: ChunkFields hands back error objects only
@@ -228,6 +234,8 @@ final class ChunkInterpreter {
         String text;
         String finishReason;
         JsonNode usage;
+        /** llama.cpp's {@code timings}, or null. */
+        JsonNode timings;
         /** The scanner read the usage object (then {@code usage} is null). */
         boolean usageRead;
         int usagePrompt;
@@ -238,6 +246,7 @@ final class ChunkInterpreter {
             choice = false;
             content = reasoningContent = reasoning = text = finishReason = null;
             usage = null;
+            timings = null;
             usageRead = false;
             return this;
         }
@@ -263,6 +272,13 @@ final class ChunkInterpreter {
                     return false;
                 }
             }
+            if (sc.timingsStart >= 0) {
+                try {
+                    timings = mapper.readTree(buf, sc.timingsStart, sc.timingsEnd - sc.timingsStart); // once per reply
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            }
             return true;
         }
 
@@ -278,6 +294,10 @@ final class ChunkInterpreter {
                     }
                     case "usage" -> {
                         if (t == JsonToken.START_OBJECT) usage = p.readValueAsTree(); // once per stream
+                        else p.skipChildren();
+                    }
+                    case "timings" -> {
+                        if (t == JsonToken.START_OBJECT) timings = p.readValueAsTree();
                         else p.skipChildren();
                     }
                     case "error" -> {
@@ -370,9 +390,11 @@ final class ChunkInterpreter {
             return fail(ErrorClass.PROTOCOL_ERROR, "reply body is not a JSON object");
         }
         if (isError(root)) {
+            failureType = errorType(root);
             return fail(ErrorClass.BUSINESS_ERROR, errorMessage(root));
         }
         readUsage(root.get("usage"));
+        readTimings(root.get("timings"));
         JsonNode choice = firstChoice(root);
         if (choice == null) {
             return fail(ErrorClass.BUSINESS_ERROR, "reply has no choices");
@@ -387,11 +409,14 @@ final class ChunkInterpreter {
         return Outcome.DONE;
     }
 
-    /** The server's error message in an OpenAI error body ({@code error.message}), or {@code null}. */
-    static String serverErrorMessage(ObjectMapper mapper, byte[] body, int length) {
+    /** What an error body says: its message and its {@link #errorType type}, either null when absent. */
+    record ServerError(String message, String type) {}
+
+    /** The server's words in an OpenAI error body ({@code error.message}, {@code error.type}), or {@code null}. */
+    static ServerError serverError(ObjectMapper mapper, byte[] body, int length) {
         try {
             JsonNode root = mapper.readTree(body, 0, length);
-            return root != null && isError(root) ? errorMessage(root) : null;
+            return root != null && isError(root) ? new ServerError(errorMessage(root), errorType(root)) : null;
         } catch (java.io.IOException | RuntimeException e) {
             return null;
         }
@@ -445,6 +470,16 @@ final class ChunkInterpreter {
         }
     }
 
+    /** llama.cpp's {@code timings} object; a chunk without one changes nothing. */
+    private void readTimings(JsonNode node) {
+        if (node == null || !node.isObject()) {
+            return;
+        }
+        timings = new Timings(node.path("prompt_n").asInt(-1), node.path("prompt_ms").asDouble(Double.NaN),
+                node.path("predicted_n").asInt(-1), node.path("predicted_ms").asDouble(Double.NaN),
+                node.path("cache_n").asInt(-1));
+    }
+
     private void readUsage(JsonNode node) {
         if (node == null || !node.isObject()) {
             return; // OpenAI sends "usage": null on every chunk but the last
@@ -465,6 +500,26 @@ final class ChunkInterpreter {
         }
         JsonNode object = root.get("object");
         return object != null && "error".equals(object.asText());
+    }
+
+    /**
+     * The error object's kind in the server's words: its {@code type} ({@code exceed_context_size_error} from
+     * llama.cpp, {@code BadRequestError} or a mid-stream {@code server_error} from vLLM), then {@code /} and its
+     * {@code code} when that is a string ({@code invalid_request_error/context_length_exceeded} from OpenAI; a
+     * numeric code only repeats the HTTP status); null when it names neither.
+     */
+    static String errorType(JsonNode root) {
+        JsonNode error = root.get("error");
+        JsonNode holder = error != null && error.isObject() ? error : root; // vLLM <= 0.8: top-level fields
+        String type = textual(holder.get("type"));
+        String code = textual(holder.get("code"));
+        if (type == null) return code;
+        return code == null || code.equals(type) ? type : type + "/" + code;
+    }
+
+    private static String textual(JsonNode node) {
+        if (node == null || !node.isTextual() || node.textValue().isBlank()) return null;
+        return oneLine(node.textValue());
     }
 
     private static String errorMessage(JsonNode root) {
@@ -498,6 +553,16 @@ final class ChunkInterpreter {
 
     String failureMessage() {
         return failureMessage;
+    }
+
+    /** The failure's error type in the server's words ({@link #errorType}), or null. */
+    String failureType() {
+        return failureType;
+    }
+
+    /** The server's {@code timings}, or null when it sent none. */
+    Timings timings() {
+        return timings;
     }
 
     String content() {

@@ -20,6 +20,7 @@ final class ChunkScanner {
 
     private static final byte[] CHOICES = ascii("choices");
     private static final byte[] USAGE = ascii("usage");
+    private static final byte[] TIMINGS = ascii("timings");
     private static final byte[] ERROR = ascii("error");
     private static final byte[] OBJECT = ascii("object");
     private static final byte[] DELTA = ascii("delta");
@@ -51,6 +52,9 @@ final class ChunkScanner {
     /** Byte range of the {@code usage} object in the scanned buffer, or -1. */
     int usageStart;
     int usageEnd;
+    /** Byte range of llama.cpp's {@code timings} object (once per reply: left to Jackson), or -1. */
+    int timingsStart;
+    int timingsEnd;
     /**
      * The usage object read by the scan ({@code usageRead}): {@code prompt_tokens} and {@code completion_tokens}
      * (0 when absent or null), {@code prompt_tokens_details.cached_tokens} (-1 when absent or not a number), as
@@ -128,6 +132,7 @@ final class ChunkScanner {
         choice = false;
         content = reasoningContent = reasoning = text = finishReason = null;
         usageStart = usageEnd = -1;
+        timingsStart = timingsEnd = -1;
         usageRead = false;
         rawField = NO_HOLE;
     }
@@ -185,7 +190,8 @@ final class ChunkScanner {
 
     private void keepTemplate(int offset) {
         int length = end - offset;
-        if (keptStrings != 1 || !choice || usageStart >= 0 || length > MAX_TEMPLATE || keptEnd - keptStart == 2) {
+        if (keptStrings != 1 || !choice || usageStart >= 0 || timingsStart >= 0 || length > MAX_TEMPLATE
+                || keptEnd - keptStart == 2) {
             // the previous template stays: a role chunk (its content is "") or a finish chunk does not end a run
             // of token chunks, and the template then serves the next reply on the connection too
             return;
@@ -310,6 +316,10 @@ final class ChunkScanner {
                 usageStart = v;
                 p = skipValue(v, 1);
                 usageEnd = p;
+            } else if (keyIs(TIMINGS) && c == '{') {
+                timingsStart = v;
+                p = skipValue(v, 1);
+                timingsEnd = p;
             } else if (keyIs(ERROR) && c != 'n') {
                 return FAIL; // an error object (or a malformed null): Jackson path
             } else if (keyIs(OBJECT) && c == '"') {

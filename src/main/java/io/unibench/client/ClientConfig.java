@@ -14,6 +14,7 @@ import java.util.Map;
  * @param totalTimeout   longest a whole request may take; {@code null} = none
  * @param maxConnections connection pool size; keep it above the concurrency
  * @param debug          log request and response chunks (truncated, secrets masked)
+ * @param tls            how {@code https://} connections verify the server (ignored for {@code http://})
  */
 public record ClientConfig(
         URI endpoint,
@@ -22,9 +23,17 @@ public record ClientConfig(
         Duration readTimeout,
         Duration totalTimeout,
         int maxConnections,
-        boolean debug) {
+        boolean debug,
+        TlsOptions tls) {
 
     public ClientConfig {
         headers = Map.copyOf(headers);
+        if (tls == null) tls = TlsOptions.DEFAULT;
+    }
+
+    /** Verification by the JDK's trust store for {@code https://}. */
+    public ClientConfig(URI endpoint, Map<String, String> headers, Duration connectTimeout, Duration readTimeout,
+                        Duration totalTimeout, int maxConnections, boolean debug) {
+        this(endpoint, headers, connectTimeout, readTimeout, totalTimeout, maxConnections, debug, TlsOptions.DEFAULT);
     }
 }

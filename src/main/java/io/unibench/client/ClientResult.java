@@ -20,6 +20,9 @@ package io.unibench.client;
  * @param errorClass      {@code null} on success
  * @param errorMessage    short message for failures (server's error message when it sent one), secrets stripped
  * @param wire            connection and transfer moments (DNS, connect, TLS, written, first byte)
+ * @param timings         the server's own {@code timings} (llama.cpp), or {@code null} when it sent none
+ * @param errorType       on failure, the error object's type in the server's words (e.g.
+ *                        {@code exceed_context_size_error}); {@code null} when it named none or sent no error object
  */
 public record ClientResult(
         boolean stream,
@@ -36,12 +39,22 @@ public record ClientResult(
         String finishReason,
         ErrorClass errorClass,
         String errorMessage,
-        WireTimes wire) {
+        WireTimes wire,
+        Timings timings,
+        String errorType) {
 
     public static final long ABSENT = Long.MIN_VALUE;
 
     public ClientResult {
         if (wire == null) wire = WireTimes.NONE;
+    }
+
+    /** A result without the server's timings and error type. */
+    public ClientResult(boolean stream, long startNanos, long headersNanos, long firstChunkNanos, long firstTokenNanos,
+                        long endNanos, long[] tokenChunkNanos, int httpStatus, String content, String reasoning,
+                        Usage usage, String finishReason, ErrorClass errorClass, String errorMessage, WireTimes wire) {
+        this(stream, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, httpStatus,
+                content, reasoning, usage, finishReason, errorClass, errorMessage, wire, null, null);
     }
 
     /** A result without connection timings. */
@@ -56,7 +69,7 @@ public record ClientResult(
     public ClientResult asFailure(ErrorClass cls, String message) {
         return new ClientResult(stream, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos,
                 tokenChunkNanos, httpStatus, content, reasoning, usage, finishReason, cls, Secrets.redact(message),
-                wire);
+                wire, timings, null);
     }
 
     public boolean success() {

@@ -17,6 +17,11 @@ public enum ErrorClass {
     CONNECTION_REFUSED("connection_refused"),
     /** The connection was reset or closed before the reply was complete. */
     CONNECTION_RESET("connection_reset"),
+    /**
+     * The TLS handshake or a TLS record failed: a certificate that is not trusted, expired or names another host, no
+     * common protocol or cipher, or a server that does not speak TLS on an {@code https://} URL.
+     */
+    TLS_ERROR("tls_error"),
     /** Malformed SSE framing or JSON. */
     PROTOCOL_ERROR("protocol_error"),
     /** HTTP 200 whose body carries an {@code error} object, no choices, or no end marker. */

@@ -2,6 +2,7 @@ package io.unibench.client;
 
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 
 import javax.net.ssl.SSLException;
@@ -26,7 +27,10 @@ final class ErrorMapping {
                 || t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
             return ErrorClass.CONNECTION_REFUSED;
         }
-        if (t instanceof SSLException || t instanceof DecoderException) {
+        if (t instanceof SSLException) {
+            return ErrorClass.TLS_ERROR;
+        }
+        if (t instanceof DecoderException) {
             return ErrorClass.PROTOCOL_ERROR;
         }
         if (t instanceof IOException) {
@@ -42,8 +46,24 @@ final class ErrorMapping {
      */
     static String message(Throwable error) {
         Throwable t = unwrap(error);
+        if (t instanceof NotSslRecordException) {
+            return "the reply is not TLS (a plain http server on an https:// URL?)"; // Netty's text is a hex dump
+        }
+        if (t instanceof SSLException) {
+            t = innermost(t); // the certificate check's own words; BoringSSL's wrapper only says "General ... problem"
+        }
         String text = t.getMessage();
         return ChunkInterpreter.oneLine(text == null || text.isBlank() ? t.getClass().getSimpleName() : text);
+    }
+
+    /** The deepest cause that says something. */
+    private static Throwable innermost(Throwable t) {
+        Throwable cause = t.getCause();
+        while (cause != null && cause != t && cause.getMessage() != null && !cause.getMessage().isBlank()) {
+            t = cause;
+            cause = t.getCause();
+        }
+        return t;
     }
 
     /** Netty wraps TLS failures in a DecoderException; the cause says what happened. */

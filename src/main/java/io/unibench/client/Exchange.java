@@ -71,6 +71,8 @@ final class Exchange implements ConnectionPool.Waiter {
     private SseParser sse;
     private ChunkInterpreter chunks;
     private ByteAccumulator bodyBytes;
+    /** The {@code type} of an error body's error object, once read. */
+    private String errorBodyType;
     /** Arrival of the read being processed (for events the SSE parser dispatches). */
     private long currentNanos;
     /**
@@ -352,11 +354,16 @@ final class Exchange implements ConnectionPool.Waiter {
             }
             case BODY -> {
                 if (client.debug().enabled()) {
-                    client.debug().response(requestId, "body", bodyBytes.text(1024));
+                    client.debug().response(requestId, "body", bodyBytes.text(bodyBytes.length()));
                 }
                 endOfBody(chunks.onBody(bodyBytes.array(), bodyBytes.length(), arrival), arrival);
             }
-            case ERROR_BODY -> fail(ErrorClass.ofStatus(status), errorBodyMessage(), arrival);
+            case ERROR_BODY -> {
+                if (client.debug().enabled()) {
+                    client.debug().response(requestId, "error body", bodyBytes.text(bodyBytes.length()));
+                }
+                fail(ErrorClass.ofStatus(status), errorBodyMessage(), arrival);
+            }
         }
     }
 
@@ -369,9 +376,11 @@ final class Exchange implements ConnectionPool.Waiter {
     }
 
     private String errorBodyMessage() {
-        String server = ChunkInterpreter.serverErrorMessage(client.mapper(), bodyBytes.array(), bodyBytes.length());
-        if (server != null && !server.isEmpty()) {
-            return server;
+        ChunkInterpreter.ServerError server =
+                ChunkInterpreter.serverError(client.mapper(), bodyBytes.array(), bodyBytes.length());
+        if (server != null) {
+            errorBodyType = server.type();
+            if (!server.message().isEmpty()) return server.message();
         }
         String text = ChunkInterpreter.oneLine(bodyBytes.text(800));
         return text.isEmpty() ? "HTTP " + status : text;
@@ -533,7 +542,9 @@ final class Exchange implements ConnectionPool.Waiter {
                 parsed ? chunks.finishReason() : null,
                 errorClass,
                 message == null ? null : Secrets.redact(message),
-                wireTimes());
+                wireTimes(),
+                parsed ? chunks.timings() : null,
+                errorClass == null ? null : parsed ? chunks.failureType() : errorBodyType);
     }
 
     private WireTimes wireTimes() {

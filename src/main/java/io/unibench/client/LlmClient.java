@@ -12,20 +12,23 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.unibench.net.TlsProvider;
 import io.unibench.net.Transport;
 
 import javax.net.ssl.SSLException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.net.URI;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,7 +85,7 @@ public final class LlmClient implements AutoCloseable {
         this.head = new RequestHead(pathAndQuery(uri), hostHeader, USER_AGENT, config.headers());
         this.readTimeoutNanos = nanos(config.readTimeout());
         this.debug = new DebugLog(config.debug(), System.err);
-        SslContext ssl = tls ? sslContext() : null;
+        SslContext ssl = tls ? sslContext(config.tls()) : null;
         Transport transport = Transport.best();
         this.group = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
                 new DefaultThreadFactory("unibench-client", true), transport.ioHandlerFactory());
@@ -226,6 +229,7 @@ public final class LlmClient implements AutoCloseable {
             }
             tls.handshakeFuture().addListener(f -> {
                 if (f.isSuccess()) timer.tlsDone();
+                else responses.handshakeFailed(f.cause());
             });
             p.addLast("tls", tls);
         }
@@ -247,14 +251,31 @@ public final class LlmClient implements AutoCloseable {
         });
     }
 
-    private static SslContext sslContext() {
+    /**
+     * TLS as browsers do it unless told otherwise: SNI and hostname verification (endpoint identification "HTTPS")
+     * on, the JDK's trust store or the given CAs. ALPN offers http/1.1 only, the one protocol this client speaks, so
+     * a server that would pick h2 cannot. BoringSSL where it loads ({@link TlsProvider}).
+     */
+    static SslContext sslContext(TlsOptions options) {
+        SslContextBuilder builder = SslContextBuilder.forClient()
+                .sslProvider(TlsProvider.best())
+                .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                        ApplicationProtocolNames.HTTP_1_1));
+        if (options.insecure()) {
+            // no chain check and no host check: the JDK would still match the host for a plain X509TrustManager
+            builder.trustManager(InsecureTrustManagerFactory.INSTANCE).endpointIdentificationAlgorithm(null);
+        } else {
+            builder.endpointIdentificationAlgorithm("HTTPS");
+            if (!options.trustedCas().isEmpty()) {
+                builder.trustManager(options.trustedCas().toArray(X509Certificate[]::new));
+            }
+        }
         try {
-            return SslContextBuilder.forClient()
-                    .sslProvider(SslProvider.JDK)
-                    .endpointIdentificationAlgorithm("HTTPS")
-                    .build();
+            return builder.build();
         } catch (SSLException e) {
-            throw new UncheckedIOException("cannot set up TLS", e);
+            throw new IllegalArgumentException("cannot set up TLS: " + ErrorMapping.message(e), e);
         }
     }
 

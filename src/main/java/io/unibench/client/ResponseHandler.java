@@ -22,6 +22,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
     private final ResponseDecoder decoder = new ResponseDecoder(this);
     private Exchange current;
     private long arrivalNanos = ClientResult.ABSENT;
+    /** Why the TLS handshake failed, if it did: what the request learns when the close reaches it first. */
+    private Throwable handshakeFailure;
 
     ResponseHandler(ConnectTimer timer) {
         this.timer = timer;
@@ -50,6 +52,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
 
     long arrivalNanos() {
         return arrivalNanos;
+    }
+
+    void handshakeFailed(Throwable cause) {
+        handshakeFailure = cause;
     }
 
     @Override
@@ -100,7 +106,9 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
         // a body delimited by the close ends here; any other request in progress was cut
         decoder.inputClosed();
         Exchange exchange = current;
-        if (exchange != null) {
+        if (exchange != null && handshakeFailure != null) {
+            exchange.onChannelError(handshakeFailure); // tls_error, whichever of the close and the error came first
+        } else if (exchange != null) {
             exchange.onConnectionClosed();
         }
         ctx.fireChannelInactive();

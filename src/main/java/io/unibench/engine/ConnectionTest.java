@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * One tiny request (a one-token reply) before the run, so a wrong URL, key or model fails in a second
  * with the server's own message instead of producing a report full of errors. A 4xx or an unreachable
- * host aborts at once; a 5xx, a timeout or a reset is retried a few times with growing pauses (a server
+ * host or a certificate the client does not accept aborts at once; a 5xx, a timeout or a reset is retried a few times with growing pauses (a server
  * that is still starting), then aborts. It never loops for long (evalscope retries for hours).
  */
 public final class ConnectionTest {
@@ -18,7 +18,7 @@ public final class ConnectionTest {
     private static final long FIRST_PAUSE_MILLIS = 500;
     private static final Set<ErrorClass> FATAL = Set.of(ErrorClass.CONNECTION_REFUSED, ErrorClass.HTTP_400,
             ErrorClass.HTTP_401, ErrorClass.HTTP_403, ErrorClass.HTTP_404, ErrorClass.HTTP_4XX,
-            ErrorClass.TIMEOUT_CONNECT, ErrorClass.CANCELLED);
+            ErrorClass.TIMEOUT_CONNECT, ErrorClass.TLS_ERROR, ErrorClass.CANCELLED);
 
     private ConnectionTest() {}
 
@@ -38,6 +38,9 @@ public final class ConnectionTest {
         throw new BadInputException("connection test to " + target + " failed: " + last.errorClass().label()
                 + (last.httpStatus() > 0 ? " (HTTP " + last.httpStatus() + ")" : "")
                 + (last.errorMessage() == null ? "" : ": " + last.errorMessage())
-                + " (skip this check with --no-test-connection)");
+                + (last.errorClass() == ErrorClass.TLS_ERROR
+                        ? " (trust the server's CA with --ca-cert FILE, or skip verification with --insecure; in a "
+                                + "scenario file ca_cert or insecure)"
+                        : " (skip this check with --no-test-connection)"));
     }
 }

@@ -2,10 +2,12 @@ package io.unibench.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.client.ClientResult;
+import io.unibench.client.Timings;
 import io.unibench.client.Usage;
 import io.unibench.client.WireTimes;
 import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.ServerTimings;
 import io.unibench.metrics.RequestRecord.TokenSource;
 import io.unibench.tokenizer.Tokenizer;
 import io.unibench.workload.Prompt;
@@ -60,7 +62,12 @@ public final class RecordFactory {
                 cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source, r.success(),
                 r.errorClass() == null ? null : r.errorClass().label(), r.httpStatus(), r.errorMessage(),
                 r.finishReason(), phases(r.wire()), request.prompt().targetTokens(),
-                request.prompt().targetTokens() >= 0 ? request.prompt().actualTokens() : -1);
+                request.prompt().targetTokens() >= 0 ? request.prompt().actualTokens() : -1,
+                serverTimings(r.timings()), r.errorType());
+    }
+
+    private static ServerTimings serverTimings(Timings t) {
+        return t == null ? null : new ServerTimings(t.promptN(), t.promptMs(), t.predictedN(), t.predictedMs(), t.cacheN());
     }
 
     private static PhaseTimes phases(WireTimes w) {

@@ -39,6 +39,11 @@ package io.unibench.metrics;
  * @param promptTargetTokens tokens the dataset aimed the prompt at (multi-turn: this turn's new message); -1 none
  * @param promptSynthTokens  tokens of that prompt text as the client's tokenizer counts it; -1 unknown. Together
  *                           they show where synthesized prompts missed their length (evalscope's re-tokenization)
+ * @param serverTimings      the server's own account of its timing (llama.cpp {@code timings}); {@code null} when
+ *                           it sent none
+ * @param errorType          on failure, the error object's type in the server's words ({@code
+ *                           exceed_context_size_error}, {@code server_error}, ...) beside {@code errorClass}; null
+ *                           when the server named none
  */
 public record RequestRecord(
         long index,
@@ -67,12 +72,28 @@ public record RequestRecord(
         String finishReason,
         PhaseTimes phases,
         int promptTargetTokens,
-        int promptSynthTokens) {
+        int promptSynthTokens,
+        ServerTimings serverTimings,
+        String errorType) {
 
     public static final long ABSENT = Long.MIN_VALUE;
 
     public RequestRecord {
         if (phases == null) phases = PhaseTimes.NONE;
+    }
+
+    /** A record without the server's timings and error type. */
+    public RequestRecord(long index, String requestId, String conversationId, int turnIndex, boolean lastTurn,
+                         boolean stream, long startEpochMillis, long scheduledNanos, long startNanos, long headersNanos,
+                         long firstChunkNanos, long firstTokenNanos, long endNanos, long[] tokenChunkNanos,
+                         int promptTokens, int completionTokens, int cachedTokens, CacheSource cachedTokenSource,
+                         TokenSource tokenSource, boolean success, String errorClass, int httpStatus,
+                         String errorMessage, String finishReason, PhaseTimes phases, int promptTargetTokens,
+                         int promptSynthTokens) {
+        this(index, requestId, conversationId, turnIndex, lastTurn, stream, startEpochMillis, scheduledNanos,
+                startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, promptTokens,
+                completionTokens, cachedTokens, cachedTokenSource, tokenSource, success, errorClass, httpStatus,
+                errorMessage, finishReason, phases, promptTargetTokens, promptSynthTokens, null, null);
     }
 
     /** A record without connection phases and prompt-length figures. */
@@ -93,7 +114,7 @@ public record RequestRecord(
         return new RequestRecord(index, requestId, conversationId, turnIndex, lastTurn, stream, startEpochMillis,
                 scheduledNanos, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos,
                 promptTokens, completionTokens, cachedTokens, cachedTokenSource, tokenSource, success, errorClass,
-                httpStatus, errorMessage, finishReason, phases, target, synthesized);
+                httpStatus, errorMessage, finishReason, phases, target, synthesized, serverTimings, errorType);
     }
     private static final double NANOS_PER_SECOND = 1e9;
 
@@ -128,7 +149,7 @@ public record RequestRecord(
         return new RequestRecord(index, requestId, conversation, turn, last, stream, startEpochMillis, scheduledNanos,
                 startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, promptTokens,
                 completionTokens, cached, cacheSource, tokenSource, success, errorClass, httpStatus, errorMessage,
-                finishReason, phases, promptTargetTokens, promptSynthTokens);
+                finishReason, phases, promptTargetTokens, promptSynthTokens, serverTimings, errorType);
     }
 
     /**

@@ -102,9 +102,14 @@ public final class RunMetrics implements RecordSink {
     // Connection and transfer phases of successes.
     private final PhaseStats phases = new PhaseStats();
 
+    // The server's own timing (llama.cpp timings) beside the client's.
+    private final ServerTimingStats serverTimings = new ServerTimingStats();
+
     // Failures.
     private final Map<String, Long> errorCounts = new HashMap<>();
     private final Map<String, String> errorSamples = new HashMap<>();
+    /** Error class → the server's error type → count. */
+    private final Map<String, Map<String, Long>> errorTypeCounts = new HashMap<>();
 
     @Override
     public void accept(RequestRecord r) {
@@ -128,10 +133,14 @@ public final class RunMetrics implements RecordSink {
         String cls = r.errorClass() == null ? UNKNOWN_ERROR : r.errorClass();
         errorCounts.merge(cls, 1L, Long::sum);
         if (r.errorMessage() != null) errorSamples.putIfAbsent(cls, r.errorMessage());
+        if (r.errorType() != null) {
+            errorTypeCounts.computeIfAbsent(cls, k -> new HashMap<>()).merge(r.errorType(), 1L, Long::sum);
+        }
     }
 
     private void acceptSuccess(RequestRecord r) {
         succeeded++;
+        serverTimings.accept(r);
         int prompt = Math.max(r.promptTokens(), 0);
         int completion = Math.max(r.completionTokens(), 0);
         double latency = r.latencySeconds();
@@ -256,7 +265,9 @@ public final class RunMetrics implements RecordSink {
         TraceSummary traceSummary;
         List<TurnPositionRow> turnPositions;
         PhaseSummary phaseSummary;
+        ServerVsClient serverVsClient;
         synchronized (lock) {
+            serverVsClient = serverTimings.summary();
             phaseSummary = phases.summary(); // sorts the phase samples: once, at the end
             s = new Snapshot();
             // O(conversations + turns) and called once at the end, so it runs under the lock
@@ -267,7 +278,7 @@ public final class RunMetrics implements RecordSink {
         List<PercentileRow> rows = s.percentileRows();
         WorkloadTimeline timeline = s.timeline;
         return new RunResult(info, summary, rows, WorkloadThroughput.of(timeline), timeline, s.errors, s.samples,
-                traceSummary, turnPositions, phaseSummary);
+                traceSummary, turnPositions, phaseSummary, serverVsClient, s.errorTypes);
     }
 
     /** Copies of the state taken under the lock, so the heavy work (sorting, histogram walks) runs without it. */
@@ -312,6 +323,7 @@ public final class RunMetrics implements RecordSink {
         final WorkloadTimeline timeline = RunMetrics.this.timeline.snapshot();
         final Map<String, Long> errors = sortedErrors(errorCounts);
         final Map<String, String> samples = orderedSamples(errors, errorSamples);
+        final Map<String, String> errorTypes = errorTypes(errors, errorTypeCounts);
 
         /** TTFT and first chunk of non-streamed replies equal their latency; used when nothing streamed. */
         Column ttftColumn(Distribution streamed) {
@@ -472,6 +484,25 @@ public final class RunMetrics implements RecordSink {
                 .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
                         .thenComparing(Map.Entry.comparingByKey()))
                 .forEach(e -> out.put(e.getKey(), e.getValue()));
+        return out;
+    }
+
+    /** Per class in the order of {@code sortedErrors}: its one type, or "a (3), b (1)" most frequent first. */
+    private static Map<String, String> errorTypes(Map<String, Long> sortedErrors,
+                                                  Map<String, Map<String, Long>> counts) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String cls : sortedErrors.keySet()) {
+            Map<String, Long> types = counts.get(cls);
+            if (types == null) continue;
+            Map<String, Long> sorted = sortedErrors(types);
+            if (sorted.size() == 1) {
+                out.put(cls, sorted.keySet().iterator().next());
+                continue;
+            }
+            List<String> parts = new ArrayList<>();
+            sorted.forEach((type, n) -> parts.add(type + " (" + n + ")"));
+            out.put(cls, String.join(", ", parts));
+        }
         return out;
     }
 

@@ -13,6 +13,9 @@ import java.util.Map;
  * @param traces       per-trace statistics of a multi-turn run; {@code null} for single-turn runs
  * @param turnPositions multi-turn: one row per turn position (1, 2, 3, …); empty for single-turn runs
  * @param phases       the connection and transfer phases of successful requests; empty when no timings were known
+ * @param serverVsClient the server's own timing beside the client's; {@code null} when no server sent timings
+ * @param errorTypes   error class → the error types the server named for it ({@code exceed_context_size_error}, or
+ *                     {@code "a (3), b (1)"} when several); classes without any are absent
  */
 public record RunResult(
         RunInfo info,
@@ -24,7 +27,9 @@ public record RunResult(
         Map<String, String> sampleErrors,
         TraceSummary traces,
         List<TurnPositionRow> turnPositions,
-        PhaseSummary phases) {
+        PhaseSummary phases,
+        ServerVsClient serverVsClient,
+        Map<String, String> errorTypes) {
 
     public RunResult {
         if (phases == null) phases = new PhaseSummary(List.of(), 0, 0);
@@ -32,6 +37,15 @@ public record RunResult(
         turnPositions = turnPositions == null ? List.of() : List.copyOf(turnPositions);
         errors = Collections.unmodifiableMap(new LinkedHashMap<>(errors));
         sampleErrors = Collections.unmodifiableMap(new LinkedHashMap<>(sampleErrors));
+        errorTypes = errorTypes == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(errorTypes));
+    }
+
+    /** A result without the server's timings and error types. */
+    public RunResult(RunInfo info, Summary summary, List<PercentileRow> percentiles, WorkloadThroughput workload,
+                     WorkloadTimeline timeline, Map<String, Long> errors, Map<String, String> sampleErrors,
+                     TraceSummary traces, List<TurnPositionRow> turnPositions, PhaseSummary phases) {
+        this(info, summary, percentiles, workload, timeline, errors, sampleErrors, traces, turnPositions, phases,
+                null, null);
     }
 
     /** A single-turn result. */

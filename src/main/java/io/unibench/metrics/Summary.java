@@ -128,6 +128,18 @@ public record Summary(
     public static final String CACHE_HIT_SOURCE = "Cache Hit Source";
     /** Multi-turn: conversations whose last turn succeeded. */
     public static final String COMPLETED_TRACES = "Completed Traces";
+    /**
+     * Ours, present when some token counts were not the server's ({@link #TOKEN_COUNT_SOURCE} is not "server"): the
+     * keys of this file and the columns of {@code benchmark_percentile.json} computed from those counts, which carry
+     * the same source (estimated, or the client's tokenizer) as the counts.
+     */
+    public static final String FROM_CLIENT_TOKEN_COUNTS = "From Client Token Counts";
+    /** The value of {@link #FROM_CLIENT_TOKEN_COUNTS}: every figure that divides or sums token counts. */
+    public static final String TOKEN_DERIVED = String.join(", ", AVG_INPUT_TOKENS, AVG_OUTPUT_TOKENS,
+            OUTPUT_THROUGHPUT, TOTAL_THROUGHPUT, AVG_TPOT, AVG_ITL_PER_TOKEN, AVG_DECODED_TOK_PER_ITER,
+            SPEC_ACCEPT_RATE, TOTAL_INPUT_TOKENS, TOTAL_OUTPUT_TOKENS, PercentileRow.TPOT,
+            PercentileRow.INPUT_TOKENS, PercentileRow.OUTPUT_TOKENS, PercentileRow.OUTPUT_THROUGHPUT,
+            PercentileRow.TOTAL_THROUGHPUT, PercentileRow.DECODE_THROUGHPUT, PercentileRow.ITL_PER_TOKEN);
     /** Ours: how the percentiles were computed (exact, or which columns came from a histogram). */
     public static final String PERCENTILE_METHOD = "Percentile Method";
 
@@ -179,6 +191,7 @@ public record Summary(
         m.put(AVG_FIRST_CHUNK, avgFirstChunkMs);
         m.put(AVG_ITL_PER_TOKEN, avgItlPerTokenMs);
         m.put(TOKEN_COUNT_SOURCE, tokenCountSource);
+        if (tokenCountsNotFromServer()) m.put(FROM_CLIENT_TOKEN_COUNTS, TOKEN_DERIVED);
         putIfPresent(m, CACHE_HIT_SOURCE, cacheHitSource);
         putIfPresent(m, COMPLETED_TRACES, completedTraces);
         putIfPresent(m, PERCENTILE_METHOD, percentileMethod);

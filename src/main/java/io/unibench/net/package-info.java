@@ -1,2 +1,2 @@
-/** Sockets shared by the client and the simulator: which Netty transport this machine runs on. */
+/** Sockets shared by the client and the simulator: which Netty transport and TLS provider this machine runs on. */
 package io.unibench.net;

@@ -1,8 +1,10 @@
 package io.unibench.report;
 
 import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.PhaseSummary;
 import io.unibench.metrics.Rounding;
 import io.unibench.metrics.RunResult;
+import io.unibench.metrics.ServerVsClient;
 import io.unibench.metrics.TraceSummary;
 import io.unibench.metrics.TurnPositionRow;
 import io.unibench.metrics.WorkloadThroughput;
@@ -39,6 +41,8 @@ public final class EvalscopeFiles {
     public static final String TRACE_SUMMARY = "trace_summary.json";
     /** Ours: requests by turn position (multi-turn). */
     public static final String TURN_POSITION_SUMMARY = "turn_position_summary.json";
+    /** Summary key (ours): successful requests whose server sent its own timings. */
+    public static final String SERVER_TIMINGS_REQUESTS = "Server Timings Requests";
 
     private EvalscopeFiles() {}
 
@@ -53,6 +57,7 @@ public final class EvalscopeFiles {
     public static void write(Path runDir, RunResult r, Map<String, Object> extraSummaryKeys) throws IOException {
         Files.createDirectories(runDir);
         Map<String, Object> summary = new LinkedHashMap<>(r.summary().toMap());
+        summary.putAll(serverVsClientKeys(r.serverVsClient()));
         extraSummaryKeys.forEach(summary::putIfAbsent);
         writeJson(runDir.resolve(SUMMARY), summary);
         writeJson(runDir.resolve(PERCENTILE), percentileRows(r.percentiles()));
@@ -66,7 +71,24 @@ public final class EvalscopeFiles {
         }
     }
 
-    static Map<String, Object> traces(TraceSummary t) {
+    /**
+     * Ours, when a server sent its own timings (llama.cpp): {@code Server Timings Requests}, then per figure of
+     * {@link ServerVsClient} {@code "Avg <metric> (ms)"} and {@code "P50/P90/P99 <metric> (ms)"}.
+     */
+    static Map<String, Object> serverVsClientKeys(ServerVsClient c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (c == null) return m;
+        m.put(SERVER_TIMINGS_REQUESTS, c.requests());
+        for (ServerVsClient.Row row : c.rows()) {
+            m.put("Avg " + row.metric() + " (ms)", row.mean());
+            m.put("P50 " + row.metric() + " (ms)", row.p50());
+            m.put("P90 " + row.metric() + " (ms)", row.p90());
+            m.put("P99 " + row.metric() + " (ms)", row.p99());
+        }
+        return m;
+    }
+
+    public static Map<String, Object> traces(TraceSummary t) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("n_traces", t.nTraces());
         m.put("n_completed_traces", t.completedTraces());
@@ -90,7 +112,7 @@ public final class EvalscopeFiles {
         return m;
     }
 
-    static Map<String, Object> turnPositions(List<TurnPositionRow> positions) {
+    public static Map<String, Object> turnPositions(List<TurnPositionRow> positions) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (TurnPositionRow p : positions) {
             Map<String, Object> rm = new LinkedHashMap<>();
@@ -142,7 +164,28 @@ public final class EvalscopeFiles {
         return m;
     }
 
-    static Map<String, Object> timeline(WorkloadTimeline t) {
+    /** The Phases table's data (ours: evalscope has none): rows in phase order, milliseconds. */
+    public static Map<String, Object> phases(PhaseSummary p) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (PhaseSummary.Row row : p.rows()) {
+            Map<String, Object> rm = new LinkedHashMap<>();
+            rm.put("phase", row.phase().label());
+            rm.put("n", row.n());
+            rm.put("avg_ms", row.avg());
+            rm.put("p50_ms", row.p50());
+            rm.put("p95_ms", row.p95());
+            rm.put("p99_ms", row.p99());
+            rows.add(rm);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("rows", rows);
+        m.put("new_connections", p.newConnections());
+        m.put("reused_connections", p.reusedConnections());
+        m.put("retried_stale_connections", p.retriedStale());
+        return m;
+    }
+
+    public static Map<String, Object> timeline(WorkloadTimeline t) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("wall_start", t.wallStartSeconds());
         List<Map<String, Object>> points = new ArrayList<>(t.points().size());

@@ -10,6 +10,7 @@ import io.unibench.metrics.Phase;
 import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.ServerTimings;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -40,6 +41,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * unknown) and {@code token_source} ({@code server}, {@code tokenizer}, {@code estimate});
  * {@code target_prompt_tokens} and {@code synthesized_prompt_tokens}: the length a synthetic prompt (multi-turn: this
  * turn's new message) was aimed at and the length it has under the client's tokenizer (null when not synthesized);
+ * {@code error_type}: a failure's error type in the server's words (the error object's {@code type}, with
+ * {@code /code} when that is a string; null when none); the server's own timing (llama.cpp {@code timings}, null
+ * when it sent none): {@code server_prompt_n, server_prompt_ms, server_predicted_n, server_predicted_ms,
+ * server_cache_n}.
  * {@code retried_stale_connection}, true when the request's first attempt went out on a pooled connection the server
  * had closed and failed before any response byte, so it was sent again on a new connection (its {@code start_s}
  * and latencies are the second attempt's), and {@code stale_attempt_start_s}, when that wasted attempt began (its
@@ -100,6 +105,12 @@ public final class RequestsJsonlWriter implements RecordSink {
     private static final SerializedString TOKEN_SOURCE = new SerializedString("token_source");
     private static final SerializedString TARGET_PROMPT_TOKENS = new SerializedString("target_prompt_tokens");
     private static final SerializedString SYNTHESIZED_PROMPT_TOKENS = new SerializedString("synthesized_prompt_tokens");
+    private static final SerializedString ERROR_TYPE = new SerializedString("error_type");
+    private static final SerializedString SERVER_PROMPT_N = new SerializedString("server_prompt_n");
+    private static final SerializedString SERVER_PROMPT_MS = new SerializedString("server_prompt_ms");
+    private static final SerializedString SERVER_PREDICTED_N = new SerializedString("server_predicted_n");
+    private static final SerializedString SERVER_PREDICTED_MS = new SerializedString("server_predicted_ms");
+    private static final SerializedString SERVER_CACHE_N = new SerializedString("server_cache_n");
     private static final SerializedString RETRIED_STALE_CONNECTION = new SerializedString("retried_stale_connection");
     private static final SerializedString STALE_ATTEMPT_START_S = new SerializedString("stale_attempt_start_s");
     private static final Phase[] PHASES = Phase.values();
@@ -241,6 +252,13 @@ public final class RequestsJsonlWriter implements RecordSink {
         stringOrNull(TOKEN_SOURCE, r.tokenSource() == null ? null : lowerName(r.tokenSource()));
         countOrNull(TARGET_PROMPT_TOKENS, r.promptTargetTokens());
         countOrNull(SYNTHESIZED_PROMPT_TOKENS, r.promptSynthTokens());
+        stringOrNull(ERROR_TYPE, r.errorType());
+        ServerTimings t = r.serverTimings();
+        countOrNull(SERVER_PROMPT_N, t == null ? -1 : t.promptN());
+        numberOrNull(SERVER_PROMPT_MS, t == null ? Double.NaN : t.promptMs());
+        countOrNull(SERVER_PREDICTED_N, t == null ? -1 : t.predictedN());
+        numberOrNull(SERVER_PREDICTED_MS, t == null ? Double.NaN : t.predictedMs());
+        countOrNull(SERVER_CACHE_N, t == null ? -1 : t.cacheN());
         booleanField(RETRIED_STALE_CONNECTION, r.retriedStaleConnection());
         moment(STALE_ATTEMPT_START_S, p.staleStartNanos());
         gen.writeEndObject();

@@ -12,6 +12,7 @@ import static io.unibench.report.DisplayNumbers.formatAvailable;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunResult;
+import io.unibench.metrics.ServerVsClient;
 import io.unibench.metrics.Summary;
 import io.unibench.metrics.TraceSummary;
 import io.unibench.metrics.TurnPositionRow;
@@ -44,6 +45,9 @@ public final class TerminalReport {
         section(sb, "Performance Overview", overview(runs));
         section(sb, "Per-Request Metrics", perRequest(runs));
         if (PhasesTable.any(runs)) section(sb, "Phases", PhasesTable.of(runs));
+        if (runs.stream().anyMatch(r -> r.serverVsClient() != null)) {
+            section(sb, "Server vs Client (the server's own timings)", serverVsClient(runs));
+        }
         if (runs.stream().anyMatch(RunResult::multiTurn)) {
             section(sb, "Per-Trace Metrics", perTrace(runs));
             section(sb, "Per-Turn-Position Metrics", byTurnPosition(runs));
@@ -66,7 +70,16 @@ public final class TerminalReport {
             if (s.tokenCountsNotFromServer()) {
                 sb.append("Note: ").append(r.info().label()).append(": token counts are ")
                         .append(describeSource(s.tokenCountSource()))
-                        .append(" (the server returned no usage); token and tok/s figures are not the server's.\n");
+                        .append(" (the server returned no usage); token and tok/s figures, TPOT, ITL per token and"
+                                + " tokens per chunk are not the server's (benchmark_summary.json lists them under \""
+                                + Summary.FROM_CLIENT_TOKEN_COUNTS + "\").\n");
+            }
+            if (r.serverVsClient() != null) {
+                sb.append("Note: ").append(r.info().label()).append(": Server vs Client: ")
+                        .append(r.serverVsClient().requests()).append(" of ").append(s.successRequests())
+                        .append(" successful requests carried the server's timings; Server Prefill is its prompt_ms,"
+                                + " Server Decode per Token its predicted_ms / (predicted_n - 1); the differences are"
+                                + " per request (network, queueing before the server's slot, the client).\n");
             }
             if (s.percentileMethod() != null && !Summary.PERCENTILES_EXACT.equals(s.percentileMethod())) {
                 sb.append("Note: ").append(r.info().label()).append(": percentiles ").append(s.percentileMethod())
@@ -151,11 +164,13 @@ public final class TerminalReport {
             Rows rows = new Rows(t, r);
             rows.add("Latency (s)", available(s.avgLatencySeconds()), PercentileRow.LATENCY, SECONDS, SECONDS);
             rows.add("TTFT (ms)", s.avgTtftMs(), PercentileRow.TTFT, MILLIS, MILLIS);
-            rows.add("TPOT (ms)", s.avgTpotMs(), PercentileRow.TPOT, MILLIS, MILLIS);
-            rows.add("ITL (ms)", s.avgItlMs(), PercentileRow.ITL, MILLIS, MILLIS);
-            // counts the client estimated from characters are labelled on the rows themselves, not only in a note
+            // counts the client estimated from characters are labelled on the rows themselves, not only in a note,
+            // and so is TPOT, which divides by them
             String est = s.tokenCountsNotFromServer() && !Summary.SOURCE_TOKENIZER.equals(s.tokenCountSource())
                     ? " (estimated)" : "";
+            rows.add(est.isEmpty() ? "TPOT (ms)" : "TPOT (ms, estimated)", s.avgTpotMs(), PercentileRow.TPOT, MILLIS,
+                    MILLIS);
+            rows.add("ITL (ms)", s.avgItlMs(), PercentileRow.ITL, MILLIS, MILLIS);
             rows.add("Input Tokens" + est, available(s.avgInputTokens()), PercentileRow.INPUT_TOKENS, AVG_COUNT, COUNT);
             rows.add("Output Tokens" + est, available(s.avgOutputTokens()), PercentileRow.OUTPUT_TOKENS, AVG_COUNT, COUNT);
             if (s.avgTurnsPerRequest() != null) rows.scalar("Turns/Req", format(s.avgTurnsPerRequest(), 2));
@@ -225,14 +240,44 @@ public final class TerminalReport {
         return t;
     }
 
+    /**
+     * Per run: the server's prefill and decode times beside the client's TTFT and TPOT, and the per-request
+     * differences (what the server's clock does not see: network, queueing, the client).
+     */
+    private static TextTable serverVsClient(List<RunResult> runs) {
+        TextTable t = new TextTable(List.of("Conc.", "Rate", "Metric (ms)", "n", "mean", "p50", "p90", "p99"),
+                R, R, L, R, R, R, R, R);
+        for (RunResult r : runs) {
+            ServerVsClient c = r.serverVsClient();
+            if (c == null) continue;
+            boolean first = true;
+            for (ServerVsClient.Row row : c.rows()) {
+                t.row(first ? conc(r.info()) : "", first ? rate(r.info()) : "", row.metric(), Long.toString(row.n()),
+                        format(row.mean(), MILLIS), format(row.p50(), MILLIS), format(row.p90(), MILLIS),
+                        format(row.p99(), MILLIS));
+                first = false;
+            }
+            t.separator();
+        }
+        return t;
+    }
+
     private static TextTable errors(List<RunResult> runs) {
-        TextTable t = new TextTable(List.of("Conc.", "Rate", "Error class", "Count", "Sample message"), R, R, L, R, L);
+        boolean types = runs.stream().anyMatch(r -> !r.errorTypes().isEmpty());
+        List<String> header = new java.util.ArrayList<>(List.of("Conc.", "Rate", "Error class"));
+        if (types) header.add("Server error type");
+        header.addAll(List.of("Count", "Sample message"));
+        TextTable t = types ? new TextTable(header, R, R, L, L, R, L) : new TextTable(header, R, R, L, R, L);
         for (RunResult r : runs) {
             if (r.errors().isEmpty()) continue;
             boolean first = true;
             for (Map.Entry<String, Long> e : r.errors().entrySet()) {
-                t.row(first ? conc(r.info()) : "", first ? rate(r.info()) : "", e.getKey(),
-                        Long.toString(e.getValue()), shorten(r.sampleErrors().get(e.getKey())));
+                List<String> cells = new java.util.ArrayList<>(List.of(first ? conc(r.info()) : "",
+                        first ? rate(r.info()) : "", e.getKey()));
+                if (types) cells.add(r.errorTypes().getOrDefault(e.getKey(), "-"));
+                cells.add(Long.toString(e.getValue()));
+                cells.add(shorten(r.sampleErrors().get(e.getKey())));
+                t.row(cells.toArray(String[]::new));
                 first = false;
             }
             t.separator();

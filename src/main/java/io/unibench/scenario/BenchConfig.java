@@ -3,6 +3,7 @@ package io.unibench.scenario;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.client.ApiFormat;
 import io.unibench.client.GenerationParams;
+import io.unibench.client.TlsOptions;
 
 import java.util.List;
 import java.util.Map;
@@ -25,14 +26,25 @@ import java.util.regex.Pattern;
  * @param knee              how the knee of the concurrency curve is found
  * @param sleepBetweenLevelsSec pause between two levels (lets a server drain its queue)
  * @param scenarios         what to send
+ * @param maxErrorRatePercent {@code max_error_rate}: a level failing more of its requests makes the run exit 3
+ *                          (CI gates; {@code --max-error-rate} wins); null = no limit
  */
 public record BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
                           Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst, int connectionPool,
-                          Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios) {
+                          Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios,
+                          Double maxErrorRatePercent) {
 
     public BenchConfig {
         providers = List.copyOf(providers);
         scenarios = List.copyOf(scenarios);
+    }
+
+    /** A configuration without an error-rate limit. */
+    public BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
+                       Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst, int connectionPool,
+                       Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios) {
+        this(file, name, seed, providers, generation, concurrency, rateLimitPerSec, rateLimitBurst, connectionPool,
+                timeouts, knee, sleepBetweenLevelsSec, scenarios, null);
     }
 
     /** base_url value that starts an embedded simulator for the provider. */
@@ -42,11 +54,13 @@ public record BenchConfig(String file, String name, long seed, List<Provider> pr
      * @param apiKeyEnv environment variable holding the key; {@code null} = no Authorization header
      * @param price     prices per million tokens, or {@code null}
      * @param simulator latency profile when {@code baseUrl} is {@code sim}, else {@code null}
+     * @param tls       how an https base_url is verified ({@code ca_cert}, {@code insecure})
      */
     public record Provider(String name, String baseUrl, String model, String apiKeyEnv, Map<String, String> headers,
-                           Price price, SimProfile simulator) {
+                           Price price, SimProfile simulator, TlsOptions tls) {
         public Provider {
             headers = Map.copyOf(headers);
+            if (tls == null) tls = TlsOptions.DEFAULT;
         }
 
         public boolean embeddedSimulator() {

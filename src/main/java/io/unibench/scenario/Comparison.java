@@ -64,10 +64,28 @@ public final class Comparison {
                 new Column("Latency p99 (ms)", false, 1, latency[2]),
                 new Column("Peak tok/s", true, 1, tok)));
         if (series.stream().anyMatch(s -> s.provider().price() != null)) {
-            columns.add(new Column("Cost / 1k req", false, 4, per1k));
-            columns.add(new Column("Cost / 1M out tok", false, 4, perM));
+            // priced with the client's token counts where a server sent no usage: the titles say so
+            String est = series.stream().anyMatch(s -> s.provider().price() != null && s.tokens().estimated())
+                    ? " (estimated)" : "";
+            columns.add(new Column("Cost / 1k req" + est, false, 4, per1k));
+            columns.add(new Column("Cost / 1M out tok" + est, false, 4, perM));
         }
         return new Table(scenario, names, columns);
+    }
+
+    /**
+     * The sentence under a comparison whose costs rest partly on the client's token counts, naming each provider
+     * and how many of its priced requests carried no usage; null when every count was the server's.
+     */
+    public static String estimatedCostNote(List<ScenarioResults.Series> series) {
+        List<String> parts = new ArrayList<>();
+        for (ScenarioResults.Series s : series) {
+            if (s.provider().price() == null || !s.tokens().estimated()) continue;
+            parts.add(s.provider().name() + " " + s.tokens().estimatedRequests() + " of " + s.tokens().requests());
+        }
+        if (parts.isEmpty()) return null;
+        return "Cost is estimated: the server sent no usage for some requests (" + String.join(", ", parts)
+                + "), whose token counts are the client's (its tokenizer or a character estimate), not what it bills.";
     }
 
     private static double nan(Double v) {

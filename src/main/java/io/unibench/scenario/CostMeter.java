@@ -5,13 +5,16 @@ import io.unibench.metrics.RequestRecord;
 
 /**
  * Token totals of successful requests for pricing: uncached input, cached input, output. Failed requests carry no
- * server usage and cost nothing here (a provider that bills failures is not modelled). Thread-safe.
+ * server usage and cost nothing here (a provider that bills failures is not modelled). A success whose server sent no
+ * usage is priced with the client's token counts and counted in {@link Totals#estimatedRequests()}, so that reports
+ * say the cost is estimated. Thread-safe.
  */
 public final class CostMeter implements RecordSink {
     private long requests;
     private long uncachedInput;
     private long cachedInput;
     private long output;
+    private long estimated;
 
     @Override
     public synchronized void accept(RequestRecord r) {
@@ -22,17 +25,32 @@ public final class CostMeter implements RecordSink {
         uncachedInput += Math.max(prompt - cached, 0);
         cachedInput += Math.min(cached, prompt);
         output += Math.max(r.completionTokens(), 0);
+        if (r.tokenSource() != RequestRecord.TokenSource.SERVER) estimated++;
     }
 
     synchronized Totals totals() {
-        return new Totals(requests, uncachedInput, cachedInput, output);
+        return new Totals(requests, uncachedInput, cachedInput, output, estimated);
     }
 
-    /** Sums over successful requests. */
-    public record Totals(long requests, long uncachedInput, long cachedInput, long output) {
+    /**
+     * Sums over successful requests.
+     *
+     * @param estimatedRequests those of them whose token counts are the client's (the server sent no usage)
+     */
+    public record Totals(long requests, long uncachedInput, long cachedInput, long output, long estimatedRequests) {
+        /** Totals whose counts all came from the server. */
+        public Totals(long requests, long uncachedInput, long cachedInput, long output) {
+            this(requests, uncachedInput, cachedInput, output, 0);
+        }
+
         Totals plus(Totals o) {
             return new Totals(requests + o.requests, uncachedInput + o.uncachedInput, cachedInput + o.cachedInput,
-                    output + o.output);
+                    output + o.output, estimatedRequests + o.estimatedRequests);
+        }
+
+        /** True when some of the priced token counts are the client's, not the server's. */
+        public boolean estimated() {
+            return estimatedRequests > 0;
         }
 
         /** Total cost; NaN without a price. */

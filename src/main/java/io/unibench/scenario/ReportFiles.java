@@ -90,6 +90,7 @@ public final class ReportFiles {
             m.put("cost", finite(s.tokens().cost(s.provider().price())));
             m.put("cost_per_1000_requests", finite(s.tokens().per1000Requests(s.provider().price())));
             m.put("cost_per_million_output_tokens", finite(s.tokens().perMillionOutput(s.provider().price())));
+            m.put("cost_estimated", s.tokens().estimated()); // some token counts were the client's (no usage)
             series.add(m);
         }
         root.put("series", series);

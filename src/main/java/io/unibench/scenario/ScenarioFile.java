@@ -3,6 +3,7 @@ package io.unibench.scenario;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
+import io.unibench.client.TlsOptions;
 import io.unibench.scenario.BenchConfig.Concurrency;
 import io.unibench.scenario.BenchConfig.Generation;
 import io.unibench.scenario.BenchConfig.Knee;
@@ -122,7 +123,7 @@ public final class ScenarioFile {
         String name = root.path("name").asText(stripExtension(yaml.fileName()));
         return new BenchConfig(yaml.fileName(), name, root.path("seed").asLong(0), providers, generation(root),
                 concurrency, rate, burst, pool, timeouts, knee, root.path("sleep_between_levels_sec").asDouble(0),
-                scenarios);
+                scenarios, optDouble(root, "max_error_rate"));
     }
 
     private List<Provider> providers(JsonNode root) {
@@ -181,7 +182,25 @@ public final class ScenarioFile {
         } else if (base.equals(BenchConfig.SIM)) {
             sim = new SimProfile(20, 5, 0.02);
         }
-        return new Provider(n.get("name").asText(), base, n.get("model").asText(), keyEnv, headers, price, sim);
+        return new Provider(n.get("name").asText(), base, n.get("model").asText(), keyEnv, headers, price, sim,
+                tls(n, path));
+    }
+
+    /** ca_cert (a PEM file of CAs to trust, read now) or insecure: true (no verification), as perf's flags. */
+    private TlsOptions tls(JsonNode n, String path) {
+        boolean insecure = n.path("insecure").asBoolean(false);
+        if (!n.has("ca_cert")) return insecure ? new TlsOptions(List.of(), true) : TlsOptions.DEFAULT;
+        if (insecure) {
+            problem(path + ".insecure", "give ca_cert or insecure, not both (insecure checks no certificate at all)");
+            return TlsOptions.DEFAULT;
+        }
+        String file = n.get("ca_cert").asText();
+        try {
+            return new TlsOptions(TlsOptions.readCertificates(Path.of(file)), false);
+        } catch (IllegalArgumentException e) { // an invalid path too (InvalidPathException)
+            problem(path + ".ca_cert", file + ": " + e.getMessage());
+            return TlsOptions.DEFAULT;
+        }
     }
 
     private Generation generation(JsonNode root) {

@@ -46,7 +46,10 @@ public final class ScenarioReport {
             if (series.isEmpty()) continue;
             Comparison.Table t = Comparison.of(scenario, series);
             sb.append("Provider Comparison: ").append(scenario).append(" (all levels; * best per column)\n");
-            sb.append(comparison(t).render()).append('\n');
+            sb.append(comparison(t).render());
+            String note = Comparison.estimatedCostNote(series);
+            if (note != null) sb.append("Note: ").append(note).append('\n');
+            sb.append('\n');
         }
         if (results.stopped()) sb.append("Interrupted: the report is partial.\n");
         return sb.toString();
@@ -92,7 +95,8 @@ public final class ScenarioReport {
         if (errors.isEmpty()) return;
         sb.append("Errors: ");
         List<String> parts = new ArrayList<>();
-        errors.forEach((cls, n) -> parts.add(cls + " × " + n
+        var types = s.overall().errorTypes(); // the server's name for the error, beside our class
+        errors.forEach((cls, n) -> parts.add(cls + (types.containsKey(cls) ? " [" + types.get(cls) + "]" : "") + " × " + n
                 + (s.overall().sampleErrors().containsKey(cls) ? " (" + s.overall().sampleErrors().get(cls) + ")" : "")));
         sb.append(String.join("; ", parts)).append('\n');
     }

@@ -196,7 +196,7 @@ public final class ScenarioRunner {
         }
         BenchConfig.Timeouts t = config.timeouts();
         return new ClientConfig(URI.create(endpoints.get(p.name())), headers, duration(t.connectSec(), 10),
-                duration(t.readSec(), 120), duration(t.totalSec(), 0), config.connectionPool(), false);
+                duration(t.readSec(), 120), duration(t.totalSec(), 0), config.connectionPool(), false, p.tls());
     }
 
     private static Duration duration(Double seconds, double fallback) {

@@ -189,6 +189,7 @@ final class EngineCore {
                 s.prefillRemaining -= s.stepPrefill;
                 if (s.prefillRemaining > 0) continue;
                 s.steps = 1;
+                s.firstTokenReadyNanos = end;
                 metrics.ttft.observeNanos(end - s.arrivalNanos);
             } else {
                 s.steps++;
@@ -198,11 +199,15 @@ final class EngineCore {
             s.lastTokenNanos = end;
             s.publishedSteps = s.steps;
             if (s.steps >= s.maxLength) {
-                release(s);
                 Sequence.End how = s.naturalEnd();
+                if (how == Sequence.End.FINISHED) cacheReply(s);
+                release(s);
                 if (how == Sequence.End.FINISHED) {
                     if ("length".equals(s.finishReasons[0])) metrics.successLength.increment();
                     else metrics.successStop.increment();
+                    s.timings = new EngineTimings(s.promptTokens - s.cachedTokens,
+                            (s.firstTokenReadyNanos - s.admittedNanos) / 1e6, s.tokensOf(0, s.steps),
+                            (end - s.firstTokenReadyNanos) / 1e6, s.cachedTokens);
                 }
                 metrics.e2e.observeNanos(end - s.arrivalNanos);
                 anyEnded = true;
@@ -241,6 +246,7 @@ final class EngineCore {
         s.cachedTokens = cached;
         s.prefillRemaining = s.promptTokens - cached;
         s.admittedByEngine = true;
+        s.admittedNanos = now;
         if (s.fault.firstChunkDelayMs() > 0) s.holdUntilNanos = now + s.fault.firstChunkDelayMs() * 1_000_000L;
         metrics.promptTokens.add(s.promptTokens);
         metrics.cachedTokens.add(cached);
@@ -249,6 +255,19 @@ final class EngineCore {
         s.publishedCachedTokens = cached;
         s.admitted = true;
         publisher.accept(s);
+    }
+
+    /**
+     * Keeps the finished reply's full blocks in the prefix cache after its prompt's, as vLLM and SGLang do. All reply
+     * tokens but the last have KV: the last was sampled and never fed back. So a next turn that re-sends prompt +
+     * reply hits floor((prompt + reply − 1) / block) blocks of it.
+     */
+    private void cacheReply(Sequence s) {
+        if (s.leases == null || s.replyTokens == null) return;
+        for (int c = 0; c < s.width; c++) {
+            int computed = s.lengths[c] - 1;
+            if (computed > 0) cache.extend(s.leases[c], s.promptIds[c], s.replyTokens.ids(c, computed));
+        }
     }
 
     private void release(Sequence s) {

@@ -22,8 +22,11 @@ interface GenerationSink {
     /** End of one delivery: push what was written to the client. */
     void flush();
 
-    /** All choices finished; {@code completionTokens} is the total emitted. */
-    void completed(int completionTokens);
+    /**
+     * All choices finished; {@code completionTokens} is the total emitted; {@code timings} the engine's own, to send
+     * as llama.cpp's {@code timings} object, or null (not asked for).
+     */
+    void completed(int completionTokens, EngineTimings timings);
 
     /** The request failed after it was admitted (fail-midstream fault, server closing). */
     void failed(ApiException error);

@@ -68,7 +68,7 @@ final class JsonResponder implements GenerationSink {
 
     @Override public void flush() {}
 
-    @Override public void completed(int completionTokens) {
+    @Override public void completed(int completionTokens, EngineTimings timings) {
         ObjectNode root = mapper.createObjectNode();
         root.put("id", id);
         root.put("object", chat ? "chat.completion" : "text_completion");
@@ -89,6 +89,13 @@ final class JsonResponder implements GenerationSink {
             choice.put("finish_reason", finishReasons[c]);
         }
         root.set("usage", WireFormat.usageNode(mapper, promptTokens, completionTokens, cachedTokens, reportCached));
+        if (timings != null) {
+            try {
+                root.set("timings", mapper.readTree(timings.json()));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException("timings JSON", e); // our own literal: cannot happen
+            }
+        }
         String json = WireFormat.toJson(mapper, root);
         if (malformed) json = json.substring(0, json.length() / 2);
         WireFormat.sendJson(ctx, HttpResponseStatus.OK, json, keepAlive);

@@ -39,6 +39,8 @@ final class OutputGenerator {
     };
 
     private final byte[][] words;
+    /** The token id of each word (each is one token). */
+    private final int[] wordIds;
     private final long serverSeed;
     private final int meanOutputTokens;
 
@@ -53,6 +55,8 @@ final class OutputGenerator {
                     + " of the simulator's words as single tokens; output token counts would not be exact");
         }
         this.words = kept.toArray(new byte[0][]);
+        this.wordIds = new int[words.length];
+        for (int i = 0; i < words.length; i++) wordIds[i] = tokenizer.encode(new String(words[i], StandardCharsets.UTF_8))[0];
         this.serverSeed = serverSeed;
         this.meanOutputTokens = meanOutputTokens;
     }
@@ -90,7 +94,7 @@ final class OutputGenerator {
                 finishReason = "stop";
             }
         }
-        return new ChoiceOutput(length, finishReason, new SplittableRandom(wordSeed), words.length, cut);
+        return new ChoiceOutput(length, finishReason, wordSeed, words.length, cut);
     }
 
     /**
@@ -120,6 +124,18 @@ final class OutputGenerator {
         return null;
     }
 
+    /**
+     * The token ids of the first {@code count} words {@code choice} sends, replayed from its seed (thread-safe: the
+     * choice's own RNG, on its event loop, is not touched). Whole words: a stop string's cut of the last one is not
+     * applied.
+     */
+    int[] tokenIds(ChoiceOutput choice, int count) {
+        SplittableRandom rng = new SplittableRandom(choice.wordSeed);
+        int[] ids = new int[count];
+        for (int i = 0; i < count; i++) ids[i] = wordIds[rng.nextInt(words.length)];
+        return ids;
+    }
+
     /** Geometric on {1, 2, …} with success probability 1/mean, hence mean {@code meanOutputTokens}. */
     private int naturalLength(SplittableRandom rng) {
         if (meanOutputTokens <= 1) return 1;
@@ -134,15 +150,18 @@ final class OutputGenerator {
         final int length;
         final String finishReason;
         private final SplittableRandom rng;
+        /** The seed of {@link #rng}, to replay the words elsewhere ({@link OutputGenerator#tokenIds}). */
+        private final long wordSeed;
         private final int vocabulary;
         /** Bytes of the last token's word to send (a stop string cuts it), or -1 for all. */
         final int lastTokenBytes;
         private int emitted;
 
-        private ChoiceOutput(int length, String finishReason, SplittableRandom rng, int vocabulary, int lastTokenBytes) {
+        private ChoiceOutput(int length, String finishReason, long wordSeed, int vocabulary, int lastTokenBytes) {
             this.length = length;
             this.finishReason = finishReason;
-            this.rng = rng;
+            this.rng = new SplittableRandom(wordSeed);
+            this.wordSeed = wordSeed;
             this.vocabulary = vocabulary;
             this.lastTokenBytes = lastTokenBytes;
         }

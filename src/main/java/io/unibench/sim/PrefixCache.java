@@ -18,6 +18,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>An acquired request pins its blocks (reference count); pinned blocks are never evicted. On release, blocks
  *       whose count drops to 0 join the LRU free list tail-first (deepest block first), so a request's deepest block
  *       is evicted before its first one and shared prefixes stay reachable.</li>
+ *   <li>A finished reply's full blocks join its prompt's ({@link #extend}), as vLLM and SGLang keep them: the next
+ *       turn of a conversation re-sends prompt + reply and hits them.</li>
  *   <li>Capacity counts pinned + free blocks. A new block evicts the least recently released free block; when every
  *       block is pinned the request's remaining blocks are simply not cached.</li>
  * </ul>
@@ -85,6 +87,43 @@ final class PrefixCache {
                 held[heldCount++] = key;
             }
             return new Lease(hits * blockSize, Arrays.copyOf(held, heldCount));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Adds to the lease the full blocks of {@code prompt} followed by {@code reply} beyond the prompt's own full
+     * blocks: a finished reply's KV, kept as vLLM and SGLang keep it, so that the next turn of a conversation, whose
+     * prompt repeats this prompt and reply, hits them. The keys continue the prompt's chain, so they equal the keys
+     * of that next prompt's blocks when its tokens start with {@code prompt + reply}. Nothing is added when the
+     * lease did not hold all of the prompt's full blocks (the cache was full: the chain is broken) or the lease was
+     * released; the blocks stop where the cache cannot make room.
+     */
+    void extend(Lease lease, int[] prompt, int[] reply) {
+        int promptBlocks = prompt.length / blockSize;
+        int[] tokens = Arrays.copyOf(prompt, prompt.length + reply.length);
+        System.arraycopy(reply, 0, tokens, prompt.length, reply.length);
+        long[] keys = blockKeys(tokens);
+        if (keys.length <= promptBlocks) return;
+        lock.lock();
+        try {
+            if (lease.released || lease.heldKeys.length != promptBlocks) return;
+            long[] held = Arrays.copyOf(lease.heldKeys, keys.length);
+            int heldCount = promptBlocks;
+            for (int b = promptBlocks; b < keys.length; b++) {
+                Block block = blocks.get(keys[b]);
+                if (block == null) {
+                    if (blocks.size() >= capacityBlocks && !evictOne()) break;
+                    block = new Block(keys[b]);
+                    blocks.put(keys[b], block);
+                } else if (block.refCount == 0) {
+                    unlink(block);
+                }
+                block.refCount++;
+                held[heldCount++] = keys[b];
+            }
+            lease.heldKeys = Arrays.copyOf(held, heldCount);
         } finally {
             lock.unlock();
         }
@@ -187,7 +226,7 @@ final class PrefixCache {
     /** The blocks one request pinned and how many of its prompt tokens were already cached. */
     static final class Lease {
         private final int cachedTokens;
-        private final long[] heldKeys;
+        private long[] heldKeys; // guarded by the cache lock once the lease exists
         private boolean released; // guarded by the cache lock
 
         private Lease(int cachedTokens, long[] heldKeys) {
@@ -197,7 +236,7 @@ final class PrefixCache {
 
         int cachedTokens() { return cachedTokens; }
 
-        int heldBlocks() { return heldKeys.length; }
+        int heldBlocks() { return heldKeys.length; } // read by the engine's thread after acquire or extend
     }
 
     private static final class Block {

@@ -35,6 +35,25 @@ final class RequestParser {
         return common(root, true, List.of(SimRequest.PromptInput.ofText(text)));
     }
 
+    /**
+     * The text of a {@code /tokenize} body: vLLM's {@code messages} (rendered with the chat template, as a chat
+     * request's prompt is) or {@code prompt}, or llama.cpp's {@code content}.
+     */
+    String tokenizeText(byte[] body) {
+        JsonNode root = readObject(body);
+        JsonNode messages = root.get("messages");
+        if (messages != null && messages.isArray() && !messages.isEmpty()) {
+            List<ChatTemplate.Message> parsed = new ArrayList<>(messages.size());
+            for (int i = 0; i < messages.size(); i++) parsed.add(message(messages.get(i), "messages[" + i + "]"));
+            return ChatTemplate.render(parsed);
+        }
+        for (String field : List.of("prompt", "content")) {
+            JsonNode text = root.get(field);
+            if (text != null && text.isTextual()) return text.asText();
+        }
+        throw ApiException.badRequest("prompt", "Field 'prompt' (vLLM), 'content' (llama.cpp) or 'messages' is required");
+    }
+
     SimRequest parseCompletion(byte[] body) {
         JsonNode root = readObject(body);
         JsonNode prompt = root.get("prompt");

@@ -9,6 +9,11 @@ package io.unibench.sim;
 final class Sequence {
     enum End { NONE, FINISHED, FAULT_FAIL, FAULT_DISCONNECT, QUEUE_TIMEOUT, SHUTDOWN }
 
+    /** The token ids of a choice's first {@code count} reply tokens (the words it sends), for the prefix cache. */
+    interface ReplyTokens {
+        int[] ids(int choice, int count);
+    }
+
     /** Writes a sequence's progress to its client; called on the sequence's event loop. */
     interface Delivery {
         void deliver(Sequence seq);
@@ -29,6 +34,8 @@ final class Sequence {
     final int kvBlocks;
     final Outbox outbox;
     final Delivery delivery;
+    /** Null when the reply's tokens are unknown (then only the prompt is cached). */
+    final ReplyTokens replyTokens;
 
     // ---- from the HTTP front ----
     volatile boolean cancelled;
@@ -45,6 +52,11 @@ final class Sequence {
     boolean stepDecode;
     boolean admittedByEngine;
     int cachedTokens;
+    /** When the engine admitted it (prefill may start) and when its first token was ready: the engine's timings. */
+    long admittedNanos;
+    long firstTokenReadyNanos;
+    /** Set on a normal finish before {@link #end} (whose volatile write publishes it); null otherwise. */
+    EngineTimings timings;
     /** Set when queued in an outbox and not yet delivered: the scheduler queues each sequence once. */
     final java.util.concurrent.atomic.AtomicBoolean inOutbox = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -56,7 +68,14 @@ final class Sequence {
 
     Sequence(SimRequest request, int[][] promptIds, int[] lengths, String[] finishReasons, FaultSpec fault, long arrivalNanos,
              long overheadNanos, int blockSize, Outbox outbox, Delivery delivery) {
+        this(request, promptIds, lengths, finishReasons, fault, arrivalNanos, overheadNanos, blockSize, outbox, delivery,
+                null);
+    }
+
+    Sequence(SimRequest request, int[][] promptIds, int[] lengths, String[] finishReasons, FaultSpec fault, long arrivalNanos,
+             long overheadNanos, int blockSize, Outbox outbox, Delivery delivery, ReplyTokens replyTokens) {
         this.request = request;
+        this.replyTokens = replyTokens;
         this.promptIds = promptIds;
         int p = 0;
         long blocks = 0;

@@ -93,8 +93,11 @@ final class SimEngine implements AutoCloseable {
             lengths[c] = planned.choices()[c].length;
             reasons[c] = planned.choices()[c].finishReason;
         }
+        // the sent words' token ids, unless the debug mode replaces the words by send stamps
+        Sequence.ReplyTokens reply = config.debugSendTimesInText() ? null
+                : (c, count) -> output.tokenIds(planned.choices()[c], count);
         return new Sequence(request, planned.promptIds(), lengths, reasons, fault, arrivalNanos, overheadNanos,
-                config.blockSize(), outbox, delivery);
+                config.blockSize(), outbox, delivery, reply);
     }
 
     /** Queues a sequence; false when the queue is full. */

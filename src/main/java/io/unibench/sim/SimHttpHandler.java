@@ -108,6 +108,10 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 if (fault.kind() != null && fault.kind().immediate()) immediateFault(parsed, fault, keepAlive);
                 else startExchange(parsed, fault, keepAlive, arrivalNanos);
             }
+            case "/tokenize" -> {
+                if (!HttpMethod.POST.equals(method)) sendError(methodNotAllowed(method, path), keepAlive);
+                else tokenize(ByteBufUtil.getBytes(request.content()), keepAlive);
+            }
             case "/v1/models" -> {
                 if (!HttpMethod.GET.equals(method)) sendError(methodNotAllowed(method, path), keepAlive);
                 else WireFormat.sendJson(ctx, HttpResponseStatus.OK, modelsJson(), keepAlive);
@@ -123,6 +127,42 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                         "text/plain; version=0.0.4; charset=utf-8", keepAlive);
             }
             default -> sendError(ApiException.notFound("Not Found: " + method + " " + path), keepAlive);
+        }
+    }
+
+    /**
+     * {@code POST /tokenize}: the prompt's token ids with the simulator's tokenizer, in a body both clients read:
+     * vLLM's {@code {"count", "max_model_len", "tokens"}}, whose {@code tokens} is all llama.cpp sends. Off the event
+     * loop, as a completion's tokenization is; answered in order (the next pipelined request waits).
+     */
+    private void tokenize(byte[] body, boolean keepAlive) {
+        current = new Exchange(null, FaultSpec.NONE, keepAlive, 0); // holds later pipelined requests back
+        try {
+            engine.prepareExecutor.execute(() -> {
+                String json;
+                HttpResponseStatus status = HttpResponseStatus.OK;
+                try {
+                    int[] ids = engine.tokenizer.encode(engine.parser.tokenizeText(body));
+                    ObjectNode root = engine.mapper.createObjectNode();
+                    root.put("count", ids.length);
+                    root.put("max_model_len", engine.config.scheduling().maxModelLen());
+                    var tokens = root.putArray("tokens");
+                    for (int id : ids) tokens.add(id);
+                    json = WireFormat.toJson(engine.mapper, root);
+                } catch (ApiException e) {
+                    json = WireFormat.errorJson(engine.mapper, e);
+                    status = HttpResponseStatus.valueOf(e.status());
+                }
+                String reply = json;
+                HttpResponseStatus answer = status;
+                onLoop(() -> {
+                    WireFormat.sendJson(ctx, answer, reply, keepAlive);
+                    exchangeDone();
+                });
+            });
+        } catch (RejectedExecutionException e) {
+            current = null;
+            sendError(new ApiException(503, "ServiceUnavailableError", "The server is shutting down.", null), keepAlive);
         }
     }
 
@@ -366,7 +406,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 case NONE -> sink.flush();
                 case FINISHED -> {
                     finish(); // accounting first: counters are current by the time the client reads the last byte
-                    sink.completed(s.tokensAfter(steps));
+                    sink.completed(s.tokensAfter(steps), engine.config.llamacppTimings() ? s.timings : null);
                     exchangeDone();
                 }
                 case FAULT_FAIL, SHUTDOWN -> {

@@ -94,6 +94,11 @@ public final class SimKnobs {
                 + "the simulator's System.nanoTime when it wrote the chunk (instead of a word), so an unmodified "
                 + "client's content carries the send stamps next to its own arrival stamps. Off by default.",
                 SimConfig::debugSendTimesInText));
+        k.add(new Knob("llamacpp-timings", Boolean.class, "Every reply carries llama.cpp's \"timings\" object (in the "
+                + "last chunk of a stream, in a non-streamed body) with the engine's own figures: prompt_n and "
+                + "prompt_ms (prompt tokens computed and their prefill time), predicted_n and predicted_ms (tokens "
+                + "generated and the time from the first to the last), cache_n (prompt tokens from the prefix cache). "
+                + "Off by default.", SimConfig::llamacppTimings));
         return Collections.unmodifiableList(k);
     }
 
@@ -136,6 +141,7 @@ public final class SimKnobs {
                             (Long) v.get("fault-chunk-delay-ms"), (Integer) v.get("fault-after-chunks"),
                             (Integer) v.get("fault-retry-after-s")),
                     (Boolean) v.get("debug-send-times"), (Boolean) v.get("debug-send-times-in-text"),
+                    (Boolean) v.get("llamacpp-timings"),
                     new SimConfig.Connections((Boolean) v.get("close-after-reply"),
                             (Long) v.get("keepalive-timeout-ms"), (Integer) v.get("keepalive-requests")));
         } catch (IllegalArgumentException e) {

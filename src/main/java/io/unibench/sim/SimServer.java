@@ -11,6 +11,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.unibench.net.Transport;
@@ -70,9 +71,10 @@ public final class SimServer implements AutoCloseable {
     private final Channel serverChannel;
     private final String host;
     private final int port;
+    private final boolean tls;
 
     private SimServer(SimEngine engine, EventLoopGroup acceptGroup, EventLoopGroup ioGroup, ChannelGroup channels,
-                      Channel serverChannel, String host, int port) {
+                      Channel serverChannel, String host, int port, boolean tls) {
         this.engine = engine;
         this.acceptGroup = acceptGroup;
         this.ioGroup = ioGroup;
@@ -80,6 +82,7 @@ public final class SimServer implements AutoCloseable {
         this.serverChannel = serverChannel;
         this.host = host;
         this.port = port;
+        this.tls = tls;
     }
 
     /**
@@ -97,6 +100,14 @@ public final class SimServer implements AutoCloseable {
      * up in test suites that start many servers). It must be the tokenizer {@code config.tokenizer()} names.
      */
     public static SimServer start(SimConfig config, Tokenizer tokenizer) {
+        return start(config, tokenizer, null);
+    }
+
+    /**
+     * Like {@link #start(SimConfig, Tokenizer)}, serving HTTPS with {@code tls} ({@link SimCertificate}) when it is
+     * not {@code null}: every connection starts with a TLS handshake, as at a real provider.
+     */
+    public static SimServer start(SimConfig config, Tokenizer tokenizer, SslContext tls) {
         if (!tokenizer.name().equals(config.tokenizer())) {
             throw new IllegalArgumentException("tokenizer " + tokenizer.name() + " is not the configured "
                     + config.tokenizer());
@@ -117,6 +128,7 @@ public final class SimServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override protected void initChannel(SocketChannel ch) {
                             channels.add(ch);
+                            if (tls != null) ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
                             ch.pipeline().addLast(new HttpServerCodec());
                             if (ConnectionCloser.needed(config.connections())) {
                                 ch.pipeline().addLast(new ConnectionCloser(config.connections()));
@@ -126,7 +138,7 @@ public final class SimServer implements AutoCloseable {
                     });
             Channel serverChannel = bootstrap.bind(config.host(), config.port()).syncUninterruptibly().channel();
             int port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
-            return new SimServer(engine, acceptGroup, ioGroup, channels, serverChannel, config.host(), port);
+            return new SimServer(engine, acceptGroup, ioGroup, channels, serverChannel, config.host(), port, tls != null);
         } catch (RuntimeException e) {
             acceptGroup.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             ioGroup.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -139,11 +151,11 @@ public final class SimServer implements AutoCloseable {
     /** The bound TCP port (the ephemeral one when the config said 0). */
     public int port() { return port; }
 
-    /** {@code http://HOST:PORT}, with 127.0.0.1 for a wildcard bind address. */
+    /** {@code http://HOST:PORT} ({@code https://} with TLS), with 127.0.0.1 for a wildcard bind address. */
     public String baseUrl() {
         String h = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
         if (h.indexOf(':') >= 0 && !h.startsWith("[")) h = "[" + h + "]";
-        return "http://" + h + ":" + port;
+        return (tls ? "https://" : "http://") + h + ":" + port;
     }
 
     public SimConfig config() { return engine.config; }

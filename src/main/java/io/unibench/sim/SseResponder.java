@@ -122,10 +122,15 @@ final class SseResponder implements GenerationSink {
         ctx.flush();
     }
 
-    @Override public void completed(int completionTokens) {
+    /** The usage chunk when asked for; llama.cpp's timings on the last chunk (that one, or one of their own). */
+    @Override public void completed(int completionTokens, EngineTimings timings) {
+        String timingsMember = timings == null ? "" : ",\"timings\":" + timings.json();
         if (includeUsage) {
             writeChunk("\"choices\":[],\"usage\":"
-                    + WireFormat.usageJson(promptTokens, completionTokens, cachedTokens, reportCached) + "}\n\n");
+                    + WireFormat.usageJson(promptTokens, completionTokens, cachedTokens, reportCached)
+                    + timingsMember + "}\n\n");
+        } else if (timings != null) {
+            writeChunk("\"choices\":[]" + timingsMember + "}\n\n");
         }
         end();
     }

@@ -20,23 +20,27 @@ import java.util.List;
  * and the upgrade run under a database-wide lock: a transaction-scoped advisory lock on PostgreSQL,
  * {@code BEGIN IMMEDIATE} (the write lock) on SQLite. DDL is transactional in both, so a failed migration
  * leaves the previous version intact.
+ *
+ * <p>A file's version is the number in its name, not its place in {@link #FILES}: numbers may have gaps (they are
+ * handed out to parallel lines of work), and every file whose version the store has not recorded is applied, in
+ * version order, so a version merged in below one already applied is still applied.
  */
 final class Migrations {
-    /**
-     * In version order; append, never edit a released file (its version is already applied somewhere). A file's
-     * version is the number after its {@code V}; numbers may skip (versions are reserved per branch of work), and
-     * each is applied once, in order, when the store's version is below it.
-     */
-    static final List<String> FILES = List.of("V1__run_history.sql", "V2__stale_connection_retry.sql");
+    /** In order; append, never edit a released file (its version is already applied somewhere). */
+    static final List<String> FILES = List.of("V1__run_history.sql", "V2__stale_connection_retry.sql", "V3__server_words.sql",
+            "V7__point_details.sql");
     private static final long ADVISORY_LOCK_KEY = 0x756e6962656e6368L; // "unibench"
 
     private Migrations() {}
 
+    /** The highest version this build knows. */
     static int latest() {
-        return version(FILES.getLast());
+        int max = 0;
+        for (String f : FILES) max = Math.max(max, version(f));
+        return max;
     }
 
-    /** The version a file name carries: {@code V12__what.sql} is 12. */
+    /** The number of {@code V<n>__<what>.sql}. */
     static int version(String file) {
         return Integer.parseInt(file.substring(1, file.indexOf("__")));
     }
@@ -56,16 +60,22 @@ final class Migrations {
                 st.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
                         + "description TEXT NOT NULL, applied_at BIGINT NOT NULL)");
                 int current = 0;
-                try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM schema_version")) {
-                    if (rs.next()) current = rs.getInt(1);
+                java.util.Set<Integer> applied = new java.util.HashSet<>();
+                try (ResultSet rs = st.executeQuery("SELECT version FROM schema_version")) {
+                    while (rs.next()) {
+                        applied.add(rs.getInt(1));
+                        current = Math.max(current, rs.getInt(1));
+                    }
                 }
                 if (current > latest()) {
                     throw new SQLException("the store's schema is version " + current + ", newer than this "
                             + "unibench knows (" + latest() + "): upgrade unibench");
                 }
-                for (String file : FILES) {
+                List<String> files = new ArrayList<>(FILES);
+                files.sort(java.util.Comparator.comparingInt(Migrations::version));
+                for (String file : files) {
                     int v = version(file);
-                    if (v <= current) continue;
+                    if (applied.contains(v)) continue;
                     for (String sql : statements(read(file).replace("${BLOB}", dialect.blobType()))) st.execute(sql);
                     st.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (" + v + ", '"
                             + file.replace("'", "") + "', " + System.currentTimeMillis() + ")");

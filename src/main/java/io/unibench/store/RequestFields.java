@@ -63,6 +63,14 @@ public final class RequestFields {
                     : r.tokenSource().name().toLowerCase(Locale.ROOT)),
             new Field("target_prompt_tokens", r -> count(r.promptTargetTokens())),
             new Field("synthesized_prompt_tokens", r -> count(r.promptSynthTokens())),
+            new Field("error_type", RequestRecord::errorType),
+            new Field("server_prompt_n", r -> r.serverTimings() == null ? null : count(r.serverTimings().promptN())),
+            new Field("server_prompt_ms", r -> r.serverTimings() == null ? null : finite(r.serverTimings().promptMs())),
+            new Field("server_predicted_n",
+                    r -> r.serverTimings() == null ? null : count(r.serverTimings().predictedN())),
+            new Field("server_predicted_ms",
+                    r -> r.serverTimings() == null ? null : finite(r.serverTimings().predictedMs())),
+            new Field("server_cache_n", r -> r.serverTimings() == null ? null : count(r.serverTimings().cacheN())),
             new Field("retried_stale_connection", RequestRecord::retriedStaleConnection),
             new Field("stale_attempt_start_s", r -> moment(r.phases().staleStartNanos())));
 

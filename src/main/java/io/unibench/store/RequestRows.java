@@ -4,6 +4,7 @@ import static io.unibench.metrics.RequestRecord.ABSENT;
 
 import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.ServerTimings;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,22 +19,25 @@ import java.util.Locale;
  * connection has its wasted attempt's start in {@code stale_start_ns} (V2; null = sent once).
  */
 final class RequestRows {
+    /** Migration V3: the server's own words (error type, llama.cpp timings); NULL when it said nothing. */
+    private static final String SERVER_COLUMNS = "error_type, server_prompt_n, server_prompt_ms, server_predicted_n, "
+            + "server_predicted_ms, server_cache_n";
     private static final String PHASE_COLUMNS = "connect_start_ns, dns_done_ns, connect_done_ns, tls_done_ns, "
             + "write_start_ns, written_ns, first_byte_ns";
     static final String COLUMNS = "run_id, point_index, idx, request_id, conversation_id, turn, stream, success, "
             + "error_class, http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, "
             + "headers_ns, first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, "
             + "cached_tokens, token_source, last_turn, cached_source, " + PHASE_COLUMNS
-            + ", prompt_target_tokens, prompt_synth_tokens, stale_start_ns";
+            + ", prompt_target_tokens, prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns";
     static final String INSERT = "INSERT INTO requests (" + COLUMNS + ") VALUES ("
             + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     /** Columns read back, in {@link #read} order (run_id and point_index are known to the caller). */
     static final String SELECT = "SELECT idx, request_id, conversation_id, turn, stream, success, error_class, "
             + "http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, headers_ns, "
             + "first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, cached_tokens, "
             + "token_source, last_turn, cached_source, " + PHASE_COLUMNS + ", prompt_target_tokens, "
-            + "prompt_synth_tokens, stale_start_ns FROM requests";
+            + "prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns FROM requests";
 
     /** Stored names of the enums, lower-cased once (per row it was a visible share of the writer's samples). */
     private static final String[] TOKEN_SOURCES = lowerNames(RequestRecord.TokenSource.values());
@@ -92,7 +96,37 @@ final class RequestRows {
         moment(ps, i++, p.firstByteNanos(), base);
         ps.setInt(i++, r.promptTargetTokens());
         ps.setInt(i++, r.promptSynthTokens());
+        ps.setString(i++, clean(r.errorType()));
+        ServerTimings t = r.serverTimings();
+        if (t == null) {
+            for (int k = 0; k < 5; k++) ps.setNull(i++, k % 2 == 0 ? Types.INTEGER : Types.DOUBLE);
+        } else {
+            ps.setInt(i++, t.promptN());
+            millis(ps, i++, t.promptMs());
+            ps.setInt(i++, t.predictedN());
+            millis(ps, i++, t.predictedMs());
+            ps.setInt(i++, t.cacheN());
+        }
         moment(ps, i, p.staleStartNanos(), base);
+    }
+
+    /** The timings of columns {@code from..from+4}, or null when the server sent none (the first is NULL). */
+    private static ServerTimings timings(ResultSet rs, int from) throws SQLException {
+        int promptN = rs.getInt(from);
+        if (rs.wasNull()) return null;
+        return new ServerTimings(promptN, millis(rs, from + 1), rs.getInt(from + 2), millis(rs, from + 3),
+                rs.getInt(from + 4));
+    }
+
+    /** A time the server did not give (NaN) is NULL: SQLite has no NaN. */
+    private static void millis(PreparedStatement ps, int i, double ms) throws SQLException {
+        if (Double.isFinite(ms)) ps.setDouble(i, ms);
+        else ps.setNull(i, Types.DOUBLE);
+    }
+
+    private static double millis(ResultSet rs, int i) throws SQLException {
+        double v = rs.getDouble(i);
+        return rs.wasNull() ? Double.NaN : v;
     }
 
     /** The record of the current row, its moments relative to the point's start (base 0). */
@@ -125,9 +159,11 @@ final class RequestRows {
                 rs.getString(9),
                 rs.getString(10),
                 new PhaseTimes(moment(rs, 25), moment(rs, 26), moment(rs, 27), moment(rs, 28), moment(rs, 29),
-                        moment(rs, 30), moment(rs, 31), moment(rs, 34)),
+                        moment(rs, 30), moment(rs, 31), moment(rs, 40)),
                 rs.getInt(32),
-                rs.getInt(33));
+                rs.getInt(33),
+                timings(rs, 35),
+                rs.getString(34));
     }
 
     private static void moment(PreparedStatement ps, int i, long nanos, long base) throws SQLException {

@@ -44,14 +44,26 @@ public final class RunComparison {
 
     /** The comparison: rows in point and metric order, the points found on one side only, repeat counts. */
     public record Result(StoredRun a, StoredRun b, List<Row> rows, List<String> unmatched, int repeatsA,
-                         int repeatsB) {}
+                         int repeatsB) {
+        /** The document of {@code runs compare --json} and {@code GET /api/compare}. */
+        public Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("a", a.runId());
+            m.put("b", b.runId());
+            m.put("rows", rows);
+            m.put("unmatched", unmatched);
+            m.put("repeats_a", repeatsA);
+            m.put("repeats_b", repeatsB);
+            return m;
+        }
+    }
 
     private RunComparison() {}
 
     public static Result compare(RunStore store, StoredRun a, StoredRun b) throws SQLException {
         Map<String, Map<String, Double>> ma = metrics(store, a);
         Map<String, Map<String, Double>> mb = metrics(store, b);
-        Set<String> except = Set.of(a.runId(), b.runId());
+        Set<String> except = Set.copyOf(List.of(a.runId(), b.runId())); // A may be B: Set.of would throw
         List<StoredRun> repeatsA = load(store, store.repeats(a.row().configKey(), except, MAX_REPEATS));
         List<StoredRun> repeatsB = a.row().configKey().equals(b.row().configKey()) ? List.of()
                 : load(store, store.repeats(b.row().configKey(), except, MAX_REPEATS));
@@ -212,7 +224,8 @@ public final class RunComparison {
                 + " [" + r.status() + "]";
     }
 
-    static String num(Double v) {
+    /** A figure of the comparison: integers plain, small values with 6 decimals, others with 4. */
+    public static String num(Double v) {
         if (v == null) return "-";
         double a = Math.abs(v);
         if (a != 0 && a < 0.01) return String.format(Locale.ROOT, "%.6f", v);
@@ -220,7 +233,8 @@ public final class RunComparison {
         return String.format(Locale.ROOT, "%.4f", v);
     }
 
-    private static String signed(Double v) {
+    /** {@link #num} with a + before positive values; empty for none. */
+    public static String signed(Double v) {
         if (v == null) return "";
         String s = num(v);
         return v > 0 ? "+" + s : s;

@@ -17,6 +17,15 @@ final class CliHarness {
         return new Run(exit, out.toString(), err.toString());
     }
 
+    /** Runs {@code run} with an empty environment (no API keys from the test's shell). */
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.configure(new picocli.CommandLine(new RunCommand().forTest(Map.of())), new PrintWriter(out, true),
+                new PrintWriter(err, true)).execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
     /** Runs {@code perf} through a command object the test keeps (to stop it), with an empty environment. */
     static Run perf(PerfCommand command, String... args) {
         StringWriter out = new StringWriter();

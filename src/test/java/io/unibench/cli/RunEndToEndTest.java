@@ -184,7 +184,7 @@ class RunEndToEndTest {
                     rounds: 4
                     validate: {choices_non_empty: true, json_output: true}
                 """);
-        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.exit()).as(o.err()).isEqualTo(3); // every request failed its validation: none succeeded
         ScenarioResults.Series s = o.results().series().getFirst();
         assertThat(s.overall().errors()).containsEntry("validation_error", 4L);
         assertThat(s.overall().sampleErrors().get("validation_error")).startsWith("json_output: content is not JSON");

@@ -177,6 +177,72 @@ class ChunkInterpreterTest {
         assertThat(broken.failure()).isEqualTo(ErrorClass.PROTOCOL_ERROR);
     }
 
+    /** llama.cpp's last chunk: finish reason, usage and its timings object, read on the scanner's path. */
+    private static final String LLAMA_CPP_TIMINGS = "{\"cache_n\":92,\"prompt_n\":41,\"prompt_ms\":38.125,"
+            + "\"prompt_per_token_ms\":0.93,\"prompt_per_second\":1075.4,\"predicted_n\":133,"
+            + "\"predicted_ms\":565.92,\"predicted_per_token_ms\":4.25,\"predicted_per_second\":235.0}";
+
+    @Test
+    void llamaCppTimingsInTheLastChunkAreKept() {
+        chunks.onEvent(delta("{\"content\":\"a\"}"), 1);
+        chunks.onEvent(delta("{\"content\":\"b\"}"), 2); // the scanner now has a token template
+        assertThat(chunks.onEvent("{\"choices\":[{\"finish_reason\":\"stop\",\"index\":0,\"delta\":{}}],"
+                + "\"object\":\"chat.completion.chunk\",\"usage\":{\"completion_tokens\":133,\"prompt_tokens\":133,"
+                + "\"total_tokens\":266},\"timings\":" + LLAMA_CPP_TIMINGS + "}", 3)).isEqualTo(Outcome.CONTINUE);
+        assertThat(chunks.onEvent("[DONE]", 4)).isEqualTo(Outcome.DONE);
+        assertThat(chunks.timings()).isEqualTo(new Timings(41, 38.125, 133, 565.92, 92));
+        assertThat(chunks.usage()).isEqualTo(new Usage(133, 133, -1));
+        assertThat(chunks.content()).isEqualTo("ab");
+    }
+
+    @Test
+    void timingsAlsoReadOnJacksonsPathAndInANonStreamedBody() {
+        // an escaped key sends the chunk to Jackson's streaming reader
+        chunks.onEvent("{\"choices\":[{\"delta\":{\"content\":\"x\"}}],\"\\u0078\":1,\"timings\":"
+                + LLAMA_CPP_TIMINGS + "}", 1);
+        assertThat(chunks.timings()).isEqualTo(new Timings(41, 38.125, 133, 565.92, 92));
+
+        ChunkInterpreter body = new ChunkInterpreter(new ObjectMapper());
+        byte[] bytes = ("{\"choices\":[{\"message\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}],"
+                + "\"timings\":{\"prompt_n\":3,\"prompt_ms\":1.5}}").getBytes(StandardCharsets.UTF_8);
+        assertThat(body.onBody(bytes, bytes.length, 9)).isEqualTo(Outcome.DONE);
+        assertThat(body.timings()).isEqualTo(new Timings(3, 1.5, -1, Double.NaN, -1)); // absent fields unknown
+        assertThat(new ChunkInterpreter(new ObjectMapper()).timings()).isNull();
+    }
+
+    @Test
+    void aChunkWithTimingsIsNeverTheTokenTemplate() {
+        // were it the template, the next chunk with the same bytes but another string would skip its timings read
+        String withTimings = "{\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"timings\":" + LLAMA_CPP_TIMINGS + "}";
+        chunks.onEvent(withTimings, 1);
+        chunks.onEvent(withTimings.replace("\"a\"", "\"b\"").replace("\"prompt_n\":41", "\"prompt_n\":42"), 2);
+        assertThat(chunks.timings().promptN()).isEqualTo(42);
+    }
+
+    @Test
+    void errorTypesKeepTheServersWords() {
+        chunks.onEvent(delta("{\"content\":\"x\"}"), 1);
+        chunks.onEvent("{\"error\":{\"message\":\"failed\",\"type\":\"server_error\",\"code\":500}}", 2);
+        assertThat(chunks.failureType()).isEqualTo("server_error"); // a numeric code only repeats the status
+
+        ChunkInterpreter old = new ChunkInterpreter(new ObjectMapper());
+        old.onEvent("{\"object\":\"error\",\"message\":\"bad\",\"type\":\"BadRequestError\",\"code\":400}", 1);
+        assertThat(old.failureType()).isEqualTo("BadRequestError");
+
+        byte[] llama = ("{\"error\":{\"code\":400,\"message\":\"the request exceeds the available context size\","
+                + "\"type\":\"exceed_context_size_error\",\"n_prompt_tokens\":5000,\"n_ctx\":4096}}")
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(ChunkInterpreter.serverError(new ObjectMapper(), llama, llama.length)).isEqualTo(
+                new ChunkInterpreter.ServerError("the request exceeds the available context size",
+                        "exceed_context_size_error"));
+        byte[] openai = ("{\"error\":{\"message\":\"too long\",\"type\":\"invalid_request_error\","
+                + "\"code\":\"context_length_exceeded\"}}").getBytes(StandardCharsets.UTF_8);
+        assertThat(ChunkInterpreter.serverError(new ObjectMapper(), openai, openai.length).type())
+                .isEqualTo("invalid_request_error/context_length_exceeded");
+        byte[] bare = "{\"error\":{\"message\":\"no type\"}}".getBytes(StandardCharsets.UTF_8);
+        assertThat(ChunkInterpreter.serverError(new ObjectMapper(), bare, bare.length).type()).isNull();
+    }
+
     private static String delta(String delta) {
         return "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":" + delta
                 + ",\"finish_reason\":null}],\"usage\":null}";

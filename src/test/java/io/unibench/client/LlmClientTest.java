@@ -153,20 +153,26 @@ class LlmClientTest {
                     URI.create("https://localhost:" + plain.getLocalPort() + "/v1/chat/completions"))));
             ClientResult r = client.send(BODY, true, "r").get(10, TimeUnit.SECONDS);
             assertThat(firstByte.get(10, TimeUnit.SECONDS)).isEqualTo(0x16); // TLS handshake record
-            assertThat(r.errorClass()).as(r.errorMessage()).isEqualTo(ErrorClass.PROTOCOL_ERROR);
+            assertThat(r.errorClass()).as(r.errorMessage()).isEqualTo(ErrorClass.TLS_ERROR);
+            assertThat(r.errorMessage()).isEqualTo("the reply is not TLS (a plain http server on an https:// URL?)");
         }
     }
 
     @Test
-    void debugLogMasksSecretsAndTruncates() {
+    void debugLogMasksSecretsCutsRequestBodiesAndKeepsResponseChunksWhole() {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         DebugLog log = new DebugLog(true, new java.io.PrintStream(bytes, true, StandardCharsets.UTF_8));
         log.request("id-1", "http://h/v1", Map.of("Authorization", "Bearer sk-abcdef123456", "X-Trace", "t1"),
                 ("{\"api_key\":\"sk-abcdefgh9876\",\"p\":\"" + "y".repeat(500) + "\"}").getBytes(StandardCharsets.UTF_8));
-        log.response("id-1", "chunk", "data with sk-zyxwvu654321");
+        log.response("id-1", "chunk", "data with sk-zyxwvu654321 " + "z".repeat(900) + " timings");
         String text = bytes.toString(StandardCharsets.UTF_8);
-        assertThat(text).contains("Authorization=***456", "X-Trace=t1", "sk-***876", "sk-***321", "id-1")
-                .doesNotContain("abcdef123456", "abcdefgh9876", "zyxwvu654321", "y".repeat(201));
+        assertThat(text).contains("Authorization=***456", "X-Trace=t1", "sk-***876", "sk-***321", "id-1",
+                        "z".repeat(900) + " timings", "y".repeat(500))
+                .doesNotContain("abcdef123456", "abcdefgh9876", "zyxwvu654321");
+        java.io.ByteArrayOutputStream longBody = new java.io.ByteArrayOutputStream();
+        new DebugLog(true, new java.io.PrintStream(longBody, true, StandardCharsets.UTF_8))
+                .request("id-3", "http://h/v1", Map.of(), "q".repeat(5000).getBytes(StandardCharsets.UTF_8));
+        assertThat(longBody.toString(StandardCharsets.UTF_8)).contains("...(5000 bytes)").doesNotContain("q".repeat(801));
         DebugLog off = new DebugLog(false, new java.io.PrintStream(bytes, true, StandardCharsets.UTF_8));
         int before = bytes.size();
         off.response("id-2", "chunk", "x");

@@ -30,6 +30,11 @@ public final class ScriptedServer implements AutoCloseable {
             return new Reply(200, content, prompt, completion, cached);
         }
 
+        /** A reply without a usage chunk (as servers that ignore stream_options send it). */
+        public static Reply withoutUsage(String content) {
+            return new Reply(200, content, -1, -1, null);
+        }
+
         public static Reply error(int status) {
             return new Reply(status, null, 0, 0, null);
         }
@@ -86,6 +91,10 @@ public final class ScriptedServer implements AutoCloseable {
         ObjectNode finish = JSON.createObjectNode();
         finish.putArray("choices").addObject().put("index", 0).put("finish_reason", "stop").putObject("delta");
         event(out, finish.toString());
+        if (reply.promptTokens() < 0) {
+            event(out, "[DONE]");
+            return;
+        }
         ObjectNode usage = JSON.createObjectNode();
         usage.putArray("choices");
         ObjectNode u = usage.putObject("usage");

@@ -65,7 +65,7 @@ class TerminalReportTest {
         List<String> metrics = perRequest.stream().filter(l -> l.startsWith("│")).skip(1)
                 .map(l -> cells(l).get(2)).toList();
         assertThat(metrics).containsSubsequence("Latency (s)", "TTFT (ms)", "TPOT (ms)", "ITL (ms)", "Input Tokens",
-                "Output Tokens", "Cache Hit (%)", "Latency (s)", "TTFT (ms)", "TPOT (ms)", "ITL (ms)",
+                "Output Tokens", "Cache Hit (%)", "Latency (s)", "TTFT (ms)", "TPOT (ms, estimated)", "ITL (ms)",
                 "Input Tokens (estimated)", "Output Tokens (estimated)", "Queue Delay (ms)", "Latency incl. Queue (s)", "TTFT incl. Queue (ms)");
         // cache hit only for the run whose server reported cached tokens
         assertThat(metrics.stream().filter(m -> m.equals("Cache Hit (%)"))).hasSize(1);

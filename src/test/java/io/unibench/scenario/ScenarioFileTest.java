@@ -82,6 +82,13 @@ class ScenarioFileTest {
                 scenarios:
                   - {name: s, type: chat, prompt: hi}
                 """;
+        String httpsProvider = """
+                provider:
+                  name: p
+                  base_url: https://127.0.0.1:9/v1
+                  model: m
+                  ca_cert: /nonexistent/ca.pem
+                """;
         return Stream.of(
                 Arguments.of("literal key", """
                         provider:
@@ -211,6 +218,11 @@ class ScenarioFileTest {
                             output: cheap
                         """ + scenarios,
                         "bad.yaml:7: provider.price.output: must be a number, got a string (\"cheap\")"),
+                Arguments.of("missing CA file", httpsProvider + scenarios,
+                        "bad.yaml:5: provider.ca_cert: /nonexistent/ca.pem: no such file"),
+                Arguments.of("CA file and insecure", httpsProvider + "  insecure: true\n" + scenarios,
+                        "bad.yaml:6: provider.insecure: give ca_cert or insecure, not both (insecure checks no "
+                                + "certificate at all)"),
                 Arguments.of("rate limit zero", provider + """
                         rate_limit: 0
                         """ + scenarios,

@@ -97,6 +97,23 @@ class EngineCoreTest {
     }
 
     @Test
+    void theEnginesOwnTimingsArePrefillAndDecodeOnItsClock() {
+        Engine e = new Engine(base());
+        Sequence s = e.seq(prompt(100, 40), 5);
+        e.core.offer(s);
+        e.drain();
+        // prefill 40 × 0.5 ms from admission (the 20 ms API overhead is before it, outside the engine); then 4 steps
+        assertThat(s.timings).isEqualTo(new EngineTimings(40, 20.0, 5, 40.0, 0));
+
+        Sequence again = e.seq(prompt(100, 40), 5); // the same prompt: 32 tokens (2 blocks) from the prefix cache
+        e.core.offer(again);
+        e.drain();
+        assertThat(again.timings).isEqualTo(new EngineTimings(8, 4.0, 5, 40.0, 32));
+        assertThat(again.timings.json()).contains("\"prompt_n\":8,\"prompt_ms\":4.0", "\"predicted_ms\":40.0",
+                "\"cache_n\":32");
+    }
+
+    @Test
     void longPromptsArePrefilledInChunksOfTheStepBudget() {
         Engine e = new Engine(base().with("max-num-batched-tokens", 100));
         long arrival = e.now;

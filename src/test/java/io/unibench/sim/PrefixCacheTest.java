@@ -33,6 +33,37 @@ class PrefixCacheTest {
     }
 
     @Test
+    void aReplysBlocksContinueItsPromptsChainSoTheNextTurnHitsThem() {
+        PrefixCache cache = new PrefixCache(16, 1000);
+        int[] prompt = tokens(0, 40); // 2 full blocks and 8 tokens of a third
+        int[] reply = tokens(500, 30); // completes the third block, fills a fourth, 6 left over
+        PrefixCache.Lease lease = cache.acquire(prompt);
+        cache.extend(lease, prompt, reply);
+        assertThat(lease.heldBlocks()).isEqualTo(4);
+        cache.release(lease);
+        long[] keys = cache.blockKeys(concat(prompt, reply));
+        for (long k : keys) assertThat(cache.contains(k)).isTrue();
+        // the next turn: prompt + reply + a new message; 4 blocks = 64 tokens cached (the prompt alone gave 32)
+        assertThat(cachedAfter(cache, concat(concat(prompt, reply), tokens(900, 20)))).isEqualTo(64);
+    }
+
+    @Test
+    void aReplyIsNotCachedWhenItsPromptsChainIsBrokenOrItsLeaseReleased() {
+        PrefixCache full = new PrefixCache(16, 1); // room for one of the prompt's two blocks
+        int[] prompt = tokens(0, 32);
+        PrefixCache.Lease partial = full.acquire(prompt);
+        assertThat(partial.heldBlocks()).isEqualTo(1);
+        full.extend(partial, prompt, tokens(500, 16));
+        assertThat(partial.heldBlocks()).isEqualTo(1);
+
+        PrefixCache cache = new PrefixCache(16, 1000);
+        PrefixCache.Lease lease = cache.acquire(prompt);
+        cache.release(lease);
+        cache.extend(lease, prompt, tokens(500, 16));
+        assertThat(cache.size()).isEqualTo(2);
+    }
+
+    @Test
     void blockKeysAreChainedOnTheWholePrefix() {
         PrefixCache cache = new PrefixCache(4, 1000);
         long[] a = cache.blockKeys(new int[]{1, 2, 3, 4, 5, 6, 7, 8});

@@ -105,27 +105,57 @@ class SimEngineHttpTest {
     }
 
     @Test
-    void secondTurnReportsTheBlockAlignedSharedPrefixAsCached() throws Exception {
+    void tokenizeAnswersLlamaCppAndVllmBodies() throws Exception {
         try (SimServer sim = SimServer.start(FAST, TOKENIZER); RawHttp client = new RawHttp(sim.port())) {
+            String text = "The quick brown fox jumps over the lazy dog.";
+            JsonNode llama = JSON.readTree(client.exchange("POST", "/tokenize",
+                    "{\"content\":\"" + text + "\"}").body());
+            assertThat(llama.get("tokens")).hasSize(TOKENIZER.count(text));
+            assertThat(llama.get("tokens").get(0).asInt()).isEqualTo(TOKENIZER.encode(text)[0]);
+            JsonNode vllm = JSON.readTree(client.exchange("POST", "/tokenize",
+                    "{\"model\":\"m\",\"prompt\":\"" + text + "\",\"add_special_tokens\":false}").body());
+            assertThat(vllm.get("count").asInt()).isEqualTo(TOKENIZER.count(text));
+            JsonNode chat = JSON.readTree(client.exchange("POST", "/tokenize",
+                    "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"" + text + "\"}]}").body());
+            assertThat(chat.get("count").asInt()).isEqualTo(TOKENIZER.count(ChatTemplate.render(
+                    java.util.List.of(new ChatTemplate.Message("user", text)))));
+            assertThat(client.exchange("POST", "/tokenize", "{\"model\":\"m\"}").status()).isEqualTo(400);
+        }
+    }
+
+    /** Every bundled encoding: the reply's words tokenize apart from the template text around them. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"cl100k_base", "o200k_base", "p50k_base", "r50k_base"})
+    void secondTurnHitsTheBlockAlignedPromptAndReplyOfTheFirst(String encoding) throws Exception {
+        Tokenizer tokenizer = Tokenizers.load(encoding);
+        try (SimServer sim = SimServer.start(FAST.withTokenizer(encoding), tokenizer);
+             RawHttp client = new RawHttp(sim.port())) {
             ObjectNode turn1 = chat("Tell me about rivers and the sea. ".repeat(20), 12, false);
             JsonNode r1 = JSON.readTree(client.exchange("POST", "/v1/chat/completions", turn1.toString()).body());
             assertThat(r1.at("/usage/prompt_tokens_details/cached_tokens").asInt()).isZero();
+            String reply = r1.at("/choices/0/message/content").asText();
             ObjectNode turn2 = turn1.deepCopy();
             ArrayNode messages = (ArrayNode) turn2.get("messages");
-            messages.addObject().put("role", "assistant").put("content", r1.at("/choices/0/message/content").asText());
+            messages.addObject().put("role", "assistant").put("content", reply);
             messages.addObject().put("role", "user").put("content", "And the lakes?");
             JsonNode r2 = JSON.readTree(client.exchange("POST", "/v1/chat/completions", turn2.toString()).body());
-            // what both prompts share, in tokens, cut down to whole 16-token blocks of the first prompt
-            int[] p1 = TOKENIZER.encode(ChatTemplate.render(java.util.List.of(
+            // the tokens turn 1 left with KV: its prompt and its reply but the reply's last token (never fed back)
+            int[] p1 = tokenizer.encode(ChatTemplate.render(java.util.List.of(
                     new ChatTemplate.Message("user", turn1.at("/messages/0/content").asText()))));
-            int[] p2 = TOKENIZER.encode(ChatTemplate.render(java.util.List.of(
+            int[] r = tokenizer.encode(reply);
+            assertThat(r).hasSize(r1.at("/usage/completion_tokens").asInt()); // one token per word
+            int[] computed = java.util.stream.IntStream.concat(java.util.Arrays.stream(p1),
+                    java.util.Arrays.stream(r, 0, r.length - 1)).toArray();
+            int[] p2 = tokenizer.encode(ChatTemplate.render(java.util.List.of(
                     new ChatTemplate.Message("user", turn1.at("/messages/0/content").asText()),
-                    new ChatTemplate.Message("assistant", r1.at("/choices/0/message/content").asText()),
+                    new ChatTemplate.Message("assistant", reply),
                     new ChatTemplate.Message("user", "And the lakes?"))));
+            // the template puts nothing between the prompt and the reply that tokenizes across the boundary
             int shared = 0;
-            while (shared < Math.min(p1.length, p2.length) && p1[shared] == p2[shared]) shared++;
-            int expected = Math.min(shared, p1.length) / 16 * 16;
-            assertThat(expected).isGreaterThan(100);
+            while (shared < Math.min(computed.length, p2.length) && computed[shared] == p2[shared]) shared++;
+            assertThat(shared).isEqualTo(computed.length);
+            int expected = computed.length / 16 * 16;
+            assertThat(expected).isGreaterThan(p1.length / 16 * 16);
             assertThat(r2.at("/usage/prompt_tokens").asInt()).isEqualTo(p2.length);
             assertThat(r2.at("/usage/prompt_tokens_details/cached_tokens").asInt()).isEqualTo(expected);
         }

@@ -26,6 +26,10 @@ class SimPerfRunTest {
     Path out;
 
     private List<JsonNode> run(SimServer sim, String... extra) throws Exception {
+        return run(sim, 0, extra);
+    }
+
+    private List<JsonNode> run(SimServer sim, int expectedExit, String... extra) throws Exception {
         List<String> args = new ArrayList<>(List.of("perf", "--url", sim.baseUrl() + "/v1/chat/completions",
                 "--model", "unibench-sim", "--outputs-dir", out.toString(), "--no-timestamp", "--name", "f",
                 "--parallel", "3", "--number", "24", "--max-tokens", "6", "--extra-args", "{\"ignore_eos\": true}",
@@ -33,7 +37,7 @@ class SimPerfRunTest {
         args.addAll(List.of(extra));
         StringWriter o = new StringWriter(), e = new StringWriter();
         int exit = Main.execute(args.toArray(String[]::new), new PrintWriter(o, true), new PrintWriter(e, true));
-        assertThat(exit).as(e.toString()).isZero();
+        assertThat(exit).as(e.toString()).isEqualTo(expectedExit);
         Path jsonl = out.resolve("f").resolve("parallel_3_number_24").resolve("requests.jsonl");
         List<JsonNode> records = new ArrayList<>();
         for (String line : Files.readAllLines(jsonl)) records.add(JSON.readTree(line));
@@ -43,7 +47,7 @@ class SimPerfRunTest {
     @Test
     void headerFaultFailsEveryRequestAndEachIsRecorded() throws Exception {
         try (SimServer sim = SimServer.start(FAST, Tokenizers.load("cl100k_base"))) {
-            List<JsonNode> records = run(sim, "--headers",
+            List<JsonNode> records = run(sim, 3, "--headers", // 3: no request succeeded
                     "X-Unibench-Fault={\"type\":\"fail-midstream\",\"after_chunks\":2}");
             assertThat(records).hasSize(24);
             for (JsonNode r : records) {

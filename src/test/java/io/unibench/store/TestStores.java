@@ -79,7 +79,11 @@ public final class TestStores {
                     ok && i % 7 != 0 ? (i % 5 == 0 ? RequestRecord.CacheSource.ESTIMATE : RequestRecord.CacheSource.SERVER) : null,
                     i % 11 == 0 ? RequestRecord.TokenSource.ESTIMATE : RequestRecord.TokenSource.SERVER, ok,
                     ok ? null : "http_429", ok ? 200 : 429, ok ? null : "Too Many Requests, \"quoted\",\nsecond line",
-                    ok ? "length" : null));
+                    ok ? "length" : null, io.unibench.metrics.PhaseTimes.NONE, -1, -1,
+                    // the server's words: llama.cpp timings on some successes (one without prompt_ms), an error type
+                    ok && i % 3 == 1 ? new io.unibench.metrics.ServerTimings(90, i % 6 == 1 ? Double.NaN : 12.5 + i,
+                            completion, 4.25 * completion, 10) : null,
+                    !ok && i % 10 == 4 ? "rate_limit_exceeded" : null));
             if (i % 4 == 1) { // sent twice: a stale pooled connection, then a new one
                 out.set(i, withPhases(out.get(i), new PhaseTimes(start + 1000, start + 2000, start + 90_000,
                         RequestRecord.ABSENT, start + 91_000, start + 95_000, start + 9_000_000, start - 400_000)));
@@ -93,6 +97,7 @@ public final class TestStores {
                 r.startEpochMillis(), r.scheduledNanos(), r.startNanos(), r.headersNanos(), r.firstChunkNanos(),
                 r.firstTokenNanos(), r.endNanos(), r.tokenChunkNanos(), r.promptTokens(), r.completionTokens(),
                 r.cachedTokens(), r.cachedTokenSource(), r.tokenSource(), r.success(), r.errorClass(), r.httpStatus(),
-                r.errorMessage(), r.finishReason(), p, r.promptTargetTokens(), r.promptSynthTokens());
+                r.errorMessage(), r.finishReason(), p, r.promptTargetTokens(), r.promptSynthTokens(), r.serverTimings(),
+                r.errorType());
     }
 }

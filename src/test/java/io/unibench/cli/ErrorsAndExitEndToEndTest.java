@@ -1,0 +1,175 @@
+package io.unibench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.sim.FaultKind;
+import io.unibench.sim.SimConfig;
+import io.unibench.sim.SimServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Errors keep the server's words (error_type beside the error class) and the exit status says whether the run's
+ * requests succeeded: the real CLI against simulators with injected faults.
+ */
+class ErrorsAndExitEndToEndTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path out;
+
+    private static SimServer sim(FaultKind fault, double rate) {
+        SimConfig c = SimConfig.defaults().withTtftMs(1).withItlMs(1).withSeed(7);
+        return SimServer.start(c.withFaults(new SimConfig.Faults(Map.of(fault, rate), 0, 0, 2, 1)));
+    }
+
+    private CliHarness.Run perf(SimServer sim, int number, String... extra) {
+        List<String> a = new ArrayList<>(List.of("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",
+                "m", "--outputs-dir", out.toString(), "--no-timestamp", "--name", "t", "--no-test-connection",
+                "--no-db", "--parallel", "1", "--number", Integer.toString(number), "--max-tokens", "6",
+                "--extra-args", "{\"ignore_eos\": true}", "--prompt", "hello there"));
+        a.addAll(List.of(extra));
+        return CliHarness.main(a.toArray(String[]::new));
+    }
+
+    private List<JsonNode> requests(int number) throws IOException {
+        List<JsonNode> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(out.resolve("t/parallel_1_number_" + number + "/requests.jsonl"))) {
+            rows.add(JSON.readTree(line));
+        }
+        return rows;
+    }
+
+    @Test
+    void aRunInWhichNoRequestSucceededExitsThreeAndKeepsTheMidStreamErrorType() throws IOException {
+        try (SimServer sim = sim(FaultKind.FAIL_MIDSTREAM, 1.0)) {
+            CliHarness.Run run = perf(sim, 4);
+            assertThat(run.exit()).as(run.err()).isEqualTo(3);
+            assertThat(run.err().lines().filter(l -> l.startsWith("unibench: "))).containsExactly(
+                    "unibench: no request succeeded (4 of 4 failed; see the Errors table)");
+        }
+        assertThat(requests(4)).hasSize(4).allSatisfy(r -> {
+            assertThat(r.get("error_class").asText()).isEqualTo("business_error");
+            assertThat(r.get("error_type").asText()).isEqualTo("InternalServerError"); // the SSE error event's type
+        });
+        String report = Files.readString(out.resolve("t/performance_summary.txt"));
+        assertThat(report).contains("Server error type").containsPattern("business_error\\s+│\\s+InternalServerError\\s+│\\s+4\\s");
+    }
+
+    @Test
+    void anErrorBodysTypeIsKeptBesideItsHttpClass() throws IOException {
+        SimConfig.Scheduling small = new SimConfig.Scheduling(256, 8192, 12, 10_000, 60_000, 1, 0.01, 0, true, List.of());
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1).withScheduling(small))) {
+            CliHarness.Run run = perf(sim, 2);
+            assertThat(run.exit()).as(run.err()).isEqualTo(3);
+        }
+        assertThat(requests(2)).allSatisfy(r -> {
+            assertThat(r.get("error_class").asText()).isEqualTo("http_400");
+            assertThat(r.get("error_type").asText()).isEqualTo("BadRequestError"); // vLLM's context-length refusal
+        });
+    }
+
+    @Test
+    void maxErrorRateTurnsAnErrorRateAboveItIntoExitThree() throws IOException {
+        int failed;
+        try (SimServer sim = sim(FaultKind.HTTP_500, 0.5)) {
+            CliHarness.Run all = perf(sim, 10, "--max-error-rate", "100");
+            assertThat(all.exit()).as(all.err()).isZero();
+        }
+        failed = (int) requests(10).stream().filter(r -> !r.get("success").asBoolean()).count();
+        assertThat(failed).as("the seeded draws fail some requests, not all").isBetween(1, 9);
+        double percent = failed * 10.0;
+        try (SimServer sim = sim(FaultKind.HTTP_500, 0.5)) { // the same seed: the same failures
+            CliHarness.Run above = perf(sim, 10, "--max-error-rate", Double.toString(percent - 1));
+            assertThat(above.exit()).as(above.err()).isEqualTo(3);
+            assertThat(above.err()).contains("unibench: parallel_1_number_10: " + failed + " of 10 requests failed");
+        }
+        try (SimServer sim = sim(FaultKind.HTTP_500, 0.5)) {
+            CliHarness.Run at = perf(sim, 10, "--max-error-rate", Double.toString(percent));
+            assertThat(at.exit()).as(at.err()).isZero();
+        }
+    }
+
+    @Test
+    void aMaxErrorRateOutsideZeroToHundredIsBadInput() {
+        try (SimServer sim = sim(FaultKind.HTTP_500, 0)) {
+            CliHarness.Run run = perf(sim, 1, "--max-error-rate", "150");
+            assertThat(run.exit()).isEqualTo(2);
+            assertThat(run.err().strip()).isEqualTo("unibench: --max-error-rate 150.0: expected a percentage from 0 to 100");
+        }
+    }
+
+    @Test
+    void helpListsTheExitCodes() {
+        for (String command : List.of("perf", "run")) {
+            CliHarness.Run help = CliHarness.main(command, "--help");
+            assertThat(help.out()).contains("Exit codes:", "the run completed, but no request succeeded",
+                    "--max-error-rate");
+        }
+    }
+
+    @Test
+    void theScenarioFilesMaxErrorRateGatesTheRunAndTheFlagOverridesIt() throws Exception {
+        try (SimServer sim = sim(FaultKind.HTTP_500, 0.3)) {
+            Path file = out.resolve("gate.yaml");
+            Files.writeString(file, """
+                    providers:
+                      - {name: p, base_url: "%s", model: m}
+                    generation: {temperature: 0, max_tokens: 4}
+                    concurrency: {levels: [1], requests_per_level: 10}
+                    rate_limit: 1000
+                    max_error_rate: 0
+                    scenarios:
+                      - {name: qa, type: chat, stream: true, prompt: "hello"}
+                    """.formatted(sim.baseUrl() + "/v1"));
+            CliHarness.Run gated = CliHarness.run("--config", file.toString(), "--outputs-dir",
+                    out.resolve("a").toString(), "--no-timestamp", "--no-db");
+            assertThat(gated.exit()).as(gated.err()).isEqualTo(3);
+            assertThat(gated.err()).containsPattern("unibench: p / qa / concurrency 1: [1-9] of 10 requests failed "
+                    + "\\(\\d+\\.\\d%\\), above --max-error-rate 0%");
+            CliHarness.Run flag = CliHarness.run("--config", file.toString(), "--outputs-dir",
+                    out.resolve("b").toString(), "--no-timestamp", "--no-db", "--max-error-rate", "100");
+            assertThat(flag.exit()).as(flag.err()).isZero();
+        }
+        Path bad = out.resolve("bad.yaml");
+        Files.writeString(bad, """
+                providers: [{name: p, base_url: sim, model: m}]
+                max_error_rate: 150
+                scenarios: [{name: qa, type: chat, prompt: "hello"}]
+                """);
+        CliHarness.Run refused = CliHarness.run("--config", bad.toString(), "--check");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("bad.yaml:2: max_error_rate");
+    }
+
+    @Test
+    void runExitsThreeWhenNoRequestOfItsLevelsSucceeded() throws Exception {
+        // the one-token probe fits the model length; every scenario request is too long for it (HTTP 400)
+        SimConfig.Scheduling small = new SimConfig.Scheduling(256, 8192, 40, 10_000, 60_000, 1, 0.01, 0, true, List.of());
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1).withScheduling(small))) {
+            Path file = out.resolve("bench.yaml");
+            Files.writeString(file, """
+                    providers:
+                      - {name: p, base_url: "%s", model: m}
+                    generation: {temperature: 0, max_tokens: 8}
+                    concurrency: {levels: [1], requests_per_level: 2}
+                    scenarios:
+                      - {name: qa, type: chat, stream: true, prompt: "%s"}
+                    """.formatted(sim.baseUrl() + "/v1", "word ".repeat(60).strip()));
+            CliHarness.Run run = CliHarness.run("--config", file.toString(), "--outputs-dir",
+                    out.resolve("run").toString(), "--no-timestamp", "--no-db");
+            assertThat(run.exit()).as(run.err()).isEqualTo(3);
+            assertThat(run.err()).contains("unibench: no request succeeded (2 of 2 failed");
+            assertThat(run.out()).contains("http_400 [BadRequestError] × 2");
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.unibench.store;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Versions are the numbers in the file names: gaps are allowed and every version not yet recorded is applied. */
+class MigrationsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aStoreAtVersionOneGetsTheLaterVersionsAcrossTheGap() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("old.db"))) {
+            try (Statement st = c.createStatement()) {
+                // the store as version 1 left it, with one stored request
+                st.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, "
+                        + "applied_at BIGINT NOT NULL)");
+                for (String sql : Migrations.statements(new String(MigrationsTest.class.getResourceAsStream(
+                        "migrations/V1__run_history.sql").readAllBytes()).replace("${BLOB}", "BLOB"))) {
+                    st.execute(sql);
+                }
+                st.execute("INSERT INTO schema_version VALUES (1, 'V1__run_history.sql', 0)");
+            }
+            assertThat(Migrations.apply(c, Dialect.SQLITE)).isEqualTo(1);
+            assertThat(versions(c)).containsExactlyElementsOf(Migrations.FILES.stream().map(Migrations::version).sorted().toList());
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT error_type, server_prompt_ms FROM requests")) {
+                assertThat(rs.next()).isFalse(); // the V3 columns exist
+            }
+            assertThat(Migrations.apply(c, Dialect.SQLITE)).isEqualTo(Migrations.latest()); // nothing left to do
+            assertThat(versions(c)).containsExactlyElementsOf(Migrations.FILES.stream().map(Migrations::version).sorted().toList());
+        }
+    }
+
+    @Test
+    void theVersionIsTheNumberInTheName() {
+        assertThat(Migrations.version("V1__run_history.sql")).isEqualTo(1);
+        assertThat(Migrations.version("V12__later.sql")).isEqualTo(12);
+        assertThat(Migrations.latest()).isGreaterThanOrEqualTo(3);
+    }
+
+    private static List<Integer> versions(Connection c) throws Exception {
+        List<Integer> v = new ArrayList<>();
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT version FROM schema_version ORDER BY version")) {
+            while (rs.next()) v.add(rs.getInt(1));
+        }
+        return v;
+    }
+}
