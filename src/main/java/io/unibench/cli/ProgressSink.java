@@ -8,6 +8,7 @@ import io.unibench.metrics.RunMetrics;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Shows a run's progress on stderr: a bar redrawn in place when stderr is a terminal (at most ten times a
@@ -23,6 +24,8 @@ final class ProgressSink implements RecordSink {
     private final boolean terminal;
     private final int every;
     private final AtomicLong done = new AtomicLong();
+    /** Serialises the terminal output; a lock, not a monitor: printing blocks, and would pin a virtual thread. */
+    private final ReentrantLock printing = new ReentrantLock();
     private long lastDraw;
 
     ProgressSink(PrintWriter err, RunMetrics metrics, String label, int total, boolean terminal, int every) {
@@ -39,15 +42,21 @@ final class ProgressSink implements RecordSink {
         long n = done.incrementAndGet();
         if (terminal) {
             long now = System.nanoTime();
-            synchronized (this) {
+            printing.lock();
+            try {
                 if (n < total && now - lastDraw < REDRAW_NANOS) return;
                 lastDraw = now;
                 err.print("\r" + bar(n) + "  " + line(metrics.live()));
                 err.flush();
+            } finally {
+                printing.unlock();
             }
         } else if (n % every == 0) {
-            synchronized (this) {
+            printing.lock();
+            try {
                 err.println("[" + label + "] " + n + "/" + total + "  " + line(metrics.live()));
+            } finally {
+                printing.unlock();
             }
         }
     }
@@ -55,8 +64,11 @@ final class ProgressSink implements RecordSink {
     @Override
     public void close() {
         if (terminal) {
-            synchronized (this) {
+            printing.lock();
+            try {
                 err.println();
+            } finally {
+                printing.unlock();
             }
         }
     }

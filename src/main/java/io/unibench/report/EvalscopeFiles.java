@@ -181,6 +181,7 @@ public final class EvalscopeFiles {
         m.put("rows", rows);
         m.put("new_connections", p.newConnections());
         m.put("reused_connections", p.reusedConnections());
+        m.put("retried_stale_connections", p.retriedStale());
         return m;
     }
 

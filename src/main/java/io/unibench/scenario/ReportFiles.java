@@ -170,6 +170,7 @@ public final class ReportFiles {
         }
         m.put("new_connections", p.newConnections());
         m.put("reused_connections", p.reusedConnections());
+        m.put("retried_stale_connections", p.retriedStale());
         return m;
     }
 
