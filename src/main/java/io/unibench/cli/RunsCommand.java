@@ -3,6 +3,8 @@ package io.unibench.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.unibench.BadInputException;
+import io.unibench.report.RunComparisonReport;
+import io.unibench.report.TerminalReport;
 import io.unibench.report.TextTable;
 import io.unibench.store.Owner;
 import io.unibench.store.RunComparison;
@@ -255,7 +257,7 @@ public final class RunsCommand implements Runnable {
         @Override
         int run(RunStore store) throws Exception {
             StoredRun r = store.run(store.resolveId(run));
-            out().println(StoredReports.render(store, r));
+            out().println(TerminalReport.render(StoredReports.results(store, r), StoredReports.basicInfo(r)));
             return 0;
         }
     }
@@ -288,7 +290,8 @@ public final class RunsCommand implements Runnable {
                 m.put("repeats_b", result.repeatsB());
                 out().println(JSON.writeValueAsString(m));
             } else {
-                out().print(RunComparison.render(result));
+                out().print(RunComparisonReport.render(ra.row().label(), rb.row().label(), result.rows(),
+                        result.unmatched(), result.repeatsA() + result.repeatsB()));
                 out().flush();
             }
             return 0;

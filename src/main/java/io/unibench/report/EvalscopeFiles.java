@@ -4,9 +4,9 @@ import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.Rounding;
 import io.unibench.metrics.RunResult;
 import io.unibench.metrics.ServerVsClient;
+import io.unibench.metrics.StrictJson;
 import io.unibench.metrics.TraceSummary;
 import io.unibench.metrics.TurnPositionRow;
-import io.unibench.metrics.WorkloadThroughput;
 import io.unibench.metrics.WorkloadTimeline;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -59,9 +59,9 @@ public final class EvalscopeFiles {
         summary.putAll(serverVsClientKeys(r.serverVsClient()));
         extraSummaryKeys.forEach(summary::putIfAbsent);
         writeJson(runDir.resolve(SUMMARY), summary);
-        writeJson(runDir.resolve(PERCENTILE), percentileRows(r.percentiles()));
+        writeJson(runDir.resolve(PERCENTILE), PercentileRow.toMaps(r.percentiles()));
         if (r.workload() != null && r.workload().nSamples() > 0) {
-            writeJson(runDir.resolve(WORKLOAD_THROUGHPUT), workload(r.workload()));
+            writeJson(runDir.resolve(WORKLOAD_THROUGHPUT), r.workload().toMap());
             writeJson(runDir.resolve(WORKLOAD_TIMELINE), timeline(r.timeline()));
         }
         if (r.traces() != null) {
@@ -131,38 +131,6 @@ public final class EvalscopeFiles {
         return m;
     }
 
-    /** {@code benchmark_percentile.json}'s rows as maps (also what the run history stores). */
-    public static List<Map<String, Object>> percentileRows(List<PercentileRow> rows) {
-        List<Map<String, Object>> out = new ArrayList<>(rows.size());
-        for (PercentileRow row : rows) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put(PercentileRow.PERCENTILES, row.label());
-            m.putAll(row.values());
-            out.add(m);
-        }
-        return out;
-    }
-
-    /** {@code workload_throughput.json} as a map (also what the run history stores). */
-    public static Map<String, Object> workload(WorkloadThroughput w) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("n_samples", w.nSamples());
-        m.put("wall_time_s", w.wallTimeSeconds());
-        m.put("last_window_s", w.lastWindowSeconds());
-        m.put("warmup_frac", w.warmupFraction());
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (WorkloadThroughput.Row row : w.rows()) {
-            Map<String, Object> rm = new LinkedHashMap<>();
-            rm.put("metric", row.metric());
-            rm.put("overall", row.overall());
-            rm.put("last_window", row.lastWindow());
-            rm.put("steady_state", row.steadyState());
-            rows.add(rm);
-        }
-        m.put("rows", rows);
-        return m;
-    }
-
     static Map<String, Object> timeline(WorkloadTimeline t) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("wall_start", t.wallStartSeconds());
@@ -185,7 +153,7 @@ public final class EvalscopeFiles {
 
     private static void writeJson(Path file, Object value) throws IOException {
         try (OutputStream out = Files.newOutputStream(file)) {
-            Json.PRETTY.writeValue(out, Json.strict(value));
+            Json.PRETTY.writeValue(out, StrictJson.strict(value));
         }
     }
 }

@@ -3,9 +3,9 @@ package io.unibench.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunResult;
-import io.unibench.report.EvalscopeFiles;
-import io.unibench.report.Json;
+import io.unibench.metrics.StrictJson;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,11 +28,11 @@ final class ResultJson {
     }
 
     static String percentiles(RunResult r) {
-        return write(EvalscopeFiles.percentileRows(r.percentiles()));
+        return write(PercentileRow.toMaps(r.percentiles()));
     }
 
     static String workload(RunResult r) {
-        return r.workload() == null ? null : write(EvalscopeFiles.workload(r.workload()));
+        return r.workload() == null ? null : write(r.workload().toMap());
     }
 
     static String errors(RunResult r) {
@@ -44,7 +44,7 @@ final class ResultJson {
 
     static String write(Object value) {
         try {
-            return MAPPER.writeValueAsString(Json.strict(value));
+            return MAPPER.writeValueAsString(StrictJson.strict(value));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
