@@ -17,7 +17,7 @@ import java.io.PrintWriter;
                 + "OpenAI-compatible LLM endpoints. Flags of `evalscope perf` work unchanged.",
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
         exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
-        subcommands = {PerfCommand.class, RunCommand.class, SimCommand.class, RunsCommand.class,
+        subcommands = {PerfCommand.class, RunCommand.class, SimCommand.class, RunsCommand.class, ServeCommand.class,
                 DatasetCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     public static final int EXIT_BAD_INPUT = 2;

@@ -33,19 +33,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** {@code unibench runs}: the run history kept by {@code perf} (SQLite by default, PostgreSQL by URL). */
 @Command(name = "runs", mixinStandardHelpOptions = true,
@@ -153,7 +147,8 @@ public final class RunsCommand implements Runnable {
                 throw new BadInputException("--status '" + status + "': running, finished, failed or interrupted");
             }
             long now = System.currentTimeMillis();
-            RunFilter f = new RunFilter(model, url, name, tags, when("--since", since, now), when("--until", until, now),
+            RunFilter f = new RunFilter(model, url, name, tags, RunFilter.when("--since", since, now),
+                    RunFilter.when("--until", until, now),
                     status, limit);
             List<RunRow> rows = store.list(f);
             if (json) {
@@ -281,14 +276,7 @@ public final class RunsCommand implements Runnable {
             StoredRun rb = store.run(store.resolveId(b));
             RunComparison.Result result = RunComparison.compare(store, ra, rb);
             if (json) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("a", ra.runId());
-                m.put("b", rb.runId());
-                m.put("rows", result.rows());
-                m.put("unmatched", result.unmatched());
-                m.put("repeats_a", result.repeatsA());
-                m.put("repeats_b", result.repeatsB());
-                out().println(JSON.writeValueAsString(m));
+                out().println(JSON.writeValueAsString(result.toMap()));
             } else {
                 out().print(RunComparisonReport.render(ra.row().label(), rb.row().label(), result.rows(),
                         result.unmatched(), result.repeatsA() + result.repeatsB()));
@@ -396,33 +384,6 @@ public final class RunsCommand implements Runnable {
         m.put("tags", r.tags());
         m.put("config_key", r.configKey());
         return m;
-    }
-
-    private static final Pattern AGE = Pattern.compile("(\\d+)([dhm])");
-
-    /** Epoch ms of YYYY-MM-DD (UTC midnight), an ISO instant, or an age (7d, 12h, 30m) before now. */
-    static Long when(String flag, String value, long nowMillis) {
-        if (value == null) return null;
-        Matcher m = AGE.matcher(value.trim());
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            Duration d = switch (m.group(2)) {
-                case "d" -> Duration.ofDays(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofMinutes(n);
-            };
-            return nowMillis - d.toMillis();
-        }
-        try {
-            return LocalDate.parse(value.trim()).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
-        } catch (DateTimeParseException notADate) {
-            try {
-                return Instant.parse(value.trim()).toEpochMilli();
-            } catch (DateTimeParseException e) {
-                throw new BadInputException(flag + " '" + value + "': expected YYYY-MM-DD, an ISO instant "
-                        + "(2025-01-31T10:00:00Z) or an age (7d, 12h, 30m)");
-            }
-        }
     }
 
     private static String time(long epochMillis) {

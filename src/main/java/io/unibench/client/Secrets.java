@@ -54,7 +54,8 @@ public final class Secrets {
     public static boolean isSecretHeader(String name) {
         String n = name.toLowerCase(Locale.ROOT);
         return n.equals("authorization") || n.equals("proxy-authorization") || n.equals("x-api-key")
-                || n.equals("api-key") || n.contains("key") || n.contains("token") || n.contains("secret");
+                || n.equals("api-key") || n.contains("key") || n.contains("token") || n.contains("secret")
+                || n.contains("cookie"); // a session cookie is a credential too
     }
 
 }

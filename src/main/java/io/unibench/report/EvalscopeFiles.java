@@ -62,11 +62,11 @@ public final class EvalscopeFiles {
         writeJson(runDir.resolve(PERCENTILE), PercentileRow.toMaps(r.percentiles()));
         if (r.workload() != null && r.workload().nSamples() > 0) {
             writeJson(runDir.resolve(WORKLOAD_THROUGHPUT), r.workload().toMap());
-            writeJson(runDir.resolve(WORKLOAD_TIMELINE), timeline(r.timeline()));
+            writeJson(runDir.resolve(WORKLOAD_TIMELINE), r.timeline().toMap());
         }
         if (r.traces() != null) {
-            writeJson(runDir.resolve(TRACE_SUMMARY), traces(r.traces()));
-            writeJson(runDir.resolve(TURN_POSITION_SUMMARY), turnPositions(r.turnPositions()));
+            writeJson(runDir.resolve(TRACE_SUMMARY), r.traces().toMap());
+            writeJson(runDir.resolve(TURN_POSITION_SUMMARY), TurnPositionRow.toMaps(r.turnPositions()));
         }
     }
 
@@ -83,70 +83,6 @@ public final class EvalscopeFiles {
             m.put("P50 " + row.metric() + " (ms)", row.p50());
             m.put("P90 " + row.metric() + " (ms)", row.p90());
             m.put("P99 " + row.metric() + " (ms)", row.p99());
-        }
-        return m;
-    }
-
-    static Map<String, Object> traces(TraceSummary t) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("n_traces", t.nTraces());
-        m.put("n_completed_traces", t.completedTraces());
-        m.put("n_abandoned_traces", t.abandonedTraces());
-        m.put("traces_per_second", t.tracesPerSecond());
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (TraceSummary.Row row : t.rows()) {
-            Map<String, Object> rm = new LinkedHashMap<>();
-            rm.put("metric", row.metric());
-            rm.put("mean", row.mean());
-            rm.put("min", row.min());
-            rm.put("p50", row.p50());
-            rm.put("p90", row.p90());
-            rm.put("p95", row.p95());
-            rm.put("p99", row.p99());
-            rm.put("max", row.max());
-            rm.put("n", row.n());
-            rows.add(rm);
-        }
-        m.put("rows", rows);
-        return m;
-    }
-
-    static Map<String, Object> turnPositions(List<TurnPositionRow> positions) {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (TurnPositionRow p : positions) {
-            Map<String, Object> rm = new LinkedHashMap<>();
-            rm.put("turn", p.turn());
-            rm.put("requests", p.requests());
-            rm.put("succeeded", p.succeeded());
-            rm.put("avg_input_tokens", p.avgInputTokens());
-            rm.put("avg_ttft_ms", p.avgTtftMs());
-            rm.put("p50_ttft_ms", p.p50TtftMs());
-            rm.put("p90_ttft_ms", p.p90TtftMs());
-            rm.put("p99_ttft_ms", p.p99TtftMs());
-            rm.put("cache_hit_percent", p.cacheHitPercent());
-            rows.add(rm);
-        }
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("rows", rows);
-        return m;
-    }
-
-    static Map<String, Object> timeline(WorkloadTimeline t) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("wall_start", t.wallStartSeconds());
-        List<Map<String, Object>> points = new ArrayList<>(t.points().size());
-        for (WorkloadTimeline.Point p : t.points()) {
-            Map<String, Object> pm = new LinkedHashMap<>();
-            pm.put("t", Rounding.round(p.t(), 6));
-            pm.put("cum_completion", p.cumCompletion());
-            pm.put("cum_new_prompt", p.cumNewPrompt());
-            pm.put("cum_cached_prompt", p.cumCachedPrompt());
-            points.add(pm);
-        }
-        m.put("points", points);
-        if (t.sampledEvery() > 1) { // a long run: every N-th success plus the latest (ours; absent otherwise)
-            m.put("sampled_every", t.sampledEvery());
-            m.put("n_successes", t.successes());
         }
         return m;
     }

@@ -51,7 +51,8 @@ public final class RunComparisonReport {
         return sb.toString();
     }
 
-    static String num(Double v) {
+    /** A figure of the comparison: integers plain, small values with 6 decimals, others with 4. */
+    public static String num(Double v) {
         if (v == null) return "-";
         double a = Math.abs(v);
         if (a != 0 && a < 0.01) return String.format(Locale.ROOT, "%.6f", v);
@@ -59,7 +60,8 @@ public final class RunComparisonReport {
         return String.format(Locale.ROOT, "%.4f", v);
     }
 
-    private static String signed(Double v) {
+    /** {@link #num} with a + before positive values; empty for none. */
+    public static String signed(Double v) {
         if (v == null) return "";
         String s = num(v);
         return v > 0 ? "+" + s : s;

@@ -6,8 +6,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunResult;
 import io.unibench.metrics.StrictJson;
+import io.unibench.metrics.TurnPositionRow;
+import io.unibench.metrics.WorkloadTimeline;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -40,6 +44,33 @@ final class ResultJson {
         m.put("counts", r.errors());
         m.put("samples", r.sampleErrors());
         return write(m);
+    }
+
+    /** Timeline points kept in the store: enough for a chart of any width, small for a million requests. */
+    static final int TIMELINE_POINTS = 2000;
+
+    static String traces(RunResult r) {
+        return r.traces() == null ? null : write(r.traces().toMap());
+    }
+
+    static String turnPositions(RunResult r) {
+        return r.traces() == null ? null : write(TurnPositionRow.toMaps(r.turnPositions()));
+    }
+
+    static String phases(RunResult r) {
+        return r.phases().isEmpty() ? null : write(r.phases().toMap());
+    }
+
+    /** The workload timeline with every n-th point (and the last) so at most {@link #TIMELINE_POINTS} remain. */
+    static String timeline(RunResult r) {
+        WorkloadTimeline t = r.timeline();
+        if (t == null || t.points().isEmpty()) return null;
+        List<WorkloadTimeline.Point> all = t.points();
+        int every = Math.max(1, (all.size() + TIMELINE_POINTS - 2) / (TIMELINE_POINTS - 1));
+        List<WorkloadTimeline.Point> kept = new ArrayList<>();
+        for (int i = 0; i < all.size() - 1; i += every) kept.add(all.get(i));
+        kept.add(all.getLast());
+        return write(new WorkloadTimeline(t.wallStartSeconds(), kept, t.successes(), t.sampledEvery() * every).toMap());
     }
 
     static String write(Object value) {

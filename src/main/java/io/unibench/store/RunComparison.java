@@ -30,14 +30,26 @@ public final class RunComparison {
 
     /** The comparison: rows in point and metric order, the points found on one side only, repeat counts. */
     public record Result(StoredRun a, StoredRun b, List<MetricDelta> rows, List<String> unmatched, int repeatsA,
-                         int repeatsB) {}
+                         int repeatsB) {
+        /** The document of {@code runs compare --json} and {@code GET /api/compare}. */
+        public Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("a", a.runId());
+            m.put("b", b.runId());
+            m.put("rows", rows);
+            m.put("unmatched", unmatched);
+            m.put("repeats_a", repeatsA);
+            m.put("repeats_b", repeatsB);
+            return m;
+        }
+    }
 
     private RunComparison() {}
 
     public static Result compare(RunStore store, StoredRun a, StoredRun b) throws SQLException {
         Map<String, Map<String, Double>> ma = metrics(store, a);
         Map<String, Map<String, Double>> mb = metrics(store, b);
-        Set<String> except = Set.of(a.runId(), b.runId());
+        Set<String> except = Set.copyOf(List.of(a.runId(), b.runId())); // A may be B: Set.of would throw
         List<StoredRun> repeatsA = load(store, store.repeats(a.row().configKey(), except, MAX_REPEATS));
         List<StoredRun> repeatsB = a.row().configKey().equals(b.row().configKey()) ? List.of()
                 : load(store, store.repeats(b.row().configKey(), except, MAX_REPEATS));
@@ -69,8 +81,8 @@ public final class RunComparison {
                 Spread sb = spread(repB, label, metric);
                 Spread s = sa.range == null ? sb : sb.range == null ? sa : sa.range >= sb.range ? sa : sb;
                 boolean inSpread = delta != null && s.range != null && Math.abs(delta) <= s.range;
-                rows.add(new MetricDelta(label, metric, va, vb, delta, pct, dir, MetricDelta.verdict(dir, delta), s.range, s.count,
-                        inSpread));
+                rows.add(new MetricDelta(label, metric, va, vb, delta, pct, dir, MetricDelta.verdict(dir, delta),
+                        s.range, s.count, inSpread));
             }
         }
         return new Result(a, b, rows, unmatched, repeatsA.size(), repeatsB.size());

@@ -76,6 +76,22 @@ public final class RunExport {
         }
     }
 
+    /**
+     * One JSON object a line per request, in point order: the fields of {@link RequestFields#ALL} after
+     * {@code point} and {@code label}. Streamed from the database like the CSV.
+     */
+    public static void requestsJsonl(RunStore store, StoredRun run, OutputStream out) throws IOException, SQLException {
+        try (JsonGenerator g = ResultJson.MAPPER.getFactory().createGenerator(out, JsonEncoding.UTF8)) {
+            g.setRootValueSeparator(new com.fasterxml.jackson.core.io.SerializedString("\n"));
+            for (StoredPoint p : run.points()) {
+                store.forEachRequest(run.runId(), p.index(), rec -> writeRequest(g, rec, p));
+            }
+            g.writeRaw('\n');
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
     private static void tree(JsonGenerator g, String name, JsonNode node) throws IOException {
         g.writeFieldName(name);
         if (node == null) g.writeNull();
@@ -83,8 +99,17 @@ public final class RunExport {
     }
 
     private static void writeRequest(JsonGenerator g, RequestRecord rec) {
+        writeRequest(g, rec, null);
+    }
+
+    /** The request's object; with {@code point}, its index and label first (a line of the JSONL export). */
+    private static void writeRequest(JsonGenerator g, RequestRecord rec, StoredPoint point) {
         try {
             g.writeStartObject();
+            if (point != null) {
+                g.writeNumberField("point", point.index());
+                g.writeStringField("label", point.label());
+            }
             for (RequestFields.Field f : RequestFields.ALL) {
                 Object v = f.value().apply(rec);
                 g.writeFieldName(f.name());

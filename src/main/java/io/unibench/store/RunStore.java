@@ -171,13 +171,18 @@ public final class RunStore implements AutoCloseable {
     public synchronized void savePointResult(String runId, int index, RunResult r, Map<String, Object> extraSummaryKeys)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE run_points SET summary_json = ?, "
-                + "percentiles_json = ?, workload_json = ?, errors_json = ? WHERE run_id = ? AND point_index = ?")) {
+                + "percentiles_json = ?, workload_json = ?, errors_json = ?, traces_json = ?, turn_positions_json = ?, "
+                + "phases_json = ?, timeline_json = ? WHERE run_id = ? AND point_index = ?")) {
             ps.setString(1, ResultJson.summary(r, extraSummaryKeys));
             ps.setString(2, ResultJson.percentiles(r));
             ps.setString(3, ResultJson.workload(r));
             ps.setString(4, ResultJson.errors(r));
-            ps.setString(5, runId);
-            ps.setInt(6, index);
+            ps.setString(5, ResultJson.traces(r));
+            ps.setString(6, ResultJson.turnPositions(r));
+            ps.setString(7, ResultJson.phases(r));
+            ps.setString(8, ResultJson.timeline(r));
+            ps.setString(9, runId);
+            ps.setInt(10, index);
             ps.executeUpdate();
         }
         commit();
@@ -283,11 +288,29 @@ public final class RunStore implements AutoCloseable {
             sql.append(" AND EXISTS (SELECT 1 FROM run_tags t WHERE t.run_id = r.run_id AND t.tag = ?)");
             args.add(tag);
         }
+        if (f.after() != null) { // keyset paging in the list's order: runs older than the cursor's
+            sql.append(" AND (r.started_at < ? OR (r.started_at = ? AND r.run_id < ?))");
+            args.add(f.after().startedAt());
+            args.add(f.after().startedAt());
+            args.add(f.after().runId());
+        }
         sql.append(" ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?");
         args.add(f.limit());
         List<RunRow> rows = queryRuns(sql.toString(), args);
         commit();
         return rows;
+    }
+
+    /** How many runs the store holds. */
+    public synchronized long count() throws SQLException {
+        long n;
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM runs");
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            n = rs.getLong(1);
+        }
+        commit();
+        return n;
     }
 
     /** A full run id from an id or a unique prefix of one. */
@@ -396,22 +419,101 @@ public final class RunStore implements AutoCloseable {
         return out;
     }
 
+    private static final String POINT_COLUMNS = "point_index, label, concurrency, rate, number, started_at, "
+            + "summary_json, percentiles_json, workload_json, errors_json, traces_json, turn_positions_json, "
+            + "phases_json, timeline_json";
+
     private List<StoredPoint> points(String runId) throws SQLException {
         List<StoredPoint> points = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT point_index, label, concurrency, rate, number, "
-                + "started_at, summary_json, percentiles_json, workload_json, errors_json FROM run_points "
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + POINT_COLUMNS + " FROM run_points "
                 + "WHERE run_id = ? ORDER BY point_index")) {
             ps.setString(1, runId);
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    points.add(new StoredPoint(rs.getInt(1), rs.getString(2), rs.getInt(3), rs.getDouble(4),
-                            rs.getInt(5), rs.getLong(6), ResultJson.read(rs.getString(7)),
-                            ResultJson.read(rs.getString(8)), ResultJson.read(rs.getString(9)),
-                            ResultJson.read(rs.getString(10))));
-                }
+                while (rs.next()) points.add(point(rs));
             }
         }
         return points;
+    }
+
+    private static StoredPoint point(ResultSet rs) throws SQLException {
+        return point(rs, 0);
+    }
+
+    /** The point of the current row, its {@link #POINT_COLUMNS} starting after {@code skip} other columns. */
+    private static StoredPoint point(ResultSet rs, int skip) throws SQLException {
+        int i = skip;
+        return new StoredPoint(rs.getInt(i + 1), rs.getString(i + 2), rs.getInt(i + 3), rs.getDouble(i + 4),
+                rs.getInt(i + 5), rs.getLong(i + 6), json(rs, i + 7), json(rs, i + 8), json(rs, i + 9), json(rs, i + 10),
+                new StoredPoint.Details(json(rs, i + 11), json(rs, i + 12), json(rs, i + 13), json(rs, i + 14)));
+    }
+
+    private static JsonNode json(ResultSet rs, int column) throws SQLException {
+        return ResultJson.read(rs.getString(column));
+    }
+
+    /**
+     * The last sweep point of each run given, by run id (a run's headline figures in a list of many runs): one
+     * query per 500 runs, not one per run. Runs without a point are absent.
+     */
+    public synchronized Map<String, StoredPoint> lastPoints(List<String> runIds) throws SQLException {
+        Map<String, StoredPoint> out = new LinkedHashMap<>();
+        for (int from = 0; from < runIds.size(); from += 500) {
+            List<String> chunk = runIds.subList(from, Math.min(runIds.size(), from + 500));
+            String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+            try (PreparedStatement ps = c.prepareStatement("SELECT p.run_id, " + POINT_COLUMNS.replace("point_index,",
+                    "p.point_index,") + " FROM run_points p WHERE p.run_id IN (" + marks + ") AND p.point_index = "
+                    + "(SELECT MAX(q.point_index) FROM run_points q WHERE q.run_id = p.run_id)")) {
+                bindAll(ps, chunk);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) out.put(rs.getString(1), point(rs, 1));
+                }
+            }
+        }
+        commit();
+        return out;
+    }
+
+    /**
+     * One request's moments for a chart of a point (milliseconds since the point's start; null when it did not
+     * happen).
+     */
+    public record RequestSample(long index, double startMs, Double ttftMs, Double latencyMs, boolean success) {}
+
+    /**
+     * At most {@code max} requests of a point, evenly spread over its request indices, for charts of one dot per
+     * request: index lookups on the primary key, so a point of a million requests costs {@code max} lookups, not a
+     * scan. {@code total} is the point's request count (indices 0 … total − 1).
+     */
+    public synchronized List<RequestSample> sampleRequests(String runId, int point, long total, int max)
+            throws SQLException {
+        List<RequestSample> out = new ArrayList<>();
+        if (total <= 0 || max <= 0) return out;
+        double stride = Math.max(1.0, (double) total / max);
+        List<Long> indices = new ArrayList<>();
+        for (double i = 0; i < total && indices.size() < max; i += stride) indices.add((long) i);
+        for (int from = 0; from < indices.size(); from += 500) {
+            List<Long> chunk = indices.subList(from, Math.min(indices.size(), from + 500));
+            String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+            try (PreparedStatement ps = c.prepareStatement("SELECT idx, start_ns, first_token_ns, end_ns, success "
+                    + "FROM requests WHERE run_id = ? AND point_index = ? AND idx IN (" + marks + ") ORDER BY idx")) {
+                ps.setString(1, runId);
+                ps.setInt(2, point);
+                for (int i = 0; i < chunk.size(); i++) ps.setLong(i + 3, chunk.get(i));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        long start = rs.getLong(2);
+                        if (rs.wasNull()) continue;
+                        long first = rs.getLong(3);
+                        Double ttft = rs.wasNull() ? null : (first - start) / 1e6;
+                        long end = rs.getLong(4);
+                        Double latency = rs.wasNull() ? null : (end - start) / 1e6;
+                        out.add(new RequestSample(rs.getLong(1), start / 1e6, ttft, latency, rs.getInt(5) != 0));
+                    }
+                }
+            }
+        }
+        commit();
+        return out;
     }
 
     private static void like(StringBuilder sql, List<Object> args, String column, String value) {

@@ -41,6 +41,7 @@ class SecretsTest {
         assertThat(Secrets.isSecretHeader("Authorization")).isTrue();
         assertThat(Secrets.isSecretHeader("proxy-authorization")).isTrue();
         assertThat(Secrets.isSecretHeader("X-Api-Key")).isTrue();
+        assertThat(Secrets.isSecretHeader("Cookie")).isTrue();
         assertThat(Secrets.isSecretHeader("api-key")).isTrue();
         assertThat(Secrets.isSecretHeader("X-Auth-Token")).isTrue();
         assertThat(Secrets.isSecretHeader("X-Client-Secret")).isTrue();

@@ -126,6 +126,73 @@ abstract class RunStoreContract {
         assertThat(store.list(RunFilter.all(10)).get(3).tags()).containsExactly("h100", "nightly");
     }
 
+    @Test
+    void pagesFollowTheCursorAndEveryRunIsListedOnce() throws Exception {
+        List<RequestRecord> r = TestStores.records(3, BASE, 3);
+        List<String> all = new ArrayList<>();
+        for (int i = 0; i < 5; i++) all.add(storeRun(start("p" + i, "m", "u", List.of()), r, i < 3 ? 1_000 : 2_000));
+        List<String> seen = new ArrayList<>();
+        RunFilter.Cursor after = null;
+        for (int page = 0; page < 5 && seen.size() < 5; page++) {
+            List<RunRow> rows = store.list(new RunFilter(null, null, null, List.of(), null, null, null, 2, after));
+            rows.forEach(x -> seen.add(x.runId()));
+            after = new RunFilter.Cursor(rows.getLast().startedAt(), rows.getLast().runId());
+        }
+        assertThat(seen).containsExactlyElementsOf(ids(RunFilter.all(10))).containsExactlyInAnyOrderElementsOf(all);
+        assertThat(store.list(new RunFilter(null, null, null, List.of(), null, null, null, 2, after))).isEmpty();
+    }
+
+    @Test
+    void pointDetailsAndTheLastPointOfManyRunsAreStored() throws Exception {
+        List<RequestRecord> records = TestStores.records(40, BASE, 4);
+        String one = storeRun(start("one", "m", "u", List.of()), records, 1_000);
+        String two = store.createRun(start("two", "m", "u", List.of()), me, 2_000);
+        store.addPoint(two, 0, INFO, 2_000);
+        store.addPoint(two, 1, new RunInfo("parallel_8_number_60", 8, -1, 60), 2_000);
+        store.savePointResult(two, 1, result(records));
+        String none = store.createRun(start("none", "m", "u", List.of()), me, 3_000);
+
+        StoredPoint.Details d = store.run(one).points().getFirst().details();
+        assertThat(d.phases()).isNull(); // these records carry no phase times (WebApiTest sees real ones)
+        assertThat(d.timeline().path("points").size()).isBetween(2, ResultJson.TIMELINE_POINTS);
+        assertThat(d.traces()).isNotNull(); // the records hold conversations
+        Map<String, StoredPoint> last = store.lastPoints(List.of(one, two, none));
+        assertThat(last.keySet()).containsExactlyInAnyOrder(one, two);
+        assertThat(last.get(two).index()).isEqualTo(1);
+        assertThat(last.get(two).summary().get("Total Requests").asInt()).isEqualTo(40);
+    }
+
+    @Test
+    void sampledRequestsAreSpreadEvenlyOverThePoint() throws Exception {
+        List<RequestRecord> records = TestStores.records(100, BASE, 5);
+        String id = storeRun(start("s", "m", "u", List.of()), records, 1_000);
+        List<RunStore.RequestSample> all = store.sampleRequests(id, 0, 100, 1000);
+        assertThat(all).hasSize(100);
+        List<RunStore.RequestSample> ten = store.sampleRequests(id, 0, 100, 10);
+        assertThat(ten).extracting(RunStore.RequestSample::index).containsExactly(0L, 10L, 20L, 30L, 40L, 50L, 60L,
+                70L, 80L, 90L);
+        RequestRecord r = records.get(10);
+        RunStore.RequestSample s = ten.get(1);
+        assertThat(s.startMs()).isEqualTo((r.startNanos() - BASE) / 1e6);
+        assertThat(s.success()).isEqualTo(r.success());
+        if (r.success()) assertThat(s.ttftMs()).isEqualTo((r.firstTokenNanos() - r.startNanos()) / 1e6);
+        else assertThat(s.ttftMs()).isNull();
+    }
+
+    @Test
+    void jsonlExportHasOneLinePerRequestWithItsPoint() throws Exception {
+        List<RequestRecord> records = TestStores.records(12, BASE, 6);
+        String id = storeRun(start("j", "m", "u", List.of()), records, 1_000);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RunExport.requestsJsonl(store, store.run(id), out);
+        List<String> lines = out.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+        assertThat(lines).hasSize(12);
+        JsonNode first = ResultJson.MAPPER.readTree(lines.getFirst());
+        assertThat(first.get("point").asInt()).isZero();
+        assertThat(first.get("label").asText()).isEqualTo(INFO.label());
+        assertThat(first.get("request_id").asText()).isEqualTo(records.getFirst().requestId());
+    }
+
     private RunFilter filter(String model, String url, String name, List<String> tags, Long since, Long until,
                              String status) {
         return new RunFilter(model, url, name, tags, since, until, status, 50);

@@ -1,0 +1,104 @@
+package io.unibench.cli;
+
+import io.unibench.BadInputException;
+import io.unibench.store.RunStore;
+import io.unibench.web.WebConfig;
+import io.unibench.web.WebServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/** {@code unibench serve}: the run history in a browser and over a REST API, until stopped (Ctrl-C). */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = {"Web UI and REST API over the run history: runs, run detail with charts, comparisons, exports.",
+                "Binds loopback unless a token is set; with a token every page and API call needs it."})
+public final class ServeCommand implements Callable<Integer> {
+    static final String DEFAULT_TOKEN_ENV = "UNIBENCH_TOKEN";
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on. Any address but "
+            + "loopback needs a token (--token-env). Default: ${DEFAULT-VALUE}.")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8080", description = "TCP port (0: any free port). "
+            + "Default: ${DEFAULT-VALUE}.")
+    int port;
+
+    @Option(names = "--token-env", paramLabel = "NAME", description = "Environment variable holding the access token "
+            + "(API: Authorization: Bearer TOKEN; browser: asked once). Default: " + DEFAULT_TOKEN_ENV
+            + " when set, else no token (loopback only).")
+    String tokenEnv;
+
+    @Mixin
+    RunsCommand.StoreOption storeOption;
+
+    @Spec
+    CommandSpec spec;
+
+    private Map<String, String> env = System.getenv();
+
+    /** Tests give the environment (the token variable) instead of the process's. */
+    ServeCommand withEnvironment(Map<String, String> env) {
+        this.env = env;
+        return this;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        WebConfig config = new WebConfig(host, port, token());
+        RunStore store = storeOption.open(err);
+        WebServer server;
+        try {
+            server = WebServer.start(config, store, store.location(), Version.current(), err);
+        } catch (RuntimeException e) {
+            store.close();
+            throw new BadInputException("--host " + host + " --port " + port + ": cannot listen ("
+                    + rootMessage(e) + ")");
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            server.close();
+            closeQuietly(store);
+            stopped.countDown();
+        }, "unibench-serve-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        String shown = host.contains(":") ? "[" + host + "]" : host;
+        out.println("unibench serve: http://" + shown + ":" + server.port() + "/ (run history: "
+                + store.location().display() + (config.token() != null ? "; token required" : "") + "). Ctrl-C stops.");
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    private String token() {
+        String name = tokenEnv != null ? tokenEnv : DEFAULT_TOKEN_ENV;
+        String value = env.get(name);
+        if (tokenEnv != null && (value == null || value.isBlank())) {
+            throw new BadInputException("--token-env " + tokenEnv + ": the variable is not set");
+        }
+        return value;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) t = t.getCause();
+        return String.valueOf(t.getMessage());
+    }
+
+    private static void closeQuietly(RunStore store) {
+        try {
+            store.close();
+        } catch (SQLException ignored) {
+            // stopping: nothing left to tell
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package io.unibench.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.metrics.PercentileRow;
+import io.unibench.store.RunStore;
+import io.unibench.store.StoredPoint;
+import io.unibench.store.StoredRun;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The series a run's charts draw, as plain arrays for uPlot: distributions from the stored percentile rows, the
+ * throughput timeline from the stored (down-sampled) workload timeline in equal windows, TTFT over time from at most
+ * {@link #MAX_DOTS} requests spread evenly over the run, and the per-level curves from the points' summaries.
+ */
+final class ChartData {
+    /** Dots of the TTFT-over-time chart: readable at any width, a few kilobytes, index lookups in the store. */
+    static final int MAX_DOTS = 2000;
+
+    private ChartData() {}
+
+    static Map<String, Object> of(RunStore store, StoredRun run) throws SQLException {
+        Map<String, Object> m = new LinkedHashMap<>();
+        List<StoredPoint> done = run.points().stream().filter(p -> p.percentiles() != null).toList();
+        m.put("labels", done.stream().map(StoredPoint::label).toList());
+        m.put("latency_s", distribution(done, PercentileRow.LATENCY));
+        m.put("ttft_ms", distribution(done, PercentileRow.TTFT));
+        m.put("itl_ms", distribution(done, PercentileRow.ITL));
+        m.put("ttft_over_time", ttftOverTime(store, run));
+        m.put("throughput", throughput(run));
+        m.put("levels", levels(done));
+        return m;
+    }
+
+    /** x: the percentile (min = 0, max = 100); one y series per point. */
+    static Map<String, Object> distribution(List<StoredPoint> points, String column) {
+        List<Double> x = new ArrayList<>();
+        for (String label : PercentileRow.LABELS) x.add(percentOf(label));
+        List<List<Double>> ys = new ArrayList<>();
+        for (StoredPoint p : points) {
+            List<Double> y = new ArrayList<>();
+            for (String label : PercentileRow.LABELS) y.add(RunViews.percentile(p, label, column));
+            ys.add(y);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("x", x);
+        m.put("y", ys);
+        return m;
+    }
+
+    private static double percentOf(String label) {
+        return switch (label) {
+            case "min" -> 0;
+            case "max" -> 100;
+            default -> Double.parseDouble(label.replace("%", ""));
+        };
+    }
+
+    /** Seconds since the run's start (of each request's start) and its TTFT; failed requests have none. */
+    private static Map<String, Object> ttftOverTime(RunStore store, StoredRun run) throws SQLException {
+        long total = 0;
+        for (StoredPoint p : run.points()) total += Math.max(0, pointRequests(p));
+        List<Double> t = new ArrayList<>();
+        List<Double> ttft = new ArrayList<>();
+        for (StoredPoint p : run.points()) {
+            long n = pointRequests(p);
+            if (n <= 0) continue;
+            int share = (int) Math.max(1, Math.round((double) MAX_DOTS * n / Math.max(1, total)));
+            double offset = (p.startedAt() - run.row().startedAt()) / 1000.0;
+            for (RunStore.RequestSample s : store.sampleRequests(run.runId(), p.index(), n, share)) {
+                if (s.ttftMs() == null || !s.success()) continue;
+                t.add(round(offset + s.startMs() / 1000.0, 3));
+                ttft.add(round(s.ttftMs(), 3));
+            }
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("t_s", t);
+        m.put("ttft_ms", ttft);
+        m.put("requests", total);
+        return m;
+    }
+
+    /** A point's request count: its summary's, else its planned number (a point cut short). */
+    private static long pointRequests(StoredPoint p) {
+        Double n = RunViews.number(p.summary(), "Total Requests");
+        return n != null ? n.longValue() : p.number();
+    }
+
+    /** Windows of the throughput timeline per point: fine enough to show a ramp, wide enough to average. */
+    static final int WINDOWS = 60;
+
+    /**
+     * Output tok/s in {@link #WINDOWS} equal windows of each point (at least 0.25 s wide): completion tokens
+     * finished in the window over its width, from the stored cumulative timeline (interpolated at the window's
+     * edges); x is the window's end in seconds since the run's start.
+     */
+    static Map<String, Object> throughput(StoredRun run) {
+        List<Double> t = new ArrayList<>();
+        List<Double> rate = new ArrayList<>();
+        for (StoredPoint p : run.points()) {
+            JsonNode timeline = p.details().timeline();
+            if (timeline == null || timeline.path("points").isEmpty()) continue;
+            double offset = (p.startedAt() - run.row().startedAt()) / 1000.0;
+            JsonNode points = timeline.path("points");
+            double end = points.get(points.size() - 1).path("t").asDouble();
+            double width = Math.max(0.25, end / WINDOWS);
+            double before = 0;
+            for (double edge = width; edge < end + width; edge += width) {
+                double cum = cumulativeAt(points, Math.min(edge, end));
+                t.add(round(offset + edge, 3));
+                rate.add(round((cum - before) / width, 2));
+                before = cum;
+            }
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("t_s", t);
+        m.put("output_tok_s", rate);
+        return m;
+    }
+
+    /**
+     * Completion tokens finished by {@code t}, interpolated linearly between the stored points: the stored
+     * timeline keeps every n-th completion, so a step function would alias into a saw-tooth of ±1/n per window.
+     */
+    static double cumulativeAt(JsonNode points, double t) {
+        double prevT = 0;
+        double prevCum = 0;
+        for (JsonNode p : points) {
+            double pt = p.path("t").asDouble();
+            double pc = p.path("cum_completion").asDouble();
+            if (pt >= t) return pt == prevT ? pc : prevCum + (pc - prevCum) * (t - prevT) / (pt - prevT);
+            prevT = pt;
+            prevCum = pc;
+        }
+        return prevCum;
+    }
+
+    /** One value per point: x is the concurrency, or the request rate when the points differ in rate only. */
+    static Map<String, Object> levels(List<StoredPoint> points) {
+        boolean byRate = points.size() > 1 && points.stream().map(StoredPoint::concurrency).distinct().count() == 1
+                && points.stream().allMatch(p -> p.rate() > 0);
+        List<Double> x = new ArrayList<>();
+        List<Double> tokens = new ArrayList<>();
+        List<Double> ttft = new ArrayList<>();
+        List<Double> latency = new ArrayList<>();
+        for (StoredPoint p : points) {
+            x.add(byRate ? p.rate() : (double) p.concurrency());
+            tokens.add(RunViews.number(p.summary(), RunViews.OUTPUT_THROUGHPUT));
+            ttft.add(RunViews.percentile(p, "95%", PercentileRow.TTFT));
+            latency.add(RunViews.percentile(p, "95%", PercentileRow.LATENCY));
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("x_label", byRate ? "request rate (req/s)" : "concurrency");
+        m.put("x", x);
+        m.put("output_tok_s", tokens);
+        m.put("ttft_p95_ms", ttft);
+        m.put("latency_p95_s", latency);
+        return m;
+    }
+
+    private static double round(double v, int decimals) {
+        double f = Math.pow(10, decimals);
+        return Math.round(v * f) / f;
+    }
+}

@@ -1,0 +1,227 @@
+package io.unibench.web;
+
+import static io.unibench.report.DisplayNumbers.AVG_COUNT;
+import static io.unibench.report.DisplayNumbers.COUNT;
+import static io.unibench.report.DisplayNumbers.MILLIS;
+import static io.unibench.report.DisplayNumbers.PERCENT;
+import static io.unibench.report.DisplayNumbers.RATE;
+import static io.unibench.report.DisplayNumbers.SECONDS;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.metrics.PercentileRow;
+import io.unibench.report.DisplayNumbers;
+import io.unibench.store.RunRow;
+import io.unibench.store.StoredPoint;
+import io.unibench.store.StoredRun;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the pages and the API show of stored runs, read from what the store kept at each point's end (the report's
+ * own summaries, percentile rows and tables), never recomputed from the requests.
+ */
+final class RunViews {
+    static final String OUTPUT_THROUGHPUT = "Output Throughput (tok/s)";
+
+    private RunViews() {}
+
+    /**
+     * A run's figures in a list: success over all its points, the other three of its last point (a sweep's last
+     * point is its heaviest load).
+     */
+    record Headline(Double successPercent, Double ttftP95Ms, Double latencyP95Seconds, Double outputTokensPerSecond) {
+        static Headline of(RunRow row, StoredPoint last) {
+            Double success = row.requestCount() == 0 ? null : 100.0 * row.successCount() / row.requestCount();
+            if (last == null) return new Headline(success, null, null, null);
+            return new Headline(success, percentile(last, "95%", PercentileRow.TTFT),
+                    percentile(last, "95%", PercentileRow.LATENCY), number(last.summary(), OUTPUT_THROUGHPUT));
+        }
+
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("success_percent", successPercent);
+            m.put("ttft_p95_ms", ttftP95Ms);
+            m.put("latency_p95_s", latencyP95Seconds);
+            m.put("output_tok_s", outputTokensPerSecond);
+            return m;
+        }
+    }
+
+    /** A run as listed by {@code GET /api/runs}. */
+    static Map<String, Object> listEntry(RunRow r, Headline h) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", r.runId());
+        m.put("name", r.name());
+        m.put("status", r.status());
+        m.put("created", Instant.ofEpochMilli(r.startedAt()).toString());
+        m.put("ended", r.endedAt() == null ? null : Instant.ofEpochMilli(r.endedAt()).toString());
+        m.put("model", r.model());
+        m.put("base_url", r.url());
+        m.put("tags", r.tags());
+        m.put("request_count", r.requestCount());
+        m.put("success_count", r.successCount());
+        m.put("config_key", r.configKey());
+        m.put("headline", h.toMap());
+        return m;
+    }
+
+    /** {@code GET /api/runs/{id}}: the row, configuration (masked when stored), environment and every point. */
+    static Map<String, Object> detail(StoredRun run, Headline h) {
+        Map<String, Object> m = listEntry(run.row(), h);
+        m.put("config", run.config());
+        m.put("environment", run.environment());
+        List<Map<String, Object>> points = new ArrayList<>();
+        for (StoredPoint p : run.points()) {
+            Map<String, Object> pm = new LinkedHashMap<>();
+            pm.put("index", p.index());
+            pm.put("label", p.label());
+            pm.put("concurrency", p.concurrency());
+            pm.put("rate", p.rate());
+            pm.put("number", p.number());
+            pm.put("started_at", Instant.ofEpochMilli(p.startedAt()).toString());
+            pm.put("summary", p.summary());
+            pm.put("percentiles", p.percentiles());
+            pm.put("workload", p.workload());
+            pm.put("errors", p.errors());
+            pm.put("traces", p.details().traces());
+            pm.put("turn_positions", p.details().turnPositions());
+            pm.put("phases", p.details().phases());
+            pm.put("timeline", p.details().timeline());
+            points.add(pm);
+        }
+        m.put("points", points);
+        return m;
+    }
+
+    /** The terminal report's tables of a stored run, in its order; a table without rows is left out. */
+    static List<Table> tables(StoredRun run) {
+        List<StoredPoint> done = run.points().stream().filter(p -> p.summary() != null).toList();
+        Table.Builder overview = new Table.Builder("Performance Overview", 1, "Point", "Conc.", "Rate", "Num", "RPS",
+                "Gen/s", "Success");
+        Table.Builder perRequest = new Table.Builder("Per-Request Metrics", 2, "Point", "Metric", "avg", "p50", "p95",
+                "p99", "max");
+        Table.Builder phases = new Table.Builder("Phases", 2, "Point", "Phase (ms)", "n", "avg", "p50", "p95", "p99");
+        Table.Builder traces = new Table.Builder("Per-Trace Metrics", 2, "Point", "Metric", "mean", "p50", "p90",
+                "p99", "max");
+        Table.Builder turns = new Table.Builder("Per-Turn-Position Metrics", 1, "Point", "Turn", "Requests", "Success",
+                "Input Tokens", "TTFT avg (ms)", "p50", "p90", "p99", "Cache Hit (%)");
+        Table.Builder workload = new Table.Builder("Workload Throughput", 2, "Point", "Metric (tok/s)", "Overall",
+                "Last 30s", "Steady (drop 20%)");
+        Table.Builder errors = new Table.Builder("Errors", 2, "Point", "Error class", "Count", "Sample message");
+        for (StoredPoint p : done) {
+            JsonNode s = p.summary();
+            overview.row(p.label(), p.concurrency() < 0 ? "INF" : Integer.toString(p.concurrency()),
+                    p.rate() < 0 ? "-" : fmt(p.rate(), RATE), fmt(number(s, "Total Requests"), COUNT),
+                    avail(number(s, "Req Throughput (req/s)"), RATE), avail(number(s, OUTPUT_THROUGHPUT), RATE),
+                    s.hasNonNull("Success Rate (%)") ? fmt(number(s, "Success Rate (%)"), PERCENT) + "%" : "—");
+            String label = p.label();
+            for (String[] metric : new String[][] {{"Latency (s)", "Avg Latency (s)", PercentileRow.LATENCY, "s"},
+                    {"TTFT (ms)", "Avg TTFT (ms)", PercentileRow.TTFT, "ms"},
+                    {"TPOT (ms)", "Avg TPOT (ms)", PercentileRow.TPOT, "ms"},
+                    {"ITL (ms)", "Avg ITL (ms)", PercentileRow.ITL, "ms"},
+                    {"Input Tokens", "Avg Input Tokens", PercentileRow.INPUT_TOKENS, "n"},
+                    {"Output Tokens", "Avg Output Tokens", PercentileRow.OUTPUT_TOKENS, "n"}}) {
+                int precision = switch (metric[3]) {
+                    case "s" -> SECONDS;
+                    case "ms" -> MILLIS;
+                    default -> COUNT;
+                };
+                Double avg = number(s, metric[1]);
+                if (avg == null && percentile(p, "50%", metric[2]) == null) continue;
+                perRequest.row(label, metric[0], avail(avg, metric[3].equals("n") ? AVG_COUNT : precision),
+                        fmt(percentile(p, "50%", metric[2]), precision), fmt(percentile(p, "95%", metric[2]), precision),
+                        fmt(percentile(p, "99%", metric[2]), precision), fmt(percentile(p, "max", metric[2]), precision));
+                label = "";
+            }
+            StoredPoint.Details d = p.details();
+            if (d.phases() != null) {
+                label = p.label();
+                for (JsonNode r : d.phases().path("rows")) {
+                    phases.row(label, r.path("phase").asText(), fmt(number(r, "n"), COUNT), fmt(number(r, "avg_ms"), 3),
+                            fmt(number(r, "p50_ms"), 3), fmt(number(r, "p95_ms"), 3), fmt(number(r, "p99_ms"), 3));
+                    label = "";
+                }
+                phases.row("", "connections new / reused", d.phases().path("new_connections").asText() + " / "
+                        + d.phases().path("reused_connections").asText(), "", "", "", "");
+            }
+            if (d.traces() != null) {
+                label = p.label();
+                for (JsonNode r : d.traces().path("rows")) {
+                    String name = r.path("metric").asText();
+                    int precision = name.endsWith("(s)") ? SECONDS : name.endsWith("(%)") ? PERCENT : RATE;
+                    traces.row(label, name, fmt(number(r, "mean"), precision), fmt(number(r, "p50"), precision),
+                            fmt(number(r, "p90"), precision), fmt(number(r, "p99"), precision),
+                            fmt(number(r, "max"), precision));
+                    label = "";
+                }
+                traces.row("", "Traces/s", fmt(number(d.traces(), "traces_per_second"), RATE), "", "", "", "");
+                traces.row("", "Traces", d.traces().path("n_traces").asText(), "", "", "", "");
+            }
+            if (d.turnPositions() != null) {
+                label = p.label();
+                for (JsonNode r : d.turnPositions().path("rows")) {
+                    turns.row(label, r.path("turn").asText(), r.path("requests").asText(), r.path("succeeded").asText(),
+                            fmt(number(r, "avg_input_tokens"), AVG_COUNT), fmt(number(r, "avg_ttft_ms"), MILLIS),
+                            fmt(number(r, "p50_ttft_ms"), MILLIS), fmt(number(r, "p90_ttft_ms"), MILLIS),
+                            fmt(number(r, "p99_ttft_ms"), MILLIS), fmt(number(r, "cache_hit_percent"), PERCENT));
+                    label = "";
+                }
+            }
+            if (p.workload() != null) {
+                label = p.label();
+                for (JsonNode r : p.workload().path("rows")) {
+                    workload.row(label, r.path("metric").asText(), fmt(number(r, "overall"), RATE),
+                            fmt(number(r, "last_window"), RATE), fmt(number(r, "steady_state"), RATE));
+                    label = "";
+                }
+            }
+            if (p.errors() != null) {
+                label = p.label();
+                JsonNode samples = p.errors().path("samples");
+                for (var e : p.errors().path("counts").properties()) {
+                    errors.row(label, e.getKey(), e.getValue().asText(), samples.path(e.getKey()).asText(""));
+                    label = "";
+                }
+            }
+        }
+        List<Table> out = new ArrayList<>();
+        for (Table.Builder b : List.of(overview, perRequest, phases, traces, turns, workload, errors)) {
+            if (!b.isEmpty()) out.add(b.build());
+        }
+        return out;
+    }
+
+    /** The environment as label/value pairs (nested values as JSON text). */
+    static List<Map.Entry<String, String>> environment(StoredRun run) {
+        List<Map.Entry<String, String>> out = new ArrayList<>();
+        if (run.environment() == null) return out;
+        run.environment().properties().forEach(e -> out.add(Map.entry(e.getKey(),
+                e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString())));
+        return out;
+    }
+
+    static Double percentile(StoredPoint p, String label, String column) {
+        if (p.percentiles() == null) return null;
+        for (JsonNode row : p.percentiles()) {
+            if (label.equals(row.path(PercentileRow.PERCENTILES).asText())) return number(row, column);
+        }
+        return null;
+    }
+
+    static Double number(JsonNode node, String key) {
+        JsonNode v = node == null ? null : node.get(key);
+        return v != null && v.isNumber() ? v.asDouble() : null;
+    }
+
+    static String fmt(Double v, int precision) {
+        return DisplayNumbers.format(v, precision);
+    }
+
+    private static String avail(Double v, int precision) {
+        return DisplayNumbers.formatAvailable(v, precision);
+    }
+}

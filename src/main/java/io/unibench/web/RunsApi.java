@@ -1,0 +1,197 @@
+package io.unibench.web;
+
+import static io.unibench.web.Route.param;
+import static io.unibench.web.Route.required;
+
+import io.javalin.http.Context;
+import io.unibench.BadInputException;
+import io.unibench.store.RunComparison;
+import io.unibench.store.RunExport;
+import io.unibench.store.RunFilter;
+import io.unibench.store.RunRow;
+import io.unibench.store.RunStore;
+import io.unibench.store.StoreLocation;
+import io.unibench.store.StoredPoint;
+import io.unibench.store.StoredRun;
+
+import java.io.BufferedWriter;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The REST API over the run history: list, detail, exports, delete, compare. */
+final class RunsApi {
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 500;
+    private static final List<String> STATUSES =
+            List.of(RunRow.RUNNING, RunRow.FINISHED, RunRow.FAILED, RunRow.INTERRUPTED);
+
+    private final RunStore store;
+    private final StoreLocation location;
+
+    RunsApi(RunStore store, StoreLocation location) {
+        this.store = store;
+        this.location = location;
+    }
+
+    List<Route> routes() {
+        return List.of(
+                Route.api("get", "/api/runs", "Stored runs, newest first, a page at a time, with headline figures "
+                        + "(success %, TTFT p95, latency p95, output tok/s of the last point).", "application/json",
+                        this::list,
+                        param("model", "model name contains (case-insensitive)"),
+                        param("url", "target URL contains"), param("name", "run name contains"),
+                        param("tag", "carries this tag (repeatable)"),
+                        param("status", "running, finished, failed or interrupted"),
+                        param("since", "started at or after: YYYY-MM-DD, ISO instant or age (7d, 12h)"),
+                        param("until", "started before (same forms)"),
+                        param("limit", "page size, 1 … " + MAX_LIMIT + " (default " + DEFAULT_LIMIT + ")"),
+                        param("cursor", "the previous page's \"next\"")),
+                Route.api("get", "/api/runs/{id}", "One run: status, masked configuration, environment, every "
+                        + "point's summary, percentiles, workload, errors, per-trace and per-turn tables.",
+                        "application/json", this::detail),
+                Route.api("get", "/api/runs/{id}/requests", "Every stored request, streamed from the store.",
+                        "application/x-ndjson", this::requests, param("format", "jsonl (default) or csv")),
+                Route.api("delete", "/api/runs/{id}", "Deletes a run that is not running, with its requests.",
+                        "application/json", this::delete),
+                Route.api("get", "/api/compare", "Run B against run A: per point and metric A, B, Δ, Δ%, better or "
+                        + "worse, and the run-to-run spread of repeats (what `runs compare` prints).",
+                        "application/json", this::compare, required("a", "run id"), required("b", "run id")));
+    }
+
+    /** A run id from the path (full or a unique prefix): 404 when no run has it. */
+    String resolve(String idOrPrefix) throws SQLException {
+        try {
+            return store.resolveId(idOrPrefix);
+        } catch (BadInputException e) {
+            throw new ApiError(e.getMessage().contains("ambiguous") ? 400 : 404, "run '" + idOrPrefix + "': "
+                    + (e.getMessage().contains("ambiguous") ? "ambiguous, give more of the id" : "not found"));
+        }
+    }
+
+    StoredRun load(String idOrPrefix) throws SQLException {
+        return store.run(resolve(idOrPrefix));
+    }
+
+    /** One page of runs and the headlines of its runs; {@code next} is null on the last page. */
+    record Page(List<RunRow> rows, Map<String, RunViews.Headline> headlines, String next) {}
+
+    Page page(Context ctx) throws SQLException {
+        RunFilter f = filter(ctx);
+        List<RunRow> rows = store.list(new RunFilter(f.model(), f.url(), f.name(), f.tags(), f.since(), f.until(),
+                f.status(), f.limit() + 1, f.after()));
+        String next = null;
+        if (rows.size() > f.limit()) {
+            rows = rows.subList(0, f.limit());
+            RunRow last = rows.getLast();
+            next = Base64.getUrlEncoder().withoutPadding().encodeToString(
+                    (last.startedAt() + ":" + last.runId()).getBytes(StandardCharsets.UTF_8));
+        }
+        return new Page(rows, headlines(rows), next);
+    }
+
+    Map<String, RunViews.Headline> headlines(List<RunRow> rows) throws SQLException {
+        Map<String, StoredPoint> last = store.lastPoints(rows.stream().map(RunRow::runId).toList());
+        Map<String, RunViews.Headline> out = new LinkedHashMap<>();
+        for (RunRow r : rows) out.put(r.runId(), RunViews.Headline.of(r, last.get(r.runId())));
+        return out;
+    }
+
+    private void list(Context ctx) throws Exception {
+        Page page = page(ctx);
+        List<Map<String, Object>> runs = new ArrayList<>();
+        for (RunRow r : page.rows()) runs.add(RunViews.listEntry(r, page.headlines().get(r.runId())));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("runs", runs);
+        m.put("next", page.next());
+        WebServer.json(ctx, m);
+    }
+
+    static RunFilter filter(Context ctx) {
+        String status = blankToNull(ctx.queryParam("status"));
+        if (status != null && !STATUSES.contains(status)) {
+            throw ApiError.badRequest("status '" + status + "': one of " + String.join(", ", STATUSES));
+        }
+        int limit = DEFAULT_LIMIT;
+        String l = blankToNull(ctx.queryParam("limit"));
+        if (l != null) {
+            try {
+                limit = Integer.parseInt(l);
+            } catch (NumberFormatException e) {
+                limit = -1;
+            }
+            if (limit < 1 || limit > MAX_LIMIT) throw ApiError.badRequest("limit '" + l + "': 1 … " + MAX_LIMIT);
+        }
+        long now = System.currentTimeMillis();
+        return new RunFilter(blankToNull(ctx.queryParam("model")), blankToNull(ctx.queryParam("url")),
+                blankToNull(ctx.queryParam("name")),
+                ctx.queryParams("tag").stream().filter(t -> !t.isBlank()).toList(),
+                RunFilter.when("since", blankToNull(ctx.queryParam("since")), now),
+                RunFilter.when("until", blankToNull(ctx.queryParam("until")), now), status, limit,
+                cursor(blankToNull(ctx.queryParam("cursor"))));
+    }
+
+    private static RunFilter.Cursor cursor(String value) {
+        if (value == null) return null;
+        try {
+            String text = new String(Base64.getUrlDecoder().decode(value), StandardCharsets.UTF_8);
+            int colon = text.indexOf(':');
+            return new RunFilter.Cursor(Long.parseLong(text.substring(0, colon)), text.substring(colon + 1));
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw ApiError.badRequest("cursor '" + value + "': not a cursor this service gave");
+        }
+    }
+
+    private void detail(Context ctx) throws Exception {
+        StoredRun run = load(ctx.pathParam("id"));
+        WebServer.json(ctx, RunViews.detail(run, headlines(List.of(run.row())).get(run.runId())));
+    }
+
+    /** Streams through a connection of its own: a download of a million rows holds no lock the pages need. */
+    private void requests(Context ctx) throws Exception {
+        String format = ctx.queryParam("format") == null ? "jsonl" : ctx.queryParam("format");
+        if (!format.equals("jsonl") && !format.equals("csv")) {
+            throw ApiError.badRequest("format '" + format + "': jsonl or csv");
+        }
+        StoredRun run = load(ctx.pathParam("id"));
+        ctx.header("Content-Disposition", "attachment; filename=\"" + run.runId() + "-requests." + format + "\"");
+        ctx.contentType(format.equals("csv") ? "text/csv; charset=utf-8" : "application/x-ndjson");
+        try (RunStore reader = RunStore.open(location)) {
+            OutputStream out = ctx.outputStream();
+            if (format.equals("csv")) {
+                RunExport.requestsCsv(reader, run, new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8),
+                        1 << 16));
+            } else {
+                RunExport.requestsJsonl(reader, run, out);
+            }
+        }
+    }
+
+    private void delete(Context ctx) throws Exception {
+        StoredRun run = load(ctx.pathParam("id"));
+        if (RunRow.RUNNING.equals(run.row().status())) {
+            throw new ApiError(409, "run " + run.runId() + " is still running; stop it first");
+        }
+        store.delete(run.runId());
+        ctx.status(204);
+    }
+
+    RunComparison.Result comparison(String a, String b) throws SQLException {
+        if (a == null || b == null) throw ApiError.badRequest("compare needs two runs: ?a=ID&b=ID");
+        return RunComparison.compare(store, load(a), load(b));
+    }
+
+    private void compare(Context ctx) throws Exception {
+        WebServer.json(ctx, comparison(ctx.queryParam("a"), ctx.queryParam("b")).toMap());
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+}

@@ -1,0 +1,142 @@
+package io.unibench.web;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.staticfiles.Location;
+import io.unibench.BadInputException;
+import io.unibench.store.RunStore;
+import io.unibench.store.StoreLocation;
+
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code unibench serve}: Jetty (through Javalin) on virtual threads, the REST API, the pages and their assets,
+ * all over one open run store. Handlers are plain blocking code; the store serialises its own calls, and a
+ * download of a run's requests reads through a connection of its own so a long export blocks no page.
+ */
+public final class WebServer implements AutoCloseable {
+    /** Largest request body accepted (the login form; run documents later): 1 MiB. */
+    static final long MAX_BODY_BYTES = 1 << 20;
+    static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+    private final Javalin app;
+    private final List<Route> routes;
+
+    private WebServer(Javalin app, List<Route> routes) {
+        this.app = app;
+        this.routes = routes;
+    }
+
+    /** Starts listening; {@code config.port() == 0} takes a free port ({@link #port()}). */
+    public static WebServer start(WebConfig config, RunStore store, StoreLocation location, String version,
+                                  PrintWriter log) {
+        Auth auth = new Auth(config.token());
+        ServiceMetrics metrics = new ServiceMetrics(System.currentTimeMillis(), () -> {
+            try {
+                return store.count();
+            } catch (SQLException e) {
+                return -1;
+            }
+        });
+        RunsApi api = new RunsApi(store, location);
+        Pages pages = new Pages(store, api, auth);
+        List<Route> routes = new ArrayList<>();
+        routes.add(Route.api("get", "/healthz", "Liveness: 200 and {\"status\": \"ok\"} while the service runs.",
+                "application/json", ctx -> json(ctx, Map.of("status", "ok"))));
+        routes.add(Route.api("get", "/metrics", "The service's own metrics, Prometheus text format.",
+                "text/plain", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+                        .result(metrics.render(System.currentTimeMillis()))));
+        routes.addAll(api.routes());
+        routes.add(Route.api("get", "/api/openapi.json", "This document.", "application/json",
+                ctx -> json(ctx, OpenApi.document(routes, version, auth.required()))));
+        routes.addAll(pages.routes());
+
+        Javalin app = Javalin.create(cfg -> {
+            cfg.startup.showJavalinBanner = false;
+            cfg.startup.showOldJavalinVersionWarning = false;
+            cfg.concurrency.useVirtualThreads = true;
+            cfg.http.maxRequestSize = MAX_BODY_BYTES;
+            cfg.jetty.host = config.host();
+            cfg.jetty.port = config.port();
+            cfg.staticFiles.add(sf -> {
+                sf.hostedPath = "/static";
+                sf.directory = "/io/unibench/web/static";
+                sf.location = Location.CLASSPATH;
+            });
+            cfg.staticFiles.enableWebjars();
+            cfg.requestLogger.http((ctx, millis) -> metrics.record(ctx.method().name(), routeOf(ctx),
+                    ctx.status().getCode(), millis));
+            cfg.routes.before(ctx -> {
+                if (open(ctx.path()) || auth.allows(ctx)) return;
+                if (ctx.path().startsWith("/api/") || ctx.path().equals("/metrics")) {
+                    ctx.header("WWW-Authenticate", "Bearer");
+                    throw new ApiError(401, "this service needs its token: Authorization: Bearer …");
+                }
+                ctx.redirect("/login");
+                ctx.skipRemainingHandlers();
+            });
+            for (Route r : routes) cfg.routes.addEndpoint(new io.javalin.router.Endpoint(
+                    HandlerType.findOrCreate(r.method().toUpperCase(java.util.Locale.ROOT)), r.path(), r.handler()));
+            cfg.routes.exception(ApiError.class, (e, ctx) -> error(ctx, e.status(), e.getMessage()));
+            cfg.routes.exception(BadInputException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
+            cfg.routes.exception(HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), e.getMessage()));
+            cfg.routes.exception(Exception.class, (e, ctx) -> {
+                log.println("unibench serve: " + ctx.method() + " " + ctx.path() + ": "
+                        + StoreLocation.mask(String.valueOf(e)));
+                error(ctx, 500, "internal error (logged by the service)");
+            });
+        });
+        app.start();
+        return new WebServer(app, List.copyOf(routes));
+    }
+
+    /** Paths served without the token: health, the login form and the static assets (no data in them). */
+    private static boolean open(String path) {
+        return path.equals("/healthz") || path.equals("/login") || path.startsWith("/static/")
+                || path.startsWith("/webjars/");
+    }
+
+    /** The route template matched ({@code /api/runs/{id}}), or "unmatched": bounded label values for metrics. */
+    private static String routeOf(Context ctx) {
+        try {
+            String p = ctx.endpoint().path;
+            return p.isEmpty() || p.equals("*") ? "unmatched" : p;
+        } catch (RuntimeException none) {
+            return ctx.path().startsWith("/static/") || ctx.path().startsWith("/webjars/") ? "static" : "unmatched";
+        }
+    }
+
+    static void json(Context ctx, Object value) throws Exception {
+        ctx.contentType("application/json").result(JSON.writeValueAsBytes(value));
+    }
+
+    static void error(Context ctx, int status, String message) {
+        try {
+            ctx.status(status);
+            json(ctx, Map.of("error", message == null ? "error" : message));
+        } catch (Exception e) {
+            ctx.status(500).result("{\"error\":\"internal error\"}");
+        }
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    List<Route> routes() {
+        return routes;
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}

@@ -1,0 +1,145 @@
+// Charts of the run and compare pages: uPlot (served from its WebJar) over the JSON the server embedded in
+// #chart-data. Every chart registers itself in window.unibenchCharts (id -> {series, points}) for the tests.
+(function () {
+  "use strict";
+  window.unibenchCharts = {};
+  var COLORS = ["#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563"];
+  var dataEl = document.getElementById("chart-data");
+  wirePicker();
+  if (!dataEl || typeof uPlot === "undefined") return;
+  var data = JSON.parse(dataEl.textContent);
+
+  function width(el) { return Math.max(280, el.clientWidth - 16); }
+
+  function empty(el, why) {
+    el.classList.add("no-data");
+    el.appendChild(document.createElement("p")).textContent = why;
+  }
+
+  function draw(el, opts, cols, nPoints) {
+    var title = el.getAttribute("data-title");
+    opts.title = title;
+    opts.width = width(el);
+    opts.height = 240;
+    opts.legend = opts.legend || { live: false };
+    (opts.axes || []).forEach(function (a, i) {
+      if (i === 0) return;
+      if (a.size === undefined) a.size = 56;
+      if (a.values === undefined) a.values = function (u, vals) { return vals.map(compact); };
+    });
+    var u = new uPlot(opts, cols, el);
+    window.unibenchCharts[el.id] = { series: opts.series.length - 1, points: nPoints };
+    new ResizeObserver(function () { u.setSize({ width: width(el), height: 240 }); }).observe(el);
+  }
+
+  // axis ticks: 130000 -> 130k, 2500000 -> 2.5M, small values as uPlot would print them
+  function compact(v) {
+    if (v === null) return "";
+    var a = Math.abs(v);
+    if (a >= 1e6) return +(v / 1e6).toFixed(2) + "M";
+    if (a >= 1e4) return +(v / 1e3).toFixed(1) + "k";
+    return +v.toFixed(4) + "";
+  }
+
+  function line(label, i, extra) {
+    var s = { label: label, stroke: COLORS[i % COLORS.length], width: 2, spanGaps: true,
+      points: { show: true, size: 5 } };
+    for (var k in extra) s[k] = extra[k];
+    return s;
+  }
+
+  function anyValue(ys) {
+    return ys.some(function (y) { return y.some(function (v) { return v !== null; }); });
+  }
+
+  function dist(el, d, labels, x) {
+    if (!d || !anyValue(d.y)) return empty(el, "No values stored for this metric.");
+    var series = [{ label: "percentile" }].concat(labels.map(function (l, i) { return line(l, i); }));
+    draw(el, { series: series, axes: [{ label: "percentile (%)" }, {}], scales: { x: { time: false } } },
+      [d.x].concat(d.y), d.x.length);
+  }
+
+  function ttftTime(el, d) {
+    if (!d || d.t_s.length === 0) return empty(el, "No successful request with a first token.");
+    var idx = d.t_s.map(function (_, i) { return i; }).sort(function (a, b) { return d.t_s[a] - d.t_s[b]; });
+    var t = idx.map(function (i) { return d.t_s[i]; });
+    var y = idx.map(function (i) { return d.ttft_ms[i]; });
+    el.setAttribute("data-title", el.getAttribute("data-title") + (d.t_s.length < d.requests
+      ? " — " + d.t_s.length + " of " + d.requests + " requests, evenly spread" : ""));
+    draw(el, {
+      series: [{ label: "s" }, { label: "TTFT (ms)", stroke: COLORS[0], paths: function () { return null; },
+        points: { show: true, size: 3, fill: COLORS[0] } }],
+      axes: [{ label: "seconds since start" }, {}], scales: { x: { time: false } }, legend: { show: false }
+    }, [t, y], t.length);
+  }
+
+  function throughput(el, d) {
+    if (!d || d.t_s.length === 0) return empty(el, "No workload timeline stored (runs before schema 7 have none).");
+    draw(el, { series: [{ label: "s" }, line("output tok/s", 2, { points: { show: false } })],
+      axes: [{ label: "seconds since start" }, {}], scales: { x: { time: false } } }, [d.t_s, d.output_tok_s],
+      d.t_s.length);
+  }
+
+  function levels(el, d) {
+    if (!d || d.x.length < 2) return empty(el, "One load level only: curves need a sweep (several --parallel or --rate values).");
+    draw(el, {
+      series: [{ label: d.x_label }, line("output tok/s", 0, { scale: "tok" }), line("TTFT p95 (ms)", 1, { scale: "ms" })],
+      axes: [{ label: d.x_label }, { scale: "tok", label: "tok/s" }, { scale: "ms", side: 1, label: "ms", grid: { show: false } }],
+      scales: { x: { time: false } }
+    }, [d.x, d.output_tok_s, d.ttft_p95_ms], d.x.length);
+  }
+
+  function lastOf(d, key) {
+    var dd = d[key];
+    return { x: dd.x, y: dd.y.length ? dd.y[dd.y.length - 1] : [] };
+  }
+
+  function cmpDist(el, key) {
+    var a = lastOf(data.a, key), b = lastOf(data.b, key);
+    if (!anyValue([a.y, b.y])) return empty(el, "No values stored for this metric.");
+    draw(el, { series: [{ label: "percentile" }, line("A", 0), line("B", 1)],
+      axes: [{ label: "percentile (%)" }, {}], scales: { x: { time: false } } }, [a.x, a.y, b.y], a.x.length);
+  }
+
+  function cmpLevels(el, key) {
+    var la = data.a.levels, lb = data.b.levels;
+    var xs = Array.from(new Set(la.x.concat(lb.x))).sort(function (p, q) { return p - q; });
+    function col(l) { return xs.map(function (x) { var i = l.x.indexOf(x); return i < 0 ? null : l[key][i]; }); }
+    if (xs.length === 0) return empty(el, "No finished points.");
+    draw(el, { series: [{ label: la.x_label }, line("A", 0), line("B", 1)],
+      axes: [{ label: la.x_label }, {}], scales: { x: { time: false } } }, [xs, col(la), col(lb)], xs.length);
+  }
+
+  document.querySelectorAll(".chart").forEach(function (el) {
+    var kind = el.getAttribute("data-kind"), key = el.getAttribute("data-key");
+    if (kind === "dist") dist(el, data[key], data.labels);
+    else if (kind === "ttft-time") ttftTime(el, data.ttft_over_time);
+    else if (kind === "throughput") throughput(el, data.throughput);
+    else if (kind === "levels") levels(el, data.levels);
+    else if (kind === "cmp-dist") cmpDist(el, key);
+    else if (kind === "cmp-levels") cmpLevels(el, key);
+  });
+
+  // runs page: two ticked runs -> /compare?a=&b= (the first ticked is A)
+  function wirePicker() {
+    var picks = Array.prototype.slice.call(document.querySelectorAll("input.pick"));
+    var button = document.getElementById("compare-button");
+    if (!button) return;
+    var order = [];
+    picks.forEach(function (p) {
+      p.addEventListener("change", function () {
+        order = order.filter(function (v) { return v !== p.value; });
+        if (p.checked) order.push(p.value);
+        while (order.length > 2) {
+          var drop = order.shift();
+          picks.forEach(function (q) { if (q.value === drop) q.checked = false; });
+        }
+        document.getElementById("compare-a").value = order[0] || "";
+        document.getElementById("compare-b").value = order[1] || "";
+        button.disabled = order.length !== 2;
+        document.getElementById("compare-hint").textContent = order.length === 2
+          ? "A = " + order[0] + ", B = " + order[1] : "Select two runs to compare them.";
+      });
+    });
+  }
+})();

@@ -1,0 +1,127 @@
+package io.unibench.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pages in real headless Chromium (Debian's), driven by Playwright for Java with the npm package
+ * {@code playwright-core} of the same version as its driver (.ci/run installs both; nothing is downloaded by the
+ * test). Locally the test is skipped, with the reason, when Chromium, node or the driver is missing; in CI
+ * ({@code CI=true}) it fails instead. Screenshots go to target/screenshots/.
+ */
+class BrowserTest {
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path NODE = Path.of("/usr/bin/node");
+    static final Path SHOTS = Path.of("target", "screenshots");
+
+    @TempDir
+    static Path dir;
+
+    private static WebFixture f;
+    private static Playwright playwright;
+    private static Browser browser;
+
+    /** Where .ci/run put playwright-core (a folder holding {@code package/cli.js}). */
+    static Path driverDir() {
+        String env = System.getenv("UNIBENCH_PLAYWRIGHT_DIR");
+        if (env != null && !env.isBlank()) return Path.of(env);
+        return Path.of(System.getProperty("user.home"), ".cache", "unibench",
+                "playwright-core-" + System.getProperty("playwright.version", "1.61.0"));
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path driver = driverDir();
+        String missing = !Files.isExecutable(CHROMIUM) ? CHROMIUM + " (apt-get install chromium)"
+                : !Files.isExecutable(NODE) ? NODE.toString()
+                : !Files.isRegularFile(driver.resolve("package/cli.js"))
+                ? driver + "/package/cli.js (npm package playwright-core; .ci/run installs it)" : null;
+        if (missing != null) {
+            if ("true".equals(System.getenv("CI"))) fail("browser tests must run in CI; missing " + missing);
+            Assumptions.abort("browser tests skipped: missing " + missing);
+        }
+        System.setProperty("playwright.cli.dir", driver.toString());
+        playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of(
+                "PLAYWRIGHT_NODEJS_PATH", NODE.toString(), "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM)
+                .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                        "--disable-background-networking", "--disable-component-update", "--disable-sync")));
+        f = new WebFixture(dir, null);
+        Files.createDirectories(SHOTS);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (browser != null) browser.close();
+        if (playwright != null) playwright.close();
+        if (f != null) f.close();
+    }
+
+    private static Page open(String path) {
+        Page page = browser.newPage(new Browser.NewPageOptions().setViewportSize(1400, 1000));
+        page.navigate(f.base() + path);
+        return page;
+    }
+
+    /** True when the chart's canvas has a drawn (non-transparent) pixel. */
+    private static boolean drawn(Page page, String chartId) {
+        return (Boolean) page.evaluate("id => [...document.querySelectorAll('#' + id + ' canvas')].some(c => {"
+                + " const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+                + " for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) return true; return false; })", chartId);
+    }
+
+    private static int series(Page page, String chartId) {
+        return ((Number) page.evaluate("id => window.unibenchCharts[id] ? window.unibenchCharts[id].series : -1",
+                chartId)).intValue();
+    }
+
+    @Test
+    void runsListShowsBothRunsAndPickingTwoOpensTheComparison() {
+        Page page = open("/");
+        assertThat(page.locator("table.runs tbody tr").count()).isEqualTo(2);
+        assertThat(page.locator("#compare-button").isDisabled()).isTrue();
+        page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("runs.png")).setFullPage(true));
+        page.locator("input.pick").nth(1).check();
+        page.locator("input.pick").nth(0).check();
+        assertThat(page.locator("#compare-button").isEnabled()).isTrue();
+        page.locator("#compare-button").click();
+        page.waitForURL("**/compare?**");
+        assertThat(page.url()).contains("a=" + f.runIds.get(0)).contains("b=" + f.runIds.get(1));
+        page.waitForFunction("Object.keys(window.unibenchCharts).length === 4");
+        for (String id : List.of("cmp-latency", "cmp-ttft", "cmp-levels-tok", "cmp-levels-ttft")) {
+            assertThat(series(page, id)).as(id).isEqualTo(2);
+            assertThat(drawn(page, id)).as(id).isTrue();
+        }
+        assertThat(page.locator("td.better, td.worse").count()).isPositive();
+        page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("compare.png")).setFullPage(true));
+    }
+
+    @Test
+    void detailPageDrawsEveryChartWithItsSeries() {
+        Page page = open("/runs/" + f.runIds.get(0));
+        page.waitForFunction("Object.keys(window.unibenchCharts).length === 6");
+        Map<String, Integer> expected = Map.of("chart-latency", 2, "chart-ttft", 2, "chart-itl", 2,
+                "chart-ttft-time", 1, "chart-throughput", 1, "chart-levels", 2);
+        expected.forEach((id, n) -> {
+            assertThat(series(page, id)).as(id).isEqualTo(n);
+            assertThat(drawn(page, id)).as(id).isTrue();
+        });
+        assertThat(page.locator("h2", new Page.LocatorOptions().setHasText("Per-Request Metrics")).count()).isEqualTo(1);
+        page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("run-detail.png")).setFullPage(true));
+    }
+}

@@ -1,0 +1,93 @@
+package io.unibench.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/** The rendered pages, read with jsoup (no browser): what a person sees is there, from the stored figures. */
+class WebPagesTest {
+    @TempDir
+    static Path dir;
+
+    private static WebFixture f;
+
+    @BeforeAll
+    static void start() throws Exception {
+        f = new WebFixture(dir, null);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        f.close();
+    }
+
+    private static Document page(String path) throws Exception {
+        var r = f.get(path);
+        assertThat(r.statusCode()).as(path).isEqualTo(200);
+        return Jsoup.parse(r.body());
+    }
+
+    @Test
+    void runsPageListsRunsWithBadgesFiguresAndTrend() throws Exception {
+        Document d = page("/");
+        List<Element> rows = d.select("table.runs tbody tr");
+        assertThat(rows).hasSize(2);
+        assertThat(rows.getFirst().attr("data-run")).isEqualTo(f.runIds.get(1));
+        assertThat(rows.getFirst().select(".badge.finished").text()).isEqualTo("finished");
+        List<String> cells = rows.getFirst().select("td.num").eachText();
+        assertThat(cells).hasSize(5);
+        assertThat(cells.get(1)).isEqualTo("100%");
+        assertThat(Double.parseDouble(cells.get(2))).isPositive(); // TTFT p95
+        // both runs share model and URL: one target, two runs in its sparkline
+        assertThat(rows.getFirst().select("svg.spark polyline").attr("points").split(" ")).hasSize(2);
+        assertThat(d.select("input.pick")).hasSize(2);
+        assertThat(page("/?name=second").select("table.runs tbody tr")).hasSize(1);
+        assertThat(page("/?name=nothing").select("p.empty").text()).contains("No stored runs match");
+    }
+
+    @Test
+    void detailPageHasTheReportTablesChartsAndEnvironment() throws Exception {
+        Document d = page("/runs/" + f.runIds.get(0));
+        assertThat(d.select("h2").eachText()).contains("Performance Overview", "Per-Request Metrics", "Phases",
+                "Workload Throughput", "Environment");
+        Element overview = d.select("h2:containsOwn(Performance Overview) + div table").first();
+        assertThat(overview.select("tbody tr")).hasSize(2);
+        assertThat(overview.select("tbody tr").first().select("td").eachText()).startsWith("parallel_2_number_12", "2");
+        assertThat(d.select(".chart")).hasSize(6);
+        JsonNode charts = new ObjectMapper().readTree(d.getElementById("chart-data").data());
+        assertThat(charts.get("labels")).hasSize(2);
+        assertThat(charts.get("ttft_over_time").get("t_s")).hasSize(28);
+        assertThat(charts.get("levels").get("x")).hasSize(2);
+        assertThat(d.select("table.kv th").eachText()).contains("model", "tool_version");
+        assertThat(d.select("p.downloads a").eachAttr("href")).anySatisfy(h -> assertThat(h).endsWith("format=csv"));
+    }
+
+    @Test
+    void comparePageShowsDeltasWithTheirVerdicts() throws Exception {
+        Document d = page("/compare?a=" + f.runIds.get(0) + "&b=" + f.runIds.get(1));
+        assertThat(d.select(".side.a a").text()).isEqualTo("first");
+        assertThat(d.select("table.report")).hasSize(2); // one per sweep point
+        assertThat(d.select("td.better, td.worse")).isNotEmpty();
+        assertThat(d.select("table.report thead th").eachText()).contains("Δ", "Δ%");
+        assertThat(d.select(".chart")).hasSize(4);
+    }
+
+    @Test
+    void htmlReportIsSelfContained() throws Exception {
+        Document d = page("/api/runs/" + f.runIds.get(0) + "/report.html");
+        assertThat(d.select("script[src], link[rel=stylesheet]")).isEmpty();
+        assertThat(d.select("script").stream().map(Element::data).filter(s -> s.contains("uPlot"))).isNotEmpty();
+        assertThat(d.select("h2").eachText()).contains("Performance Overview");
+    }
+}
