@@ -64,6 +64,14 @@ class ArchitectureTest {
     }
 
     @Test
+    void theTableHasNoCycle() throws IOException {
+        Map<String, Set<String>> table = table(Files.readString(Path.of("ARCHITECTURE.md")));
+        for (String room : table.keySet()) {
+            assertThat(reachable(table, room)).as("rooms %s reaches through its arrows", room).doesNotContain(room);
+        }
+    }
+
+    @Test
     void aForbiddenImportIsNamedWithItsFileAndLine() {
         Map<String, Set<String>> table = Map.of("store", Set.of("metrics"), "metrics", Set.of(),
                 "report", Set.of("metrics"));
@@ -154,6 +162,17 @@ class ArchitectureTest {
             }
         }
         return out;
+    }
+
+    /** Every room {@code from} uses directly or through others ("everything" is a front end's: no room uses it). */
+    private static Set<String> reachable(Map<String, Set<String>> table, String from) {
+        Set<String> seen = new LinkedHashSet<>();
+        List<String> todo = new ArrayList<>(table.getOrDefault(from, Set.of()));
+        while (!todo.isEmpty()) {
+            String r = todo.removeLast();
+            if (!r.equals(EVERYTHING) && seen.add(r)) todo.addAll(table.getOrDefault(r, Set.of()));
+        }
+        return seen;
     }
 
     /** The longest row name that is {@code pkg} or a parent of it. */

@@ -2,12 +2,12 @@ package io.unibench.cli;
 
 import io.unibench.BadInputException;
 import io.unibench.engine.StopSignal;
+import io.unibench.report.scenario.ReportFiles;
+import io.unibench.report.scenario.ScenarioReport;
 import io.unibench.scenario.BenchConfig;
-import io.unibench.scenario.ReportFiles;
-import io.unibench.scenario.ScenarioFile;
-import io.unibench.scenario.ScenarioReport;
-import io.unibench.scenario.ScenarioResults;
 import io.unibench.scenario.ProviderRecorders;
+import io.unibench.scenario.ScenarioFile;
+import io.unibench.scenario.ScenarioResults;
 import io.unibench.scenario.ScenarioRunner;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;

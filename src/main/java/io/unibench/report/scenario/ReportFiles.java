@@ -1,11 +1,13 @@
-package io.unibench.scenario;
+package io.unibench.report.scenario;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.unibench.metrics.PhaseSummary;
 import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.PhaseSummary;
 import io.unibench.metrics.RunResult;
 import io.unibench.metrics.Summary;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.ScenarioResults;
 
 import java.io.IOException;
 import java.nio.file.Files;
