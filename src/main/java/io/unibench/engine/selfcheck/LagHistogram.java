@@ -1,4 +1,4 @@
-package io.unibench.engine;
+package io.unibench.engine.selfcheck;
 
 /**
  * Scheduling delays in a fixed amount of memory, whatever the run length: exact to the microsecond below
