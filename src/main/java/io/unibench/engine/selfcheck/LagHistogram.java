@@ -1,29 +1,27 @@
 package io.unibench.engine.selfcheck;
 
+import org.HdrHistogram.Histogram;
+
 /**
- * Scheduling delays in a fixed amount of memory, whatever the run length: exact to the microsecond below
- * 1 ms, then 64 sub-buckets per power of two (under 1.6% error), which is plenty to tell "fine" from "5 ms late".
+ * Scheduling delays in microseconds, kept by an HdrHistogram with 3 significant digits: exact to the microsecond
+ * below 2.048 ms, then under 0.1% error, in memory that grows with the largest delay, not with the run's length.
+ * The true maximum is kept beside it, so a quantile or the max never reports more than was seen (HdrHistogram
+ * reports its bucket's upper end).
  *
  * <p>Not thread-safe: each probe records from one thread and hands a {@link #copy()} over when it stops.
  */
 final class LagHistogram {
-    private static final int LINEAR = 1024;           // 0..1023 µs exact
-    private static final int SUB = 64;                // sub-buckets per power of two above
-    private static final int OCTAVES = 32;            // up to 2^42 µs; more than any run lasts
-    private final long[] counts = new long[LINEAR + OCTAVES * SUB];
-    private long total;
+    private final Histogram micros = new Histogram(3);
     private long maxMicros;
 
     void recordNanos(long nanos) {
-        long micros = Math.max(0, nanos / 1_000);
-        counts[index(micros)]++;
-        total++;
-        if (micros > maxMicros) maxMicros = micros;
+        long us = Math.max(0, nanos / 1_000);
+        micros.recordValue(us);
+        if (us > maxMicros) maxMicros = us;
     }
 
     void add(LagHistogram other) {
-        for (int i = 0; i < counts.length; i++) counts[i] += other.counts[i];
-        total += other.total;
+        micros.add(other.micros);
         maxMicros = Math.max(maxMicros, other.maxMicros);
     }
 
@@ -34,39 +32,16 @@ final class LagHistogram {
     }
 
     long count() {
-        return total;
+        return micros.getTotalCount();
     }
 
     double maxMillis() {
-        return total == 0 ? Double.NaN : maxMicros / 1_000.0;
+        return count() == 0 ? Double.NaN : maxMicros / 1_000.0;
     }
 
-    /** The q-quantile (0..1) in milliseconds, an upper bound of its bucket (never under-reports); NaN when empty. */
+    /** The q-quantile (0..1) in milliseconds, the upper end of its bucket (never under-reports); NaN when empty. */
     double quantileMillis(double q) {
-        if (total == 0) return Double.NaN;
-        long rank = Math.max(1, (long) Math.ceil(q * total));
-        long seen = 0;
-        for (int i = 0; i < counts.length; i++) {
-            seen += counts[i];
-            if (seen >= rank) return Math.min(upperMicros(i), maxMicros) / 1_000.0;
-        }
-        return maxMicros / 1_000.0;
-    }
-
-    private static int index(long micros) {
-        if (micros < LINEAR) return (int) micros;
-        int octave = 63 - Long.numberOfLeadingZeros(micros) - 10;       // micros in [2^(10+octave), 2^(11+octave))
-        if (octave >= OCTAVES) return LINEAR + OCTAVES * SUB - 1;
-        int sub = (int) ((micros >>> (10 + octave - 6)) & (SUB - 1));   // next 6 bits below the leading one
-        return LINEAR + octave * SUB + sub;
-    }
-
-    private static long upperMicros(int index) {
-        if (index < LINEAR) return index;
-        int octave = (index - LINEAR) / SUB;
-        int sub = (index - LINEAR) % SUB;
-        long base = 1L << (10 + octave);
-        long width = base / SUB;
-        return base + (sub + 1) * width - 1;
+        if (count() == 0) return Double.NaN;
+        return Math.min(micros.getValueAtPercentile(q * 100), maxMicros) / 1_000.0;
     }
 }
