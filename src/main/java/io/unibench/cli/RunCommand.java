@@ -12,6 +12,7 @@ import io.unibench.scenario.ScenarioRunner;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -36,14 +37,13 @@ import java.util.concurrent.TimeUnit;
         description = {"Run a scenario file: every provider × scenario × concurrency level, then a provider comparison.",
                 "The file format is in README.md (\"Scenario files\") and bench.schema.json; examples in examples/."})
 public final class RunCommand implements Callable<Integer> {
-    private static final List<String> FORMATS = List.of("json", "csv", "html");
 
     @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE", description = "the scenario file (YAML)")
     Path config;
 
     @Option(names = "--report", split = ",", paramLabel = "FORMAT",
-            description = "extra report files: json, csv, html (comma-separated or repeated); default: none")
-    List<String> report = new ArrayList<>();
+            description = "extra report files: ${COMPLETION-CANDIDATES} (comma-separated or repeated); default: none")
+    List<ReportFiles.Format> report = new ArrayList<>();
 
     @Option(names = "--outputs-dir", paramLabel = "DIR", description = "output root (default: ${DEFAULT-VALUE})")
     String outputsDir = "outputs";
@@ -54,15 +54,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--check", description = "validate the file and exit without sending anything")
     boolean checkOnly;
 
-    @Option(names = "--db", paramLabel = "URL", description = "run history: a SQLite file or jdbc:postgresql:// URL; "
-            + "one stored run per provider (default: UNIBENCH_DB, else ~/.unibench/unibench.db)")
-    String db;
-
-    @Option(names = "--no-db", description = "do not store the run in the run history (default: stored)")
-    boolean noDb;
-
-    @Option(names = "--tag", paramLabel = "TAG", description = "tags of the stored runs (repeatable; default: none)")
-    List<String> tags = new ArrayList<>();
+    @Mixin
+    HistoryOptions history = new HistoryOptions();
 
     @Option(names = "--max-error-rate", paramLabel = "PCT", description = "exit 3 when a level of a provider and "
             + "scenario failed more than PCT percent of its requests (CI gates; overrides the file's max_error_rate); a "
@@ -93,9 +86,6 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        for (String f : report) {
-            if (!FORMATS.contains(f)) throw new BadInputException("--report " + f + ": expected json, csv or html");
-        }
         RunVerdict.checkedLimit(maxErrorRate, "--max-error-rate");
         BenchConfig bench = ScenarioFile.load(config, environment);
         Double errorLimit = maxErrorRate != null ? maxErrorRate : bench.maxErrorRatePercent();
@@ -124,7 +114,7 @@ public final class RunCommand implements Callable<Integer> {
                     endpoints.put(p.name(), PerfSettings.completeUrl(p.baseUrl()));
                 }
             }
-            ProviderRecorders recorders = ScenarioStore.open(noDb, db, tags, config, bench, environment, err);
+            ProviderRecorders recorders = ScenarioStore.open(history.noDb, history.store.db, history.tags, config, bench, environment, err);
             ScenarioRunner r = new ScenarioRunner(bench, endpoints, environment, new StopSignal(), root, err, recorders);
             runner = r;
             if (installSignalHandler) hook = installHook(reportWritten);

@@ -49,8 +49,8 @@ final class StoreHook {
 
     /** Opens the store named by {@code --db} / {@code UNIBENCH_DB} (or none with {@code --no-db}). */
     static StoreHook open(PerfOptions o, PerfSettings s, String url, Map<String, String> env, PrintWriter err) {
-        if (o.noDb) return new StoreHook(RunRecorder.disabled(), s, o, url);
-        StoreLocation location = StoreLocation.resolve(o.db, env);
+        if (o.history.noDb) return new StoreHook(RunRecorder.disabled(), s, o, url);
+        StoreLocation location = StoreLocation.resolve(o.history.store.db, env);
         try {
             return new StoreHook(RunRecorder.open(location, err), s, o, url);
         } catch (SQLException e) {
@@ -87,7 +87,7 @@ final class StoreHook {
         putList(config, "parallel", settings.parallel());
         putList(config, "number", settings.number());
         putList(config, "rate", settings.rate());
-        List<String> tags = options.tags == null ? List.of() : options.tags;
+        List<String> tags = options.history.tags;
         tags.forEach(config.putArray("tags")::add);
         String target = Secrets.redact(url);
 

@@ -37,20 +37,22 @@ public final class ReportFiles {
 
     private ReportFiles() {}
 
+    /** The extra report files of {@code unibench run --report} (lower case: the flag's values are these names). */
+    public enum Format { json, csv, html }
+
     /** Writes the requested formats into {@code dir}; returns the files written. */
-    public static List<Path> write(Path dir, ScenarioResults results, List<String> formats) throws IOException {
+    public static List<Path> write(Path dir, ScenarioResults results, List<Format> formats) throws IOException {
         List<Path> out = new ArrayList<>();
-        for (String f : formats) {
+        for (Format f : formats) {
             Path file = switch (f) {
-                case "json" -> dir.resolve(JSON);
-                case "csv" -> dir.resolve(CSV);
-                case "html" -> dir.resolve(HTML);
-                default -> throw new IllegalArgumentException("unknown report format " + f);
+                case json -> dir.resolve(JSON);
+                case csv -> dir.resolve(CSV);
+                case html -> dir.resolve(HTML);
             };
             String text = switch (f) {
-                case "json" -> MAPPER.writeValueAsString(json(results));
-                case "csv" -> csv(results);
-                default -> HtmlReport.render(results);
+                case json -> MAPPER.writeValueAsString(json(results));
+                case csv -> csv(results);
+                case html -> HtmlReport.render(results);
             };
             Files.writeString(file, text);
             out.add(file);
