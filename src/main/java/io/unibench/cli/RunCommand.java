@@ -1,6 +1,5 @@
 package io.unibench.cli;
 
-import io.unibench.BadInputException;
 import io.unibench.engine.StopSignal;
 import io.unibench.report.scenario.ReportFiles;
 import io.unibench.report.scenario.ScenarioReport;
@@ -99,6 +98,7 @@ public final class RunCommand implements Callable<Integer> {
         List<SimServer> sims = new ArrayList<>();
         CountDownLatch reportWritten = new CountDownLatch(1);
         Thread hook = null;
+        RunHistory store = null;
         try {
             Map<String, String> endpoints = new LinkedHashMap<>();
             for (BenchConfig.Provider p : bench.providers()) {
@@ -114,7 +114,8 @@ public final class RunCommand implements Callable<Integer> {
                     endpoints.put(p.name(), PerfSettings.completeUrl(p.baseUrl()));
                 }
             }
-            ProviderRecorders recorders = ScenarioStore.open(history.noDb, history.store.db, history.tags, config, bench, environment, err);
+            store = RunHistory.open(history, environment, err);
+            ProviderRecorders recorders = ScenarioStore.recorders(store, history.tags, config, bench);
             ScenarioRunner r = new ScenarioRunner(bench, endpoints, environment, new StopSignal(), root, err, recorders);
             runner = r;
             if (installSignalHandler) hook = installHook(reportWritten);
@@ -136,6 +137,7 @@ public final class RunCommand implements Callable<Integer> {
                 }
             }
             for (SimServer s : sims) s.close();
+            if (store != null) store.closeUnused();
         }
     }
 

@@ -1,20 +1,15 @@
 package io.unibench.report;
 
 import io.unibench.metrics.PercentileRow;
-import io.unibench.metrics.Rounding;
 import io.unibench.metrics.RunResult;
 import io.unibench.metrics.ServerVsClient;
 import io.unibench.metrics.StrictJson;
-import io.unibench.metrics.TraceSummary;
 import io.unibench.metrics.TurnPositionRow;
-import io.unibench.metrics.WorkloadTimeline;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
