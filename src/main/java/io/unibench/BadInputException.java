@@ -23,4 +23,23 @@ public class BadInputException extends RuntimeException {
         sb.append(problem);
         return new BadInputException(sb.toString());
     }
+
+    /**
+     * A file or folder the user named that cannot be read or written, e.g. {@code --outputs-dir 'x': cannot
+     * create x/run: not a directory}: the flag, the path given, and the operating system's reason in one line.
+     */
+    public static BadInputException io(String flag, Object given, java.io.IOException e) {
+        return new BadInputException(flag + " '" + given + "': " + reason(e), e);
+    }
+
+    /** The reason of an I/O failure without its exception class: "x: Not a directory", "no such file: x". */
+    public static String reason(java.io.IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException n) return "no such file or folder: " + n.getFile();
+        if (e instanceof java.nio.file.AccessDeniedException a) return "permission denied: " + a.getFile();
+        if (e instanceof java.nio.file.FileAlreadyExistsException x) return "exists and is not a folder: " + x.getFile();
+        if (e instanceof java.nio.file.FileSystemException f) {
+            return (f.getFile() != null ? f.getFile() + ": " : "") + (f.getReason() != null ? f.getReason() : "cannot access");
+        }
+        return String.valueOf(e.getMessage());
+    }
 }

@@ -18,10 +18,8 @@ final class AgenticFlags {
     /** Folds --swe-smith-input and --num-workers into the dataset args, where the swe_smith dataset reads them. */
     static void apply(PerfOptions o, ObjectNode datasetArgs) {
         if (o.sweSmithInput != null) datasetArgs.put(SweSmithDataset.INPUT_ARG, o.sweSmithInput);
-        if (o.numWorkers != null) {
-            if (o.numWorkers < 1) throw new BadInputException("--num-workers " + o.numWorkers + ": must be >= 1");
-            datasetArgs.put("num_workers", o.numWorkers);
-        }
+        // 0 = the default (evalscope: auto), checked with the other ranges in PerfSettings
+        if (o.numWorkers != null && o.numWorkers > 0) datasetArgs.put("num_workers", o.numWorkers);
         if (o.maxTraces != null && o.maxTraces < 1) throw new BadInputException("--max-traces " + o.maxTraces + ": must be >= 1");
         toolLatencyScale(o);
     }

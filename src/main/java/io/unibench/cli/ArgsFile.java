@@ -24,17 +24,18 @@ final class ArgsFile {
         ObjectNode a = JSON.createObjectNode();
         a.put("model", s.model());
         a.put("api", o.api);
-        a.put("url", url);
+        a.put("url", Secrets.redact(url));
         a.put("api_key", s.apiKey() == null ? null : Secrets.mask(s.apiKey()));
         ObjectNode headers = a.putObject("headers");
         for (Map.Entry<String, String> h : s.headers().entrySet()) {
-            headers.put(h.getKey(), Secrets.isSecretHeader(h.getKey()) ? Secrets.mask(h.getValue()) : h.getValue());
+            headers.put(h.getKey(), Secrets.headerValue(h.getKey(), h.getValue()));
         }
         a.put("connect_timeout", o.connectTimeout);
         a.put("read_timeout", o.readTimeout);
         a.put("total_timeout", o.totalTimeout);
         a.put("number", plan.number());
-        a.put("parallel", plan.parallel());
+        a.put("parallel", plan.concurrency());
+        a.put("open_loop", plan.openLoop());
         a.put("rate", plan.paced() ? plan.rate() : -1);
         a.put("duration", o.duration);
         a.put("warmup_num", plan.warmup());
@@ -44,6 +45,11 @@ final class ArgsFile {
             a.putArray("max_tokens").add(s.generation().maxTokensMin()).add(s.generation().maxTokensMax());
         }
         a.put("min_tokens", o.minTokens);
+        a.put("frequency_penalty", o.frequencyPenalty);
+        a.put("repetition_penalty", o.repetitionPenalty);
+        a.put("logprobs", o.logprobs ? Boolean.TRUE : null);
+        a.put("n_choices", o.nChoices);
+        if (o.stopTokenIds != null) o.stopTokenIds.forEach(a.putArray("stop_token_ids")::add);
         a.put("temperature", o.temperature);
         a.put("top_p", o.topP);
         a.put("top_k", o.topK);
@@ -58,6 +64,7 @@ final class ArgsFile {
         a.put("max_prompt_length", s.maxPromptLength());
         a.put("prefix_length", o.prefixLength);
         a.put("prompt", o.prompt);
+        a.put("query_template", o.queryTemplate);
         a.put("tokenizer_path", o.tokenizerPath);
         a.put("multi_turn", o.multiTurn);
         a.put("min_turns", o.minTurns == null ? 1 : o.minTurns);

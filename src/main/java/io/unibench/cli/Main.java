@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
+import io.unibench.client.Secrets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -16,14 +17,18 @@ import java.io.PrintWriter;
         description = "Uni LLM Bench: latency, throughput, success and prefix-cache benchmarks of "
                 + "OpenAI-compatible LLM endpoints. Flags of `evalscope perf` work unchanged.",
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
-        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
         subcommands = {PerfCommand.class, RunCommand.class, SimCommand.class, RunsCommand.class, ServeCommand.class,
                 DatasetCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
+    /** An internal error (a bug) ended the run; the partial report was printed before the one-line cause. */
+    public static final int EXIT_FAILED = 1;
     public static final int EXIT_BAD_INPUT = 2;
     // the exit codes as --help lists them (perf and run too)
     static final String EXIT_CODES_HEADING = "%nExit codes:%n";
     static final String EXIT_CODE_0 = "0:done";
+    static final String EXIT_CODE_1 = "1:internal error: a bug in a worker, sink or hook stopped the run (the partial "
+            + "report, then one line with the cause)";
     static final String EXIT_CODE_2 = "2:bad input (one line on stderr naming the flag, file, line or field)";
     static final String EXIT_CODE_3 = "3:the run completed, but no request succeeded or a run point's error rate "
             + "passed --max-error-rate";
@@ -35,6 +40,7 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         disableLeakDetectionUnlessAsked();
+        honourHome();
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
@@ -51,6 +57,16 @@ public final class Main implements Runnable {
         }
     }
 
+    /**
+     * Java takes {@code user.home} from the password database, so {@code HOME=/tmp/x unibench …} would still write
+     * to the real home (DJL's tokenizer cache in {@code ~/.djl.ai}); every Unix tool reads {@code $HOME}, so this
+     * one does too. (The run history reads the variable itself: store.StoreLocation.)
+     */
+    private static void honourHome() {
+        String home = System.getenv("HOME");
+        if (home != null && !home.isBlank()) System.setProperty("user.home", home);
+    }
+
     /** Runs the CLI with the given streams and returns the exit code (tests call this). */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
         return configure(new CommandLine(new Main()), out, err).execute(args);
@@ -60,18 +76,26 @@ public final class Main implements Runnable {
     static CommandLine configure(CommandLine cli, PrintWriter out, PrintWriter err) {
         cli.setOut(out);
         cli.setErr(err);
+        // picocli would replace any argument starting with '@' by the words of that file: --prompt @FILE and
+        // --query-template @FILE name files our code reads whole (evalscope's syntax), so no expansion
+        cli.setExpandAtFiles(false);
         cli.setParameterExceptionHandler((ex, a) -> {
-            err.println("unibench: " + ex.getMessage() + " (see --help)");
+            err.println("unibench: " + oneLine(ex.getMessage()) + " (see --help)");
             return EXIT_BAD_INPUT;
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof BadInputException) {
-                err.println("unibench: " + ex.getMessage());
+                err.println("unibench: " + oneLine(ex.getMessage()));
                 return EXIT_BAD_INPUT;
             }
             throw ex;
         });
         return cli;
+    }
+
+    /** A message as the one line bad input gets (a parser's message may span lines), credentials masked. */
+    static String oneLine(String message) {
+        return Secrets.redact(String.valueOf(message).strip().replaceAll("\\s*\\R\\s*", " "));
     }
 
     @Override

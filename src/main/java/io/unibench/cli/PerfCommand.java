@@ -1,7 +1,9 @@
 package io.unibench.cli;
 
+import io.unibench.BadInputException;
 import io.unibench.client.ClientConfig;
 import io.unibench.client.LlmClient;
+import io.unibench.client.Secrets;
 import io.unibench.client.TlsOptions;
 import io.unibench.engine.BenchmarkRunner;
 import io.unibench.engine.ConnectionTest;
@@ -9,6 +11,7 @@ import io.unibench.engine.ServerTokenize;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.RecordFactory;
 import io.unibench.engine.RequestFactory;
+import io.unibench.engine.RunFailedException;
 import io.unibench.engine.RunOutcome;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.selfcheck.SelfCheck;
@@ -52,7 +55,7 @@ import java.util.concurrent.TimeUnit;
 /** {@code unibench perf}: the benchmark, flag-compatible with {@code evalscope perf}. */
 @Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
-        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
         description = {"Benchmark an OpenAI-compatible endpoint (default: the embedded simulator).",
                 "Writes evalscope-compatible files under OUTPUTS/[TIMESTAMP/]NAME/parallel_P_number_N/ "
                         + "plus requests.jsonl (every request, failures included)."})
@@ -60,15 +63,21 @@ public final class PerfCommand implements Callable<Integer> {
     @Mixin
     PerfOptions options = new PerfOptions();
 
+    @Mixin
+    EvalscopeOnlyFlags evalscopeOnly = new EvalscopeOnlyFlags();
+
     @Spec
     CommandSpec spec;
 
     private final StopSignal stop = new StopSignal();
     private volatile LlmClient activeClient;
+    /** The bug that ended the sweep early (a worker, sink or hook threw); its report is partial. */
+    private RunFailedException failure;
     private MultiTurnPerf multiTurn; // null unless --multi-turn
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
     private StoreHook store; // run history (--db / --no-db), opened by runSweep
+    private ProgressFile progressFile; // --enable-progress-tracker, else null
     private PromptLengthStats sweepPromptLengths; // whole sweep, for the report
     /** The tokenizer that synthesized and counted prompts of a target length (the user's or the bundled default). */
     private String lengthTokenizer;
@@ -93,6 +102,7 @@ public final class PerfCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        evalscopeOnly.check(err);
         PerfSettings s = PerfSettings.resolve(options, environment);
         Double maxErrorRate = RunVerdict.checkedLimit(options.maxErrorRate, "--max-error-rate");
         if (options.serverTokenize < 0) {
@@ -107,6 +117,7 @@ public final class PerfCommand implements Callable<Integer> {
         multiTurn = MultiTurnPerf.createIfRequested(s, options, tokenizer, firstCount(s), spec.commandLine().getErr());
         List<Prompt> firstPrompts = multiTurn != null ? MultiTurnPerf.PROBE_ONLY
                 : datasets.load(options.datasetOffset, firstCount(s));
+        Path root = createOutputRoot(s);
         SimServer sim = null;
         try {
             String url = s.url();
@@ -114,9 +125,8 @@ public final class PerfCommand implements Callable<Integer> {
                 sim = startSimulator(s);
                 url = sim.baseUrl() + (s.format() == io.unibench.client.ApiFormat.CHAT
                         ? "/v1/chat/completions" : "/v1/completions");
-                err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
             }
-            return runSweep(s, url, tokenizer, datasets, firstPrompts, out, err, maxErrorRate);
+            return runSweep(s, url, root, tokenizer, datasets, firstPrompts, out, err, maxErrorRate);
         } finally {
             if (sim != null) sim.close();
         }
@@ -135,22 +145,37 @@ public final class PerfCommand implements Callable<Integer> {
         return s.number().get(0) + PerfSettings.warmupCount(options.warmupNum, s.number().get(0));
     }
 
-    private int runSweep(PerfSettings s, String url, Tokenizer userTokenizer, DatasetLoader datasets,
+    /** The results folder, made before anything starts: a path that cannot be a folder is bad input. */
+    private Path createOutputRoot(PerfSettings s) {
+        Path root = outputRoot(s);
+        try {
+            return Files.createDirectories(root);
+        } catch (IOException e) {
+            throw BadInputException.io("--outputs-dir", options.outputsDir, e);
+        }
+    }
+
+    private int runSweep(PerfSettings s, String url, Path root, Tokenizer userTokenizer, DatasetLoader datasets,
                          List<Prompt> firstPrompts, PrintWriter out, PrintWriter err, Double maxErrorRate)
             throws Exception {
         // without --tokenizer-path, counts the server does not report are a labelled character estimate
         Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(options);
-        Path root = outputRoot(s);
-        Files.createDirectories(root);
-        int peak = s.parallel().stream().mapToInt(Integer::intValue).max().orElse(1);
-        ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s),
+        // the open loop has no bound: the pool is as large as the largest run (connections open as needed)
+        int peak = (s.openLoop() ? s.number() : s.parallel()).stream().mapToInt(Integer::intValue).max().orElse(1);
+        ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s, url),
                 seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
                 peak * 2 + 8, options.debug, tls);
         CountDownLatch reportWritten = new CountDownLatch(1);
         store = StoreHook.open(options, s, url, environment, err);
+        // after the store opened, so a bad --db is the only line
+        if (s.embeddedSimulator()) {
+            err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
+        }
         List<RunResult> results = new ArrayList<>();
         List<SelfCheckReport> checks = new ArrayList<>();
         boolean stopped = false;
+        long sweepTotal = s.number().stream().mapToLong(Integer::longValue).sum();
+        progressFile = options.enableProgressTracker ? new ProgressFile(root, sweepTotal) : null;
         try (LlmClient client = new LlmClient(config)) {
             activeClient = client;
             if (stop.isStopped()) client.cancelAll();
@@ -159,17 +184,18 @@ public final class PerfCommand implements Callable<Integer> {
                 RecordFactory records = new RecordFactory(counting, userTokenizer != null);
                 BenchmarkRunner runner = new BenchmarkRunner(client, records, stop);
                 long offset = options.datasetOffset;
-                for (int i = 0; i < s.number().size() && !stopped; i++) {
+                for (int i = 0; i < s.number().size() && !stopped && failure == null; i++) {
                     int number = s.number().get(i);
                     int warmup = PerfSettings.warmupCount(options.warmupNum, number);
-                    LoadPlan plan = new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
+                    LoadPlan plan = s.openLoop() ? LoadPlan.openLoop(number, s.rate().get(i), s.duration(), warmup)
+                            : new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
                     List<Prompt> prompts = i == 0 || multiTurn != null ? firstPrompts : datasets.load(offset, number + warmup);
                     if (i > 0 && multiTurn != null) multiTurn.prepare(offset, number + warmup);
                     RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
                             Long.toString(System.currentTimeMillis(), 36) + "-" + i);
                     if (i == 0 && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);
                     if (i == 0 && options.serverTokenize > 0 && multiTurn == null) {
-                        serverCounted = ServerTokenize.sample(URI.create(url), requestHeaders(s), s.model(), prompts,
+                        serverCounted = ServerTokenize.sample(URI.create(url), requestHeaders(s, url), s.model(), prompts,
                                 options.serverTokenize);
                         err.println("Server-counted prompt lengths: " + serverCounted.describe());
                     }
@@ -181,6 +207,7 @@ public final class PerfCommand implements Callable<Integer> {
                     results.add(result);
                     stopped = stop.isStopped();
                     offset += number;
+                    if (failure != null) break;
                     if (!stopped && i + 1 < s.number().size() && s.sleepIntervalSeconds() > 0) {
                         stopped = stop.awaitUntil(System.nanoTime() + s.sleepIntervalSeconds() * 1_000_000_000L);
                     }
@@ -190,13 +217,16 @@ public final class PerfCommand implements Callable<Integer> {
                 Files.writeString(root.resolve("performance_summary.txt"), text);
                 if (s.defaultLoad()) out.println("Reproduce: " + reproduceCommand(s));
                 out.println("Results: " + root.toAbsolutePath());
-                if (stopped) err.println("Interrupted: the report above is partial.");
+                if (failure != null) err.println("unibench: " + failure.getMessage() + "; the report above is partial");
+                else if (stopped) err.println("Interrupted: the report above is partial.");
             } finally {
-                store.finish(stopped);
+                if (progressFile != null) progressFile.finish(stopped || failure != null);
+                store.finish(stopped || failure != null);
                 reportWritten.countDown();
                 if (hook != null && !stopped) removeHook(hook);
             }
         }
+        if (failure != null) return Main.EXIT_FAILED;
         return RunVerdict.exitCode(RunVerdict.byLabel(results), maxErrorRate, stopped, err);
     }
 
@@ -206,7 +236,7 @@ public final class PerfCommand implements Callable<Integer> {
             throws InterruptedException, IOException {
         RunMetrics metrics = new RunMetrics();
         PromptLengthStats promptLengths = new PromptLengthStats(lengthTokenizer);
-        RunInfo info = new RunInfo(plan.label(), plan.parallel(), plan.paced() ? plan.rate() : -1, plan.number());
+        RunInfo info = new RunInfo(plan.label(), plan.concurrency(), plan.paced() ? plan.rate() : -1, plan.number());
         long runStart = System.nanoTime();
         RunOutcome outcome;
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
@@ -214,10 +244,18 @@ public final class PerfCommand implements Callable<Integer> {
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
                      ProgressSink.stderrIsTerminal(), options.logEveryNQuery);
              RecordSink stored = store.pointSink(info, runDir, runStart)) {
-            List<RecordSink> sinks = List.of(metrics, jsonl, promptLengths, sweepPromptLengths,
-                    multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress, stored);
-            outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
-                    : runner.run(plan, requests, sinks, seed);
+            RecordSink shown = multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress;
+            List<RecordSink> sinks = new ArrayList<>(List.of(metrics, jsonl, promptLengths, sweepPromptLengths, shown, stored));
+            if (progressFile != null) {
+                sinks.add(multiTurn != null ? MultiTurnPerf.conversationProgress(progressFile) : progressFile);
+            }
+            try {
+                outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
+                        : runner.run(plan, requests, sinks, seed);
+            } catch (RunFailedException e) {
+                failure = e; // the sinks hold every request that ran: the point's partial report follows
+                outcome = new RunOutcome(metrics.total(), true, false);
+            }
         }
         SelfCheckReport check = selfCheck.stop();
         checks.add(check);
@@ -255,8 +293,18 @@ public final class PerfCommand implements Callable<Integer> {
         }
     }
 
-    private Map<String, String> requestHeaders(PerfSettings s) {
+    /**
+     * --headers, then the URL's user info as Basic authorization (as evalscope's HTTP client, aiohttp, sends it)
+     * unless an Authorization header is given, then the API key (which wins).
+     */
+    private Map<String, String> requestHeaders(PerfSettings s, String url) {
         Map<String, String> headers = new LinkedHashMap<>(s.headers());
+        String userInfo = URI.create(url).getUserInfo();
+        boolean authorizationGiven = headers.keySet().stream().anyMatch(h -> h.equalsIgnoreCase("Authorization"));
+        if (userInfo != null && !authorizationGiven) {
+            headers.put("Authorization", "Basic " + java.util.Base64.getEncoder()
+                    .encodeToString(userInfo.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
         if (s.apiKey() != null && !s.apiKey().isEmpty()) headers.put("Authorization", "Bearer " + s.apiKey());
         return headers;
     }
@@ -279,14 +327,15 @@ public final class PerfCommand implements Callable<Integer> {
                                           boolean stopped) {
         Map<String, String> info = new LinkedHashMap<>();
         info.put("Model", s.model());
-        info.put("Target", s.embeddedSimulator() ? url + " (embedded simulator)" : url);
+        info.put("Target", s.embeddedSimulator() ? url + " (embedded simulator)" : Secrets.redact(url));
         info.put("API", s.format() == io.unibench.client.ApiFormat.CHAT ? "openai chat completions" : "openai completions");
         info.put("Dataset", s.dataset());
         info.put("Output Path", root.toString());
         selfCheckInfo(info, checks, s.embeddedSimulator());
         if (sweepPromptLengths.describe() != null) info.put("Prompt Lengths", sweepPromptLengths.describe());
         if (serverCounted != null) info.put("Server-Counted Prompts", serverCounted.describe());
-        if (stopped) info.put("Status", "interrupted (partial report)");
+        if (failure != null) info.put("Status", "stopped by an internal error (partial report)");
+        else if (stopped) info.put("Status", "interrupted (partial report)");
         return info;
     }
 

@@ -16,7 +16,9 @@ public final class PerfOptions {
     // ---- target ---------------------------------------------------------------------------------
     @Option(names = "--url", paramLabel = "URL", description = "Endpoint; /v1/chat/completions is appended "
             + "when the path names no endpoint. 'sim' or absent: start the embedded simulator on a free "
-            + "loopback port. Default: embedded simulator.")
+            + "loopback port. User info (http://user:pass@host/...) is sent as Basic authorization unless "
+            + "--api-key or an Authorization header is given; it is masked wherever the URL is shown. "
+            + "Default: embedded simulator.")
     String url;
 
     @Option(names = "--model", description = "Model name sent in every body. Required with --url. "
@@ -87,6 +89,12 @@ public final class PerfOptions {
             + "(default: evalscope's per-worker think time before every turn). Default: -1.")
     List<Double> rate;
 
+    @Option(names = "--open-loop", description = "Open loop (evalscope): requests start on the --rate schedule "
+            + "with no concurrency bound (--parallel is ignored, shown as INF); needs --rate > 0 for every run; result "
+            + "folders are rate_R_number_N. Not with --multi-turn (use --rate-mode arrival). Default: off (closed "
+            + "loop, at most --parallel in flight).")
+    boolean openLoop;
+
     @Option(names = "--duration", paramLabel = "S", description = "Soft cap per run in seconds: stop "
             + "sending, let in-flight requests finish; with --number the first cap wins. Default: none.")
     Double duration;
@@ -145,7 +153,7 @@ public final class PerfOptions {
     String sweSmithInput;
 
     @Option(names = "--num-workers", paramLabel = "N", description = "Threads building swe_smith conversations "
-            + "(live mode). Default: the cores available.")
+            + "(live mode); 0 = the default. Default: the cores available.")
     Integer numWorkers;
 
     @Option(names = "--chars-per-token", paramLabel = "X", description = "Characters per token of the estimate "
@@ -160,6 +168,24 @@ public final class PerfOptions {
 
     @Option(names = "--min-tokens", description = "min_tokens (vLLM extension). Default: none.")
     Integer minTokens;
+
+    @Option(names = "--frequency-penalty", paramLabel = "X", description = "frequency_penalty. Default: none.")
+    Double frequencyPenalty;
+
+    @Option(names = "--repetition-penalty", paramLabel = "X", description = "repetition_penalty (vLLM extension). "
+            + "Default: none.")
+    Double repetitionPenalty;
+
+    @Option(names = "--logprobs", description = "Sends logprobs: true. Default: not sent.")
+    boolean logprobs;
+
+    @Option(names = "--n-choices", paramLabel = "N", description = "n: choices per request (the server generates "
+            + "them all; tokens of every choice count as output). Default: none.")
+    Integer nChoices;
+
+    @Option(names = "--stop-token-ids", arity = "0..*", paramLabel = "ID", description = "stop_token_ids (vLLM "
+            + "extension), sent as integers (evalscope sends the strings it parsed). Default: none.")
+    List<Integer> stopTokenIds;
 
     @Option(names = "--temperature", defaultValue = "0.0", description = "Default: ${DEFAULT-VALUE}.")
     double temperature;
@@ -216,6 +242,12 @@ public final class PerfOptions {
             + "--dataset. Default: none.")
     String prompt;
 
+    @Option(names = "--query-template", paramLabel = "JSON|@FILE", description = "JSON object (or @file) every "
+            + "request body starts from: its 'messages' (or 'prompt') is replaced by the dataset's, the generation "
+            + "flags then overwrite their keys, --extra-args last. No %%m/%%p substitution (evalscope documents it "
+            + "but never does it). Not applied to full bodies from a dataset (line_by_line objects). Default: none.")
+    String queryTemplate;
+
     @Option(names = "--tokenizer-path", description = "Tokenizer for synthesized prompts, length filters and "
             + "client-side counts when the server sends no usage: a bundled tiktoken encoding "
             + "(cl100k_base, o200k_base, p50k_base, r50k_base), or a local Hugging Face tokenizer.json file or "
@@ -238,6 +270,11 @@ public final class PerfOptions {
     @Option(names = "--log-every-n-query", defaultValue = "100", description = "Progress line every N "
             + "requests when stderr is not a terminal. Default: ${DEFAULT-VALUE}.")
     int logEveryNQuery;
+
+    @Option(names = "--enable-progress-tracker", description = "Keep OUTPUTS/.../NAME/progress.json up to date "
+            + "(evalscope's file: status, total_count, processed_count, percent, updated_at; at most once a "
+            + "second). Default: off.")
+    boolean enableProgressTracker;
 
     @Option(names = "--debug", description = "Log request bodies (cut at 800 characters) and reply chunks "
             + "(whole) on stderr, secrets masked. Default: off.")

@@ -37,7 +37,8 @@ record PerfSettings(
         String dataset,
         int minPromptLength,
         int maxPromptLength,
-        boolean defaultLoad) {
+        boolean defaultLoad,
+        boolean openLoop) {
 
     static final List<Integer> SIM_DEFAULT_PARALLEL = List.of(1, 8, 32);
     static final List<Integer> SIM_DEFAULT_NUMBER = List.of(8, 64, 256);
@@ -48,6 +49,7 @@ record PerfSettings(
         boolean sim = o.url == null || o.url.equals("sim");
         String model = o.model != null ? o.model : sim ? SIM_MODEL : null;
         if (model == null) throw new BadInputException("--model is required with --url (the model name the server serves)");
+        if (model.isBlank()) throw new BadInputException("--model '" + model + "': must not be empty");
         if (!o.api.equals("openai") && !o.api.equals("local") && !o.api.equals("local_vllm")) {
             throw new BadInputException("--api '" + o.api + "': not supported; use openai");
         }
@@ -94,10 +96,12 @@ record PerfSettings(
         if (maxMin < 1 || maxMax < maxMin) {
             throw new BadInputException("--max-tokens " + maxTokens + ": need 1 ≤ MIN ≤ MAX");
         }
-        ObjectNode extra = parseExtraArgs(o.extraArgs);
+        ObjectNode extra = parseJsonObject("--extra-args", o.extraArgs);
+        ObjectNode template = o.queryTemplate == null ? null : parseJsonObject("--query-template", readAt(o.queryTemplate));
         GenerationParams gen = new GenerationParams(model, format, maxMin, maxMax, o.minTokens, o.temperature,
                 o.topP, o.topK, o.seed, o.stop == null || o.stop.isEmpty() ? null : List.copyOf(o.stop),
-                o.stream, extra);
+                o.stream, extra, optionalFields(o), template);
+        if (o.openLoop) checkOpenLoop(o, rate);
 
         String dataset = o.prompt != null ? "prompt" : o.dataset != null ? o.dataset
                 : o.multiTurn ? "random_multi_turn" : "random";
@@ -111,9 +115,102 @@ record PerfSettings(
         if (o.prefixLength < 0) throw new BadInputException("--prefix-length must be ≥ 0");
         if (o.totalTimeout <= 0) throw new BadInputException("--total-timeout must be > 0");
         if (o.warmupNum < 0) throw new BadInputException("--warmup-num must be ≥ 0");
+        checkRanges(o);
         return new PerfSettings(sim, url, model, format, apiKey, o.headerMap(), List.copyOf(parallel),
                 List.copyOf(number), List.copyOf(rate), duration, sleep, gen, o.seed == null ? 0 : o.seed,
-                dataset, minLen, maxLen, defaultLoad);
+                dataset, minLen, maxLen, defaultLoad, o.openLoop);
+    }
+
+    /** evalscope's optional sampling flags, as body fields in its order; each range is the servers' own. */
+    private static ObjectNode optionalFields(PerfOptions o) {
+        ObjectNode f = JSON.createObjectNode();
+        if (o.frequencyPenalty != null) {
+            if (!(o.frequencyPenalty >= -2 && o.frequencyPenalty <= 2)) {
+                throw new BadInputException("--frequency-penalty " + o.frequencyPenalty + ": must be in [-2, 2]");
+            }
+            f.put("frequency_penalty", o.frequencyPenalty);
+        }
+        if (o.repetitionPenalty != null) {
+            if (!(o.repetitionPenalty > 0) || Double.isInfinite(o.repetitionPenalty)) {
+                throw new BadInputException("--repetition-penalty " + o.repetitionPenalty + ": must be > 0");
+            }
+            f.put("repetition_penalty", o.repetitionPenalty);
+        }
+        if (o.logprobs) f.put("logprobs", true);
+        if (o.nChoices != null) {
+            if (o.nChoices < 1) throw new BadInputException("--n-choices " + o.nChoices + ": must be ≥ 1");
+            f.put("n", o.nChoices);
+        }
+        if (o.stopTokenIds != null && !o.stopTokenIds.isEmpty()) {
+            var ids = f.putArray("stop_token_ids");
+            for (int id : o.stopTokenIds) {
+                if (id < 0) throw new BadInputException("--stop-token-ids " + id + ": token ids are ≥ 0");
+                ids.add(id);
+            }
+        }
+        return f;
+    }
+
+    /** evalscope's open loop: a schedule for every run, no concurrency bound, no conversations. */
+    private static void checkOpenLoop(PerfOptions o, List<Double> rate) {
+        if (o.multiTurn) {
+            throw new BadInputException("--open-loop does not apply to --multi-turn (evalscope runs no conversation "
+                    + "then); for conversations arriving at a rate use --rate-mode arrival --rate R");
+        }
+        for (double r : rate) {
+            if (r <= 0) throw new BadInputException("--open-loop needs --rate > 0 for every run (requests start on its schedule)");
+        }
+    }
+
+    /** A flag's value, or the text of the file it names as {@code @FILE}. */
+    private static String readAt(String value) {
+        if (!value.startsWith("@")) return value;
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of(value.substring(1)));
+        } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+            throw new BadInputException("--query-template '" + value + "': cannot read: "
+                    + (e instanceof java.io.IOException io ? BadInputException.reason(io) : e.getMessage()));
+        }
+    }
+
+    /** The flags whose values have a range or must not be empty; each message names the flag and the value. */
+    private static void checkRanges(PerfOptions o) {
+        positiveSeconds("--connect-timeout", o.connectTimeout);
+        positiveSeconds("--read-timeout", o.readTimeout);
+        if (o.datasetOffset < 0) throw new BadInputException("--dataset-offset " + o.datasetOffset + ": must be ≥ 0");
+        if (o.logEveryNQuery < 1) throw new BadInputException("--log-every-n-query " + o.logEveryNQuery + ": must be ≥ 1");
+        if (o.minTokens != null && o.minTokens < 0) throw new BadInputException("--min-tokens " + o.minTokens + ": must be ≥ 0");
+        if (!(o.temperature >= 0) || Double.isInfinite(o.temperature)) {
+            throw new BadInputException("--temperature " + o.temperature + ": must be ≥ 0");
+        }
+        if (o.topP != null && !(o.topP > 0 && o.topP <= 1)) throw new BadInputException("--top-p " + o.topP + ": must be in (0, 1]");
+        if (o.topK != null && o.topK < -1) throw new BadInputException("--top-k " + o.topK + ": must be ≥ 1, or -1 (or 0) for none");
+        if (o.numWorkers != null && o.numWorkers < 0) {
+            throw new BadInputException("--num-workers " + o.numWorkers + ": must be ≥ 1, or 0 for the default");
+        }
+        notBlank("--name", o.name);
+        notBlank("--outputs-dir", o.outputsDir);
+        notBlank("--dataset", o.dataset);
+        notBlank("--dataset-path", o.datasetPath);
+        notBlank("--tokenizer-path", o.tokenizerPath);
+        o.history.tags.forEach(t -> notBlank("--tag", t));
+        if (o.stop != null) o.stop.forEach(t -> {
+            if (t.isEmpty()) throw new BadInputException("--stop '': a stop sequence must not be empty");
+        });
+        if (o.datasetArgs != null) parseJsonObject("--dataset-args", o.datasetArgs);
+        if (o.multiTurnArgs != null) parseJsonObject("--multi-turn-args", o.multiTurnArgs);
+        AgenticFlags.estimate(o); // --chars-per-token
+        AgenticFlags.toolLatencyScale(o);
+    }
+
+    private static void positiveSeconds(String flag, Double seconds) {
+        if (seconds != null && !(seconds > 0 && seconds < 1e9)) {
+            throw new BadInputException(flag + " " + seconds + ": must be > 0 seconds");
+        }
+    }
+
+    private static void notBlank(String flag, String value) {
+        if (value != null && value.isBlank()) throw new BadInputException(flag + " '" + value + "': must not be empty");
     }
 
     /**
@@ -168,14 +265,14 @@ record PerfSettings(
         return trimmed + "/v1/chat/completions";
     }
 
-    private static ObjectNode parseExtraArgs(String text) {
+    private static ObjectNode parseJsonObject(String flag, String text) {
         JsonNode node;
         try {
             node = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new BadInputException("--extra-args: invalid JSON (" + e.getOriginalMessage() + ")");
+            throw new BadInputException(flag + ": invalid JSON (" + e.getOriginalMessage() + ")");
         }
-        if (node == null || !node.isObject()) throw new BadInputException("--extra-args: expected a JSON object");
+        if (node == null || !node.isObject()) throw new BadInputException(flag + ": expected a JSON object");
         return (ObjectNode) node;
     }
 

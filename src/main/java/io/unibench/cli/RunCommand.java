@@ -1,5 +1,6 @@
 package io.unibench.cli;
 
+import io.unibench.BadInputException;
 import io.unibench.engine.StopSignal;
 import io.unibench.report.scenario.ReportFiles;
 import io.unibench.report.scenario.ScenarioReport;
@@ -17,6 +18,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -32,7 +34,7 @@ import java.util.concurrent.TimeUnit;
 /** {@code unibench run --config bench.yaml}: the scenario file workflow (providers, ramp, comparison, cost). */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
-        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
         description = {"Run a scenario file: every provider × scenario × concurrency level, then a provider comparison.",
                 "The file format is in README.md (\"Scenario files\") and bench.schema.json; examples in examples/."})
 public final class RunCommand implements Callable<Integer> {
@@ -94,7 +96,11 @@ public final class RunCommand implements Callable<Integer> {
             return 0;
         }
         Path root = outputRoot(bench);
-        Files.createDirectories(root);
+        try {
+            Files.createDirectories(root);
+        } catch (IOException e) {
+            throw BadInputException.io("--outputs-dir", root, e);
+        }
         List<SimServer> sims = new ArrayList<>();
         CountDownLatch reportWritten = new CountDownLatch(1);
         Thread hook = null;
@@ -126,6 +132,10 @@ public final class RunCommand implements Callable<Integer> {
             Files.writeString(root.resolve("scenario_summary.txt"), text);
             for (Path f : ReportFiles.write(root, results, report)) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());
+            if (r.failure() != null) {
+                err.println("unibench: " + r.failure().getMessage() + "; the report above is partial");
+                return Main.EXIT_FAILED;
+            }
             return RunVerdict.exitCode(points(results), errorLimit, results.stopped(), err);
         } finally {
             reportWritten.countDown();

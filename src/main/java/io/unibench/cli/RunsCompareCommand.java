@@ -1,5 +1,6 @@
 package io.unibench.cli;
 
+import io.unibench.BadInputException;
 import io.unibench.report.RunComparisonReport;
 import io.unibench.store.RunComparison;
 import io.unibench.store.RunStore;
@@ -23,8 +24,14 @@ final class RunsCompareCommand extends RunsStoreCommand {
 
     @Override
     int run(RunStore store) throws Exception {
-        StoredRun ra = store.run(store.resolveId(a));
-        StoredRun rb = store.run(store.resolveId(b));
+        String idA = store.resolveId(a);
+        String idB = store.resolveId(b);
+        if (idA.equals(idB)) {
+            throw new BadInputException("runs compare: RUN_A and RUN_B are the same run (" + idA
+                    + "); name two different runs");
+        }
+        StoredRun ra = store.run(idA);
+        StoredRun rb = store.run(idB);
         RunComparison.Result result = RunComparison.compare(store, ra, rb);
         if (json) {
             out().println(RunsCommand.JSON.writeValueAsString(result.toMap()));

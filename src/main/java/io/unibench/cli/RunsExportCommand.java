@@ -1,5 +1,6 @@
 package io.unibench.cli;
 
+import io.unibench.BadInputException;
 import io.unibench.store.RunExport;
 import io.unibench.store.RunStore;
 import io.unibench.store.StoredRun;
@@ -9,12 +10,12 @@ import picocli.CommandLine.Parameters;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 
 @Command(name = "export", mixinStandardHelpOptions = true, description = "A run's summaries and per-request rows "
         + "as JSON (one document) or CSV (summary.csv and requests.csv in --output DIR; without --output, "
@@ -36,22 +37,24 @@ final class RunsExportCommand extends RunsStoreCommand {
     @Override
     int run(RunStore store) throws Exception {
         StoredRun r = store.run(store.resolveId(run));
+        try {
+            return write(store, r);
+        } catch (IOException e) {
+            throw BadInputException.io("--output", output, e);
+        }
+    }
+
+    private int write(RunStore store, StoredRun r) throws IOException, SQLException {
         switch (format) {
             case json -> {
                 if (output == null) {
-                    OutputStream o = new java.io.FilterOutputStream(System.out) {
-                        @Override
-                        public void close() throws IOException {
-                            flush(); // leave System.out open
-                        }
-                    };
+                    RunExport.json(store, r, out()); // the command's stream, so a caller (or test) captures it
+                    out().println();
                     out().flush();
-                    RunExport.json(store, r, o);
-                    System.out.println();
                 } else {
                     createParent(output);
-                    try (OutputStream o = Files.newOutputStream(output)) {
-                        RunExport.json(store, r, o);
+                    try (Writer w = writer(output)) {
+                        RunExport.json(store, r, w);
                     }
                     err().println("Wrote " + output);
                 }

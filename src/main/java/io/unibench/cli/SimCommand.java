@@ -79,7 +79,7 @@ public final class SimCommand implements Callable<Integer> {
         SimConfig config = resolve();
         CountDownLatch closed = new CountDownLatch(1);
         Tls served = tls(out);
-        SimServer server = SimServer.start(config, Tokenizers.load(config.tokenizer()), served.context());
+        SimServer server = listen(config, served.context());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             closed.countDown();
@@ -93,6 +93,23 @@ public final class SimCommand implements Callable<Integer> {
                 + server.baseUrl() + "/metrics");
         closed.await();
         return 0;
+    }
+
+    /** Starts the server; an address that cannot be bound (port taken, not this machine's) is bad input. */
+    private static SimServer listen(SimConfig config, SslContext tls) {
+        try {
+            java.net.InetAddress.getByName(config.host());
+        } catch (java.net.UnknownHostException e) {
+            throw new BadInputException("--host '" + config.host() + "': not an address or host name of this machine");
+        }
+        try {
+            return SimServer.start(config, Tokenizers.load(config.tokenizer()), tls);
+        } catch (IllegalStateException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new BadInputException("sim: cannot listen on " + config.host() + ":" + config.port() + " ("
+                    + cause.getMessage() + "); is another process using the port? --port N picks another, "
+                    + "--port 0 a free one");
+        }
     }
 
     /**

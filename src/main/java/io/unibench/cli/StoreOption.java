@@ -14,7 +14,7 @@ public final class StoreOption {
     @Option(names = "--db", paramLabel = "URL", description = "Run history store: a SQLite file path, "
             + "jdbc:sqlite:PATH or jdbc:postgresql://HOST[:PORT]/DB (credentials in the URL or "
             + "UNIBENCH_DB_USER/UNIBENCH_DB_PASSWORD, else PGUSER/PGPASSWORD). Default: UNIBENCH_DB, else "
-            + "~/.unibench/unibench.db.")
+            + "$UNIBENCH_HOME/unibench.db, else $HOME/.unibench/unibench.db.")
     String db;
 
     /** Opens the store; runs abandoned by killed processes are marked interrupted first. */

@@ -30,7 +30,7 @@ final class DebugLog {
         }
         StringBuilder h = new StringBuilder();
         headers.forEach((name, value) -> h.append(' ').append(name).append('=')
-                .append(Secrets.isSecretHeader(name) ? Secrets.mask(value) : value));
+                .append(Secrets.headerValue(name, value)));
         String text = new String(body, 0, Math.min(body.length, MAX_REQUEST_TEXT * 4),
                 java.nio.charset.StandardCharsets.UTF_8);
         line(requestId, "POST " + url + " headers:" + h, null);

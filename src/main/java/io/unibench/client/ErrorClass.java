@@ -10,6 +10,10 @@ public enum ErrorClass {
     /** Any other 4xx status. */
     HTTP_4XX("http_4xx"),
     HTTP_5XX("http_5xx"),
+    /** A redirect: the client does not follow one (a benchmark must measure the URL it was given). */
+    HTTP_3XX("http_3xx"),
+    /** A status outside 2xx–5xx as the final reply (an informational 1xx, a non-standard code). */
+    HTTP_OTHER("http_other"),
     TIMEOUT_CONNECT("timeout_connect"),
     /** No byte arrived for longer than the read timeout (the gap between reads, not a total). */
     TIMEOUT_READ("timeout_read"),
@@ -53,7 +57,8 @@ public enum ErrorClass {
             case 403 -> HTTP_403;
             case 404 -> HTTP_404;
             case 429 -> HTTP_429;
-            default -> status >= 500 ? HTTP_5XX : HTTP_4XX;
+            default -> status >= 500 && status <= 599 ? HTTP_5XX : status >= 400 && status <= 499 ? HTTP_4XX
+                    : status >= 300 && status <= 399 ? HTTP_3XX : HTTP_OTHER;
         };
     }
 

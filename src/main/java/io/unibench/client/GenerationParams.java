@@ -19,6 +19,11 @@ import java.util.List;
  * @param stop         {@code stop} strings; {@code null} or empty = not sent
  * @param stream       {@code stream} (and then {@code stream_options.include_usage})
  * @param extraArgs    merged into the body last (overriding); {@code null} = none
+ * @param optional     evalscope's optional sampling fields as given ({@code frequency_penalty},
+ *                     {@code repetition_penalty}, {@code logprobs}, {@code n}, {@code stop_token_ids}), sent after
+ *                     {@code min_tokens}; {@code null} = none
+ * @param template     {@code --query-template}: the body every request starts from; the input and the fields
+ *                     above replace its keys; {@code null} = none
  */
 public record GenerationParams(
         String model,
@@ -32,7 +37,17 @@ public record GenerationParams(
         Long seed,
         List<String> stop,
         boolean stream,
-        ObjectNode extraArgs) {
+        ObjectNode extraArgs,
+        ObjectNode optional,
+        ObjectNode template) {
+
+    /** Without the optional sampling fields and query template. */
+    public GenerationParams(String model, ApiFormat format, int maxTokensMin, int maxTokensMax, Integer minTokens,
+                            double temperature, Double topP, Integer topK, Long seed, List<String> stop,
+                            boolean stream, ObjectNode extraArgs) {
+        this(model, format, maxTokensMin, maxTokensMax, minTokens, temperature, topP, topK, seed, stop, stream,
+                extraArgs, null, null);
+    }
 
     public GenerationParams {
         if (format == null) {
@@ -44,11 +59,25 @@ public record GenerationParams(
         }
         stop = stop == null ? List.of() : List.copyOf(stop);
         extraArgs = extraArgs == null ? null : extraArgs.deepCopy();
+        optional = optional == null || optional.isEmpty() ? null : optional.deepCopy();
+        template = template == null ? null : template.deepCopy();
     }
 
     /** A copy of {@link #extraArgs()} (records expose their fields; this keeps the params immutable). */
     @Override
     public ObjectNode extraArgs() {
         return extraArgs == null ? null : extraArgs.deepCopy();
+    }
+
+    /** A copy of {@link #optional()}. */
+    @Override
+    public ObjectNode optional() {
+        return optional == null ? null : optional.deepCopy();
+    }
+
+    /** A copy of {@link #template()}. */
+    @Override
+    public ObjectNode template() {
+        return template == null ? null : template.deepCopy();
     }
 }

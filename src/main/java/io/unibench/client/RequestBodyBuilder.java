@@ -10,9 +10,11 @@ import java.util.random.RandomGenerator;
 
 /**
  * Builds request bodies the way evalscope's openai plugin does ({@code __compose_query_from_parameter}), so the
- * same flags put the same JSON on the wire: the input ({@code messages} or {@code prompt}), then model,
- * max_tokens, min_tokens, seed, stop, stream (+ stream_options), temperature, top_p, top_k, then the extra
- * arguments merged last. A complete body supplied by a dataset is only filled where keys are missing.
+ * same flags put the same JSON on the wire: the query template's keys if any, the input ({@code messages} or
+ * {@code prompt}), then model, max_tokens, min_tokens, the optional sampling fields (frequency_penalty,
+ * repetition_penalty, logprobs, n, stop_token_ids), seed, stop, stream (+ stream_options), temperature, top_p,
+ * top_k, then the extra arguments merged last. A complete body supplied by a dataset is only filled where keys
+ * are missing (the template does not apply to it).
  *
  * <p>Stateless; safe to share between threads (the {@link RandomGenerator} passed in is the caller's).
  */
@@ -35,7 +37,8 @@ public final class RequestBodyBuilder {
         if (fullBody != null) {
             return fill(fullBody.deepCopy(), p, rng);
         }
-        ObjectNode body = NODES.objectNode();
+        ObjectNode template = p.template();
+        ObjectNode body = template != null ? template : NODES.objectNode();
         if (p.format() == ApiFormat.CHAT) {
             body.set("messages", messages != null ? messages.deepCopy() : userMessage(prompt));
         } else {
@@ -51,6 +54,10 @@ public final class RequestBodyBuilder {
         body.put("max_tokens", maxTokens(p, rng));
         if (p.minTokens() != null) {
             body.put("min_tokens", p.minTokens());
+        }
+        ObjectNode optional = p.optional();
+        if (optional != null) {
+            body.setAll(optional);
         }
         if (p.seed() != null) {
             body.put("seed", p.seed());
@@ -88,6 +95,12 @@ public final class RequestBodyBuilder {
         }
         if (p.minTokens() != null) {
             body.putIfAbsent("min_tokens", NODES.numberNode(p.minTokens()));
+        }
+        ObjectNode optional = p.optional();
+        if (optional != null) {
+            for (Map.Entry<String, JsonNode> e : optional.properties()) {
+                body.putIfAbsent(e.getKey(), e.getValue());
+            }
         }
         if (p.seed() != null) {
             body.putIfAbsent("seed", NODES.numberNode(p.seed()));

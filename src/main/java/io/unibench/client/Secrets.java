@@ -5,8 +5,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Keeps API keys out of logs, error messages and reports: values are shown as {@code sk-***abc}, enough to tell
- * two keys apart without revealing either.
+ * Keeps credentials out of logs, error messages, files and the run history: API keys, the values of headers that
+ * can carry a credential ({@link #isSecretName}), the user info of a URL and query parameters with such names.
+ * Values are shown as {@code sk-***abc}, enough to tell two keys apart without revealing either; URL user info
+ * as {@code ***}. One rule for every place that shows a header, a URL or a message.
  */
 public final class Secrets {
 
@@ -19,6 +21,13 @@ public final class Secrets {
     /** {@code Bearer <token>} and {@code sk-...} style keys as they appear in free text. */
     private static final Pattern BEARER = Pattern.compile("(?i)(bearer\\s+)([A-Za-z0-9._~+/=-]{4,})");
     private static final Pattern SK_KEY = Pattern.compile("\\bsk-[A-Za-z0-9_-]{4,}");
+    /** {@code scheme://USERINFO@}: everything between {@code ://} and an {@code @} before the host's end. */
+    private static final Pattern URL_USER_INFO = Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^/?#@\\s\"'<>]+@");
+    /** {@code ?name=value} / {@code &name=value} in a URL; the name is checked by {@link #isSecretName}. */
+    private static final Pattern QUERY_PARAM = Pattern.compile("([?&;])([^=&;#\\s\"'<>]+)=([^&;#\\s\"'<>]*)");
+    /** Parts of a header or parameter name that mark it as a credential. */
+    private static final String[] SECRET_NAME_PARTS =
+            {"key", "token", "secret", "auth", "session", "signature", "cookie", "password", "passwd", "credential"};
 
     private Secrets() {}
 
@@ -40,22 +49,47 @@ public final class Secrets {
         return prefix + STARS + suffix;
     }
 
-    /** {@code text} with bearer tokens and {@code sk-} keys replaced by their masked forms. */
+    /**
+     * {@code text} with bearer tokens, {@code sk-} keys, URL user info and the values of credential-named query
+     * parameters replaced by their masked forms.
+     */
     public static String redact(String text) {
         if (text == null || text.isEmpty()) {
             return text;
         }
         String out = BEARER.matcher(text)
                 .replaceAll(m -> Matcher.quoteReplacement(m.group(1) + mask(m.group(2))));
-        return SK_KEY.matcher(out).replaceAll(m -> Matcher.quoteReplacement(mask(m.group())));
+        out = SK_KEY.matcher(out).replaceAll(m -> Matcher.quoteReplacement(mask(m.group())));
+        out = URL_USER_INFO.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + STARS + "@"));
+        return QUERY_PARAM.matcher(out).replaceAll(m -> Matcher.quoteReplacement(isSecretName(m.group(2))
+                ? m.group(1) + m.group(2) + "=" + maskOnce(m.group(3)) : m.group()));
     }
 
     /** Whether a header's value must never be shown in clear. */
     public static boolean isSecretHeader(String name) {
+        return isSecretName(name);
+    }
+
+    /**
+     * Whether a header or query parameter of this name can carry a credential: Authorization, Proxy-Authorization,
+     * Cookie, and any name containing key, token, secret, auth, session, signature, password or credential.
+     */
+    public static boolean isSecretName(String name) {
         String n = name.toLowerCase(Locale.ROOT);
-        return n.equals("authorization") || n.equals("proxy-authorization") || n.equals("x-api-key")
-                || n.equals("api-key") || n.contains("key") || n.contains("token") || n.contains("secret")
-                || n.contains("cookie"); // a session cookie is a credential too
+        for (String part : SECRET_NAME_PARTS) {
+            if (n.contains(part)) return true;
+        }
+        return false;
+    }
+
+    /** A header value as it may be shown: masked when the name marks a credential. */
+    public static String headerValue(String name, String value) {
+        return isSecretName(name) ? mask(value) : value;
+    }
+
+    /** A value already masked by an earlier pass (e.g. {@code sk-***abc}) stays as it is. */
+    private static String maskOnce(String value) {
+        return value.contains(STARS) ? value : mask(value);
     }
 
 }

@@ -81,6 +81,11 @@ final class BatchRecorder implements AutoCloseable {
         }
     }
 
+    /** A sink or hook threw (or a request ended without a result): the dispatcher stops starting requests. */
+    boolean failed() {
+        return failure != null;
+    }
+
     private synchronized void keep(RuntimeException e) {
         if (failure == null) failure = e;
     }

@@ -38,9 +38,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Every turn's record carries the conversation id, turn index, whether it ends the conversation, and the cached
  * prompt tokens: the server's {@code cached_tokens} when reported, else the client's estimate, the previous turn's
  * prompt + completion tokens (0 on the first turn), labelled as an estimate.
+ *
+ * <p>An exception in a worker, sink or hook (a bug) stops the phase: nothing new is claimed or sent, the turns in
+ * flight end and are recorded, then {@link #run} throws {@link RunFailedException}; it is never swallowed. Time
+ * (deadline, schedule, think and tool pauses) comes from the injected {@link Clock}.
  */
 public final class MultiTurnRunner {
-    private final LlmClient client;
+    private final Sender client;
+    private final Clock clock;
     private final RecordFactory records;
     private final StopSignal stop;
     private final ClaimListener listener;
@@ -65,15 +70,26 @@ public final class MultiTurnRunner {
 
     public MultiTurnRunner(LlmClient client, RecordFactory records, StopSignal stop, ClaimListener listener,
                            RequestHooks hooks, Pauser toolPauses) {
+        this(client::send, Clock.system(stop), records, stop, listener, hooks, toolPauses);
+    }
+
+    /** @param clock the time of the deadline, the arrival schedule and every pause; its waits end early on a stop */
+    public MultiTurnRunner(Sender client, Clock clock, RecordFactory records, StopSignal stop, ClaimListener listener,
+                           RequestHooks hooks, Pauser toolPauses) {
         this.client = client;
+        this.clock = clock;
         this.records = records;
         this.stop = stop;
         this.listener = listener == null ? ClaimListener.NONE : listener;
         this.hooks = hooks;
-        this.toolPauses = toolPauses == null ? Pauser.waitingOn(stop) : toolPauses;
+        this.toolPauses = toolPauses == null ? Pauser.waitingOn(clock) : toolPauses;
     }
 
-    /** {@link RunOutcome#sent()} counts the measured conversations started. */
+    /**
+     * {@link RunOutcome#sent()} counts the measured conversations started.
+     *
+     * @throws RunFailedException when a worker, sink or hook threw; the sinks hold what ran until then
+     */
     public RunOutcome run(MultiTurnPlan plan, ConversationPool pool, ConversationRequests requests,
                           List<? extends RecordSink> sinks, long seed) throws InterruptedException {
         LoadPlan load = plan.load();
@@ -81,7 +97,7 @@ public final class MultiTurnRunner {
             new Phase(plan, pool, requests, List.of(), load.warmup(), Long.MAX_VALUE, true, seed).run();
         }
         if (stop.isStopped()) return new RunOutcome(0, true, false);
-        long deadline = load.duration() == null ? Long.MAX_VALUE : System.nanoTime() + load.duration().toNanos();
+        long deadline = load.duration() == null ? Long.MAX_VALUE : clock.nanoTime() + load.duration().toNanos();
         long started = new Phase(plan, pool, requests, sinks, load.number(), deadline, false, seed + 1).run();
         return new RunOutcome(started, stop.isStopped(), started < load.number() && !stop.isStopped());
     }
@@ -100,6 +116,7 @@ public final class MultiTurnRunner {
         private final boolean warmup;
         private final long seed;
         private final AtomicLong requestIndex = new AtomicLong();
+        private final FirstFailure failure = new FirstFailure();
         private long claimed; // guarded by this
 
         Phase(MultiTurnPlan plan, ConversationPool pool, ConversationRequests requests,
@@ -135,6 +152,7 @@ public final class MultiTurnRunner {
                     }
                 }
             }
+            failure.rethrow();
             synchronized (this) {
                 return claimed;
             }
@@ -149,7 +167,9 @@ public final class MultiTurnRunner {
             long sequence;
             int index;
             synchronized (this) {
-                if (stop.isStopped() || System.nanoTime() >= deadline || claimed >= budget) return null;
+                if (failure.any() || stop.isStopped() || clock.nanoTime() >= deadline || claimed >= budget) {
+                    return null;
+                }
                 sequence = claimed++;
                 index = pool.nextIndex();
                 // told under the lock, so listeners see claims in the order they were made
@@ -164,6 +184,8 @@ public final class MultiTurnRunner {
                 for (Claim c = first; c != null; c = claim(worker)) converse(c, RequestRecord.ABSENT, thinkRng);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } catch (RuntimeException | Error e) {
+                failure.keep(e);
             }
         }
 
@@ -171,10 +193,10 @@ public final class MultiTurnRunner {
             LoadPlan load = plan.load();
             PoissonSchedule schedule = new PoissonSchedule(budget, load.rate(), new SplittableRandom(seed));
             Semaphore slots = new Semaphore(load.parallel());
-            long anchor = System.nanoTime();
+            long anchor = clock.nanoTime();
             for (int i = 0; i < budget; i++) {
                 long scheduled = anchor + schedule.offsetNanos(i);
-                if (stop.awaitUntil(Math.min(scheduled, deadline)) || System.nanoTime() >= deadline) return;
+                if (!clock.awaitUntil(Math.min(scheduled, deadline)) || clock.nanoTime() >= deadline) return;
                 while (!slots.tryAcquire(50, TimeUnit.MILLISECONDS)) {
                     if (stop.isStopped()) return;
                 }
@@ -188,6 +210,8 @@ public final class MultiTurnRunner {
                         converse(c, scheduled, null);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
+                    } catch (RuntimeException | Error e) {
+                        failure.keep(e);
                     } finally {
                         slots.release();
                     }
@@ -204,7 +228,7 @@ public final class MultiTurnRunner {
             long prevPrompt = 0;
             long prevCompletion = 0;
             for (int t = 0; t < limit; t++) {
-                if (stop.isStopped()) return;
+                if (stop.isStopped() || failure.any()) return;
                 Turn turn = turns.get(t);
                 // the trace's tool-call time, scaled by --tool-latency-scale (0 removes the idle gaps)
                 long toolNanos = turn.toolCallLatencySeconds() == null ? 0
@@ -213,7 +237,7 @@ public final class MultiTurnRunner {
                 history.addAll(turn.messages());
                 if (plan.thinkTime() && thinkRng != null) {
                     double pause = -Math.log(1.0 - thinkRng.nextDouble()) / plan.load().rate();
-                    if (stop.awaitUntil(System.nanoTime() + (long) (pause * 1e9))) return;
+                    if (!clock.awaitUntil(clock.nanoTime() + (long) (pause * 1e9))) return;
                 }
                 PreparedRequest request = requests.prepare(requestIndex.getAndIncrement(), id, claim.sequence(), t,
                         history, turn.maxTokens());

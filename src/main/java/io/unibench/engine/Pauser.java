@@ -2,7 +2,7 @@ package io.unibench.engine;
 
 /**
  * Waits a conversation's idle pauses (tool calls the agent waited for). Injectable so tests observe the pauses a run
- * asked for without spending them; the real one waits on the run's {@link StopSignal}, so Ctrl-C cuts a pause short.
+ * asked for without spending them; the real one waits on the run's {@link Clock}, whose waits a stop (Ctrl-C) cuts short.
  */
 @FunctionalInterface
 public interface Pauser {
@@ -13,8 +13,8 @@ public interface Pauser {
      */
     boolean pause(String conversationId, int turn, long nanos) throws InterruptedException;
 
-    /** Waits on {@code stop} for the given time. */
-    static Pauser waitingOn(StopSignal stop) {
-        return (conversation, turn, nanos) -> stop.awaitUntil(System.nanoTime() + nanos);
+    /** Waits the given time on {@code clock}, whose waits end early on a stop. */
+    static Pauser waitingOn(Clock clock) {
+        return (conversation, turn, nanos) -> !clock.awaitUntil(clock.nanoTime() + nanos);
     }
 }

@@ -11,14 +11,6 @@ package io.unibench.engine;
  */
 public final class RateLimiter {
 
-    /** Monotonic time and a way to wait for it. */
-    public interface Clock {
-        long nanoTime();
-
-        /** Waits until {@code deadline}; false when the wait was cut short by a stop (the start is abandoned). */
-        boolean awaitUntil(long deadlineNanos);
-    }
-
     private final double intervalNanos;
     private final double toleranceNanos;
     private final Clock clock;
@@ -36,28 +28,15 @@ public final class RateLimiter {
 
     /** A limiter on the system clock whose waits end early when {@code stop} is raised. */
     public static RateLimiter systemClock(double perSecond, double burst, StopSignal stop) {
-        return new RateLimiter(perSecond, burst, new Clock() {
-            @Override
-            public long nanoTime() {
-                return System.nanoTime();
-            }
-
-            @Override
-            public boolean awaitUntil(long deadlineNanos) {
-                try {
-                    return !stop.awaitUntil(deadlineNanos);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            }
-        });
+        return new RateLimiter(perSecond, burst, Clock.system(stop));
     }
 
-    /** Reserves a start moment and waits for it; false when the wait was cut short. */
-    public boolean acquire() {
+    /** Reserves a start moment and waits for it: the nanoseconds waited (0: none), or -1 when the wait was cut short. */
+    public long acquire() {
         long at = reserve();
-        return clock.nanoTime() >= at || clock.awaitUntil(at);
+        long wait = at - clock.nanoTime();
+        if (wait <= 0) return 0;
+        return clock.awaitUntil(at) ? wait : -1;
     }
 
     /** Reserves the next start moment without waiting (a {@link Clock#nanoTime()} reading). */

@@ -56,7 +56,8 @@ public final class RecordFactory {
             cached = -1;
             source = clientSource;
         }
-        return new RequestRecord(index, request.requestId(), null, 0, false, request.stream(), startEpochMillis,
+        // what arrived, not what was asked: a JSON reply to a streamed request has no TTFT/TPOT/ITL of its own
+        return new RequestRecord(index, request.requestId(), null, 0, false, r.stream(), startEpochMillis,
                 scheduledNanos, r.startNanos(), r.headersNanos(), r.firstChunkNanos(), r.firstTokenNanos(),
                 r.endNanos(), r.tokenChunkNanos(), prompt, completion, cached,
                 cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source, r.success(),

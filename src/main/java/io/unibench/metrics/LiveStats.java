@@ -14,6 +14,7 @@ import java.util.Map;
  * @param avgLatencySeconds mean latency of successes
  * @param avgTtftMs        mean TTFT of streamed successes (all successes if none streamed)
  * @param outputTokensPerSecond completion tokens / elapsed
+ * @param cancelled        requests the stop cancelled in flight: not failures
  */
 public record LiveStats(
         long total,
@@ -22,10 +23,11 @@ public record LiveStats(
         double requestsPerSecond,
         double avgLatencySeconds,
         double avgTtftMs,
-        double outputTokensPerSecond) {
+        double outputTokensPerSecond,
+        long cancelled) {
 
     public long failed() {
-        return total - succeeded;
+        return total - succeeded - cancelled;
     }
 
     /** For the JSON log line; keys as in {@code benchmark_summary.json}. */
@@ -35,6 +37,7 @@ public record LiveStats(
         m.put(Summary.TOTAL_REQUESTS, total);
         m.put(Summary.SUCCESS_REQUESTS, succeeded);
         m.put(Summary.FAILED_REQUESTS, failed());
+        if (cancelled > 0) m.put(Summary.CANCELLED_REQUESTS, cancelled);
         m.put(Summary.REQ_THROUGHPUT, Rounding.round(requestsPerSecond, 4));
         m.put(Summary.AVG_LATENCY, Rounding.round(avgLatencySeconds, 4));
         m.put(Summary.AVG_TTFT, Rounding.round(avgTtftMs, 2));

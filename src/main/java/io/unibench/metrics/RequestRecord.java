@@ -153,6 +153,14 @@ public record RequestRecord(
     }
 
     /** End-to-end latency in seconds, from start to last byte. */
+    /** The error class of a request the benchmark's stop (Ctrl-C) cancelled while it was in flight. */
+    public static final String CANCELLED = "cancelled";
+
+    /** Cancelled by the benchmark's stop: it has no outcome, so it is neither a success nor a failure. */
+    public boolean cancelled() {
+        return !success && CANCELLED.equals(errorClass);
+    }
+
     public double latencySeconds() {
         return seconds(startNanos, endNanos);
     }

@@ -39,6 +39,8 @@ public final class RunMetrics implements RecordSink {
     // Counts over all records.
     private long total;
     private long succeeded;
+    /** Cancelled by the benchmark's stop (Ctrl-C): no outcome, so neither a success nor a failure. */
+    private long cancelled;
     private long streamTotal;
     private long nonStreamTotal;
     private long streamSucceeded;
@@ -130,6 +132,10 @@ public final class RunMetrics implements RecordSink {
     }
 
     private void acceptFailure(RequestRecord r) {
+        if (r.cancelled()) {
+            cancelled++;
+            return;
+        }
         String cls = r.errorClass() == null ? UNKNOWN_ERROR : r.errorClass();
         errorCounts.merge(cls, 1L, Long::sum);
         if (r.errorMessage() != null) errorSamples.putIfAbsent(cls, r.errorMessage());
@@ -250,7 +256,7 @@ public final class RunMetrics implements RecordSink {
                     ? (ttftStreamCount > 0 ? ttftStreamSumMs / ttftStreamCount : Double.NaN)
                     : avgLatency * 1000;
             double gen = succeeded > 0 && wall > 0 ? completionSum / wall : Double.NaN;
-            return new LiveStats(total, succeeded, wall, rps, avgLatency, avgTtft, gen);
+            return new LiveStats(total, succeeded, wall, rps, avgLatency, avgTtft, gen, cancelled);
         }
     }
 
@@ -285,6 +291,7 @@ public final class RunMetrics implements RecordSink {
     private final class Snapshot {
         final long total = RunMetrics.this.total;
         final long succeeded = RunMetrics.this.succeeded;
+        final long cancelled = RunMetrics.this.cancelled;
         final long streamTotal = RunMetrics.this.streamTotal;
         final long nonStreamTotal = RunMetrics.this.nonStreamTotal;
         final long streamSucceeded = RunMetrics.this.streamSucceeded;
@@ -379,7 +386,7 @@ public final class RunMetrics implements RecordSink {
                     info.rate(),
                     total,
                     succeeded,
-                    total - succeeded,
+                    total - succeeded - cancelled,
                     streamTotal,
                     nonStreamTotal,
                     r4(reqThroughput),
@@ -399,7 +406,8 @@ public final class RunMetrics implements RecordSink {
                     subsequentTurnCount > 0 ? Rounding.round(subsequentTurnTtftSumMs / subsequentTurnCount, 2) : null,
                     avgDecoded == null ? null : Rounding.round(avgDecoded, 4),
                     acceptRate == null ? null : Rounding.round(acceptRate, 4),
-                    total > 0 ? Rounding.round(100.0 * succeeded / total, 1) : null,
+                    // of the requests that reached an outcome: a request the stop cancelled did not fail
+                    total > cancelled ? Rounding.round(100.0 * succeeded / (total - cancelled), 1) : null,
                     promptSum,
                     completionSum,
                     cacheRecords > 0 ? cachedSum : null,
@@ -412,7 +420,8 @@ public final class RunMetrics implements RecordSink {
                     scheduled ? r2(ttftInclQueue.mean()) : null,
                     cacheRecords > 0 ? cacheSource(cacheSourceCounts) : null,
                     traceSummary == null ? null : traceSummary.completedTraces(),
-                    percentileMethod());
+                    percentileMethod(),
+                    cancelled);
         }
 
         List<PercentileRow> percentileRows() {

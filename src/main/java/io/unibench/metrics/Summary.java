@@ -57,7 +57,8 @@ public record Summary(
         Double avgTtftInclQueueMs,
         String cacheHitSource,
         Long completedTraces,
-        String percentileMethod) {
+        String percentileMethod,
+        long cancelledRequests) {
 
     /** {@link #percentileMethod()} when every percentile is an observed value ({@link Percentiles}). */
     public static final String PERCENTILES_EXACT = "exact (nearest rank)";
@@ -79,7 +80,7 @@ public record Summary(
                 kvCacheHitRatePercent, avgFirstTurnTtftMs, avgSubsequentTurnTtftMs, avgDecodedTokensPerIter,
                 specAcceptRate, successRatePercent, totalInputTokens, totalOutputTokens, totalCachedTokens,
                 avgFirstChunkMs, avgItlPerTokenMs, tokenCountSource, scheduled, avgQueueDelayMs,
-                avgLatencyInclQueueSeconds, avgTtftInclQueueMs, null, null, null);
+                avgLatencyInclQueueSeconds, avgTtftInclQueueMs, null, null, null, 0);
     }
 
     // evalscope's keys, verbatim.
@@ -128,6 +129,12 @@ public record Summary(
     public static final String CACHE_HIT_SOURCE = "Cache Hit Source";
     /** Multi-turn: conversations whose last turn succeeded. */
     public static final String COMPLETED_TRACES = "Completed Traces";
+    /**
+     * Requests the benchmark's stop (Ctrl-C) cancelled in flight: counted in {@link #TOTAL_REQUESTS}, not in
+     * {@link #FAILED_REQUESTS} nor in the {@link #SUCCESS_RATE} denominator (success / (success + failed)). Written
+     * only when some were.
+     */
+    public static final String CANCELLED_REQUESTS = "Cancelled Requests";
     /**
      * Ours, present when some token counts were not the server's ({@link #TOKEN_COUNT_SOURCE} is not "server"): the
      * keys of this file and the columns of {@code benchmark_percentile.json} computed from those counts, which carry
@@ -195,6 +202,7 @@ public record Summary(
         putIfPresent(m, CACHE_HIT_SOURCE, cacheHitSource);
         putIfPresent(m, COMPLETED_TRACES, completedTraces);
         putIfPresent(m, PERCENTILE_METHOD, percentileMethod);
+        if (cancelledRequests > 0) m.put(CANCELLED_REQUESTS, cancelledRequests);
         if (scheduled) {
             m.put(AVG_QUEUE_DELAY, avgQueueDelayMs);
             m.put(AVG_LATENCY_INCL_QUEUE, avgLatencyInclQueueSeconds);

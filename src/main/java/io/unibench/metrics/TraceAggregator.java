@@ -14,7 +14,7 @@ import java.util.Map;
 final class TraceAggregator {
     private static final double NANOS_PER_SECOND = 1e9;
 
-    /** Running state of one conversation, from its successful turns in arrival order. */
+    /** Running state of one conversation: every record counts it, its successful turns (in order) fill the figures. */
     private static final class Trace {
         long firstStart;
         double firstTtft;
@@ -47,7 +47,6 @@ final class TraceAggregator {
     private final Map<String, Trace> traces = new LinkedHashMap<>();
     private final List<Position> positions = new ArrayList<>();
     private long completed;
-    private long abandoned;
 
     boolean any() {
         return !positions.isEmpty();
@@ -58,10 +57,9 @@ final class TraceAggregator {
         while (positions.size() <= r.turnIndex()) positions.add(new Position());
         Position pos = positions.get(r.turnIndex());
         pos.requests++;
-        if (!r.success()) {
-            abandoned++;
-            return;
-        }
+        // every conversation that sent a turn is a trace, so traces = completed + abandoned (a failed first turn too)
+        Trace t = traces.computeIfAbsent(r.conversationId(), id -> new Trace());
+        if (!r.success()) return;
         if (r.lastTurn()) completed++;
         int prompt = Math.max(r.promptTokens(), 0);
         int completion = Math.max(r.completionTokens(), 0);
@@ -75,12 +73,9 @@ final class TraceAggregator {
             pos.cachedSum += r.cachedTokens();
         }
 
-        Trace t = traces.get(r.conversationId());
-        if (t == null) {
-            t = new Trace();
+        if (t.turns == 0) {
             t.firstStart = r.startNanos();
             t.firstTtft = ttft;
-            traces.put(r.conversationId(), t);
         }
         t.lastEnd = r.endNanos();
         t.lastStart = r.startNanos();
@@ -93,10 +88,12 @@ final class TraceAggregator {
         int cached = Math.max(r.cachedTokens(), 0);
         t.prompt += prompt;
         t.cached += cached;
-        long eligible = t.prevPrompt + t.prevCompletion; // the previous turn's context: what a cache could hold
+        // eligible = the previous turn's context, what this conversation left in the cache; hits beyond it (a prefix
+        // shared with other conversations, a conversation replayed earlier) are not its own, so the rate stays ≤ 100 %
+        long eligible = t.prevPrompt + t.prevCompletion;
         if (eligible > 0) {
             t.eligible += eligible;
-            t.eligibleCached += cached;
+            t.eligibleCached += Math.min(cached, eligible);
         }
         t.prevPrompt = prompt;
         t.prevCompletion = completion;
@@ -111,13 +108,15 @@ final class TraceAggregator {
 
     /** @param wallSeconds the run's wall time, for traces/s (0 = unknown) */
     TraceSummary summary(double wallSeconds) {
-        int n = traces.size();
+        // the figures come from traces with a successful turn; the counts from all of them
+        List<Trace> sent = traces.values().stream().filter(t -> t.turns > 0).toList();
+        int n = sent.size();
         List<String> metrics = new ArrayList<>(TraceSummary.METRICS);
         metrics.addAll(TraceSummary.EXTRA_METRICS);
         double[][] values = new double[metrics.size()][];
         for (int m = 0; m < values.length; m++) values[m] = new double[n];
         int i = 0;
-        for (Trace t : traces.values()) {
+        for (Trace t : sent) {
             values[0][i] = (t.lastEnd - t.firstStart) / NANOS_PER_SECOND;
             values[1][i] = t.firstTtft;
             values[2][i] = (t.lastStart - t.firstStart) / NANOS_PER_SECOND + t.lastTtft;
@@ -137,7 +136,7 @@ final class TraceAggregator {
         List<TraceSummary.Row> rows = new ArrayList<>();
         for (int m = 0; m < values.length; m++) rows.add(row(metrics.get(m), values[m]));
         Double perSecond = wallSeconds > 0 ? Rounding.round(completed / wallSeconds, 4) : null;
-        return new TraceSummary(n, completed, abandoned, rows, perSecond);
+        return new TraceSummary(traces.size(), completed, traces.size() - completed, rows, perSecond);
     }
 
     List<TurnPositionRow> positions() {

@@ -12,10 +12,12 @@ import java.util.Map;
  * rank instead, as evalscope does). A trace where a metric is undefined (no turn with 2+ streamed tokens for Decode
  * TPS, a one-turn trace for Eligible Cache Hit Rate) is left out of that metric only.
  *
- * @param nTraces         traces with at least one successful turn (evalscope's {@code n_traces}; partial traces of
- *                        abandoned conversations included, as evalscope does)
+ * @param nTraces         conversations that sent at least one turn, = completed + abandoned ({@code n_traces}; evalscope
+ *                        counts only those with a successful turn, which left a conversation whose first turn failed
+ *                        abandoned but uncounted). The rows come from the ones with a successful turn: see each
+ *                        row's {@code n}
  * @param completedTraces conversations whose last turn succeeded
- * @param abandonedTraces conversations abandoned after a failed turn
+ * @param abandonedTraces the others: a turn failed (or was cancelled), or the run stopped before their last turn
  * @param rows            evalscope's six metrics in its order, then ours ({@link #EXTRA_METRICS})
  * @param tracesPerSecond completed traces / the run's wall time; null when undefined
  */

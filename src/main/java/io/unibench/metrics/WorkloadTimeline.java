@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Cumulative token counts after successful requests, in the order the requests were recorded
+ * Cumulative token counts after successful requests, in the order they finished
  * ({@code workload_timeline.json}). Every success is a point up to {@link TimelineSampler#POINT_LIMIT}; longer runs
  * keep every {@code sampledEvery}-th success plus the latest one (see {@link TimelineSampler}).
  *

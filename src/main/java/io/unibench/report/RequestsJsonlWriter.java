@@ -45,12 +45,14 @@ import java.util.Locale;
  * when it sent none): {@code server_prompt_n, server_prompt_ms, server_predicted_n, server_predicted_ms,
  * server_cache_n}.
  *
- * <p>Flushing: after a write when a second has passed since the last flush, by a background virtual thread
- * once a second while idle, and on close. Flushing every record would cost a system call per request.
+ * <p>Flushing: after a write when half a second has passed since the last flush, by a background virtual thread
+ * every half second while idle, and on close: as often as the run history commits (store.RunRecorder, 0.5 s),
+ * so after a {@code kill -9} the file and the store both lack at most the last half second. Flushing every
+ * record would cost a system call per request.
  * An I/O error stops the writing and is rethrown by {@link #close()}, not on the request completion path.
  */
 public final class RequestsJsonlWriter implements RecordSink {
-    private static final long FLUSH_INTERVAL_NANOS = 1_000_000_000L;
+    private static final long FLUSH_INTERVAL_NANOS = 500_000_000L;
 
     /*
      * Member names pre-quoted once (Jackson otherwise escapes every name of every record) and moments written by

@@ -67,6 +67,12 @@ public final class TerminalReport {
                         .append(" (the server reported no cached_tokens): history tokens / input tokens, the upper"
                                 + " bound a prefix cache could serve, not what it served.\n");
             }
+            if (s.cancelledRequests() > 0) {
+                sb.append("Note: ").append(r.info().label()).append(": ").append(s.cancelledRequests())
+                        .append(" requests in flight were cancelled by the stop: not failures; Success is of the ")
+                        .append(s.totalRequests() - s.cancelledRequests())
+                        .append(" that ended (succeeded / (succeeded + failed)).\n");
+            }
             if (s.tokenCountsNotFromServer()) {
                 sb.append("Note: ").append(r.info().label()).append(": token counts are ")
                         .append(describeSource(s.tokenCountSource()))

@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
  * @param concurrency       the levels and how long each is held
  * @param rateLimitPerSec   global cap on request starts per second, per provider run
  * @param rateLimitBurst    bucket size of the limiter
+ * @param rateLimitRampOnly no {@code rate_limit} in the file: only each level's ramp (the starts that open the
+ *                          connections it adds) is paced, steady state is not limited ({@link StartGate})
  * @param connectionPool    connections per provider
  * @param timeouts          connect/read/total timeouts
  * @param knee              how the knee of the concurrency curve is found
@@ -30,7 +32,8 @@ import java.util.regex.Pattern;
  *                          (CI gates; {@code --max-error-rate} wins); null = no limit
  */
 public record BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
-                          Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst, int connectionPool,
+                          Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst,
+                          boolean rateLimitRampOnly, int connectionPool,
                           Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios,
                           Double maxErrorRatePercent) {
 
@@ -39,12 +42,12 @@ public record BenchConfig(String file, String name, long seed, List<Provider> pr
         scenarios = List.copyOf(scenarios);
     }
 
-    /** A configuration without an error-rate limit. */
+    /** A configuration without an error-rate limit, whose rate limit caps every start (as {@code rate_limit} set). */
     public BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
                        Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst, int connectionPool,
                        Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios) {
-        this(file, name, seed, providers, generation, concurrency, rateLimitPerSec, rateLimitBurst, connectionPool,
-                timeouts, knee, sleepBetweenLevelsSec, scenarios, null);
+        this(file, name, seed, providers, generation, concurrency, rateLimitPerSec, rateLimitBurst, false,
+                connectionPool, timeouts, knee, sleepBetweenLevelsSec, scenarios, null);
     }
 
     /** base_url value that starts an embedded simulator for the provider. */

@@ -35,8 +35,9 @@ public final class KneeFinder {
                     double gain = 100 * (then - now) / now;
                     if (gain < rule.minGainPercent()) {
                         return new Knee(l.concurrency(), String.format(Locale.ROOT,
-                                "throughput %+.1f%% from concurrency %d to %d (below %.0f%%)", gain, l.concurrency(),
-                                next.concurrency(), rule.minGainPercent()));
+                                "throughput %+.1f%% from concurrency %d to %d (below %.0f%%)%s", gain, l.concurrency(),
+                                next.concurrency(), rule.minGainPercent(), l.starts().capped() || next.starts().capped()
+                                        ? "; rate-limited: the limiter's knee, not the provider's" : ""));
                     }
                 }
             }

@@ -94,9 +94,10 @@ public final class ScenarioFile {
         List<Provider> providers = providers(root);
         Concurrency concurrency = concurrency(root.get("concurrency"));
         int peak = concurrency.peak();
-        double rate = 2.0 * peak; // the document's advice: twice the peak concurrency
+        double rate = 2.0 * peak; // the document's advice: twice the peak concurrency (paces the ramps only)
         double burst = 1;
         JsonNode rl = root.get("rate_limit");
+        boolean rampOnly = rl == null;
         if (rl != null && rl.isNumber()) rate = rl.asDouble();
         if (rl != null && rl.isObject()) {
             rate = rl.get("requests_per_sec").asDouble();
@@ -122,7 +123,7 @@ public final class ScenarioFile {
         }
         String name = root.path("name").asText(stripExtension(yaml.fileName()));
         return new BenchConfig(yaml.fileName(), name, root.path("seed").asLong(0), providers, generation(root),
-                concurrency, rate, burst, pool, timeouts, knee, root.path("sleep_between_levels_sec").asDouble(0),
+                concurrency, rate, burst, rampOnly, pool, timeouts, knee, root.path("sleep_between_levels_sec").asDouble(0),
                 scenarios, optDouble(root, "max_error_rate"));
     }
 

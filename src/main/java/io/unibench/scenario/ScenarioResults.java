@@ -13,8 +13,32 @@ public record ScenarioResults(BenchConfig config, List<Series> series, boolean s
         series = List.copyOf(series);
     }
 
-    /** One concurrency level of a series. */
-    public record Level(int concurrency, RunResult result, CostMeter.Totals tokens) {}
+    /** One concurrency level of a series; {@code starts} says what its request starts waited on the rate limiter. */
+    public record Level(int concurrency, RunResult result, CostMeter.Totals tokens, StartWaits starts) {
+        /** A level whose starts never met the limiter. */
+        public Level(int concurrency, RunResult result, CostMeter.Totals tokens) {
+            this(concurrency, result, tokens, StartWaits.NONE);
+        }
+    }
+
+    /**
+     * Waits on the rate limiter during one level ({@link StartGate}).
+     *
+     * @param starts             request starts of the level
+     * @param rampWaited         of its starts that opened the connections it added (the ramp), how many waited
+     * @param rampWaitSeconds    their total wait
+     * @param steadyWaited       later starts that waited: the limiter, not the provider, set the level's throughput
+     * @param steadyWaitSeconds  their total wait
+     */
+    public record StartWaits(long starts, long rampWaited, double rampWaitSeconds, long steadyWaited,
+                             double steadyWaitSeconds) {
+        public static final StartWaits NONE = new StartWaits(0, 0, 0, 0, 0);
+
+        /** The limiter held back steady-state starts: the level's throughput is capped by it. */
+        public boolean capped() {
+            return steadyWaited > 0;
+        }
+    }
 
     /**
      * @param overall every request of the series (all levels), for the comparison's percentiles

@@ -10,10 +10,10 @@ import io.unibench.engine.ConversationRequests;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.MultiTurnPlan;
 import io.unibench.engine.MultiTurnRunner;
-import io.unibench.engine.RateLimiter;
 import io.unibench.engine.RecordFactory;
 import io.unibench.engine.RequestFactory;
 import io.unibench.engine.RequestHooks;
+import io.unibench.engine.RunFailedException;
 import io.unibench.engine.StopSignal;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
@@ -59,6 +59,8 @@ public final class ScenarioRunner {
     private final Tokenizer tokenizer = Tokenizers.defaultTokenizer();
     private final ProviderRecorders recorders;
     private volatile LlmClient active;
+    /** The bug that stopped the run (a worker, sink or hook threw); null when none did. */
+    private volatile RunFailedException failure;
 
     /**
      * @param endpoints provider name → full chat-completions URL (embedded simulators already started)
@@ -88,6 +90,11 @@ public final class ScenarioRunner {
         if (c != null) c.cancelAll();
     }
 
+    /** What stopped the run if a bug did: the results hold what ran until then. */
+    public RunFailedException failure() {
+        return failure;
+    }
+
     public ScenarioResults run() throws IOException, InterruptedException {
         List<ScenarioResults.Series> series = new ArrayList<>();
         for (Provider provider : config.providers()) {
@@ -101,11 +108,11 @@ public final class ScenarioRunner {
                 RequestFactory probe = new RequestFactory(List.of(io.unibench.workload.Prompt.ofText("hello", -1, -1)),
                         config.generation().params(provider.model(), true, null), config.seed(), "probe");
                 ConnectionTest.run(client, probe, endpoints.get(provider.name()), stop);
-                RateLimiter limiter = RateLimiter.systemClock(config.rateLimitPerSec(), config.rateLimitBurst(), stop);
+                StartGate gate = StartGate.of(config, stop);
                 recorder = recorders.open(provider, endpoints.get(provider.name()));
                 for (Scenario scenario : config.scenarios()) {
                     if (stop.isStopped()) break;
-                    series.add(runSeries(client, limiter, provider, scenario, recorder));
+                    series.add(runSeries(client, gate, provider, scenario, recorder));
                 }
             } finally {
                 active = null;
@@ -115,7 +122,7 @@ public final class ScenarioRunner {
         return new ScenarioResults(config, series, stop.isStopped());
     }
 
-    private ScenarioResults.Series runSeries(LlmClient client, RateLimiter limiter, Provider provider,
+    private ScenarioResults.Series runSeries(LlmClient client, StartGate gate, Provider provider,
                                              Scenario scenario, RunRecorder recorder)
             throws IOException, InterruptedException {
         RunMetrics overall = new RunMetrics();
@@ -124,7 +131,7 @@ public final class ScenarioRunner {
         RequestHooks hooks = new RequestHooks() {
             @Override
             public boolean awaitStart() {
-                return limiter.acquire();
+                return gate.awaitStart();
             }
 
             @Override
@@ -151,27 +158,33 @@ public final class ScenarioRunner {
             String tag = Long.toString(System.currentTimeMillis(), 36) + "-" + safe(provider.name()) + "-" + li;
             RunInfo info = new RunInfo(provider.name() + "/" + scenario.name() + "/parallel_" + level, level, -1,
                     number == Integer.MAX_VALUE ? 0 : number);
+            gate.beginLevel(level);
             try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(dir.resolve("requests.jsonl"), seriesStart);
                  RecordSink stored = recorder.pointSink(info, seriesStart)) {
                 List<RecordSink> sinks = List.of(metrics, overall, cost, overallCost, jsonl, stored);
                 boolean stream = scenario.stream();
-                if (scenario.type() == BenchConfig.Type.MULTI_TURN) {
-                    MultiTurnPlan mt = new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null);
-                    ConversationPool pool = new ConversationPool(prompts.conversationsForLevel(li, perLevel(scenario)));
-                    ConversationRequests requests = new ConversationRequests(
-                            config.generation().params(provider.model(), stream, scenario.maxTokens()), seed + li, tag);
-                    new MultiTurnRunner(client, records, stop, null, hooks).run(mt, pool, requests, sinks, seed + li);
-                } else {
-                    RequestFactory requests = new RequestFactory(prompts.forLevel(li),
-                            config.generation().params(provider.model(), stream, scenario.maxTokens()), seed + li, tag);
-                    new BenchmarkRunner(client, records, stop, hooks).run(plan, requests, sinks, seed + li);
+                try {
+                    if (scenario.type() == BenchConfig.Type.MULTI_TURN) {
+                        MultiTurnPlan mt = new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null);
+                        ConversationPool pool = new ConversationPool(prompts.conversationsForLevel(li, perLevel(scenario)));
+                        ConversationRequests requests = new ConversationRequests(
+                                config.generation().params(provider.model(), stream, scenario.maxTokens()), seed + li, tag);
+                        new MultiTurnRunner(client, records, stop, null, hooks).run(mt, pool, requests, sinks, seed + li);
+                    } else {
+                        RequestFactory requests = new RequestFactory(prompts.forLevel(li),
+                                config.generation().params(provider.model(), stream, scenario.maxTokens()), seed + li, tag);
+                        new BenchmarkRunner(client, records, stop, hooks).run(plan, requests, sinks, seed + li);
+                    }
+                } catch (RunFailedException e) {
+                    failure = e; // this level's partial results are kept and reported; nothing more runs
+                    stop.stop();
                 }
             }
             RunResult result = metrics.result(new RunInfo(provider.name() + "/" + scenario.name() + "/parallel_" + level,
                     level, -1, number == Integer.MAX_VALUE ? (int) metrics.total() : number));
             EvalscopeFiles.write(dir, result);
             recorder.pointFinished(result, Map.of());
-            levels.add(new ScenarioResults.Level(level, result, cost.totals()));
+            levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits()));
             progress.println(progressLine(provider, scenario, level, result));
             progress.flush();
             if (li + 1 < concurrency.size() && config.sleepBetweenLevelsSec() > 0) {

@@ -14,6 +14,10 @@ public enum FaultKind {
     HTTP_502("502", "HTTP 502 with an HTML body, as a proxy sends it"),
     HTTP_503("503", "HTTP 503 'overloaded' with Retry-After"),
     HTTP_401("401", "HTTP 401 invalid API key"),
+    /** A gateway that moved the API: unibench does not follow redirects. */
+    REDIRECT("redirect", "HTTP 302 Found with a Location header, as a moved gateway sends it"),
+    /** A server that ignores {@code stream: true}: the client must record the reply as not streamed. */
+    JSON_REPLY("json-reply", "a streamed request answered with one complete JSON body (Content-Type application/json)"),
     UNKNOWN_MODEL("unknown-model", "HTTP 400: model does not exist, listing the served models"),
     CONTENT_POLICY("content-policy", "HTTP 400 content-policy refusal"),
     ERROR_BODY("error-body", "HTTP 200 whose JSON body is an error object"),
@@ -50,7 +54,7 @@ public enum FaultKind {
     /** Faults answered at once, before the request reaches the scheduler. */
     boolean immediate() {
         return switch (this) {
-            case HTTP_429, HTTP_500, HTTP_502, HTTP_503, HTTP_401, UNKNOWN_MODEL, CONTENT_POLICY, ERROR_BODY,
+            case HTTP_429, HTTP_500, HTTP_502, HTTP_503, HTTP_401, REDIRECT, UNKNOWN_MODEL, CONTENT_POLICY, ERROR_BODY,
                  EMPTY_CHOICES, HANG_BEFORE_HEADERS, HANG_AFTER_HEADERS -> true;
             default -> false;
         };

@@ -201,6 +201,9 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     "The server is overloaded or not ready yet.", null, null, Map.of("Retry-After", retry)), keepAlive);
             case HTTP_401 -> sendError(new ApiException(401, "AuthenticationError", "Incorrect API key provided.",
                     null, "invalid_api_key", Map.of()), keepAlive);
+            case REDIRECT -> WireFormat.send(ctx, HttpResponseStatus.FOUND, Unpooled.copiedBuffer(
+                    "<html><body>Moved to /v2/chat/completions</body></html>\r\n", StandardCharsets.US_ASCII),
+                    "text/html", keepAlive, Map.of("Location", "/v2/chat/completions"));
             case UNKNOWN_MODEL -> sendError(unknownModel(request.model()), keepAlive);
             case CONTENT_POLICY -> sendError(new ApiException(400, "BadRequestError", "Your request was rejected as "
                     + "a result of our safety system: the prompt may contain content that is not allowed by our "
@@ -343,7 +346,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             String id = engine.newId(chat);
             long created = System.currentTimeMillis() / 1000;
             boolean report = engine.config.reportCachedTokens();
-            if (request.stream()) {
+            if (request.stream() && !fault.is(FaultKind.JSON_REPLY)) {
                 sse = new SseResponder(ctx, chat, keepAlive, id, created, WireFormat.quote(engine.mapper, request.model()),
                         choices.length, request.includeUsage(), planned.promptTokens(), report, fault, engine.mapper,
                         engine.config.debugSendTimes(), engine.config.debugSendTimesInText());

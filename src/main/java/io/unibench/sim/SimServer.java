@@ -136,7 +136,7 @@ public final class SimServer implements AutoCloseable {
             Channel serverChannel = bootstrap.bind(config.host(), config.port()).syncUninterruptibly().channel();
             int port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
             return new SimServer(engine, acceptGroup, ioGroup, channels, serverChannel, config.host(), port, tls != null);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // syncUninterruptibly rethrows the bind's IOException unchecked
             acceptGroup.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             ioGroup.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             engine.close();

@@ -120,7 +120,7 @@ public final class RunComparison {
             if (summary == null) {
                 // a point still running (or cut short and not yet recovered): compute from its stored requests
                 RunMetrics metrics = new RunMetrics();
-                store.forEachRequest(run.runId(), p.index(), metrics::accept);
+                store.replay(run.runId(), p.index(), metrics::accept);
                 if (metrics.total() == 0) continue;
                 RunResult r = metrics.result(p.info());
                 summary = ResultJson.read(ResultJson.summary(r, Map.of()));

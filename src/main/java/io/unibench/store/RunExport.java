@@ -27,8 +27,10 @@ import java.util.Set;
 public final class RunExport {
     private RunExport() {}
 
-    public static void json(RunStore store, StoredRun run, OutputStream out) throws IOException, SQLException {
-        try (JsonGenerator g = ResultJson.MAPPER.getFactory().createGenerator(out, JsonEncoding.UTF8)) {
+    /** Writes the document to {@code out}, which stays open (stdout or the caller's file). */
+    public static void json(RunStore store, StoredRun run, Writer out) throws IOException, SQLException {
+        try (JsonGenerator g = ResultJson.MAPPER.getFactory().createGenerator(out)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
             g.writeFieldName("run");

@@ -240,7 +240,7 @@ public final class RunStore implements AutoCloseable {
             for (StoredPoint p : points(id)) {
                 if (p.summary() != null) continue;
                 RunMetrics metrics = new RunMetrics();
-                forEachRequest(id, p.index(), metrics::accept);
+                replay(id, p.index(), metrics::accept);
                 savePointResult(id, p.index(), metrics.result(p.info()));
             }
         }
@@ -315,6 +315,8 @@ public final class RunStore implements AutoCloseable {
 
     /** A full run id from an id or a unique prefix of one. */
     public synchronized String resolveId(String idOrPrefix) throws SQLException {
+        // an empty prefix would match every run and pick one when the store holds only one
+        if (idOrPrefix.isBlank()) throw new BadInputException("run '" + idOrPrefix + "': empty; give a run id or a prefix of one");
         List<String> ids = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT run_id FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\' ORDER BY run_id LIMIT 3")) {
@@ -362,10 +364,23 @@ public final class RunStore implements AutoCloseable {
     }
 
     /** Streams a point's stored requests in index order, moments relative to the point's start. */
-    public synchronized void forEachRequest(String runId, int point, Consumer<RequestRecord> consumer)
+    public void forEachRequest(String runId, int point, Consumer<RequestRecord> consumer) throws SQLException {
+        stream(runId, point, "idx", consumer);
+    }
+
+    /**
+     * Streams a point's stored requests in the order they finished (end, then index; a request without an end
+     * last), the order a live run records them: what its metrics are rebuilt from. In index order the workload
+     * timeline would run out of time order and its throughput come out too high.
+     */
+    public void replay(String runId, int point, Consumer<RequestRecord> consumer) throws SQLException {
+        stream(runId, point, "CASE WHEN end_ns IS NULL THEN 1 ELSE 0 END, end_ns, idx", consumer);
+    }
+
+    private synchronized void stream(String runId, int point, String order, Consumer<RequestRecord> consumer)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(RequestRows.SELECT
-                + " WHERE run_id = ? AND point_index = ? ORDER BY idx")) {
+                + " WHERE run_id = ? AND point_index = ? ORDER BY " + order)) {
             ps.setString(1, runId);
             ps.setInt(2, point);
             ps.setFetchSize(2000); // PostgreSQL streams with a cursor instead of loading every row

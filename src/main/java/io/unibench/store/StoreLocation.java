@@ -11,7 +11,9 @@ import java.util.regex.Pattern;
  * Where runs are stored: a SQLite file (the default {@code ~/.unibench/unibench.db}) or a PostgreSQL server.
  *
  * <p>Chosen by, first to last: {@code --db}, the {@code UNIBENCH_DB} variable, the {@code unibench.db} system
- * property (the test suite's store under {@code target/}), the default file. A value is a
+ * property (the test suite's store under {@code target/}), the default file: {@code $UNIBENCH_HOME/unibench.db},
+ * else {@code $HOME/.unibench/unibench.db} (the variable, as every Unix tool reads it: Java's {@code user.home}
+ * comes from the password database and ignores {@code HOME=/tmp/x}), else {@code user.home}'s. A value is a
  * {@code jdbc:postgresql://…} URL, a {@code jdbc:sqlite:PATH} URL or a plain file path.
  * PostgreSQL credentials come from the URL ({@code ?user=…&password=…}) or from {@code UNIBENCH_DB_USER} /
  * {@code UNIBENCH_DB_PASSWORD} (else {@code PGUSER} / {@code PGPASSWORD}).
@@ -24,9 +26,17 @@ import java.util.regex.Pattern;
 public record StoreLocation(String jdbcUrl, Dialect dialect, Path file, Properties properties) {
     public static final String ENV = "UNIBENCH_DB";
     public static final String PROPERTY = "unibench.db";
+    /** The folder of the default store (instead of {@code ~/.unibench}). */
+    public static final String HOME_ENV = "UNIBENCH_HOME";
     private static final Pattern PASSWORD = Pattern.compile("(?i)(password=)[^&;]*");
 
     public static StoreLocation resolve(String flag, Map<String, String> env) {
+        return resolve(flag, env, System.getProperty(PROPERTY), System.getProperty("user.home"));
+    }
+
+    /** {@link #resolve(String, Map)} with the system property and Java's home directory given (tests). */
+    static StoreLocation resolve(String flag, Map<String, String> env, String property, String userHome) {
+        if (flag != null && flag.isBlank()) throw new BadInputException("--db '" + flag + "': must not be empty");
         String value = flag;
         String source = "--db";
         if (value == null || value.isBlank()) {
@@ -34,12 +44,10 @@ public record StoreLocation(String jdbcUrl, Dialect dialect, Path file, Properti
             source = ENV;
         }
         if (value == null || value.isBlank()) {
-            value = System.getProperty(PROPERTY);
+            value = property;
             source = "-D" + PROPERTY;
         }
-        if (value == null || value.isBlank()) {
-            return sqlite(Path.of(System.getProperty("user.home"), ".unibench", "unibench.db"));
-        }
+        if (value == null || value.isBlank()) return sqlite(defaultFile(env, userHome));
         value = value.trim();
         if (value.startsWith("jdbc:postgresql:")) {
             Properties p = new Properties();
@@ -58,6 +66,13 @@ public record StoreLocation(String jdbcUrl, Dialect dialect, Path file, Properti
                     + "or a file path");
         }
         return sqlite(Path.of(value));
+    }
+
+    private static Path defaultFile(Map<String, String> env, String userHome) {
+        String dir = env.get(HOME_ENV);
+        if (dir != null && !dir.isBlank()) return Path.of(dir, "unibench.db");
+        String home = env.get("HOME");
+        return Path.of(home != null && !home.isBlank() ? home : userHome, ".unibench", "unibench.db");
     }
 
     public static StoreLocation sqlite(Path file) {

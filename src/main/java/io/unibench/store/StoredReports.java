@@ -23,7 +23,7 @@ public final class StoredReports {
         List<RunResult> results = new ArrayList<>();
         for (StoredPoint p : run.points()) {
             RunMetrics metrics = new RunMetrics();
-            store.forEachRequest(run.runId(), p.index(), metrics::accept);
+            store.replay(run.runId(), p.index(), metrics::accept);
             if (metrics.total() > 0) results.add(metrics.result(p.info()));
         }
         return results;

@@ -14,7 +14,7 @@ public final class CustomDataset implements Dataset {
         String path = requirePath(NAME, options, "a text file with one prompt per line");
         LengthFilter filter = LengthFilter.of(options);
         return PromptFileReader.read(path, count, filter,
-                (lineNumber, line) -> PromptFileReader.filteredText(line.strip(), filter, options.chat()));
+                (lineNumber, line, keep) -> PromptFileReader.filteredText(line.strip(), filter, options.chat(), keep));
     }
 
     static String requirePath(String dataset, DatasetOptions options, String what) {

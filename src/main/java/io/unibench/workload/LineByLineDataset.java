@@ -28,7 +28,7 @@ public final class LineByLineDataset implements Dataset {
         String path = CustomDataset.requirePath(NAME, options,
                 "a text file with one prompt, JSON message array or JSON request body per line");
         LengthFilter filter = LengthFilter.of(options);
-        return PromptFileReader.read(path, count, filter, (lineNumber, line) -> {
+        return PromptFileReader.read(path, count, filter, (lineNumber, line, keep) -> {
             String text = line.strip();
             if (text.startsWith("{")) {
                 JsonNode node = parseOrNull(text, path, lineNumber, text.endsWith("}"));
@@ -39,7 +39,7 @@ public final class LineByLineDataset implements Dataset {
                     return Prompt.ofMessages(validMessages((ArrayNode) node, path, lineNumber), -1, -1);
                 }
             }
-            return PromptFileReader.filteredText(text, filter, options.chat());
+            return PromptFileReader.filteredText(text, filter, options.chat(), keep);
         });
     }
 

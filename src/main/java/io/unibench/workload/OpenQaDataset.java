@@ -23,7 +23,7 @@ public final class OpenQaDataset implements Dataset {
         }
         String path = options.path();
         LengthFilter filter = LengthFilter.of(options);
-        return PromptFileReader.read(path, count, filter, (lineNumber, line) -> {
+        return PromptFileReader.read(path, count, filter, (lineNumber, line, keep) -> {
             JsonNode item = Json.parseLine(path, lineNumber, line);
             if (!item.isObject()) {
                 throw BadInputException.at(path, lineNumber, null,
@@ -34,7 +34,7 @@ public final class OpenQaDataset implements Dataset {
             if (!question.isTextual()) {
                 throw BadInputException.at(path, lineNumber, "question", "must be a string, got " + Json.kind(question));
             }
-            return PromptFileReader.filteredText(question.textValue().strip(), filter, options.chat());
+            return PromptFileReader.filteredText(question.textValue().strip(), filter, options.chat(), keep);
         });
     }
 }

@@ -94,4 +94,93 @@ class BadInputTest {
             assertThat(String.join(" ", option.description())).as(option.longestName()).contains("Default");
         }
     }
+
+    @Test
+    void simOnATakenPort() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            assertOneLineError(CliHarness.main("sim", "--port", Integer.toString(taken.getLocalPort())),
+                    "cannot listen on 127.0.0.1:" + taken.getLocalPort());
+        }
+    }
+
+    @Test
+    void simOnAHostThatIsNoAddress() {
+        assertOneLineError(CliHarness.main("sim", "--host", "999.1.1.1", "--port", "0"), "--host '999.1.1.1'");
+    }
+
+    @Test
+    void outputsDirThatIsAFile() throws IOException {
+        Path file = Files.writeString(dir.resolve("afile"), "");
+        assertOneLineError(CliHarness.main("perf", "--outputs-dir", file.toString(), "--number", "1", "--no-db"),
+                "--outputs-dir '" + file + "'");
+    }
+
+    @Test
+    void exportAndCompareOfStoredRuns() throws IOException {
+        String db = dir.resolve("runs.db").toString();
+        CliHarness.Run perf = CliHarness.main("perf", "--number", "1", "--max-tokens", "2", "--db", db,
+                "--outputs-dir", dir.resolve("out").toString());
+        assertThat(perf.exit()).as(perf.err()).isZero();
+        String id = CliHarness.main("runs", "list", "--db", db, "--json").out().replaceAll("(?s).*\"run_id\" : \"([^\"]+)\".*", "$1");
+        Path file = Files.writeString(dir.resolve("afile"), "");
+        assertOneLineError(CliHarness.main("runs", "export", id, "--format", "csv", "-o", file.resolve("x").toString(),
+                "--db", db), "--output '" + file.resolve("x") + "'");
+        assertOneLineError(CliHarness.main("runs", "export", id, "--format", "csv", "-o", file.toString(), "--db", db),
+                "--output '" + file + "'");
+        assertOneLineError(CliHarness.main("runs", "compare", id, id, "--db", db), "the same run (" + id + ")");
+        assertOneLineError(CliHarness.main("runs", "compare", "A", "A", "--db", db), "run 'A': no such run");
+        assertOneLineError(CliHarness.main("runs", "show", "", "--db", db), "run '': empty");
+    }
+
+    @Test
+    void valuesAcceptedBeforeAreRefused() {
+        assertOneLineError(CliHarness.main("perf", "--dataset-offset", "-1"), "--dataset-offset -1");
+        assertOneLineError(CliHarness.main("perf", "--connect-timeout", "-1"), "--connect-timeout -1.0");
+        assertOneLineError(CliHarness.main("perf", "--read-timeout", "0"), "--read-timeout 0.0");
+        assertOneLineError(CliHarness.main("perf", "--model", ""), "--model '': must not be empty");
+        assertOneLineError(CliHarness.main("perf", "--log-every-n-query", "0"), "--log-every-n-query 0");
+        assertOneLineError(CliHarness.main("perf", "--top-p", "1.5"), "--top-p 1.5");
+        assertOneLineError(CliHarness.main("perf", "--temperature", "-1"), "--temperature -1.0");
+        assertOneLineError(CliHarness.main("perf", "--min-tokens", "-1"), "--min-tokens -1");
+        assertOneLineError(CliHarness.main("perf", "--stop", ""), "--stop ''");
+        assertOneLineError(CliHarness.main("perf", "--name", ""), "--name ''");
+        assertOneLineError(CliHarness.main("perf", "--tag", " "), "--tag ' '");
+        assertOneLineError(CliHarness.main("perf", "--db", ""), "--db ''");
+        assertOneLineError(CliHarness.main("perf", "--dataset-args", "{bad"), "--dataset-args: invalid JSON");
+        assertOneLineError(CliHarness.main("perf", "--chars-per-token", "0"), "--chars-per-token 0.0");
+        assertOneLineError(CliHarness.main("perf", "--open-loop", "--multi-turn", "--rate", "5", "--max-turns", "2"),
+                "--open-loop does not apply to --multi-turn");
+        assertOneLineError(CliHarness.main("perf", "--query-template", "@" + dir.resolve("none.json")),
+                "--query-template '@" + dir.resolve("none.json") + "': cannot read: no such file");
+        assertOneLineError(CliHarness.main("perf", "--frequency-penalty", "3"), "--frequency-penalty 3.0: must be in [-2, 2]");
+    }
+
+    @Test
+    void aMultiLineParserMessageBecomesOneLine() throws IOException {
+        Path yaml = Files.writeString(dir.resolve("bad.yaml"), "not: [yaml\n");
+        assertOneLineError(CliHarness.main("sim", "--config", yaml.toString(), "--port", "0"), "bad.yaml: cannot read");
+    }
+
+    /** picocli's @-file expansion is off: '@FILE' reaches --prompt whole, however many words the file holds. */
+    @Test
+    void promptFileWithSeveralWordsIsOnePrompt() throws IOException {
+        Path prompt = Files.writeString(dir.resolve("p.txt"), "several words on\ntwo lines\n");
+        CliHarness.Run run = CliHarness.main("perf", "--prompt", "@" + prompt, "--number", "1", "--max-tokens", "2",
+                "--no-db", "--outputs-dir", dir.resolve("out").toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+    }
+
+    /** The whole dataset file is checked, not only the lines the run needs. */
+    @Test
+    void aBadLinePastNumberIsNamed() throws IOException {
+        Path conversations = dir.resolve("conv.jsonl");
+        Files.writeString(conversations, "[{\"role\": \"user\", \"content\": \"Hi\"}]\n\n"
+                + "[{\"role\": \"user\", \"content\": \"Again\"}]\n[{\"role\": \"robot\", \"content\": \"x\"}]\n");
+        assertOneLineError(CliHarness.main("perf", "--multi-turn", "--dataset", "custom_multi_turn", "--dataset-path",
+                conversations.toString(), "--number", "1", "--outputs-dir", dir.toString()), "conv.jsonl:4: field '[0].role'");
+        Path questions = dir.resolve("qa.jsonl");
+        Files.writeString(questions, "{\"question\": \"hi\"}\n{\"question\": \"ho\"}\n{\"q\": 1}\n");
+        assertOneLineError(CliHarness.main("perf", "--dataset", "openqa", "--dataset-path", questions.toString(),
+                "--number", "1", "--outputs-dir", dir.toString()), "qa.jsonl:3");
+    }
 }

@@ -108,7 +108,9 @@ class RunEndToEndTest {
             assertThat(s.tokens().cost(price)).isEqualTo(expected);
             assertThat(s.tokens().per1000Requests(price)).isEqualTo(expected / 12 * 1000);
             assertThat(s.tokens().perMillionOutput(price)).isEqualTo(expected / (12 * 8) * 1e6);
-            assertThat(column(t, "Cost / 1k req").values()[i]).isEqualTo(expected / 12 * 1000);
+            // the comparison's figure is the mean over the two levels of 6 requests each: the same, rounding aside
+            assertThat(column(t, "Cost / 1k req").values()[i])
+                    .isCloseTo(expected / 12 * 1000, org.assertj.core.api.Assertions.within(1e-12));
         }
         // the sim's prefix cache served the repeated prompt: cached input was billed at the cached price
         assertThat(r.series().get(0).tokens().cachedInput()).isPositive();
@@ -116,6 +118,10 @@ class RunEndToEndTest {
         assertThat(o.out()).contains("Provider Comparison: qa").contains("Phases").contains(" *");
         JsonNode report = JSON.readTree(o.root().resolve("scenario_report.json").toFile());
         assertThat(report.at("/comparisons/0/rows/0/best").toString()).contains("TTFT p50 (ms)");
+        assertThat(report.at("/comparisons/0/levels").toString()).isEqualTo("[1,2]");
+        assertThat(report.at("/comparisons/0/rows/0/levels_won/TTFT p50 (ms)").asInt()).isEqualTo(2);
+        assertThat(report.at("/comparisons/0/per_level/1/concurrency").asInt()).isEqualTo(2);
+        assertThat(o.out()).contains("At concurrency 1 (* best per column)", "At concurrency 2 (* best per column)");
         assertThat(Files.readAllLines(o.root().resolve("scenario_report.csv"))).hasSize(1 + 4);
         String html = Files.readString(o.root().resolve("scenario_report.html"));
         assertThat(html).contains("<svg").contains("<polyline").doesNotContain("<script").doesNotContain("http://cdn")
@@ -228,6 +234,35 @@ class RunEndToEndTest {
         // conversation_history 4: every conversation has 5 turns, each successful
         assertThat(s.overall().summary().successRequests()).isEqualTo(2 * 5 * 2);
         assertThat(s.overall().traces()).isNotNull();
+    }
+
+    @Test
+    void theDefaultRateLimitPacesOnlyTheRampAndAnExplicitOneThatBitesIsFlagged() throws Exception {
+        String yaml = """
+                provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 1, itl_ms: 0}}
+                generation: {temperature: 0, max_tokens: 2, ignore_eos: true}
+                concurrency: {levels: [1, 2], requests_per_level: 6}
+                %s
+                scenarios:
+                  - {name: qa, type: chat, stream: true, prompt: "hi"}
+                """;
+        // default (2 × peak = 4 starts/s): 6 replies of ~1 ms per level would take 1.25 s if every start were paced
+        Outcome free = run(yaml.formatted(""), "--report", "json");
+        assertThat(free.exit()).as(free.err()).isZero();
+        assertThat(free.out()).contains("on each level's ramp").doesNotContain("rate-limited");
+        for (ScenarioResults.Level l : free.results().series().getFirst().levels()) {
+            assertThat(l.starts().starts()).isEqualTo(6);
+            assertThat(l.starts().steadyWaited()).isZero();
+        }
+        // rate_limit: 5 starts/s, replies of ~1 ms: every start after the first waits on the limiter
+        Outcome capped = run(yaml.formatted("rate_limit: 5"), "--report", "json");
+        assertThat(capped.exit()).as(capped.err()).isZero();
+        assertThat(capped.out()).contains("2 ←rate-limited", "Rate-limited: concurrency 1: 5 of 6 starts waited",
+                "Rate-limited: concurrency 2:", "rate-limited: the limiter's knee, not the provider's");
+        JsonNode level = JSON.readTree(capped.root().resolve("scenario_report.json").toFile())
+                .at("/series/0/levels/0/rate_limiter");
+        assertThat(level.get("capped").asBoolean()).isTrue();
+        assertThat(level.get("steady_starts_waited").asLong()).isEqualTo(5);
     }
 
     private static Comparison.Column column(Comparison.Table t, String title) {

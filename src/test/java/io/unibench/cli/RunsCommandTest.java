@@ -51,9 +51,13 @@ class RunsCommandTest {
     }
 
     private String[] perf(String db, String name, String... extra) {
-        List<String> a = new ArrayList<>(List.of("perf", "--url", sim.baseUrl() + "/v1/chat/completions",
+        return perfAt(sim.baseUrl() + "/v1/chat/completions", db, name, extra);
+    }
+
+    private String[] perfAt(String url, String db, String name, String... extra) {
+        List<String> a = new ArrayList<>(List.of("perf", "--url", url,
                 "--model", "m", "--outputs-dir", tmp.resolve("outputs").toString(), "--no-timestamp", "--name", name,
-                "--sleep-interval", "0", "--parallel", "2", "4", "--number", "6", "8", "--max-tokens", "8",
+                "--sleep-interval", "0", "--parallel", "2", "4", "--number", "6", "8", "--max-tokens", "1", "32",
                 "--min-prompt-length", "8", "--max-prompt-length", "8", "--db", db));
         a.addAll(List.of(extra));
         return a.toArray(String[]::new);
@@ -96,11 +100,12 @@ class RunsCommandTest {
             assertThat(show.out()).contains("Status:    finished", "h100, nightly", "java_version", "local_address",
                     "dataset_checksum", "parallel_2_number_6", "parallel_4_number_8");
 
-            // the stored report equals the one perf printed (same aggregation over the same records)
+            // the stored report equals the one perf printed, every number of every table (the same aggregation over
+            // the same records in the same, finish, order: replies of 1–32 tokens finish out of issue order)
             CliHarness.Run report = CliHarness.main("runs", "report", a, "--db", db);
             assertThat(report.exit()).as(report.err()).isZero();
-            assertThat(section(report.out(), "Performance Overview")).isEqualTo(section(first.out(), "Performance Overview"));
-            assertThat(section(report.out(), "Per-Request Metrics")).isEqualTo(section(first.out(), "Per-Request Metrics"));
+            assertThat(tables(first.out())).contains("Workload Throughput", "Phases", "Per-Request Metrics");
+            assertThat(tables(report.out())).isEqualTo(tables(first.out()));
 
             CliHarness.Run compare = CliHarness.main("runs", "compare", a, bId, "--db", db);
             assertThat(compare.exit()).as(compare.err()).isZero();
@@ -131,12 +136,20 @@ class RunsCommandTest {
         }
     }
 
-    /** No API key or secret header value reaches the database, the output files or the logs (stdout/stderr). */
+    /**
+     * No API key, credential header value (a named key, a cookie), URL user info or credential query parameter
+     * reaches the database, the output files or the logs (stdout/stderr, --debug).
+     */
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
     void secretsNeverReachTheStoreTheFilesOrTheLogs(String kind) throws Exception {
         String key = "sk-UNIBENCHSECRETkey0123456789";
         String header = "hdr-UNIBENCHSECRETvalue987654";
+        String cookie = "UNIBENCHSECRETcookie5551";
+        String password = "UNIBENCHSECRETpass777";
+        String queryToken = "UNIBENCHSECRETquery4242";
+        String url = sim.baseUrl().replace("://", "://alice:" + password + "@")
+                + "/v1/chat/completions?api_key=" + queryToken;
         try (TestStores.Backend b = backend(kind)) {
             String db = b.location().jdbcUrl();
             // --debug logs request bodies and chunks straight to System.err: capture the process streams too
@@ -147,8 +160,8 @@ class RunsCommandTest {
             try (java.io.PrintStream capture = new java.io.PrintStream(processStreams, true, StandardCharsets.UTF_8)) {
                 System.setErr(capture);
                 System.setOut(capture);
-                run = CliHarness.main(perf(db, "secret", "--api-key", key, "--headers", "X-Api-Key=" + header,
-                        "--debug"));
+                run = CliHarness.main(perfAt(url, db, "secret", "--api-key", key, "--headers",
+                        "X-Api-Key=" + header, "Cookie=session=" + cookie, "--debug"));
             } finally {
                 System.setErr(savedErr);
                 System.setOut(savedOut);
@@ -160,8 +173,11 @@ class RunsCommandTest {
             CliHarness.Run show = CliHarness.main("runs", "show", id, "--db", db, "--json");
             CliHarness.Run export = CliHarness.main("runs", "export", id, "--db", db);
             assertThat(show.out()).contains("sk-***789"); // the masked form is there, so the field was stored
+            assertThat(export.exit()).as(export.err()).isZero();
+            assertThat(export.out()).contains("\"run_id\" : \"" + id + "\"", "sk-***789"); // searched below: not empty
+            assertThat(show.out()).contains("://***@").contains("api_key=***242"); // the URL was stored, masked
 
-            List<String> secrets = List.of(key, header, "UNIBENCHSECRET");
+            List<String> secrets = List.of(key, header, cookie, password, queryToken, "UNIBENCHSECRET");
             for (String text : List.of(logs, run.out(), run.err(), show.out(), show.err(), export.out(), export.err())) {
                 for (String s : secrets) assertThat(text).doesNotContain(s);
             }
@@ -212,11 +228,15 @@ class RunsCommandTest {
         return l.stream();
     }
 
-    /** The table printed under a section title, up to the blank line after it. */
-    private static String section(String text, String title) {
-        int at = text.indexOf(title + "\n");
-        assertThat(at).as(title + " in\n" + text).isNotNegative();
-        int end = text.indexOf("\n\n", at);
-        return text.substring(at, end < 0 ? text.length() : end);
+    /** Every table of a report, from the first after Basic Information to the end of the report. */
+    private static String tables(String text) {
+        int at = text.indexOf("Performance Overview\n");
+        assertThat(at).as(text).isNotNegative();
+        int end = text.length();
+        for (String after : List.of("\nReproduce: ", "\nResults: ")) {
+            int i = text.indexOf(after, at);
+            if (i >= 0) end = Math.min(end, i);
+        }
+        return text.substring(at, end).strip();
     }
 }

@@ -43,6 +43,9 @@ class StoreKillEndToEndTest {
             }
             assertThat(storedBeforeKill).as(Files.exists(tmp.resolve("console.txt"))
                     ? Files.readString(tmp.resolve("console.txt")) : "no console").isGreaterThanOrEqualTo(20);
+            // requests.jsonl is flushed every 0.5 s, as the store commits: past that, it holds every request the
+            // store held at the poll above (a 1 s flush, as before, would miss some in most runs)
+            LockSupport.parkNanos(800_000_000L);
             p.destroyForcibly(); // SIGKILL: no shutdown hook, no final commit
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         } finally {
@@ -68,6 +71,10 @@ class StoreKillEndToEndTest {
             assertThat(store.run(id).points().getFirst().summary().get("Total Requests").asLong()).isEqualTo(stored);
         }
         assertThat(stored).isGreaterThanOrEqualTo(storedBeforeKill);
+        Path jsonl = tmp.resolve("out/k/parallel_4_number_100000/requests.jsonl");
+        long lines = 0;
+        for (byte b : Files.readAllBytes(jsonl)) if (b == '\n') lines++;
+        assertThat(lines).as("complete lines in requests.jsonl").isGreaterThanOrEqualTo(storedBeforeKill);
         assertThat(report.out()).contains("Status", "interrupted (report from the stored requests)",
                 "Performance Overview", "Per-Request Metrics", "TTFT (ms)");
         // the overview's Num column is the count of stored requests

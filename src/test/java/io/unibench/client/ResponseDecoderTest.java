@@ -229,8 +229,11 @@ class ResponseDecoderTest {
                 int length = bounds[i + 1] - bounds[i];
                 ByteBuf b = cut % 2 == 0 ? Unpooled.wrappedBuffer(all, bounds[i], length)
                         : Unpooled.directBuffer(length).writeBytes(all, bounds[i], length);
-                d.feed(b);
-                b.release();
+                try {
+                    d.feed(b);
+                } finally {
+                    b.release(); // a malformed read throws: the caller still owns (and releases) the buffer
+                }
             }
         }
         return r;

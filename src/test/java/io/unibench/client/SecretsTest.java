@@ -47,5 +47,29 @@ class SecretsTest {
         assertThat(Secrets.isSecretHeader("X-Client-Secret")).isTrue();
         assertThat(Secrets.isSecretHeader("Content-Type")).isFalse();
         assertThat(Secrets.isSecretHeader("X-Request-Id")).isFalse();
+        assertThat(Secrets.isSecretHeader("Cookie")).isTrue();
+        assertThat(Secrets.isSecretHeader("X-Session-Id")).isTrue();
+        assertThat(Secrets.isSecretHeader("X-Amz-Signature")).isTrue();
+        assertThat(Secrets.isSecretHeader("X-Goog-Authuser")).isTrue();
+        assertThat(Secrets.isSecretHeader("User-Agent")).isFalse();
+    }
+
+    @Test
+    void masksUrlUserInfoAndCredentialQueryParameters() {
+        assertThat(Secrets.redact("http://alice:pw-secret@host:8000/v1/chat/completions"))
+                .isEqualTo("http://***@host:8000/v1/chat/completions");
+        assertThat(Secrets.redact("https://TOKEN123456@host/v1?api_key=abcdef123&model=m&sig=x"))
+                .isEqualTo("https://***@host/v1?api_key=***123&model=m&sig=x");
+        assertThat(Secrets.redact("connect to http://h/v1?X-Amz-Signature=0123456789ab failed"))
+                .isEqualTo("connect to http://h/v1?X-Amz-Signature=***9ab failed");
+        assertThat(Secrets.redact("http://h/v1?key=sk-abcdef123")).isEqualTo("http://h/v1?key=sk-***123");
+        assertThat(Secrets.redact("mail bob@example.com, http://h/v1?page=2"))
+                .isEqualTo("mail bob@example.com, http://h/v1?page=2");
+    }
+
+    @Test
+    void headerValuesAreMaskedByName() {
+        assertThat(Secrets.headerValue("Cookie", "session=abcdef123")).isEqualTo("***123");
+        assertThat(Secrets.headerValue("Accept", "text/event-stream")).isEqualTo("text/event-stream");
     }
 }

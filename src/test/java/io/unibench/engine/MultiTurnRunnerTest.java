@@ -224,18 +224,25 @@ class MultiTurnRunnerTest {
 
     @Test
     void durationIsASoftExitThatLetsRunningConversationsFinishAllTheirTurns() throws Exception {
-        // Every reply takes ≥ 60 ms, so a 3-turn conversation takes ≥ 180 ms: longer than the 100 ms duration.
+        // On a manual clock every reply takes 60 ms, so a 3-turn conversation takes 180 ms: past the 100 ms duration.
+        ManualClock clock = new ManualClock();
+        long deadline = clock.nanoTime() + Duration.ofMillis(100).toNanos();
         List<Conversation> pool = List.of(conversation("d", 3));
+        ConcurrentLinkedQueue<Long> sentAt = new ConcurrentLinkedQueue<>();
         try (ScriptedServer server = new ScriptedServer(body -> {
-            Thread.sleep(60);
+            sentAt.add(clock.nanoTime());
+            clock.advance(Duration.ofMillis(60).toNanos());
             return ScriptedServer.Reply.ok("r", 10, 4, null);
-        })) {
+        }); LlmClient client = client(server.uri())) {
             Collector sink = new Collector();
-            ConcurrentLinkedQueue<Long> claimTimes = new ConcurrentLinkedQueue<>();
-            RunOutcome outcome = run(server.uri(), pool, new LoadPlan(2, 1000, -1, Duration.ofMillis(100), 0),
-                    MultiTurnPlan.RateMode.THINK, (w, seq, i, x) -> claimTimes.add(System.nanoTime()), List.of(sink));
+            MultiTurnRunner runner = new MultiTurnRunner(client::send, clock,
+                    new RecordFactory(Tokenizers.defaultTokenizer(), false), new StopSignal(), null, RequestHooks.NONE,
+                    null);
+            RunOutcome outcome = runner.run(new MultiTurnPlan(new LoadPlan(2, 1000, -1, Duration.ofMillis(100), 0),
+                            MultiTurnPlan.RateMode.THINK, null), new ConversationPool(pool),
+                    new ConversationRequests(PARAMS, 1, "t"), List.of(sink), 1);
             assertThat(outcome.hitDuration()).isTrue();
-            // 2 workers, each conversation ≥ 180 ms: at most 2 claims at the start and none after 100 ms
+            // both workers claimed before the first reply; once 100 ms had passed nobody claimed again
             assertThat(outcome.sent()).isEqualTo(2);
             Map<String, List<RequestRecord>> byConversation =
                     sink.records.stream().collect(Collectors.groupingBy(RequestRecord::conversationId));
@@ -244,12 +251,9 @@ class MultiTurnRunnerTest {
                 assertThat(turns).hasSize(3).allMatch(RequestRecord::success); // finished all turns
                 assertThat(turns.stream().filter(RequestRecord::lastTurn)).hasSize(1);
             }
-            // The runner's deadline is at most 100 ms after the first claim (it is set just before claiming), and
-            // the conversations ran past it: in-flight conversations were not cut at the deadline.
-            long deadlineBound = claimTimes.stream().mapToLong(Long::longValue).min().orElseThrow()
-                    + Duration.ofMillis(100).toNanos();
-            assertThat(sink.records.stream().mapToLong(RequestRecord::endNanos).max().orElseThrow())
-                    .isGreaterThan(deadlineBound);
+            // the clock passed the deadline after the second reply: the 4 turns sent after it were not cut
+            assertThat(sentAt).hasSize(6);
+            assertThat(sentAt.stream().filter(t -> t >= deadline)).hasSize(4);
         }
     }
 

@@ -61,7 +61,7 @@ class TrieReplayTest {
         RunMetrics metrics = new RunMetrics();
         ConcurrentLinkedQueue<Pause> pauses = new ConcurrentLinkedQueue<>();
         StopSignal stop = new StopSignal();
-        Pauser real = Pauser.waitingOn(stop);
+        Pauser real = Pauser.waitingOn(Clock.system(stop));
         // records what the runner asks for, then really waits it (scaled to milliseconds, so the test stays fast)
         Pauser observed = (conversation, turn, nanos) -> {
             pauses.add(new Pause(conversation, turn, nanos));

@@ -48,6 +48,27 @@ class RunMetricsTest {
     }
 
     @Test
+    void requestsCancelledByTheStopAreNeitherSuccessesNorFailures() {
+        RunMetrics m = new RunMetrics();
+        for (int i = 0; i < 3; i++) m.accept(record().index(i).startMs(0).chunksMs(10).endMs(20).tokens(5, 1).build());
+        m.accept(record().index(3).startMs(0).endMs(5).failed("http_5xx", 500, "boom").build());
+        m.accept(record().index(4).startMs(0).endMs(30).failed(RequestRecord.CANCELLED, 0, "cancelled").build());
+        m.accept(record().index(5).startMs(0).endMs(30).failed(RequestRecord.CANCELLED, 0, "cancelled").build());
+        RunResult r = m.result(new RunInfo("x", 4, -1, 6));
+        Summary s = r.summary();
+        assertThat(s.totalRequests()).isEqualTo(6);
+        assertThat(s.successRequests()).isEqualTo(3);
+        assertThat(s.failedRequests()).isEqualTo(1);
+        assertThat(s.cancelledRequests()).isEqualTo(2);
+        assertThat(s.successRatePercent()).isEqualTo(75.0); // 3 of the 4 that ended
+        assertThat(r.errors()).containsExactly(Map.entry("http_5xx", 1L)); // the errors add up to Failed Requests
+        assertThat(s.toMap()).containsEntry(Summary.CANCELLED_REQUESTS, 2L);
+        LiveStats live = m.live(); // the progress line agrees
+        assertThat(live.failed()).isEqualTo(1);
+        assertThat(live.cancelled()).isEqualTo(2);
+    }
+
+    @Test
     void summaryOfThreeSuccessesAndOneFailure() {
         Summary s = threePlusOneFailure().summary();
         // wall = max end (2500, the failure) − min start (0)

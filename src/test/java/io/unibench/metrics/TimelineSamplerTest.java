@@ -25,6 +25,25 @@ class TimelineSamplerTest {
         assertThat(t.points().get(3)).isEqualTo(new WorkloadTimeline.Point(3.5, 40, 240, 160));
     }
 
+    /** Threads record about in finish order; the timeline is the finish-order one whatever order they recorded in. */
+    @Test
+    void successesRecordedOutOfFinishOrderTakeTheirPlaceByEndTime() {
+        long[][] requests = new long[20][];
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(3);
+        for (int i = 0; i < requests.length; i++) {
+            long start = i * SECOND / 10;
+            requests[i] = new long[] {start, start + rng.nextLong(1, 3 * SECOND), 1 + rng.nextInt(50)};
+        }
+        TimelineSampler inFinishOrder = new TimelineSampler(64);
+        java.util.Arrays.stream(requests).sorted(java.util.Comparator.comparingLong(r -> r[1]))
+                .forEach(r -> inFinishOrder.add(r[0], r[1], (int) r[2], 100, 40));
+        TimelineSampler inIssueOrder = new TimelineSampler(64);
+        for (long[] r : requests) inIssueOrder.add(r[0], r[1], (int) r[2], 100, 40);
+        WorkloadTimeline expected = inFinishOrder.snapshot();
+        assertThat(inIssueOrder.snapshot()).isEqualTo(expected);
+        assertThat(expected.points()).isSortedAccordingTo(java.util.Comparator.comparingDouble(WorkloadTimeline.Point::t));
+    }
+
     @Test
     void pastTheLimitEveryNthSuccessIsKeptPlusTheLatest() {
         WorkloadTimeline t = fed(8, 100).snapshot();

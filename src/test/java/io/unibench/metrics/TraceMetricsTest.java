@@ -78,6 +78,62 @@ class TraceMetricsTest {
     }
 
     @Test
+    void everyConversationThatSentATurnIsATraceSoTracesAreCompletedPlusAbandoned() {
+        RunMetrics m = new RunMetrics();
+        m.accept(record().index(0).conversation("A", 0).lastTurn().startMs(0).chunksMs(10).endMs(20).tokens(10, 1)
+                .cached(0).build());
+        // B's first turn failed: abandoned without a successful turn, still a trace
+        m.accept(record().index(1).conversation("B", 0).lastTurn().startMs(0).endMs(5)
+                .failed("http_5xx", 500, "boom").build());
+        // C: turn 1 succeeded, then the run stopped before its second (last) turn was sent
+        m.accept(record().index(2).conversation("C", 0).startMs(0).chunksMs(10).endMs(20).tokens(10, 1)
+                .cached(0).build());
+        TraceSummary t = m.result(INFO).traces();
+        assertThat(t.completedTraces()).isEqualTo(1);
+        assertThat(t.abandonedTraces()).isEqualTo(2);
+        assertThat(t.nTraces()).isEqualTo(t.completedTraces() + t.abandonedTraces()).isEqualTo(3);
+        // the figures come from the two conversations with a successful turn
+        assertThat(t.row(TraceSummary.LATENCY).n()).isEqualTo(2);
+    }
+
+    @Test
+    void eligibleCacheHitsBeyondThePreviousTurnsContextDoNotCount() {
+        RunMetrics m = new RunMetrics();
+        m.accept(record().index(0).conversation("A", 0).startMs(0).chunksMs(10).endMs(20).tokens(100, 10)
+                .cached(64).build()); // a prefix another conversation left: counts in Cache Hit Rate only
+        m.accept(record().index(1).conversation("A", 1).lastTurn().startMs(30).chunksMs(40).endMs(50)
+                .tokens(200, 10).cached(176).build()); // 176 cached > eligible 110
+        TraceSummary t = m.result(INFO).traces();
+        assertThat(t.row(TraceSummary.ELIGIBLE_CACHE_HIT_RATE).max()).isEqualTo(100.0);
+        assertThat(t.row(TraceSummary.CACHE_HIT_RATE).max()).isCloseTo(100.0 * 240 / 300, within(1e-9));
+    }
+
+    /** Property: over random conversations, whatever the server reports, Eligible Cache Hit Rate stays in [0, 100]. */
+    @Test
+    void eligibleCacheHitRateNeverExceedsOneHundredPercent() {
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(14);
+        for (int run = 0; run < 200; run++) {
+            RunMetrics m = new RunMetrics();
+            int index = 0;
+            for (int c = 0; c < 5; c++) {
+                int turns = 1 + rng.nextInt(6);
+                double at = 0;
+                for (int turn = 0; turn < turns; turn++) {
+                    int prompt = 1 + rng.nextInt(4000);
+                    m.accept(record().index(index++).conversation("c" + c, turn).startMs(at).chunksMs(at + 5)
+                            .endMs(at + 10).tokens(prompt, 1 + rng.nextInt(500)).cached(rng.nextInt(prompt + 1))
+                            .build());
+                    at += 20;
+                }
+            }
+            TraceSummary.Row eligible = m.result(INFO).traces().row(TraceSummary.ELIGIBLE_CACHE_HIT_RATE);
+            if (eligible.n() == 0) continue;
+            assertThat(eligible.max()).as("run %d", run).isLessThanOrEqualTo(100.0);
+            assertThat(eligible.min()).as("run %d", run).isGreaterThanOrEqualTo(0.0);
+        }
+    }
+
+    @Test
     void singleTurnRunsHaveNoTraces() {
         RunMetrics m = new RunMetrics();
         m.accept(record().index(0).startMs(0).chunksMs(10).endMs(20).tokens(10, 1).build());

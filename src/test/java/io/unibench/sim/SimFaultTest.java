@@ -89,6 +89,28 @@ class SimFaultTest {
     }
 
     @Test
+    void aRedirectIsItsOwnClassNotAClientError() {
+        for (boolean stream : new boolean[]{true, false}) {
+            ClientResult r = send("{\"type\":\"redirect\"}", stream, 8);
+            assertThat(r.errorClass()).as(r.errorMessage()).isEqualTo(ErrorClass.HTTP_3XX);
+            assertThat(r.httpStatus()).isEqualTo(302);
+        }
+        assertThat(ErrorClass.ofStatus(103)).isEqualTo(ErrorClass.HTTP_OTHER);
+        assertThat(ErrorClass.ofStatus(304)).isEqualTo(ErrorClass.HTTP_3XX);
+        assertThat(ErrorClass.ofStatus(418)).isEqualTo(ErrorClass.HTTP_4XX);
+        assertThat(ErrorClass.ofStatus(600)).isEqualTo(ErrorClass.HTTP_OTHER);
+    }
+
+    @Test
+    void aJsonReplyToAStreamedRequestIsRecordedAsNotStreamed() {
+        ClientResult r = send("{\"type\":\"json-reply\"}", true, 8);
+        assertThat(r.success()).as(r.errorMessage()).isTrue();
+        assertThat(r.stream()).isFalse();
+        assertThat(r.usage().completionTokens()).isEqualTo(8);
+        assertThat(send(null, true, 8).stream()).isTrue(); // the same request without the fault streams
+    }
+
+    @Test
     void retryAfterAndQuotaMessageOn429And503() throws Exception {
         for (String type : new String[]{"429", "503"}) {
             try (RawHttp raw = new RawHttp(sim.port())) {

@@ -88,6 +88,14 @@ class RunRecorderTest {
 
     @Test
     void locationsResolveFlagThenVariableThenPropertyAndMaskPasswords() {
+        // the default file honours $UNIBENCH_HOME, then $HOME (not only Java's user.home)
+        assertThat(StoreLocation.resolve(null, Map.of("HOME", "/tmp/x"), null, "/root").file())
+                .isEqualTo(Path.of("/tmp/x/.unibench/unibench.db"));
+        assertThat(StoreLocation.resolve(null, Map.of("HOME", "/tmp/x", StoreLocation.HOME_ENV, "/srv/ub"), null, "/root")
+                .file()).isEqualTo(Path.of("/srv/ub/unibench.db"));
+        assertThat(StoreLocation.resolve(null, Map.of(), null, "/root").file()).isEqualTo(Path.of("/root/.unibench/unibench.db"));
+        assertThat(StoreLocation.resolve(null, Map.of("HOME", "/tmp/x"), "/t/store.db", "/root").file())
+                .isEqualTo(Path.of("/t/store.db"));
         assertThat(StoreLocation.resolve("/x/a.db", Map.of(StoreLocation.ENV, "/y/b.db")).file()).isEqualTo(Path.of("/x/a.db"));
         assertThat(StoreLocation.resolve(null, Map.of(StoreLocation.ENV, "/y/b.db")).file()).isEqualTo(Path.of("/y/b.db"));
         assertThat(StoreLocation.resolve("jdbc:sqlite:/z/c.db", Map.of()).dialect()).isEqualTo(Dialect.SQLITE);

@@ -310,9 +310,9 @@ abstract class RunStoreContract {
     void jsonExportRebuildsTheStoredRecordsAndSummaries() throws Exception {
         List<RequestRecord> records = TestStores.records(25, BASE, 5);
         String id = storeRun(start("e", "m", "u", List.of("t1")), records, 1_000);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        java.io.StringWriter out = new java.io.StringWriter();
         RunExport.json(store, store.run(id), out);
-        JsonNode doc = ResultJson.MAPPER.readTree(out.toByteArray());
+        JsonNode doc = ResultJson.MAPPER.readTree(out.toString());
         assertThat(doc.at("/run/run_id").asText()).isEqualTo(id);
         assertThat(doc.at("/run/tags/0").asText()).isEqualTo("t1");
         JsonNode point = doc.at("/points/0");

@@ -40,9 +40,12 @@ class OpenQaDatasetTest {
                 .hasMessageStartingWith(path + ":3: not valid JSON");
     }
 
-    @Test void readingStopsAtCountSoLaterBadLinesDoNotMatter() {
+    /** The whole file is checked (issue 15): a bad line past the prompts a run needs is still an error. */
+    @Test void aBadLinePastTheCountIsStillAnError() {
         String path = Fixtures.path("openqa_bad_json.jsonl");
-        assertThat(new OpenQaDataset().load(Fixtures.file(path, null, true), 2)).hasSize(2);
+        assertThatThrownBy(() -> new OpenQaDataset().load(Fixtures.file(path, null, true), 2))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageStartingWith(path + ":3: not valid JSON");
     }
 
     @Test void aMissingQuestionNamesLineAndField() {

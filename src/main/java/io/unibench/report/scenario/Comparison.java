@@ -2,22 +2,43 @@ package io.unibench.report.scenario;
 
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunResult;
+import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.ScenarioResults;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The provider comparison of one scenario: per provider, over all its levels, success rate, TTFT and latency
- * percentiles, peak output tok/s and cost; for every column the best provider is marked (lowest latency and cost,
- * highest success and throughput). Ties are all marked.
+ * The provider comparison of one scenario, like with like: first one table per concurrency level that every
+ * provider ran (success rate, TTFT and latency percentiles, output tok/s and cost at that level), then an overall
+ * verdict built from them. Pooling every level's requests first would not compare like with like: with time-held
+ * levels the faster provider sends more requests at its high-concurrency levels, so its pooled percentiles lean
+ * towards its slowest level.
+ *
+ * <p>Overall, per column: the best provider is the one best at the most common levels (ties all marked); the figure
+ * is the mean of its per-level figures, each level weighing the same however many requests it held. Peak tok/s is
+ * the highest level's output tok/s, compared by value. Per level, the best value of a column is marked (lowest
+ * latency and cost, highest success and throughput; ties all marked).
  */
 public final class Comparison {
 
-    /** A column: its title, whether higher is better, and a value per row (NaN = not available). */
-    public record Column(String title, boolean higherIsBetter, int decimals, double[] values) {
-        /** True when row {@code i} holds the best value of the column (and there is something to compare). */
+    /**
+     * A column: its title, whether higher is better, and a value per row (NaN = not available).
+     *
+     * @param wins per row, the levels at which it was best; {@code null} when the best is decided by value
+     */
+    public record Column(String title, boolean higherIsBetter, int decimals, double[] values, int[] wins) {
+        public Column(String title, boolean higherIsBetter, int decimals, double[] values) {
+            this(title, higherIsBetter, decimals, values, null);
+        }
+
+        /** True when row {@code i} is the best of the column (and there is something to compare). */
         public boolean best(int i) {
+            if (wins != null) {
+                int most = 0;
+                for (int w : wins) most = Math.max(most, w);
+                return most > 0 && wins[i] == most;
+            }
             if (Double.isNaN(values[i])) return false;
             for (double v : values) {
                 if (!Double.isNaN(v) && (higherIsBetter ? v > values[i] : v < values[i])) return false;
@@ -26,34 +47,73 @@ public final class Comparison {
         }
     }
 
-    public record Table(String scenario, List<String> providers, List<Column> columns) {}
+    /**
+     * @param levels   the concurrency levels every provider ran: what is compared
+     * @param perLevel one table per level in {@code levels} (each with empty {@code levels}/{@code perLevel})
+     */
+    public record Table(String scenario, List<String> providers, List<Column> columns, List<Integer> levels,
+                        List<Table> perLevel) {}
+
+    private static final String[] POINTS = {"50%", "95%", "99%"};
 
     private Comparison() {}
 
     public static Table of(String scenario, List<ScenarioResults.Series> series) {
+        List<String> names = series.stream().map(s -> s.provider().name()).toList();
+        List<Integer> common = commonLevels(series);
+        List<Table> perLevel = new ArrayList<>();
+        for (int level : common) {
+            List<ScenarioResults.Level> at = series.stream().map(s -> levelOf(s, level)).toList();
+            perLevel.add(new Table(scenario, names, columns(series, at), List.of(), List.of()));
+        }
+        List<Column> overall = new ArrayList<>();
+        if (!perLevel.isEmpty()) {
+            List<Column> template = perLevel.getFirst().columns();
+            for (int c = 0; c < template.size(); c++) overall.add(overall(perLevel, c));
+            overall.add(peak(series, common));
+        }
+        return new Table(scenario, names, overall, common, perLevel);
+    }
+
+    /** The levels every series ran, in the first series' order. */
+    private static List<Integer> commonLevels(List<ScenarioResults.Series> series) {
+        if (series.isEmpty()) return List.of();
+        List<Integer> common = new ArrayList<>();
+        for (ScenarioResults.Level l : series.getFirst().levels()) {
+            if (series.stream().allMatch(s -> levelOf(s, l.concurrency()) != null)) common.add(l.concurrency());
+        }
+        return common;
+    }
+
+    private static ScenarioResults.Level levelOf(ScenarioResults.Series s, int concurrency) {
+        for (ScenarioResults.Level l : s.levels()) if (l.concurrency() == concurrency) return l;
+        return null;
+    }
+
+    /** One level's columns: row i is series i at that level. */
+    private static List<Column> columns(List<ScenarioResults.Series> series, List<ScenarioResults.Level> at) {
         int n = series.size();
-        List<String> names = new ArrayList<>();
         double[] success = new double[n];
         double[][] ttft = new double[3][n];
         double[][] latency = new double[3][n];
         double[] tok = new double[n];
         double[] per1k = new double[n];
         double[] perM = new double[n];
-        String[] points = {"50%", "95%", "99%"};
         for (int i = 0; i < n; i++) {
-            ScenarioResults.Series s = series.get(i);
-            names.add(s.provider().name());
-            RunResult all = s.overall();
-            Double rate = all.summary().successRatePercent();
+            ScenarioResults.Level l = at.get(i);
+            RunResult r = l.result();
+            Double rate = r.summary().successRatePercent();
             success[i] = rate == null ? Double.NaN : rate;
             for (int p = 0; p < 3; p++) {
-                ttft[p][i] = nan(all.percentile(points[p], PercentileRow.TTFT));
-                Double lat = all.percentile(points[p], PercentileRow.LATENCY);
+                ttft[p][i] = nan(r.percentile(POINTS[p], PercentileRow.TTFT));
+                Double lat = r.percentile(POINTS[p], PercentileRow.LATENCY);
                 latency[p][i] = lat == null ? Double.NaN : lat * 1000;
             }
-            tok[i] = s.peakOutputThroughput();
-            per1k[i] = s.tokens().per1000Requests(s.provider().price());
-            perM[i] = s.tokens().perMillionOutput(s.provider().price());
+            double out = r.summary().outputThroughput();
+            tok[i] = out >= 0 ? out : Double.NaN;
+            BenchConfig.Price price = series.get(i).provider().price();
+            per1k[i] = l.tokens().per1000Requests(price);
+            perM[i] = l.tokens().perMillionOutput(price);
         }
         List<Column> columns = new ArrayList<>(List.of(
                 new Column("Success %", true, 1, success),
@@ -63,7 +123,7 @@ public final class Comparison {
                 new Column("Latency p50 (ms)", false, 1, latency[0]),
                 new Column("Latency p95 (ms)", false, 1, latency[1]),
                 new Column("Latency p99 (ms)", false, 1, latency[2]),
-                new Column("Peak tok/s", true, 1, tok)));
+                new Column("Output tok/s", true, 1, tok)));
         if (series.stream().anyMatch(s -> s.provider().price() != null)) {
             // priced with the client's token counts where a server sent no usage: the titles say so
             String est = series.stream().anyMatch(s -> s.provider().price() != null && s.tokens().estimated())
@@ -71,7 +131,34 @@ public final class Comparison {
             columns.add(new Column("Cost / 1k req" + est, false, 4, per1k));
             columns.add(new Column("Cost / 1M out tok" + est, false, 4, perM));
         }
-        return new Table(scenario, names, columns);
+        return columns;
+    }
+
+    /** Column {@code c} over the levels: mean figure, levels won. */
+    private static Column overall(List<Table> perLevel, int c) {
+        Column first = perLevel.getFirst().columns().get(c);
+        int n = first.values().length;
+        double[] mean = new double[n];
+        int[] wins = new int[n];
+        for (Table t : perLevel) {
+            Column col = t.columns().get(c);
+            for (int i = 0; i < n; i++) {
+                mean[i] += col.values()[i] / perLevel.size();
+                if (col.best(i)) wins[i]++;
+            }
+        }
+        return new Column(first.title(), first.higherIsBetter(), first.decimals(), mean, wins);
+    }
+
+    /** The highest output tok/s over the common levels: each provider's capacity on the same levels. */
+    private static Column peak(List<ScenarioResults.Series> series, List<Integer> common) {
+        double[] peak = new double[series.size()];
+        for (int i = 0; i < peak.length; i++) {
+            ScenarioResults.Series s = series.get(i);
+            peak[i] = common.stream().mapToDouble(level -> levelOf(s, level).result().summary().outputThroughput())
+                    .filter(v -> v >= 0).max().orElse(Double.NaN);
+        }
+        return new Column("Peak tok/s", true, 1, peak);
     }
 
     /**

@@ -38,7 +38,8 @@ final class HtmlReport {
                 .append("</style></head><body>\n");
         sb.append("<h1>").append(esc(c.name())).append("</h1><p>Config <code>").append(esc(c.file()))
                 .append("</code>; levels ").append(c.concurrency().levels()).append("; rate limit ")
-                .append(fmt(c.rateLimitPerSec(), 2)).append(" starts/s; connection pool ").append(c.connectionPool())
+                .append(fmt(c.rateLimitPerSec(), 2)).append(c.rateLimitRampOnly() ? " starts/s on each level's ramp only"
+                        : " starts/s").append("; connection pool ").append(c.connectionPool())
                 .append(results.stopped() ? "; <b>interrupted, partial</b>" : "").append("</p>\n");
         for (BenchConfig.Scenario scenario : c.scenarios()) {
             List<ScenarioResults.Series> series = results.forScenario(scenario.name());
@@ -57,7 +58,19 @@ final class HtmlReport {
     }
 
     private static String comparison(Comparison.Table t) {
-        StringBuilder sb = new StringBuilder("<h3>Provider comparison (all levels; best per column highlighted)</h3><table><tr><th>Provider</th>");
+        StringBuilder sb = new StringBuilder("<h3>Provider comparison (levels ").append(t.levels())
+                .append(", run by every provider: per column the provider best at the most levels is highlighted; "
+                        + "figures are means over the levels, each weighing the same)</h3>");
+        sb.append(comparisonTable(t));
+        for (int i = 0; i < t.perLevel().size(); i++) {
+            sb.append("<h4>At concurrency ").append(t.levels().get(i)).append("</h4>")
+                    .append(comparisonTable(t.perLevel().get(i)));
+        }
+        return sb.toString();
+    }
+
+    private static String comparisonTable(Comparison.Table t) {
+        StringBuilder sb = new StringBuilder("<table><tr><th>Provider</th>");
         for (Comparison.Column c : t.columns()) sb.append("<th>").append(esc(c.title())).append("</th>");
         sb.append("</tr>\n");
         for (int i = 0; i < t.providers().size(); i++) {
@@ -83,7 +96,8 @@ final class HtmlReport {
         for (ScenarioResults.Level l : s.levels()) {
             RunResult r = l.result();
             var sum = r.summary();
-            sb.append("<tr><td>").append(l.concurrency()).append("</td><td>").append(sum.totalRequests())
+            sb.append("<tr><td>").append(l.concurrency()).append(l.starts().capped() ? " ←rate-limited" : "")
+                    .append("</td><td>").append(sum.totalRequests())
                     .append("</td><td>").append(fmt(sum.successRatePercent() == null ? Double.NaN : sum.successRatePercent(), 1))
                     .append("</td><td>").append(fmt(sum.reqThroughput(), 2)).append("</td><td>")
                     .append(fmt(sum.outputThroughput(), 1)).append("</td>");

@@ -33,7 +33,7 @@ public final class ReportFiles {
     private static final String[] CSV_COLUMNS = {"provider", "scenario", "concurrency", "requests", "success",
             "success_rate_percent", "rps", "output_tok_s", "ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms",
             "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "input_tokens", "cached_input_tokens",
-            "output_tokens", "cost", "knee"};
+            "output_tokens", "cost", "knee", "rate_limited"};
 
     private ReportFiles() {}
 
@@ -67,6 +67,7 @@ public final class ReportFiles {
         root.put("config_file", c.file());
         root.put("levels", c.concurrency().levels());
         root.put("rate_limit_per_sec", c.rateLimitPerSec());
+        root.put("rate_limit_ramp_only", c.rateLimitRampOnly());
         root.put("connection_pool", c.connectionPool());
         root.put("interrupted", results.stopped());
         List<Object> series = new ArrayList<>();
@@ -86,6 +87,7 @@ public final class ReportFiles {
                 lv.put("phases_ms", phases(l.result().phases()));
                 lv.put("errors", l.result().errors());
                 lv.put("tokens", l.tokens());
+                lv.put("rate_limiter", rateLimiter(l.starts()));
                 lv.put("cost", finite(l.tokens().cost(s.provider().price())));
                 levels.add(lv);
             }
@@ -103,22 +105,50 @@ public final class ReportFiles {
             List<ScenarioResults.Series> ss = results.forScenario(sc.name());
             if (ss.isEmpty()) continue;
             Comparison.Table t = Comparison.of(sc.name(), ss);
-            List<Object> rows = new ArrayList<>();
-            for (int i = 0; i < t.providers().size(); i++) {
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("provider", t.providers().get(i));
-                List<String> best = new ArrayList<>();
-                for (Comparison.Column col : t.columns()) {
-                    row.put(col.title(), finite(col.values()[i]));
-                    if (col.best(i)) best.add(col.title());
-                }
-                row.put("best", best);
-                rows.add(row);
+            Map<String, Object> cmp = new LinkedHashMap<>();
+            cmp.put("scenario", sc.name());
+            cmp.put("levels", t.levels());
+            cmp.put("rows", comparisonRows(t));
+            List<Object> perLevel = new ArrayList<>();
+            for (int i = 0; i < t.perLevel().size(); i++) {
+                perLevel.add(Map.of("concurrency", t.levels().get(i), "rows", comparisonRows(t.perLevel().get(i))));
             }
-            comparisons.add(Map.of("scenario", sc.name(), "rows", rows));
+            cmp.put("per_level", perLevel);
+            comparisons.add(cmp);
         }
         root.put("comparisons", comparisons);
         return root;
+    }
+
+    /** Per provider: each column's figure, the columns it is best in and, overall, the levels it won per column. */
+    private static List<Object> comparisonRows(Comparison.Table t) {
+        List<Object> rows = new ArrayList<>();
+        for (int i = 0; i < t.providers().size(); i++) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("provider", t.providers().get(i));
+            List<String> best = new ArrayList<>();
+            Map<String, Integer> won = new LinkedHashMap<>();
+            for (Comparison.Column col : t.columns()) {
+                row.put(col.title(), finite(col.values()[i]));
+                if (col.best(i)) best.add(col.title());
+                if (col.wins() != null) won.put(col.title(), col.wins()[i]);
+            }
+            row.put("best", best);
+            if (!won.isEmpty()) row.put("levels_won", won);
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static Map<String, Object> rateLimiter(ScenarioResults.StartWaits w) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("starts", w.starts());
+        m.put("ramp_starts_waited", w.rampWaited());
+        m.put("ramp_wait_s", w.rampWaitSeconds());
+        m.put("steady_starts_waited", w.steadyWaited());
+        m.put("steady_wait_s", w.steadyWaitSeconds());
+        m.put("capped", w.capped());
+        return m;
     }
 
     private static Map<String, Object> percentiles(RunResult r) {
@@ -164,7 +194,8 @@ public final class ReportFiles {
                         Long.toString(l.tokens().uncachedInput() + l.tokens().cachedInput()),
                         Long.toString(l.tokens().cachedInput()), Long.toString(l.tokens().output()),
                         n(finite(l.tokens().cost(s.provider().price()))),
-                        Boolean.toString(s.knee() != null && s.knee().concurrency() == l.concurrency()));
+                        Boolean.toString(s.knee() != null && s.knee().concurrency() == l.concurrency()),
+                        Boolean.toString(l.starts().capped()));
                 sb.append(String.join(",", cells)).append('\n');
             }
         }

@@ -26,8 +26,10 @@ public final class ScenarioReport {
         StringBuilder sb = new StringBuilder();
         BenchConfig c = results.config();
         sb.append("Scenario Run Report: ").append(c.name()).append(" (").append(c.file()).append(")\n");
-        sb.append(String.format(Locale.ROOT, "Levels %s, rate limit %s starts/s, connection pool %d%s%n%n",
-                c.concurrency().levels(), num(c.rateLimitPerSec(), 2), c.connectionPool(),
+        sb.append(String.format(Locale.ROOT, "Levels %s, rate limit %s starts/s%s, connection pool %d%s%n%n",
+                c.concurrency().levels(), num(c.rateLimitPerSec(), 2), c.rateLimitRampOnly()
+                        ? " on each level's ramp (the starts that open its new connections; no rate_limit set: "
+                        + "steady state not limited)" : " (every start)", c.connectionPool(),
                 c.concurrency().holdSeconds() != null ? ", each level held " + num(c.concurrency().holdSeconds(), 2) + " s"
                         : ""));
         for (ScenarioResults.Series s : results.series()) {
@@ -36,6 +38,7 @@ public final class ScenarioReport {
                     .append(s.scenario().stream() ? ", stream" : ", no stream")
                     .append(s.scenario().cacheBust() ? ", cache-bust" : "").append(")\n");
             sb.append(levels(s).render());
+            limited(sb, s, c);
             sb.append("Knee: ").append(s.knee() == null ? "not reached within the levels run"
                     : "concurrency " + s.knee().concurrency() + " — " + s.knee().reason()).append('\n');
             List<RunResult> runs = s.levels().stream().map(ScenarioResults.Level::result).toList();
@@ -47,8 +50,14 @@ public final class ScenarioReport {
             List<ScenarioResults.Series> series = results.forScenario(scenario);
             if (series.isEmpty()) continue;
             Comparison.Table t = Comparison.of(scenario, series);
-            sb.append("Provider Comparison: ").append(scenario).append(" (all levels; * best per column)\n");
+            sb.append("Provider Comparison: ").append(scenario).append(" (levels ").append(t.levels())
+                    .append(" run by every provider; * = best at the most of them, figures = means over them, each "
+                            + "level weighing the same; Peak tok/s = the highest level's)\n");
             sb.append(comparison(t).render());
+            for (int i = 0; i < t.perLevel().size(); i++) {
+                sb.append("At concurrency ").append(t.levels().get(i)).append(" (* best per column)\n")
+                        .append(comparison(t.perLevel().get(i)).render());
+            }
             String note = Comparison.estimatedCostNote(series);
             if (note != null) sb.append("Note: ").append(note).append('\n');
             sb.append('\n');
@@ -63,7 +72,8 @@ public final class ScenarioReport {
         for (ScenarioResults.Level l : s.levels()) {
             Summary sum = l.result().summary();
             RunResult r = l.result();
-            String conc = Integer.toString(l.concurrency()) + (s.knee() != null && s.knee().concurrency() == l.concurrency() ? " ←knee" : "");
+            String conc = l.concurrency() + (s.knee() != null && s.knee().concurrency() == l.concurrency() ? " ←knee" : "")
+                    + (l.starts().capped() ? " ←rate-limited" : "");
             t.row(conc, Long.toString(sum.totalRequests()),
                     sum.successRatePercent() == null ? "—" : num(sum.successRatePercent(), 1),
                     num(sum.reqThroughput(), 2), num(sum.outputThroughput(), 1),
@@ -90,6 +100,18 @@ public final class ScenarioReport {
             t.row(cells.toArray(String[]::new));
         }
         return t;
+    }
+
+    /** One line per level whose steady-state starts waited on the rate limiter: its throughput is not the provider's. */
+    private static void limited(StringBuilder sb, ScenarioResults.Series s, BenchConfig c) {
+        for (ScenarioResults.Level l : s.levels()) {
+            ScenarioResults.StartWaits w = l.starts();
+            if (!w.capped()) continue;
+            sb.append(String.format(Locale.ROOT, "Rate-limited: concurrency %d: %d of %d starts waited %s s in all on "
+                            + "rate_limit (%s starts/s): the level's throughput is the limiter's, not the provider's%n",
+                    l.concurrency(), w.steadyWaited(), w.starts(), num(w.steadyWaitSeconds(), 2),
+                    num(c.rateLimitPerSec(), 2)));
+        }
     }
 
     private static void errors(StringBuilder sb, ScenarioResults.Series s) {
