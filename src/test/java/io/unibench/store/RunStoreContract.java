@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
+import io.unibench.metrics.MetricDelta;
 import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
+import io.unibench.report.RunComparisonReport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -244,16 +246,16 @@ abstract class RunStoreContract {
         String b = storeRun(s, slower(base, 2), 2_000);
         // B is twice as slow: latency worse (lower is better), throughput worse, request counts neutral
         RunComparison.Result noRepeats = RunComparison.compare(store, store.run(a), store.run(b));
-        RunComparison.Row latency = row(noRepeats, "Avg Latency (s)");
+        MetricDelta latency = row(noRepeats, "Avg Latency (s)");
         assertThat(latency.delta()).isEqualTo(latency.b() - latency.a()).isPositive();
-        assertThat(latency.direction()).isEqualTo(RunComparison.Direction.LOWER_BETTER);
+        assertThat(latency.direction()).isEqualTo(MetricDelta.Direction.LOWER_BETTER);
         assertThat(latency.verdict()).isEqualTo("worse");
         assertThat(row(noRepeats, "Req Throughput (req/s)").verdict()).isEqualTo("worse");
         assertThat(row(noRepeats, "Total Requests").verdict()).isEmpty();
         assertThat(row(noRepeats, "Total Requests").delta()).isZero();
         assertThat(row(noRepeats, "p99 TTFT (ms)").verdict()).isEqualTo("worse");
         assertThat(latency.spread()).isNull();
-        assertThat(RunComparison.render(noRepeats)).contains("parallel_4_number_60", "Avg Latency (s)", "worse",
+        assertThat(render(noRepeats)).contains("parallel_4_number_60", "Avg Latency (s)", "worse",
                 "no run-to-run spread is known");
 
         // three repeats of the configuration whose latency varies by up to 3x: B's 2x is inside that spread,
@@ -262,16 +264,16 @@ abstract class RunStoreContract {
         storeRun(s, slower(base, 3), 4_000);
         storeRun(s, slower(base, 1.5), 5_000);
         RunComparison.Result withRepeats = RunComparison.compare(store, store.run(a), store.run(b));
-        RunComparison.Row l2 = row(withRepeats, "Avg Latency (s)");
+        MetricDelta l2 = row(withRepeats, "Avg Latency (s)");
         assertThat(l2.repeats()).isEqualTo(3);
         assertThat(l2.spread()).isGreaterThan(Math.abs(l2.delta()));
         assertThat(l2.inSpread()).isTrue();
-        for (RunComparison.Row r : withRepeats.rows()) {
+        for (MetricDelta r : withRepeats.rows()) {
             if (r.delta() != null && r.spread() != null) {
                 assertThat(r.inSpread()).as(r.metric()).isEqualTo(Math.abs(r.delta()) <= r.spread());
             }
         }
-        assertThat(RunComparison.render(withRepeats)).contains("~ within").contains("3 repeats");
+        assertThat(render(withRepeats)).contains("~ within").contains("3 repeats");
 
         // a run of another configuration is not a repeat
         storeRun(start("other", "m2", "http://h/v1", List.of()), slower(base, 10), 6_000);
@@ -279,7 +281,12 @@ abstract class RunStoreContract {
                 .isEqualTo(3);
     }
 
-    private static RunComparison.Row row(RunComparison.Result r, String metric) {
+    private static String render(RunComparison.Result r) {
+        return RunComparisonReport.render(r.a().row().label(), r.b().row().label(), r.rows(), r.unmatched(),
+                r.repeatsA() + r.repeatsB());
+    }
+
+    private static MetricDelta row(RunComparison.Result r, String metric) {
         return r.rows().stream().filter(x -> x.metric().equals(metric)).findFirst().orElseThrow();
     }
 
