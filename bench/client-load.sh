@@ -6,7 +6,9 @@
 #   env: PORT (18080), SCHEME (http; https = the target's TLS port TLS_PORT, 18443, with its certificate trusted
 #        through --ca-cert), NUMBER (3000; at least 2x the concurrency), PATH_SUFFIX (/v1/chat/completions),
 #        JAVA_OPTS (default: the ./unibench launcher's flags, -XX:TieredStopAtLevel=1 and its AOT cache
-#        target/unibench.aot when ./unibench made one for this jar), JAR (target/unibench.jar)
+#        target/unibench.aot when ./unibench made one for this jar), JAR (target/unibench.jar),
+#        WORKLOAD (--prompt hi; e.g. "--dataset random --tokenizer-path cl100k_base --min-prompt-length 128
+#        --max-prompt-length 128" for synthesized prompts)
 # Needs bench/static-target/setup.sh running. Prints one Markdown table row per run.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -27,7 +29,7 @@ for c in $concs; do
   n=$(( base > 2 * c ? base : 2 * c ))
   dir="$out/c$c"
   /usr/bin/time -f "%e %U %S %M" -o "$out/time.$c" "$JAVA_HOME/bin/java" $java_opts -Xlog:gc:file="$out/gc.$c.log" -jar "$jar" perf \
-    --url "$scheme://127.0.0.1:$port$suffix" "${tls_flags[@]}" --model m --prompt hi --no-test-connection --max-tokens 256 \
+    --url "$scheme://127.0.0.1:$port$suffix" "${tls_flags[@]}" --model m ${WORKLOAD:---prompt hi} --no-test-connection --max-tokens 256 \
     --parallel "$c" --number "$n" --outputs-dir "$dir" --no-timestamp --name r "$@" >"$out/out.$c" 2>"$out/err.$c"
   python3 - "$dir/r/parallel_${c}_number_${n}" "$out/time.$c" "$out/gc.$c.log" "$c" "$n" <<'PY'
 import json, re, sys

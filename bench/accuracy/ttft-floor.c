@@ -23,8 +23,12 @@
 // "TTFT incl. Queue"). The body is NOT parsed as SSE beyond finding those two events: every other byte is only counted.
 // Percentiles are nearest-rank: the value at rank ceil(q*n) of the sorted sample.
 //
+// With -N every request opens its own connection (non-blocking connect, TCP_NODELAY, then the write) and closes it
+// after the reply, for servers that close after each reply (llama.cpp's server, nginx keepalive_timeout 0); "write"
+// is then taken just before socket(), so TTFT includes the connection set-up, as unibench's does for a new connection.
+//
 // Usage: ttft-floor [-H host] [-p port] [-u path] [-r rate] [-c connections] [-w warmup] [-n measured] [-s seed]
-//                   [-o rows.tsv]
+//                   [-o rows.tsv] [-N]
 // Defaults: 127.0.0.1 18080 /v1/chat/completions, 1000 req/s, 256 connections, 5000 warm-up, 20000 measured, seed 1.
 // Rows file (measured requests only), tab-separated with a header: index, epoch ms of the write, mono s of sched,
 // write, first, token, end, queued flag, ttft ms from write, ttft ms from sched.
@@ -97,12 +101,26 @@ static Conn *conns;
 static int *idle, nidle;
 static char request[1024]; static size_t requestLen;
 static long errors;
+static int fresh;                 // -N: a new connection per request
+static struct sockaddr_in addr;
 
 static void die(const char *m) { perror(m); exit(1); }
 
 static void fail(Conn *c, const char *why) {
   if (!c->dead) fprintf(stderr, "ttft-floor: connection %d: %s\n", (int)(c - conns), why);
   errors++; c->dead = 1; epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL); close(c->fd);
+}
+
+// -N: the socket of one request; its connect completes (EPOLLOUT) before the request is written.
+static int openConn(Conn *c) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0), one = 1;
+  if (fd < 0) die("socket");
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  c->fd = fd;
+  struct epoll_event e = {.events = EPOLLIN | EPOLLOUT, .data.u32 = (uint32_t)(c - conns)};
+  if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &e) < 0) die("epoll_ctl");
+  if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0 && errno != EINPROGRESS) { fail(c, strerror(errno)); return 0; }
+  return 1;
 }
 
 // Scans the new body bytes for the first event and the first text-carrying event; stops buffering after that.
@@ -128,6 +146,7 @@ static void startRequest(Conn *c, long idx, Req *r) {
   c->evLen = c->evScan = 0; c->seenFirst = c->seenToken = 0;
   c->out = request; c->outLen = requestLen; c->outOff = 0;
   r->write = now();
+  if (fresh) { openConn(c); return; }  // written once connected (EPOLLOUT)
   ssize_t w = write(c->fd, c->out, c->outLen);
   if (w < 0 && errno != EAGAIN) { fail(c, strerror(errno)); return; }
   if (w > 0) c->outOff = w;
@@ -170,7 +189,11 @@ static int onReadable(Conn *c, Req *r) {
   if ((long long)len > c->bodyLeft) { fail(c, "more bytes than Content-Length"); return 0; }
   if (len) scanEvents(c, r, p, len, t);
   c->bodyLeft -= len;
-  if (c->bodyLeft == 0) { r->end = t; c->busy = 0; c->req = -1; return 1; }
+  if (c->bodyLeft == 0) {
+    r->end = t; c->busy = 0; c->req = -1;
+    if (fresh) { epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL); close(c->fd); c->fd = -1; }
+    return 1;
+  }
   return 0;
 }
 
@@ -240,7 +263,9 @@ static double runPhase(Req *reqs, long count, double rate, double deadlineAfter)
 static int connectAll(const char *host, int port) {
   struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
   if (inet_pton(AF_INET, host, &a.sin_addr) != 1) { fprintf(stderr, "ttft-floor: host must be an IPv4 address\n"); exit(2); }
+  addr = a;
   for (int k = 0; k < nconn; k++) {
+    if (fresh) { conns[k] = (Conn){.fd = -1, .req = -1}; idle[nidle++] = k; continue; }
     int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
     if (fd < 0) die("socket");
     if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0) die("connect");  // blocking: only before the run
@@ -258,14 +283,15 @@ int main(int argc, char **argv) {
   const char *host = "127.0.0.1", *path = "/v1/chat/completions", *rows = NULL;
   int port = 18080; double rate = 1000; long warmup = 5000, number = 20000; uint64_t seed = 1; nconn = 256;
   int o;
-  while ((o = getopt(argc, argv, "H:p:u:r:c:w:n:s:o:")) != -1) {
+  while ((o = getopt(argc, argv, "H:p:u:r:c:w:n:s:o:N")) != -1) {
     switch (o) {
       case 'H': host = optarg; break; case 'p': port = atoi(optarg); break; case 'u': path = optarg; break;
       case 'r': rate = atof(optarg); break; case 'c': nconn = atoi(optarg); break; case 'w': warmup = atol(optarg); break;
       case 'n': number = atol(optarg); break; case 's': seed = strtoull(optarg, NULL, 10); break; case 'o': rows = optarg; break;
+      case 'N': fresh = 1; break;
       default:
         fprintf(stderr, "usage: ttft-floor [-H host] [-p port] [-u path] [-r rate] [-c connections] [-w warmup] "
-                        "[-n measured] [-s seed] [-o rows.tsv]\n");
+                        "[-n measured] [-s seed] [-o rows.tsv] [-N]\n");
         return 2;
     }
   }
@@ -316,8 +342,8 @@ int main(int argc, char **argv) {
     }
     fclose(f);
   }
-  printf("ttft-floor: %s:%d%s rate %.0f/s connections %d warm-up %ld measured %ld seed %llu (timerfd, slack 1 ns)\n",
-         host, port, path, rate, nconn, warmup, number, (unsigned long long)seed);
+  printf("ttft-floor: %s:%d%s rate %.0f/s connections %d%s warm-up %ld measured %ld seed %llu (timerfd, slack 1 ns)\n",
+         host, port, path, rate, nconn, fresh ? " (a new one per request)" : "", warmup, number, (unsigned long long)seed);
   printf("achieved %.2f req/s (%ld completed over %.3f s, first arrival -> last completion); queued %ld; errors %ld; no text event %ld\n",
          ok / span, ok, span, queued, errors, noToken);
   printf("CPU %.3f s user+sys in the measured phase = %.4f CPU-s per 1,000 requests (no SSE parsing: bytes counted, 2 events located)\n",

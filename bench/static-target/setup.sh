@@ -5,13 +5,15 @@
 # The same replies over https on TLS_PORT (env, default 18443) with an EC P-256 certificate for 127.0.0.1 and
 # localhost made here by openssl (cert.pem is the CA file for the client's --ca-cert).
 # Usage: bench/static-target/setup.sh [PORT=18080] [WORKERS=1] [TOKENS=256]; stop with teardown.sh.
-# State lives in /tmp/unibench-static-target (pid file, logs, bodies, certificate).
+# State lives in STATE_DIR (/tmp/unibench-static-target: pid file, logs, bodies, certificate); another STATE_DIR
+# (with another TLS_PORT) runs a second instance. KEEPALIVE_TIMEOUT (600s) is nginx's keepalive_timeout: 0 closes
+# after every reply (Connection: close).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 port="${1:-18080}"; workers="${2:-1}"; tokens="${3:-256}"; tls_port="${TLS_PORT:-18443}"
-dir=/tmp/unibench-static-target
+dir="${STATE_DIR:-/tmp/unibench-static-target}"; keepalive="${KEEPALIVE_TIMEOUT:-600s}"
 command -v nginx >/dev/null || { echo "nginx missing: apt-get install -y nginx wrk" >&2; exit 1; }
-[ -f "$dir/nginx.pid" ] && "$here/teardown.sh"
+[ -f "$dir/nginx.pid" ] && STATE_DIR="$dir" "$here/teardown.sh"
 mkdir -p "$dir/www" "$dir/tmp"
 python3 "$here/make-bodies.py" "$dir/www" "$tokens"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=localhost \
@@ -28,7 +30,7 @@ http {
   client_body_temp_path $dir/tmp; proxy_temp_path $dir/tmp; fastcgi_temp_path $dir/tmp;
   uwsgi_temp_path $dir/tmp; scgi_temp_path $dir/tmp;
   keepalive_requests 10000000;
-  keepalive_timeout 600s;
+  keepalive_timeout $keepalive;
   sendfile on; tcp_nopush off; tcp_nodelay on;
   etag off;
   server {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stops the nginx started by setup.sh (by its pid file only) and removes its state directory.
 set -euo pipefail
-dir=/tmp/unibench-static-target
+dir="${STATE_DIR:-/tmp/unibench-static-target}"
 if [ -s "$dir/nginx.pid" ]; then
   pid="$(cat "$dir/nginx.pid")"
   kill -QUIT "$pid" 2>/dev/null || true

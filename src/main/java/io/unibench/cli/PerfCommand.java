@@ -7,15 +7,15 @@ import io.unibench.Secrets;
 import io.unibench.client.TlsOptions;
 import io.unibench.engine.BenchmarkRunner;
 import io.unibench.engine.ConnectionTest;
-import io.unibench.engine.SelfCheck;
 import io.unibench.engine.ServerTokenize;
-import io.unibench.engine.SelfCheckReport;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.RecordFactory;
 import io.unibench.engine.RequestFactory;
 import io.unibench.engine.RunFailedException;
 import io.unibench.engine.RunOutcome;
 import io.unibench.engine.StopSignal;
+import io.unibench.engine.selfcheck.SelfCheck;
+import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.metrics.PromptLengthStats;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
@@ -191,19 +191,22 @@ public final class PerfCommand implements Callable<Integer> {
                             : new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
                     List<Prompt> prompts = i == 0 || multiTurn != null ? firstPrompts : datasets.load(offset, number + warmup);
                     if (i > 0 && multiTurn != null) multiTurn.prepare(offset, number + warmup);
-                    RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
-                            Long.toString(System.currentTimeMillis(), 36) + "-" + i);
-                    if (i == 0 && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);
-                    if (i == 0 && options.serverTokenize > 0 && multiTurn == null) {
-                        serverCounted = ServerTokenize.sample(URI.create(url), requestHeaders(s, url), s.model(), prompts,
-                                options.serverTokenize);
-                        err.println("Server-counted prompt lengths: " + serverCounted.describe());
+                    RunResult result;
+                    try (RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
+                            Long.toString(System.currentTimeMillis(), 36) + "-" + i)) {
+                        if (i == 0 && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);
+                        if (i == 0 && options.serverTokenize > 0 && multiTurn == null) {
+                            serverCounted = ServerTokenize.sample(URI.create(url), requestHeaders(s, url), s.model(),
+                                    prompts, options.serverTokenize);
+                            err.println("Server-counted prompt lengths: " + serverCounted.describe());
+                        }
+                        Path runDir = root.resolve(plan.label());
+                        Files.createDirectories(runDir);
+                        ArgsFile.write(runDir.resolve("benchmark_args.json"), s, options, url, plan, offset);
+                        requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
+                        result = runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset,
+                                i == 0);
                     }
-                    Path runDir = root.resolve(plan.label());
-                    Files.createDirectories(runDir);
-                    ArgsFile.write(runDir.resolve("benchmark_args.json"), s, options, url, plan, offset);
-                    RunResult result = runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset,
-                            i == 0);
                     results.add(result);
                     stopped = stop.isStopped();
                     offset += number;

@@ -1,5 +1,6 @@
 package io.unibench.cli;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.ArrayList;
@@ -291,19 +292,8 @@ public final class PerfOptions {
     Double maxErrorRate;
 
     // ---- run history (store package) -------------------------------------------------------------
-    @Option(names = "--db", paramLabel = "URL", description = "Run history store: a SQLite file path, "
-            + "jdbc:sqlite:PATH or jdbc:postgresql://HOST[:PORT]/DB (credentials in the URL or "
-            + "UNIBENCH_DB_USER/UNIBENCH_DB_PASSWORD, else PGUSER/PGPASSWORD). Default: UNIBENCH_DB, else "
-            + "$UNIBENCH_HOME/unibench.db, else $HOME/.unibench/unibench.db.")
-    String db;
-
-    @Option(names = "--no-db", description = "Do not record this run in the run history (the files are "
-            + "written as usual). Default: recorded.")
-    boolean noDb;
-
-    @Option(names = "--tag", arity = "1..*", paramLabel = "TAG", description = "Tags of this run in the run "
-            + "history (`unibench runs list --tag`). Default: none.")
-    List<String> tags;
+    @Mixin
+    HistoryOptions history = new HistoryOptions();
 
     /** --headers as an ordered map; a value without '=' is bad input. */
     Map<String, String> headerMap() {

@@ -193,7 +193,7 @@ record PerfSettings(
         notBlank("--dataset", o.dataset);
         notBlank("--dataset-path", o.datasetPath);
         notBlank("--tokenizer-path", o.tokenizerPath);
-        if (o.tags != null) o.tags.forEach(t -> notBlank("--tag", t));
+        o.history.tags.forEach(t -> notBlank("--tag", t));
         if (o.stop != null) o.stop.forEach(t -> {
             if (t.isEmpty()) throw new BadInputException("--stop '': a stop sequence must not be empty");
         });

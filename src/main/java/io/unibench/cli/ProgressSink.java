@@ -24,9 +24,9 @@ final class ProgressSink implements RecordSink {
     private final boolean terminal;
     private final int every;
     private final AtomicLong done = new AtomicLong();
-    /** One line at a time; not a monitor, which on Java 21 pins a virtual thread blocked writing to stderr. */
-    private final ReentrantLock lock = new ReentrantLock();
-    private long lastDraw; // guarded by lock
+    /** Serialises the terminal output; a lock, not a monitor: printing blocks, and would pin a virtual thread. */
+    private final ReentrantLock printing = new ReentrantLock();
+    private long lastDraw;
 
     ProgressSink(PrintWriter err, RunMetrics metrics, String label, int total, boolean terminal, int every) {
         this.err = err;
@@ -42,21 +42,21 @@ final class ProgressSink implements RecordSink {
         long n = done.incrementAndGet();
         if (terminal) {
             long now = System.nanoTime();
-            lock.lock();
+            printing.lock();
             try {
                 if (n < total && now - lastDraw < REDRAW_NANOS) return;
                 lastDraw = now;
                 err.print("\r" + bar(n) + "  " + line(metrics.live()));
                 err.flush();
             } finally {
-                lock.unlock();
+                printing.unlock();
             }
         } else if (n % every == 0) {
-            lock.lock();
+            printing.lock();
             try {
                 err.println("[" + label + "] " + n + "/" + total + "  " + line(metrics.live()));
             } finally {
-                lock.unlock();
+                printing.unlock();
             }
         }
     }
@@ -64,11 +64,11 @@ final class ProgressSink implements RecordSink {
     @Override
     public void close() {
         if (terminal) {
-            lock.lock();
+            printing.lock();
             try {
                 err.println();
             } finally {
-                lock.unlock();
+                printing.unlock();
             }
         }
     }

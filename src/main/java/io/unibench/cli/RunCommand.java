@@ -2,16 +2,17 @@ package io.unibench.cli;
 
 import io.unibench.BadInputException;
 import io.unibench.engine.StopSignal;
+import io.unibench.report.scenario.ReportFiles;
+import io.unibench.report.scenario.ScenarioReport;
 import io.unibench.scenario.BenchConfig;
-import io.unibench.scenario.ReportFiles;
-import io.unibench.scenario.ScenarioFile;
-import io.unibench.scenario.ScenarioReport;
-import io.unibench.scenario.ScenarioResults;
 import io.unibench.scenario.ProviderRecorders;
+import io.unibench.scenario.ScenarioFile;
+import io.unibench.scenario.ScenarioResults;
 import io.unibench.scenario.ScenarioRunner;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -37,14 +38,13 @@ import java.util.concurrent.TimeUnit;
         description = {"Run a scenario file: every provider × scenario × concurrency level, then a provider comparison.",
                 "The file format is in README.md (\"Scenario files\") and bench.schema.json; examples in examples/."})
 public final class RunCommand implements Callable<Integer> {
-    private static final List<String> FORMATS = List.of("json", "csv", "html");
 
     @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE", description = "the scenario file (YAML)")
     Path config;
 
     @Option(names = "--report", split = ",", paramLabel = "FORMAT",
-            description = "extra report files: json, csv, html (comma-separated or repeated); default: none")
-    List<String> report = new ArrayList<>();
+            description = "extra report files: ${COMPLETION-CANDIDATES} (comma-separated or repeated); default: none")
+    List<ReportFiles.Format> report = new ArrayList<>();
 
     @Option(names = "--outputs-dir", paramLabel = "DIR", description = "output root (default: ${DEFAULT-VALUE})")
     String outputsDir = "outputs";
@@ -55,15 +55,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--check", description = "validate the file and exit without sending anything")
     boolean checkOnly;
 
-    @Option(names = "--db", paramLabel = "URL", description = "run history: a SQLite file or jdbc:postgresql:// URL; "
-            + "one stored run per provider (default: UNIBENCH_DB, else $UNIBENCH_HOME/unibench.db, else $HOME/.unibench/unibench.db)")
-    String db;
-
-    @Option(names = "--no-db", description = "do not store the run in the run history (default: stored)")
-    boolean noDb;
-
-    @Option(names = "--tag", paramLabel = "TAG", description = "tags of the stored runs (repeatable; default: none)")
-    List<String> tags = new ArrayList<>();
+    @Mixin
+    HistoryOptions history = new HistoryOptions();
 
     @Option(names = "--max-error-rate", paramLabel = "PCT", description = "exit 3 when a level of a provider and "
             + "scenario failed more than PCT percent of its requests (CI gates; overrides the file's max_error_rate); a "
@@ -94,9 +87,6 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        for (String f : report) {
-            if (!FORMATS.contains(f)) throw new BadInputException("--report " + f + ": expected json, csv or html");
-        }
         RunVerdict.checkedLimit(maxErrorRate, "--max-error-rate");
         BenchConfig bench = ScenarioFile.load(config, environment);
         Double errorLimit = maxErrorRate != null ? maxErrorRate : bench.maxErrorRatePercent();
@@ -114,6 +104,7 @@ public final class RunCommand implements Callable<Integer> {
         List<SimServer> sims = new ArrayList<>();
         CountDownLatch reportWritten = new CountDownLatch(1);
         Thread hook = null;
+        RunHistory store = null;
         try {
             Map<String, String> endpoints = new LinkedHashMap<>();
             for (BenchConfig.Provider p : bench.providers()) {
@@ -129,7 +120,8 @@ public final class RunCommand implements Callable<Integer> {
                     endpoints.put(p.name(), PerfSettings.completeUrl(p.baseUrl()));
                 }
             }
-            ProviderRecorders recorders = ScenarioStore.open(noDb, db, tags, config, bench, environment, err);
+            store = RunHistory.open(history, environment, err);
+            ProviderRecorders recorders = ScenarioStore.recorders(store, history.tags, config, bench);
             ScenarioRunner r = new ScenarioRunner(bench, endpoints, environment, new StopSignal(), root, err, recorders);
             runner = r;
             if (installSignalHandler) hook = installHook(reportWritten);
@@ -155,6 +147,7 @@ public final class RunCommand implements Callable<Integer> {
                 }
             }
             for (SimServer s : sims) s.close();
+            if (store != null) store.closeUnused();
         }
     }
 

@@ -37,7 +37,7 @@ public final class ServeCommand implements Callable<Integer> {
     String tokenEnv;
 
     @Mixin
-    RunsCommand.StoreOption storeOption;
+    StoreOption storeOption;
 
     @Spec
     CommandSpec spec;

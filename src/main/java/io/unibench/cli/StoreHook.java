@@ -3,7 +3,6 @@ package io.unibench.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.unibench.BadInputException;
 import io.unibench.Secrets;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
@@ -11,13 +10,11 @@ import io.unibench.metrics.RunResult;
 import io.unibench.store.RunEnvironment;
 import io.unibench.store.RunRecorder;
 import io.unibench.store.RunStart;
-import io.unibench.store.StoreLocation;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,14 +31,14 @@ final class StoreHook {
     private static final List<String> SAMPLING = List.of("max_tokens", "min_tokens", "temperature", "top_p", "top_k",
             "seed", "stop", "stream", "extra_args");
 
-    private final RunRecorder recorder;
+    private final RunHistory history;
     private final PerfSettings settings;
     private final PerfOptions options;
     private final String url;
-    private boolean started;
+    private RunRecorder recorder = RunRecorder.disabled(); // until the first point starts the run
 
-    private StoreHook(RunRecorder recorder, PerfSettings settings, PerfOptions options, String url) {
-        this.recorder = recorder;
+    private StoreHook(RunHistory history, PerfSettings settings, PerfOptions options, String url) {
+        this.history = history;
         this.settings = settings;
         this.options = options;
         this.url = url;
@@ -49,23 +46,13 @@ final class StoreHook {
 
     /** Opens the store named by {@code --db} / {@code UNIBENCH_DB} (or none with {@code --no-db}). */
     static StoreHook open(PerfOptions o, PerfSettings s, String url, Map<String, String> env, PrintWriter err) {
-        if (o.noDb) return new StoreHook(RunRecorder.disabled(), s, o, url);
-        StoreLocation location = StoreLocation.resolve(o.db, env);
-        try {
-            return new StoreHook(RunRecorder.open(location, err), s, o, url);
-        } catch (SQLException e) {
-            throw new BadInputException("--db " + location.display() + ": cannot open the run history ("
-                    + StoreLocation.mask(String.valueOf(e.getMessage())) + "); --no-db runs without it");
-        }
+        return new StoreHook(RunHistory.open(o.history, env, err), s, o, url);
     }
 
     /** The sink storing a point's requests; the run itself is created at the first point. */
     RecordSink pointSink(RunInfo info, Path runDir, long startNanos) {
-        if (!recorder.enabled()) return record -> { };
-        if (!started) {
-            started = true;
-            recorder.start(runStart(runDir.resolve("benchmark_args.json")));
-        }
+        if (!history.enabled()) return record -> { };
+        if (!recorder.enabled()) recorder = history.start(runStart(runDir.resolve("benchmark_args.json")));
         return recorder.pointSink(info, startNanos);
     }
 
@@ -75,6 +62,7 @@ final class StoreHook {
 
     void finish(boolean interrupted) {
         recorder.finish(interrupted);
+        history.closeUnused();
     }
 
     private RunStart runStart(Path argsFile) {
@@ -87,18 +75,11 @@ final class StoreHook {
         putList(config, "parallel", settings.parallel());
         putList(config, "number", settings.number());
         putList(config, "rate", settings.rate());
-        List<String> tags = options.tags == null ? List.of() : options.tags;
+        List<String> tags = options.history.tags;
         tags.forEach(config.putArray("tags")::add);
         String target = Secrets.redact(url);
 
-        Map<String, Object> env = new LinkedHashMap<>();
-        env.put("tool_version", Version.current());
-        env.put("git_commit", RunEnvironment.gitCommit(StoreHook.class));
-        env.putAll(RunEnvironment.machine());
-        env.put("local_address", RunEnvironment.localAddressToward(url));
-        env.put("target_base_url", RunEnvironment.baseUrl(target));
-        env.put("embedded_simulator", settings.embeddedSimulator());
-        env.put("model", settings.model());
+        Map<String, Object> env = RunHistory.environment(url, settings.embeddedSimulator(), settings.model());
         Map<String, Object> sampling = new LinkedHashMap<>();
         for (String k : SAMPLING) {
             JsonNode v = config.get(k);

@@ -13,7 +13,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * Keep-alive connections to the one endpoint, at most {@code maxConnections} open (connecting ones included).
  * Idle connections are reused most-recent first; a caller finding none free and the pool full waits in FIFO
  * order. Every channel is counted once, from its connect attempt until its close future completes, so a
- * connection the server closes while idle frees its slot by itself.
+ * connection the server closes while idle frees its slot by itself (half-closure is off: the server's FIN closes
+ * the channel, so {@link Channel#isActive()} is false from the moment its loop read it).
+ *
+ * <p>A closed connection whose FIN is still on its way looks alive; the request that picks it fails before any
+ * response byte and is sent once more by {@link Exchange} as a waiter that {@linkplain Waiter#wantsNewConnection()
+ * wants a new connection}: it goes first in the queue and is never handed a pooled one.
  */
 final class ConnectionPool {
 
@@ -25,6 +30,11 @@ final class ConnectionPool {
 
         /** A waiter that no longer wants a connection (cancelled, timed out) is skipped. */
         boolean isDone();
+
+        /** True for a request sent again after a stale connection: it must go out on a connection of its own. */
+        default boolean wantsNewConnection() {
+            return false;
+        }
     }
 
     private final Bootstrap bootstrap;
@@ -45,11 +55,22 @@ final class ConnectionPool {
 
     void acquire(Waiter waiter) {
         Channel reuse = null;
+        Channel makeRoom = null;
         boolean connect = false;
         lock.lock();
         try {
             if (closed) {
                 connect = false;
+            } else if (waiter.wantsNewConnection()) {
+                if (open < maxConnections) {
+                    open++;
+                    connect = true;
+                } else {
+                    // first in line for the next free slot; an idle connection is closed to free one now
+                    waiters.addFirst(waiter);
+                    makeRoom = idle.pollFirst();
+                    if (makeRoom == null) return;
+                }
             } else {
                 reuse = pollActiveIdle();
                 if (reuse == null) {
@@ -65,7 +86,9 @@ final class ConnectionPool {
         } finally {
             lock.unlock();
         }
-        if (reuse != null) {
+        if (makeRoom != null) {
+            makeRoom.close(); // its close hands the slot to the waiter
+        } else if (reuse != null) {
             waiter.onAcquired(reuse);
         } else if (connect) {
             connect(waiter);
@@ -93,6 +116,10 @@ final class ConnectionPool {
                 if (next == null) {
                     idle.addLast(channel);
                     return;
+                }
+                if (next.wantsNewConnection()) {
+                    waiters.addFirst(next); // this channel's close gives it the slot
+                    next = null;
                 }
             }
         } finally {

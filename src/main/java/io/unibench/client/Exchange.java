@@ -18,6 +18,14 @@ import java.util.concurrent.TimeUnit;
  * (total timeout, cancellation) either finish the exchange directly while it still has no channel, or hop onto
  * the channel's loop. The {@code finished} flag and the channel assignment are guarded by {@code this} so that
  * exactly one of those paths completes the future.
+ *
+ * <p>Stale connections: a server may close a keep-alive connection just as the pool hands it out (llama.cpp's
+ * server closes after every streamed reply while its headers say keep-alive; gateways close idle connections). A
+ * request that fails that way, on a reused connection and before any byte of its response arrived, is sent once
+ * more on a new connection, as OkHttp's {@code retryOnConnectionFailure} and Apache HttpClient's stale-connection
+ * rule do; never after a response byte, never a second time, never after a failure on a new connection. The
+ * result's start is then the second attempt's (so latency and TTFT are those of the attempt the server answered)
+ * and {@link WireTimes#staleStartNanos()} keeps the start of the wasted one.
  */
 final class Exchange implements ConnectionPool.Waiter {
 
@@ -39,6 +47,8 @@ final class Exchange implements ConnectionPool.Waiter {
     private final String requestId;
     private final CompletableFuture<ClientResult> future = new CompletableFuture<>();
     private volatile long startNanos;
+    /** Start of the first attempt when a stale connection made this a second one; ABSENT otherwise. */
+    private volatile long staleStartNanos = ClientResult.ABSENT;
     private volatile ScheduledFuture<?> totalTimer;
 
     // guarded by this
@@ -53,6 +63,8 @@ final class Exchange implements ConnectionPool.Waiter {
     private long firstByteNanos = ClientResult.ABSENT;
     /** The connection's open timings when this request opened it; {@code null} on a reused connection. */
     private ConnectTimer freshConnection;
+    /** The request went out on a connection an earlier request used (what may have gone stale meanwhile). */
+    private boolean reusedConnection;
     private long headersNanos = ClientResult.ABSENT;
     private int status;
     private boolean keepAlive;
@@ -93,6 +105,11 @@ final class Exchange implements ConnectionPool.Waiter {
     @Override
     public synchronized boolean isDone() {
         return finished;
+    }
+
+    @Override
+    public boolean wantsNewConnection() {
+        return staleStartNanos != ClientResult.ABSENT;
     }
 
     /** True once a connection was assigned (the request is written or about to be). */
@@ -183,16 +200,24 @@ final class Exchange implements ConnectionPool.Waiter {
         if (isDone()) {
             return; // failed between assignment and now; fail() already closed the channel
         }
-        handler = ch.pipeline().last() instanceof ResponseHandler last ? last : null; // LlmClient adds it last
-        if (handler == null || !ch.isActive()) {
-            fail(ErrorClass.CONNECTION_RESET, "connection closed before the request was sent", System.nanoTime());
+        handler = ch.attr(ResponseHandler.KEY).get(); // an attribute: a closed channel's pipeline is emptied
+        if (handler == null) {
+            fail(ErrorClass.PROTOCOL_ERROR, "connection without a response handler", System.nanoTime());
             return;
         }
         handler.attach(this);
         freshConnection = handler.takeFreshConnection();
+        reusedConnection = freshConnection == null;
+        if (!ch.isActive()) {
+            fail(ErrorClass.CONNECTION_RESET, "connection closed before the request was sent", System.nanoTime());
+            return;
+        }
         ByteBuf request = client.head().encode(ByteBufAllocator.DEFAULT, stream, requestId, body);
         requestWrittenNanos = System.nanoTime();
         ch.writeAndFlush(request).addListener(f -> {
+            if (channelUnsafe() != ch) {
+                return; // an attempt on a stale connection, already given up
+            }
             if (f.isSuccess()) {
                 writtenNanos = System.nanoTime();
             } else {
@@ -207,12 +232,16 @@ final class Exchange implements ConnectionPool.Waiter {
 
     // ---- the response, from the connection's ResponseDecoder (via ResponseHandler) ----
 
-    /** A read of this response arrived; false when the request already ended (its channel is closing). */
-    private boolean arrived(long arrival) {
-        currentNanos = arrival;
+    /** Raw bytes of this response arrived (before decoding: a head split over reads counts from its first). */
+    void onRead(long arrival) {
         if (firstByteNanos == ClientResult.ABSENT) {
             firstByteNanos = arrival;
         }
+    }
+
+    /** A read of this response arrived; false when the request already ended (its channel is closing). */
+    private boolean arrived(long arrival) {
+        currentNanos = arrival;
         return !isDone();
     }
 
@@ -417,12 +446,47 @@ final class Exchange implements ConnectionPool.Waiter {
             succeed(doneNanos, false);
             return;
         }
+        if (staleConnection(errorClass) && retryOnNewConnection(nanos)) {
+            return;
+        }
         if (!markFinished()) {
             return;
         }
         ClientResult result = result(nanos, errorClass, message);
         releaseChannel(false);
         complete(result);
+    }
+
+    /** The failure is what a pooled connection the server had already closed looks like (see the class comment). */
+    private boolean staleConnection(ErrorClass errorClass) {
+        return errorClass == ErrorClass.CONNECTION_RESET && reusedConnection
+                && firstByteNanos == ClientResult.ABSENT && staleStartNanos == ClientResult.ABSENT;
+    }
+
+    /**
+     * Gives up the stale connection and queues this request for a new one, its start moved to now. False when the
+     * request ended meanwhile (timeout, cancellation): it is then failed as usual.
+     */
+    private boolean retryOnNewConnection(long nanos) {
+        Channel stale;
+        synchronized (this) {
+            if (finished) {
+                return false;
+            }
+            stale = channel;
+            channel = null; // from here a timeout or cancellation ends the request without a channel
+        }
+        detach();
+        handler = null;
+        freshConnection = null;
+        reusedConnection = false;
+        requestWrittenNanos = ClientResult.ABSENT;
+        writtenNanos = ClientResult.ABSENT;
+        staleStartNanos = startNanos;
+        startNanos = nanos;
+        client.pool().acquire(this); // first in line (wantsNewConnection), before the stale channel frees its slot
+        client.pool().release(stale, false);
+        return true;
     }
 
     private void releaseChannel(boolean reusable) {
@@ -491,12 +555,15 @@ final class Exchange implements ConnectionPool.Waiter {
                 c == null ? ClientResult.ABSENT : c.resolvedNanos(),
                 c == null ? ClientResult.ABSENT : c.connectedNanos(),
                 c == null ? ClientResult.ABSENT : c.tlsNanos(),
-                requestWrittenNanos, writtenNanos, firstByteNanos);
+                requestWrittenNanos, writtenNanos, firstByteNanos, staleStartNanos);
     }
 
     /** A failure seen before any byte of the reply could have been read. */
     private ClientResult minimalFailure(ErrorClass errorClass, String message, long nanos) {
+        WireTimes wire = staleStartNanos == ClientResult.ABSENT ? WireTimes.NONE
+                : new WireTimes(ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT,
+                        ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT, staleStartNanos);
         return new ClientResult(stream, startNanos, ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT,
-                nanos, new long[0], 0, "", "", null, null, errorClass, Secrets.redact(message));
+                nanos, new long[0], 0, "", "", null, null, errorClass, Secrets.redact(message), wire);
     }
 }

@@ -18,13 +18,16 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.unibench.Secrets;
 import io.unibench.net.TlsProvider;
 import io.unibench.net.Transport;
 
 import javax.net.ssl.SSLException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.net.URI;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -97,8 +100,11 @@ public final class LlmClient implements AutoCloseable {
                         ? new PreferHeapByteBufAllocator(ByteBufAllocator.DEFAULT) : ByteBufAllocator.DEFAULT)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
+                // the server's FIN closes the channel at once (Netty's default, stated because the pool relies on it:
+                // a half-closed connection is never handed out again)
+                .option(ChannelOption.ALLOW_HALF_CLOSURE, false)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, millis(config.connectTimeout())))
-                .remoteAddress(InetSocketAddress.createUnresolved(host, port))
+                .remoteAddress(remoteAddress(host, port))
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -224,12 +230,14 @@ public final class LlmClient implements AutoCloseable {
             }
             tls.handshakeFuture().addListener(f -> {
                 if (f.isSuccess()) timer.tlsDone();
+                else responses.handshakeFailed(f.cause());
             });
             p.addLast("tls", tls);
         }
         // Requests are written as prepared bytes (RequestHead) and responses decoded by ResponseHandler itself
         // (ResponseDecoder): no Netty HTTP codec in the pipeline.
         p.addLast("responses", responses);
+        p.channel().attr(ResponseHandler.KEY).set(responses);
     }
 
     /** Rejects header names or values HTTP cannot carry now, rather than failing every request later. */
@@ -269,6 +277,22 @@ public final class LlmClient implements AutoCloseable {
             return builder.build();
         } catch (SSLException e) {
             throw new IllegalArgumentException("cannot set up TLS: " + ErrorMapping.message(e), e);
+        }
+    }
+
+    /**
+     * An IP literal needs no lookup: it is used as is, so a new connection skips the resolver (its DNS phase is the
+     * hand-over only). A host name stays unresolved and is looked up on every connect (the JDK caches answers for
+     * 30 s), so a changed DNS record is followed as a real client would.
+     */
+    private static InetSocketAddress remoteAddress(String host, int port) {
+        String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        byte[] ip = NetUtil.createByteArrayFromIpAddressString(literal);
+        if (ip == null) return InetSocketAddress.createUnresolved(host, port);
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(ip), port);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("invalid address " + host, e); // NetUtil gives 4 or 16 bytes: never
         }
     }
 

@@ -3,6 +3,7 @@ package io.unibench.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -12,6 +13,8 @@ import io.netty.util.ReferenceCountUtil;
  * carries the moment its bytes arrived. Only touched on the channel's event loop.
  */
 final class ResponseHandler extends ChannelInboundHandlerAdapter implements ResponseDecoder.Listener {
+    /** The channel's handler, also once the channel closed (Netty then empties the pipeline). */
+    static final AttributeKey<ResponseHandler> KEY = AttributeKey.valueOf(ResponseHandler.class, "responses");
 
     private final ConnectTimer timer;
     /** The connection's chunk scanner: its template carries over from one reply to the next on this connection. */
@@ -19,6 +22,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
     private final ResponseDecoder decoder = new ResponseDecoder(this);
     private Exchange current;
     private long arrivalNanos = ClientResult.ABSENT;
+    /** Why the TLS handshake failed, if it did: what the request learns when the close reaches it first. */
+    private Throwable handshakeFailure;
 
     ResponseHandler(ConnectTimer timer) {
         this.timer = timer;
@@ -49,6 +54,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
         return arrivalNanos;
     }
 
+    void handshakeFailed(Throwable cause) {
+        handshakeFailure = cause;
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Exchange exchange = current;
@@ -58,6 +67,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
             ctx.close();
             return;
         }
+        exchange.onRead(arrivalNanos);
         try {
             decoder.feed(buf);
         } catch (ResponseDecoder.MalformedResponseException e) {
@@ -96,7 +106,9 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
         // a body delimited by the close ends here; any other request in progress was cut
         decoder.inputClosed();
         Exchange exchange = current;
-        if (exchange != null) {
+        if (exchange != null && handshakeFailure != null) {
+            exchange.onChannelError(handshakeFailure); // tls_error, whichever of the close and the error came first
+        } else if (exchange != null) {
             exchange.onConnectionClosed();
         }
         ctx.fireChannelInactive();

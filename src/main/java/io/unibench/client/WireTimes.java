@@ -13,16 +13,31 @@ package io.unibench.client;
  * @param writeStartNanos   the request was handed to the connection for writing
  * @param writtenNanos      the last byte of the request was written to the socket
  * @param firstByteNanos    the first read of the response arrived
+ * @param staleStartNanos   the request was first sent on a pooled connection the server had closed (it failed before
+ *                          any response byte) and then sent again on a new connection: when that wasted first attempt
+ *                          started. The result's start is the second attempt's; absent when sent once
  */
 public record WireTimes(long connectStartNanos, long dnsDoneNanos, long connectDoneNanos, long tlsDoneNanos,
-                        long writeStartNanos, long writtenNanos, long firstByteNanos) {
+                        long writeStartNanos, long writtenNanos, long firstByteNanos, long staleStartNanos) {
 
     /** Nothing known (a failure before a connection was assigned, or a result built by a test). */
     public static final WireTimes NONE = new WireTimes(ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT,
             ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT);
 
+    /** Moments of a request sent once. */
+    public WireTimes(long connectStartNanos, long dnsDoneNanos, long connectDoneNanos, long tlsDoneNanos,
+                     long writeStartNanos, long writtenNanos, long firstByteNanos) {
+        this(connectStartNanos, dnsDoneNanos, connectDoneNanos, tlsDoneNanos, writeStartNanos, writtenNanos,
+                firstByteNanos, ClientResult.ABSENT);
+    }
+
     /** True when this request opened its connection (false on a reused connection or when unknown). */
     public boolean newConnection() {
         return connectStartNanos != ClientResult.ABSENT;
+    }
+
+    /** True when a stale pooled connection made the client send the request a second time. */
+    public boolean retriedStaleConnection() {
+        return staleStartNanos != ClientResult.ABSENT;
     }
 }

@@ -74,7 +74,7 @@ public final class RecordFactory {
     private static PhaseTimes phases(WireTimes w) {
         if (w == WireTimes.NONE) return PhaseTimes.NONE;
         return new PhaseTimes(w.connectStartNanos(), w.dnsDoneNanos(), w.connectDoneNanos(), w.tlsDoneNanos(),
-                w.writeStartNanos(), w.writtenNanos(), w.firstByteNanos());
+                w.writeStartNanos(), w.writtenNanos(), w.firstByteNanos(), w.staleStartNanos());
     }
 
     private int promptTokens(Prompt p) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.client.ApiFormat;
 import io.unibench.client.GenerationParams;
 import io.unibench.client.RequestBodyBuilder;
+import io.unibench.workload.Dataset;
 import io.unibench.workload.Prompt;
 
 import java.io.UncheckedIOException;
@@ -20,8 +21,18 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * sent, not all up front, so memory does not grow with {@code --number}; the per-request random draws
  * (e.g. {@code --max-tokens min max}) come from a generator seeded by the request's sequence number, so
  * the same seed gives the same bodies whatever the concurrency.
+ *
+ * <p>Prompts a dataset synthesizes when asked for ({@code --dataset random}: a few tokenizer rounds each) are
+ * prepared ahead by a {@link Prefetcher} thread instead, up to {@link #PREFETCH_REQUESTS} requests or
+ * {@link #PREFETCH_BYTES} of bodies ahead; {@link #awaitPrefetched()} before a run's clock starts moves that work out
+ * of the measured interval for runs within those bounds. Close the factory to stop the thread.
  */
-public final class RequestFactory {
+public final class RequestFactory implements AutoCloseable {
+    /** Most requests prepared ahead. */
+    static final int PREFETCH_REQUESTS = 65_536;
+    /** Most body bytes prepared ahead (about twice that in heap with the prompts' text). */
+    static final long PREFETCH_BYTES = 64L << 20;
+
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Prompts (by index) whose last body is kept for reuse; bounds the cache whatever the dataset size. */
     private static final int CACHED_PROMPTS = 4096;
@@ -39,6 +50,8 @@ public final class RequestFactory {
      */
     private final AtomicReferenceArray<CachedBody> cache;
 
+    private final Prefetcher prefetcher;
+
     private record CachedBody(Prompt prompt, byte[] body, boolean stream) {}
 
     public RequestFactory(List<Prompt> prompts, GenerationParams params, long seed, String runTag) {
@@ -47,8 +60,22 @@ public final class RequestFactory {
         this.params = params;
         this.seed = seed;
         this.runTag = runTag;
-        this.cache = params.maxTokensMin() == params.maxTokensMax()
+        boolean synthesized = Dataset.synthesizedOnDemand(prompts);
+        this.cache = params.maxTokensMin() == params.maxTokensMax() && !synthesized
                 ? new AtomicReferenceArray<>(Math.min(prompts.size(), CACHED_PROMPTS)) : null;
+        this.prefetcher = synthesized
+                ? new Prefetcher(this::build, prompts.size(), PREFETCH_REQUESTS, PREFETCH_BYTES) : null;
+    }
+
+    /** Waits until the requests prepared ahead reached their bound (or all are made); at once without prefetching. */
+    public void awaitPrefetched() {
+        if (prefetcher != null) prefetcher.awaitFilled();
+    }
+
+    /** Stops preparing ahead. */
+    @Override
+    public void close() {
+        if (prefetcher != null) prefetcher.close();
     }
 
     public GenerationParams params() {
@@ -57,6 +84,14 @@ public final class RequestFactory {
 
     /** The body of the {@code sequence}-th request of the run (0-based, warmup included). */
     public PreparedRequest prepare(long sequence) {
+        if (prefetcher != null) {
+            PreparedRequest ready = prefetcher.take(sequence);
+            if (ready != null) return ready;
+        }
+        return build(sequence);
+    }
+
+    private PreparedRequest build(long sequence) {
         int index = (int) (sequence % prompts.size());
         Prompt prompt = prompts.get(index);
         String requestId = runTag + "-" + sequence;

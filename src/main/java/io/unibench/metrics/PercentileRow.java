@@ -1,5 +1,6 @@
 package io.unibench.metrics;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,5 +61,17 @@ public record PercentileRow(String label, Map<String, Double> values) {
     /** The value of a column, or null when the column is absent or had no samples. */
     public Double value(String column) {
         return values.get(column);
+    }
+
+    /** {@code benchmark_percentile.json}'s rows as maps (also what the run history stores). */
+    public static List<Map<String, Object>> toMaps(List<PercentileRow> rows) {
+        List<Map<String, Object>> out = new ArrayList<>(rows.size());
+        for (PercentileRow row : rows) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put(PERCENTILES, row.label());
+            m.putAll(row.values());
+            out.add(m);
+        }
+        return out;
     }
 }

@@ -6,7 +6,8 @@ import static io.unibench.metrics.RequestRecord.ABSENT;
  * The consecutive phases of one request, as curl's {@code -w} timings split it. For a successful request they add
  * up to its latency exactly: queue + DNS + connect + TLS + write + server wait + first token + transfer = end − start.
  * A phase that does not apply is NaN (left out of statistics): TLS on plain HTTP, first token of a non-streamed
- * reply; DNS, connect and TLS are 0 on a reused connection.
+ * reply; DNS, connect and TLS are 0 on a reused connection. {@link #STALE_ATTEMPT} lies before the start and is
+ * not part of the latency (it is part of the open loop's queue delay, which runs from the schedule to the start).
  */
 public enum Phase {
     /** Start until a connection was in hand: waiting for a free pooled connection (or for the new one to register). */
@@ -21,7 +22,13 @@ public enum Phase {
     /** First response byte to the first token (streamed replies): prefill on servers that answer headers at once. */
     FIRST_TOKEN("First byte → first token"),
     /** First token (first byte when not streamed) to the last byte: generation and transfer. */
-    TRANSFER("First token → last byte");
+    TRANSFER("First token → last byte"),
+    /**
+     * A first attempt on a pooled connection the server had closed, from its start until its failure, after which
+     * the request was sent again on a new connection (from where the record's start, latency and TTFT count).
+     * NaN for requests sent once, so its n is the number of retried requests.
+     */
+    STALE_ATTEMPT("Stale connection (retried)");
 
     private final String label;
 
@@ -47,6 +54,7 @@ public enum Phase {
             case SERVER_WAIT -> ms(p.writtenNanos(), p.firstByteNanos());
             case FIRST_TOKEN -> r.stream() ? ms(p.firstByteNanos(), r.firstTokenNanos()) : Double.NaN;
             case TRANSFER -> ms(r.stream() ? r.firstTokenNanos() : p.firstByteNanos(), r.endNanos());
+            case STALE_ATTEMPT -> ms(p.staleStartNanos(), r.startNanos());
         };
     }
 

@@ -13,12 +13,14 @@ final class PhaseStats {
     private long newConnections;
     private long reusedConnections;
     private long tlsHandshakes;
+    private long retriedStale;
 
     PhaseStats() {
         for (Phase p : Phase.values()) values.put(p, new Distribution());
     }
 
     void accept(RequestRecord r) {
+        if (r.retriedStaleConnection()) retriedStale++; // failed ones too: every retry is counted
         if (!r.success() || r.phases().writeStartNanos() == RequestRecord.ABSENT) return; // no wire timings known
         if (r.phases().newConnection()) newConnections++;
         else reusedConnections++;
@@ -40,6 +42,6 @@ final class PhaseStats {
                     Rounding.round(v.nearestRankHigh(95), 3),
                     Rounding.round(v.nearestRankHigh(99), 3)));
         }
-        return new PhaseSummary(rows, newConnections, reusedConnections);
+        return new PhaseSummary(rows, newConnections, reusedConnections, retriedStale);
     }
 }

@@ -1,6 +1,9 @@
 package io.unibench.metrics;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The "Phases" table of a run: per {@link Phase}, over successful requests, in milliseconds.
@@ -8,11 +11,17 @@ import java.util.List;
  * @param rows            one row per phase that had samples, in phase order
  * @param newConnections  successful requests that opened their connection
  * @param reusedConnections successful requests that reused one
+ * @param retriedStale    requests (successful or not) sent again on a new connection after a stale pooled one
  */
-public record PhaseSummary(List<Row> rows, long newConnections, long reusedConnections) {
+public record PhaseSummary(List<Row> rows, long newConnections, long reusedConnections, long retriedStale) {
 
     public PhaseSummary {
         rows = List.copyOf(rows);
+    }
+
+    /** A summary without retry counts. */
+    public PhaseSummary(List<Row> rows, long newConnections, long reusedConnections) {
+        this(rows, newConnections, reusedConnections, 0);
     }
 
     /** A phase's statistics; values null when no sample. */
@@ -25,5 +34,26 @@ public record PhaseSummary(List<Row> rows, long newConnections, long reusedConne
 
     public boolean isEmpty() {
         return rows.isEmpty();
+    }
+
+    /** The Phases table's data (ours: evalscope has none), as the run history stores it: rows in phase order, ms. */
+    public Map<String, Object> toMap() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Row row : rows) {
+            Map<String, Object> rm = new LinkedHashMap<>();
+            rm.put("phase", row.phase().label());
+            rm.put("n", row.n());
+            rm.put("avg_ms", row.avg());
+            rm.put("p50_ms", row.p50());
+            rm.put("p95_ms", row.p95());
+            rm.put("p99_ms", row.p99());
+            out.add(rm);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("rows", out);
+        m.put("new_connections", newConnections);
+        m.put("reused_connections", reusedConnections);
+        m.put("retried_stale_connections", retriedStale);
+        return m;
     }
 }

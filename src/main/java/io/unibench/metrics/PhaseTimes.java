@@ -12,13 +12,28 @@ package io.unibench.metrics;
  * @param writeStartNanos   request handed to the connection
  * @param writtenNanos      last byte of the request written
  * @param firstByteNanos    first read of the response arrived
+ * @param staleStartNanos   start of a first attempt wasted on a pooled connection the server had already closed (it
+ *                          failed before any response byte, and the request was sent again on a new connection; the
+ *                          record's start is the second attempt's); absent when the request was sent once
  */
 public record PhaseTimes(long connectStartNanos, long dnsDoneNanos, long connectDoneNanos, long tlsDoneNanos,
-                         long writeStartNanos, long writtenNanos, long firstByteNanos) {
+                         long writeStartNanos, long writtenNanos, long firstByteNanos, long staleStartNanos) {
 
     public static final PhaseTimes NONE = new PhaseTimes(RequestRecord.ABSENT, RequestRecord.ABSENT,
             RequestRecord.ABSENT, RequestRecord.ABSENT, RequestRecord.ABSENT, RequestRecord.ABSENT,
             RequestRecord.ABSENT);
+
+    /** Moments of a request sent once. */
+    public PhaseTimes(long connectStartNanos, long dnsDoneNanos, long connectDoneNanos, long tlsDoneNanos,
+                      long writeStartNanos, long writtenNanos, long firstByteNanos) {
+        this(connectStartNanos, dnsDoneNanos, connectDoneNanos, tlsDoneNanos, writeStartNanos, writtenNanos,
+                firstByteNanos, RequestRecord.ABSENT);
+    }
+
+    /** True when the request was sent a second time because its pooled connection had gone stale. */
+    public boolean retriedStaleConnection() {
+        return staleStartNanos != RequestRecord.ABSENT;
+    }
 
     /** True when the request opened its own connection. */
     public boolean newConnection() {

@@ -152,6 +152,15 @@ public record RequestRecord(
                 finishReason, phases, promptTargetTokens, promptSynthTokens, serverTimings, errorType);
     }
 
+    /**
+     * True when the request was sent twice: its first attempt went out on a pooled connection the server had already
+     * closed and failed before any response byte. Its start and every latency count from the second attempt; the
+     * wasted one is {@link Phase#STALE_ATTEMPT}.
+     */
+    public boolean retriedStaleConnection() {
+        return phases.retriedStaleConnection();
+    }
+
     /** End-to-end latency in seconds, from start to last byte. */
     /** The error class of a request the benchmark's stop (Ctrl-C) cancelled while it was in flight. */
     public static final String CANCELLED = "cancelled";

@@ -1,6 +1,9 @@
 package io.unibench.metrics;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Per-trace (per-conversation) statistics of a multi-turn run ({@code trace_summary.json}, evalscope §5.3).
@@ -59,5 +62,30 @@ public record TraceSummary(long nTraces, long completedTraces, long abandonedTra
     public Row row(String metric) {
         for (Row r : rows) if (r.metric().equals(metric)) return r;
         return null;
+    }
+
+    /** {@code trace_summary.json} as a map (also what the run history stores). */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("n_traces", nTraces);
+        m.put("n_completed_traces", completedTraces);
+        m.put("n_abandoned_traces", abandonedTraces);
+        m.put("traces_per_second", tracesPerSecond());
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Row row : rows) {
+            Map<String, Object> rm = new LinkedHashMap<>();
+            rm.put("metric", row.metric());
+            rm.put("mean", row.mean());
+            rm.put("min", row.min());
+            rm.put("p50", row.p50());
+            rm.put("p90", row.p90());
+            rm.put("p95", row.p95());
+            rm.put("p99", row.p99());
+            rm.put("max", row.max());
+            rm.put("n", row.n());
+            out.add(rm);
+        }
+        m.put("rows", out);
+        return m;
     }
 }

@@ -1,6 +1,9 @@
 package io.unibench.metrics;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Token throughput of the whole workload over three windows ({@code workload_throughput.json}), as evalscope
@@ -31,6 +34,26 @@ public record WorkloadThroughput(
 
     public WorkloadThroughput {
         rows = List.copyOf(rows);
+    }
+
+    /** {@code workload_throughput.json} as a map (also what the run history stores). */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("n_samples", nSamples);
+        m.put("wall_time_s", wallTimeSeconds);
+        m.put("last_window_s", lastWindowSeconds);
+        m.put("warmup_frac", warmupFraction);
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Row row : rows) {
+            Map<String, Object> rm = new LinkedHashMap<>();
+            rm.put("metric", row.metric());
+            rm.put("overall", row.overall());
+            rm.put("last_window", row.lastWindow());
+            rm.put("steady_state", row.steadyState());
+            out.add(rm);
+        }
+        m.put("rows", out);
+        return m;
     }
 
     /** One metric across the three windows, tok/s, unrounded (evalscope writes them unrounded). */

@@ -1,6 +1,9 @@
 package io.unibench.metrics;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Cumulative token counts after successful requests, in the order they finished
@@ -31,4 +34,25 @@ public record WorkloadTimeline(Double wallStartSeconds, List<Point> points, long
      * @param cumCachedPrompt  Σ cached prompt tokens so far (0 where the server reported none)
      */
     public record Point(double t, long cumCompletion, long cumNewPrompt, long cumCachedPrompt) {}
+
+    /** {@code workload_timeline.json} as a map (also what the run history stores). */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("wall_start", wallStartSeconds);
+        List<Map<String, Object>> out = new ArrayList<>(points.size());
+        for (Point p : points) {
+            Map<String, Object> pm = new LinkedHashMap<>();
+            pm.put("t", Rounding.round(p.t(), 6));
+            pm.put("cum_completion", p.cumCompletion());
+            pm.put("cum_new_prompt", p.cumNewPrompt());
+            pm.put("cum_cached_prompt", p.cumCachedPrompt());
+            out.add(pm);
+        }
+        m.put("points", out);
+        if (sampledEvery > 1) { // a long run: every N-th success plus the latest (ours; absent otherwise)
+            m.put("sampled_every", sampledEvery);
+            m.put("n_successes", successes);
+        }
+        return m;
+    }
 }

@@ -1,21 +1,15 @@
 package io.unibench.report;
 
 import io.unibench.metrics.PercentileRow;
-import io.unibench.metrics.PhaseSummary;
-import io.unibench.metrics.Rounding;
 import io.unibench.metrics.RunResult;
 import io.unibench.metrics.ServerVsClient;
-import io.unibench.metrics.TraceSummary;
+import io.unibench.metrics.StrictJson;
 import io.unibench.metrics.TurnPositionRow;
-import io.unibench.metrics.WorkloadThroughput;
-import io.unibench.metrics.WorkloadTimeline;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -60,14 +54,14 @@ public final class EvalscopeFiles {
         summary.putAll(serverVsClientKeys(r.serverVsClient()));
         extraSummaryKeys.forEach(summary::putIfAbsent);
         writeJson(runDir.resolve(SUMMARY), summary);
-        writeJson(runDir.resolve(PERCENTILE), percentileRows(r.percentiles()));
+        writeJson(runDir.resolve(PERCENTILE), PercentileRow.toMaps(r.percentiles()));
         if (r.workload() != null && r.workload().nSamples() > 0) {
-            writeJson(runDir.resolve(WORKLOAD_THROUGHPUT), workload(r.workload()));
-            writeJson(runDir.resolve(WORKLOAD_TIMELINE), timeline(r.timeline()));
+            writeJson(runDir.resolve(WORKLOAD_THROUGHPUT), r.workload().toMap());
+            writeJson(runDir.resolve(WORKLOAD_TIMELINE), r.timeline().toMap());
         }
         if (r.traces() != null) {
-            writeJson(runDir.resolve(TRACE_SUMMARY), traces(r.traces()));
-            writeJson(runDir.resolve(TURN_POSITION_SUMMARY), turnPositions(r.turnPositions()));
+            writeJson(runDir.resolve(TRACE_SUMMARY), r.traces().toMap());
+            writeJson(runDir.resolve(TURN_POSITION_SUMMARY), TurnPositionRow.toMaps(r.turnPositions()));
         }
     }
 
@@ -88,125 +82,9 @@ public final class EvalscopeFiles {
         return m;
     }
 
-    public static Map<String, Object> traces(TraceSummary t) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("n_traces", t.nTraces());
-        m.put("n_completed_traces", t.completedTraces());
-        m.put("n_abandoned_traces", t.abandonedTraces());
-        m.put("traces_per_second", t.tracesPerSecond());
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (TraceSummary.Row row : t.rows()) {
-            Map<String, Object> rm = new LinkedHashMap<>();
-            rm.put("metric", row.metric());
-            rm.put("mean", row.mean());
-            rm.put("min", row.min());
-            rm.put("p50", row.p50());
-            rm.put("p90", row.p90());
-            rm.put("p95", row.p95());
-            rm.put("p99", row.p99());
-            rm.put("max", row.max());
-            rm.put("n", row.n());
-            rows.add(rm);
-        }
-        m.put("rows", rows);
-        return m;
-    }
-
-    public static Map<String, Object> turnPositions(List<TurnPositionRow> positions) {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (TurnPositionRow p : positions) {
-            Map<String, Object> rm = new LinkedHashMap<>();
-            rm.put("turn", p.turn());
-            rm.put("requests", p.requests());
-            rm.put("succeeded", p.succeeded());
-            rm.put("avg_input_tokens", p.avgInputTokens());
-            rm.put("avg_ttft_ms", p.avgTtftMs());
-            rm.put("p50_ttft_ms", p.p50TtftMs());
-            rm.put("p90_ttft_ms", p.p90TtftMs());
-            rm.put("p99_ttft_ms", p.p99TtftMs());
-            rm.put("cache_hit_percent", p.cacheHitPercent());
-            rows.add(rm);
-        }
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("rows", rows);
-        return m;
-    }
-
-    /** {@code benchmark_percentile.json}'s rows as maps (also what the run history stores). */
-    public static List<Map<String, Object>> percentileRows(List<PercentileRow> rows) {
-        List<Map<String, Object>> out = new ArrayList<>(rows.size());
-        for (PercentileRow row : rows) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put(PercentileRow.PERCENTILES, row.label());
-            m.putAll(row.values());
-            out.add(m);
-        }
-        return out;
-    }
-
-    /** {@code workload_throughput.json} as a map (also what the run history stores). */
-    public static Map<String, Object> workload(WorkloadThroughput w) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("n_samples", w.nSamples());
-        m.put("wall_time_s", w.wallTimeSeconds());
-        m.put("last_window_s", w.lastWindowSeconds());
-        m.put("warmup_frac", w.warmupFraction());
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (WorkloadThroughput.Row row : w.rows()) {
-            Map<String, Object> rm = new LinkedHashMap<>();
-            rm.put("metric", row.metric());
-            rm.put("overall", row.overall());
-            rm.put("last_window", row.lastWindow());
-            rm.put("steady_state", row.steadyState());
-            rows.add(rm);
-        }
-        m.put("rows", rows);
-        return m;
-    }
-
-    /** The Phases table's data (ours: evalscope has none): rows in phase order, milliseconds. */
-    public static Map<String, Object> phases(PhaseSummary p) {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (PhaseSummary.Row row : p.rows()) {
-            Map<String, Object> rm = new LinkedHashMap<>();
-            rm.put("phase", row.phase().label());
-            rm.put("n", row.n());
-            rm.put("avg_ms", row.avg());
-            rm.put("p50_ms", row.p50());
-            rm.put("p95_ms", row.p95());
-            rm.put("p99_ms", row.p99());
-            rows.add(rm);
-        }
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("rows", rows);
-        m.put("new_connections", p.newConnections());
-        m.put("reused_connections", p.reusedConnections());
-        return m;
-    }
-
-    public static Map<String, Object> timeline(WorkloadTimeline t) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("wall_start", t.wallStartSeconds());
-        List<Map<String, Object>> points = new ArrayList<>(t.points().size());
-        for (WorkloadTimeline.Point p : t.points()) {
-            Map<String, Object> pm = new LinkedHashMap<>();
-            pm.put("t", Rounding.round(p.t(), 6));
-            pm.put("cum_completion", p.cumCompletion());
-            pm.put("cum_new_prompt", p.cumNewPrompt());
-            pm.put("cum_cached_prompt", p.cumCachedPrompt());
-            points.add(pm);
-        }
-        m.put("points", points);
-        if (t.sampledEvery() > 1) { // a long run: every N-th success plus the latest (ours; absent otherwise)
-            m.put("sampled_every", t.sampledEvery());
-            m.put("n_successes", t.successes());
-        }
-        return m;
-    }
-
     private static void writeJson(Path file, Object value) throws IOException {
         try (OutputStream out = Files.newOutputStream(file)) {
-            Json.PRETTY.writeValue(out, Json.strict(value));
+            Json.PRETTY.writeValue(out, StrictJson.strict(value));
         }
     }
 }

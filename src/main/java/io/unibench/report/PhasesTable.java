@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * The "Phases" table: where a request's time goes — the client's queue, the network (DNS, connect, TLS, write), the
  * server (wait for the first byte, prefill to the first token) and generation — as avg/p50/p95/p99 in ms over
- * successful requests. Reused keep-alive connections count 0 for DNS, connect and TLS.
+ * successful requests. Reused keep-alive connections count 0 for DNS, connect and TLS. The last line counts the
+ * requests sent again after a stale pooled connection (failed ones included).
  */
 public final class PhasesTable {
     private static final TextTable.Align L = TextTable.Align.LEFT;
@@ -34,6 +35,7 @@ public final class PhasesTable {
                 first = false;
             }
             t.row("", "connections new / reused", p.newConnections() + " / " + p.reusedConnections(), "", "", "", "");
+            t.row("", "stale connections retried", Long.toString(p.retriedStale()), "", "", "", "");
             t.separator();
         }
         return t;

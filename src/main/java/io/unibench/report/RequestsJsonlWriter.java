@@ -45,12 +45,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code /code} when that is a string; null when none); the server's own timing (llama.cpp {@code timings}, null
  * when it sent none): {@code server_prompt_n, server_prompt_ms, server_predicted_n, server_predicted_ms,
  * server_cache_n}.
+ * {@code retried_stale_connection}, true when the request's first attempt went out on a pooled connection the server
+ * had closed and failed before any response byte, so it was sent again on a new connection (its {@code start_s}
+ * and latencies are the second attempt's), and {@code stale_attempt_start_s}, when that wasted attempt began (its
+ * duration is {@code phases_ms.stale_attempt}).
  *
  * <p>Flushing: after a write when half a second has passed since the last flush, by a background virtual thread
  * every half second while idle, and on close: as often as the run history commits (store.RunRecorder, 0.5 s),
  * so after a {@code kill -9} the file and the store both lack at most the last half second. Flushing every
  * record would cost a system call per request.
  * An I/O error stops the writing and is rethrown by {@link #close()}, not on the request completion path.
+ * The writes are guarded by a {@link ReentrantLock}, not {@code synchronized}: a virtual thread blocked in file I/O
+ * inside a monitor pins its carrier thread before JDK 24 (JEP 491), and Java 21 is the target.
  */
 public final class RequestsJsonlWriter implements RecordSink {
     private static final long FLUSH_INTERVAL_NANOS = 500_000_000L;
@@ -107,12 +113,13 @@ public final class RequestsJsonlWriter implements RecordSink {
     private static final SerializedString SERVER_PREDICTED_N = new SerializedString("server_predicted_n");
     private static final SerializedString SERVER_PREDICTED_MS = new SerializedString("server_predicted_ms");
     private static final SerializedString SERVER_CACHE_N = new SerializedString("server_cache_n");
+    private static final SerializedString RETRIED_STALE_CONNECTION = new SerializedString("retried_stale_connection");
+    private static final SerializedString STALE_ATTEMPT_START_S = new SerializedString("stale_attempt_start_s");
     private static final Phase[] PHASES = Phase.values();
     private static final SerializedString[] PHASE_NAMES = phaseNames();
 
     private final long runStartNanos;
     private final JsonGenerator gen;
-    /** Not a monitor: on Java 21 a virtual thread blocked in I/O inside {@code synchronized} pins its carrier. */
     private final ReentrantLock lock = new ReentrantLock();
     private final Thread flusher;
     private long lastFlushNanos = System.nanoTime();
@@ -139,15 +146,13 @@ public final class RequestsJsonlWriter implements RecordSink {
         lock.lock();
         try {
             if (closed || failure != null) return;
-            try {
-                write(r);
-                gen.writeRaw('\n');
-                dirty = true;
-                long now = System.nanoTime();
-                if (now - lastFlushNanos >= FLUSH_INTERVAL_NANOS) flushLocked(now);
-            } catch (IOException e) {
-                failure = e;
-            }
+            write(r);
+            gen.writeRaw('\n');
+            dirty = true;
+            long now = System.nanoTime();
+            if (now - lastFlushNanos >= FLUSH_INTERVAL_NANOS) flushLocked(now);
+        } catch (IOException e) {
+            failure = e;
         } finally {
             lock.unlock();
         }
@@ -189,11 +194,9 @@ public final class RequestsJsonlWriter implements RecordSink {
         try {
             if (closed) return;
             closed = true;
-            try {
-                gen.close();
-            } catch (IOException e) {
-                if (failure == null) failure = e;
-            }
+            gen.close();
+        } catch (IOException e) {
+            if (failure == null) failure = e;
         } finally {
             lock.unlock();
         }
@@ -258,6 +261,8 @@ public final class RequestsJsonlWriter implements RecordSink {
         countOrNull(SERVER_PREDICTED_N, t == null ? -1 : t.predictedN());
         numberOrNull(SERVER_PREDICTED_MS, t == null ? Double.NaN : t.predictedMs());
         countOrNull(SERVER_CACHE_N, t == null ? -1 : t.cacheN());
+        booleanField(RETRIED_STALE_CONNECTION, r.retriedStaleConnection());
+        moment(STALE_ATTEMPT_START_S, p.staleStartNanos());
         gen.writeEndObject();
     }
 

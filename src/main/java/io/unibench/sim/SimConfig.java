@@ -34,11 +34,13 @@ import java.util.Map;
  *                            (its token-chunk fast path stays in use, unlike with the extra JSON field)
  * @param llamacppTimings     every reply carries llama.cpp's {@code timings} object with the engine's own figures
  *                            (prefill and decode time, tokens computed and served from the prefix cache)
+ * @param connections         when the server closes keep-alive connections
  */
 public record SimConfig(String host, int port, String model, double ttftMs, double prefillMsPerToken, double itlMs,
                         int meanOutputTokens, long seed, int blockSize, int cacheCapacityBlocks,
                         boolean reportCachedTokens, String tokenizer, Scheduling scheduling, Faults faults,
-                        boolean debugSendTimes, boolean debugSendTimesInText, boolean llamacppTimings) {
+                        boolean debugSendTimes, boolean debugSendTimesInText, boolean llamacppTimings,
+                        Connections connections) {
 
     public SimConfig {
         requireText("host", host);
@@ -53,6 +55,17 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
         requireText("tokenizer", tokenizer);
         if (scheduling == null) throw invalid("scheduling", "must not be null");
         if (faults == null) throw invalid("faults", "must not be null");
+        if (connections == null) throw invalid("connections", "must not be null");
+    }
+
+    /** All settings but the connection closing ones (connections kept open). */
+    public SimConfig(String host, int port, String model, double ttftMs, double prefillMsPerToken, double itlMs,
+                     int meanOutputTokens, long seed, int blockSize, int cacheCapacityBlocks,
+                     boolean reportCachedTokens, String tokenizer, Scheduling scheduling, Faults faults,
+                     boolean debugSendTimes, boolean debugSendTimesInText, boolean llamacppTimings) {
+        this(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize,
+                cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes,
+                debugSendTimesInText, llamacppTimings, Connections.keepOpen());
     }
 
     /** All settings but llama.cpp timings (off). */
@@ -125,6 +138,26 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
     }
 
     /**
+     * When the server ends keep-alive connections, as real servers and gateways do; each is off by default.
+     *
+     * @param closeAfterReply    close right after every reply while its headers say keep-alive (llama.cpp's server)
+     * @param keepaliveTimeoutMs close a connection idle this long after its last reply (nginx {@code
+     *                           keepalive_timeout}, uvicorn {@code --timeout-keep-alive}, load balancers); 0 = never
+     * @param keepaliveRequests  the K-th reply on a connection says {@code Connection: close} and the connection is
+     *                           closed after it (nginx {@code keepalive_requests}); 0 = no limit
+     */
+    public record Connections(boolean closeAfterReply, long keepaliveTimeoutMs, int keepaliveRequests) {
+        public Connections {
+            if (keepaliveTimeoutMs < 0) throw invalid("connections.keepaliveTimeoutMs", "must be >= 0");
+            if (keepaliveRequests < 0) throw invalid("connections.keepaliveRequests", "must be >= 0");
+        }
+
+        public static Connections keepOpen() {
+            return new Connections(false, 0, 0);
+        }
+    }
+
+    /**
      * Faults drawn per request (at most one per request, from one seeded draw).
      *
      * @param rates             probability of each fault; their sum must not exceed 1
@@ -161,23 +194,24 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
         }
     }
 
-    public SimConfig withHost(String v) { return new SimConfig(v, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withPort(int v) { return new SimConfig(host, v, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withModel(String v) { return new SimConfig(host, port, v, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withTtftMs(double v) { return new SimConfig(host, port, model, v, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withPrefillMsPerToken(double v) { return new SimConfig(host, port, model, ttftMs, v, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withItlMs(double v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, v, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withMeanOutputTokens(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, v, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withSeed(long v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, v, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withBlockSize(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, v, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withCacheCapacityBlocks(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, v, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withReportCachedTokens(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, v, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withTokenizer(String v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, v, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withScheduling(Scheduling v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, v, faults, debugSendTimes, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withDebugSendTimes(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, v, debugSendTimesInText, llamacppTimings); }
-    public SimConfig withDebugSendTimesInText(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, v, llamacppTimings); }
-    public SimConfig withLlamacppTimings(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, v); }
-    public SimConfig withFaults(Faults v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, v, debugSendTimes, debugSendTimesInText, llamacppTimings); }
+    public SimConfig withHost(String v) { return new SimConfig(v, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withPort(int v) { return new SimConfig(host, v, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withModel(String v) { return new SimConfig(host, port, v, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withTtftMs(double v) { return new SimConfig(host, port, model, v, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withPrefillMsPerToken(double v) { return new SimConfig(host, port, model, ttftMs, v, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withItlMs(double v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, v, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withMeanOutputTokens(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, v, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withSeed(long v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, v, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withBlockSize(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, v, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withCacheCapacityBlocks(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, v, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withReportCachedTokens(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, v, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withTokenizer(String v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, v, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withScheduling(Scheduling v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, v, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withDebugSendTimes(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, v, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withDebugSendTimesInText(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, v, llamacppTimings, connections); }
+    public SimConfig withLlamacppTimings(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, v, connections); }
+    public SimConfig withFaults(Faults v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, v, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
+    public SimConfig withConnections(Connections v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, v); }
 
     /**
      * This configuration with knobs changed by name, as in a profile file: {@code with(Map.of("max-num-seqs", 4))}.

@@ -79,6 +79,14 @@ public final class SimKnobs {
                 + "malformed-json strike.", c -> c.faults().afterChunks()));
         k.add(new Knob("fault-retry-after-s", Integer.class, "Retry-After of injected 429 and 503.",
                 c -> c.faults().retryAfterS()));
+        k.add(new Knob("close-after-reply", Boolean.class, "Close the connection right after every reply while its "
+                + "headers say keep-alive, as llama.cpp's llama-server does.", c -> c.connections().closeAfterReply()));
+        k.add(new Knob("keepalive-timeout-ms", Long.class, "Close a connection idle this long after its last reply, "
+                + "without notice (nginx keepalive_timeout, uvicorn --timeout-keep-alive, load balancers; 0 = never).",
+                c -> c.connections().keepaliveTimeoutMs()));
+        k.add(new Knob("keepalive-requests", Integer.class, "The K-th reply on a connection says Connection: close "
+                + "and the connection closes after it (nginx keepalive_requests; 0 = no limit).",
+                c -> c.connections().keepaliveRequests()));
         k.add(new Knob("debug-send-times", Boolean.class, "Debug: every streamed chunk carries \"unibench_sent_ns\", "
                 + "the simulator's monotonic clock (System.nanoTime) when it wrote the chunk, for measuring a "
                 + "same-host client's timestamp lag. Off by default.", SimConfig::debugSendTimes));
@@ -133,7 +141,9 @@ public final class SimKnobs {
                             (Long) v.get("fault-chunk-delay-ms"), (Integer) v.get("fault-after-chunks"),
                             (Integer) v.get("fault-retry-after-s")),
                     (Boolean) v.get("debug-send-times"), (Boolean) v.get("debug-send-times-in-text"),
-                    (Boolean) v.get("llamacpp-timings"));
+                    (Boolean) v.get("llamacpp-timings"),
+                    new SimConfig.Connections((Boolean) v.get("close-after-reply"),
+                            (Long) v.get("keepalive-timeout-ms"), (Integer) v.get("keepalive-requests")));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(knobName(e.getMessage()), e);
         }

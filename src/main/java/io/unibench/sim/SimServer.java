@@ -129,8 +129,11 @@ public final class SimServer implements AutoCloseable {
                         @Override protected void initChannel(SocketChannel ch) {
                             channels.add(ch);
                             if (tls != null) ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
-                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
-                                    new SimHttpHandler(engine));
+                            ch.pipeline().addLast(new HttpServerCodec());
+                            if (ConnectionCloser.needed(config.connections())) {
+                                ch.pipeline().addLast(new ConnectionCloser(config.connections()));
+                            }
+                            ch.pipeline().addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES), new SimHttpHandler(engine));
                         }
                     });
             Channel serverChannel = bootstrap.bind(config.host(), config.port()).syncUninterruptibly().channel();

@@ -70,7 +70,9 @@ public final class RequestFields {
                     r -> r.serverTimings() == null ? null : count(r.serverTimings().predictedN())),
             new Field("server_predicted_ms",
                     r -> r.serverTimings() == null ? null : finite(r.serverTimings().predictedMs())),
-            new Field("server_cache_n", r -> r.serverTimings() == null ? null : count(r.serverTimings().cacheN())));
+            new Field("server_cache_n", r -> r.serverTimings() == null ? null : count(r.serverTimings().cacheN())),
+            new Field("retried_stale_connection", RequestRecord::retriedStaleConnection),
+            new Field("stale_attempt_start_s", r -> moment(r.phases().staleStartNanos())));
 
     private RequestFields() {}
 

@@ -15,7 +15,8 @@ import java.util.Locale;
 /**
  * A {@link RequestRecord} as a row of {@code requests}: the fields of {@code requests.jsonl}, with moments kept
  * as exact nanoseconds since the point's start (so a stored run rebuilds the very same report) and the text
- * chunk arrivals packed by {@link ChunkTimes}. Counts that were unknown stay -1.
+ * chunk arrivals packed by {@link ChunkTimes}. Counts that were unknown stay -1. A request retried after a stale
+ * connection has its wasted attempt's start in {@code stale_start_ns} (V2; null = sent once).
  */
 final class RequestRows {
     /** Migration V3: the server's own words (error type, llama.cpp timings); NULL when it said nothing. */
@@ -27,16 +28,16 @@ final class RequestRows {
             + "error_class, http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, "
             + "headers_ns, first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, "
             + "cached_tokens, token_source, last_turn, cached_source, " + PHASE_COLUMNS
-            + ", prompt_target_tokens, prompt_synth_tokens, " + SERVER_COLUMNS;
+            + ", prompt_target_tokens, prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns";
     static final String INSERT = "INSERT INTO requests (" + COLUMNS + ") VALUES ("
             + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     /** Columns read back, in {@link #read} order (run_id and point_index are known to the caller). */
     static final String SELECT = "SELECT idx, request_id, conversation_id, turn, stream, success, error_class, "
             + "http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, headers_ns, "
             + "first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, cached_tokens, "
             + "token_source, last_turn, cached_source, " + PHASE_COLUMNS + ", prompt_target_tokens, "
-            + "prompt_synth_tokens, " + SERVER_COLUMNS + " FROM requests";
+            + "prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns FROM requests";
 
     /** Stored names of the enums, lower-cased once (per row it was a visible share of the writer's samples). */
     private static final String[] TOKEN_SOURCES = lowerNames(RequestRecord.TokenSource.values());
@@ -104,8 +105,9 @@ final class RequestRows {
             millis(ps, i++, t.promptMs());
             ps.setInt(i++, t.predictedN());
             millis(ps, i++, t.predictedMs());
-            ps.setInt(i, t.cacheN());
+            ps.setInt(i++, t.cacheN());
         }
+        moment(ps, i, p.staleStartNanos(), base);
     }
 
     /** The timings of columns {@code from..from+4}, or null when the server sent none (the first is NULL). */
@@ -157,7 +159,7 @@ final class RequestRows {
                 rs.getString(9),
                 rs.getString(10),
                 new PhaseTimes(moment(rs, 25), moment(rs, 26), moment(rs, 27), moment(rs, 28), moment(rs, 29),
-                        moment(rs, 30), moment(rs, 31)),
+                        moment(rs, 30), moment(rs, 31), moment(rs, 40)),
                 rs.getInt(32),
                 rs.getInt(33),
                 timings(rs, 35),

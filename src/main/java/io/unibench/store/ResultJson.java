@@ -3,10 +3,11 @@ package io.unibench.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunResult;
+import io.unibench.metrics.StrictJson;
+import io.unibench.metrics.TurnPositionRow;
 import io.unibench.metrics.WorkloadTimeline;
-import io.unibench.report.EvalscopeFiles;
-import io.unibench.report.Json;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,11 +32,11 @@ final class ResultJson {
     }
 
     static String percentiles(RunResult r) {
-        return write(EvalscopeFiles.percentileRows(r.percentiles()));
+        return write(PercentileRow.toMaps(r.percentiles()));
     }
 
     static String workload(RunResult r) {
-        return r.workload() == null ? null : write(EvalscopeFiles.workload(r.workload()));
+        return r.workload() == null ? null : write(r.workload().toMap());
     }
 
     static String errors(RunResult r) {
@@ -49,15 +50,15 @@ final class ResultJson {
     static final int TIMELINE_POINTS = 2000;
 
     static String traces(RunResult r) {
-        return r.traces() == null ? null : write(EvalscopeFiles.traces(r.traces()));
+        return r.traces() == null ? null : write(r.traces().toMap());
     }
 
     static String turnPositions(RunResult r) {
-        return r.traces() == null ? null : write(EvalscopeFiles.turnPositions(r.turnPositions()));
+        return r.traces() == null ? null : write(TurnPositionRow.toMaps(r.turnPositions()));
     }
 
     static String phases(RunResult r) {
-        return r.phases().isEmpty() ? null : write(EvalscopeFiles.phases(r.phases()));
+        return r.phases().isEmpty() ? null : write(r.phases().toMap());
     }
 
     /** The workload timeline with every n-th point (and the last) so at most {@link #TIMELINE_POINTS} remain. */
@@ -69,13 +70,12 @@ final class ResultJson {
         List<WorkloadTimeline.Point> kept = new ArrayList<>();
         for (int i = 0; i < all.size() - 1; i += every) kept.add(all.get(i));
         kept.add(all.getLast());
-        return write(EvalscopeFiles.timeline(new WorkloadTimeline(t.wallStartSeconds(), kept, t.successes(),
-                t.sampledEvery() * every)));
+        return write(new WorkloadTimeline(t.wallStartSeconds(), kept, t.successes(), t.sampledEvery() * every).toMap());
     }
 
     static String write(Object value) {
         try {
-            return MAPPER.writeValueAsString(Json.strict(value));
+            return MAPPER.writeValueAsString(StrictJson.strict(value));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

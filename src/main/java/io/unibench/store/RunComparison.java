@@ -1,17 +1,16 @@
 package io.unibench.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.metrics.MetricDelta;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
-import io.unibench.report.TextTable;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -23,27 +22,14 @@ import java.util.Set;
  * noise as far as the history can tell.
  */
 public final class RunComparison {
-    /** Which way a metric is better. */
-    public enum Direction { HIGHER_BETTER, LOWER_BETTER, NEUTRAL }
-
     /** Repeats looked at per configuration. */
     static final int MAX_REPEATS = 20;
     private static final List<String> PERCENTILE_COLUMNS =
             List.of(PercentileRow.LATENCY, PercentileRow.TTFT, PercentileRow.TPOT, PercentileRow.ITL);
     private static final List<String> PERCENTILE_LABELS = List.of("50%", "90%", "99%");
 
-    /**
-     * One compared metric.
-     *
-     * @param verdict  "better", "worse", "same" (equal values), or "" for neutral metrics and missing values
-     * @param spread   the repeats' range, or null when fewer than two repeats had the metric
-     * @param inSpread true when |delta| ≤ spread
-     */
-    public record Row(String point, String metric, Double a, Double b, Double delta, Double deltaPercent,
-                      Direction direction, String verdict, Double spread, int repeats, boolean inSpread) {}
-
     /** The comparison: rows in point and metric order, the points found on one side only, repeat counts. */
-    public record Result(StoredRun a, StoredRun b, List<Row> rows, List<String> unmatched, int repeatsA,
+    public record Result(StoredRun a, StoredRun b, List<MetricDelta> rows, List<String> unmatched, int repeatsA,
                          int repeatsB) {
         /** The document of {@code runs compare --json} and {@code GET /api/compare}. */
         public Map<String, Object> toMap() {
@@ -72,7 +58,7 @@ public final class RunComparison {
         List<Map<String, Map<String, Double>>> repB = new ArrayList<>();
         for (StoredRun r : repeatsB) repB.add(metrics(store, r));
 
-        List<Row> rows = new ArrayList<>();
+        List<MetricDelta> rows = new ArrayList<>();
         List<String> unmatched = new ArrayList<>();
         Set<String> labels = new LinkedHashSet<>(ma.keySet());
         labels.addAll(mb.keySet());
@@ -88,15 +74,15 @@ public final class RunComparison {
             for (String metric : names) {
                 Double va = pa.get(metric);
                 Double vb = pb.get(metric);
-                Direction dir = direction(metric);
+                MetricDelta.Direction dir = MetricDelta.direction(metric);
                 Double delta = va != null && vb != null ? vb - va : null;
                 Double pct = delta != null && va != 0 ? 100 * delta / Math.abs(va) : null;
                 Spread sa = spread(repA, label, metric);
                 Spread sb = spread(repB, label, metric);
                 Spread s = sa.range == null ? sb : sb.range == null ? sa : sa.range >= sb.range ? sa : sb;
                 boolean inSpread = delta != null && s.range != null && Math.abs(delta) <= s.range;
-                rows.add(new Row(label, metric, va, vb, delta, pct, dir, verdict(dir, delta), s.range, s.count,
-                        inSpread));
+                rows.add(new MetricDelta(label, metric, va, vb, delta, pct, dir, MetricDelta.verdict(dir, delta),
+                        s.range, s.count, inSpread));
             }
         }
         return new Result(a, b, rows, unmatched, repeatsA.size(), repeatsB.size());
@@ -117,28 +103,6 @@ public final class RunComparison {
             n++;
         }
         return n >= 2 ? new Spread(max - min, n) : new Spread(null, n);
-    }
-
-    private static String verdict(Direction dir, Double delta) {
-        if (delta == null || dir == Direction.NEUTRAL) return "";
-        if (delta == 0) return "same";
-        boolean up = delta > 0;
-        return up == (dir == Direction.HIGHER_BETTER) ? "better" : "worse";
-    }
-
-    /** Which way is better, from the metric's name. */
-    public static Direction direction(String metric) {
-        String m = metric.toLowerCase(Locale.ROOT);
-        if (m.contains("throughput") || m.contains("success rate") || m.contains("success requests")
-                || m.contains("cache hit") || m.contains("decoded tok") || m.contains("accept rate")) {
-            return Direction.HIGHER_BETTER;
-        }
-        if (m.contains("latency") || m.contains("ttft") || m.contains("tpot") || m.contains("itl")
-                || m.contains("first chunk") || m.contains("queue delay") || m.contains("failed requests")
-                || m.contains("test duration")) {
-            return Direction.LOWER_BETTER;
-        }
-        return Direction.NEUTRAL;
     }
 
     private static List<StoredRun> load(RunStore store, List<RunRow> rows) throws SQLException {
@@ -179,64 +143,5 @@ public final class RunComparison {
             out.put(p.label(), m);
         }
         return out;
-    }
-
-    /** The comparison as text: one table per sweep point and the notes. */
-    public static String render(Result r) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("A: ").append(describe(r.a())).append('\n');
-        sb.append("B: ").append(describe(r.b())).append('\n');
-        sb.append("Δ = B − A; better/worse by the metric's direction; '~' marks a Δ inside the run-to-run spread.\n\n");
-        String current = null;
-        TextTable t = null;
-        boolean anySpread = false;
-        for (Row row : r.rows()) {
-            if (!row.point().equals(current)) {
-                if (t != null) sb.append(t.render()).append('\n');
-                current = row.point();
-                sb.append(current).append('\n');
-                t = new TextTable(List.of("Metric", "A", "B", "Δ", "Δ%", "", "Spread"),
-                        TextTable.Align.LEFT, TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
-                        TextTable.Align.RIGHT, TextTable.Align.LEFT, TextTable.Align.LEFT);
-            }
-            anySpread |= row.spread() != null;
-            String spread = row.spread() == null ? "" : (row.inSpread() ? "~ within " : "beyond ")
-                    + "±" + num(row.spread()) + " (" + row.repeats() + " repeats)";
-            t.row(row.metric(), num(row.a()), num(row.b()), signed(row.delta()),
-                    row.deltaPercent() == null ? "" : String.format(Locale.ROOT, "%+.1f%%", row.deltaPercent()),
-                    row.verdict(), spread);
-        }
-        if (t != null) sb.append(t.render()).append('\n');
-        for (String u : r.unmatched()) sb.append("Not compared: ").append(u).append('\n');
-        if (!anySpread) {
-            sb.append("Note: no run-to-run spread is known: the store holds fewer than two other finished runs of "
-                    + "either configuration. Repeat a run (same flags) to tell a real difference from noise.\n");
-        } else {
-            sb.append("Note: spread = the range of the metric over ").append(r.repeatsA() + r.repeatsB())
-                    .append(" other finished runs with the same configuration as A or B; a Δ within it may be noise.\n");
-        }
-        return sb.toString();
-    }
-
-    private static String describe(StoredRun run) {
-        RunRow r = run.row();
-        return r.runId() + (r.name() != null ? " " + r.name() : "") + " — " + r.model() + " @ " + r.url()
-                + " [" + r.status() + "]";
-    }
-
-    /** A figure of the comparison: integers plain, small values with 6 decimals, others with 4. */
-    public static String num(Double v) {
-        if (v == null) return "-";
-        double a = Math.abs(v);
-        if (a != 0 && a < 0.01) return String.format(Locale.ROOT, "%.6f", v);
-        if (a == Math.rint(a) && a < 1e15) return String.format(Locale.ROOT, "%d", v.longValue());
-        return String.format(Locale.ROOT, "%.4f", v);
-    }
-
-    /** {@link #num} with a + before positive values; empty for none. */
-    public static String signed(Double v) {
-        if (v == null) return "";
-        String s = num(v);
-        return v > 0 ? "+" + s : s;
     }
 }

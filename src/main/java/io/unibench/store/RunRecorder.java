@@ -37,6 +37,11 @@ public final class RunRecorder implements AutoCloseable {
     private int points;
     private int finishedPoints;
     private volatile boolean failed;
+    /**
+     * Guards the run's rows and counters. A lock, not {@code synchronized}: the holder does JDBC I/O, and a virtual
+     * thread blocked inside a monitor pins its carrier thread before JDK 24 (JEP 491).
+     */
+    private final ReentrantLock state = new ReentrantLock();
 
     private RunRecorder(RunStore store, PrintWriter err) {
         this.store = store;
@@ -72,15 +77,20 @@ public final class RunRecorder implements AutoCloseable {
     }
 
     /** Creates the run row ({@code running}). */
-    public synchronized String start(RunStart start) {
-        if (store == null || failed) return null;
+    public String start(RunStart start) {
+        state.lock();
         try {
-            runId = store.createRun(start, owner, System.currentTimeMillis());
-            err.println("Run history: run " + runId + " in " + store.location().display());
-        } catch (SQLException | RuntimeException e) {
-            fail(e);
+            if (store == null || failed) return null;
+            try {
+                runId = store.createRun(start, owner, System.currentTimeMillis());
+                err.println("Run history: run " + runId + " in " + store.location().display());
+            } catch (SQLException | RuntimeException e) {
+                fail(e);
+            }
+            return runId;
+        } finally {
+            state.unlock();
         }
-        return runId;
     }
 
     /**
@@ -89,26 +99,36 @@ public final class RunRecorder implements AutoCloseable {
      *
      * @param startNanos the point's start ({@link System#nanoTime()}), the origin of every stored moment
      */
-    public synchronized RecordSink pointSink(RunInfo info, long startNanos) {
-        int index = points++;
-        if (store == null || failed || runId == null) return record -> { };
+    public RecordSink pointSink(RunInfo info, long startNanos) {
+        state.lock();
         try {
-            store.addPoint(runId, index, info, System.currentTimeMillis());
-        } catch (SQLException | RuntimeException e) {
-            fail(e);
-            return record -> { };
+            int index = points++;
+            if (store == null || failed || runId == null) return record -> { };
+            try {
+                store.addPoint(runId, index, info, System.currentTimeMillis());
+            } catch (SQLException | RuntimeException e) {
+                fail(e);
+                return record -> { };
+            }
+            return new BatchingSink(index, startNanos);
+        } finally {
+            state.unlock();
         }
-        return new BatchingSink(index, startNanos);
     }
 
     /** Stores the point's computed summaries. */
-    public synchronized void pointFinished(RunResult result, Map<String, Object> extraSummaryKeys) {
-        int index = finishedPoints++;
-        if (store == null || failed || runId == null) return;
+    public void pointFinished(RunResult result, Map<String, Object> extraSummaryKeys) {
+        state.lock();
         try {
-            store.savePointResult(runId, index, result, extraSummaryKeys);
-        } catch (SQLException | RuntimeException e) {
-            fail(e);
+            int index = finishedPoints++;
+            if (store == null || failed || runId == null) return;
+            try {
+                store.savePointResult(runId, index, result, extraSummaryKeys);
+            } catch (SQLException | RuntimeException e) {
+                fail(e);
+            }
+        } finally {
+            state.unlock();
         }
     }
 
@@ -116,22 +136,27 @@ public final class RunRecorder implements AutoCloseable {
      * Ends the run: {@code interrupted} when stopped, else {@code finished} when every started point finished,
      * else {@code failed}; and closes the store.
      */
-    public synchronized void finish(boolean interrupted) {
-        if (store == null) return;
+    public void finish(boolean interrupted) {
+        state.lock();
         try {
-            if (runId != null && !failed) {
-                String status = interrupted ? RunRow.INTERRUPTED
-                        : finishedPoints == points && points > 0 ? RunRow.FINISHED : RunRow.FAILED;
-                store.finishRun(runId, status, System.currentTimeMillis());
-            }
-        } catch (SQLException | RuntimeException e) {
-            fail(e);
-        } finally {
+            if (store == null) return;
             try {
-                store.close();
-            } catch (SQLException ignored) {
-                // nothing left to lose: every batch was committed or reported
+                if (runId != null && !failed) {
+                    String status = interrupted ? RunRow.INTERRUPTED
+                            : finishedPoints == points && points > 0 ? RunRow.FINISHED : RunRow.FAILED;
+                    store.finishRun(runId, status, System.currentTimeMillis());
+                }
+            } catch (SQLException | RuntimeException e) {
+                fail(e);
+            } finally {
+                try {
+                    store.close();
+                } catch (SQLException ignored) {
+                    // nothing left to lose: every batch was committed or reported
+                }
             }
+        } finally {
+            state.unlock();
         }
     }
 
@@ -215,8 +240,11 @@ public final class RunRecorder implements AutoCloseable {
         }
 
         private void failLocked(Exception e) {
-            synchronized (RunRecorder.this) {
+            state.lock();
+            try {
                 fail(e);
+            } finally {
+                state.unlock();
             }
         }
 

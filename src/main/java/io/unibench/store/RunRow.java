@@ -19,4 +19,9 @@ public record RunRow(String runId, String name, String model, String url, String
     public RunRow {
         tags = List.copyOf(tags);
     }
+
+    /** The run in one line, as {@code runs compare} heads its columns: id, name, model @ url [status]. */
+    public String label() {
+        return runId + (name != null ? " " + name : "") + " — " + model + " @ " + url + " [" + status + "]";
+    }
 }

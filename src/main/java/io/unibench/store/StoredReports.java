@@ -2,7 +2,6 @@ package io.unibench.store;
 
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
-import io.unibench.report.TerminalReport;
 
 import java.sql.SQLException;
 import java.time.Instant;
@@ -12,8 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The report of a stored run, recomputed from its stored requests by the same aggregation {@code perf} uses, so
- * it equals the report printed at the end of the run, and exists for a run that was killed before its end.
+ * The figures of a stored run's report (which {@code report.TerminalReport} renders), recomputed from its stored
+ * requests by the same aggregation {@code perf} uses, so it equals the report printed at the end of the run, and
+ * exists for a run that was killed before its end.
  */
 public final class StoredReports {
     private StoredReports() {}
@@ -29,11 +29,8 @@ public final class StoredReports {
         return results;
     }
 
-    public static String render(RunStore store, StoredRun run) throws SQLException {
-        return TerminalReport.render(results(store, run), basicInfo(run));
-    }
-
-    static Map<String, String> basicInfo(StoredRun run) {
+    /** The "Basic Information" rows of the stored run's report: which run, its state, target and tags. */
+    public static Map<String, String> basicInfo(StoredRun run) {
         Map<String, String> info = new LinkedHashMap<>();
         RunRow r = run.row();
         info.put("Run", r.runId() + (r.name() != null ? " (" + r.name() + ")" : ""));

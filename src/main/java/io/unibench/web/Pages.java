@@ -1,11 +1,13 @@
 package io.unibench.web;
 
-import static io.unibench.store.RunComparison.num;
+import static io.unibench.report.RunComparisonReport.num;
 
 import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import gg.jte.output.StringOutput;
 import io.javalin.http.Context;
+import io.unibench.metrics.MetricDelta;
+import io.unibench.report.RunComparisonReport;
 import io.unibench.store.RunComparison;
 import io.unibench.store.RunFilter;
 import io.unibench.store.RunRow;
@@ -160,10 +162,10 @@ public final class Pages {
     private void compare(Context ctx) throws Exception {
         RunComparison.Result r = api.comparison(ctx.queryParam("a"), ctx.queryParam("b"));
         Map<String, Table.Builder> byPoint = new LinkedHashMap<>();
-        for (RunComparison.Row row : r.rows()) {
+        for (MetricDelta row : r.rows()) {
             Table.Builder t = byPoint.computeIfAbsent(row.point(), p -> new Table.Builder(p, 1, "Metric", "A", "B", "Δ",
                     "Δ%", "", "Spread"));
-            t.row(row.metric(), num(row.a()), num(row.b()), RunComparison.signed(row.delta()),
+            t.row(row.metric(), num(row.a()), num(row.b()), RunComparisonReport.signed(row.delta()),
                     row.deltaPercent() == null ? "" : String.format(Locale.ROOT, "%+.1f%%", row.deltaPercent()),
                     row.verdict(), row.spread() == null ? "" : (row.inSpread() ? "~ within ±" : "beyond ±")
                             + num(row.spread()) + " (" + row.repeats() + " repeats)");

@@ -147,6 +147,8 @@ final class RunViews {
                 }
                 phases.row("", "connections new / reused", d.phases().path("new_connections").asText() + " / "
                         + d.phases().path("reused_connections").asText(), "", "", "", "");
+                phases.row("", "stale connections retried", d.phases().path("retried_stale_connections").asText("0"),
+                        "", "", "", "");
             }
             if (d.traces() != null) {
                 label = p.label();

@@ -15,4 +15,9 @@ public interface Dataset {
      * Never empty: a dataset with no usable prompt is a {@link io.unibench.BadInputException}.
      */
     List<Prompt> load(DatasetOptions options, int count);
+
+    /** True for a list that synthesizes each prompt when asked for (worth preparing ahead of the requests). */
+    static boolean synthesizedOnDemand(List<?> prompts) {
+        return prompts instanceof GeneratedList;
+    }
 }

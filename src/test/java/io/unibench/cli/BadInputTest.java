@@ -21,6 +21,20 @@ class BadInputTest {
                 .doesNotContain("\tat ");
     }
 
+    /** Flags whose values are enums: picocli refuses others in one line that lists the candidates. */
+    @Test
+    void enumFlagsNameTheirCandidates() {
+        String db = dir.resolve("h.db").toString();
+        assertOneLineError(CliHarness.main("runs", "list", "--status", "done", "--db", db),
+                "--status");
+        assertThat(CliHarness.main("runs", "list", "--status", "done", "--db", db).err())
+                .contains("running, finished, failed, interrupted").contains("'done'");
+        assertOneLineError(CliHarness.main("runs", "export", "x", "--format", "xml", "--db", db), "--format");
+        assertOneLineError(CliHarness.main("run", "--config", dir.resolve("none.yaml").toString(), "--report", "pdf"),
+                "--report");
+        assertThat(CliHarness.main("run", "--help").out()).contains("json, csv, html");
+    }
+
     @Test
     void unknownFlag() {
         assertOneLineError(CliHarness.main("perf", "--no-such-flag"), "--no-such-flag");

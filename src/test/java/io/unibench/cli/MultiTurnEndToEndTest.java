@@ -3,6 +3,8 @@ package io.unibench.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unibench.engine.ScriptedServer;
+import io.unibench.sim.SimConfig;
+import io.unibench.sim.SimServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -108,6 +110,39 @@ class MultiTurnEndToEndTest {
         assertThat(args.get("dataset").asText()).isEqualTo("random_multi_turn");
         assertThat(args.get("rate_mode").asText()).isEqualTo("think");
         assertThat(dir.resolve("trace_summary.json")).exists();
+    }
+
+    @Test
+    void aServerClosingAfterEveryReplyAbandonsNoConversation() throws IOException {
+        // llama.cpp's server closes the connection after each streamed reply although it said keep-alive
+        SimConfig closing = SimConfig.defaults().withTtftMs(0).withPrefillMsPerToken(0).withItlMs(0)
+                .with("close-after-reply", true);
+        try (SimServer sim = SimServer.start(closing)) {
+            CliHarness.Run run = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions",
+                    "--model", "m", "--outputs-dir", out.toString(), "--no-timestamp", "--name", "c", "--multi-turn",
+                    "--min-turns", "3", "--max-turns", "3", "--number", "30", "--parallel", "4",
+                    "--min-prompt-length", "20", "--max-prompt-length", "40", "--max-tokens", "4");
+            assertThat(run.exit()).as(run.err()).isZero();
+            Path dir = out.resolve("c").resolve("parallel_4_number_30");
+            JsonNode summary = JSON.readTree(dir.resolve("benchmark_summary.json").toFile());
+            assertThat(summary.get("Failed Requests").asLong()).isZero();
+            assertThat(summary.get("Completed Traces").asLong()).isEqualTo(30);
+            JsonNode traces = JSON.readTree(dir.resolve("trace_summary.json").toFile());
+            assertThat(traces.get("n_abandoned_traces").asLong()).isZero();
+            long retried = 0;
+            for (String line : Files.readAllLines(dir.resolve("requests.jsonl"))) {
+                JsonNode r = JSON.readTree(line);
+                assertThat(r.get("new_connection").asBoolean()).as("no connection outlives its reply").isTrue();
+                if (r.get("retried_stale_connection").asBoolean()) {
+                    retried++;
+                    assertThat(r.get("stale_attempt_start_s").asDouble()).isLessThanOrEqualTo(r.get("start_s").asDouble());
+                    assertThat(r.get("phases_ms").get("stale_attempt").asDouble()).isGreaterThanOrEqualTo(0);
+                } else {
+                    assertThat(r.get("stale_attempt_start_s").isNull()).isTrue();
+                }
+            }
+            assertThat(run.out()).contains("stale connections retried").contains(" " + retried + " ");
+        }
     }
 
     @Test

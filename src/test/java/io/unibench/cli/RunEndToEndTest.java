@@ -3,7 +3,7 @@ package io.unibench.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unibench.scenario.BenchConfig;
-import io.unibench.scenario.Comparison;
+import io.unibench.report.scenario.Comparison;
 import io.unibench.scenario.ScenarioResults;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -4,8 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unibench.client.ApiFormat;
 import io.unibench.client.GenerationParams;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.tokenizer.Tokenizer;
+import io.unibench.tokenizer.Tokenizers;
+import io.unibench.workload.DatasetOptions;
 import io.unibench.workload.Prompt;
+import io.unibench.workload.RandomDataset;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -40,5 +46,36 @@ class RequestFactoryTest {
             bodies.add(new String(requests.prepare(seq).body(), StandardCharsets.UTF_8));
         }
         assertThat(bodies).hasSizeGreaterThan(1);
+    }
+
+    @Test
+    void synthesizedPromptsPreparedAheadAreExactAndTheSameWhoeverMadeThem() throws Exception {
+        Tokenizer cl100k = Tokenizers.load("cl100k_base");
+        int n = 300;
+        List<Prompt> prompts = new RandomDataset().load(new DatasetOptions(null, 0, 128, 128, 0, cl100k, true, 5), n);
+        List<byte[]> ahead = new ArrayList<>();
+        try (RequestFactory requests = new RequestFactory(prompts, params(8, 8), 1, "r")) {
+            requests.awaitPrefetched(); // all 300 made by the prefetch thread
+            for (long seq = 0; seq < n; seq++) ahead.add(requests.prepare(seq).body());
+        }
+        ObjectMapper json = new ObjectMapper();
+        byte[][] raced = new byte[n][];
+        try (RequestFactory requests = new RequestFactory(prompts, params(8, 8), 1, "r")) {
+            // taken at once from four threads: some made by the thread, some by the takers themselves
+            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+            List<Thread> takers = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                takers.add(Thread.ofVirtual().start(() -> {
+                    int seq;
+                    while ((seq = next.getAndIncrement()) < n) raced[seq] = requests.prepare(seq).body();
+                }));
+            }
+            for (Thread t : takers) t.join();
+        }
+        for (int seq = 0; seq < n; seq++) {
+            assertThat(raced[seq]).isEqualTo(ahead.get(seq));
+            String content = json.readTree(ahead.get(seq)).path("messages").path(0).path("content").asText();
+            assertThat(cl100k.count(content)).as("prompt %d", seq).isEqualTo(128);
+        }
     }
 }

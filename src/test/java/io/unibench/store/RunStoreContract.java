@@ -6,10 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
+import io.unibench.metrics.MetricDelta;
+import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
+import io.unibench.report.RunComparisonReport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -151,7 +154,9 @@ abstract class RunStoreContract {
         String none = store.createRun(start("none", "m", "u", List.of()), me, 3_000);
 
         StoredPoint.Details d = store.run(one).points().getFirst().details();
-        assertThat(d.phases()).isNull(); // these records carry no phase times (WebApiTest sees real ones)
+        // a quarter of these records carry phase times, each retried after a stale connection
+        assertThat(d.phases().path("retried_stale_connections").asLong()).isEqualTo(10);
+        assertThat(d.phases().path("rows").toString()).contains("Stale connection (retried)");
         assertThat(d.timeline().path("points").size()).isBetween(2, ResultJson.TIMELINE_POINTS);
         assertThat(d.traces()).isNotNull(); // the records hold conversations
         Map<String, StoredPoint> last = store.lastPoints(List.of(one, two, none));
@@ -241,16 +246,16 @@ abstract class RunStoreContract {
         String b = storeRun(s, slower(base, 2), 2_000);
         // B is twice as slow: latency worse (lower is better), throughput worse, request counts neutral
         RunComparison.Result noRepeats = RunComparison.compare(store, store.run(a), store.run(b));
-        RunComparison.Row latency = row(noRepeats, "Avg Latency (s)");
+        MetricDelta latency = row(noRepeats, "Avg Latency (s)");
         assertThat(latency.delta()).isEqualTo(latency.b() - latency.a()).isPositive();
-        assertThat(latency.direction()).isEqualTo(RunComparison.Direction.LOWER_BETTER);
+        assertThat(latency.direction()).isEqualTo(MetricDelta.Direction.LOWER_BETTER);
         assertThat(latency.verdict()).isEqualTo("worse");
         assertThat(row(noRepeats, "Req Throughput (req/s)").verdict()).isEqualTo("worse");
         assertThat(row(noRepeats, "Total Requests").verdict()).isEmpty();
         assertThat(row(noRepeats, "Total Requests").delta()).isZero();
         assertThat(row(noRepeats, "p99 TTFT (ms)").verdict()).isEqualTo("worse");
         assertThat(latency.spread()).isNull();
-        assertThat(RunComparison.render(noRepeats)).contains("parallel_4_number_60", "Avg Latency (s)", "worse",
+        assertThat(render(noRepeats)).contains("parallel_4_number_60", "Avg Latency (s)", "worse",
                 "no run-to-run spread is known");
 
         // three repeats of the configuration whose latency varies by up to 3x: B's 2x is inside that spread,
@@ -259,16 +264,16 @@ abstract class RunStoreContract {
         storeRun(s, slower(base, 3), 4_000);
         storeRun(s, slower(base, 1.5), 5_000);
         RunComparison.Result withRepeats = RunComparison.compare(store, store.run(a), store.run(b));
-        RunComparison.Row l2 = row(withRepeats, "Avg Latency (s)");
+        MetricDelta l2 = row(withRepeats, "Avg Latency (s)");
         assertThat(l2.repeats()).isEqualTo(3);
         assertThat(l2.spread()).isGreaterThan(Math.abs(l2.delta()));
         assertThat(l2.inSpread()).isTrue();
-        for (RunComparison.Row r : withRepeats.rows()) {
+        for (MetricDelta r : withRepeats.rows()) {
             if (r.delta() != null && r.spread() != null) {
                 assertThat(r.inSpread()).as(r.metric()).isEqualTo(Math.abs(r.delta()) <= r.spread());
             }
         }
-        assertThat(RunComparison.render(withRepeats)).contains("~ within").contains("3 repeats");
+        assertThat(render(withRepeats)).contains("~ within").contains("3 repeats");
 
         // a run of another configuration is not a repeat
         storeRun(start("other", "m2", "http://h/v1", List.of()), slower(base, 10), 6_000);
@@ -276,7 +281,12 @@ abstract class RunStoreContract {
                 .isEqualTo(3);
     }
 
-    private static RunComparison.Row row(RunComparison.Result r, String metric) {
+    private static String render(RunComparison.Result r) {
+        return RunComparisonReport.render(r.a().row().label(), r.b().row().label(), r.rows(), r.unmatched(),
+                r.repeatsA() + r.repeatsB());
+    }
+
+    private static MetricDelta row(RunComparison.Result r, String metric) {
         return r.rows().stream().filter(x -> x.metric().equals(metric)).findFirst().orElseThrow();
     }
 
@@ -370,7 +380,11 @@ abstract class RunStoreContract {
                 f.get("token_source") == null ? null
                         : RequestRecord.TokenSource.valueOf(f.get("token_source").toUpperCase(java.util.Locale.ROOT)),
                 Boolean.parseBoolean(f.get("success")), f.get("error_class"), Integer.parseInt(f.get("http_status")),
-                f.get("error_message"), f.get("finish_reason"), io.unibench.metrics.PhaseTimes.NONE, -1, -1,
+                f.get("error_message"), f.get("finish_reason"),
+                new PhaseTimes(moment(f, "connect_start_s"), moment(f, "dns_done_s"), moment(f, "connect_done_s"),
+                        moment(f, "tls_done_s"), moment(f, "write_start_s"), moment(f, "written_s"),
+                        moment(f, "first_byte_s"), moment(f, "stale_attempt_start_s")),
+                count(f, "target_prompt_tokens"), count(f, "synthesized_prompt_tokens"),
                 f.get("server_prompt_n") == null ? null : new io.unibench.metrics.ServerTimings(
                         count(f, "server_prompt_n"), millis(f, "server_prompt_ms"), count(f, "server_predicted_n"),
                         millis(f, "server_predicted_ms"), count(f, "server_cache_n")),
@@ -397,7 +411,13 @@ abstract class RunStoreContract {
             RequestRecord a = actual.get(i);
             assertThat(a).usingRecursiveComparison().withComparatorForType(Double::compare, Double.class) // NaN: unknown
                     .ignoringFields("scheduledNanos", "startNanos", "headersNanos",
-                    "firstChunkNanos", "firstTokenNanos", "endNanos", "tokenChunkNanos").isEqualTo(e);
+                    "firstChunkNanos", "firstTokenNanos", "endNanos", "tokenChunkNanos", "phases").isEqualTo(e);
+            PhaseTimes p = e.phases();
+            assertThat(a.phases()).as("phases of record %d", i).isEqualTo(new PhaseTimes(
+                    shift(p.connectStartNanos(), base), shift(p.dnsDoneNanos(), base),
+                    shift(p.connectDoneNanos(), base), shift(p.tlsDoneNanos(), base),
+                    shift(p.writeStartNanos(), base), shift(p.writtenNanos(), base),
+                    shift(p.firstByteNanos(), base), shift(p.staleStartNanos(), base)));
             assertThat(new long[] {a.scheduledNanos(), a.startNanos(), a.headersNanos(), a.firstChunkNanos(),
                     a.firstTokenNanos(), a.endNanos()}).as("moments of record %d", i).containsExactly(
                     shift(e.scheduledNanos(), base), shift(e.startNanos(), base), shift(e.headersNanos(), base),
@@ -436,6 +456,24 @@ abstract class RunStoreContract {
             assertThat(versions).containsExactlyInAnyOrderElementsOf(
                     Migrations.FILES.stream().map(Migrations::version).toList());
         }
+    }
+
+    @Test
+    void aStoreWithoutTheStaleRetryColumnGetsItAndKeepsItsRequests() throws Exception {
+        List<RequestRecord> records = TestStores.records(12, BASE, 9);
+        String old = storeRun(start("old", "m", "u", List.of()), records, 1);
+        store.close();
+        // a store written by a build without V2 (the versions after it were applied): no stale_start_ns
+        try (Connection c = DriverManager.getConnection(backend.location().jdbcUrl(), backend.location().properties());
+             Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE requests DROP COLUMN stale_start_ns");
+            st.execute("DELETE FROM schema_version WHERE version = 2");
+        }
+        store = RunStore.open(backend.location());
+        assertThat(stored(old)).hasSize(12).noneMatch(RequestRecord::retriedStaleConnection);
+        String now = storeRun(start("new", "m", "u", List.of()), records, 2);
+        assertSameRecords(stored(now), records, BASE);
+        assertThat(stored(now)).anyMatch(RequestRecord::retriedStaleConnection);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.unibench.store;
 
+import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RequestRecord;
 
 import java.nio.file.Path;
@@ -83,7 +84,20 @@ public final class TestStores {
                     ok && i % 3 == 1 ? new io.unibench.metrics.ServerTimings(90, i % 6 == 1 ? Double.NaN : 12.5 + i,
                             completion, 4.25 * completion, 10) : null,
                     !ok && i % 10 == 4 ? "rate_limit_exceeded" : null));
+            if (i % 4 == 1) { // sent twice: a stale pooled connection, then a new one
+                out.set(i, withPhases(out.get(i), new PhaseTimes(start + 1000, start + 2000, start + 90_000,
+                        RequestRecord.ABSENT, start + 91_000, start + 95_000, start + 9_000_000, start - 400_000)));
+            }
         }
         return out;
+    }
+
+    private static RequestRecord withPhases(RequestRecord r, PhaseTimes p) {
+        return new RequestRecord(r.index(), r.requestId(), r.conversationId(), r.turnIndex(), r.lastTurn(), r.stream(),
+                r.startEpochMillis(), r.scheduledNanos(), r.startNanos(), r.headersNanos(), r.firstChunkNanos(),
+                r.firstTokenNanos(), r.endNanos(), r.tokenChunkNanos(), r.promptTokens(), r.completionTokens(),
+                r.cachedTokens(), r.cachedTokenSource(), r.tokenSource(), r.success(), r.errorClass(), r.httpStatus(),
+                r.errorMessage(), r.finishReason(), p, r.promptTargetTokens(), r.promptSynthTokens(), r.serverTimings(),
+                r.errorType());
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unibench.BadInputException;
 import io.unibench.cli.Main;
+import io.unibench.metrics.MetricDelta;
 import io.unibench.store.RunComparison;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -142,7 +143,7 @@ class WebApiTest {
         JsonNode rows = c.get("rows");
         assertThat(rows).hasSize(expected.rows().size());
         for (int i = 0; i < rows.size(); i++) {
-            RunComparison.Row e = expected.rows().get(i);
+            MetricDelta e = expected.rows().get(i);
             JsonNode row = rows.get(i);
             assertThat(row.get("metric").asText()).isEqualTo(e.metric());
             assertThat(row.get("verdict").asText()).isEqualTo(e.verdict());

@@ -1,4 +1,4 @@
-package io.unibench.engine;
+package io.unibench.engine.selfcheck;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.unibench.engine;
+package io.unibench.engine.selfcheck;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.unibench.engine;
+package io.unibench.engine.selfcheck;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;

@@ -1,4 +1,4 @@
-package io.unibench.engine;
+package io.unibench.engine.selfcheck;
 
 import io.netty.channel.DefaultEventLoopGroup;
 import io.netty.channel.EventLoop;

@@ -1,4 +1,4 @@
-package io.unibench.engine;
+package io.unibench.engine.selfcheck;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

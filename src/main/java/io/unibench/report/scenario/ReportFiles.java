@@ -1,11 +1,13 @@
-package io.unibench.scenario;
+package io.unibench.report.scenario;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.unibench.metrics.PhaseSummary;
 import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.PhaseSummary;
 import io.unibench.metrics.RunResult;
 import io.unibench.metrics.Summary;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.ScenarioResults;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,20 +37,22 @@ public final class ReportFiles {
 
     private ReportFiles() {}
 
+    /** The extra report files of {@code unibench run --report} (lower case: the flag's values are these names). */
+    public enum Format { json, csv, html }
+
     /** Writes the requested formats into {@code dir}; returns the files written. */
-    public static List<Path> write(Path dir, ScenarioResults results, List<String> formats) throws IOException {
+    public static List<Path> write(Path dir, ScenarioResults results, List<Format> formats) throws IOException {
         List<Path> out = new ArrayList<>();
-        for (String f : formats) {
+        for (Format f : formats) {
             Path file = switch (f) {
-                case "json" -> dir.resolve(JSON);
-                case "csv" -> dir.resolve(CSV);
-                case "html" -> dir.resolve(HTML);
-                default -> throw new IllegalArgumentException("unknown report format " + f);
+                case json -> dir.resolve(JSON);
+                case csv -> dir.resolve(CSV);
+                case html -> dir.resolve(HTML);
             };
             String text = switch (f) {
-                case "json" -> MAPPER.writeValueAsString(json(results));
-                case "csv" -> csv(results);
-                default -> HtmlReport.render(results);
+                case json -> MAPPER.writeValueAsString(json(results));
+                case csv -> csv(results);
+                case html -> HtmlReport.render(results);
             };
             Files.writeString(file, text);
             out.add(file);
@@ -170,6 +174,7 @@ public final class ReportFiles {
         }
         m.put("new_connections", p.newConnections());
         m.put("reused_connections", p.reusedConnections());
+        m.put("retried_stale_connections", p.retriedStale());
         return m;
     }
 

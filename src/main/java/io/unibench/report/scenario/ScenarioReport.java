@@ -1,10 +1,12 @@
-package io.unibench.scenario;
+package io.unibench.report.scenario;
 
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunResult;
 import io.unibench.metrics.Summary;
 import io.unibench.report.PhasesTable;
 import io.unibench.report.TextTable;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.ScenarioResults;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -1,8 +1,10 @@
-package io.unibench.scenario;
+package io.unibench.report.scenario;
 
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.PhaseSummary;
 import io.unibench.metrics.RunResult;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.ScenarioResults;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,9 @@
-package io.unibench.engine;
+package io.unibench.engine.selfcheck;
 
 import io.netty.util.concurrent.EventExecutorGroup;
 
 import java.time.Duration;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The self-check that runs alongside every benchmark run: the process's CPU use (sampled every 200 ms) and how
@@ -34,6 +35,7 @@ public final class SelfCheck {
     private final LagProbe eventLoops;
     private final LagProbe virtualThreads;
     private final MachineSpeedProbe machine;
+    private final ReentrantLock stopping = new ReentrantLock();
     private SelfCheckReport report;
 
     private SelfCheck(Thresholds thresholds, CpuMonitor.Sampler cpu, LagProbe eventLoops, LagProbe virtualThreads,
@@ -57,16 +59,24 @@ public final class SelfCheck {
                 LagProbe.onVirtualThreads(lagPeriod), MachineSpeedProbe.start(lagPeriod));
     }
 
-    /** Stops every sampler and judges the figures. Idempotent. */
-    public synchronized SelfCheckReport stop() {
-        if (report == null) {
-            CpuMonitor.Samples c = cpu.stop();
-            LagProbe.LagHistogramView loop = eventLoops == null ? null : eventLoops.stop();
-            LagProbe.LagHistogramView vt = virtualThreads.stop();
-            MachineSpeedProbe.View speed = machine.stop();
-            report = new SelfCheckReport(c.avgShare(), c.maxShare(), c.usage().cpuSeconds(), c.usage().cores(),
-                    loop, vt, speed, thresholds);
+    /**
+     * Stops every sampler and judges the figures. Idempotent. Under a lock, not a monitor: stopping joins the
+     * samplers' threads, which would pin a virtual thread's carrier before JDK 24.
+     */
+    public SelfCheckReport stop() {
+        stopping.lock();
+        try {
+            if (report == null) {
+                CpuMonitor.Samples c = cpu.stop();
+                LagProbe.LagHistogramView loop = eventLoops == null ? null : eventLoops.stop();
+                LagProbe.LagHistogramView vt = virtualThreads.stop();
+                MachineSpeedProbe.View speed = machine.stop();
+                report = new SelfCheckReport(c.avgShare(), c.maxShare(), c.usage().cpuSeconds(), c.usage().cores(),
+                        loop, vt, speed, thresholds);
+            }
+            return report;
+        } finally {
+            stopping.unlock();
         }
-        return report;
     }
 }

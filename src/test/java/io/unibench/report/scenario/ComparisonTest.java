@@ -1,9 +1,12 @@
-package io.unibench.scenario;
+package io.unibench.report.scenario;
 
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.CostMeter;
+import io.unibench.scenario.ScenarioResults;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

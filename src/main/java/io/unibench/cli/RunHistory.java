@@ -1,0 +1,83 @@
+package io.unibench.cli;
+
+import io.unibench.BadInputException;
+import io.unibench.Secrets;
+import io.unibench.store.RunEnvironment;
+import io.unibench.store.RunRecorder;
+import io.unibench.store.RunStart;
+import io.unibench.store.StoreLocation;
+
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The run history as {@code perf} and {@code run} record into it, the one place that opens it from
+ * {@code --db}/{@code --no-db}: the store is opened (migrated, abandoned runs recovered) before anything is sent,
+ * so a bad {@code --db} is bad input at once; then every stored run gets a started {@link RunRecorder} of its own.
+ * What each front end stores (its configuration and environment) stays with it: {@link StoreHook} for
+ * {@code perf}, {@link ScenarioStore} for {@code run}.
+ */
+final class RunHistory {
+    private final StoreLocation location;
+    private final PrintWriter err;
+    private RunRecorder opened; // the fail-fast recorder, handed to the first run started
+
+    private RunHistory(StoreLocation location, RunRecorder opened, PrintWriter err) {
+        this.location = location;
+        this.opened = opened;
+        this.err = err;
+    }
+
+    static RunHistory open(HistoryOptions options, Map<String, String> env, PrintWriter err) {
+        if (options.noDb) return new RunHistory(null, null, err);
+        StoreLocation location = StoreLocation.resolve(options.store.db, env);
+        try {
+            return new RunHistory(location, RunRecorder.open(location, err), err);
+        } catch (SQLException e) {
+            throw new BadInputException("--db " + location.display() + ": cannot open the run history ("
+                    + StoreLocation.mask(String.valueOf(e.getMessage())) + "); --no-db runs without it");
+        }
+    }
+
+    boolean enabled() {
+        return location != null;
+    }
+
+    /** A recorder with its run started, or a disabled one ({@code --no-db}, or the store failed since: said on err). */
+    synchronized RunRecorder start(RunStart start) {
+        if (location == null) return RunRecorder.disabled();
+        RunRecorder recorder = opened;
+        opened = null;
+        if (recorder == null) {
+            try {
+                recorder = RunRecorder.open(location, err);
+            } catch (SQLException e) {
+                err.println("Run history: not stored (" + StoreLocation.mask(String.valueOf(e.getMessage())) + ")");
+                return RunRecorder.disabled();
+            }
+        }
+        recorder.start(start);
+        return recorder;
+    }
+
+    /** Closes the fail-fast recorder when no run was started on it (a run stopped before its first point). */
+    synchronized void closeUnused() {
+        if (opened != null) opened.finish(false);
+        opened = null;
+    }
+
+    /** What every stored run says of where it ran: tool, machine, the way to the target, and the model. */
+    static Map<String, Object> environment(String url, boolean embeddedSimulator, String model) {
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("tool_version", Version.current());
+        env.put("git_commit", RunEnvironment.gitCommit(RunHistory.class));
+        env.putAll(RunEnvironment.machine());
+        env.put("local_address", RunEnvironment.localAddressToward(url));
+        env.put("target_base_url", RunEnvironment.baseUrl(Secrets.redact(url)));
+        env.put("embedded_simulator", embeddedSimulator);
+        env.put("model", model);
+        return env;
+    }
+}

@@ -1,0 +1,83 @@
+package io.unibench.cli;
+
+import io.unibench.report.TextTable;
+import io.unibench.store.RunRow;
+import io.unibench.store.RunStore;
+import io.unibench.store.StoredPoint;
+import io.unibench.store.StoredRun;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+@Command(name = "show", mixinStandardHelpOptions = true,
+        description = "A run's status, tags, environment, configuration and per-point figures.")
+final class RunsShowCommand extends RunsStoreCommand {
+    @Parameters(paramLabel = "RUN")
+    String run;
+
+    @Option(names = "--json", description = "JSON instead of text. Default: text.")
+    boolean json;
+
+    @Override
+    int run(RunStore store) throws Exception {
+        StoredRun r = store.run(store.resolveId(run));
+        Map<String, Object> m = RunsCommand.rowMap(r.row());
+        m.put("environment", r.environment());
+        m.put("config", r.config());
+        List<Map<String, Object>> points = new ArrayList<>();
+        for (StoredPoint p : r.points()) {
+            Map<String, Object> pm = new LinkedHashMap<>();
+            pm.put("index", p.index());
+            pm.put("label", p.label());
+            pm.put("summary", p.summary());
+            points.add(pm);
+        }
+        m.put("points", points);
+        if (json) {
+            out().println(RunsCommand.JSON.writeValueAsString(m));
+            return 0;
+        }
+        PrintWriter o = out();
+        RunRow row = r.row();
+        o.println("Run:       " + row.runId() + (row.name() != null ? "  (" + row.name() + ")" : ""));
+        o.println("Status:    " + row.status());
+        o.println("Started:   " + RunsCommand.time(row.startedAt()) + " UTC"
+                + (row.endedAt() != null ? ", ended " + RunsCommand.time(row.endedAt()) + " UTC" : ""));
+        o.println("Model:     " + row.model());
+        o.println("Target:    " + row.url());
+        o.println("Tags:      " + (row.tags().isEmpty() ? "-" : String.join(", ", row.tags())));
+        o.println("Requests:  " + row.requestCount() + " stored, " + row.successCount() + " succeeded");
+        o.println("Config key: " + row.configKey() + " (runs with the same key are repeats)");
+        o.println();
+        o.println("Environment:");
+        if (r.environment() != null) {
+            r.environment().properties().forEach(e -> o.println("  " + e.getKey() + ": " + e.getValue()));
+        }
+        o.println();
+        o.println("Configuration (secrets masked):");
+        o.println(RunsCommand.JSON.writeValueAsString(r.config()));
+        o.println();
+        TextTable t = new TextTable(List.of("Point", "Requests", "Success", "RPS", "Gen/s", "Avg Lat (s)",
+                "Avg TTFT (ms)"), TextTable.Align.LEFT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
+                TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT);
+        for (StoredPoint p : r.points()) {
+            var s = p.summary();
+            if (s == null) {
+                t.row(p.label(), "(running)", "", "", "", "", "");
+                continue;
+            }
+            t.row(p.label(), s.path("Total Requests").asText(), s.path("Success Rate (%)").asText() + "%",
+                    s.path("Req Throughput (req/s)").asText(), s.path("Output Throughput (tok/s)").asText(),
+                    s.path("Avg Latency (s)").asText(), s.path("Avg TTFT (ms)").asText());
+        }
+        o.print(t.render());
+        o.flush();
+        return 0;
+    }
+}
