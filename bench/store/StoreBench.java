@@ -8,6 +8,7 @@
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
+import io.unibench.report.RunComparisonReport;
 import io.unibench.store.Owner;
 import io.unibench.store.RunComparison;
 import io.unibench.store.RunFilter;
@@ -107,7 +108,8 @@ public class StoreBench {
                 StoredRun a = store.run(big[0]);
                 StoredRun b = store.run(big[1]);
                 RunComparison.Result r = RunComparison.compare(store, a, b);
-                String text = RunComparison.render(r);
+                String text = RunComparisonReport.render(a.row().label(), b.row().label(), r.rows(), r.unmatched(),
+                        r.repeatsA() + r.repeatsB());
                 System.out.printf(Locale.ROOT, "compare two runs of %d requests (stored summaries, %d rows): %.1f ms%n",
                         requests, r.rows().size(), (System.nanoTime() - t0) / 1e6);
                 if (rep == 1 && text.isEmpty()) throw new AssertionError();
