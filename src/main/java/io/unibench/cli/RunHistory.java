@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The run history as {@code perf} and {@code run} record into it, the one place that opens it from
@@ -22,7 +23,12 @@ import java.util.Map;
 final class RunHistory {
     private final StoreLocation location;
     private final PrintWriter err;
-    private RunRecorder opened; // the fail-fast recorder, handed to the first run started
+    /**
+     * Guards {@code opened} only (providers start their runs in parallel); the store's I/O happens outside it, as on
+     * Java 21 a virtual thread blocked inside {@code synchronized} pins its carrier.
+     */
+    private final ReentrantLock lock = new ReentrantLock();
+    private RunRecorder opened; // the fail-fast recorder, handed to the first run started; guarded by lock
 
     private RunHistory(StoreLocation location, RunRecorder opened, PrintWriter err) {
         this.location = location;
@@ -46,10 +52,9 @@ final class RunHistory {
     }
 
     /** A recorder with its run started, or a disabled one ({@code --no-db}, or the store failed since: said on err). */
-    synchronized RunRecorder start(RunStart start) {
+    RunRecorder start(RunStart start) {
         if (location == null) return RunRecorder.disabled();
-        RunRecorder recorder = opened;
-        opened = null;
+        RunRecorder recorder = takeOpened();
         if (recorder == null) {
             try {
                 recorder = RunRecorder.open(location, err);
@@ -63,9 +68,20 @@ final class RunHistory {
     }
 
     /** Closes the fail-fast recorder when no run was started on it (a run stopped before its first point). */
-    synchronized void closeUnused() {
-        if (opened != null) opened.finish(false);
-        opened = null;
+    void closeUnused() {
+        RunRecorder unused = takeOpened();
+        if (unused != null) unused.finish(false);
+    }
+
+    private RunRecorder takeOpened() {
+        lock.lock();
+        try {
+            RunRecorder r = opened;
+            opened = null;
+            return r;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** What every stored run says of where it ran: tool, machine, the way to the target, and the model. */
