@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
@@ -72,7 +73,8 @@ public final class PerfCommand implements Callable<Integer> {
     private final StopSignal stop = new StopSignal();
     private volatile LlmClient activeClient;
     /** The bug that ended the sweep early (a worker, sink or hook threw); its report is partial. */
-    private RunFailedException failure;
+    /** What stopped the run early: an internal error (a bug) or an output that could not be written. */
+    private RuntimeException failure;
     private MultiTurnPerf multiTurn; // null unless --multi-turn
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
@@ -241,7 +243,7 @@ public final class PerfCommand implements Callable<Integer> {
         PromptLengthStats promptLengths = new PromptLengthStats(lengthTokenizer);
         RunInfo info = new RunInfo(plan.label(), plan.concurrency(), plan.paced() ? plan.rate() : -1, plan.number());
         long runStart = System.nanoTime();
-        RunOutcome outcome;
+        RunOutcome outcome = null;
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
         try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(runDir.resolve("requests.jsonl"), runStart);
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
@@ -259,6 +261,11 @@ public final class PerfCommand implements Callable<Integer> {
                 failure = e; // the sinks hold every request that ran: the point's partial report follows
                 outcome = new RunOutcome(metrics.total(), true, false);
             }
+        } catch (UncheckedIOException e) {
+            // requests.jsonl could not be written (disk full, permissions; the writer reports it when closed): the
+            // other sinks hold every request, so the report follows and the run stops here with exit 1
+            failure = new UncheckedIOException(e.getMessage() + ": " + e.getCause().getMessage(), e.getCause());
+            if (outcome == null) outcome = new RunOutcome(metrics.total(), true, false);
         }
         SelfCheckReport check = selfCheck.stop();
         checks.add(check);
@@ -337,7 +344,7 @@ public final class PerfCommand implements Callable<Integer> {
         selfCheckInfo(info, checks, s.embeddedSimulator());
         if (sweepPromptLengths.describe() != null) info.put("Prompt Lengths", sweepPromptLengths.describe());
         if (serverCounted != null) info.put("Server-Counted Prompts", serverCounted.describe());
-        if (failure != null) info.put("Status", "stopped by an internal error (partial report)");
+        if (failure != null) info.put("Status", "stopped by an error (partial report)");
         else if (stopped) info.put("Status", "interrupted (partial report)");
         return info;
     }

@@ -172,4 +172,24 @@ class ErrorsAndExitEndToEndTest {
             assertThat(run.out()).contains("http_400 [BadRequestError] × 2");
         }
     }
+
+    @Test
+    void aRequestsFileThatCannotBeWrittenEndsTheRunWithTheReportAndOneLineExitOne() throws IOException {
+        // requests.jsonl is a link to /dev/full: every write fails with "No space left on device", as a full disk does
+        Path point = Files.createDirectories(out.resolve("t/parallel_1_number_3"));
+        Files.createSymbolicLink(point.resolve("requests.jsonl"), Path.of("/dev/full"));
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
+            CliHarness.Run run = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",
+                    "m", "--outputs-dir", out.toString(), "--no-timestamp", "--name", "t", "--no-test-connection",
+                    "--no-db", "--parallel", "1", "1", "--number", "3", "4", "--sleep-interval", "0",
+                    "--max-tokens", "6", "--prompt", "hello there");
+            assertThat(run.exit()).as(run.err()).isEqualTo(1);
+            assertThat(run.err().lines().filter(l -> l.startsWith("unibench: "))).singleElement().asString()
+                    .contains("requests.jsonl", "No space left on device", "the report above is partial");
+            assertThat(run.err()).doesNotContain("\tat ", "Exception in thread");
+            assertThat(run.out()).contains("Performance Overview", "stopped by an error (partial report)");
+        }
+        assertThat(out.resolve("t/parallel_1_number_4")).doesNotExist(); // the sweep stopped at the failed point
+        assertThat(out.resolve("t/performance_summary.txt")).exists();
+    }
 }
