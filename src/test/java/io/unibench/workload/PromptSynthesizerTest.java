@@ -4,6 +4,8 @@ import io.unibench.tokenizer.Tokenizer;
 import io.unibench.tokenizer.Tokenizers;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,6 +35,31 @@ class PromptSynthesizerTest {
             if (!s.exact()) misses.add(n + "->" + s.actualTokens());
         }
         assertThat(misses).isEmpty();
+    }
+
+    /**
+     * Every length 1..160, then lengths spread over 161..4096 and 4096 itself, for three seeds, under each bundled
+     * encoding and the HF GPT-2 tokenizer: the count the client's tokenizer gives the text is the target.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"cl100k_base", "o200k_base", "src/test/resources/shared-data/tokenizers/gpt2/tokenizer.json"})
+    void everyLengthUpTo4096IsExactUnderEachTokenizer(String name) {
+        Tokenizer t = Tokenizers.load(name);
+        PromptSynthesizer s = new PromptSynthesizer(t);
+        List<String> misses = new ArrayList<>();
+        for (long seed : new long[] {1, 2, 3}) {
+            SplittableRandom rng = new SplittableRandom(seed);
+            List<Integer> lengths = new ArrayList<>();
+            for (int n = 1; n <= 160; n++) lengths.add(n);
+            for (int i = 0; i < 12; i++) lengths.add(161 + rng.nextInt(4096 - 161));
+            lengths.add(4096);
+            for (int n : lengths) {
+                PromptSynthesizer.Synthesized r = s.synthesize(n, rng);
+                int counted = t.count(r.text());
+                if (counted != n || r.actualTokens() != n) misses.add("seed " + seed + ": " + n + "->" + counted);
+            }
+        }
+        assertThat(misses).as(name).isEmpty();
     }
 
     @Test void shortLengthsAreExactToo() {
