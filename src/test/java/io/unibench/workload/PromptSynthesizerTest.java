@@ -141,6 +141,21 @@ class PromptSynthesizerTest {
         assertThat(p50k.count(s.synthesize(200, new SplittableRandom(3)).text())).isEqualTo(200);
     }
 
+    @Test void aDecoderThatIsNotTheJoinOfItsTokensIsStillWhatTheTextComesFrom() {
+        // Like a SentencePiece decoder, this one drops the leading space of the whole text only: joining the tokens'
+        // own (stripped) texts would lose every space between words, so the synthesizer must decode instead.
+        Tokenizer stripping = new Tokenizer() {
+            @Override public String name() { return "strip-leading"; }
+            @Override public int[] encode(String text) { return cl100k.encode(text); }
+            @Override public String decode(int[] ids) { return cl100k.decode(ids).stripLeading(); }
+            @Override public int vocabSize() { return cl100k.vocabSize(); }
+        };
+        PromptSynthesizer s = new PromptSynthesizer(stripping);
+        String text = s.randomText(200, new SplittableRandom(8));
+        assertThat(text.chars().filter(c -> c == ' ').count()).isGreaterThan(20);
+        assertThat(cl100k.count(s.synthesize(150, new SplittableRandom(9)).text())).isEqualTo(150);
+    }
+
     /** Vocabulary {0: "a"}; encoding adds one token to the character count. */
     private static final class OneExtraTokenTokenizer implements Tokenizer {
         @Override public String name() { return "one-extra"; }
