@@ -34,7 +34,7 @@ public final class PromptSynthesizer {
     }
 
     private final Tokenizer tokenizer;
-    private volatile int[] allowedIds;
+    private volatile Vocabulary vocabulary;
 
     public PromptSynthesizer(Tokenizer tokenizer) {
         if (tokenizer == null) throw new IllegalArgumentException("tokenizer is required");
@@ -72,6 +72,11 @@ public final class PromptSynthesizer {
         int bestCount = -1;
         long bestScore = Long.MAX_VALUE;
         for (int round = 0; ; round++) {
+            // After the first round the text is usually right, and counting is cheaper than encoding (no id list):
+            // count first, and encode only when the ids are needed to correct it.
+            if (round > 0 && prefix.isEmpty() && tokenizer.count(text) == totalTokens) {
+                return new Synthesized(text, totalTokens, totalTokens);
+            }
             int[] ids = tokenizer.encode(text);
             // A server caches the prefix by its tokens, so the prefix's own tokens must open the text's tokens: a
             // merge across the prefix's end would make it a different (uncached) token sequence.
@@ -107,15 +112,17 @@ public final class PromptSynthesizer {
 
     /** The text of {@code n} random allowed ids (token boundaries may merge; callers re-encode). */
     public String randomText(int n, RandomGenerator rng) {
-        int[] allowed = allowedIds();
+        Vocabulary vocabulary = vocabulary();
+        int[] allowed = vocabulary.allowedIds();
         int[] ids = new int[n];
         for (int i = 0; i < n; i++) ids[i] = allowed[rng.nextInt(allowed.length)];
-        return tokenizer.decode(ids);
+        String text = vocabulary.join(ids, n);
+        return text != null ? text : tokenizer.decode(ids);
     }
 
     /** Number of ids random text is drawn from. */
     public int allowedIdCount() {
-        return allowedIds().length;
+        return vocabulary().allowedIds().length;
     }
 
     /**
@@ -123,6 +130,8 @@ public final class PromptSynthesizer {
      * character (the decoder would show it as U+FFFD).
      */
     private String decodeWholePrefix(int[] ids, int n) {
+        String joined = vocabulary().join(ids, n);
+        if (joined != null) return joined; // every token whole, so the cut falls between characters
         for (int k = n; k > 0; k--) {
             String text = tokenizer.decode(Arrays.copyOf(ids, k));
             if (text.indexOf('\uFFFD') < 0) return text;
@@ -130,23 +139,43 @@ public final class PromptSynthesizer {
         return "";
     }
 
-    private int[] allowedIds() {
-        int[] ids = allowedIds;
-        if (ids == null) {
+    /**
+     * The ids random text is drawn from, and the decoded text of every id whose text is whole (no U+FFFD), or null
+     * when the tokenizer's decode is not the concatenation of its tokens' texts (decoders that strip or join).
+     * Joining cached texts is what makes synthesis cheap: a decode costs as much as a third of an encode.
+     */
+    private record Vocabulary(int[] allowedIds, String[] texts) {
+        /** The decoded text of {@code ids[0..n)} by concatenation, or null when that would not be the decode. */
+        String join(int[] ids, int n) {
+            if (texts == null) return null;
+            StringBuilder sb = new StringBuilder(n * 4);
+            for (int i = 0; i < n; i++) {
+                String text = texts[ids[i]];
+                if (text == null) return null;
+                sb.append(text);
+            }
+            return sb.toString();
+        }
+    }
+
+    private Vocabulary vocabulary() {
+        Vocabulary v = vocabulary;
+        if (v == null) {
             synchronized (this) {
-                ids = allowedIds;
-                if (ids == null) {
-                    ids = computeAllowedIds();
-                    allowedIds = ids;
+                v = vocabulary;
+                if (v == null) {
+                    v = computeVocabulary();
+                    vocabulary = v;
                 }
             }
         }
-        return ids;
+        return v;
     }
 
-    private int[] computeAllowedIds() {
+    private Vocabulary computeVocabulary() {
         int vocab = tokenizer.vocabSize();
-        int[] out = new int[vocab];
+        int[] allowed = new int[vocab];
+        String[] texts = new String[vocab];
         int count = 0;
         int[] one = new int[1];
         for (int id = 0; id < vocab; id++) {
@@ -157,10 +186,28 @@ public final class PromptSynthesizer {
             } catch (IllegalArgumentException e) {
                 continue; // a hole in the vocabulary: never drawn
             }
-            if (isWholeVisibleText(text)) out[count++] = id;
+            if (text.indexOf('\uFFFD') < 0) texts[id] = text;
+            if (isWholeVisibleText(text)) allowed[count++] = id;
         }
         if (count == 0) throw new IllegalStateException("tokenizer " + tokenizer.name() + " has no usable token id");
-        return Arrays.copyOf(out, count);
+        int[] allowedIds = Arrays.copyOf(allowed, count);
+        return new Vocabulary(allowedIds, decodeJoins(allowedIds, texts) ? texts : null);
+    }
+
+    /**
+     * Whether decoding runs of whole tokens gives their texts joined (byte-level BPE: tiktoken, GPT-2), tried on
+     * fixed random runs. Exactness never rests on this (every text is re-counted); only that text is what decoding
+     * the drawn ids gives.
+     */
+    private boolean decodeJoins(int[] allowedIds, String[] texts) {
+        SplittableRandom rng = new SplittableRandom(0x6a6f696eL);
+        Vocabulary joiner = new Vocabulary(allowedIds, texts);
+        for (int trial = 0; trial < 64; trial++) {
+            int[] ids = new int[1 + trial % 8];
+            for (int i = 0; i < ids.length; i++) ids[i] = allowedIds[rng.nextInt(allowedIds.length)];
+            if (!tokenizer.decode(ids).equals(joiner.join(ids, ids.length))) return false;
+        }
+        return true;
     }
 
     private static boolean isWholeVisibleText(String text) {

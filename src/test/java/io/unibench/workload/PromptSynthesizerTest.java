@@ -4,6 +4,8 @@ import io.unibench.tokenizer.Tokenizer;
 import io.unibench.tokenizer.Tokenizers;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,6 +35,31 @@ class PromptSynthesizerTest {
             if (!s.exact()) misses.add(n + "->" + s.actualTokens());
         }
         assertThat(misses).isEmpty();
+    }
+
+    /**
+     * Every length 1..160, then lengths spread over 161..4096 and 4096 itself, for three seeds, under each bundled
+     * encoding and the HF GPT-2 tokenizer: the count the client's tokenizer gives the text is the target.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"cl100k_base", "o200k_base", "src/test/resources/shared-data/tokenizers/gpt2/tokenizer.json"})
+    void everyLengthUpTo4096IsExactUnderEachTokenizer(String name) {
+        Tokenizer t = Tokenizers.load(name);
+        PromptSynthesizer s = new PromptSynthesizer(t);
+        List<String> misses = new ArrayList<>();
+        for (long seed : new long[] {1, 2, 3}) {
+            SplittableRandom rng = new SplittableRandom(seed);
+            List<Integer> lengths = new ArrayList<>();
+            for (int n = 1; n <= 160; n++) lengths.add(n);
+            for (int i = 0; i < 12; i++) lengths.add(161 + rng.nextInt(4096 - 161));
+            lengths.add(4096);
+            for (int n : lengths) {
+                PromptSynthesizer.Synthesized r = s.synthesize(n, rng);
+                int counted = t.count(r.text());
+                if (counted != n || r.actualTokens() != n) misses.add("seed " + seed + ": " + n + "->" + counted);
+            }
+        }
+        assertThat(misses).as(name).isEmpty();
     }
 
     @Test void shortLengthsAreExactToo() {
@@ -112,6 +139,21 @@ class PromptSynthesizerTest {
         PromptSynthesizer s = new PromptSynthesizer(p50k);
         assertThat(s.allowedIdCount()).isLessThan(p50k.vocabSize());
         assertThat(p50k.count(s.synthesize(200, new SplittableRandom(3)).text())).isEqualTo(200);
+    }
+
+    @Test void aDecoderThatIsNotTheJoinOfItsTokensIsStillWhatTheTextComesFrom() {
+        // Like a SentencePiece decoder, this one drops the leading space of the whole text only: joining the tokens'
+        // own (stripped) texts would lose every space between words, so the synthesizer must decode instead.
+        Tokenizer stripping = new Tokenizer() {
+            @Override public String name() { return "strip-leading"; }
+            @Override public int[] encode(String text) { return cl100k.encode(text); }
+            @Override public String decode(int[] ids) { return cl100k.decode(ids).stripLeading(); }
+            @Override public int vocabSize() { return cl100k.vocabSize(); }
+        };
+        PromptSynthesizer s = new PromptSynthesizer(stripping);
+        String text = s.randomText(200, new SplittableRandom(8));
+        assertThat(text.chars().filter(c -> c == ' ').count()).isGreaterThan(20);
+        assertThat(cl100k.count(s.synthesize(150, new SplittableRandom(9)).text())).isEqualTo(150);
     }
 
     /** Vocabulary {0: "a"}; encoding adds one token to the character count. */
