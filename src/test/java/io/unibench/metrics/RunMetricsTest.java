@@ -417,4 +417,22 @@ class RunMetricsTest {
         assertThat(r.errors()).containsEntry("http_500", failed);
         assertThat(r.summary().avgItlMs()).isEqualTo(10.0);
     }
+
+    /**
+     * {@code Summary.toMap} of a scheduled multi-turn run with failures, cancellations, cached and estimated
+     * counts, whole, against the golden file: keys, order, values and their types stay as they are.
+     */
+    @Test
+    void summaryMapIsTheGoldenFile() {
+        RunMetrics m = new RunMetrics();
+        io.unibench.store.TestStores.records(40, TestRecords.ms(0), 7).forEach(m::accept);
+        m.accept(record().index(40).startMs(5).endMs(9).failed(RequestRecord.CANCELLED, 0, "stopped").build());
+        m.accept(record().index(41).conversation("conv-0", 1).lastTurn().scheduledMs(9).startMs(10).firstChunkMs(15)
+                .chunksMs(20, 30, 40).endMs(40).tokens(120, 5).estimatedCached(105).build());
+        StringBuilder text = new StringBuilder();
+        m.result(new RunInfo("rate_8_number_42", 8, 8, 42)).summary().toMap().forEach((k, v) -> text.append(k)
+                .append('\t').append(v).append('\t').append(v == null ? "null" : v.getClass().getSimpleName())
+                .append('\n'));
+        io.unibench.Golden.assertMatches("summary.tsv", text.toString());
+    }
 }

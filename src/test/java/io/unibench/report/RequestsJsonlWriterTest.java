@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.Golden;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.TestRecords;
 import java.nio.charset.StandardCharsets;
@@ -152,6 +153,26 @@ class RequestsJsonlWriterTest {
             }
             assertThat(names).as("record %d: the same names in the same order", i).isEqualTo(exported);
         }
+    }
+
+    /**
+     * Whole lines against the golden file, for records of every kind (streamed, failed, retried after a stale
+     * connection, with the server's timings and error type, synthesized prompt lengths, not streamed, cancelled):
+     * the file's bytes must stay what they are.
+     */
+    @Test
+    void wholeLinesAreTheGoldenFile() throws Exception {
+        Path file = dir.resolve("golden.jsonl");
+        List<RequestRecord> records = new ArrayList<>(io.unibench.store.TestStores.records(12, TestRecords.ms(0), 6));
+        records.set(3, records.get(3).withPromptLengths(128, 131));
+        records.add(record().index(12).nonStream().startMs(10).headersMs(50).firstChunkMs(60).endMs(60)
+                .tokens(20, 30).build());
+        records.add(record().index(13).conversation("conv-9", 1).lastTurn().startMs(20).endMs(25)
+                .failed("cancelled", 0, "stopped").build());
+        try (RequestsJsonlWriter w = new RequestsJsonlWriter(file, TestRecords.ms(-250))) {
+            records.forEach(w::accept);
+        }
+        Golden.assertMatches("requests.jsonl", Files.readString(file, StandardCharsets.UTF_8));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
+import io.unibench.Golden;
 import io.unibench.metrics.MetricDelta;
 import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RequestRecord;
@@ -180,6 +181,22 @@ abstract class RunStoreContract {
         assertThat(s.success()).isEqualTo(r.success());
         if (r.success()) assertThat(s.ttftMs()).isEqualTo((r.firstTokenNanos() - r.startNanos()) / 1e6);
         else assertThat(s.ttftMs()).isNull();
+    }
+
+    /** The three exports of a run, whole, against the golden files: their fields and text must stay byte-stable. */
+    @Test
+    void exportsAreTheGoldenFiles() throws Exception {
+        List<RequestRecord> records = TestStores.records(12, BASE, 6);
+        String id = storeRun(start("g", "m", "u", List.of("golden")), records, 1_000);
+        ByteArrayOutputStream jsonl = new ByteArrayOutputStream();
+        RunExport.requestsJsonl(store, store.run(id), jsonl);
+        Golden.assertMatches("export-requests.jsonl", jsonl.toString(StandardCharsets.UTF_8));
+        StringWriter csv = new StringWriter();
+        RunExport.requestsCsv(store, store.run(id), csv);
+        Golden.assertMatches("export-requests.csv", csv.toString().replace(id, "RUN_ID"));
+        StringWriter json = new StringWriter();
+        RunExport.json(store, store.run(id), json);
+        Golden.assertMatches("export-run.json", json.toString().replace(id, "RUN_ID"));
     }
 
     @Test
