@@ -380,48 +380,53 @@ public final class RunMetrics implements RecordSink {
             Double avgItlPerToken = itlPerToken.mean();
             Double avgDecoded = decodedPerIterCount > 0 ? decodedPerIterSum / decodedPerIterCount : null;
             Double acceptRate = avgDecoded == null ? null : Math.max(0, Math.min(1, 1 - 1 / avgDecoded));
-            return new Summary(
-                    r4(wall),
-                    info.concurrency(),
-                    info.rate(),
-                    total,
-                    succeeded,
-                    total - succeeded - cancelled,
-                    streamTotal,
-                    nonStreamTotal,
-                    r4(reqThroughput),
-                    any ? r4(latencySum / n) : -1,
-                    any ? r4(promptSum / n) : -1,
-                    r4(outputThroughput),
-                    r4(totalThroughput),
-                    r2(ttftColumn(ttft).mean()),
-                    r2(tpot.mean()),
-                    r2(itl.mean()),
-                    any ? r4(completionSum / n) : -1,
-                    0.0, // evalscope: embedding/rerank only, 0.0 for generation
-                    multiTurnSuccesses > 0 ? Rounding.round((double) turnSum / multiTurnSuccesses, 4) : null,
-                    cacheRecords > 0 && cachePromptSum > 0
-                            ? Rounding.round(100.0 * cachedSum / cachePromptSum, 4) : null,
-                    firstTurnCount > 0 ? Rounding.round(firstTurnTtftSumMs / firstTurnCount, 2) : null,
-                    subsequentTurnCount > 0 ? Rounding.round(subsequentTurnTtftSumMs / subsequentTurnCount, 2) : null,
-                    avgDecoded == null ? null : Rounding.round(avgDecoded, 4),
-                    acceptRate == null ? null : Rounding.round(acceptRate, 4),
+            return Summary.builder()
+                    .testDurationSeconds(r4(wall))
+                    .concurrency(info.concurrency())
+                    .requestRate(info.rate())
+                    .totalRequests(total)
+                    .successRequests(succeeded)
+                    .failedRequests(total - succeeded - cancelled)
+                    .cancelledRequests(cancelled)
+                    .streamRequests(streamTotal)
+                    .nonStreamRequests(nonStreamTotal)
+                    .reqThroughput(r4(reqThroughput))
+                    .avgLatencySeconds(any ? r4(latencySum / n) : -1)
+                    .avgInputTokens(any ? r4(promptSum / n) : -1)
+                    .outputThroughput(r4(outputThroughput))
+                    .totalThroughput(r4(totalThroughput))
+                    .avgTtftMs(r2(ttftColumn(ttft).mean()))
+                    .avgTpotMs(r2(tpot.mean()))
+                    .avgItlMs(r2(itl.mean()))
+                    .avgOutputTokens(any ? r4(completionSum / n) : -1)
+                    .inputThroughput(0.0) // evalscope: embedding/rerank only, 0.0 for generation
+                    .avgTurnsPerRequest(multiTurnSuccesses > 0
+                            ? Rounding.round((double) turnSum / multiTurnSuccesses, 4) : null)
+                    .kvCacheHitRatePercent(cacheRecords > 0 && cachePromptSum > 0
+                            ? Rounding.round(100.0 * cachedSum / cachePromptSum, 4) : null)
+                    .avgFirstTurnTtftMs(firstTurnCount > 0
+                            ? Rounding.round(firstTurnTtftSumMs / firstTurnCount, 2) : null)
+                    .avgSubsequentTurnTtftMs(subsequentTurnCount > 0
+                            ? Rounding.round(subsequentTurnTtftSumMs / subsequentTurnCount, 2) : null)
+                    .avgDecodedTokensPerIter(avgDecoded == null ? null : Rounding.round(avgDecoded, 4))
+                    .specAcceptRate(acceptRate == null ? null : Rounding.round(acceptRate, 4))
                     // of the requests that reached an outcome: a request the stop cancelled did not fail
-                    total > cancelled ? Rounding.round(100.0 * succeeded / (total - cancelled), 1) : null,
-                    promptSum,
-                    completionSum,
-                    cacheRecords > 0 ? cachedSum : null,
-                    r2(ttftColumn(firstChunk).mean()),
-                    r2(avgItlPerToken),
-                    tokenCountSource(sources),
-                    scheduled,
-                    scheduled ? r2(queueDelay.mean()) : null,
-                    scheduled ? r4d(latencyInclQueue.mean()) : null,
-                    scheduled ? r2(ttftInclQueue.mean()) : null,
-                    cacheRecords > 0 ? cacheSource(cacheSourceCounts) : null,
-                    traceSummary == null ? null : traceSummary.completedTraces(),
-                    percentileMethod(),
-                    cancelled);
+                    .successRatePercent(total > cancelled
+                            ? Rounding.round(100.0 * succeeded / (total - cancelled), 1) : null)
+                    .totalInputTokens(promptSum)
+                    .totalOutputTokens(completionSum)
+                    .totalCachedTokens(cacheRecords > 0 ? cachedSum : null)
+                    .avgFirstChunkMs(r2(ttftColumn(firstChunk).mean()))
+                    .avgItlPerTokenMs(r2(avgItlPerToken))
+                    .tokenCountSource(tokenCountSource(sources))
+                    .scheduled(scheduled)
+                    .avgQueueDelayMs(scheduled ? r2(queueDelay.mean()) : null)
+                    .avgLatencyInclQueueSeconds(scheduled ? r4d(latencyInclQueue.mean()) : null)
+                    .avgTtftInclQueueMs(scheduled ? r2(ttftInclQueue.mean()) : null)
+                    .cacheHitSource(cacheRecords > 0 ? cacheSource(cacheSourceCounts) : null)
+                    .completedTraces(traceSummary == null ? null : traceSummary.completedTraces())
+                    .percentileMethod(percentileMethod())
+                    .build();
         }
 
         List<PercentileRow> percentileRows() {

@@ -63,26 +63,6 @@ public record Summary(
     /** {@link #percentileMethod()} when every percentile is an observed value ({@link Percentiles}). */
     public static final String PERCENTILES_EXACT = "exact (nearest rank)";
 
-    /** The summary without the multi-turn additions (cache hit source, completed traces). */
-    public Summary(double testDurationSeconds, int concurrency, double requestRate, long totalRequests,
-                   long successRequests, long failedRequests, long streamRequests, long nonStreamRequests,
-                   double reqThroughput, double avgLatencySeconds, double avgInputTokens, double outputThroughput,
-                   double totalThroughput, Double avgTtftMs, Double avgTpotMs, Double avgItlMs, double avgOutputTokens,
-                   double inputThroughput, Double avgTurnsPerRequest, Double kvCacheHitRatePercent,
-                   Double avgFirstTurnTtftMs, Double avgSubsequentTurnTtftMs, Double avgDecodedTokensPerIter,
-                   Double specAcceptRate, Double successRatePercent, long totalInputTokens, long totalOutputTokens,
-                   Long totalCachedTokens, Double avgFirstChunkMs, Double avgItlPerTokenMs, String tokenCountSource,
-                   boolean scheduled, Double avgQueueDelayMs, Double avgLatencyInclQueueSeconds,
-                   Double avgTtftInclQueueMs) {
-        this(testDurationSeconds, concurrency, requestRate, totalRequests, successRequests, failedRequests,
-                streamRequests, nonStreamRequests, reqThroughput, avgLatencySeconds, avgInputTokens, outputThroughput,
-                totalThroughput, avgTtftMs, avgTpotMs, avgItlMs, avgOutputTokens, inputThroughput, avgTurnsPerRequest,
-                kvCacheHitRatePercent, avgFirstTurnTtftMs, avgSubsequentTurnTtftMs, avgDecodedTokensPerIter,
-                specAcceptRate, successRatePercent, totalInputTokens, totalOutputTokens, totalCachedTokens,
-                avgFirstChunkMs, avgItlPerTokenMs, tokenCountSource, scheduled, avgQueueDelayMs,
-                avgLatencyInclQueueSeconds, avgTtftInclQueueMs, null, null, null, 0);
-    }
-
     // evalscope's keys, verbatim.
     public static final String TEST_DURATION = "Test Duration (s)";
     public static final String CONCURRENCY = "Concurrency";
@@ -213,5 +193,121 @@ public record Summary(
 
     private static void putIfPresent(Map<String, Object> m, String key, Object value) {
         if (value != null) m.put(key, value);
+    }
+
+    /** A summary built by name: with nine adjacent doubles among its values, positions would be easy to swap. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Builds a {@link Summary} value by value. The nullable values (the optional keys) are absent until set,
+     * {@code scheduled} is false and {@code cancelledRequests} 0; every other value must be set, or {@link #build()}
+     * names the one that was not.
+     */
+    public static final class Builder {
+        private Double testDurationSeconds;
+        private Integer concurrency;
+        private Double requestRate;
+        private Long totalRequests;
+        private Long successRequests;
+        private Long failedRequests;
+        private Long streamRequests;
+        private Long nonStreamRequests;
+        private Double reqThroughput;
+        private Double avgLatencySeconds;
+        private Double avgInputTokens;
+        private Double outputThroughput;
+        private Double totalThroughput;
+        private Double avgTtftMs;
+        private Double avgTpotMs;
+        private Double avgItlMs;
+        private Double avgOutputTokens;
+        private Double inputThroughput;
+        private Double avgTurnsPerRequest;
+        private Double kvCacheHitRatePercent;
+        private Double avgFirstTurnTtftMs;
+        private Double avgSubsequentTurnTtftMs;
+        private Double avgDecodedTokensPerIter;
+        private Double specAcceptRate;
+        private Double successRatePercent;
+        private Long totalInputTokens;
+        private Long totalOutputTokens;
+        private Long totalCachedTokens;
+        private Double avgFirstChunkMs;
+        private Double avgItlPerTokenMs;
+        private String tokenCountSource;
+        private boolean scheduled;
+        private Double avgQueueDelayMs;
+        private Double avgLatencyInclQueueSeconds;
+        private Double avgTtftInclQueueMs;
+        private String cacheHitSource;
+        private Long completedTraces;
+        private String percentileMethod;
+        private long cancelledRequests;
+
+        private Builder() {}
+
+        public Builder testDurationSeconds(double v) { testDurationSeconds = v; return this; }
+        public Builder concurrency(int v) { concurrency = v; return this; }
+        public Builder requestRate(double v) { requestRate = v; return this; }
+        public Builder totalRequests(long v) { totalRequests = v; return this; }
+        public Builder successRequests(long v) { successRequests = v; return this; }
+        public Builder failedRequests(long v) { failedRequests = v; return this; }
+        public Builder streamRequests(long v) { streamRequests = v; return this; }
+        public Builder nonStreamRequests(long v) { nonStreamRequests = v; return this; }
+        public Builder reqThroughput(double v) { reqThroughput = v; return this; }
+        public Builder avgLatencySeconds(double v) { avgLatencySeconds = v; return this; }
+        public Builder avgInputTokens(double v) { avgInputTokens = v; return this; }
+        public Builder outputThroughput(double v) { outputThroughput = v; return this; }
+        public Builder totalThroughput(double v) { totalThroughput = v; return this; }
+        public Builder avgTtftMs(Double v) { avgTtftMs = v; return this; }
+        public Builder avgTpotMs(Double v) { avgTpotMs = v; return this; }
+        public Builder avgItlMs(Double v) { avgItlMs = v; return this; }
+        public Builder avgOutputTokens(double v) { avgOutputTokens = v; return this; }
+        public Builder inputThroughput(double v) { inputThroughput = v; return this; }
+        public Builder avgTurnsPerRequest(Double v) { avgTurnsPerRequest = v; return this; }
+        public Builder kvCacheHitRatePercent(Double v) { kvCacheHitRatePercent = v; return this; }
+        public Builder avgFirstTurnTtftMs(Double v) { avgFirstTurnTtftMs = v; return this; }
+        public Builder avgSubsequentTurnTtftMs(Double v) { avgSubsequentTurnTtftMs = v; return this; }
+        public Builder avgDecodedTokensPerIter(Double v) { avgDecodedTokensPerIter = v; return this; }
+        public Builder specAcceptRate(Double v) { specAcceptRate = v; return this; }
+        public Builder successRatePercent(Double v) { successRatePercent = v; return this; }
+        public Builder totalInputTokens(long v) { totalInputTokens = v; return this; }
+        public Builder totalOutputTokens(long v) { totalOutputTokens = v; return this; }
+        public Builder totalCachedTokens(Long v) { totalCachedTokens = v; return this; }
+        public Builder avgFirstChunkMs(Double v) { avgFirstChunkMs = v; return this; }
+        public Builder avgItlPerTokenMs(Double v) { avgItlPerTokenMs = v; return this; }
+        public Builder tokenCountSource(String v) { tokenCountSource = v; return this; }
+        public Builder scheduled(boolean v) { scheduled = v; return this; }
+        public Builder avgQueueDelayMs(Double v) { avgQueueDelayMs = v; return this; }
+        public Builder avgLatencyInclQueueSeconds(Double v) { avgLatencyInclQueueSeconds = v; return this; }
+        public Builder avgTtftInclQueueMs(Double v) { avgTtftInclQueueMs = v; return this; }
+        public Builder cacheHitSource(String v) { cacheHitSource = v; return this; }
+        public Builder completedTraces(Long v) { completedTraces = v; return this; }
+        public Builder percentileMethod(String v) { percentileMethod = v; return this; }
+        public Builder cancelledRequests(long v) { cancelledRequests = v; return this; }
+
+        public Summary build() {
+            return new Summary(set(testDurationSeconds, "testDurationSeconds"), set(concurrency, "concurrency"),
+                    set(requestRate, "requestRate"), set(totalRequests, "totalRequests"),
+                    set(successRequests, "successRequests"), set(failedRequests, "failedRequests"),
+                    set(streamRequests, "streamRequests"), set(nonStreamRequests, "nonStreamRequests"),
+                    set(reqThroughput, "reqThroughput"), set(avgLatencySeconds, "avgLatencySeconds"),
+                    set(avgInputTokens, "avgInputTokens"), set(outputThroughput, "outputThroughput"),
+                    set(totalThroughput, "totalThroughput"), avgTtftMs, avgTpotMs, avgItlMs,
+                    set(avgOutputTokens, "avgOutputTokens"), set(inputThroughput, "inputThroughput"),
+                    avgTurnsPerRequest, kvCacheHitRatePercent, avgFirstTurnTtftMs, avgSubsequentTurnTtftMs,
+                    avgDecodedTokensPerIter, specAcceptRate, successRatePercent,
+                    set(totalInputTokens, "totalInputTokens"), set(totalOutputTokens, "totalOutputTokens"),
+                    totalCachedTokens, avgFirstChunkMs, avgItlPerTokenMs, tokenCountSource, scheduled,
+                    avgQueueDelayMs, avgLatencyInclQueueSeconds, avgTtftInclQueueMs, cacheHitSource, completedTraces,
+                    percentileMethod, cancelledRequests);
+        }
+
+        private static <T> T set(T value, String name) {
+            if (value == null) throw new IllegalStateException("Summary." + name + " was not set");
+            return value;
+        }
     }
 }
