@@ -1,3 +1,9 @@
+import io.unibench.Moments;
+import io.unibench.metrics.Outcome;
+import io.unibench.metrics.PhaseTimes;
+import io.unibench.metrics.Position;
+import io.unibench.metrics.Timing;
+import io.unibench.metrics.Tokens;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -42,9 +48,11 @@ public class ReportGenBench {
                 t += 15_000_000L + rnd.nextLong(10_000_000L);
             }
             long end = token[chunks - 1] + 100_000L;
-            metrics.accept(new RequestRecord(i, "req-" + i, null, 0, true, true, 1_700_000_000_000L + i, RequestRecord.ABSENT,
-                    start, start + 1_000_000L, first - 1_000L, first, end, token, 100 + rnd.nextInt(900), chunks, -1,
-                    null, RequestRecord.TokenSource.SERVER, true, null, 200, null, "length"));
+            metrics.accept(new RequestRecord(new Position(i, "req-" + i, null, 0, true),
+                    new Timing(true, 1_700_000_000_000L + i, Moments.ABSENT, start, start + 1_000_000L, first - 1_000L,
+                            first, end, token),
+                    Tokens.counted(100 + rnd.nextInt(900), chunks, RequestRecord.TokenSource.SERVER),
+                    Outcome.ok(200, "length"), PhaseTimes.NONE, null));
         }
         double feedS = (System.nanoTime() - t0) / 1e9;
         long retained = usedAfterGc() - heap0;

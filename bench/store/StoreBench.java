@@ -5,6 +5,12 @@
 //   java -cp target/unibench.jar bench/store/StoreBench.java [--db JDBC_URL_OR_FILE] [--requests 100000] [--chunks 128]
 //
 // Without --db it uses a new SQLite file in a temporary folder (deleted at the end).
+import io.unibench.Moments;
+import io.unibench.metrics.Outcome;
+import io.unibench.metrics.PhaseTimes;
+import io.unibench.metrics.Position;
+import io.unibench.metrics.Timing;
+import io.unibench.metrics.Tokens;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -155,10 +161,12 @@ public class StoreBench {
             at += (long) ((8_000_000L + rnd.nextLong(4_000_000L)) * slow);
         }
         boolean ok = i % 100 != 99;
-        return new RequestRecord(i, "bench-" + Integer.toString(i, 36) + "-" + i, null, 0, true, true,
-                1_760_000_000_000L + i * 2L, RequestRecord.ABSENT, start, start + 5_000_000L, t[0] - 100_000L, t[0],
-                at, t, 512 + rnd.nextInt(512), chunks, rnd.nextInt(256), RequestRecord.CacheSource.SERVER,
-                RequestRecord.TokenSource.SERVER, ok,
-                ok ? null : "http_5xx", ok ? 200 : 503, ok ? null : "Service Unavailable", ok ? "length" : null);
+        return new RequestRecord(new Position(i, "bench-" + Integer.toString(i, 36) + "-" + i, null, 0, true),
+                new Timing(true, 1_760_000_000_000L + i * 2L, Moments.ABSENT, start, start + 5_000_000L,
+                        t[0] - 100_000L, t[0], at, t),
+                new Tokens(512 + rnd.nextInt(512), chunks, rnd.nextInt(256), RequestRecord.CacheSource.SERVER,
+                        RequestRecord.TokenSource.SERVER, -1, -1),
+                ok ? Outcome.ok(200, "length") : Outcome.failed("http_5xx", 503, "Service Unavailable"),
+                PhaseTimes.NONE, null);
     }
 }

@@ -9,6 +9,11 @@
 //
 // Chunk gaps are those of the static nginx target (a few µs; 1-2 varint bytes each). Without --db: a new SQLite
 // file in a temporary folder. Prints CPU-s per 1,000 requests per round (the first includes JIT warm-up).
+import io.unibench.metrics.Outcome;
+import io.unibench.metrics.PhaseTimes;
+import io.unibench.metrics.Position;
+import io.unibench.metrics.Timing;
+import io.unibench.metrics.Tokens;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.store.Owner;
@@ -76,8 +81,9 @@ public class WriterCpu {
         long[] t = new long[chunks];
         long at = start + 200_000L + rnd.nextLong(100_000L);
         for (int k = 0; k < chunks; k++) { t[k] = at; at += 2_000L + rnd.nextLong(40_000L); }
-        return new RequestRecord(i, "chatcmpl-" + i, null, 0, true, true, 1_760_000_000_000L + i, start, start,
-                start + 150_000L, t[0] - 1_000L, t[0], at, t, 9, chunks, 0, null, RequestRecord.TokenSource.SERVER, true,
-                null, 200, null, "length");
+        return new RequestRecord(new Position(i, "chatcmpl-" + i, null, 0, true),
+                new Timing(true, 1_760_000_000_000L + i, start, start, start + 150_000L, t[0] - 1_000L, t[0], at, t),
+                new Tokens(9, chunks, 0, null, RequestRecord.TokenSource.SERVER, -1, -1), Outcome.ok(200, "length"),
+                PhaseTimes.NONE, null);
     }
 }

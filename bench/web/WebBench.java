@@ -8,6 +8,12 @@
 //
 // With --db FILE an existing generated store is reused (made on the first run). Times are wall times of one
 // request over loopback with the JDK HttpClient, after 5 warm-up requests: median and max of 20.
+import io.unibench.Moments;
+import io.unibench.metrics.Outcome;
+import io.unibench.metrics.PhaseTimes;
+import io.unibench.metrics.Position;
+import io.unibench.metrics.Timing;
+import io.unibench.metrics.Tokens;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -169,9 +175,12 @@ public class WebBench {
             at += 8_000_000L + rnd.nextLong(4_000_000L);
         }
         boolean ok = i % 100 != 99;
-        return new RequestRecord(i, "bench-" + i, null, 0, true, true, 1_760_000_000_000L + i / 4,
-                RequestRecord.ABSENT, start, start + 5_000_000L, t[0] - 100_000L, t[0], at, t, 512 + rnd.nextInt(512),
-                chunks, rnd.nextInt(256), RequestRecord.CacheSource.SERVER, RequestRecord.TokenSource.SERVER, ok,
-                ok ? null : "http_5xx", ok ? 200 : 503, ok ? null : "Service Unavailable", ok ? "length" : null);
+        return new RequestRecord(new Position(i, "bench-" + i, null, 0, true),
+                new Timing(true, 1_760_000_000_000L + i / 4, Moments.ABSENT, start, start + 5_000_000L,
+                        t[0] - 100_000L, t[0], at, t),
+                new Tokens(512 + rnd.nextInt(512), chunks, rnd.nextInt(256), RequestRecord.CacheSource.SERVER,
+                        RequestRecord.TokenSource.SERVER, -1, -1),
+                ok ? Outcome.ok(200, "length") : Outcome.failed("http_5xx", 503, "Service Unavailable"),
+                PhaseTimes.NONE, null);
     }
 }

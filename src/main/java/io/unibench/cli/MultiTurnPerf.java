@@ -148,7 +148,7 @@ final class MultiTurnPerf {
     static RecordSink conversationProgress(RecordSink progress) {
         return new RecordSink() {
             @Override public void accept(RequestRecord record) {
-                if (record.lastTurn()) progress.accept(record);
+                if (record.position().lastTurn()) progress.accept(record);
             }
 
             @Override public void close() {

@@ -1,5 +1,6 @@
 package io.unibench.client;
 
+import io.unibench.Moments;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -37,9 +38,9 @@ final class ChunkInterpreter {
     private final TextBuilder content = new TextBuilder();
     private final TextBuilder reasoning = new TextBuilder();
     private final LongList tokenChunkNanos = new LongList();
-    private long firstChunkNanos = ClientResult.ABSENT;
-    private long firstTokenNanos = ClientResult.ABSENT;
-    private long lastEventNanos = ClientResult.ABSENT;
+    private long firstChunkNanos = Moments.ABSENT;
+    private long firstTokenNanos = Moments.ABSENT;
+    private long lastEventNanos = Moments.ABSENT;
     private Usage usage;
     private Timings timings;
     private String finishReason;
@@ -136,14 +137,14 @@ final class ChunkInterpreter {
     /** A token chunk whose one text field the scanner left as ASCII bytes of {@code buf} (see ChunkScanner). */
     private Outcome applyRaw(byte[] buf, long nanos) {
         ChunkScanner sc = scanner;
-        if (firstChunkNanos == ClientResult.ABSENT) {
+        if (firstChunkNanos == Moments.ABSENT) {
             firstChunkNanos = nanos;
         }
         lastEventNanos = nanos;
         sawChoice = true;
         TextBuilder to = sc.rawField == ChunkScanner.HOLE_CONTENT || sc.rawField == ChunkScanner.HOLE_TEXT ? content : reasoning;
         if (to.appendAscii(buf, sc.rawStart, sc.rawLength)) {
-            if (firstTokenNanos == ClientResult.ABSENT) {
+            if (firstTokenNanos == Moments.ABSENT) {
                 firstTokenNanos = nanos;
             }
             tokenChunkNanos.add(nanos);
@@ -155,7 +156,7 @@ final class ChunkInterpreter {
     }
 
     private Outcome apply(ChunkFields f, long nanos) {
-        if (firstChunkNanos == ClientResult.ABSENT) {
+        if (firstChunkNanos == Moments.ABSENT) {
             firstChunkNanos = nanos;
         }
         lastEventNanos = nanos;
@@ -174,7 +175,7 @@ final class ChunkInterpreter {
             token |= append(reasoning, f.reasoning);
             token |= append(content, f.text);
             if (token) {
-                if (firstTokenNanos == ClientResult.ABSENT) {
+                if (firstTokenNanos == Moments.ABSENT) {
                     firstTokenNanos = nanos;
                 }
                 tokenChunkNanos.add(nanos);
@@ -192,7 +193,7 @@ final class ChunkInterpreter {
         if (root == null) {
             return Outcome.FAILED;
         }
-        if (firstChunkNanos == ClientResult.ABSENT) {
+        if (firstChunkNanos == Moments.ABSENT) {
             firstChunkNanos = nanos;
         }
         lastEventNanos = nanos;
@@ -582,7 +583,7 @@ final class ChunkInterpreter {
         return firstTokenNanos;
     }
 
-    /** Arrival of the last data event (incl. {@code [DONE]}), or {@link ClientResult#ABSENT}. */
+    /** Arrival of the last data event (incl. {@code [DONE]}), or {@link Moments#ABSENT}. */
     long lastEventNanos() {
         return lastEventNanos;
     }

@@ -1,10 +1,11 @@
 package io.unibench.client;
 
+import io.unibench.Moments;
 import io.unibench.Secrets;
 
 /**
  * What one request produced on the wire. Timestamps are {@link System#nanoTime()} readings taken when the
- * bytes arrived (in the I/O thread, before any handoff); {@link #ABSENT} when the moment did not happen.
+ * bytes arrived (in the I/O thread, before any handoff); {@link Moments#ABSENT} when the moment did not happen.
  * A failure is a result with {@link #errorClass()} set, never an exception.
  *
  * @param stream          the response was a server-sent event stream
@@ -44,8 +45,6 @@ public record ClientResult(
         WireTimes wire,
         Timings timings,
         String errorType) {
-
-    public static final long ABSENT = Long.MIN_VALUE;
 
     public ClientResult {
         if (wire == null) wire = WireTimes.NONE;

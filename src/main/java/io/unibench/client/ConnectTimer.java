@@ -1,5 +1,6 @@
 package io.unibench.client;
 
+import io.unibench.Moments;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
@@ -15,9 +16,9 @@ import java.net.SocketAddress;
  */
 final class ConnectTimer extends ChannelOutboundHandlerAdapter {
     private final long registeredNanos = System.nanoTime();
-    private long resolvedNanos = ClientResult.ABSENT;
-    private long connectedNanos = ClientResult.ABSENT;
-    private long tlsNanos = ClientResult.ABSENT;
+    private long resolvedNanos = Moments.ABSENT;
+    private long connectedNanos = Moments.ABSENT;
+    private long tlsNanos = Moments.ABSENT;
     private boolean taken;
 
     @Override

@@ -1,5 +1,6 @@
 package io.unibench.client;
 
+import io.unibench.Moments;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -48,7 +49,7 @@ final class Exchange implements ConnectionPool.Waiter {
     private final CompletableFuture<ClientResult> future = new CompletableFuture<>();
     private volatile long startNanos;
     /** Start of the first attempt when a stale connection made this a second one; ABSENT otherwise. */
-    private volatile long staleStartNanos = ClientResult.ABSENT;
+    private volatile long staleStartNanos = Moments.ABSENT;
     private volatile ScheduledFuture<?> totalTimer;
 
     // guarded by this
@@ -58,14 +59,14 @@ final class Exchange implements ConnectionPool.Waiter {
     // confined to the channel's event loop
     private ResponseHandler handler;
     private ScheduledFuture<?> readCheck;
-    private long requestWrittenNanos = ClientResult.ABSENT; // write started (the read timeout counts from here)
-    private long writtenNanos = ClientResult.ABSENT;
-    private long firstByteNanos = ClientResult.ABSENT;
+    private long requestWrittenNanos = Moments.ABSENT; // write started (the read timeout counts from here)
+    private long writtenNanos = Moments.ABSENT;
+    private long firstByteNanos = Moments.ABSENT;
     /** The connection's open timings when this request opened it; {@code null} on a reused connection. */
     private ConnectTimer freshConnection;
     /** The request went out on a connection an earlier request used (what may have gone stale meanwhile). */
     private boolean reusedConnection;
-    private long headersNanos = ClientResult.ABSENT;
+    private long headersNanos = Moments.ABSENT;
     private int status;
     private boolean keepAlive;
     private Mode mode;
@@ -109,7 +110,7 @@ final class Exchange implements ConnectionPool.Waiter {
 
     @Override
     public boolean wantsNewConnection() {
-        return staleStartNanos != ClientResult.ABSENT;
+        return staleStartNanos != Moments.ABSENT;
     }
 
     /** True once a connection was assigned (the request is written or about to be). */
@@ -234,7 +235,7 @@ final class Exchange implements ConnectionPool.Waiter {
 
     /** Raw bytes of this response arrived (before decoding: a head split over reads counts from its first). */
     void onRead(long arrival) {
-        if (firstByteNanos == ClientResult.ABSENT) {
+        if (firstByteNanos == Moments.ABSENT) {
             firstByteNanos = arrival;
         }
     }
@@ -460,7 +461,7 @@ final class Exchange implements ConnectionPool.Waiter {
     /** The failure is what a pooled connection the server had already closed looks like (see the class comment). */
     private boolean staleConnection(ErrorClass errorClass) {
         return errorClass == ErrorClass.CONNECTION_RESET && reusedConnection
-                && firstByteNanos == ClientResult.ABSENT && staleStartNanos == ClientResult.ABSENT;
+                && firstByteNanos == Moments.ABSENT && staleStartNanos == Moments.ABSENT;
     }
 
     /**
@@ -480,8 +481,8 @@ final class Exchange implements ConnectionPool.Waiter {
         handler = null;
         freshConnection = null;
         reusedConnection = false;
-        requestWrittenNanos = ClientResult.ABSENT;
-        writtenNanos = ClientResult.ABSENT;
+        requestWrittenNanos = Moments.ABSENT;
+        writtenNanos = Moments.ABSENT;
         staleStartNanos = startNanos;
         startNanos = nanos;
         client.pool().acquire(this); // first in line (wantsNewConnection), before the stale channel frees its slot
@@ -532,8 +533,8 @@ final class Exchange implements ConnectionPool.Waiter {
                 mode == null ? stream : sseReply,
                 startNanos,
                 headersNanos,
-                parsed ? chunks.firstChunkNanos() : ClientResult.ABSENT,
-                parsed ? chunks.firstTokenNanos() : ClientResult.ABSENT,
+                parsed ? chunks.firstChunkNanos() : Moments.ABSENT,
+                parsed ? chunks.firstTokenNanos() : Moments.ABSENT,
                 endNanos,
                 parsed ? chunks.tokenChunkNanos() : new long[0],
                 status,
@@ -551,19 +552,19 @@ final class Exchange implements ConnectionPool.Waiter {
     private WireTimes wireTimes() {
         ConnectTimer c = freshConnection;
         return new WireTimes(
-                c == null ? ClientResult.ABSENT : c.registeredNanos(),
-                c == null ? ClientResult.ABSENT : c.resolvedNanos(),
-                c == null ? ClientResult.ABSENT : c.connectedNanos(),
-                c == null ? ClientResult.ABSENT : c.tlsNanos(),
+                c == null ? Moments.ABSENT : c.registeredNanos(),
+                c == null ? Moments.ABSENT : c.resolvedNanos(),
+                c == null ? Moments.ABSENT : c.connectedNanos(),
+                c == null ? Moments.ABSENT : c.tlsNanos(),
                 requestWrittenNanos, writtenNanos, firstByteNanos, staleStartNanos);
     }
 
     /** A failure seen before any byte of the reply could have been read. */
     private ClientResult minimalFailure(ErrorClass errorClass, String message, long nanos) {
-        WireTimes wire = staleStartNanos == ClientResult.ABSENT ? WireTimes.NONE
-                : new WireTimes(ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT,
-                        ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT, staleStartNanos);
-        return new ClientResult(stream, startNanos, ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT,
+        WireTimes wire = staleStartNanos == Moments.ABSENT ? WireTimes.NONE
+                : new WireTimes(Moments.ABSENT, Moments.ABSENT, Moments.ABSENT, Moments.ABSENT,
+                        Moments.ABSENT, Moments.ABSENT, Moments.ABSENT, staleStartNanos);
+        return new ClientResult(stream, startNanos, Moments.ABSENT, Moments.ABSENT, Moments.ABSENT,
                 nanos, new long[0], 0, "", "", null, null, errorClass, Secrets.redact(message), wire);
     }
 }

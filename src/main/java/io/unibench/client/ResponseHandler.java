@@ -1,5 +1,6 @@
 package io.unibench.client;
 
+import io.unibench.Moments;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -21,7 +22,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
     private final ChunkScanner scanner = new ChunkScanner();
     private final ResponseDecoder decoder = new ResponseDecoder(this);
     private Exchange current;
-    private long arrivalNanos = ClientResult.ABSENT;
+    private long arrivalNanos = Moments.ABSENT;
     /** Why the TLS handshake failed, if it did: what the request learns when the close reaches it first. */
     private Throwable handshakeFailure;
 

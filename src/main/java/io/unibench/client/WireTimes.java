@@ -1,8 +1,9 @@
 package io.unibench.client;
 
+import io.unibench.Moments;
 /**
  * The connection and transfer moments of one request, as curl's {@code -w} timings know them, in
- * {@link System#nanoTime()} readings; {@link ClientResult#ABSENT} when the moment did not happen for this request.
+ * {@link System#nanoTime()} readings; {@link Moments#ABSENT} when the moment did not happen for this request.
  * The connection moments exist only for the request that opened the connection: on a reused keep-alive connection
  * they are absent, so DNS, connect and TLS count as zero for it.
  *
@@ -21,23 +22,23 @@ public record WireTimes(long connectStartNanos, long dnsDoneNanos, long connectD
                         long writeStartNanos, long writtenNanos, long firstByteNanos, long staleStartNanos) {
 
     /** Nothing known (a failure before a connection was assigned, or a result built by a test). */
-    public static final WireTimes NONE = new WireTimes(ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT,
-            ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT, ClientResult.ABSENT);
+    public static final WireTimes NONE = new WireTimes(Moments.ABSENT, Moments.ABSENT, Moments.ABSENT,
+            Moments.ABSENT, Moments.ABSENT, Moments.ABSENT, Moments.ABSENT);
 
     /** Moments of a request sent once. */
     public WireTimes(long connectStartNanos, long dnsDoneNanos, long connectDoneNanos, long tlsDoneNanos,
                      long writeStartNanos, long writtenNanos, long firstByteNanos) {
         this(connectStartNanos, dnsDoneNanos, connectDoneNanos, tlsDoneNanos, writeStartNanos, writtenNanos,
-                firstByteNanos, ClientResult.ABSENT);
+                firstByteNanos, Moments.ABSENT);
     }
 
     /** True when this request opened its connection (false on a reused connection or when unknown). */
     public boolean newConnection() {
-        return connectStartNanos != ClientResult.ABSENT;
+        return connectStartNanos != Moments.ABSENT;
     }
 
     /** True when a stale pooled connection made the client send the request a second time. */
     public boolean retriedStaleConnection() {
-        return staleStartNanos != ClientResult.ABSENT;
+        return staleStartNanos != Moments.ABSENT;
     }
 }

@@ -1,5 +1,6 @@
 package io.unibench.engine;
 
+import io.unibench.Moments;
 import io.unibench.client.ClientResult;
 import io.unibench.client.LlmClient;
 import io.unibench.metrics.RecordSink;
@@ -92,7 +93,7 @@ public final class BenchmarkRunner {
                             long i = next.getAndIncrement();
                             if (i >= count) return;
                             sent.incrementAndGet();
-                            send(requests.prepare(first + i), i, RequestRecord.ABSENT, sinks);
+                            send(requests.prepare(first + i), i, Moments.ABSENT, sinks);
                         }
                     } catch (RuntimeException | Error e) {
                         failure.keep(e);

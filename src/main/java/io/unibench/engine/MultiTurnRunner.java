@@ -1,5 +1,6 @@
 package io.unibench.engine;
 
+import io.unibench.Moments;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.unibench.client.ClientResult;
@@ -181,7 +182,7 @@ public final class MultiTurnRunner {
         private void work(int worker, Claim first) {
             SplittableRandom thinkRng = new SplittableRandom(seed * 1_000_003L + worker);
             try {
-                for (Claim c = first; c != null; c = claim(worker)) converse(c, RequestRecord.ABSENT, thinkRng);
+                for (Claim c = first; c != null; c = claim(worker)) converse(c, Moments.ABSENT, thinkRng);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException | Error e) {
@@ -246,12 +247,12 @@ public final class MultiTurnRunner {
                 ClientResult result = hooks.check(
                         client.send(request.body(), request.stream(), request.requestId()).join());
                 RequestRecord base = records.record(request.sequence(), request, result,
-                        t == 0 ? firstScheduled : RequestRecord.ABSENT, epochMillis);
+                        t == 0 ? firstScheduled : Moments.ABSENT, epochMillis);
                 int cached = -1;
                 CacheSource source = null;
-                if (base.promptTokens() > 0) {
-                    if (base.cachedTokens() >= 0) {
-                        cached = base.cachedTokens();
+                if (base.tokens().prompt() > 0) {
+                    if (base.tokens().cached() >= 0) {
+                        cached = base.tokens().cached();
                         source = CacheSource.SERVER;
                     } else {
                         // evalscope's estimate: everything before this turn's new messages could be cached
@@ -259,8 +260,8 @@ public final class MultiTurnRunner {
                         source = CacheSource.ESTIMATE;
                     }
                 }
-                if (base.promptTokens() > 0) prevPrompt = base.promptTokens();
-                if (base.completionTokens() > 0) prevCompletion = base.completionTokens();
+                if (base.tokens().prompt() > 0) prevPrompt = base.tokens().prompt();
+                if (base.tokens().completion() > 0) prevCompletion = base.tokens().completion();
                 boolean last = t == limit - 1 || !result.success();
                 RequestRecord record = base.withTurn(id, t, last, cached, source)
                         .withPromptLengths(turn.targetTokens(), turn.targetTokens() >= 0 ? turn.actualTokens() : -1);

@@ -5,10 +5,14 @@ import io.unibench.client.ClientResult;
 import io.unibench.client.Timings;
 import io.unibench.client.Usage;
 import io.unibench.client.WireTimes;
+import io.unibench.metrics.Outcome;
 import io.unibench.metrics.PhaseTimes;
+import io.unibench.metrics.Position;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.ServerTimings;
 import io.unibench.metrics.RequestRecord.TokenSource;
+import io.unibench.metrics.Timing;
+import io.unibench.metrics.Tokens;
 import io.unibench.tokenizer.Tokenizer;
 import io.unibench.workload.Prompt;
 
@@ -57,14 +61,15 @@ public final class RecordFactory {
             source = clientSource;
         }
         // what arrived, not what was asked: a JSON reply to a streamed request has no TTFT/TPOT/ITL of its own
-        return new RequestRecord(index, request.requestId(), null, 0, false, r.stream(), startEpochMillis,
-                scheduledNanos, r.startNanos(), r.headersNanos(), r.firstChunkNanos(), r.firstTokenNanos(),
-                r.endNanos(), r.tokenChunkNanos(), prompt, completion, cached,
-                cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source, r.success(),
-                r.errorClass() == null ? null : r.errorClass().label(), r.httpStatus(), r.errorMessage(),
-                r.finishReason(), phases(r.wire()), request.prompt().targetTokens(),
-                request.prompt().targetTokens() >= 0 ? request.prompt().actualTokens() : -1,
-                serverTimings(r.timings()), r.errorType());
+        int target = request.prompt().targetTokens();
+        return new RequestRecord(Position.single(index, request.requestId()),
+                new Timing(r.stream(), startEpochMillis, scheduledNanos, r.startNanos(), r.headersNanos(),
+                        r.firstChunkNanos(), r.firstTokenNanos(), r.endNanos(), r.tokenChunkNanos()),
+                new Tokens(prompt, completion, cached, cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source,
+                        target, target >= 0 ? request.prompt().actualTokens() : -1),
+                new Outcome(r.success(), r.errorClass() == null ? null : r.errorClass().label(), r.httpStatus(),
+                        r.errorMessage(), r.errorType(), r.finishReason()),
+                phases(r.wire()), serverTimings(r.timings()));
     }
 
     private static ServerTimings serverTimings(Timings t) {

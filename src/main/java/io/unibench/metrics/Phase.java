@@ -1,6 +1,7 @@
 package io.unibench.metrics;
 
-import static io.unibench.metrics.RequestRecord.ABSENT;
+import io.unibench.Moments;
+import static io.unibench.Moments.ABSENT;
 
 /**
  * The consecutive phases of one request, as curl's {@code -w} timings split it. For a successful request they add
@@ -46,15 +47,15 @@ public enum Phase {
         boolean fresh = p.newConnection();
         boolean reused = p.reusedConnection();
         return switch (this) {
-            case QUEUE -> ms(r.startNanos(), fresh ? p.connectStartNanos() : p.writeStartNanos());
+            case QUEUE -> ms(r.timing().startNanos(), fresh ? p.connectStartNanos() : p.writeStartNanos());
             case DNS -> fresh ? ms(p.connectStartNanos(), p.dnsDoneNanos()) : reused ? 0 : Double.NaN;
             case CONNECT -> fresh ? ms(p.dnsDoneNanos(), p.connectDoneNanos()) : reused ? 0 : Double.NaN;
             case TLS -> fresh ? ms(p.connectDoneNanos(), p.tlsDoneNanos()) : reused ? 0 : Double.NaN;
             case WRITE -> ms(fresh ? connectionReady(p) : p.writeStartNanos(), p.writtenNanos());
             case SERVER_WAIT -> ms(p.writtenNanos(), p.firstByteNanos());
-            case FIRST_TOKEN -> r.stream() ? ms(p.firstByteNanos(), r.firstTokenNanos()) : Double.NaN;
-            case TRANSFER -> ms(r.stream() ? r.firstTokenNanos() : p.firstByteNanos(), r.endNanos());
-            case STALE_ATTEMPT -> ms(p.staleStartNanos(), r.startNanos());
+            case FIRST_TOKEN -> r.timing().stream() ? ms(p.firstByteNanos(), r.timing().firstTokenNanos()) : Double.NaN;
+            case TRANSFER -> ms(r.timing().stream() ? r.timing().firstTokenNanos() : p.firstByteNanos(), r.timing().endNanos());
+            case STALE_ATTEMPT -> ms(p.staleStartNanos(), r.timing().startNanos());
         };
     }
 

@@ -1,5 +1,6 @@
 package io.unibench.metrics;
 
+import io.unibench.Moments;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -21,10 +22,10 @@ final class PhaseStats {
 
     void accept(RequestRecord r) {
         if (r.retriedStaleConnection()) retriedStale++; // failed ones too: every retry is counted
-        if (!r.success() || r.phases().writeStartNanos() == RequestRecord.ABSENT) return; // no wire timings known
+        if (!r.success() || r.phases().writeStartNanos() == Moments.ABSENT) return; // no wire timings known
         if (r.phases().newConnection()) newConnections++;
         else reusedConnections++;
-        if (r.phases().tlsDoneNanos() != RequestRecord.ABSENT) tlsHandshakes++;
+        if (r.phases().tlsDoneNanos() != Moments.ABSENT) tlsHandshakes++;
         for (Phase p : Phase.values()) {
             double v = p.millis(r);
             if (!Double.isNaN(v)) values.get(p).add(v);

@@ -1,7 +1,8 @@
 package io.unibench.metrics;
 
+import io.unibench.Moments;
 /**
- * The connection and transfer moments of one request ({@link System#nanoTime()} readings, {@link RequestRecord#ABSENT}
+ * The connection and transfer moments of one request ({@link System#nanoTime()} readings, {@link Moments#ABSENT}
  * when the moment did not happen). The connection moments are present only for the request that opened its
  * connection; a reused keep-alive connection has none, and its DNS, connect and TLS phases count as zero.
  *
@@ -19,29 +20,29 @@ package io.unibench.metrics;
 public record PhaseTimes(long connectStartNanos, long dnsDoneNanos, long connectDoneNanos, long tlsDoneNanos,
                          long writeStartNanos, long writtenNanos, long firstByteNanos, long staleStartNanos) {
 
-    public static final PhaseTimes NONE = new PhaseTimes(RequestRecord.ABSENT, RequestRecord.ABSENT,
-            RequestRecord.ABSENT, RequestRecord.ABSENT, RequestRecord.ABSENT, RequestRecord.ABSENT,
-            RequestRecord.ABSENT);
+    public static final PhaseTimes NONE = new PhaseTimes(Moments.ABSENT, Moments.ABSENT,
+            Moments.ABSENT, Moments.ABSENT, Moments.ABSENT, Moments.ABSENT,
+            Moments.ABSENT);
 
     /** Moments of a request sent once. */
     public PhaseTimes(long connectStartNanos, long dnsDoneNanos, long connectDoneNanos, long tlsDoneNanos,
                       long writeStartNanos, long writtenNanos, long firstByteNanos) {
         this(connectStartNanos, dnsDoneNanos, connectDoneNanos, tlsDoneNanos, writeStartNanos, writtenNanos,
-                firstByteNanos, RequestRecord.ABSENT);
+                firstByteNanos, Moments.ABSENT);
     }
 
     /** True when the request was sent a second time because its pooled connection had gone stale. */
     public boolean retriedStaleConnection() {
-        return staleStartNanos != RequestRecord.ABSENT;
+        return staleStartNanos != Moments.ABSENT;
     }
 
     /** True when the request opened its own connection. */
     public boolean newConnection() {
-        return connectStartNanos != RequestRecord.ABSENT;
+        return connectStartNanos != Moments.ABSENT;
     }
 
     /** True when the request went out on a connection it did not open. */
     public boolean reusedConnection() {
-        return !newConnection() && writeStartNanos != RequestRecord.ABSENT;
+        return !newConnection() && writeStartNanos != Moments.ABSENT;
     }
 }

@@ -29,12 +29,12 @@ public final class PromptLengthStats implements RecordSink {
 
     @Override
     public synchronized void accept(RequestRecord r) {
-        if (r.promptTargetTokens() < 0 || r.promptSynthTokens() < 0) return;
+        if (r.tokens().promptTarget() < 0 || r.tokens().promptSynth() < 0) return;
         requests++;
-        long diff = (long) r.promptSynthTokens() - r.promptTargetTokens();
+        long diff = (long) r.tokens().promptSynth() - r.tokens().promptTarget();
         if (diff == 0) exact++;
-        targetSum += r.promptTargetTokens();
-        actualSum += r.promptSynthTokens();
+        targetSum += r.tokens().promptTarget();
+        actualSum += r.tokens().promptSynth();
         absDiffSum += Math.abs(diff);
         maxAbsDiff = Math.max(maxAbsDiff, Math.abs(diff));
     }

@@ -1,122 +1,47 @@
 package io.unibench.metrics;
 
+import io.unibench.Moments;
+import static io.unibench.Moments.ABSENT;
+
 /**
- * Everything measured about one request (one turn of a conversation): the single source of every
- * number the tool reports. Failed requests are records too, with an {@link #errorClass()}.
+ * Everything measured about one request (one turn of a conversation): the single source of every number the tool
+ * reports. Failed requests are records too, with an {@link Outcome#errorClass()}.
  *
- * <p>Times are raw {@link System#nanoTime()} readings of the process, taken by the client at byte arrival;
- * {@link #ABSENT} marks a moment that did not happen (no first token on a failed request, no schedule
- * without {@code --rate}). Token counts are {@code -1} when unknown.
+ * <p>The values come in groups, each a small record: where the request stands ({@link Position}), when its moments
+ * happened ({@link Timing}: {@link System#nanoTime()} readings, {@link io.unibench.Moments#ABSENT} for a moment that
+ * did not happen), its token counts ({@link Tokens}, -1 when unknown), how it ended ({@link Outcome}), its
+ * connection and transfer moments ({@link PhaseTimes}) and the server's own timing ({@link ServerTimings}). The
+ * figures computed from several groups (latency, TTFT, TPOT, ITL, queue delay) are methods of this record.
  *
- * @param index             dispatch sequence number within the run, from 0
- * @param requestId         unique id of the request (also sent as {@code X-Request-Id})
- * @param conversationId    conversation (trace) id, or {@code null} for single-turn requests
- * @param turnIndex         0-based turn within the conversation; 0 for single-turn
- * @param lastTurn          the conversation ends with this turn: its last turn, {@code --max-turns} reached, or this
- *                          turn failed (the conversation is abandoned); false for single-turn
- * @param stream            whether the request asked for a streamed response
- * @param startEpochMillis  wall-clock time the request was started, for timelines only
- * @param scheduledNanos    when the open-loop schedule wanted this request sent; {@link #ABSENT} in closed loop
- * @param startNanos        just before the connection is acquired and the request written
- * @param headersNanos      response status line and headers arrived
- * @param firstChunkNanos   first SSE data event (evalscope's "TTFT"), or the full body when not streamed
- * @param firstTokenNanos   first chunk carrying content or reasoning text (our TTFT); a role-only chunk is not a token
- * @param endNanos          last byte of the response ({@code [DONE]} or end of body), or the moment of failure
- * @param tokenChunkNanos   arrival of every chunk that carried content or reasoning, in order; empty when not streamed
- * @param promptTokens      prompt tokens, from the server's usage when given, else counted by the client
- * @param completionTokens  completion tokens, same sources
- * @param cachedTokens      prompt tokens served from the prefix cache: the server's figure when it reported one;
- *                          in multi-turn otherwise the client's estimate (previous turn's prompt + completion tokens,
- *                          0 on the first turn); -1 when unknown
- * @param cachedTokenSource where {@code cachedTokens} came from; {@code null} when unknown
- * @param tokenSource       where the token counts came from
- * @param success           true when the reply is complete and valid
- * @param errorClass        {@code null} on success, else one of {@code http_400 … cancelled}
- * @param httpStatus        HTTP status, 0 when no response arrived
- * @param errorMessage      short message, secrets stripped; {@code null} on success
- * @param finishReason      {@code finish_reason} of the reply, when given
- * @param phases            connection and transfer moments (DNS, connect, TLS, written, first byte); see {@link Phase}
- * @param promptTargetTokens tokens the dataset aimed the prompt at (multi-turn: this turn's new message); -1 none
- * @param promptSynthTokens  tokens of that prompt text as the client's tokenizer counts it; -1 unknown. Together
- *                           they show where synthesized prompts missed their length (evalscope's re-tokenization)
- * @param serverTimings      the server's own account of its timing (llama.cpp {@code timings}); {@code null} when
- *                           it sent none
- * @param errorType          on failure, the error object's type in the server's words ({@code
- *                           exceed_context_size_error}, {@code server_error}, ...) beside {@code errorClass}; null
- *                           when the server named none
+ * <p>Making one: {@code new RequestRecord(position, timing, tokens, outcome, phases, serverTimings)}, e.g.
+ * {@code new RequestRecord(Position.single(i, id), new Timing(...), Tokens.counted(p, c, TokenSource.SERVER),
+ * Outcome.ok(200, "stop"), PhaseTimes.NONE, null)}; tests build them by name with {@code metrics.TestRecords}.
+ * Changing one group: {@link #withPosition}, {@link #withTiming}, {@link #withTokens}, {@link #withOutcome},
+ * {@link #withPhases}, {@link #withServerTimings}, e.g. {@code r.withTokens(r.tokens().withCached(16, SERVER))}.
+ * A new value belongs in the group it describes, or in a new small record added as a component at the end.
+ *
+ * @param position      index, request id and conversation position
+ * @param timing        the request's moments and text-chunk arrivals
+ * @param tokens        token counts and where they came from
+ * @param outcome       success or the error, HTTP status, finish reason
+ * @param phases        connection and transfer moments (DNS, connect, TLS, written, first byte); see {@link Phase};
+ *                      {@code null} is read as {@link PhaseTimes#NONE}
+ * @param serverTimings the server's own account of its timing (llama.cpp {@code timings}); {@code null} when it sent
+ *                      none
  */
 public record RequestRecord(
-        long index,
-        String requestId,
-        String conversationId,
-        int turnIndex,
-        boolean lastTurn,
-        boolean stream,
-        long startEpochMillis,
-        long scheduledNanos,
-        long startNanos,
-        long headersNanos,
-        long firstChunkNanos,
-        long firstTokenNanos,
-        long endNanos,
-        long[] tokenChunkNanos,
-        int promptTokens,
-        int completionTokens,
-        int cachedTokens,
-        CacheSource cachedTokenSource,
-        TokenSource tokenSource,
-        boolean success,
-        String errorClass,
-        int httpStatus,
-        String errorMessage,
-        String finishReason,
+        Position position,
+        Timing timing,
+        Tokens tokens,
+        Outcome outcome,
         PhaseTimes phases,
-        int promptTargetTokens,
-        int promptSynthTokens,
-        ServerTimings serverTimings,
-        String errorType) {
+        ServerTimings serverTimings) {
 
-    public static final long ABSENT = Long.MIN_VALUE;
+    private static final double NANOS_PER_SECOND = 1e9;
 
     public RequestRecord {
         if (phases == null) phases = PhaseTimes.NONE;
     }
-
-    /** A record without the server's timings and error type. */
-    public RequestRecord(long index, String requestId, String conversationId, int turnIndex, boolean lastTurn,
-                         boolean stream, long startEpochMillis, long scheduledNanos, long startNanos, long headersNanos,
-                         long firstChunkNanos, long firstTokenNanos, long endNanos, long[] tokenChunkNanos,
-                         int promptTokens, int completionTokens, int cachedTokens, CacheSource cachedTokenSource,
-                         TokenSource tokenSource, boolean success, String errorClass, int httpStatus,
-                         String errorMessage, String finishReason, PhaseTimes phases, int promptTargetTokens,
-                         int promptSynthTokens) {
-        this(index, requestId, conversationId, turnIndex, lastTurn, stream, startEpochMillis, scheduledNanos,
-                startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, promptTokens,
-                completionTokens, cachedTokens, cachedTokenSource, tokenSource, success, errorClass, httpStatus,
-                errorMessage, finishReason, phases, promptTargetTokens, promptSynthTokens, null, null);
-    }
-
-    /** A record without connection phases and prompt-length figures. */
-    public RequestRecord(long index, String requestId, String conversationId, int turnIndex, boolean lastTurn,
-                         boolean stream, long startEpochMillis, long scheduledNanos, long startNanos, long headersNanos,
-                         long firstChunkNanos, long firstTokenNanos, long endNanos, long[] tokenChunkNanos,
-                         int promptTokens, int completionTokens, int cachedTokens, CacheSource cachedTokenSource,
-                         TokenSource tokenSource, boolean success, String errorClass, int httpStatus,
-                         String errorMessage, String finishReason) {
-        this(index, requestId, conversationId, turnIndex, lastTurn, stream, startEpochMillis, scheduledNanos,
-                startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, promptTokens,
-                completionTokens, cachedTokens, cachedTokenSource, tokenSource, success, errorClass, httpStatus,
-                errorMessage, finishReason, PhaseTimes.NONE, -1, -1);
-    }
-
-    /** This record with the prompt's target and synthesized lengths (-1 = none). */
-    public RequestRecord withPromptLengths(int target, int synthesized) {
-        return new RequestRecord(index, requestId, conversationId, turnIndex, lastTurn, stream, startEpochMillis,
-                scheduledNanos, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos,
-                promptTokens, completionTokens, cachedTokens, cachedTokenSource, tokenSource, success, errorClass,
-                httpStatus, errorMessage, finishReason, phases, target, synthesized, serverTimings, errorType);
-    }
-    private static final double NANOS_PER_SECOND = 1e9;
 
     /** Where token counts came from; anything but {@code SERVER} is labelled in reports. */
     public enum TokenSource {
@@ -139,17 +64,44 @@ public record RequestRecord(
         ESTIMATE
     }
 
-    /** True for the first turn of a conversation; false for single-turn requests. */
-    public boolean firstTurn() {
-        return conversationId != null && turnIndex == 0;
+    public RequestRecord withPosition(Position p) {
+        return new RequestRecord(p, timing, tokens, outcome, phases, serverTimings);
+    }
+
+    public RequestRecord withTiming(Timing t) {
+        return new RequestRecord(position, t, tokens, outcome, phases, serverTimings);
+    }
+
+    public RequestRecord withTokens(Tokens t) {
+        return new RequestRecord(position, timing, t, outcome, phases, serverTimings);
+    }
+
+    public RequestRecord withOutcome(Outcome o) {
+        return new RequestRecord(position, timing, tokens, o, phases, serverTimings);
+    }
+
+    public RequestRecord withPhases(PhaseTimes p) {
+        return new RequestRecord(position, timing, tokens, outcome, p, serverTimings);
+    }
+
+    public RequestRecord withServerTimings(ServerTimings t) {
+        return new RequestRecord(position, timing, tokens, outcome, phases, t);
     }
 
     /** This record as a turn of a conversation, with its cached-token figure. */
     public RequestRecord withTurn(String conversation, int turn, boolean last, int cached, CacheSource cacheSource) {
-        return new RequestRecord(index, requestId, conversation, turn, last, stream, startEpochMillis, scheduledNanos,
-                startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, promptTokens,
-                completionTokens, cached, cacheSource, tokenSource, success, errorClass, httpStatus, errorMessage,
-                finishReason, phases, promptTargetTokens, promptSynthTokens, serverTimings, errorType);
+        return new RequestRecord(position.inConversation(conversation, turn, last), timing,
+                tokens.withCached(cached, cacheSource), outcome, phases, serverTimings);
+    }
+
+    /** This record with the prompt's target and synthesized lengths (-1 = none). */
+    public RequestRecord withPromptLengths(int target, int synthesized) {
+        return withTokens(tokens.withPromptLengths(target, synthesized));
+    }
+
+    /** True when the reply is complete and valid (every aggregation's first question). */
+    public boolean success() {
+        return outcome.success();
     }
 
     /**
@@ -162,16 +114,8 @@ public record RequestRecord(
     }
 
     /** End-to-end latency in seconds, from start to last byte. */
-    /** The error class of a request the benchmark's stop (Ctrl-C) cancelled while it was in flight. */
-    public static final String CANCELLED = "cancelled";
-
-    /** Cancelled by the benchmark's stop: it has no outcome, so it is neither a success nor a failure. */
-    public boolean cancelled() {
-        return !success && CANCELLED.equals(errorClass);
-    }
-
     public double latencySeconds() {
-        return seconds(startNanos, endNanos);
+        return seconds(timing.startNanos(), timing.endNanos());
     }
 
     /**
@@ -179,14 +123,14 @@ public record RequestRecord(
      * (evalscope's convention). NaN when no token arrived.
      */
     public double ttftSeconds() {
-        if (!stream) return latencySeconds();
-        return seconds(startNanos, firstTokenNanos);
+        if (!timing.stream()) return latencySeconds();
+        return seconds(timing.startNanos(), timing.firstTokenNanos());
     }
 
     /** Time to the first SSE data event of any kind (what evalscope calls TTFT). NaN when none arrived. */
     public double firstChunkSeconds() {
-        if (!stream) return latencySeconds();
-        return seconds(startNanos, firstChunkNanos);
+        if (!timing.stream()) return latencySeconds();
+        return seconds(timing.startNanos(), timing.firstChunkNanos());
     }
 
     /**
@@ -195,34 +139,36 @@ public record RequestRecord(
      * would make short replies look infinitely fast.
      */
     public double tpotSeconds() {
-        if (!stream || completionTokens <= 1 || firstTokenNanos == ABSENT) return Double.NaN;
-        return (latencySeconds() - ttftSeconds()) / (completionTokens - 1);
+        int completion = tokens.completion();
+        if (!timing.stream() || completion <= 1 || timing.firstTokenNanos() == ABSENT) return Double.NaN;
+        return (latencySeconds() - ttftSeconds()) / (completion - 1);
     }
 
     /** Delay between the open-loop schedule and the actual send (coordinated omission); NaN in closed loop. */
     public double queueDelaySeconds() {
-        return seconds(scheduledNanos, startNanos);
+        return seconds(timing.scheduledNanos(), timing.startNanos());
     }
 
     /** Latency measured from the scheduled send time, queueing included; NaN in closed loop. */
     public double scheduledLatencySeconds() {
-        return seconds(scheduledNanos, endNanos);
+        return seconds(timing.scheduledNanos(), timing.endNanos());
     }
 
     /** TTFT measured from the scheduled send time, queueing included; NaN in closed loop. */
     public double scheduledTtftSeconds() {
-        if (!stream) return scheduledLatencySeconds();
-        return seconds(scheduledNanos, firstTokenNanos);
+        if (!timing.stream()) return scheduledLatencySeconds();
+        return seconds(timing.scheduledNanos(), timing.firstTokenNanos());
     }
 
     /** Number of inter-chunk intervals between text-carrying chunks. */
     public int interChunkCount() {
-        return Math.max(0, tokenChunkNanos.length - 1);
+        return Math.max(0, timing.tokenChunkNanos().length - 1);
     }
 
     /** The i-th inter-chunk interval (between text chunk i and i+1) in seconds. */
     public double interChunkSeconds(int i) {
-        return (tokenChunkNanos[i + 1] - tokenChunkNanos[i]) / NANOS_PER_SECOND;
+        long[] chunks = timing.tokenChunkNanos();
+        return (chunks[i + 1] - chunks[i]) / NANOS_PER_SECOND;
     }
 
     /**
@@ -230,8 +176,10 @@ public record RequestRecord(
      * streams token by token, more under speculative decoding or chunked streaming. NaN when undefined.
      */
     public double tokensPerChunk() {
-        if (completionTokens <= 1 || tokenChunkNanos.length <= 1) return Double.NaN;
-        return (completionTokens - 1) / (double) (tokenChunkNanos.length - 1);
+        int completion = tokens.completion();
+        int chunks = timing.tokenChunkNanos().length;
+        if (completion <= 1 || chunks <= 1) return Double.NaN;
+        return (completion - 1) / (double) (chunks - 1);
     }
 
     private static double seconds(long from, long to) {

@@ -1,6 +1,7 @@
 package io.unibench.metrics;
 
-import static io.unibench.metrics.RequestRecord.ABSENT;
+import io.unibench.Moments;
+import static io.unibench.Moments.ABSENT;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -117,12 +118,12 @@ public final class RunMetrics implements RecordSink {
     public void accept(RequestRecord r) {
         synchronized (lock) {
             total++;
-            if (r.stream()) streamTotal++;
+            if (r.timing().stream()) streamTotal++;
             else nonStreamTotal++;
-            if (r.scheduledNanos() != ABSENT) scheduled = true;
-            if (r.startNanos() != ABSENT) {
-                minStartNanos = Math.min(minStartNanos, r.startNanos());
-                if (r.endNanos() != ABSENT) maxEndNanos = Math.max(maxEndNanos, r.endNanos());
+            if (r.timing().scheduledNanos() != ABSENT) scheduled = true;
+            if (r.timing().startNanos() != ABSENT) {
+                minStartNanos = Math.min(minStartNanos, r.timing().startNanos());
+                if (r.timing().endNanos() != ABSENT) maxEndNanos = Math.max(maxEndNanos, r.timing().endNanos());
             }
             if (r.success()) acceptSuccess(r);
             else acceptFailure(r);
@@ -132,23 +133,23 @@ public final class RunMetrics implements RecordSink {
     }
 
     private void acceptFailure(RequestRecord r) {
-        if (r.cancelled()) {
+        if (r.outcome().cancelled()) {
             cancelled++;
             return;
         }
-        String cls = r.errorClass() == null ? UNKNOWN_ERROR : r.errorClass();
+        String cls = r.outcome().errorClass() == null ? UNKNOWN_ERROR : r.outcome().errorClass();
         errorCounts.merge(cls, 1L, Long::sum);
-        if (r.errorMessage() != null) errorSamples.putIfAbsent(cls, r.errorMessage());
-        if (r.errorType() != null) {
-            errorTypeCounts.computeIfAbsent(cls, k -> new HashMap<>()).merge(r.errorType(), 1L, Long::sum);
+        if (r.outcome().errorMessage() != null) errorSamples.putIfAbsent(cls, r.outcome().errorMessage());
+        if (r.outcome().errorType() != null) {
+            errorTypeCounts.computeIfAbsent(cls, k -> new HashMap<>()).merge(r.outcome().errorType(), 1L, Long::sum);
         }
     }
 
     private void acceptSuccess(RequestRecord r) {
         succeeded++;
         serverTimings.accept(r);
-        int prompt = Math.max(r.promptTokens(), 0);
-        int completion = Math.max(r.completionTokens(), 0);
+        int prompt = Math.max(r.tokens().prompt(), 0);
+        int completion = Math.max(r.tokens().completion(), 0);
         double latency = r.latencySeconds();
         latencySum += latency;
         promptSum += prompt;
@@ -160,10 +161,10 @@ public final class RunMetrics implements RecordSink {
             outputTokensPerSecond.add(completion / latency);
             totalTokensPerSecond.add((prompt + (double) completion) / latency);
         }
-        if (r.tokenSource() != null) tokenSources.merge(r.tokenSource(), 1L, Long::sum);
+        if (r.tokens().source() != null) tokenSources.merge(r.tokens().source(), 1L, Long::sum);
 
         double ttft = r.ttftSeconds();
-        if (r.stream()) {
+        if (r.timing().stream()) {
             streamSucceeded++;
             if (!Double.isNaN(ttft)) {
                 ttftMs.add(ttft * 1000);
@@ -196,25 +197,25 @@ public final class RunMetrics implements RecordSink {
             decodedPerIterCount++;
         }
 
-        if (r.scheduledNanos() != ABSENT) {
+        if (r.timing().scheduledNanos() != ABSENT) {
             addIfDefined(queueDelayMs, r.queueDelaySeconds() * 1000);
             addIfDefined(latencyInclQueueSeconds, r.scheduledLatencySeconds());
             addIfDefined(ttftInclQueueMs, r.scheduledTtftSeconds() * 1000);
         }
 
-        int cached = Math.max(r.cachedTokens(), 0);
-        if (r.cachedTokens() >= 0) {
+        int cached = Math.max(r.tokens().cached(), 0);
+        if (r.tokens().cached() >= 0) {
             cacheRecords++;
             cachePromptSum += prompt;
-            cachedSum += r.cachedTokens();
-            if (r.cachedTokenSource() != null) cacheSources.merge(r.cachedTokenSource(), 1L, Long::sum);
+            cachedSum += r.tokens().cached();
+            if (r.tokens().cachedSource() != null) cacheSources.merge(r.tokens().cachedSource(), 1L, Long::sum);
         }
 
-        if (r.conversationId() != null) {
+        if (r.position().conversationId() != null) {
             multiTurnSuccesses++;
-            turnSum += r.turnIndex() + 1L;
+            turnSum += r.position().turnIndex() + 1L;
             if (!Double.isNaN(ttft)) {
-                if (r.turnIndex() == 0) {
+                if (r.position().turnIndex() == 0) {
                     firstTurnTtftSumMs += ttft * 1000;
                     firstTurnCount++;
                 } else {
@@ -224,8 +225,8 @@ public final class RunMetrics implements RecordSink {
             }
         }
 
-        if (r.startNanos() != ABSENT && r.endNanos() != ABSENT) {
-            timeline.add(r.startNanos(), r.endNanos(), completion, prompt, cached);
+        if (r.timing().startNanos() != ABSENT && r.timing().endNanos() != ABSENT) {
+            timeline.add(r.timing().startNanos(), r.timing().endNanos(), completion, prompt, cached);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.unibench.metrics;
 
-import static io.unibench.metrics.RequestRecord.ABSENT;
+import io.unibench.Moments;
+import static io.unibench.Moments.ABSENT;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -53,39 +53,39 @@ final class TraceAggregator {
     }
 
     void accept(RequestRecord r) {
-        if (r.conversationId() == null) return;
-        while (positions.size() <= r.turnIndex()) positions.add(new Position());
-        Position pos = positions.get(r.turnIndex());
+        if (r.position().conversationId() == null) return;
+        while (positions.size() <= r.position().turnIndex()) positions.add(new Position());
+        Position pos = positions.get(r.position().turnIndex());
         pos.requests++;
         // every conversation that sent a turn is a trace, so traces = completed + abandoned (a failed first turn too)
-        Trace t = traces.computeIfAbsent(r.conversationId(), id -> new Trace());
+        Trace t = traces.computeIfAbsent(r.position().conversationId(), id -> new Trace());
         if (!r.success()) return;
-        if (r.lastTurn()) completed++;
-        int prompt = Math.max(r.promptTokens(), 0);
-        int completion = Math.max(r.completionTokens(), 0);
+        if (r.position().lastTurn()) completed++;
+        int prompt = Math.max(r.tokens().prompt(), 0);
+        int completion = Math.max(r.tokens().completion(), 0);
         double ttft = r.ttftSeconds();
         pos.succeeded++;
         pos.promptSum += prompt;
         if (!Double.isNaN(ttft)) pos.ttftMs.add(ttft * 1000);
-        if (r.cachedTokens() >= 0) {
+        if (r.tokens().cached() >= 0) {
             pos.cacheRecords++;
             pos.cachePromptSum += prompt;
-            pos.cachedSum += r.cachedTokens();
+            pos.cachedSum += r.tokens().cached();
         }
 
         if (t.turns == 0) {
-            t.firstStart = r.startNanos();
+            t.firstStart = r.timing().startNanos();
             t.firstTtft = ttft;
         }
-        t.lastEnd = r.endNanos();
-        t.lastStart = r.startNanos();
+        t.lastEnd = r.timing().endNanos();
+        t.lastStart = r.timing().startNanos();
         t.lastTtft = ttft;
         double decodeSeconds = r.latencySeconds() - ttft;
         if (completion > 1 && decodeSeconds > 0) {
             t.decodeTpsSum += (completion - 1) / decodeSeconds;
             t.decodeTpsCount++;
         }
-        int cached = Math.max(r.cachedTokens(), 0);
+        int cached = Math.max(r.tokens().cached(), 0);
         t.prompt += prompt;
         t.cached += cached;
         // eligible = the previous turn's context, what this conversation left in the cache; hits beyond it (a prefix
@@ -99,7 +99,7 @@ final class TraceAggregator {
         t.prevCompletion = completion;
         t.turns++;
         t.completion += completion;
-        t.modelNanos += r.endNanos() - r.startNanos();
+        t.modelNanos += r.timing().endNanos() - r.timing().startNanos();
     }
 
     TraceSummary summary() {

@@ -1,6 +1,7 @@
 package io.unibench.report;
 
-import static io.unibench.metrics.RequestRecord.ABSENT;
+import io.unibench.Moments;
+import static io.unibench.Moments.ABSENT;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -206,25 +207,25 @@ public final class RequestsJsonlWriter implements RecordSink {
 
     private void write(RequestRecord r) throws IOException {
         gen.writeStartObject();
-        longField(INDEX, r.index());
-        stringOrNull(REQUEST_ID, r.requestId());
-        stringOrNull(CONVERSATION_ID, r.conversationId());
-        longField(TURN, r.turnIndex());
-        booleanField(IS_FIRST_TURN, r.firstTurn());
-        booleanField(IS_LAST_TURN, r.lastTurn());
-        booleanField(STREAM, r.stream());
+        longField(INDEX, r.position().index());
+        stringOrNull(REQUEST_ID, r.position().requestId());
+        stringOrNull(CONVERSATION_ID, r.position().conversationId());
+        longField(TURN, r.position().turnIndex());
+        booleanField(IS_FIRST_TURN, r.position().firstTurn());
+        booleanField(IS_LAST_TURN, r.position().lastTurn());
+        booleanField(STREAM, r.timing().stream());
         booleanField(SUCCESS, r.success());
-        stringOrNull(ERROR_CLASS, r.errorClass());
-        longField(HTTP_STATUS, r.httpStatus());
-        stringOrNull(ERROR_MESSAGE, r.errorMessage());
-        stringOrNull(FINISH_REASON, r.finishReason());
-        longField(START_EPOCH_MS, r.startEpochMillis());
-        moment(SCHEDULED_S, r.scheduledNanos());
-        moment(START_S, r.startNanos());
-        moment(HEADERS_S, r.headersNanos());
-        moment(FIRST_CHUNK_S, r.firstChunkNanos());
-        moment(FIRST_TOKEN_S, r.firstTokenNanos());
-        moment(END_S, r.endNanos());
+        stringOrNull(ERROR_CLASS, r.outcome().errorClass());
+        longField(HTTP_STATUS, r.outcome().httpStatus());
+        stringOrNull(ERROR_MESSAGE, r.outcome().errorMessage());
+        stringOrNull(FINISH_REASON, r.outcome().finishReason());
+        longField(START_EPOCH_MS, r.timing().startEpochMillis());
+        moment(SCHEDULED_S, r.timing().scheduledNanos());
+        moment(START_S, r.timing().startNanos());
+        moment(HEADERS_S, r.timing().headersNanos());
+        moment(FIRST_CHUNK_S, r.timing().firstChunkNanos());
+        moment(FIRST_TOKEN_S, r.timing().firstTokenNanos());
+        moment(END_S, r.timing().endNanos());
         PhaseTimes p = r.phases();
         booleanField(NEW_CONNECTION, p.newConnection());
         moment(CONNECT_START_S, p.connectStartNanos());
@@ -246,15 +247,15 @@ public final class RequestsJsonlWriter implements RecordSink {
         numberOrNull(TOKENS_PER_CHUNK, r.tokensPerChunk());
         gen.writeFieldName(ITL_S);
         writeIntervals(r);
-        countOrNull(PROMPT_TOKENS, r.promptTokens());
-        countOrNull(COMPLETION_TOKENS, r.completionTokens());
-        countOrNull(CACHED_TOKENS, r.cachedTokens());
+        countOrNull(PROMPT_TOKENS, r.tokens().prompt());
+        countOrNull(COMPLETION_TOKENS, r.tokens().completion());
+        countOrNull(CACHED_TOKENS, r.tokens().cached());
         stringOrNull(CACHED_TOKEN_SOURCE,
-                r.cachedTokenSource() == null ? null : lowerName(r.cachedTokenSource()));
-        stringOrNull(TOKEN_SOURCE, r.tokenSource() == null ? null : lowerName(r.tokenSource()));
-        countOrNull(TARGET_PROMPT_TOKENS, r.promptTargetTokens());
-        countOrNull(SYNTHESIZED_PROMPT_TOKENS, r.promptSynthTokens());
-        stringOrNull(ERROR_TYPE, r.errorType());
+                r.tokens().cachedSource() == null ? null : lowerName(r.tokens().cachedSource()));
+        stringOrNull(TOKEN_SOURCE, r.tokens().source() == null ? null : lowerName(r.tokens().source()));
+        countOrNull(TARGET_PROMPT_TOKENS, r.tokens().promptTarget());
+        countOrNull(SYNTHESIZED_PROMPT_TOKENS, r.tokens().promptSynth());
+        stringOrNull(ERROR_TYPE, r.outcome().errorType());
         ServerTimings t = r.serverTimings();
         countOrNull(SERVER_PROMPT_N, t == null ? -1 : t.promptN());
         numberOrNull(SERVER_PROMPT_MS, t == null ? Double.NaN : t.promptMs());
@@ -273,7 +274,7 @@ public final class RequestsJsonlWriter implements RecordSink {
      */
     private void writeIntervals(RequestRecord r) throws IOException {
         int count = r.interChunkCount();
-        long[] t = r.tokenChunkNanos();
+        long[] t = r.timing().tokenChunkNanos();
         int needed = 2 + count * (SecondsText.MAX_CHARS + 1);
         byte[] out = intervalText.room(needed);
         int pos = 0;

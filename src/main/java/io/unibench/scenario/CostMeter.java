@@ -19,13 +19,13 @@ public final class CostMeter implements RecordSink {
     @Override
     public synchronized void accept(RequestRecord r) {
         if (!r.success()) return;
-        long prompt = Math.max(r.promptTokens(), 0);
-        long cached = r.cachedTokenSource() == RequestRecord.CacheSource.SERVER ? Math.max(r.cachedTokens(), 0) : 0;
+        long prompt = Math.max(r.tokens().prompt(), 0);
+        long cached = r.tokens().cachedSource() == RequestRecord.CacheSource.SERVER ? Math.max(r.tokens().cached(), 0) : 0;
         requests++;
         uncachedInput += Math.max(prompt - cached, 0);
         cachedInput += Math.min(cached, prompt);
-        output += Math.max(r.completionTokens(), 0);
-        if (r.tokenSource() != RequestRecord.TokenSource.SERVER) estimated++;
+        output += Math.max(r.tokens().completion(), 0);
+        if (r.tokens().source() != RequestRecord.TokenSource.SERVER) estimated++;
     }
 
     synchronized Totals totals() {

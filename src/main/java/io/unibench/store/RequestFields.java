@@ -1,6 +1,7 @@
 package io.unibench.store;
 
-import static io.unibench.metrics.RequestRecord.ABSENT;
+import io.unibench.Moments;
+import static io.unibench.Moments.ABSENT;
 
 import io.unibench.metrics.RequestRecord;
 
@@ -19,25 +20,25 @@ public final class RequestFields {
     public record Field(String name, Function<RequestRecord, Object> value) {}
 
     public static final List<Field> ALL = List.of(
-            new Field("index", RequestRecord::index),
-            new Field("request_id", RequestRecord::requestId),
-            new Field("conversation_id", RequestRecord::conversationId),
-            new Field("turn", r -> (long) r.turnIndex()),
-            new Field("is_first_turn", RequestRecord::firstTurn),
-            new Field("is_last_turn", RequestRecord::lastTurn),
-            new Field("stream", RequestRecord::stream),
+            new Field("index", r -> r.position().index()),
+            new Field("request_id", r -> r.position().requestId()),
+            new Field("conversation_id", r -> r.position().conversationId()),
+            new Field("turn", r -> (long) r.position().turnIndex()),
+            new Field("is_first_turn", r -> r.position().firstTurn()),
+            new Field("is_last_turn", r -> r.position().lastTurn()),
+            new Field("stream", r -> r.timing().stream()),
             new Field("success", RequestRecord::success),
-            new Field("error_class", RequestRecord::errorClass),
-            new Field("http_status", r -> (long) r.httpStatus()),
-            new Field("error_message", RequestRecord::errorMessage),
-            new Field("finish_reason", RequestRecord::finishReason),
-            new Field("start_epoch_ms", RequestRecord::startEpochMillis),
-            new Field("scheduled_s", r -> moment(r.scheduledNanos())),
-            new Field("start_s", r -> moment(r.startNanos())),
-            new Field("headers_s", r -> moment(r.headersNanos())),
-            new Field("first_chunk_s", r -> moment(r.firstChunkNanos())),
-            new Field("first_token_s", r -> moment(r.firstTokenNanos())),
-            new Field("end_s", r -> moment(r.endNanos())),
+            new Field("error_class", r -> r.outcome().errorClass()),
+            new Field("http_status", r -> (long) r.outcome().httpStatus()),
+            new Field("error_message", r -> r.outcome().errorMessage()),
+            new Field("finish_reason", r -> r.outcome().finishReason()),
+            new Field("start_epoch_ms", r -> r.timing().startEpochMillis()),
+            new Field("scheduled_s", r -> moment(r.timing().scheduledNanos())),
+            new Field("start_s", r -> moment(r.timing().startNanos())),
+            new Field("headers_s", r -> moment(r.timing().headersNanos())),
+            new Field("first_chunk_s", r -> moment(r.timing().firstChunkNanos())),
+            new Field("first_token_s", r -> moment(r.timing().firstTokenNanos())),
+            new Field("end_s", r -> moment(r.timing().endNanos())),
             new Field("new_connection", r -> r.phases().newConnection()),
             new Field("connect_start_s", r -> moment(r.phases().connectStartNanos())),
             new Field("dns_done_s", r -> moment(r.phases().dnsDoneNanos())),
@@ -54,16 +55,16 @@ public final class RequestFields {
             new Field("tokens_per_chunk", r -> finite(r.tokensPerChunk())),
             new Field("itl_s", RequestFields::itl),
             new Field("token_chunk_s", RequestFields::chunks),
-            new Field("prompt_tokens", r -> count(r.promptTokens())),
-            new Field("completion_tokens", r -> count(r.completionTokens())),
-            new Field("cached_tokens", r -> count(r.cachedTokens())),
-            new Field("cached_token_source", r -> r.cachedTokenSource() == null ? null
-                    : r.cachedTokenSource().name().toLowerCase(Locale.ROOT)),
-            new Field("token_source", r -> r.tokenSource() == null ? null
-                    : r.tokenSource().name().toLowerCase(Locale.ROOT)),
-            new Field("target_prompt_tokens", r -> count(r.promptTargetTokens())),
-            new Field("synthesized_prompt_tokens", r -> count(r.promptSynthTokens())),
-            new Field("error_type", RequestRecord::errorType),
+            new Field("prompt_tokens", r -> count(r.tokens().prompt())),
+            new Field("completion_tokens", r -> count(r.tokens().completion())),
+            new Field("cached_tokens", r -> count(r.tokens().cached())),
+            new Field("cached_token_source", r -> r.tokens().cachedSource() == null ? null
+                    : r.tokens().cachedSource().name().toLowerCase(Locale.ROOT)),
+            new Field("token_source", r -> r.tokens().source() == null ? null
+                    : r.tokens().source().name().toLowerCase(Locale.ROOT)),
+            new Field("target_prompt_tokens", r -> count(r.tokens().promptTarget())),
+            new Field("synthesized_prompt_tokens", r -> count(r.tokens().promptSynth())),
+            new Field("error_type", r -> r.outcome().errorType()),
             new Field("server_prompt_n", r -> r.serverTimings() == null ? null : count(r.serverTimings().promptN())),
             new Field("server_prompt_ms", r -> r.serverTimings() == null ? null : finite(r.serverTimings().promptMs())),
             new Field("server_predicted_n",
@@ -95,7 +96,7 @@ public final class RequestFields {
     }
 
     private static double[] chunks(RequestRecord r) {
-        long[] t = r.tokenChunkNanos();
+        long[] t = r.timing().tokenChunkNanos();
         double[] out = new double[t.length];
         for (int i = 0; i < t.length; i++) out[i] = t[i] / 1e9;
         return out;

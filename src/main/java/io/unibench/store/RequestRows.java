@@ -1,10 +1,15 @@
 package io.unibench.store;
 
-import static io.unibench.metrics.RequestRecord.ABSENT;
+import io.unibench.Moments;
+import static io.unibench.Moments.ABSENT;
 
+import io.unibench.metrics.Outcome;
 import io.unibench.metrics.PhaseTimes;
+import io.unibench.metrics.Position;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.ServerTimings;
+import io.unibench.metrics.Timing;
+import io.unibench.metrics.Tokens;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -60,32 +65,32 @@ final class RequestRows {
         int i = 1;
         ps.setString(i++, runId);
         ps.setInt(i++, point);
-        ps.setLong(i++, r.index());
-        ps.setString(i++, clean(r.requestId()));
-        ps.setString(i++, clean(r.conversationId()));
-        ps.setInt(i++, r.turnIndex());
-        ps.setShort(i++, (short) (r.stream() ? 1 : 0));
+        ps.setLong(i++, r.position().index());
+        ps.setString(i++, clean(r.position().requestId()));
+        ps.setString(i++, clean(r.position().conversationId()));
+        ps.setInt(i++, r.position().turnIndex());
+        ps.setShort(i++, (short) (r.timing().stream() ? 1 : 0));
         ps.setShort(i++, (short) (r.success() ? 1 : 0));
-        ps.setString(i++, clean(r.errorClass()));
-        ps.setInt(i++, r.httpStatus());
-        ps.setString(i++, clean(r.errorMessage()));
-        ps.setString(i++, clean(r.finishReason()));
-        ps.setLong(i++, r.startEpochMillis());
-        moment(ps, i++, r.scheduledNanos(), base);
-        moment(ps, i++, r.startNanos(), base);
-        moment(ps, i++, r.headersNanos(), base);
-        moment(ps, i++, r.firstChunkNanos(), base);
-        moment(ps, i++, r.firstTokenNanos(), base);
-        moment(ps, i++, r.endNanos(), base);
-        byte[] chunks = packer.pack(r.tokenChunkNanos(), base);
+        ps.setString(i++, clean(r.outcome().errorClass()));
+        ps.setInt(i++, r.outcome().httpStatus());
+        ps.setString(i++, clean(r.outcome().errorMessage()));
+        ps.setString(i++, clean(r.outcome().finishReason()));
+        ps.setLong(i++, r.timing().startEpochMillis());
+        moment(ps, i++, r.timing().scheduledNanos(), base);
+        moment(ps, i++, r.timing().startNanos(), base);
+        moment(ps, i++, r.timing().headersNanos(), base);
+        moment(ps, i++, r.timing().firstChunkNanos(), base);
+        moment(ps, i++, r.timing().firstTokenNanos(), base);
+        moment(ps, i++, r.timing().endNanos(), base);
+        byte[] chunks = packer.pack(r.timing().tokenChunkNanos(), base);
         if (chunks == null) ps.setNull(i++, Types.BINARY);
         else ps.setBytes(i++, chunks);
-        ps.setInt(i++, r.promptTokens());
-        ps.setInt(i++, r.completionTokens());
-        ps.setInt(i++, r.cachedTokens());
-        ps.setString(i++, r.tokenSource() == null ? null : TOKEN_SOURCES[r.tokenSource().ordinal()]);
-        ps.setShort(i++, (short) (r.lastTurn() ? 1 : 0));
-        ps.setString(i++, r.cachedTokenSource() == null ? null : CACHE_SOURCES[r.cachedTokenSource().ordinal()]);
+        ps.setInt(i++, r.tokens().prompt());
+        ps.setInt(i++, r.tokens().completion());
+        ps.setInt(i++, r.tokens().cached());
+        ps.setString(i++, r.tokens().source() == null ? null : TOKEN_SOURCES[r.tokens().source().ordinal()]);
+        ps.setShort(i++, (short) (r.position().lastTurn() ? 1 : 0));
+        ps.setString(i++, r.tokens().cachedSource() == null ? null : CACHE_SOURCES[r.tokens().cachedSource().ordinal()]);
         PhaseTimes p = r.phases();
         moment(ps, i++, p.connectStartNanos(), base);
         moment(ps, i++, p.dnsDoneNanos(), base);
@@ -94,9 +99,9 @@ final class RequestRows {
         moment(ps, i++, p.writeStartNanos(), base);
         moment(ps, i++, p.writtenNanos(), base);
         moment(ps, i++, p.firstByteNanos(), base);
-        ps.setInt(i++, r.promptTargetTokens());
-        ps.setInt(i++, r.promptSynthTokens());
-        ps.setString(i++, clean(r.errorType()));
+        ps.setInt(i++, r.tokens().promptTarget());
+        ps.setInt(i++, r.tokens().promptSynth());
+        ps.setString(i++, clean(r.outcome().errorType()));
         ServerTimings t = r.serverTimings();
         if (t == null) {
             for (int k = 0; k < 5; k++) ps.setNull(i++, k % 2 == 0 ? Types.INTEGER : Types.DOUBLE);
@@ -134,36 +139,19 @@ final class RequestRows {
         String source = rs.getString(22);
         String cachedSource = rs.getString(24);
         return new RequestRecord(
-                rs.getLong(1),
-                rs.getString(2),
-                rs.getString(3),
-                rs.getInt(4),
-                rs.getInt(23) != 0,
-                rs.getInt(5) != 0,
-                rs.getLong(11),
-                moment(rs, 12),
-                moment(rs, 13),
-                moment(rs, 14),
-                moment(rs, 15),
-                moment(rs, 16),
-                moment(rs, 17),
-                ChunkTimes.decode(rs.getBytes(18)),
-                rs.getInt(19),
-                rs.getInt(20),
-                rs.getInt(21),
-                cachedSource == null ? null : RequestRecord.CacheSource.valueOf(cachedSource.toUpperCase(Locale.ROOT)),
-                source == null ? null : RequestRecord.TokenSource.valueOf(source.toUpperCase(Locale.ROOT)),
-                rs.getInt(6) != 0,
-                rs.getString(7),
-                rs.getInt(8),
-                rs.getString(9),
-                rs.getString(10),
+                new Position(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getInt(23) != 0),
+                new Timing(rs.getInt(5) != 0, rs.getLong(11), moment(rs, 12), moment(rs, 13), moment(rs, 14),
+                        moment(rs, 15), moment(rs, 16), moment(rs, 17), ChunkTimes.decode(rs.getBytes(18))),
+                new Tokens(rs.getInt(19), rs.getInt(20), rs.getInt(21),
+                        cachedSource == null ? null
+                                : RequestRecord.CacheSource.valueOf(cachedSource.toUpperCase(Locale.ROOT)),
+                        source == null ? null : RequestRecord.TokenSource.valueOf(source.toUpperCase(Locale.ROOT)),
+                        rs.getInt(32), rs.getInt(33)),
+                new Outcome(rs.getInt(6) != 0, rs.getString(7), rs.getInt(8), rs.getString(9), rs.getString(34),
+                        rs.getString(10)),
                 new PhaseTimes(moment(rs, 25), moment(rs, 26), moment(rs, 27), moment(rs, 28), moment(rs, 29),
                         moment(rs, 30), moment(rs, 31), moment(rs, 40)),
-                rs.getInt(32),
-                rs.getInt(33),
-                timings(rs, 35),
-                rs.getString(34));
+                timings(rs, 35));
     }
 
     private static void moment(PreparedStatement ps, int i, long nanos, long base) throws SQLException {

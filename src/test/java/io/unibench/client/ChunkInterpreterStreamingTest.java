@@ -1,5 +1,6 @@
 package io.unibench.client;
 
+import io.unibench.Moments;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unibench.client.ChunkInterpreter.Outcome;
 import org.junit.jupiter.api.Test;
@@ -151,6 +152,6 @@ class ChunkInterpreterStreamingTest {
     @Test
     void blankPayloadIsAKeepAlive() {
         assertThat(feedInSlice(" \t ", 1)).isEqualTo(Outcome.CONTINUE);
-        assertThat(chunks.firstChunkNanos()).isEqualTo(ClientResult.ABSENT);
+        assertThat(chunks.firstChunkNanos()).isEqualTo(Moments.ABSENT);
     }
 }

@@ -44,22 +44,22 @@ class BatchRecorderTest {
         for (long i = 0; i < 1000; i++) recorder.add(finished(i));
         recorder.close();
         assertThat(seen).hasSize(1000);
-        assertThat(seen).extracting(RequestRecord::index).isSorted();
+        assertThat(seen).extracting(rec -> rec.position().index()).isSorted();
         assertThat(seen.get(0).success()).isFalse();
         assertThat(seen.get(1).success()).isTrue();
-        assertThat(seen.get(7).scheduledNanos()).isEqualTo(6_995);
+        assertThat(seen.get(7).timing().scheduledNanos()).isEqualTo(6_995);
     }
 
     @Test
     void aSinkThatThrowsKeepsNoRecordFromTheOtherSinksAndCloseRethrowsIt() {
         List<RequestRecord> seen = new ArrayList<>();
         RecordSink flaky = r -> {
-            if (r.index() == 3) throw new IllegalStateException("disk full");
+            if (r.position().index() == 3) throw new IllegalStateException("disk full");
         };
         BatchRecorder recorder = new BatchRecorder(RECORDS, RequestHooks.NONE, List.of(flaky, seen::add));
         for (long i = 0; i < 10; i++) recorder.add(finished(i));
         assertThatThrownBy(recorder::close).isInstanceOf(IllegalStateException.class).hasMessage("disk full");
-        assertThat(seen).extracting(RequestRecord::index).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+        assertThat(seen).extracting(rec -> rec.position().index()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
     }
 
     @Test

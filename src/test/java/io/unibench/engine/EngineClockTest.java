@@ -51,7 +51,7 @@ class EngineClockTest {
     }
 
     private static List<RequestRecord> sorted(List<RequestRecord> records) {
-        return records.stream().sorted(Comparator.comparingLong(RequestRecord::index)).toList();
+        return records.stream().sorted(Comparator.comparingLong(rec -> rec.position().index())).toList();
     }
 
     /**
@@ -79,8 +79,8 @@ class EngineClockTest {
             long scheduled = anchor + schedule.offsetNanos(k);
             long start = Math.max(scheduled, previousEnd);
             RequestRecord r = got.get(k);
-            assertThat(r.scheduledNanos()).as("scheduled %d", k).isEqualTo(scheduled);
-            assertThat(r.startNanos()).as("start %d", k).isEqualTo(start);
+            assertThat(r.timing().scheduledNanos()).as("scheduled %d", k).isEqualTo(scheduled);
+            assertThat(r.timing().startNanos()).as("start %d", k).isEqualTo(start);
             assertThat(r.queueDelaySeconds()).as("queue delay %d", k).isEqualTo((start - scheduled) / 1e9);
             assertThat(r.scheduledLatencySeconds()).as("latency incl. queue %d", k)
                     .isEqualTo((start + SERVICE_NANOS - scheduled) / 1e9);
@@ -90,7 +90,7 @@ class EngineClockTest {
         double lastDelay = got.getLast().queueDelaySeconds();
         assertThat(lastDelay).isGreaterThan(0.5 * n * SERVICE_NANOS / 2 / 1e9);
         // the whole run took n·S: the server was never idle once the queue formed
-        assertThat(got.getLast().endNanos() - got.getFirst().startNanos()).isEqualTo(n * SERVICE_NANOS);
+        assertThat(got.getLast().timing().endNanos() - got.getFirst().timing().startNanos()).isEqualTo(n * SERVICE_NANOS);
     }
 
     @Test
@@ -111,7 +111,7 @@ class EngineClockTest {
         ManualClock clock = new ManualClock();
         List<RequestRecord> records = Collections.synchronizedList(new ArrayList<>());
         RecordSink failsOnThird = r -> {
-            if (r.index() == 2) throw new IllegalStateException("sink bug");
+            if (r.position().index() == 2) throw new IllegalStateException("sink bug");
             records.add(r);
         };
         BenchmarkRunner runner = new BenchmarkRunner(serialServer(clock), RECORDS, new StopSignal(),
@@ -121,7 +121,7 @@ class EngineClockTest {
                 .hasMessageContaining("java.lang.IllegalStateException: sink bug")
                 .hasMessageContaining("EngineClockTest");
         // one worker: it died on request 2, and nothing ran after it (no silent run at lower concurrency)
-        assertThat(records).extracting(RequestRecord::index).containsExactly(0L, 1L);
+        assertThat(records).extracting(rec -> rec.position().index()).containsExactly(0L, 1L);
     }
 
     @Test
@@ -129,7 +129,7 @@ class EngineClockTest {
         ManualClock clock = new ManualClock();
         List<Long> seen = Collections.synchronizedList(new ArrayList<>());
         RecordSink broken = r -> {
-            seen.add(r.index());
+            seen.add(r.position().index());
             throw new IllegalStateException("sink bug");
         };
         BenchmarkRunner runner = new BenchmarkRunner(serialServer(clock), RECORDS, new StopSignal(),
@@ -156,6 +156,6 @@ class EngineClockTest {
                 new ConversationRequests(PARAMS, 1, "t"), List.of(failsOnThird), 1))
                 .isInstanceOf(RunFailedException.class).hasMessageContaining("sink bug");
         // the only worker died in conversation 2: no later conversation started
-        assertThat(records).extracting(RequestRecord::conversationId).containsExactly("bench-0", "bench-0");
+        assertThat(records).extracting(rec -> rec.position().conversationId()).containsExactly("bench-0", "bench-0");
     }
 }

@@ -1,5 +1,6 @@
 package io.unibench.engine;
 
+import io.unibench.Moments;
 import io.netty.handler.ssl.SslContext;
 import io.unibench.client.ClientConfig;
 import io.unibench.client.ClientResult;
@@ -30,7 +31,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import static io.unibench.client.ClientResult.ABSENT;
+import static io.unibench.Moments.ABSENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -178,7 +179,7 @@ class HttpsTest {
     private static RequestRecord record(ClientResult r) {
         RecordFactory records = new RecordFactory(tokenizer, false);
         PreparedRequest req = new PreparedRequest(0, "a", BODY, true, Prompt.ofText("hi there", -1, -1));
-        return records.record(0, req, r, RequestRecord.ABSENT, 0);
+        return records.record(0, req, r, Moments.ABSENT, 0);
     }
 
     private static String url(SimServer sim, String host) {

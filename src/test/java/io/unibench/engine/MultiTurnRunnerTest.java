@@ -1,5 +1,6 @@
 package io.unibench.engine;
 
+import io.unibench.Moments;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.client.ApiFormat;
 import io.unibench.client.ClientConfig;
@@ -60,8 +61,8 @@ class MultiTurnRunnerTest {
         }
 
         List<RequestRecord> of(String conversation) {
-            return records.stream().filter(r -> r.conversationId().equals(conversation))
-                    .sorted(Comparator.comparingInt(RequestRecord::turnIndex)).toList();
+            return records.stream().filter(r -> r.position().conversationId().equals(conversation))
+                    .sorted(Comparator.comparingInt(rec -> rec.position().turnIndex())).toList();
         }
     }
 
@@ -159,9 +160,9 @@ class MultiTurnRunnerTest {
                     "assistant:real reply to u1", "user:u2", "assistant:real reply to u2", "user:u3");
             assertThat(server.received.toString()).doesNotContain("DATASET-A");
             List<RequestRecord> turns = sink.of("bench-0");
-            assertThat(turns).extracting(RequestRecord::turnIndex).containsExactly(0, 1, 2);
-            assertThat(turns).extracting(RequestRecord::firstTurn).containsExactly(true, false, false);
-            assertThat(turns).extracting(RequestRecord::lastTurn).containsExactly(false, false, true);
+            assertThat(turns).extracting(rec -> rec.position().turnIndex()).containsExactly(0, 1, 2);
+            assertThat(turns).extracting(rec -> rec.position().firstTurn()).containsExactly(true, false, false);
+            assertThat(turns).extracting(rec -> rec.position().lastTurn()).containsExactly(false, false, true);
         }
     }
 
@@ -178,8 +179,8 @@ class MultiTurnRunnerTest {
             assertThat(b).hasSize(2);
             assertThat(b.get(0).success()).isTrue();
             assertThat(b.get(1).success()).isFalse();
-            assertThat(b.get(1).errorClass()).isEqualTo("http_5xx");
-            assertThat(b.get(1).lastTurn()).isTrue();
+            assertThat(b.get(1).outcome().errorClass()).isEqualTo("http_5xx");
+            assertThat(b.get(1).position().lastTurn()).isTrue();
             assertThat(server.received.stream().map(MultiTurnRunnerTest::lastUser)).doesNotContain("b-u3");
             // the next conversation starts from nothing: its first request carries only its own first message
             JsonNode cFirst = server.received.stream().filter(r -> lastUser(r).equals("c-u1")).findFirst().orElseThrow();
@@ -213,7 +214,7 @@ class MultiTurnRunnerTest {
             assertThat(outcome.sent()).isEqualTo(60);
             assertThat(claimed).hasSize(60).allMatch(s -> s >= 0 && s < 60);
             Map<String, List<RequestRecord>> byConversation =
-                    sink.records.stream().collect(Collectors.groupingBy(RequestRecord::conversationId));
+                    sink.records.stream().collect(Collectors.groupingBy(rec -> rec.position().conversationId()));
             assertThat(byConversation).hasSize(60);
             assertThat(sink.records).hasSize(120).allMatch(RequestRecord::success);
             // dataset order, cycled: every pooled conversation is used 60/7 → 8 or 9 times
@@ -245,11 +246,11 @@ class MultiTurnRunnerTest {
             // both workers claimed before the first reply; once 100 ms had passed nobody claimed again
             assertThat(outcome.sent()).isEqualTo(2);
             Map<String, List<RequestRecord>> byConversation =
-                    sink.records.stream().collect(Collectors.groupingBy(RequestRecord::conversationId));
+                    sink.records.stream().collect(Collectors.groupingBy(rec -> rec.position().conversationId()));
             assertThat(byConversation).hasSize(2);
             for (List<RequestRecord> turns : byConversation.values()) {
                 assertThat(turns).hasSize(3).allMatch(RequestRecord::success); // finished all turns
-                assertThat(turns.stream().filter(RequestRecord::lastTurn)).hasSize(1);
+                assertThat(turns.stream().filter(rec -> rec.position().lastTurn())).hasSize(1);
             }
             // the clock passed the deadline after the second reply: the 4 turns sent after it were not cut
             assertThat(sentAt).hasSize(6);
@@ -308,8 +309,8 @@ class MultiTurnRunnerTest {
             run(server.uri(), pool, new LoadPlan(1, 2, -1, null, 0), MultiTurnPlan.RateMode.THINK, null,
                     List.of(metrics, sink));
             RunResult r = metrics.result(new RunInfo("x", 1, -1, 2));
-            assertThat(sink.of("bench-0")).extracting(RequestRecord::cachedTokens).containsExactly(0, 60, 120);
-            assertThat(sink.records).allMatch(x -> x.cachedTokenSource() == RequestRecord.CacheSource.ESTIMATE);
+            assertThat(sink.of("bench-0")).extracting(rec -> rec.tokens().cached()).containsExactly(0, 60, 120);
+            assertThat(sink.records).allMatch(x -> x.tokens().cachedSource() == RequestRecord.CacheSource.ESTIMATE);
             assertThat(r.summary().kvCacheHitRatePercent()).isCloseTo(100.0 * 180 / 380, within(1e-4));
             assertThat(r.summary().cacheHitSource()).isEqualTo("estimated");
             assertThat(r.summary().cacheHitEstimated()).isTrue();
@@ -342,10 +343,10 @@ class MultiTurnRunnerTest {
                     MultiTurnPlan.RateMode.ARRIVAL, null, List.of(sink));
             assertThat(outcome.sent()).isEqualTo(6);
             assertThat(sink.records).hasSize(12).allMatch(RequestRecord::success);
-            assertThat(sink.records.stream().filter(RequestRecord::firstTurn))
-                    .allMatch(x -> x.scheduledNanos() != RequestRecord.ABSENT && x.queueDelaySeconds() >= 0);
-            assertThat(sink.records.stream().filter(x -> !x.firstTurn()))
-                    .allMatch(x -> x.scheduledNanos() == RequestRecord.ABSENT);
+            assertThat(sink.records.stream().filter(rec -> rec.position().firstTurn()))
+                    .allMatch(x -> x.timing().scheduledNanos() != Moments.ABSENT && x.queueDelaySeconds() >= 0);
+            assertThat(sink.records.stream().filter(x -> !x.position().firstTurn()))
+                    .allMatch(x -> x.timing().scheduledNanos() == Moments.ABSENT);
         }
     }
 
@@ -368,8 +369,8 @@ class MultiTurnRunnerTest {
                     MultiTurnPlan.RateMode.THINK, null, List.of(metrics, sink));
             RunResult r = metrics.result(new RunInfo("x", 1, -1, 3));
             assertThat(sink.records).hasSize(9).allMatch(RequestRecord::success);
-            assertThat(sink.records.stream().filter(x -> !x.firstTurn()))
-                    .allMatch(x -> x.cachedTokenSource() == RequestRecord.CacheSource.SERVER && x.cachedTokens() > 1000);
+            assertThat(sink.records.stream().filter(x -> !x.position().firstTurn()))
+                    .allMatch(x -> x.tokens().cachedSource() == RequestRecord.CacheSource.SERVER && x.tokens().cached() > 1000);
             double first = r.summary().avgFirstTurnTtftMs();
             double subsequent = r.summary().avgSubsequentTurnTtftMs();
             assertThat(first).isGreaterThan(5 + 1000 * 0.3); // at least the configured cost of 1,000 uncached tokens

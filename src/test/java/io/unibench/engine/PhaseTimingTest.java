@@ -1,5 +1,6 @@
 package io.unibench.engine;
 
+import io.unibench.Moments;
 import io.unibench.client.ClientConfig;
 import io.unibench.client.ClientResult;
 import io.unibench.client.LlmClient;
@@ -23,7 +24,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import static io.unibench.client.ClientResult.ABSENT;
+import static io.unibench.Moments.ABSENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -62,8 +63,8 @@ class PhaseTimingTest {
 
             RecordFactory records = new RecordFactory(Tokenizers.defaultTokenizer(), false);
             PreparedRequest req = new PreparedRequest(0, "a", BODY, true, Prompt.ofText("hi there", -1, -1));
-            RequestRecord r1 = records.record(0, req, first, RequestRecord.ABSENT, 0);
-            RequestRecord r2 = records.record(1, req, second, RequestRecord.ABSENT, 0);
+            RequestRecord r1 = records.record(0, req, first, Moments.ABSENT, 0);
+            RequestRecord r2 = records.record(1, req, second, Moments.ABSENT, 0);
 
             assertThat(Phase.CONNECT.millis(r1)).isGreaterThan(0);
             assertThat(Phase.DNS.millis(r1)).isGreaterThanOrEqualTo(0);

@@ -1,5 +1,6 @@
 package io.unibench.engine;
 
+import io.unibench.Moments;
 import io.unibench.client.ClientConfig;
 import io.unibench.client.ClientResult;
 import io.unibench.client.LlmClient;
@@ -42,13 +43,13 @@ class RecordFactoryTest {
         RequestRecord streamed;
         RequestRecord json;
         try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(5).withItlMs(2).withPrefillMsPerToken(0))) {
-            streamed = records.record(0, asked, send(sim, Map.of()), RequestRecord.ABSENT, 0);
+            streamed = records.record(0, asked, send(sim, Map.of()), Moments.ABSENT, 0);
             json = records.record(1, asked, send(sim, Map.of("X-Unibench-Fault", "{\"type\":\"json-reply\"}")),
-                    RequestRecord.ABSENT, 0);
+                    Moments.ABSENT, 0);
         }
-        assertThat(streamed.stream()).isTrue();
+        assertThat(streamed.timing().stream()).isTrue();
         assertThat(json.success()).isTrue();
-        assertThat(json.stream()).isFalse(); // the request asked for a stream; what arrived was one JSON body
+        assertThat(json.timing().stream()).isFalse(); // the request asked for a stream; what arrived was one JSON body
         assertThat(json.tpotSeconds()).isNaN();
         assertThat(json.ttftSeconds()).isEqualTo(json.latencySeconds());
         metrics.accept(streamed);

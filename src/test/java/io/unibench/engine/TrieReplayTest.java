@@ -80,8 +80,8 @@ class TrieReplayTest {
         List<double[]> hand = new ArrayList<>(); // per trace: latency, TTFAT, idle
         for (int c = 0; c < traces; c++) {
             String id = "bench-" + c;
-            List<RequestRecord> turns = records.stream().filter(r -> r.conversationId().equals(id))
-                    .sorted(Comparator.comparingInt(RequestRecord::turnIndex)).toList();
+            List<RequestRecord> turns = records.stream().filter(r -> r.position().conversationId().equals(id))
+                    .sorted(Comparator.comparingInt(rec -> rec.position().turnIndex())).toList();
             // claims go in dataset order, so bench-c replays trace c of the file
             TrieTrace trace = recorded.get(c);
             Conversation conv = pool.get(c);
@@ -92,19 +92,19 @@ class TrieReplayTest {
                 RequestRecord r = turns.get(i);
                 Turn turn = conv.turns().get(i);
                 int traceInput = i == 0 ? trace.inputPromptLength() : Math.max(1, trace.toolOutputLengths().get(i - 1));
-                assertThat(r.promptTargetTokens()).isEqualTo(traceInput);
-                assertThat(r.promptSynthTokens()).isEqualTo(traceInput);
-                assertThat(r.completionTokens()).as("output of turn %d", i).isEqualTo(Math.max(1, trace.replyLength(i)));
+                assertThat(r.tokens().promptTarget()).isEqualTo(traceInput);
+                assertThat(r.tokens().promptSynth()).isEqualTo(traceInput);
+                assertThat(r.tokens().completion()).as("output of turn %d", i).isEqualTo(Math.max(1, trace.replyLength(i)));
                 contentTokens += traceInput;
                 int messages = 2 * i + 1; // the user/tool messages so far and the i replies between them
-                long overhead = r.promptTokens() - contentTokens;
+                long overhead = r.tokens().prompt() - contentTokens;
                 // the server counts the chat template too: a few tokens per message and the generation prompt
                 // (the replies' text re-tokenized in the history may merge a token or two at their ends)
                 assertThat(overhead).as("template overhead of turn %d", i)
                         .isBetween((long) -messages, (long) TEMPLATE_TOKENS_PER_MESSAGE_MAX * messages
                                 + GENERATION_PROMPT_TOKENS_MAX);
-                contentTokens += r.completionTokens();
-                modelNanos += r.endNanos() - r.startNanos();
+                contentTokens += r.tokens().completion();
+                modelNanos += r.timing().endNanos() - r.timing().startNanos();
                 assertThat(turn.toolCallLatencySeconds()).isEqualTo(i == 0 ? null : trace.toolLatencies().get(i - 1));
             }
             List<Pause> asked = pauses.stream().filter(p -> p.conversation().equals(id))
@@ -122,8 +122,8 @@ class TrieReplayTest {
             assertThat(asked).hasSize(expectedPauses);
             RequestRecord first = turns.get(0);
             RequestRecord last = turns.get(turns.size() - 1);
-            double latency = (last.endNanos() - first.startNanos()) / 1e9;
-            double ttfat = (last.firstTokenNanos() - first.startNanos()) / 1e9;
+            double latency = (last.timing().endNanos() - first.timing().startNanos()) / 1e9;
+            double ttfat = (last.timing().firstTokenNanos() - first.timing().startNanos()) / 1e9;
             double idle = latency - modelNanos / 1e9;
             // each pause is waited in full before its turn starts, so the idle time holds at least their sum
             assertThat(idle).isGreaterThanOrEqualTo(pausedNanos / 1e9);

@@ -52,8 +52,8 @@ class RunMetricsTest {
         RunMetrics m = new RunMetrics();
         for (int i = 0; i < 3; i++) m.accept(record().index(i).startMs(0).chunksMs(10).endMs(20).tokens(5, 1).build());
         m.accept(record().index(3).startMs(0).endMs(5).failed("http_5xx", 500, "boom").build());
-        m.accept(record().index(4).startMs(0).endMs(30).failed(RequestRecord.CANCELLED, 0, "cancelled").build());
-        m.accept(record().index(5).startMs(0).endMs(30).failed(RequestRecord.CANCELLED, 0, "cancelled").build());
+        m.accept(record().index(4).startMs(0).endMs(30).failed(Outcome.CANCELLED, 0, "cancelled").build());
+        m.accept(record().index(5).startMs(0).endMs(30).failed(Outcome.CANCELLED, 0, "cancelled").build());
         RunResult r = m.result(new RunInfo("x", 4, -1, 6));
         Summary s = r.summary();
         assertThat(s.totalRequests()).isEqualTo(6);
@@ -426,7 +426,7 @@ class RunMetricsTest {
     void summaryMapIsTheGoldenFile() {
         RunMetrics m = new RunMetrics();
         io.unibench.store.TestStores.records(40, TestRecords.ms(0), 7).forEach(m::accept);
-        m.accept(record().index(40).startMs(5).endMs(9).failed(RequestRecord.CANCELLED, 0, "stopped").build());
+        m.accept(record().index(40).startMs(5).endMs(9).failed(Outcome.CANCELLED, 0, "stopped").build());
         m.accept(record().index(41).conversation("conv-0", 1).lastTurn().scheduledMs(9).startMs(10).firstChunkMs(15)
                 .chunksMs(20, 30, 40).endMs(40).tokens(120, 5).estimatedCached(105).build());
         StringBuilder text = new StringBuilder();

@@ -1,6 +1,7 @@
 package io.unibench.metrics;
 
-import static io.unibench.metrics.RequestRecord.ABSENT;
+import io.unibench.Moments;
+import static io.unibench.Moments.ABSENT;
 
 /**
  * Builds {@link RequestRecord}s by hand for tests, with every moment given in milliseconds after a fixed base
@@ -74,9 +75,10 @@ public final class TestRecords {
     }
 
     public RequestRecord build() {
-        return new RequestRecord(index, requestId, conversationId, turn, lastTurn, stream, 1_700_000_000_000L + index,
-                scheduled, start, headers, firstChunk, firstToken, end, chunks, prompt, completion, cached,
-                cached < 0 ? null : cacheSource, source,
-                success, errorClass, httpStatus, errorMessage, finishReason);
+        return new RequestRecord(new Position(index, requestId, conversationId, turn, lastTurn),
+                new Timing(stream, 1_700_000_000_000L + index, scheduled, start, headers, firstChunk, firstToken, end,
+                        chunks),
+                new Tokens(prompt, completion, cached, cached < 0 ? null : cacheSource, source, -1, -1),
+                new Outcome(success, errorClass, httpStatus, errorMessage, null, finishReason), PhaseTimes.NONE, null);
     }
 }

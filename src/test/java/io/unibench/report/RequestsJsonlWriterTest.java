@@ -82,7 +82,7 @@ class RequestsJsonlWriterTest {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         for (int i = 0; i < records.size(); i++) {
             RequestRecord r = records.get(i);
-            long[] nanos = {r.scheduledNanos(), r.startNanos(), r.headersNanos(), r.firstChunkNanos(), r.endNanos()};
+            long[] nanos = {r.timing().scheduledNanos(), r.timing().startNanos(), r.timing().headersNanos(), r.timing().firstChunkNanos(), r.timing().endNanos()};
             String[] keys = {"scheduled_s", "start_s", "headers_s", "first_chunk_s", "end_s"};
             for (int k = 0; k < keys.length; k++) {
                 String jackson = MAPPER.writeValueAsString((nanos[k] - runStart) / 1e9);

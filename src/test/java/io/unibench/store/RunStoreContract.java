@@ -1,5 +1,6 @@
 package io.unibench.store;
 
+import io.unibench.Moments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,11 +9,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
 import io.unibench.Golden;
 import io.unibench.metrics.MetricDelta;
+import io.unibench.metrics.Outcome;
 import io.unibench.metrics.PhaseTimes;
+import io.unibench.metrics.Position;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
+import io.unibench.metrics.ServerTimings;
+import io.unibench.metrics.Timing;
+import io.unibench.metrics.Tokens;
 import io.unibench.report.RunComparisonReport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -177,9 +183,9 @@ abstract class RunStoreContract {
                 70L, 80L, 90L);
         RequestRecord r = records.get(10);
         RunStore.RequestSample s = ten.get(1);
-        assertThat(s.startMs()).isEqualTo((r.startNanos() - BASE) / 1e6);
+        assertThat(s.startMs()).isEqualTo((r.timing().startNanos() - BASE) / 1e6);
         assertThat(s.success()).isEqualTo(r.success());
-        if (r.success()) assertThat(s.ttftMs()).isEqualTo((r.firstTokenNanos() - r.startNanos()) / 1e6);
+        if (r.success()) assertThat(s.ttftMs()).isEqualTo((r.timing().firstTokenNanos() - r.timing().startNanos()) / 1e6);
         else assertThat(s.ttftMs()).isNull();
     }
 
@@ -210,7 +216,7 @@ abstract class RunStoreContract {
         JsonNode first = ResultJson.MAPPER.readTree(lines.getFirst());
         assertThat(first.get("point").asInt()).isZero();
         assertThat(first.get("label").asText()).isEqualTo(INFO.label());
-        assertThat(first.get("request_id").asText()).isEqualTo(records.getFirst().requestId());
+        assertThat(first.get("request_id").asText()).isEqualTo(records.getFirst().position().requestId());
     }
 
     private RunFilter filter(String model, String url, String name, List<String> tags, Long since, Long until,
@@ -311,19 +317,23 @@ abstract class RunStoreContract {
     static List<RequestRecord> slower(List<RequestRecord> in, double factor) {
         List<RequestRecord> out = new ArrayList<>();
         for (RequestRecord r : in) {
-            long[] chunks = Arrays.stream(r.tokenChunkNanos()).map(t -> stretch(t, factor)).toArray();
-            out.add(new RequestRecord(r.index(), r.requestId(), r.conversationId(), r.turnIndex(), r.lastTurn(), r.stream(),
-                    r.startEpochMillis(), stretch(r.scheduledNanos(), factor), stretch(r.startNanos(), factor),
-                    stretch(r.headersNanos(), factor), stretch(r.firstChunkNanos(), factor),
-                    stretch(r.firstTokenNanos(), factor), stretch(r.endNanos(), factor), chunks, r.promptTokens(),
-                    r.completionTokens(), r.cachedTokens(), r.cachedTokenSource(), r.tokenSource(), r.success(), r.errorClass(),
-                    r.httpStatus(), r.errorMessage(), r.finishReason()));
+            long[] chunks = Arrays.stream(r.timing().tokenChunkNanos()).map(t -> stretch(t, factor)).toArray();
+            Timing t = r.timing();
+            Timing stretched = new Timing(t.stream(), t.startEpochMillis(), stretch(t.scheduledNanos(), factor),
+                    stretch(t.startNanos(), factor), stretch(t.headersNanos(), factor),
+                    stretch(t.firstChunkNanos(), factor), stretch(t.firstTokenNanos(), factor),
+                    stretch(t.endNanos(), factor), chunks);
+            Outcome o = r.outcome();
+            // only what the comparison reads: no connection phases, prompt lengths, server timings or error type
+            out.add(new RequestRecord(r.position(), stretched, r.tokens().withPromptLengths(-1, -1),
+                    new Outcome(o.success(), o.errorClass(), o.httpStatus(), o.errorMessage(), null, o.finishReason()),
+                    PhaseTimes.NONE, null));
         }
         return out;
     }
 
     private static long stretch(long t, double factor) {
-        return t == RequestRecord.ABSENT ? t : BASE + Math.round((t - BASE) * factor);
+        return t == Moments.ABSENT ? t : BASE + Math.round((t - BASE) * factor);
     }
 
     @Test
@@ -387,25 +397,27 @@ abstract class RunStoreContract {
         String chunkText = f.get("token_chunk_s");
         long[] chunks = chunkText == null || chunkText.isBlank() ? new long[0]
                 : Arrays.stream(chunkText.split(" ")).mapToLong(s -> RequestFields.nanos(Double.parseDouble(s))).toArray();
-        return new RequestRecord(Long.parseLong(f.get("index")), f.get("request_id"), f.get("conversation_id"),
-                Integer.parseInt(f.get("turn")), Boolean.parseBoolean(f.get("is_last_turn")), Boolean.parseBoolean(f.get("stream")),
-                Long.parseLong(f.get("start_epoch_ms")), moment(f, "scheduled_s"), moment(f, "start_s"),
-                moment(f, "headers_s"), moment(f, "first_chunk_s"), moment(f, "first_token_s"), moment(f, "end_s"),
-                chunks, count(f, "prompt_tokens"), count(f, "completion_tokens"), count(f, "cached_tokens"),
-                f.get("cached_token_source") == null ? null
-                        : RequestRecord.CacheSource.valueOf(f.get("cached_token_source").toUpperCase(java.util.Locale.ROOT)),
-                f.get("token_source") == null ? null
-                        : RequestRecord.TokenSource.valueOf(f.get("token_source").toUpperCase(java.util.Locale.ROOT)),
-                Boolean.parseBoolean(f.get("success")), f.get("error_class"), Integer.parseInt(f.get("http_status")),
-                f.get("error_message"), f.get("finish_reason"),
+        return new RequestRecord(
+                new Position(Long.parseLong(f.get("index")), f.get("request_id"), f.get("conversation_id"),
+                        Integer.parseInt(f.get("turn")), Boolean.parseBoolean(f.get("is_last_turn"))),
+                new Timing(Boolean.parseBoolean(f.get("stream")), Long.parseLong(f.get("start_epoch_ms")),
+                        moment(f, "scheduled_s"), moment(f, "start_s"), moment(f, "headers_s"),
+                        moment(f, "first_chunk_s"), moment(f, "first_token_s"), moment(f, "end_s"), chunks),
+                new Tokens(count(f, "prompt_tokens"), count(f, "completion_tokens"), count(f, "cached_tokens"),
+                        f.get("cached_token_source") == null ? null : RequestRecord.CacheSource.valueOf(
+                                f.get("cached_token_source").toUpperCase(java.util.Locale.ROOT)),
+                        f.get("token_source") == null ? null
+                                : RequestRecord.TokenSource.valueOf(f.get("token_source").toUpperCase(java.util.Locale.ROOT)),
+                        count(f, "target_prompt_tokens"), count(f, "synthesized_prompt_tokens")),
+                new Outcome(Boolean.parseBoolean(f.get("success")), f.get("error_class"),
+                        Integer.parseInt(f.get("http_status")), f.get("error_message"), f.get("error_type"),
+                        f.get("finish_reason")),
                 new PhaseTimes(moment(f, "connect_start_s"), moment(f, "dns_done_s"), moment(f, "connect_done_s"),
                         moment(f, "tls_done_s"), moment(f, "write_start_s"), moment(f, "written_s"),
                         moment(f, "first_byte_s"), moment(f, "stale_attempt_start_s")),
-                count(f, "target_prompt_tokens"), count(f, "synthesized_prompt_tokens"),
-                f.get("server_prompt_n") == null ? null : new io.unibench.metrics.ServerTimings(
+                f.get("server_prompt_n") == null ? null : new ServerTimings(
                         count(f, "server_prompt_n"), millis(f, "server_prompt_ms"), count(f, "server_predicted_n"),
-                        millis(f, "server_predicted_ms"), count(f, "server_cache_n")),
-                f.get("error_type"));
+                        millis(f, "server_predicted_ms"), count(f, "server_cache_n")));
     }
 
     private static double millis(Map<String, String> f, String k) {
@@ -427,24 +439,27 @@ abstract class RunStoreContract {
             RequestRecord e = expected.get(i);
             RequestRecord a = actual.get(i);
             assertThat(a).usingRecursiveComparison().withComparatorForType(Double::compare, Double.class) // NaN: unknown
-                    .ignoringFields("scheduledNanos", "startNanos", "headersNanos",
-                    "firstChunkNanos", "firstTokenNanos", "endNanos", "tokenChunkNanos", "phases").isEqualTo(e);
+                    .ignoringFields("timing.scheduledNanos", "timing.startNanos", "timing.headersNanos",
+                    "timing.firstChunkNanos", "timing.firstTokenNanos", "timing.endNanos", "timing.tokenChunkNanos",
+                    "phases").isEqualTo(e);
             PhaseTimes p = e.phases();
             assertThat(a.phases()).as("phases of record %d", i).isEqualTo(new PhaseTimes(
                     shift(p.connectStartNanos(), base), shift(p.dnsDoneNanos(), base),
                     shift(p.connectDoneNanos(), base), shift(p.tlsDoneNanos(), base),
                     shift(p.writeStartNanos(), base), shift(p.writtenNanos(), base),
                     shift(p.firstByteNanos(), base), shift(p.staleStartNanos(), base)));
-            assertThat(new long[] {a.scheduledNanos(), a.startNanos(), a.headersNanos(), a.firstChunkNanos(),
-                    a.firstTokenNanos(), a.endNanos()}).as("moments of record %d", i).containsExactly(
-                    shift(e.scheduledNanos(), base), shift(e.startNanos(), base), shift(e.headersNanos(), base),
-                    shift(e.firstChunkNanos(), base), shift(e.firstTokenNanos(), base), shift(e.endNanos(), base));
-            assertThat(a.tokenChunkNanos()).containsExactly(Arrays.stream(e.tokenChunkNanos()).map(t -> t - base).toArray());
+            Timing at = a.timing();
+            Timing et = e.timing();
+            assertThat(new long[] {at.scheduledNanos(), at.startNanos(), at.headersNanos(), at.firstChunkNanos(),
+                    at.firstTokenNanos(), at.endNanos()}).as("moments of record %d", i).containsExactly(
+                    shift(et.scheduledNanos(), base), shift(et.startNanos(), base), shift(et.headersNanos(), base),
+                    shift(et.firstChunkNanos(), base), shift(et.firstTokenNanos(), base), shift(et.endNanos(), base));
+            assertThat(at.tokenChunkNanos()).containsExactly(Arrays.stream(et.tokenChunkNanos()).map(t -> t - base).toArray());
         }
     }
 
     private static long shift(long t, long base) {
-        return t == RequestRecord.ABSENT ? t : t - base;
+        return t == Moments.ABSENT ? t : t - base;
     }
 
     @Test

@@ -1,7 +1,13 @@
 package io.unibench.store;
 
+import io.unibench.Moments;
+import io.unibench.metrics.Outcome;
 import io.unibench.metrics.PhaseTimes;
+import io.unibench.metrics.Position;
 import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.ServerTimings;
+import io.unibench.metrics.Timing;
+import io.unibench.metrics.Tokens;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -71,33 +77,29 @@ public final class TestStores {
                 t += 4_000_000L + rnd.nextLong(3_000_000L);
             }
             long end = ok ? t : start + 1_000_000L;
-            out.add(new RequestRecord(i, "req-" + i, i % 3 == 0 ? "conv-" + (i / 3) : null, i % 3, i % 3 == 2, true,
-                    1_760_000_000_000L + i, i % 2 == 0 ? start - 500_000L : RequestRecord.ABSENT, start,
-                    start + 10_000_000L, ok ? chunks[0] - 1000 : RequestRecord.ABSENT,
-                    ok ? chunks[0] : RequestRecord.ABSENT, end, chunks, 100 + rnd.nextInt(50), completion,
-                    ok && i % 7 != 0 ? rnd.nextInt(64) : -1,
-                    ok && i % 7 != 0 ? (i % 5 == 0 ? RequestRecord.CacheSource.ESTIMATE : RequestRecord.CacheSource.SERVER) : null,
-                    i % 11 == 0 ? RequestRecord.TokenSource.ESTIMATE : RequestRecord.TokenSource.SERVER, ok,
-                    ok ? null : "http_429", ok ? 200 : 429, ok ? null : "Too Many Requests, \"quoted\",\nsecond line",
-                    ok ? "length" : null, io.unibench.metrics.PhaseTimes.NONE, -1, -1,
-                    // the server's words: llama.cpp timings on some successes (one without prompt_ms), an error type
-                    ok && i % 3 == 1 ? new io.unibench.metrics.ServerTimings(90, i % 6 == 1 ? Double.NaN : 12.5 + i,
-                            completion, 4.25 * completion, 10) : null,
-                    !ok && i % 10 == 4 ? "rate_limit_exceeded" : null));
+            int prompt = 100 + rnd.nextInt(50);
+            int cached = ok && i % 7 != 0 ? rnd.nextInt(64) : -1;
+            out.add(new RequestRecord(
+                    new Position(i, "req-" + i, i % 3 == 0 ? "conv-" + (i / 3) : null, i % 3, i % 3 == 2),
+                    new Timing(true, 1_760_000_000_000L + i, i % 2 == 0 ? start - 500_000L : Moments.ABSENT, start,
+                            start + 10_000_000L, ok ? chunks[0] - 1000 : Moments.ABSENT,
+                            ok ? chunks[0] : Moments.ABSENT, end, chunks),
+                    new Tokens(prompt, completion, cached,
+                            cached < 0 ? null : i % 5 == 0 ? RequestRecord.CacheSource.ESTIMATE
+                                    : RequestRecord.CacheSource.SERVER,
+                            i % 11 == 0 ? RequestRecord.TokenSource.ESTIMATE : RequestRecord.TokenSource.SERVER, -1, -1),
+                    new Outcome(ok, ok ? null : "http_429", ok ? 200 : 429,
+                            ok ? null : "Too Many Requests, \"quoted\",\nsecond line",
+                            !ok && i % 10 == 4 ? "rate_limit_exceeded" : null, ok ? "length" : null),
+                    PhaseTimes.NONE,
+                    // the server's words: llama.cpp timings on some successes (one without prompt_ms)
+                    ok && i % 3 == 1 ? new ServerTimings(90, i % 6 == 1 ? Double.NaN : 12.5 + i,
+                            completion, 4.25 * completion, 10) : null));
             if (i % 4 == 1) { // sent twice: a stale pooled connection, then a new one
-                out.set(i, withPhases(out.get(i), new PhaseTimes(start + 1000, start + 2000, start + 90_000,
-                        RequestRecord.ABSENT, start + 91_000, start + 95_000, start + 9_000_000, start - 400_000)));
+                out.set(i, out.get(i).withPhases(new PhaseTimes(start + 1000, start + 2000, start + 90_000,
+                        Moments.ABSENT, start + 91_000, start + 95_000, start + 9_000_000, start - 400_000)));
             }
         }
         return out;
-    }
-
-    private static RequestRecord withPhases(RequestRecord r, PhaseTimes p) {
-        return new RequestRecord(r.index(), r.requestId(), r.conversationId(), r.turnIndex(), r.lastTurn(), r.stream(),
-                r.startEpochMillis(), r.scheduledNanos(), r.startNanos(), r.headersNanos(), r.firstChunkNanos(),
-                r.firstTokenNanos(), r.endNanos(), r.tokenChunkNanos(), r.promptTokens(), r.completionTokens(),
-                r.cachedTokens(), r.cachedTokenSource(), r.tokenSource(), r.success(), r.errorClass(), r.httpStatus(),
-                r.errorMessage(), r.finishReason(), p, r.promptTargetTokens(), r.promptSynthTokens(), r.serverTimings(),
-                r.errorType());
     }
 }

@@ -1,6 +1,12 @@
 package io.unibench.report.scenario;
 
+import io.unibench.Moments;
+import io.unibench.metrics.Outcome;
+import io.unibench.metrics.PhaseTimes;
+import io.unibench.metrics.Position;
 import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.Timing;
+import io.unibench.metrics.Tokens;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
@@ -27,9 +33,10 @@ class ComparisonTest {
         for (int i = 0; i < n; i++) {
             long start = i * latencyMs * 1_000_000L;
             long end = start + latencyMs * 1_000_000L;
-            out.add(new RequestRecord(i, "r" + i, null, 0, false, false, 0, RequestRecord.ABSENT, start, start, end,
-                    end, end, new long[0], 10, 5, -1, null, RequestRecord.TokenSource.SERVER, true, null, 200, null,
-                    "stop"));
+            out.add(new RequestRecord(Position.single(i, "r" + i),
+                    new Timing(false, 0, Moments.ABSENT, start, start, end, end, end, new long[0]),
+                    Tokens.counted(10, 5, RequestRecord.TokenSource.SERVER), Outcome.ok(200, "stop"), PhaseTimes.NONE,
+                    null));
         }
         return out;
     }

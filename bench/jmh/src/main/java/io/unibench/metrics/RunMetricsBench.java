@@ -1,5 +1,6 @@
 package io.unibench.metrics;
 
+import io.unibench.Moments;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -38,9 +39,11 @@ public class RunMetricsBench {
             long start = base + i * 1_000_000L;
             long[] chunks = new long[256];
             for (int c = 0; c < chunks.length; c++) chunks[c] = start + 200_000L + c * 20_000L + (i * 7919L + c) % 5_000L;
-            records[i] = new RequestRecord(i, "req-" + i, null, 0, true, true, 1_700_000_000_000L + i, RequestRecord.ABSENT,
-                    start, start + 100_000L, start + 150_000L, chunks[0], chunks[255] + 10_000L, chunks, 9, 256, 0,
-                    RequestRecord.CacheSource.SERVER, RequestRecord.TokenSource.SERVER, true, null, 200, null, "length");
+            records[i] = new RequestRecord(new Position(i, "req-" + i, null, 0, true),
+                    new Timing(true, 1_700_000_000_000L + i, Moments.ABSENT, start, start + 100_000L,
+                            start + 150_000L, chunks[0], chunks[255] + 10_000L, chunks),
+                    new Tokens(9, 256, 0, RequestRecord.CacheSource.SERVER, RequestRecord.TokenSource.SERVER, -1, -1),
+                    Outcome.ok(200, "length"), PhaseTimes.NONE, null);
         }
     }
 

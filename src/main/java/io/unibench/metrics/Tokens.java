@@ -1,0 +1,37 @@
+package io.unibench.metrics;
+
+import io.unibench.metrics.RequestRecord.CacheSource;
+import io.unibench.metrics.RequestRecord.TokenSource;
+
+/**
+ * A request's token counts; a count is {@code -1} when unknown.
+ *
+ * @param prompt       prompt tokens, from the server's usage when given, else counted by the client
+ * @param completion   completion tokens, same sources
+ * @param cached       prompt tokens served from the prefix cache: the server's figure when it reported one; in
+ *                     multi-turn otherwise the client's estimate (previous turn's prompt + completion tokens, 0 on the
+ *                     first turn)
+ * @param cachedSource where {@code cached} came from; {@code null} when unknown
+ * @param source       where the prompt and completion counts came from
+ * @param promptTarget tokens the dataset aimed the prompt at (multi-turn: this turn's new message); -1 none
+ * @param promptSynth  tokens of that prompt text as the client's tokenizer counts it; -1 unknown. Together they show
+ *                     where synthesized prompts missed their length (evalscope's re-tokenization)
+ */
+public record Tokens(int prompt, int completion, int cached, CacheSource cachedSource, TokenSource source,
+                     int promptTarget, int promptSynth) {
+
+    /** Counts from {@code source} without a cached figure or prompt-length target. */
+    public static Tokens counted(int prompt, int completion, TokenSource source) {
+        return new Tokens(prompt, completion, -1, null, source, -1, -1);
+    }
+
+    /** These counts with a cached-token figure ({@code -1} and {@code null}: unknown). */
+    public Tokens withCached(int count, CacheSource from) {
+        return new Tokens(prompt, completion, count, from, source, promptTarget, promptSynth);
+    }
+
+    /** These counts with the prompt's target and synthesized lengths (-1 = none). */
+    public Tokens withPromptLengths(int target, int synthesized) {
+        return new Tokens(prompt, completion, cached, cachedSource, source, target, synthesized);
+    }
+}
