@@ -8,10 +8,19 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
 import io.unibench.metrics.Phase;
-import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.RecordSink;
+import io.unibench.metrics.RequestFields;
+import io.unibench.metrics.RequestFields.ChunkMoments;
+import io.unibench.metrics.RequestFields.Count;
+import io.unibench.metrics.RequestFields.Field;
+import io.unibench.metrics.RequestFields.Flag;
+import io.unibench.metrics.RequestFields.Intervals;
+import io.unibench.metrics.RequestFields.Moment;
+import io.unibench.metrics.RequestFields.PhasesMs;
+import io.unibench.metrics.RequestFields.Real;
+import io.unibench.metrics.RequestFields.Text;
+import io.unibench.metrics.RequestFields.Whole;
 import io.unibench.metrics.RequestRecord;
-import io.unibench.metrics.ServerTimings;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -28,8 +37,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code requests.jsonl}: one JSON object per line per request, written as records arrive, so a run that is
  * killed still leaves every finished request on disk. Thread-safe.
  *
- * <p>Fields: {@code index, request_id, conversation_id, turn} (0-based){@code , is_first_turn, is_last_turn, stream,
- * success, error_class, http_status,
+ * <p>Fields: {@link RequestFields#JSONL}, the list the run history's export shares. {@code index, request_id,
+ * conversation_id, turn} (0-based){@code , is_first_turn, is_last_turn, stream, success, error_class, http_status,
  * error_message, finish_reason, start_epoch_ms}; moments in seconds since {@code runStartNanos}
  * ({@code scheduled_s, start_s, headers_s, first_chunk_s, first_token_s, end_s}, null when the moment did not
  * happen); the connection and transfer moments {@code connect_start_s, dns_done_s, connect_done_s, tls_done_s,
@@ -66,56 +75,8 @@ public final class RequestsJsonlWriter implements RecordSink {
      * Member names pre-quoted once (Jackson otherwise escapes every name of every record) and moments written by
      * SecondsText: the same text as Jackson's double, at a fraction of the cost (bench/README.md, third round).
      */
-    private static final SerializedString INDEX = new SerializedString("index");
-    private static final SerializedString REQUEST_ID = new SerializedString("request_id");
-    private static final SerializedString CONVERSATION_ID = new SerializedString("conversation_id");
-    private static final SerializedString TURN = new SerializedString("turn");
-    private static final SerializedString IS_FIRST_TURN = new SerializedString("is_first_turn");
-    private static final SerializedString IS_LAST_TURN = new SerializedString("is_last_turn");
-    private static final SerializedString STREAM = new SerializedString("stream");
-    private static final SerializedString SUCCESS = new SerializedString("success");
-    private static final SerializedString ERROR_CLASS = new SerializedString("error_class");
-    private static final SerializedString HTTP_STATUS = new SerializedString("http_status");
-    private static final SerializedString ERROR_MESSAGE = new SerializedString("error_message");
-    private static final SerializedString FINISH_REASON = new SerializedString("finish_reason");
-    private static final SerializedString START_EPOCH_MS = new SerializedString("start_epoch_ms");
-    private static final SerializedString SCHEDULED_S = new SerializedString("scheduled_s");
-    private static final SerializedString START_S = new SerializedString("start_s");
-    private static final SerializedString HEADERS_S = new SerializedString("headers_s");
-    private static final SerializedString FIRST_CHUNK_S = new SerializedString("first_chunk_s");
-    private static final SerializedString FIRST_TOKEN_S = new SerializedString("first_token_s");
-    private static final SerializedString END_S = new SerializedString("end_s");
-    private static final SerializedString NEW_CONNECTION = new SerializedString("new_connection");
-    private static final SerializedString CONNECT_START_S = new SerializedString("connect_start_s");
-    private static final SerializedString DNS_DONE_S = new SerializedString("dns_done_s");
-    private static final SerializedString CONNECT_DONE_S = new SerializedString("connect_done_s");
-    private static final SerializedString TLS_DONE_S = new SerializedString("tls_done_s");
-    private static final SerializedString WRITE_START_S = new SerializedString("write_start_s");
-    private static final SerializedString WRITTEN_S = new SerializedString("written_s");
-    private static final SerializedString FIRST_BYTE_S = new SerializedString("first_byte_s");
-    private static final SerializedString PHASES_MS = new SerializedString("phases_ms");
-    private static final SerializedString LATENCY_S = new SerializedString("latency_s");
-    private static final SerializedString TTFT_S = new SerializedString("ttft_s");
-    private static final SerializedString FIRST_CHUNK_LATENCY_S = new SerializedString("first_chunk_latency_s");
-    private static final SerializedString TPOT_S = new SerializedString("tpot_s");
-    private static final SerializedString QUEUE_DELAY_S = new SerializedString("queue_delay_s");
-    private static final SerializedString TOKENS_PER_CHUNK = new SerializedString("tokens_per_chunk");
-    private static final SerializedString ITL_S = new SerializedString("itl_s");
-    private static final SerializedString PROMPT_TOKENS = new SerializedString("prompt_tokens");
-    private static final SerializedString COMPLETION_TOKENS = new SerializedString("completion_tokens");
-    private static final SerializedString CACHED_TOKENS = new SerializedString("cached_tokens");
-    private static final SerializedString CACHED_TOKEN_SOURCE = new SerializedString("cached_token_source");
-    private static final SerializedString TOKEN_SOURCE = new SerializedString("token_source");
-    private static final SerializedString TARGET_PROMPT_TOKENS = new SerializedString("target_prompt_tokens");
-    private static final SerializedString SYNTHESIZED_PROMPT_TOKENS = new SerializedString("synthesized_prompt_tokens");
-    private static final SerializedString ERROR_TYPE = new SerializedString("error_type");
-    private static final SerializedString SERVER_PROMPT_N = new SerializedString("server_prompt_n");
-    private static final SerializedString SERVER_PROMPT_MS = new SerializedString("server_prompt_ms");
-    private static final SerializedString SERVER_PREDICTED_N = new SerializedString("server_predicted_n");
-    private static final SerializedString SERVER_PREDICTED_MS = new SerializedString("server_predicted_ms");
-    private static final SerializedString SERVER_CACHE_N = new SerializedString("server_cache_n");
-    private static final SerializedString RETRIED_STALE_CONNECTION = new SerializedString("retried_stale_connection");
-    private static final SerializedString STALE_ATTEMPT_START_S = new SerializedString("stale_attempt_start_s");
+    private static final Field[] FIELDS = RequestFields.JSONL.toArray(new Field[0]);
+    private static final SerializedString[] NAMES = names(FIELDS);
     private static final Phase[] PHASES = Phase.values();
     private static final SerializedString[] PHASE_NAMES = phaseNames();
 
@@ -207,63 +168,29 @@ public final class RequestsJsonlWriter implements RecordSink {
 
     private void write(RequestRecord r) throws IOException {
         gen.writeStartObject();
-        longField(INDEX, r.position().index());
-        stringOrNull(REQUEST_ID, r.position().requestId());
-        stringOrNull(CONVERSATION_ID, r.position().conversationId());
-        longField(TURN, r.position().turnIndex());
-        booleanField(IS_FIRST_TURN, r.position().firstTurn());
-        booleanField(IS_LAST_TURN, r.position().lastTurn());
-        booleanField(STREAM, r.timing().stream());
-        booleanField(SUCCESS, r.success());
-        stringOrNull(ERROR_CLASS, r.outcome().errorClass());
-        longField(HTTP_STATUS, r.outcome().httpStatus());
-        stringOrNull(ERROR_MESSAGE, r.outcome().errorMessage());
-        stringOrNull(FINISH_REASON, r.outcome().finishReason());
-        longField(START_EPOCH_MS, r.timing().startEpochMillis());
-        moment(SCHEDULED_S, r.timing().scheduledNanos());
-        moment(START_S, r.timing().startNanos());
-        moment(HEADERS_S, r.timing().headersNanos());
-        moment(FIRST_CHUNK_S, r.timing().firstChunkNanos());
-        moment(FIRST_TOKEN_S, r.timing().firstTokenNanos());
-        moment(END_S, r.timing().endNanos());
-        PhaseTimes p = r.phases();
-        booleanField(NEW_CONNECTION, p.newConnection());
-        moment(CONNECT_START_S, p.connectStartNanos());
-        moment(DNS_DONE_S, p.dnsDoneNanos());
-        moment(CONNECT_DONE_S, p.connectDoneNanos());
-        moment(TLS_DONE_S, p.tlsDoneNanos());
-        moment(WRITE_START_S, p.writeStartNanos());
-        moment(WRITTEN_S, p.writtenNanos());
-        moment(FIRST_BYTE_S, p.firstByteNanos());
-        gen.writeFieldName(PHASES_MS);
-        gen.writeStartObject();
-        for (int i = 0; i < PHASES.length; i++) numberOrNull(PHASE_NAMES[i], PHASES[i].millis(r));
+        for (int i = 0; i < NAMES.length; i++) {
+            gen.writeFieldName(NAMES[i]);
+            switch (FIELDS[i]) {
+                case Whole f -> gen.writeNumber(f.of().applyAsLong(r));
+                case Count f -> countOrNull(f.of().applyAsInt(r));
+                case Flag f -> gen.writeBoolean(f.of().test(r));
+                case Text f -> stringOrNull(f.of().apply(r));
+                case Real f -> numberOrNull(f.of().applyAsDouble(r));
+                case Moment f -> moment(f.nanos().applyAsLong(r));
+                case Intervals f -> writeIntervals(r);
+                case ChunkMoments f -> writeChunkMoments(r);
+                case PhasesMs f -> writePhases(r);
+            }
+        }
         gen.writeEndObject();
-        numberOrNull(LATENCY_S, r.latencySeconds());
-        numberOrNull(TTFT_S, r.ttftSeconds());
-        numberOrNull(FIRST_CHUNK_LATENCY_S, r.firstChunkSeconds());
-        numberOrNull(TPOT_S, r.tpotSeconds());
-        numberOrNull(QUEUE_DELAY_S, r.queueDelaySeconds());
-        numberOrNull(TOKENS_PER_CHUNK, r.tokensPerChunk());
-        gen.writeFieldName(ITL_S);
-        writeIntervals(r);
-        countOrNull(PROMPT_TOKENS, r.tokens().prompt());
-        countOrNull(COMPLETION_TOKENS, r.tokens().completion());
-        countOrNull(CACHED_TOKENS, r.tokens().cached());
-        stringOrNull(CACHED_TOKEN_SOURCE,
-                r.tokens().cachedSource() == null ? null : lowerName(r.tokens().cachedSource()));
-        stringOrNull(TOKEN_SOURCE, r.tokens().source() == null ? null : lowerName(r.tokens().source()));
-        countOrNull(TARGET_PROMPT_TOKENS, r.tokens().promptTarget());
-        countOrNull(SYNTHESIZED_PROMPT_TOKENS, r.tokens().promptSynth());
-        stringOrNull(ERROR_TYPE, r.outcome().errorType());
-        ServerTimings t = r.serverTimings();
-        countOrNull(SERVER_PROMPT_N, t == null ? -1 : t.promptN());
-        numberOrNull(SERVER_PROMPT_MS, t == null ? Double.NaN : t.promptMs());
-        countOrNull(SERVER_PREDICTED_N, t == null ? -1 : t.predictedN());
-        numberOrNull(SERVER_PREDICTED_MS, t == null ? Double.NaN : t.predictedMs());
-        countOrNull(SERVER_CACHE_N, t == null ? -1 : t.cacheN());
-        booleanField(RETRIED_STALE_CONNECTION, r.retriedStaleConnection());
-        moment(STALE_ATTEMPT_START_S, p.staleStartNanos());
+    }
+
+    private void writePhases(RequestRecord r) throws IOException {
+        gen.writeStartObject();
+        for (int i = 0; i < PHASES.length; i++) {
+            gen.writeFieldName(PHASE_NAMES[i]);
+            numberOrNull(PHASES[i].millis(r));
+        }
         gen.writeEndObject();
     }
 
@@ -287,8 +214,21 @@ public final class RequestsJsonlWriter implements RecordSink {
         gen.writeRawValue(intervalText.length(pos));
     }
 
-    private void moment(SerializedString name, long nanos) throws IOException {
-        gen.writeFieldName(name);
+    /** {@code token_chunk_s}: each text chunk's arrival since the run's start, raw like {@code itl_s}. */
+    private void writeChunkMoments(RequestRecord r) throws IOException {
+        long[] t = r.timing().tokenChunkNanos();
+        byte[] out = intervalText.room(2 + t.length * (SecondsText.MAX_CHARS + 1));
+        int pos = 0;
+        out[pos++] = '[';
+        for (int i = 0; i < t.length; i++) {
+            if (i > 0) out[pos++] = ',';
+            pos = SecondsText.append(out, pos, t[i] - runStartNanos);
+        }
+        out[pos++] = ']';
+        gen.writeRawValue(intervalText.length(pos));
+    }
+
+    private void moment(long nanos) throws IOException {
         if (nanos == ABSENT) {
             gen.writeNull();
         } else {
@@ -296,36 +236,25 @@ public final class RequestsJsonlWriter implements RecordSink {
         }
     }
 
-    private void longField(SerializedString name, long v) throws IOException {
-        gen.writeFieldName(name);
-        gen.writeNumber(v);
-    }
-
-    private void booleanField(SerializedString name, boolean v) throws IOException {
-        gen.writeFieldName(name);
-        gen.writeBoolean(v);
-    }
-
-    private void numberOrNull(SerializedString name, double v) throws IOException {
-        gen.writeFieldName(name);
+    private void numberOrNull(double v) throws IOException {
         if (Double.isFinite(v)) gen.writeNumber(v);
         else gen.writeNull();
     }
 
-    private void countOrNull(SerializedString name, int v) throws IOException {
-        gen.writeFieldName(name);
+    private void countOrNull(int v) throws IOException {
         if (v >= 0) gen.writeNumber(v);
         else gen.writeNull();
     }
 
-    private void stringOrNull(SerializedString name, String v) throws IOException {
-        gen.writeFieldName(name);
+    private void stringOrNull(String v) throws IOException {
         if (v == null) gen.writeNull();
         else gen.writeString(v);
     }
 
-    private static String lowerName(Enum<?> e) {
-        return e.name().toLowerCase(Locale.ROOT);
+    private static SerializedString[] names(Field[] fields) {
+        SerializedString[] names = new SerializedString[fields.length];
+        for (int i = 0; i < names.length; i++) names[i] = new SerializedString(fields[i].name());
+        return names;
     }
 
     private static SerializedString[] phaseNames() {

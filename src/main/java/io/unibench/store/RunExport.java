@@ -3,6 +3,7 @@ package io.unibench.store;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.metrics.RequestFields;
 import io.unibench.metrics.RequestRecord;
 
 import java.io.IOException;
@@ -79,7 +80,7 @@ public final class RunExport {
     }
 
     /**
-     * One JSON object a line per request, in point order: the fields of {@link RequestFields#ALL} after
+     * One JSON object a line per request, in point order: the fields of {@link RequestFields#EXPORT} after
      * {@code point} and {@code label}. Streamed from the database like the CSV.
      */
     public static void requestsJsonl(RunStore store, StoredRun run, OutputStream out) throws IOException, SQLException {
@@ -112,8 +113,8 @@ public final class RunExport {
                 g.writeNumberField("point", point.index());
                 g.writeStringField("label", point.label());
             }
-            for (RequestFields.Field f : RequestFields.ALL) {
-                Object v = f.value().apply(rec);
+            for (RequestFields.Field f : RequestFields.EXPORT) {
+                Object v = f.value(rec, 0); // stored moments count from the point's start
                 g.writeFieldName(f.name());
                 switch (v) {
                     case null -> g.writeNull();
@@ -152,10 +153,10 @@ public final class RunExport {
         out.flush();
     }
 
-    /** One row per request: run id, point, label, then {@link RequestFields#ALL}; arrays space-separated. */
+    /** One row per request: run id, point, label, then {@link RequestFields#EXPORT}; arrays space-separated. */
     public static void requestsCsv(RunStore store, StoredRun run, Writer out) throws IOException, SQLException {
         List<String> header = new ArrayList<>(List.of("run_id", "point", "label"));
-        for (RequestFields.Field f : RequestFields.ALL) header.add(f.name());
+        for (RequestFields.Field f : RequestFields.EXPORT) header.add(f.name());
         line(out, header);
         try {
             for (StoredPoint p : run.points()) {
@@ -164,7 +165,7 @@ public final class RunExport {
                     cells.add(run.runId());
                     cells.add(Integer.toString(p.index()));
                     cells.add(p.label());
-                    for (RequestFields.Field f : RequestFields.ALL) cells.add(cell(f.value().apply(rec)));
+                    for (RequestFields.Field f : RequestFields.EXPORT) cells.add(cell(f.value(rec, 0)));
                     try {
                         line(out, cells);
                     } catch (IOException e) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unibench.Golden;
+import io.unibench.metrics.RequestFields;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.TestRecords;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,19 +106,20 @@ class RequestsJsonlWriterTest {
     }
 
     /**
-     * The run history's export ({@code store.RequestFields}) names the same per-request fields as this file, with
-     * the same values: it is written separately (this writer is the hot path, the export a generic table), so this
-     * keeps the two from drifting. The export adds {@code token_chunk_s}; this file adds {@code phases_ms}.
+     * This file and the run history's export write the fields of one list ({@code metrics.RequestFields}): this
+     * writer through its fast typed path, the export through {@code Field.value}. Both must give the same values;
+     * the export has {@code token_chunk_s} where this file has {@code phases_ms}.
      */
     @Test
     void theExportFieldsAreThisFilesFieldsWithTheSameValues() throws Exception {
         Path file = dir.resolve("same.jsonl");
         long runStart = TestRecords.ms(0);
-        List<RequestRecord> records = List.of(
+        List<RequestRecord> records = new ArrayList<>(List.of(
                 record().index(0).conversation("conv-1", 2).scheduledMs(90).startMs(100).headersMs(120)
                         .firstChunkMs(130).chunksMs(150, 250, 450).endMs(450).tokens(40, 5).cached(16).build(),
                 record().index(1).startMs(200).endMs(300).failed("http_429", 429, "slow down")
-                        .source(RequestRecord.TokenSource.ESTIMATE).build());
+                        .source(RequestRecord.TokenSource.ESTIMATE).build()));
+        records.addAll(io.unibench.store.TestStores.records(8, runStart, 3)); // phases, server timings, error types
         try (RequestsJsonlWriter w = new RequestsJsonlWriter(file, runStart)) {
             records.forEach(w::accept);
         }
@@ -125,33 +128,37 @@ class RequestsJsonlWriterTest {
             JsonNode line = MAPPER.readTree(lines.get(i));
             List<String> names = new ArrayList<>();
             line.fieldNames().forEachRemaining(names::add);
-            names.remove("phases_ms");
             List<String> exported = new ArrayList<>();
-            for (io.unibench.store.RequestFields.Field f : io.unibench.store.RequestFields.ALL) {
-                if (f.name().equals("token_chunk_s")) continue;
-                exported.add(f.name());
-                // the export's moments count from the record's own run start: shift to this file's
-                Object value = f.value().apply(records.get(i));
-                JsonNode written = line.get(f.name());
-                assertThat(written).as("record %d, %s", i, f.name()).isNotNull();
-                if (value == null) {
-                    assertThat(written.isNull()).as("record %d, %s is null", i, f.name()).isTrue();
-                } else if (value instanceof double[] a) {
-                    assertThat(written.size()).as("record %d, %s", i, f.name()).isEqualTo(a.length);
-                    for (int k = 0; k < a.length; k++) assertThat(written.get(k).asDouble()).isCloseTo(a[k], within(1e-12));
-                } else if (value instanceof Double d) {
-                    double offset = f.name().endsWith("_s") && !f.name().endsWith("latency_s") && !f.name().equals("ttft_s")
-                            && !f.name().equals("tpot_s") && !f.name().equals("queue_delay_s") ? runStart / 1e9 : 0;
-                    assertThat(written.asDouble()).as("record %d, %s", i, f.name()).isCloseTo(d - offset, within(1e-6));
-                } else if (value instanceof Boolean b) {
-                    assertThat(written.asBoolean()).as("record %d, %s", i, f.name()).isEqualTo(b);
-                } else if (value instanceof Long l) {
-                    assertThat(written.asLong()).as("record %d, %s", i, f.name()).isEqualTo(l);
-                } else {
-                    assertThat(written.asText()).as("record %d, %s", i, f.name()).isEqualTo(value.toString());
-                }
+            for (RequestFields.Field f : RequestFields.EXPORT) exported.add(f.name());
+            List<String> fileNames = new ArrayList<>(names);
+            fileNames.remove("phases_ms");
+            fileNames.add(fileNames.indexOf("itl_s") + 1, "token_chunk_s");
+            assertThat(fileNames).as("record %d: the export's names in the same order", i).isEqualTo(exported);
+            List<String> jsonl = new ArrayList<>();
+            for (RequestFields.Field f : RequestFields.JSONL) {
+                jsonl.add(f.name());
+                assertSameValue(f.value(records.get(i), runStart), line.get(f.name()), "record " + i + ", " + f.name());
             }
-            assertThat(names).as("record %d: the same names in the same order", i).isEqualTo(exported);
+            assertThat(names).as("record %d: the file's names", i).isEqualTo(jsonl);
+        }
+    }
+
+    private static void assertSameValue(Object value, JsonNode written, String what) {
+        assertThat(written).as(what).isNotNull();
+        switch (value) {
+            case null -> assertThat(written.isNull()).as("%s is null", what).isTrue();
+            case double[] a -> {
+                assertThat(written.size()).as(what).isEqualTo(a.length);
+                for (int k = 0; k < a.length; k++) assertThat(written.get(k).asDouble()).isEqualTo(a[k]);
+            }
+            case Double d -> assertThat(written.asDouble()).as(what).isEqualTo(d);
+            case Boolean b -> assertThat(written.asBoolean()).as(what).isEqualTo(b);
+            case Long l -> assertThat(written.asLong()).as(what).isEqualTo(l);
+            case Map<?, ?> m -> {
+                assertThat(written.size()).as(what).isEqualTo(m.size());
+                m.forEach((k, v) -> assertSameValue(v, written.get((String) k), what + "." + k));
+            }
+            default -> assertThat(written.asText()).as(what).isEqualTo(value.toString());
         }
     }
 

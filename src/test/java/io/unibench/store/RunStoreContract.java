@@ -12,6 +12,7 @@ import io.unibench.metrics.MetricDelta;
 import io.unibench.metrics.Outcome;
 import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.Position;
+import io.unibench.metrics.RequestFields;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
