@@ -16,6 +16,7 @@ import io.unibench.engine.RunOutcome;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.selfcheck.SelfCheck;
 import io.unibench.engine.selfcheck.SelfCheckReport;
+import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.PromptLengthStats;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
@@ -244,6 +245,7 @@ public final class PerfCommand implements Callable<Integer> {
         RunInfo info = new RunInfo(plan.label(), plan.concurrency(), plan.paced() ? plan.rate() : -1, plan.number());
         long runStart = System.nanoTime();
         RunOutcome outcome = null;
+        GoodputMeter goodput = options.loads.goodputMeter(); // null without --goodput
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
         try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(runDir.resolve("requests.jsonl"), runStart);
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
@@ -251,6 +253,7 @@ public final class PerfCommand implements Callable<Integer> {
              RecordSink stored = store.pointSink(info, runDir, runStart)) {
             RecordSink shown = multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress;
             List<RecordSink> sinks = new ArrayList<>(List.of(metrics, jsonl, promptLengths, sweepPromptLengths, shown, stored));
+            if (goodput != null) sinks.add(goodput);
             if (progressFile != null) {
                 sinks.add(multiTurn != null ? MultiTurnPerf.conversationProgress(progressFile) : progressFile);
             }
@@ -273,7 +276,7 @@ public final class PerfCommand implements Callable<Integer> {
         if (outcome.hitDuration()) {
             err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
         }
-        RunResult result = metrics.result(info);
+        RunResult result = LoadShapeOptions.withGoodput(goodput, metrics.result(info));
         Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
         extraKeys.putAll(promptLengths.summaryKeys());
         if (serverCounted != null && firstPoint) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled

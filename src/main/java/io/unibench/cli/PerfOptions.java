@@ -295,6 +295,10 @@ public final class PerfOptions {
     @Mixin
     HistoryOptions history = new HistoryOptions();
 
+    // ---- arrival shapes, goodput, SLA auto-tune ---------------------------------------------------
+    @Mixin
+    LoadShapeOptions loads = new LoadShapeOptions();
+
     /** --headers as an ordered map; a value without '=' is bad input. */
     Map<String, String> headerMap() {
         Map<String, String> map = new LinkedHashMap<>();

@@ -116,6 +116,7 @@ record PerfSettings(
         if (o.totalTimeout <= 0) throw new BadInputException("--total-timeout must be > 0");
         if (o.warmupNum < 0) throw new BadInputException("--warmup-num must be ≥ 0");
         checkRanges(o);
+        o.loads.validate(o);
         return new PerfSettings(sim, url, model, format, apiKey, o.headerMap(), List.copyOf(parallel),
                 List.copyOf(number), List.copyOf(rate), duration, sleep, gen, o.seed == null ? 0 : o.seed,
                 dataset, minLen, maxLen, defaultLoad, o.openLoop);

@@ -52,6 +52,7 @@ public final class EvalscopeFiles {
         Files.createDirectories(runDir);
         Map<String, Object> summary = new LinkedHashMap<>(r.summary().toMap());
         summary.putAll(serverVsClientKeys(r.serverVsClient()));
+        summary.putAll(r.goodputKeys());
         extraSummaryKeys.forEach(summary::putIfAbsent);
         writeJson(runDir.resolve(SUMMARY), summary);
         writeJson(runDir.resolve(PERCENTILE), PercentileRow.toMaps(r.percentiles()));
