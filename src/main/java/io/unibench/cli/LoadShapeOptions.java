@@ -1,13 +1,17 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
+import io.unibench.engine.ArrivalShape;
+import io.unibench.engine.LoadPlan;
 import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.GoodputSlo;
 import io.unibench.metrics.RunResult;
 import picocli.CommandLine.Option;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The flags of {@code perf} for arrival shapes and capacity questions (vLLM's {@code --goodput}, {@code
@@ -22,11 +26,95 @@ final class LoadShapeOptions {
             + "benchmark_summary.json as 'Request Goodput (req/s)' and in the run history. Default: none.")
     List<String> goodput;
 
+    @Option(names = "--burstiness", paramLabel = "B", description = "vLLM's burstiness of the --rate arrivals: "
+            + "gaps are gamma-distributed with shape B and mean 1/rate (1 = Poisson, the same schedule as without "
+            + "the flag; below 1 burstier, above 1 more even, Infinity evenly spaced), on the same absolute "
+            + "schedule. Also shapes the gaps of a --ramp-up-strategy. Default: 1.0.")
+    Double burstiness;
+
+    @Option(names = "--ramp-up-strategy", paramLabel = "linear|exponential", description = "vLLM's request-rate "
+            + "ramp: the rate of request i of a run's N goes from --ramp-up-start-rps to --ramp-up-end-rps, "
+            + "linearly or geometrically in i/(N-1); each gap is drawn at that rate (--burstiness shape). Replaces "
+            + "--rate (the points show the end rate as Rate); bounded by --parallel unless --open-loop. Not with "
+            + "--multi-turn. Default: none.")
+    ArrivalShape.Ramp.Strategy rampUpStrategy;
+
+    @Option(names = "--ramp-up-start-rps", paramLabel = "RPS", description = "vLLM's: the rate of a run's first "
+            + "request, > 0 (needs --ramp-up-strategy). Default: none.")
+    Double rampUpStartRps;
+
+    @Option(names = "--ramp-up-end-rps", paramLabel = "RPS", description = "vLLM's: the rate of a run's last "
+            + "request, > 0 (needs --ramp-up-strategy). Default: none.")
+    Double rampUpEndRps;
+
     private GoodputSlo slo; // parsed once
 
     /** Checks every flag of this group (bad input: one line naming the flag). */
     void validate(PerfOptions o) {
         goodputSlo();
+        if (burstiness != null) {
+            if (!(burstiness > 0)) throw new BadInputException("--burstiness " + burstiness + ": must be > 0 (1 = Poisson)");
+            boolean paced = o.rate != null && o.rate.stream().anyMatch(r -> r > 0);
+            if (!paced && rampUpStrategy == null) {
+                throw new BadInputException("--burstiness shapes scheduled arrivals: give --rate R > 0 or a --ramp-up-strategy");
+            }
+            if (o.multiTurn) {
+                throw new BadInputException("--burstiness does not apply to --multi-turn (its arrivals are Poisson)");
+            }
+        }
+        if (rampUpStrategy == null) {
+            if (rampUpStartRps != null || rampUpEndRps != null) {
+                throw new BadInputException("--ramp-up-start-rps/--ramp-up-end-rps need --ramp-up-strategy linear|exponential");
+            }
+        } else {
+            if (rampUpStartRps == null || rampUpEndRps == null) {
+                throw new BadInputException("--ramp-up-strategy needs both --ramp-up-start-rps and --ramp-up-end-rps");
+            }
+            positiveRate("--ramp-up-start-rps", rampUpStartRps);
+            positiveRate("--ramp-up-end-rps", rampUpEndRps);
+            if (o.rate != null && o.rate.stream().anyMatch(r -> r != -1)) {
+                throw new BadInputException("--ramp-up-strategy sets the rate: do not give --rate with it (as vLLM)");
+            }
+            if (o.multiTurn) throw new BadInputException("--ramp-up-strategy does not apply to --multi-turn");
+        }
+    }
+
+    /**
+     * The rate of every run: --rate's as resolved, or the ramp's end rate (the Rate its points are shown with, so
+     * the plan is paced and --open-loop needs no --rate).
+     */
+    List<Double> rates(PerfOptions o, List<Double> resolved) {
+        validate(o); // before the rates are used, so a bad ramp is the one line
+        if (rampUpStrategy == null) return resolved;
+        return java.util.Collections.nCopies(resolved.size(), rampUpEndRps);
+    }
+
+    /** The point's plan with its arrival shape: the ramp's, or gamma gaps of --burstiness; else as it is. */
+    LoadPlan shape(LoadPlan plan) {
+        if (!plan.paced()) return plan;
+        double b = burstiness == null ? 1 : burstiness;
+        if (rampUpStrategy != null) {
+            return plan.withArrivals(ArrivalShape.ramp(new ArrivalShape.Ramp(rampUpStrategy, rampUpStartRps,
+                    rampUpEndRps), b));
+        }
+        return burstiness == null ? plan : plan.withArrivals(ArrivalShape.gamma(b));
+    }
+
+    /** Keys of benchmark_summary.json that say how a paced point's arrivals were shaped (vLLM's result fields). */
+    Map<String, Object> summaryKeys(LoadPlan plan) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (!plan.paced()) return m;
+        if (burstiness != null || rampUpStrategy != null) m.put("Burstiness", burstiness == null ? 1.0 : burstiness);
+        if (rampUpStrategy != null) {
+            m.put("Ramp-Up Strategy", rampUpStrategy.name());
+            m.put("Ramp-Up Start RPS", rampUpStartRps);
+            m.put("Ramp-Up End RPS", rampUpEndRps);
+        }
+        return m;
+    }
+
+    private static void positiveRate(String flag, double v) {
+        if (!(v > 0) || Double.isInfinite(v)) throw new BadInputException(flag + " " + v + ": must be a finite rate > 0");
     }
 
     /** The objectives of --goodput; null when not given. */

@@ -190,8 +190,8 @@ public final class PerfCommand implements Callable<Integer> {
                 for (int i = 0; i < s.number().size() && !stopped && failure == null; i++) {
                     int number = s.number().get(i);
                     int warmup = PerfSettings.warmupCount(options.warmupNum, number);
-                    LoadPlan plan = s.openLoop() ? LoadPlan.openLoop(number, s.rate().get(i), s.duration(), warmup)
-                            : new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
+                    LoadPlan plan = options.loads.shape(s.openLoop() ? LoadPlan.openLoop(number, s.rate().get(i), s.duration(), warmup)
+                            : new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup));
                     List<Prompt> prompts = i == 0 || multiTurn != null ? firstPrompts : datasets.load(offset, number + warmup);
                     if (i > 0 && multiTurn != null) multiTurn.prepare(offset, number + warmup);
                     RunResult result;
@@ -279,6 +279,7 @@ public final class PerfCommand implements Callable<Integer> {
         RunResult result = LoadShapeOptions.withGoodput(goodput, metrics.result(info));
         Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
         extraKeys.putAll(promptLengths.summaryKeys());
+        extraKeys.putAll(options.loads.summaryKeys(plan));
         if (serverCounted != null && firstPoint) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
         store.pointFinished(result, extraKeys);
         EvalscopeFiles.write(runDir, result, extraKeys);

@@ -85,6 +85,7 @@ record PerfSettings(
         for (double r : rate) {
             if (r != -1 && r <= 0) throw new BadInputException("--rate " + r + ": must be > 0, or -1 for none");
         }
+        rate = o.loads.rates(o, rate); // a ramp or a trace sets the rate of every run
         if (o.duration != null && o.duration <= 0) throw new BadInputException("--duration must be > 0 seconds");
         Duration duration = o.duration == null ? null : Duration.ofNanos((long) (o.duration * 1e9));
         int sleep = o.sleepInterval != null ? o.sleepInterval : sim ? 1 : 5;
@@ -116,7 +117,6 @@ record PerfSettings(
         if (o.totalTimeout <= 0) throw new BadInputException("--total-timeout must be > 0");
         if (o.warmupNum < 0) throw new BadInputException("--warmup-num must be ≥ 0");
         checkRanges(o);
-        o.loads.validate(o);
         return new PerfSettings(sim, url, model, format, apiKey, o.headerMap(), List.copyOf(parallel),
                 List.copyOf(number), List.copyOf(rate), duration, sleep, gen, o.seed == null ? 0 : o.seed,
                 dataset, minLen, maxLen, defaultLoad, o.openLoop);

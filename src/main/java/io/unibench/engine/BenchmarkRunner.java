@@ -110,7 +110,7 @@ public final class BenchmarkRunner {
     private long dispatchPaced(LoadPlan plan, RequestFactory requests, long first, int count,
                                List<? extends RecordSink> sinks, long deadline, long seed, FirstFailure failure)
             throws InterruptedException {
-        PoissonSchedule schedule = new PoissonSchedule(count, plan.rate(), new SplittableRandom(seed));
+        ArrivalSchedule schedule = plan.arrivals().schedule(first, count, plan.rate(), new SplittableRandom(seed));
         Semaphore slots = new Semaphore(plan.parallel());
         long sent = 0;
         try (BatchRecorder recorder = new BatchRecorder(records, hooks, sinks)) {
