@@ -6,6 +6,8 @@ import io.unibench.engine.LoadPlan;
 import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.GoodputSlo;
 import io.unibench.metrics.RunResult;
+import io.unibench.workload.MooncakeTrace;
+import io.unibench.workload.MooncakeTraceDataset;
 import picocli.CommandLine.Option;
 
 import java.util.LinkedHashMap;
@@ -47,15 +49,39 @@ final class LoadShapeOptions {
             + "request, > 0 (needs --ramp-up-strategy). Default: none.")
     Double rampUpEndRps;
 
+    @Option(names = "--trace-speedup", paramLabel = "X", description = "Ours: --dataset mooncake_trace replays its "
+            + "requests at timestamp / X from the first replayed one (2 = twice as fast). Default: 1.0.")
+    Double traceSpeedup;
+
     private GoodputSlo slo; // parsed once
+    private MooncakeTrace trace; // --dataset mooncake_trace, read once
+    private boolean parallelGiven;
 
     /** Checks every flag of this group (bad input: one line naming the flag). */
     void validate(PerfOptions o) {
         goodputSlo();
+        parallelGiven = o.parallel != null;
+        if (traceSpeedup != null && (!(traceSpeedup > 0) || Double.isInfinite(traceSpeedup))) {
+            throw new BadInputException("--trace-speedup " + traceSpeedup + ": must be a finite factor > 0");
+        }
+        if (replaysTrace(o)) {
+            if (o.multiTurn) throw new BadInputException("--dataset mooncake_trace is single-turn: drop --multi-turn");
+            if (o.rate != null && o.rate.stream().anyMatch(r -> r != -1)) {
+                throw new BadInputException("--rate does not apply to --dataset mooncake_trace: its timestamps are the "
+                        + "schedule (--trace-speedup X compresses it)");
+            }
+            if (rampUpStrategy != null || burstiness != null) {
+                throw new BadInputException("--ramp-up-strategy/--burstiness do not apply to --dataset mooncake_trace: "
+                        + "its timestamps are the schedule");
+            }
+            trace(o);
+        } else if (traceSpeedup != null) {
+            throw new BadInputException("--trace-speedup applies to --dataset mooncake_trace only");
+        }
         if (burstiness != null) {
             if (!(burstiness > 0)) throw new BadInputException("--burstiness " + burstiness + ": must be > 0 (1 = Poisson)");
             boolean paced = o.rate != null && o.rate.stream().anyMatch(r -> r > 0);
-            if (!paced && rampUpStrategy == null) {
+            if (!paced && rampUpStrategy == null && !replaysTrace(o)) {
                 throw new BadInputException("--burstiness shapes scheduled arrivals: give --rate R > 0 or a --ramp-up-strategy");
             }
             if (o.multiTurn) {
@@ -83,15 +109,72 @@ final class LoadShapeOptions {
      * The rate of every run: --rate's as resolved, or the ramp's end rate (the Rate its points are shown with, so
      * the plan is paced and --open-loop needs no --rate).
      */
-    List<Double> rates(PerfOptions o, List<Double> resolved) {
+    List<Double> rates(PerfOptions o, List<Double> resolved, List<Integer> number) {
         validate(o); // before the rates are used, so a bad ramp is the one line
+        if (trace != null) return traceRates(o, number);
         if (rampUpStrategy == null) return resolved;
         return java.util.Collections.nCopies(resolved.size(), rampUpEndRps);
     }
 
-    /** The point's plan with its arrival shape: the ramp's, or gamma gaps of --burstiness; else as it is. */
-    LoadPlan shape(LoadPlan plan) {
+    /** True with --dataset mooncake_trace: the trace's timestamps are the schedule. */
+    static boolean replaysTrace(PerfOptions o) {
+        return MooncakeTraceDataset.NAME.equals(o.dataset) && o.prompt == null;
+    }
+
+    /** --number when not given: the whole trace from --dataset-offset; else evalscope's 1000. */
+    List<Integer> defaultNumber(PerfOptions o) {
+        if (!replaysTrace(o)) return List.of(1000);
+        return List.of((int) Math.max(1, trace(o).requests().size() - o.datasetOffset));
+    }
+
+    private MooncakeTrace trace(PerfOptions o) {
+        if (trace == null) {
+            if (o.datasetPath == null) {
+                throw new BadInputException("--dataset mooncake_trace needs --dataset-path: a Mooncake JSONL trace");
+            }
+            trace = MooncakeTrace.read(o.datasetPath);
+        }
+        return trace;
+    }
+
+    /**
+     * Each point's rate as it is shown: its measured requests over their recorded span (after --trace-speedup).
+     * A point needs its warm-up and measured requests in the trace, from its offset on.
+     */
+    private List<Double> traceRates(PerfOptions o, List<Integer> number) {
+        List<Double> rates = new java.util.ArrayList<>();
+        long from = o.datasetOffset;
+        int size = trace.requests().size();
+        for (int n : number) {
+            int warmup = PerfSettings.warmupCount(o.warmupNum, n);
+            if (from + warmup + n > size) {
+                throw new BadInputException("--number " + n + (warmup > 0 ? " (+ " + warmup + " warm-up)" : "")
+                        + ": " + o.datasetPath + " has " + size + " requests"
+                        + (from > 0 ? ", " + (size - Math.min(from, size)) + " from --dataset-offset " + from : ""));
+            }
+            long[] t = trace.offsetsNanos((int) (from + warmup), speedup());
+            double span = t[n - 1] / 1e9;
+            rates.add(n / Math.max(span, 1e-3));
+            from += n;
+        }
+        return rates;
+    }
+
+    private double speedup() {
+        return traceSpeedup == null ? 1 : traceSpeedup;
+    }
+
+    /**
+     * The point's plan with its arrival shape: the trace's times from the point's dataset offset (an open loop
+     * unless --parallel bounds it), the ramp's, or gamma gaps of --burstiness; else as it is.
+     */
+    LoadPlan shape(LoadPlan plan, long datasetOffset) {
         if (!plan.paced()) return plan;
+        if (trace != null) {
+            LoadPlan replay = parallelGiven || plan.openLoop() ? plan
+                    : LoadPlan.openLoop(plan.number(), plan.rate(), plan.duration(), plan.warmup());
+            return replay.withArrivals(ArrivalShape.recorded(trace.offsetsNanos((int) datasetOffset, speedup())));
+        }
         double b = burstiness == null ? 1 : burstiness;
         if (rampUpStrategy != null) {
             return plan.withArrivals(ArrivalShape.ramp(new ArrivalShape.Ramp(rampUpStrategy, rampUpStartRps,
@@ -104,6 +187,7 @@ final class LoadShapeOptions {
     Map<String, Object> summaryKeys(LoadPlan plan) {
         Map<String, Object> m = new LinkedHashMap<>();
         if (!plan.paced()) return m;
+        if (trace != null) m.put("Trace Speedup", speedup());
         if (burstiness != null || rampUpStrategy != null) m.put("Burstiness", burstiness == null ? 1.0 : burstiness);
         if (rampUpStrategy != null) {
             m.put("Ramp-Up Strategy", rampUpStrategy.name());

@@ -191,7 +191,7 @@ public final class PerfCommand implements Callable<Integer> {
                     int number = s.number().get(i);
                     int warmup = PerfSettings.warmupCount(options.warmupNum, number);
                     LoadPlan plan = options.loads.shape(s.openLoop() ? LoadPlan.openLoop(number, s.rate().get(i), s.duration(), warmup)
-                            : new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup));
+                            : new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup), offset);
                     List<Prompt> prompts = i == 0 || multiTurn != null ? firstPrompts : datasets.load(offset, number + warmup);
                     if (i > 0 && multiTurn != null) multiTurn.prepare(offset, number + warmup);
                     RunResult result;

@@ -65,8 +65,8 @@ record PerfSettings(
         String apiKey = o.apiKey;
         if (apiKey == null) apiKey = env.getOrDefault("UNIBENCH_API_KEY", env.get("OPENAI_API_KEY"));
 
-        boolean defaultLoad = sim && o.number == null && o.parallel == null;
-        List<Integer> number = o.number != null ? o.number : defaultLoad ? SIM_DEFAULT_NUMBER : List.of(1000);
+        boolean defaultLoad = sim && o.number == null && o.parallel == null && !LoadShapeOptions.replaysTrace(o);
+        List<Integer> number = o.number != null ? o.number : defaultLoad ? SIM_DEFAULT_NUMBER : o.loads.defaultNumber(o);
         List<Integer> parallel = o.parallel != null ? o.parallel : defaultLoad ? SIM_DEFAULT_PARALLEL : List.of(1);
         if (number.size() == 1 && parallel.size() > 1) number = repeat(number.get(0), parallel.size());
         if (parallel.size() == 1 && number.size() > 1) parallel = repeat(parallel.get(0), number.size());
@@ -85,7 +85,7 @@ record PerfSettings(
         for (double r : rate) {
             if (r != -1 && r <= 0) throw new BadInputException("--rate " + r + ": must be > 0, or -1 for none");
         }
-        rate = o.loads.rates(o, rate); // a ramp or a trace sets the rate of every run
+        rate = o.loads.rates(o, rate, number); // a ramp or a trace sets the rate of every run
         if (o.duration != null && o.duration <= 0) throw new BadInputException("--duration must be > 0 seconds");
         Duration duration = o.duration == null ? null : Duration.ofNanos((long) (o.duration * 1e9));
         int sleep = o.sleepInterval != null ? o.sleepInterval : sim ? 1 : 5;
