@@ -8,6 +8,7 @@ import io.unibench.metrics.GoodputSlo;
 import io.unibench.metrics.RunResult;
 import io.unibench.workload.MooncakeTrace;
 import io.unibench.workload.MooncakeTraceDataset;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.LinkedHashMap;
@@ -53,6 +54,9 @@ final class LoadShapeOptions {
             + "requests at timestamp / X from the first replayed one (2 = twice as fast). Default: 1.0.")
     Double traceSpeedup;
 
+    @Mixin
+    SlaOptions sla = new SlaOptions();
+
     private GoodputSlo slo; // parsed once
     private MooncakeTrace trace; // --dataset mooncake_trace, read once
     private boolean parallelGiven;
@@ -60,6 +64,7 @@ final class LoadShapeOptions {
     /** Checks every flag of this group (bad input: one line naming the flag). */
     void validate(PerfOptions o) {
         goodputSlo();
+        sla.validate(o);
         parallelGiven = o.parallel != null;
         if (traceSpeedup != null && (!(traceSpeedup > 0) || Double.isInfinite(traceSpeedup))) {
             throw new BadInputException("--trace-speedup " + traceSpeedup + ": must be a finite factor > 0");

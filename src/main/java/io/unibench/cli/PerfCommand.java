@@ -165,6 +165,7 @@ public final class PerfCommand implements Callable<Integer> {
         Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(options);
         // the open loop has no bound: the pool is as large as the largest run (connections open as needed)
         int peak = (s.openLoop() ? s.number() : s.parallel()).stream().mapToInt(Integer::intValue).max().orElse(1);
+        peak = Math.max(peak, options.loads.sla.peakConcurrency()); // a cap: connections open as needed
         ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s, url),
                 seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
                 peak * 2 + 8, options.debug, tls);
@@ -187,30 +188,20 @@ public final class PerfCommand implements Callable<Integer> {
                 RecordFactory records = new RecordFactory(counting, userTokenizer != null);
                 BenchmarkRunner runner = new BenchmarkRunner(client, records, stop);
                 long offset = options.datasetOffset;
-                for (int i = 0; i < s.number().size() && !stopped && failure == null; i++) {
+                SlaAutoTune.PointRunner measure = (plan, pointOffset, runDir, first) -> measure(s, url, plan, first,
+                        first && !options.loads.sla.on() || multiTurn != null ? firstPrompts
+                                : datasets.load(pointOffset, plan.number() + plan.warmup()),
+                        pointOffset, runDir, client, runner, err, checks);
+                SlaAutoTune.Outcome sla = !options.loads.sla.on() ? null : SlaAutoTune.run(options, s, root, err, stop,
+                        () -> stop.isStopped() || failure != null, measure);
+                if (sla != null) results.addAll(sla.results());
+                for (int i = 0; sla == null && i < s.number().size() && !stopped && failure == null; i++) {
                     int number = s.number().get(i);
                     int warmup = PerfSettings.warmupCount(options.warmupNum, number);
                     LoadPlan plan = options.loads.shape(s.openLoop() ? LoadPlan.openLoop(number, s.rate().get(i), s.duration(), warmup)
                             : new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup), offset);
-                    List<Prompt> prompts = i == 0 || multiTurn != null ? firstPrompts : datasets.load(offset, number + warmup);
                     if (i > 0 && multiTurn != null) multiTurn.prepare(offset, number + warmup);
-                    RunResult result;
-                    try (RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
-                            Long.toString(System.currentTimeMillis(), 36) + "-" + i)) {
-                        if (i == 0 && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);
-                        if (i == 0 && options.serverTokenize > 0 && multiTurn == null) {
-                            serverCounted = ServerTokenize.sample(URI.create(url), requestHeaders(s, url), s.model(),
-                                    prompts, options.serverTokenize);
-                            err.println("Server-counted prompt lengths: " + serverCounted.describe());
-                        }
-                        Path runDir = root.resolve(plan.label());
-                        Files.createDirectories(runDir);
-                        ArgsFile.write(runDir.resolve("benchmark_args.json"), s, options, url, plan, offset);
-                        requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
-                        result = runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset,
-                                i == 0);
-                    }
-                    results.add(result);
+                    results.add(measure.run(plan, offset, root.resolve(plan.label()), i == 0));
                     stopped = stop.isStopped();
                     offset += number;
                     if (failure != null) break;
@@ -218,7 +209,9 @@ public final class PerfCommand implements Callable<Integer> {
                         stopped = stop.awaitUntil(System.nanoTime() + s.sleepIntervalSeconds() * 1_000_000_000L);
                     }
                 }
-                String text = TerminalReport.render(results, basicInfo(s, url, root, checks, stopped));
+                if (sla != null) stopped = stop.isStopped();
+                String text = TerminalReport.render(results, basicInfo(s, url, root, checks, stopped))
+                        + (sla != null ? "\n" + sla.report() : "");
                 out.println(text);
                 Files.writeString(root.resolve("performance_summary.txt"), text);
                 if (s.defaultLoad()) out.println("Reproduce: " + reproduceCommand(s));
@@ -234,6 +227,28 @@ public final class PerfCommand implements Callable<Integer> {
         }
         if (failure != null) return Main.EXIT_FAILED;
         return RunVerdict.exitCode(RunVerdict.byLabel(results), maxErrorRate, stopped, err);
+    }
+
+    /**
+     * One measured point (a sweep's, or a probe of the SLA auto-tune): its requests from {@code prompts}, its files in
+     * {@code runDir}; the first point of the run also tests the connection and samples server-counted lengths.
+     */
+    private RunResult measure(PerfSettings s, String url, LoadPlan plan, boolean first, List<Prompt> prompts,
+                              long offset, Path runDir, LlmClient client, BenchmarkRunner runner, PrintWriter err,
+                              List<SelfCheckReport> checks) throws IOException, InterruptedException {
+        try (RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
+                Long.toString(System.currentTimeMillis(), 36) + "-" + runDir.getFileName())) {
+            if (first && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);
+            if (first && options.serverTokenize > 0 && multiTurn == null) {
+                serverCounted = ServerTokenize.sample(URI.create(url), requestHeaders(s, url), s.model(),
+                        prompts, options.serverTokenize);
+                err.println("Server-counted prompt lengths: " + serverCounted.describe());
+            }
+            Files.createDirectories(runDir);
+            ArgsFile.write(runDir.resolve("benchmark_args.json"), s, options, url, plan, offset);
+            requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
+            return runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset, first);
+        }
     }
 
     private RunResult runPoint(LoadPlan plan, RequestFactory requests, BenchmarkRunner runner, Path runDir,

@@ -83,7 +83,8 @@ public final class EvalscopeFiles {
         return m;
     }
 
-    private static void writeJson(Path file, Object value) throws IOException {
+    /** {@code value} as pretty, strict JSON (no NaN) in {@code file}: the format of every file here. */
+    public static void writeJson(Path file, Object value) throws IOException {
         try (OutputStream out = Files.newOutputStream(file)) {
             Json.PRETTY.writeValue(out, StrictJson.strict(value));
         }
