@@ -121,6 +121,11 @@ final class LoadShapeOptions {
         return java.util.Collections.nCopies(resolved.size(), rampUpEndRps);
     }
 
+    /** True when a trace or the SLA auto-tune decides the load (so the simulator's default sweep does not apply). */
+    boolean setsLoad(PerfOptions o) {
+        return replaysTrace(o) || sla.on();
+    }
+
     /** True with --dataset mooncake_trace: the trace's timestamps are the schedule. */
     static boolean replaysTrace(PerfOptions o) {
         return MooncakeTraceDataset.NAME.equals(o.dataset) && o.prompt == null;

@@ -65,7 +65,7 @@ record PerfSettings(
         String apiKey = o.apiKey;
         if (apiKey == null) apiKey = env.getOrDefault("UNIBENCH_API_KEY", env.get("OPENAI_API_KEY"));
 
-        boolean defaultLoad = sim && o.number == null && o.parallel == null && !LoadShapeOptions.replaysTrace(o);
+        boolean defaultLoad = sim && o.number == null && o.parallel == null && !o.loads.setsLoad(o);
         List<Integer> number = o.number != null ? o.number : defaultLoad ? SIM_DEFAULT_NUMBER : o.loads.defaultNumber(o);
         List<Integer> parallel = o.parallel != null ? o.parallel : defaultLoad ? SIM_DEFAULT_PARALLEL : List.of(1);
         if (number.size() == 1 && parallel.size() > 1) number = repeat(number.get(0), parallel.size());
