@@ -9,15 +9,13 @@ import java.util.List;
 
 /**
  * The flags of {@code evalscope perf} that cannot apply here, so that an evalscope command line gets a reason
- * instead of "unknown option": features this tool does not have (a local model server, SLA auto-tune, image
+ * instead of "unknown option": features this tool does not have (a local model server, image
  * datasets, visualizer uploads, client-side tokenized prompts) are refused with one line; evalscope's tuning knobs
  * of its Python pipeline, which change no result, are accepted with a note.
  */
 final class EvalscopeOnlyFlags {
     private static final String NO_SERVER = "Not supported: evalscope's --api local starts a model server; unibench "
             + "starts none (give --url, or `unibench sim`).";
-    private static final String NO_SLA = "Not supported: no SLA auto-tune; sweep --parallel or --rate and compare "
-            + "the points (a scenario file's knee finder, `unibench run`).";
     private static final String NO_IMAGES = "Not supported: no image datasets (random_vl).";
     private static final String NO_VISUALIZER = "Not supported: no visualizer uploads; every run is in the run "
             + "history (`unibench runs`).";
@@ -27,14 +25,6 @@ final class EvalscopeOnlyFlags {
 
     @Option(names = "--port", paramLabel = "N", description = NO_SERVER + " Default: none.")
     Integer port;
-
-    @Option(names = "--sla-auto-tune", description = NO_SLA + " Default: off.")
-    boolean slaAutoTune;
-
-    @Option(names = {"--sla-variable", "--sla-params", "--sla-num-runs", "--sla-upper-bound", "--sla-lower-bound",
-            "--sla-fixed-parallel", "--sla-number-multiplier"}, paramLabel = "V",
-            description = NO_SLA + " Default: none.")
-    List<String> slaSettings = new ArrayList<>();
 
     @Option(names = {"--image-width", "--image-height", "--image-format", "--image-num", "--image-patch-size"},
             paramLabel = "V", description = NO_IMAGES + " Default: none.")
@@ -69,7 +59,6 @@ final class EvalscopeOnlyFlags {
     void check(PrintWriter err) {
         if (attnImplementation != null) throw refuse("--attn-implementation", NO_SERVER);
         if (port != null) throw refuse("--port", NO_SERVER);
-        if (slaAutoTune || !slaSettings.isEmpty()) throw refuse("--sla-*", NO_SLA);
         if (!imageSettings.isEmpty()) throw refuse("--image-*", NO_IMAGES);
         if (visualizer != null || !visualizerSettings.isEmpty()) throw refuse("--visualizer/--wandb-*/--swanlab-*", NO_VISUALIZER);
         if (tokenizePrompt) throw refuse("--tokenize-prompt", "not supported: prompts are sent as text, never as token ids.");

@@ -27,6 +27,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
@@ -164,12 +165,25 @@ public final class PerfCommand implements Callable<Integer> {
             session = new SessionRunner(spec, environment, options.debug, stop, events, store, err);
             Thread hook = installSignalHandler ? installHook(reportWritten) : null;
             try {
-                ran = session.run(points);
+                SlaAutoTune.Outcome sla = null;
+                if (options.loads.sla.on()) {
+                    // the auto-tune's search chooses each probe from the results so far, in one session
+                    try (SessionRunner.Session probes = session.open(points)) {
+                        sla = SlaAutoTune.run(options, s, root, err, stop, probes::ended, (plan, offset, dir, first) -> {
+                            points.nextDir(dir);
+                            return probes.run(new RunSpec.Point(plan.label(), 0, 0, plan, Duration.ZERO));
+                        });
+                        ran = probes.finish();
+                    }
+                } else {
+                    ran = session.run(points);
+                }
                 stopped = ran.stopped();
                 failure = ran.failure();
                 serverCounted = points.serverCounted();
                 events.close(); // the bar's last line before the report
-                String text = TerminalReport.render(ran.points(), basicInfo(s, url, root, ran.checks(), stopped));
+                String text = TerminalReport.render(ran.points(), basicInfo(s, url, root, ran.checks(), stopped))
+                        + (sla != null ? "\n" + sla.report() : "");
                 out.println(text);
                 Files.writeString(root.resolve("performance_summary.txt"), text);
                 if (s.defaultLoad()) out.println("Reproduce: " + reproduceCommand(s));

@@ -212,7 +212,8 @@ public final class PerfOptions {
     String extraArgs;
 
     // ---- dataset --------------------------------------------------------------------------------
-    @Option(names = "--dataset", description = "random, line_by_line, custom, openqa; with --multi-turn: "
+    @Option(names = "--dataset", description = "random, line_by_line, custom, openqa, mooncake_trace (a timestamped "
+            + "trace replayed at its recorded times, see --trace-speedup); with --multi-turn: "
             + "random_multi_turn, share_gpt_zh_multi_turn, share_gpt_en_multi_turn, custom_multi_turn, swe_smith, "
             + "trie_agentic_coding, trie_code_qa, trie_office_work. Default: "
             + "random (random_multi_turn with --multi-turn; evalscope: openqa, which needs a hub download; here "
@@ -294,6 +295,10 @@ public final class PerfOptions {
     // ---- run history (store package) -------------------------------------------------------------
     @Mixin
     HistoryOptions history = new HistoryOptions();
+
+    // ---- arrival shapes, goodput, SLA auto-tune ---------------------------------------------------
+    @Mixin
+    LoadShapeOptions loads = new LoadShapeOptions();
 
     /** --headers as an ordered map; a value without '=' is bad input. */
     Map<String, String> headerMap() {

@@ -12,6 +12,7 @@ import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.PromptLengthStats;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
@@ -55,6 +56,7 @@ final class PerfPoints implements SessionRunner.Front {
     private BenchmarkRunner runner;
     private long offset;
     private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
+    private Path nextDir; // the next point's folder when not ROOT/LABEL (an SLA probe's), else null
 
     PerfPoints(PerfSettings settings, PerfOptions options, RunSpec spec, DatasetLoader datasets, MultiTurnPerf multiTurn,
                List<Prompt> firstPrompts, RecordFactory records, StopSignal stop, PrintWriter err,
@@ -77,6 +79,11 @@ final class PerfPoints implements SessionRunner.Front {
         this.offset = options.datasetOffset;
     }
 
+    /** The next point's files go to {@code dir} instead of {@code ROOT/LABEL} (the SLA auto-tune's probes). */
+    void nextDir(Path dir) {
+        nextDir = dir;
+    }
+
     ServerTokenize.Result serverCounted() {
         return serverCounted;
     }
@@ -90,13 +97,17 @@ final class PerfPoints implements SessionRunner.Front {
     public SessionRunner.PointRun prepare(int index, RunSpec.Point point) {
         LoadPlan plan = point.plan();
         int count = plan.number() + plan.warmup();
-        List<Prompt> prompts = index == 0 || multiTurn != null ? firstPrompts : datasets.load(offset, count);
+        // the first sweep point's prompts were loaded up front (an SLA probe's count is its own)
+        boolean loadedFirst = index == 0 && !options.loads.sla.on();
+        List<Prompt> prompts = loadedFirst || multiTurn != null ? firstPrompts : datasets.load(offset, count);
         if (index > 0 && multiTurn != null) multiTurn.prepare(offset, count);
         long pointOffset = offset;
         offset += plan.number();
         RequestFactory requests = new RequestFactory(prompts, settings.generation(), settings.seed() + pointOffset,
                 Long.toString(System.currentTimeMillis(), 36) + "-" + index);
-        return new Point(index, point, requests, pointOffset);
+        Path dir = nextDir != null ? nextDir : spec.outputs().root().resolve(point.label());
+        nextDir = null;
+        return new Point(index, point, requests, pointOffset, dir);
     }
 
     private final class Point implements SessionRunner.PointRun {
@@ -106,13 +117,14 @@ final class PerfPoints implements SessionRunner.Front {
         private final long pointOffset;
         private final Path dir;
         private final PromptLengthStats promptLengths = new PromptLengthStats(lengthTokenizer);
+        private final GoodputMeter goodput = options.loads.goodputMeter(); // null without --goodput
 
-        Point(int index, RunSpec.Point point, RequestFactory requests, long pointOffset) {
+        Point(int index, RunSpec.Point point, RequestFactory requests, long pointOffset, Path dir) {
             this.index = index;
             this.point = point;
             this.requests = requests;
             this.pointOffset = pointOffset;
-            this.dir = spec.outputs().root().resolve(point.label());
+            this.dir = dir;
         }
 
         @Override
@@ -139,6 +151,7 @@ final class PerfPoints implements SessionRunner.Front {
             sinks.add(new RequestsJsonlWriter(dir.resolve("requests.jsonl"), startNanos));
             sinks.add(promptLengths);
             sinks.add(sweepPromptLengths);
+            if (goodput != null) sinks.add(goodput);
             // a terminal shows the live bar (an event subscriber); logs get a line every --log-every-n-query requests
             if (!terminal) sinks.add(counted(new ProgressSink(err, metrics, point.label(), point.plan().number(),
                     options.logEveryNQuery)));
@@ -159,9 +172,15 @@ final class PerfPoints implements SessionRunner.Front {
         }
 
         @Override
+        public RunResult complete(RunResult result) {
+            return LoadShapeOptions.withGoodput(goodput, result);
+        }
+
+        @Override
         public Map<String, Object> finished(RunResult result, SelfCheckReport check) throws IOException {
             Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
             extraKeys.putAll(promptLengths.summaryKeys());
+            extraKeys.putAll(options.loads.summaryKeys(point.plan()));
             if (serverCounted != null && index == 0) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
             EvalscopeFiles.write(dir, result, extraKeys);
             return extraKeys;

@@ -71,8 +71,8 @@ record PerfSettings(
         String apiKey = o.apiKey;
         if (apiKey == null) apiKey = env.getOrDefault("UNIBENCH_API_KEY", env.get("OPENAI_API_KEY"));
 
-        boolean defaultLoad = sim && o.number == null && o.parallel == null;
-        List<Integer> number = o.number != null ? o.number : defaultLoad ? SIM_DEFAULT_NUMBER : List.of(1000);
+        boolean defaultLoad = sim && o.number == null && o.parallel == null && !o.loads.setsLoad(o);
+        List<Integer> number = o.number != null ? o.number : defaultLoad ? SIM_DEFAULT_NUMBER : o.loads.defaultNumber(o);
         List<Integer> parallel = o.parallel != null ? o.parallel : defaultLoad ? SIM_DEFAULT_PARALLEL : List.of(1);
         if (number.size() == 1 && parallel.size() > 1) number = repeat(number.get(0), parallel.size());
         if (parallel.size() == 1 && number.size() > 1) parallel = repeat(parallel.get(0), number.size());
@@ -92,6 +92,7 @@ record PerfSettings(
             rules.point(i, parallel.get(i), number.get(i), rate.get(i), o.duration, o.warmupNum);
         }
         rules.throwFirst();
+        rate = o.loads.rates(o, rate, number); // a ramp or a trace sets the rate of every run
         Duration duration = o.duration == null ? null : Duration.ofNanos((long) (o.duration * 1e9));
         int sleep = o.sleepInterval != null ? o.sleepInterval : sim ? 1 : 5;
         rules.pause(0, sleep).throwFirst();
@@ -133,17 +134,21 @@ record PerfSettings(
                 : RunSpec.ApiKey.fromEnv(env.containsKey("UNIBENCH_API_KEY") ? "UNIBENCH_API_KEY" : "OPENAI_API_KEY");
         // the open loop has no bound: the pool is as large as the largest run (connections open as needed)
         int peak = (openLoop ? number : parallel).stream().mapToInt(Integer::intValue).max().orElse(1);
+        peak = Math.max(peak, o.loads.sla.peakConcurrency()); // a cap: connections open as needed
         RunSpec.Target target = new RunSpec.Target(model, url, embeddedSimulator, model, format, headersFor(url), key,
                 new RunSpec.Timeouts(seconds(o.connectTimeout), seconds(o.readTimeout), seconds(o.totalTimeout)),
                 peak * 2 + 8, tls, !o.noTestConnection);
         RunSpec.Workload workload = new RunSpec.Workload(dataset, o.multiTurn, dataset, o.datasetPath, o.prompt,
                 minPromptLength, maxPromptLength, generation);
         List<RunSpec.Point> points = new ArrayList<>();
+        long offset = o.datasetOffset;
         for (int i = 0; i < number.size(); i++) {
             int n = number.get(i);
             int warmup = warmupCount(o.warmupNum, n);
-            LoadPlan plan = openLoop ? LoadPlan.openLoop(n, rate.get(i), duration, warmup)
-                    : new LoadPlan(parallel.get(i), n, rate.get(i), duration, warmup);
+            // --burstiness, a rate ramp or a trace's times space the paced points' arrivals
+            LoadPlan plan = o.loads.shape(openLoop ? LoadPlan.openLoop(n, rate.get(i), duration, warmup)
+                    : new LoadPlan(parallel.get(i), n, rate.get(i), duration, warmup), offset);
+            offset += n;
             points.add(new RunSpec.Point(plan.label(), 0, 0, plan, Duration.ofSeconds(sleepIntervalSeconds)));
         }
         return new RunSpec(name, List.of(target), List.of(workload), points, new RunSpec.Outputs(root),

@@ -63,18 +63,30 @@ final class RunsShowCommand extends RunsStoreCommand {
         o.println("Configuration (secrets masked):");
         o.println(RunsCommand.JSON.writeValueAsString(r.config()));
         o.println();
-        TextTable t = new TextTable(List.of("Point", "Requests", "Success", "RPS", "Gen/s", "Avg Lat (s)",
-                "Avg TTFT (ms)"), TextTable.Align.LEFT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
-                TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT);
+        boolean goodput = r.points().stream().anyMatch(p -> p.summary() != null
+                && p.summary().has(io.unibench.metrics.Goodput.GOODPUT));
+        List<String> header = new ArrayList<>(List.of("Point", "Requests", "Success", "RPS", "Gen/s", "Avg Lat (s)",
+                "Avg TTFT (ms)"));
+        if (goodput) header.add(4, "Goodput");
+        TextTable.Align[] align = new TextTable.Align[header.size()];
+        java.util.Arrays.fill(align, TextTable.Align.RIGHT);
+        align[0] = TextTable.Align.LEFT;
+        TextTable t = new TextTable(header, align);
         for (StoredPoint p : r.points()) {
             var s = p.summary();
+            List<String> cells = new ArrayList<>();
             if (s == null) {
-                t.row(p.label(), "(running)", "", "", "", "", "");
-                continue;
+                cells.addAll(List.of(p.label(), "(running)"));
+                while (cells.size() < header.size()) cells.add("");
+            } else {
+                cells.addAll(List.of(p.label(), s.path("Total Requests").asText(),
+                        s.path("Success Rate (%)").asText() + "%", s.path("Req Throughput (req/s)").asText(),
+                        s.path("Output Throughput (tok/s)").asText(), s.path("Avg Latency (s)").asText(),
+                        s.path("Avg TTFT (ms)").asText()));
+                if (goodput) cells.add(4, s.has(io.unibench.metrics.Goodput.GOODPUT)
+                        ? s.path(io.unibench.metrics.Goodput.GOODPUT).asText() : "-");
             }
-            t.row(p.label(), s.path("Total Requests").asText(), s.path("Success Rate (%)").asText() + "%",
-                    s.path("Req Throughput (req/s)").asText(), s.path("Output Throughput (tok/s)").asText(),
-                    s.path("Avg Latency (s)").asText(), s.path("Avg TTFT (ms)").asText());
+            t.row(cells.toArray(String[]::new));
         }
         o.print(t.render());
         o.flush();

@@ -10,7 +10,7 @@ import java.util.List;
  * phase, whose every request (success or failure) becomes a {@code RequestRecord} handed to the sinks as it
  * completes. Each request is a conversation of one turn ({@link SingleTurns}) carried by the loop both kinds of runs
  * share: the {@link ClosedLoop} (no rate: {@code parallel} workers share the budget of {@code number} requests) or
- * the {@link OpenLoop} ({@code rate > 0}: a Poisson schedule, at most {@code parallel} in flight, queueing delay
+ * the {@link OpenLoop} ({@code rate > 0}: its arrival shape's schedule, Poisson by default; at most {@code parallel} in flight, queueing delay
  * recorded; no thread per request). {@code --duration} stops dispatching; requests already sent finish and are recorded.
  * A stop (Ctrl-C) stops dispatching and cancels in-flight requests, which are recorded as {@code cancelled}.
  *
@@ -63,7 +63,7 @@ public final class BenchmarkRunner {
         FirstFailure failure = new FirstFailure();
         SingleTurns source = new SingleTurns(requests, records, first, count);
         long sent = plan.paced() ? new OpenLoop(client, records, stop, hooks, clock)
-                .run(plan, count, source, sinks, deadline, seed, failure)
+                .run(plan, first, count, source, sinks, deadline, seed, failure)
                 : new ClosedLoop(client, stop, hooks, clock).run(plan.parallel(), source, sinks, deadline, failure);
         failure.rethrow();
         return sent;

@@ -12,10 +12,22 @@ import java.time.Duration;
  * @param warmup      requests sent first at the same concurrency and excluded from every result
  * @param openLoop    evalscope's {@code --open-loop}: paced with no concurrency bound ({@code parallel} is then
  *                    the whole budget, so the bound never binds); labelled {@code rate_R_number_N}
+ * @param arrivals    how a paced plan's arrivals are spaced ({@link ArrivalShape#POISSON} unless a burstiness, a
+ *                    ramp or a trace says otherwise)
  */
-public record LoadPlan(int parallel, int number, double rate, Duration duration, int warmup, boolean openLoop) {
+public record LoadPlan(int parallel, int number, double rate, Duration duration, int warmup, boolean openLoop,
+                       ArrivalShape arrivals) {
     public LoadPlan(int parallel, int number, double rate, Duration duration, int warmup) {
         this(parallel, number, rate, duration, warmup, false);
+    }
+
+    public LoadPlan(int parallel, int number, double rate, Duration duration, int warmup, boolean openLoop) {
+        this(parallel, number, rate, duration, warmup, openLoop, ArrivalShape.POISSON);
+    }
+
+    /** This plan with its arrivals spaced by {@code shape}. */
+    public LoadPlan withArrivals(ArrivalShape shape) {
+        return new LoadPlan(parallel, number, rate, duration, warmup, openLoop, shape);
     }
 
     /** An open-loop point: {@code number + warmup} slots, so no request ever waits for one. */
@@ -24,6 +36,7 @@ public record LoadPlan(int parallel, int number, double rate, Duration duration,
     }
 
     public LoadPlan {
+        if (arrivals == null) arrivals = ArrivalShape.POISSON;
         if (openLoop && !(rate > 0)) throw new IllegalArgumentException("an open loop needs a rate > 0: " + rate);
         if (parallel < 1) throw new IllegalArgumentException("parallel must be ≥ 1: " + parallel);
         if (number < 0) throw new IllegalArgumentException("number must be ≥ 0: " + number);

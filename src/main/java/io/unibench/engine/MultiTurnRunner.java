@@ -96,7 +96,7 @@ public final class MultiTurnRunner {
         MultiTurns source = new MultiTurns(plan, pool, requests, records, listener, toolPauses, clock, budget, warmup,
                 seed);
         long started = plan.arrivals()
-                ? new OpenLoop(client, records, stop, hooks, clock).run(plan.load(), budget, source, sinks, deadline,
+                ? new OpenLoop(client, records, stop, hooks, clock).run(plan.load(), warmup ? 0 : plan.load().warmup(), budget, source, sinks, deadline,
                         seed, failure)
                 : new ClosedLoop(client, stop, hooks, clock).run(plan.load().parallel(), source, sinks, deadline,
                         failure);

@@ -12,7 +12,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The open loop: conversations start on a Poisson schedule of {@code rate} per second, at most {@code parallel} at
+ * The open loop: conversations start on the plan's arrival schedule (Poisson unless --burstiness, a ramp or a trace says otherwise) of {@code rate} per second, at most {@code parallel} at
  * once. One that has to wait for a free slot keeps its scheduled time, so its (first) request's queueing delay is
  * recorded (evalscope hides it). Runs on the calling thread and returns once everything it started has ended and
  * been recorded. {@code --duration} and a stop end dispatching; a stop also cancels what is in flight (the caller's
@@ -40,10 +40,13 @@ final class OpenLoop {
         this.turns = new ClosedLoop(client, stop, hooks, clock);
     }
 
-    /** Starts up to {@code count} conversations of {@code source}; returns how many started. */
-    long run(LoadPlan plan, int count, Conversations source, List<? extends RecordSink> sinks, long deadline,
-             long seed, FirstFailure failure) throws InterruptedException {
-        PoissonSchedule schedule = new PoissonSchedule(count, plan.rate(), new SplittableRandom(seed));
+    /**
+     * Starts up to {@code count} conversations of {@code source}, requests {@code first ..} of the run, spaced by the
+     * plan's arrival shape; returns how many started.
+     */
+    long run(LoadPlan plan, long first, int count, Conversations source, List<? extends RecordSink> sinks,
+             long deadline, long seed, FirstFailure failure) throws InterruptedException {
+        ArrivalSchedule schedule = plan.arrivals().schedule(first, count, plan.rate(), new SplittableRandom(seed));
         Semaphore slots = new Semaphore(plan.parallel());
         long started = 0;
         boolean oneTurn = source.oneTurnEach();

@@ -7,7 +7,7 @@ import java.util.random.RandomGenerator;
  * gaps with mean 1/rate, rescaled so the last arrival is exactly at n/rate, anchored at the start. A request
  * that falls behind is sent at once and the schedule does not drift, so the achieved rate matches the asked one.
  */
-public final class PoissonSchedule {
+public final class PoissonSchedule implements ArrivalSchedule {
     private final long[] offsetsNanos;
 
     public PoissonSchedule(int n, double rate, RandomGenerator rng) {
@@ -27,10 +27,12 @@ public final class PoissonSchedule {
     }
 
     /** Offset of arrival i from the schedule's start, in nanoseconds; non-decreasing in i. */
+    @Override
     public long offsetNanos(int i) {
         return offsetsNanos[i];
     }
 
+    @Override
     public int size() {
         return offsetsNanos.length;
     }

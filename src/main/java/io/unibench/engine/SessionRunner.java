@@ -70,6 +70,14 @@ public final class SessionRunner {
         /** Sends the point's plan (warm-up included) to {@code sinks}; the runner's stop ends it early. */
         RunOutcome dispatch(LlmClient client, LoadPlan plan, List<RecordSink> sinks) throws InterruptedException;
 
+        /**
+         * The point's result as the front end completes it from its own sinks (e.g. {@code --goodput}'s count), before
+         * anything sees it.
+         */
+        default RunResult complete(RunResult result) {
+            return result;
+        }
+
         /** The point's result, its self-check; writes the point's files; returns extra summary keys for the store. */
         Map<String, Object> finished(RunResult result, SelfCheckReport check) throws IOException;
 
@@ -147,47 +155,95 @@ public final class SessionRunner {
         return stop.isStopped();
     }
 
-    /** Runs every point; a bad target (connection test) throws {@link io.unibench.BadInputException}. */
+    /** Runs every point of the spec; a bad target (connection test) throws {@link io.unibench.BadInputException}. */
     public Result run(Front front) throws IOException, InterruptedException {
-        List<RunResult> results = new ArrayList<>();
-        List<SelfCheckReport> checks = new ArrayList<>();
-        RuntimeException failure = null;
-        RunFinished end = null;
-        int target = -1;
-        LlmClient client = null;
-        try {
-            for (int i = 0; i < spec.points().size() && !stop.isStopped() && failure == null; i++) {
+        try (Session session = open(front)) {
+            for (int i = 0; i < spec.points().size() && !session.ended(); i++) {
                 RunSpec.Point point = spec.points().get(i);
+                session.run(point);
+                if (!session.ended() && i + 1 < spec.points().size() && !point.pauseAfter().isZero()) {
+                    stop.awaitUntil(System.nanoTime() + point.pauseAfter().toNanos());
+                }
+            }
+            return session.finish();
+        }
+    }
+
+    /**
+     * A session whose points are chosen one at a time by the caller as results come in (the SLA auto-tune's search;
+     * {@link #run(Front)} runs the spec's points through one). Close it after {@link Session#finish()}; closing it
+     * without finishing (an exception) ends the run as failed. Its events are the same as a spec's run.
+     */
+    public Session open(Front front) {
+        return new Session(front);
+    }
+
+    /** The state of one run between its points: the current target's client, the results so far. */
+    public final class Session implements AutoCloseable {
+        private final Front front;
+        private final List<RunResult> results = new ArrayList<>();
+        private final List<SelfCheckReport> checks = new ArrayList<>();
+        private RuntimeException failure;
+        private RunFinished end;
+        private int target = -1;
+        private LlmClient client;
+
+        private Session(Front front) {
+            this.front = front;
+        }
+
+        /** The run must end: stopped, or a point failed (a bug, an output that could not be written). */
+        public boolean ended() {
+            return stop.isStopped() || failure != null;
+        }
+
+        /** Runs {@code point} as the run's next one (a new target's connection test first); returns its result. */
+        public RunResult run(RunSpec.Point point) throws IOException, InterruptedException {
+            int index = results.size();
+            try {
                 boolean firstOfTarget = point.target() != target;
                 if (firstOfTarget) {
                     if (client != null) closeTarget(front, target, client, false);
                     client = null; // a failing open below must not close the previous client twice
                     target = point.target();
-                    client = open(front, target);
+                    client = SessionRunner.this.open(front, target);
                 }
-                try (PointRun run = front.prepare(i, point)) {
+                try (PointRun run = front.prepare(index, point)) {
                     RunSpec.Target t = spec.target(point);
                     if (firstOfTarget && t.testConnection()) ConnectionTest.run(client, run::probe, t.url(), stop);
                     run.beforeStart();
-                    PointOutcome o = runPoint(i, point, run, client);
+                    PointOutcome o = runPoint(index, point, run, client);
                     results.add(o.result);
                     checks.add(o.check);
                     failure = o.failure;
+                    return o.result;
                 }
-                if (failure == null && i + 1 < spec.points().size() && !point.pauseAfter().isZero()) {
-                    stop.awaitUntil(System.nanoTime() + point.pauseAfter().toNanos());
-                }
+            } catch (RuntimeException | IOException | InterruptedException e) {
+                end = new RunFinished(RunStatus.FAILED, e.getMessage());
+                throw e;
             }
-            end = failure != null ? new RunFinished(RunStatus.FAILED, failure.getMessage())
-                    : stop.isStopped() ? new RunFinished(RunStatus.STOPPED, "stopped") : new RunFinished(RunStatus.FINISHED, null);
-        } catch (RuntimeException | IOException | InterruptedException e) {
-            end = new RunFinished(RunStatus.FAILED, e.getMessage());
-            throw e;
-        } finally {
-            if (client != null) closeTarget(front, target, client, end == null || end.status() != RunStatus.FINISHED);
-            events.publish(end != null ? end : new RunFinished(RunStatus.FAILED, "ended by an error"));
         }
-        return new Result(results, checks, end.status(), failure);
+
+        /** How the run ended, with every point that ran. */
+        public Result finish() {
+            if (end == null) {
+                end = failure != null ? new RunFinished(RunStatus.FAILED, failure.getMessage())
+                        : stop.isStopped() ? new RunFinished(RunStatus.STOPPED, "stopped")
+                        : new RunFinished(RunStatus.FINISHED, null);
+            }
+            return new Result(List.copyOf(results), List.copyOf(checks), end.status(), failure);
+        }
+
+        /** Closes the last target and publishes the run's end (always the last event). */
+        @Override
+        public void close() {
+            try {
+                if (client != null) closeTarget(front, target, client, end == null || end.status() != RunStatus.FINISHED);
+            } finally {
+                client = null;
+                events.publish(end != null ? end : new RunFinished(RunStatus.FAILED, "ended by an error"));
+            }
+        }
     }
 
     private LlmClient open(Front front, int target) {
@@ -216,7 +272,8 @@ public final class SessionRunner {
         boolean held = plan.number() == Integer.MAX_VALUE; // a level held by time: its count is what ran
         RunInfo info = new RunInfo(point.label(), plan.concurrency(), plan.paced() ? plan.rate() : -1,
                 held ? 0 : plan.number());
-        events.publish(new PointStarted(index, spec.points().size(), point.label(), plan));
+        // a search (SLA auto-tune) runs more points than the spec lists: then the count grows with it
+        events.publish(new PointStarted(index, Math.max(spec.points().size(), index + 1), point.label(), plan));
         RunMetrics metrics = new RunMetrics();
         long start = System.nanoTime();
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
@@ -242,8 +299,8 @@ public final class SessionRunner {
         if (outcome.hitDuration()) {
             err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
         }
-        RunResult result = metrics.result(held ? new RunInfo(info.label(), info.concurrency(), info.rate(),
-                (int) metrics.total()) : info);
+        RunResult result = run.complete(metrics.result(held ? new RunInfo(info.label(), info.concurrency(),
+                info.rate(), (int) metrics.total()) : info));
         Map<String, Object> extraKeys = run.finished(result, check);
         recorder.pointFinished(point, result, extraKeys);
         events.publish(new PointFinished(index, point.label(), result));

@@ -16,6 +16,7 @@ import java.util.Map;
  * @param serverVsClient the server's own timing beside the client's; {@code null} when no server sent timings
  * @param errorTypes   error class → the error types the server named for it ({@code exceed_context_size_error}, or
  *                     {@code "a (3), b (1)"} when several); classes without any are absent
+ * @param goodput      requests meeting the {@code --goodput} objectives per second; {@code null} without objectives
  */
 public record RunResult(
         RunInfo info,
@@ -29,7 +30,8 @@ public record RunResult(
         List<TurnPositionRow> turnPositions,
         PhaseSummary phases,
         ServerVsClient serverVsClient,
-        Map<String, String> errorTypes) {
+        Map<String, String> errorTypes,
+        Goodput goodput) {
 
     public RunResult {
         if (phases == null) phases = new PhaseSummary(List.of(), 0, 0);
@@ -38,6 +40,21 @@ public record RunResult(
         errors = Collections.unmodifiableMap(new LinkedHashMap<>(errors));
         sampleErrors = Collections.unmodifiableMap(new LinkedHashMap<>(sampleErrors));
         errorTypes = errorTypes == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(errorTypes));
+    }
+
+    /** A result without goodput. */
+    public RunResult(RunInfo info, Summary summary, List<PercentileRow> percentiles, WorkloadThroughput workload,
+                     WorkloadTimeline timeline, Map<String, Long> errors, Map<String, String> sampleErrors,
+                     TraceSummary traces, List<TurnPositionRow> turnPositions, PhaseSummary phases,
+                     ServerVsClient serverVsClient, Map<String, String> errorTypes) {
+        this(info, summary, percentiles, workload, timeline, errors, sampleErrors, traces, turnPositions, phases,
+                serverVsClient, errorTypes, null);
+    }
+
+    /** This result with its goodput. */
+    public RunResult withGoodput(Goodput g) {
+        return new RunResult(info, summary, percentiles, workload, timeline, errors, sampleErrors, traces,
+                turnPositions, phases, serverVsClient, errorTypes, g);
     }
 
     /** A result without the server's timings and error types. */
@@ -59,6 +76,11 @@ public record RunResult(
                      WorkloadTimeline timeline, Map<String, Long> errors, Map<String, String> sampleErrors,
                      TraceSummary traces, List<TurnPositionRow> turnPositions) {
         this(info, summary, percentiles, workload, timeline, errors, sampleErrors, traces, turnPositions, null);
+    }
+
+    /** The goodput keys of the summary ({@link Goodput#toMap()}); empty without {@code --goodput}. */
+    public Map<String, Object> goodputKeys() {
+        return goodput == null ? Map.of() : goodput.toMap();
     }
 
     public boolean multiTurn() {

@@ -52,6 +52,7 @@ public final class EvalscopeFiles {
         Files.createDirectories(runDir);
         Map<String, Object> summary = new LinkedHashMap<>(r.summary().toMap());
         summary.putAll(serverVsClientKeys(r.serverVsClient()));
+        summary.putAll(r.goodputKeys());
         extraSummaryKeys.forEach(summary::putIfAbsent);
         writeJson(runDir.resolve(SUMMARY), summary);
         writeJson(runDir.resolve(PERCENTILE), PercentileRow.toMaps(r.percentiles()));
@@ -82,7 +83,8 @@ public final class EvalscopeFiles {
         return m;
     }
 
-    private static void writeJson(Path file, Object value) throws IOException {
+    /** {@code value} as pretty, strict JSON (no NaN) in {@code file}: the format of every file here. */
+    public static void writeJson(Path file, Object value) throws IOException {
         try (OutputStream out = Files.newOutputStream(file)) {
             Json.PRETTY.writeValue(out, StrictJson.strict(value));
         }

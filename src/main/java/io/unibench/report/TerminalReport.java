@@ -87,6 +87,12 @@ public final class TerminalReport {
                                 + " Server Decode per Token its predicted_ms / (predicted_n - 1); the differences are"
                                 + " per request (network, queueing before the server's slot, the client).\n");
             }
+            if (r.goodput() != null) {
+                sb.append("Note: ").append(r.info().label()).append(": Goodput = requests per second that met every ")
+                        .append("objective (").append(r.goodput().slo().describe()).append(", ms): ")
+                        .append(r.goodput().goodRequests()).append(" of ").append(s.successRequests())
+                        .append(" successful requests.\n");
+            }
             if (s.percentileMethod() != null && !Summary.PERCENTILES_EXACT.equals(s.percentileMethod())) {
                 sb.append("Note: ").append(r.info().label()).append(": percentiles ").append(s.percentileMethod())
                         .append(".\n");
@@ -101,7 +107,9 @@ public final class TerminalReport {
 
     private static TextTable overview(List<RunResult> runs) {
         boolean traces = runs.stream().anyMatch(RunResult::multiTurn);
+        boolean goodput = runs.stream().anyMatch(r -> r.goodput() != null);
         List<String> header = new java.util.ArrayList<>(List.of("Conc.", "Rate", "Num", "RPS", "Gen/s", "Success"));
+        if (goodput) header.add(3 + 1, "Goodput"); // beside RPS
         if (traces) header.add("Traces");
         TextTable.Align[] align = new TextTable.Align[header.size()];
         java.util.Arrays.fill(align, R);
@@ -115,6 +123,7 @@ public final class TerminalReport {
                     s.successRatePercent() == null
                             ? DisplayNumbers.MISSING
                             : String.format(Locale.ROOT, "%.1f%%", s.successRatePercent())));
+            if (goodput) cells.add(4, r.goodput() == null ? "-" : formatAvailable(r.goodput().requestsPerSecond(), RATE));
             // completed conversations (last turn succeeded)
             if (traces) cells.add(s.completedTraces() == null ? "-" : Long.toString(s.completedTraces()));
             t.row(cells.toArray(String[]::new));

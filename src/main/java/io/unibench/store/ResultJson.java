@@ -27,6 +27,7 @@ final class ResultJson {
     /** The summary keys plus run-level figures that do not come from records (the client self-check). */
     static String summary(RunResult r, Map<String, Object> extraKeys) {
         Map<String, Object> m = new LinkedHashMap<>(r.summary().toMap());
+        m.putAll(r.goodputKeys());
         m.putAll(extraKeys);
         return write(m);
     }

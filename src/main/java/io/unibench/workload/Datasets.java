@@ -24,6 +24,7 @@ public final class Datasets {
         m.put(LineByLineDataset.NAME, LineByLineDataset::new);
         m.put(CustomDataset.NAME, CustomDataset::new);
         m.put(OpenQaDataset.NAME, OpenQaDataset::new);
+        m.put(MooncakeTraceDataset.NAME, MooncakeTraceDataset::new);
         return java.util.Collections.unmodifiableMap(m);
     }
 

@@ -215,6 +215,16 @@ class EvalscopeFlagsTest {
                         r -> assertThat(r.ok().args().get("sleep_interval").asInt()).isZero()),
                 flag("duration", f("--duration", "0.3", "--number", "1000000", "--max-tokens", "2"),
                         r -> assertThat(r.ok().err()).contains("--duration reached")),
+                // ---- SLA auto-tune: a criterion every value meets, so the search doubles to the upper bound
+                flag("sla-auto-tune, sla-*", f("--sla-auto-tune", "--sla-variable", "rate", "--sla-params",
+                        "{\"avg_latency\": \"<=60\"}", "--sla-num-runs", "1", "--sla-upper-bound", "2",
+                        "--sla-lower-bound", "1", "--sla-fixed-parallel", "4", "--sla-number-multiplier", "1",
+                        "--max-tokens", "2"), r -> {
+                    assertThat(r.ok().requests()).hasSize(3); // rate 1: 1 request, rate 2: 2
+                    assertThat(r.root().resolve("sla_summary.json")).exists();
+                    assertThat(r.root().resolve("sla_tuning/sla_rate_2_run_0/benchmark_summary.json")).exists();
+                    assertThat(r.out()).contains("SLA Auto-tune Summary");
+                }),
                 // ---- tuning knobs, logging, output
                 flag("db-commit-interval (no effect)", f("--db-commit-interval", "10"), r -> assertThat(r.ok().err()).contains("Note: --db-commit-interval")),
                 flag("queue/in-flight multipliers (no effect)", f("--queue-size-multiplier", "5", "--in-flight-task-multiplier", "2"),
@@ -309,9 +319,6 @@ class EvalscopeFlagsTest {
                 // ---- cannot apply: one line naming the flag
                 flag("attn-implementation", f("--attn-implementation", "flash"), r -> r.refused("--attn-implementation")),
                 flag("port", f("--port", "8001"), r -> r.refused("--port")),
-                flag("sla-auto-tune", f("--sla-auto-tune", "--sla-variable", "parallel", "--sla-params", "{}", "--sla-num-runs", "3",
-                        "--sla-upper-bound", "64", "--sla-lower-bound", "1", "--sla-fixed-parallel", "4",
-                        "--sla-number-multiplier", "2"), r -> r.refused("--sla-*")),
                 flag("image-*", f("--image-width", "224", "--image-height", "224", "--image-format", "RGB", "--image-num", "1",
                         "--image-patch-size", "28"), r -> r.refused("--image-*")),
                 flag("visualizer", f("--visualizer", "wandb", "--wandb-api-key", "wk-secret123456", "--swanlab-api-key", "local",

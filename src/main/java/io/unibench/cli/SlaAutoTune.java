@@ -1,0 +1,194 @@
+package io.unibench.cli;
+
+import io.unibench.engine.LoadPlan;
+import io.unibench.engine.StopSignal;
+import io.unibench.engine.sla.ProbeResult;
+import io.unibench.engine.sla.SlaCriterion;
+import io.unibench.engine.sla.SlaMetric;
+import io.unibench.engine.sla.SlaParams;
+import io.unibench.engine.sla.SlaTuner;
+import io.unibench.engine.sla.SlaTuning;
+import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.RunResult;
+import io.unibench.report.EvalscopeFiles;
+import io.unibench.report.TextTable;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * {@code perf --sla-auto-tune}: the {@link SlaTuner} driving whatever runs one point of {@code perf} (the
+ * {@link PointRunner} the command hands in), its files ({@code sla_tuning/sla_VAR_VAL_run_I/}, {@code
+ * sla_summary.json}) and its tables.
+ */
+final class SlaAutoTune {
+    /** Runs one measured point with its files in {@code runDir}; {@code first} is the run's first point. */
+    @FunctionalInterface
+    interface PointRunner {
+        RunResult run(LoadPlan plan, long datasetOffset, Path runDir, boolean first) throws Exception;
+    }
+
+    /**
+     * @param results every probe run, in the order run (for the per-point tables)
+     * @param report  the "SLA Auto-tune Summary" and the probes' table, to print after the per-point report
+     */
+    record Outcome(List<RunResult> results, SlaTuning tuning, String report) {}
+
+    public static final String SUMMARY_FILE = "sla_summary.json";
+
+    private SlaAutoTune() {}
+
+    static Outcome run(PerfOptions options, PerfSettings s, Path root, PrintWriter err, StopSignal stop,
+                       BooleanSupplier halted, PointRunner point) throws Exception {
+        SlaOptions sla = options.loads.sla;
+        SlaParams params = sla.params();
+        params.notes().forEach(err::println);
+        String variable = sla.variable().name();
+        List<RunResult> results = new ArrayList<>();
+        long[] offset = {options.datasetOffset};
+        SlaTuner tuner = new SlaTuner(variable, params, sla.lower(), sla.upper(), sla.runs(), (value, run) -> {
+            if (!results.isEmpty() && s.sleepIntervalSeconds() > 0
+                    && stop.awaitUntil(System.nanoTime() + s.sleepIntervalSeconds() * 1_000_000_000L)) {
+                return null;
+            }
+            int number = sla.number(value);
+            int warmup = PerfSettings.warmupCount(options.warmupNum, number);
+            LoadPlan plan = sla.variable() == SlaOptions.Variable.parallel
+                    ? new LoadPlan(value, number, -1, s.duration(), warmup)
+                    : s.openLoop() ? LoadPlan.openLoop(number, value, s.duration(), warmup)
+                    : new LoadPlan(sla.fixedParallel(), number, value, s.duration(), warmup);
+            plan = options.loads.shape(plan, offset[0]);
+            err.println("SLA auto-tune: " + variable + "=" + value + ", run " + (run + 1) + "/" + sla.runs()
+                    + " (" + number + " requests)");
+            RunResult r = point.run(plan, offset[0], root.resolve("sla_tuning")
+                    .resolve("sla_" + variable + "_" + value + "_run_" + run), results.isEmpty());
+            results.add(r);
+            offset[0] += number;
+            return halted.getAsBoolean() ? null : r;
+        });
+        int start = sla.variable() == SlaOptions.Variable.parallel
+                ? (options.parallel != null ? options.parallel.get(0) : 1)
+                : (options.rate != null && options.rate.get(0) > 0 ? (int) Math.round(options.rate.get(0)) : 1);
+        SlaTuning tuning = tuner.tune(start);
+        EvalscopeFiles.writeJson(root.resolve(SUMMARY_FILE), summaryJson(tuning, params));
+        return new Outcome(results, tuning, tables(tuning, params));
+    }
+
+    /** evalscope's {@code {"<var>_<val>": averaged result}}, with the runs' spread and the group verdicts (ours). */
+    static Map<String, Object> summaryJson(SlaTuning t, SlaParams params) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (ProbeResult p : t.probes()) {
+            Map<String, Object> probe = new LinkedHashMap<>();
+            probe.put("metrics", averaged(p.runs().stream().map(r -> r.summary().toMap()).toList()));
+            probe.put("percentiles", averagedRows(p.runs()));
+            probe.put("runs", p.runs().size());
+            probe.put("succeeded_requests", p.succeededRequests());
+            probe.put("total_requests", p.totalRequests());
+            Map<String, Object> metrics = new LinkedHashMap<>();
+            for (SlaMetric metric : metrics(params)) {
+                Map<String, Object> v = new LinkedHashMap<>();
+                v.put("mean", p.mean(metric));
+                v.put("min", p.min(metric));
+                v.put("max", p.max(metric));
+                v.put("unit", metric.time() ? "ms" : metric == SlaMetric.RPS ? "req/s" : "tok/s");
+                metrics.put(metric.key(), v);
+            }
+            probe.put("sla_metrics", metrics);
+            Map<String, Object> groups = new LinkedHashMap<>();
+            for (int g = 0; g < params.groups().size(); g++) {
+                List<SlaCriterion> group = params.groups().get(g);
+                Map<String, Object> verdict = new LinkedHashMap<>();
+                verdict.put("passed", p.passes(group));
+                verdict.put("within_spread", p.undecided(group).stream().map(c -> c.metric().key()).toList());
+                groups.put(Integer.toString(g + 1), verdict);
+            }
+            probe.put("groups", groups);
+            m.put(t.variable() + "_" + p.value(), probe);
+        }
+        List<Map<String, Object>> selections = new ArrayList<>();
+        for (SlaTuning.Selection s : t.selections()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("criteria", s.criteria());
+            row.put("variable", t.variable());
+            row.put("max_satisfied", s.maxSatisfied());
+            row.put("note", s.note());
+            selections.add(row);
+        }
+        m.put("selections", selections);
+        if (t.stopped()) m.put("status", "stopped: the search ended early");
+        return m;
+    }
+
+    /** The metrics the criteria name, each once. */
+    private static List<SlaMetric> metrics(SlaParams params) {
+        LinkedHashSet<SlaMetric> set = new LinkedHashSet<>();
+        params.groups().forEach(g -> g.forEach(c -> set.add(c.metric())));
+        return List.copyOf(set);
+    }
+
+    /** Numbers averaged over the runs; anything else (labels, sources) from the first run. */
+    private static Map<String, Object> averaged(List<Map<String, Object>> maps) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (String key : maps.get(0).keySet()) {
+            double sum = 0;
+            boolean numeric = true;
+            for (Map<String, Object> m : maps) {
+                if (m.get(key) instanceof Number n) sum += n.doubleValue();
+                else numeric = false;
+            }
+            out.put(key, numeric ? sum / maps.size() : maps.get(0).get(key));
+        }
+        return out;
+    }
+
+    private static List<Map<String, Object>> averagedRows(List<RunResult> runs) {
+        List<List<Map<String, Object>>> tables = runs.stream().map(r -> PercentileRow.toMaps(r.percentiles())).toList();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int i = 0; i < tables.get(0).size(); i++) {
+            int row = i;
+            if (tables.stream().anyMatch(t -> t.size() <= row)) break;
+            rows.add(averaged(tables.stream().map(t -> t.get(row)).toList()));
+        }
+        return rows;
+    }
+
+    static String tables(SlaTuning t, SlaParams params) {
+        StringBuilder sb = new StringBuilder();
+        TextTable summary = new TextTable(List.of("Criteria", "Variable", "Max Satisfied", "Note"),
+                TextTable.Align.LEFT, TextTable.Align.LEFT, TextTable.Align.RIGHT, TextTable.Align.LEFT);
+        for (SlaTuning.Selection s : t.selections()) {
+            summary.row(s.criteria(), t.variable(), s.maxSatisfied() == null ? "None" : s.maxSatisfied().toString(),
+                    s.note());
+        }
+        List<SlaMetric> metrics = metrics(params);
+        List<String> header = new ArrayList<>(List.of(t.variable(), "Runs", "Succeeded/Total"));
+        for (int g = 1; g <= params.groups().size(); g++) header.add("Group " + g);
+        metrics.forEach(m -> header.add(m.key() + " (mean, min–max)"));
+        TextTable.Align[] align = new TextTable.Align[header.size()];
+        java.util.Arrays.fill(align, TextTable.Align.RIGHT);
+        TextTable probes = new TextTable(header, align);
+        for (ProbeResult p : t.probes()) {
+            List<String> cells = new ArrayList<>(List.of(Integer.toString(p.value()), Integer.toString(p.runs().size()),
+                    p.succeededRequests() + "/" + p.totalRequests()));
+            for (List<SlaCriterion> group : params.groups()) {
+                cells.add((p.passes(group) ? "PASS" : "FAIL") + (p.undecided(group).isEmpty() ? "" : " (spread)"));
+            }
+            for (SlaMetric m : metrics) {
+                Double mean = p.mean(m);
+                cells.add(mean == null ? "-" : m.format(mean) + (p.runs().size() > 1
+                        ? " (" + m.format(p.min(m)) + "–" + m.format(p.max(m)) + ")" : ""));
+            }
+            probes.row(cells.toArray(String[]::new));
+        }
+        sb.append("SLA Auto-tune Summary\n").append(summary.render()).append('\n');
+        sb.append("SLA Probes (").append(t.variable()).append(")\n").append(probes.render());
+        if (t.stopped()) sb.append("Note: the search was stopped; the selections above are of the values run.\n");
+        return sb.toString();
+    }
+}
