@@ -85,6 +85,7 @@ public final class PerfCommand implements Callable<Integer> {
     private String lengthTokenizer;
     private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
     private TlsOptions tls; // how https servers are checked (--ca-cert, --insecure, --sim-tls)
+    private ShardRun shards = ShardRun.NONE; // --shard I/N --run-group G (issue 21)
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -105,6 +106,7 @@ public final class PerfCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         evalscopeOnly.check(err);
+        shards = ShardRun.prepare(options, environment); // this shard's slice, written into the options
         PerfSettings s = PerfSettings.resolve(options, environment);
         Double maxErrorRate = RunVerdict.checkedLimit(options.maxErrorRate, "--max-error-rate");
         if (options.serverTokenize < 0) {
@@ -206,6 +208,7 @@ public final class PerfCommand implements Callable<Integer> {
                         Files.createDirectories(runDir);
                         ArgsFile.write(runDir.resolve("benchmark_args.json"), s, options, url, plan, offset);
                         requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
+                        shards.awaitStart(stop, err); // a shard registers and waits at the start barrier
                         result = runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset,
                                 i == 0);
                     }
@@ -227,6 +230,7 @@ public final class PerfCommand implements Callable<Integer> {
             } finally {
                 if (progressFile != null) progressFile.finish(stopped || failure != null);
                 store.finish(stopped || failure != null);
+                shards.finish(store.runId(), checks, stopped, failure != null, err);
                 reportWritten.countDown();
                 if (hook != null && !stopped) removeHook(hook);
             }

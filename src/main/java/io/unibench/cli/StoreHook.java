@@ -60,6 +60,11 @@ final class StoreHook {
         recorder.pointFinished(result, extraSummaryKeys);
     }
 
+    /** The stored run's id; null before the first point, with --no-db, or when the store failed. */
+    String runId() {
+        return recorder.runId();
+    }
+
     void finish(boolean interrupted) {
         recorder.finish(interrupted);
         history.closeUnused();

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Builds the unibench image with Debian's podman (rootful, vfs storage) and checks that it starts healthy:
+#   scripts/container-image.sh            # registry bases (docker.io maven / eclipse-temurin) when reachable
+#   UNIBENCH_LOCAL_BASES=1 scripts/container-image.sh
+# With UNIBENCH_LOCAL_BASES=1 (or when docker.io cannot be reached) the two base images are made here instead: a
+# Debian minbase root file system from Debian's packages (debootstrap), plus a JRE cut from this machine's JDK ≥ 21
+# with jlink (runtime) or the whole JDK and Maven (build); the build stage then reads ~/.m2 (bind-mounted) and the
+# host network for Maven Central. Prints each step; exits non-zero at the first that fails.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+podman=(podman --storage-driver vfs)
+jdk="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+work="${UNIBENCH_IMAGE_WORK:-/tmp/unibench-image}"
+mkdir -p "$work"
+
+step() { echo "== $*" >&2; }
+
+local_bases() {
+  if ! "${podman[@]}" image exists localhost/unibench-debian:bookworm; then
+    step "debootstrap bookworm minbase → localhost/unibench-debian:bookworm"
+    rm -rf "$work/rootfs"
+    debootstrap --variant=minbase bookworm "$work/rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1
+    tar -C "$work/rootfs" -c . | "${podman[@]}" import - localhost/unibench-debian:bookworm >/dev/null
+  fi
+  step "jlink JRE from $jdk → localhost/unibench-jre:21"
+  rm -rf "$work/jre" "$work/jre-ctx" && mkdir -p "$work/jre-ctx"
+  "$jdk/bin/jlink" --add-modules ALL-MODULE-PATH --strip-debug --no-man-pages --no-header-files \
+    --output "$work/jre-ctx/jre"
+  cat >"$work/jre-ctx/Containerfile" <<'CF'
+FROM localhost/unibench-debian:bookworm
+COPY jre /opt/java
+ENV JAVA_HOME=/opt/java PATH=/opt/java/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+CF
+  "${podman[@]}" build -q -t localhost/unibench-jre:21 "$work/jre-ctx" >/dev/null
+  step "JDK + Maven → localhost/unibench-maven:21"
+  rm -rf "$work/mvn-ctx" && mkdir -p "$work/mvn-ctx"
+  cp -a "$jdk" "$work/mvn-ctx/jdk"
+  cp -aL /usr/share/maven "$work/mvn-ctx/maven"
+  cat >"$work/mvn-ctx/Containerfile" <<'CF'
+FROM localhost/unibench-debian:bookworm
+COPY jdk /opt/java
+COPY maven /opt/maven
+ENV JAVA_HOME=/opt/java PATH=/opt/java/bin:/opt/maven/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+CF
+  "${podman[@]}" build -q -t localhost/unibench-maven:21 "$work/mvn-ctx" >/dev/null
+}
+
+build_args=()
+if [ "${UNIBENCH_LOCAL_BASES:-0}" = 1 ] || ! timeout 20 "${podman[@]}" pull -q docker.io/library/eclipse-temurin:21-jre-noble >/dev/null 2>&1; then
+  step "no registry image (or UNIBENCH_LOCAL_BASES=1): local Debian bases"
+  local_bases
+  build_args=(--build-arg MAVEN_IMAGE=localhost/unibench-maven:21 --build-arg JRE_IMAGE=localhost/unibench-jre:21
+              --network host -v "$HOME/.m2:/root/.m2")
+fi
+step "podman build -t localhost/unibench:latest $here"
+"${podman[@]}" build "${build_args[@]}" -t localhost/unibench:latest "$here"
+step "image user, volumes, healthcheck"
+"${podman[@]}" image inspect localhost/unibench:latest \
+  --format 'User={{.Config.User}} Volumes={{.Config.Volumes}} Entrypoint={{.Config.Entrypoint}} Cmd={{.Config.Cmd}}'
+step "podman run (token from the environment, loopback port 18080)"
+"${podman[@]}" rm -f unibench-check >/dev/null 2>&1 || true
+"${podman[@]}" run -d --name unibench-check -e UNIBENCH_TOKEN=check-token -p 127.0.0.1:18080:8080 \
+  localhost/unibench:latest >/dev/null
+trap '"${podman[@]}" rm -f unibench-check >/dev/null 2>&1 || true' EXIT
+for _ in $(seq 1 60); do
+  if "${podman[@]}" healthcheck run unibench-check >/dev/null 2>&1; then
+    step "healthy: $(curl -fsS http://127.0.0.1:18080/healthz)"
+    "${podman[@]}" exec unibench-check id
+    exit 0
+  fi
+  "${podman[@]}" wait --condition=running unibench-check >/dev/null 2>&1 || break
+  sleep 1 # polling a container's start: nothing here to wait on but the clock
+done
+"${podman[@]}" logs unibench-check >&2 || true
+echo "the container did not become healthy" >&2
+exit 1
