@@ -9,6 +9,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 podman=(podman --storage-driver vfs)
+# chroot isolation: RUN steps need no cgroups or namespaces (this machine's crun refuses its cgroup setup)
+isolation=(--isolation "${UNIBENCH_BUILD_ISOLATION:-chroot}")
 jdk="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 work="${UNIBENCH_IMAGE_WORK:-/tmp/unibench-image}"
 mkdir -p "$work"
@@ -24,14 +26,14 @@ local_bases() {
   fi
   step "jlink JRE from $jdk → localhost/unibench-jre:21"
   rm -rf "$work/jre" "$work/jre-ctx" && mkdir -p "$work/jre-ctx"
-  "$jdk/bin/jlink" --add-modules ALL-MODULE-PATH --strip-debug --no-man-pages --no-header-files \
+  "$jdk/bin/jlink" --add-modules java.se,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,jdk.management,jdk.naming.dns,jdk.charsets,jdk.localedata --strip-debug --no-man-pages --no-header-files \
     --output "$work/jre-ctx/jre"
   cat >"$work/jre-ctx/Containerfile" <<'CF'
 FROM localhost/unibench-debian:bookworm
 COPY jre /opt/java
 ENV JAVA_HOME=/opt/java PATH=/opt/java/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 CF
-  "${podman[@]}" build -q -t localhost/unibench-jre:21 "$work/jre-ctx" >/dev/null
+  "${podman[@]}" build "${isolation[@]}" -q -t localhost/unibench-jre:21 "$work/jre-ctx" >/dev/null
   step "JDK + Maven → localhost/unibench-maven:21"
   rm -rf "$work/mvn-ctx" && mkdir -p "$work/mvn-ctx"
   cp -a "$jdk" "$work/mvn-ctx/jdk"
@@ -42,7 +44,7 @@ COPY jdk /opt/java
 COPY maven /opt/maven
 ENV JAVA_HOME=/opt/java PATH=/opt/java/bin:/opt/maven/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 CF
-  "${podman[@]}" build -q -t localhost/unibench-maven:21 "$work/mvn-ctx" >/dev/null
+  "${podman[@]}" build "${isolation[@]}" -q -t localhost/unibench-maven:21 "$work/mvn-ctx" >/dev/null
 }
 
 build_args=()
@@ -53,7 +55,7 @@ if [ "${UNIBENCH_LOCAL_BASES:-0}" = 1 ] || ! timeout 20 "${podman[@]}" pull -q d
               --network host -v "$HOME/.m2:/root/.m2")
 fi
 step "podman build -t localhost/unibench:latest $here"
-"${podman[@]}" build "${build_args[@]}" -t localhost/unibench:latest "$here"
+"${podman[@]}" build "${isolation[@]}" "${build_args[@]}" -t localhost/unibench:latest "$here"
 step "image user, volumes, healthcheck"
 "${podman[@]}" image inspect localhost/unibench:latest \
   --format 'User={{.Config.User}} Volumes={{.Config.Volumes}} Entrypoint={{.Config.Entrypoint}} Cmd={{.Config.Cmd}}'

@@ -207,6 +207,27 @@ public final class ShardRegistry implements AutoCloseable {
         }
     }
 
+    /**
+     * Where a point of a stored run starts on its own process's wall clock, epoch µs: a request's epoch start is read
+     * just before its monotonic start, so {@code epoch − start} bounds the point's origin from below, and the
+     * largest such bound over its requests is within a millisecond of it (epoch starts are whole milliseconds).
+     * Null when the point stored no started request.
+     */
+    Long pointOriginMicros(String runId, int point) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT MAX(start_epoch_ms * 1000 - start_ns / 1000) FROM "
+                + "requests WHERE run_id = ? AND point_index = ? AND start_ns IS NOT NULL")) {
+            ps.setString(1, runId);
+            ps.setInt(2, point);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long v = rs.getLong(1);
+                Long origin = rs.wasNull() ? null : v;
+                c.commit();
+                return origin;
+            }
+        }
+    }
+
     @Override
     public void close() throws SQLException {
         c.close();
