@@ -36,7 +36,7 @@ CF
   "${podman[@]}" build "${isolation[@]}" -q -t localhost/unibench-jre:21 "$work/jre-ctx" >/dev/null
   step "JDK + Maven → localhost/unibench-maven:21"
   rm -rf "$work/mvn-ctx" && mkdir -p "$work/mvn-ctx"
-  cp -a "$jdk" "$work/mvn-ctx/jdk"
+  cp -aL "$jdk" "$work/mvn-ctx/jdk" # -L: the JDK's cacerts is a link into /etc/ssl on this machine
   cp -aL /usr/share/maven "$work/mvn-ctx/maven"
   cat >"$work/mvn-ctx/Containerfile" <<'CF'
 FROM localhost/unibench-debian:bookworm
