@@ -42,7 +42,7 @@ load_secret_files() {
 healthcheck() {
   local port="${UNIBENCH_PORT:-8080}" status
   [[ "$port" =~ ^[0-9]+$ ]] || fail "UNIBENCH_PORT=$port: not a port number"
-  exec 3<>"/dev/tcp/127.0.0.1/$port" || exit 1
+  exec 3<>"/dev/tcp/127.0.0.1/$port" 2>/dev/null || exit 1
   printf 'GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
   IFS= read -r -t 5 status <&3 || exit 1
   [[ "$status" =~ ^HTTP/1\.[01]\ 200 ]] || exit 1

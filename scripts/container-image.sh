@@ -55,24 +55,32 @@ if [ "${UNIBENCH_LOCAL_BASES:-0}" = 1 ] || ! timeout 20 "${podman[@]}" pull -q d
               --network host -v "$HOME/.m2:/root/.m2")
 fi
 step "podman build -t localhost/unibench:latest $here"
-"${podman[@]}" build "${isolation[@]}" "${build_args[@]}" -t localhost/unibench:latest "$here"
+"${podman[@]}" build --format docker "${isolation[@]}" "${build_args[@]}" -t localhost/unibench:latest "$here"
 step "image user, volumes, healthcheck"
 "${podman[@]}" image inspect localhost/unibench:latest \
   --format 'User={{.Config.User}} Volumes={{.Config.Volumes}} Entrypoint={{.Config.Entrypoint}} Cmd={{.Config.Cmd}}'
-step "podman run (token from the environment, loopback port 18080)"
-"${podman[@]}" rm -f unibench-check >/dev/null 2>&1 || true
-"${podman[@]}" run -d --name unibench-check -e UNIBENCH_TOKEN=check-token -p 127.0.0.1:18080:8080 \
+# what ran here (2026-12-01): crun refuses this machine's cgroup v1 hierarchy and the default 1M-file ulimit, so the
+# run uses runc with the cgroupfs manager, no default ulimits, and the host network on a free port
+port=18431
+while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+printf '[containers]\ndefault_ulimits = []\n' >"$work/containers.conf"
+export CONTAINERS_CONF="$work/containers.conf"
+run=("${podman[@]}" --runtime "${UNIBENCH_OCI_RUNTIME:-runc}" --cgroup-manager cgroupfs)
+step "podman run (token from the environment, host network, port $port)"
+"${run[@]}" rm -f unibench-check >/dev/null 2>&1 || true
+"${run[@]}" run -d --name unibench-check --network host -e UNIBENCH_TOKEN=check-token -e UNIBENCH_PORT="$port" \
   localhost/unibench:latest >/dev/null
-trap '"${podman[@]}" rm -f unibench-check >/dev/null 2>&1 || true' EXIT
+trap '"${run[@]}" rm -f unibench-check >/dev/null 2>&1 || true' EXIT
 for _ in $(seq 1 60); do
-  if "${podman[@]}" healthcheck run unibench-check >/dev/null 2>&1; then
-    step "healthy: $(curl -fsS http://127.0.0.1:18080/healthz)"
-    "${podman[@]}" exec unibench-check id
+  if "${run[@]}" exec -e UNIBENCH_PORT="$port" unibench-check unibench-entrypoint healthcheck; then
+    step "healthy: $(curl -fsS "http://127.0.0.1:$port/healthz"); without the token /api/runs answers" \
+      "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/runs"), with it" \
+      "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer check-token' "http://127.0.0.1:$port/api/runs")"
+    "${run[@]}" exec unibench-check id
     exit 0
   fi
-  "${podman[@]}" wait --condition=running unibench-check >/dev/null 2>&1 || break
   sleep 1 # polling a container's start: nothing here to wait on but the clock
 done
-"${podman[@]}" logs unibench-check >&2 || true
+"${run[@]}" logs unibench-check >&2 || true
 echo "the container did not become healthy" >&2
 exit 1
