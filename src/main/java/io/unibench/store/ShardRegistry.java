@@ -41,12 +41,13 @@ public final class ShardRegistry implements AutoCloseable {
         String sql = location.dialect() == Dialect.POSTGRES
                 ? "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"
                 : "SELECT CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)";
+        long now;
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             rs.next();
-            long now = rs.getLong(1);
-            c.commit();
-            return now;
+            now = rs.getLong(1);
         }
+        commit();
+        return now;
     }
 
     /** This process's clock ({@code localMicros}, epoch µs) against the database's. */
@@ -61,43 +62,44 @@ public final class ShardRegistry implements AutoCloseable {
      */
     public void register(String group, int index, int count, long firstIndex, ClockOffset clock, Owner owner)
             throws SQLException {
-        try {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT shard_index, shard_count, owner_host, owner_pid FROM run_shards WHERE run_group = ?")) {
-                ps.setString(1, group);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        if (rs.getInt(2) != count) {
-                            throw new BadInputException("--shard " + index + "/" + count + ": run group '" + group
-                                    + "' has " + rs.getInt(2) + " shards; every shard of a group gives the same N");
-                        }
-                        if (rs.getInt(1) == index) throw duplicate(group, index, count, rs.getString(3), rs.getLong(4));
-                    }
+        // the write first: SQLite then waits for the write lock (busy timeout) instead of failing to upgrade a read
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO run_shards (run_group, shard_index, "
+                + "shard_count, status, first_index, registered_at, clock_offset_us, clock_rtt_us, owner_host, "
+                + "owner_pid, owner_started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, group);
+            ps.setInt(2, index);
+            ps.setInt(3, count);
+            ps.setString(4, ShardRow.REGISTERED);
+            ps.setLong(5, firstIndex);
+            ps.setLong(6, databaseMillisInTransaction());
+            ps.setLong(7, clock.offsetMicros());
+            ps.setLong(8, clock.rttMicros());
+            ps.setString(9, owner.host());
+            ps.setLong(10, owner.pid());
+            ps.setLong(11, owner.startedAt());
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            c.rollback();
+            if (!isUniqueViolation(e)) throw e;
+            ShardRow holder = shards(group).stream().filter(r -> r.index() == index).findFirst().orElse(null);
+            throw duplicate(group, index, count, holder == null ? "?" : holder.owner().host(),
+                    holder == null ? 0 : holder.owner().pid());
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT shard_count FROM run_shards WHERE run_group = ? AND shard_count <> ?")) {
+            ps.setString(1, group);
+            ps.setInt(2, count);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    int theirs = rs.getInt(1);
+                    rs.close();
+                    c.rollback();
+                    throw new BadInputException("--shard " + index + "/" + count + ": run group '" + group + "' has "
+                            + theirs + " shards; every shard of a group gives the same N");
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO run_shards (run_group, shard_index, "
-                    + "shard_count, status, first_index, registered_at, clock_offset_us, clock_rtt_us, owner_host, "
-                    + "owner_pid, owner_started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                ps.setString(1, group);
-                ps.setInt(2, index);
-                ps.setInt(3, count);
-                ps.setString(4, ShardRow.REGISTERED);
-                ps.setLong(5, firstIndex);
-                ps.setLong(6, databaseMillisInTransaction());
-                ps.setLong(7, clock.offsetMicros());
-                ps.setLong(8, clock.rttMicros());
-                ps.setString(9, owner.host());
-                ps.setLong(10, owner.pid());
-                ps.setLong(11, owner.startedAt());
-                ps.executeUpdate();
-            }
-            c.commit();
-        } catch (SQLException | RuntimeException e) {
-            c.rollback();
-            // two shards with one index at the same moment: the primary key refuses the second
-            if (e instanceof SQLException s && isUniqueViolation(s)) throw duplicate(group, index, count, "?", 0);
-            throw e;
         }
+        c.commit();
     }
 
     private static BadInputException duplicate(String group, int index, int count, String host, long pid) {
@@ -124,15 +126,16 @@ public final class ShardRegistry implements AutoCloseable {
 
     /** How many shards of the group have registered (the start barrier waits for all N). */
     public int registered(String group) throws SQLException {
+        int n;
         try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM run_shards WHERE run_group = ?")) {
             ps.setString(1, group);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                int n = rs.getInt(1);
-                c.commit();
-                return n;
+                n = rs.getInt(1);
             }
         }
+        commit();
+        return n;
     }
 
     /** The barrier passed: the shard is sending. */
@@ -182,7 +185,7 @@ public final class ShardRegistry implements AutoCloseable {
                 }
             }
         }
-        c.commit();
+        commit();
         return out;
     }
 
@@ -192,6 +195,7 @@ public final class ShardRegistry implements AutoCloseable {
      */
     public String runOf(ShardRow shard) throws SQLException {
         if (shard.runId() != null) return shard.runId();
+        String id;
         try (PreparedStatement ps = c.prepareStatement("SELECT run_id FROM runs WHERE owner_host = ? AND owner_pid = ? "
                 + "AND owner_started = ? AND started_at >= ? ORDER BY started_at LIMIT 1")) {
             ps.setString(1, shard.owner().host());
@@ -200,11 +204,11 @@ public final class ShardRegistry implements AutoCloseable {
             // started_at is the shard's clock, registered_at the database's: allow for the offset (and a second)
             ps.setLong(4, shard.registeredAt() + shard.clock().offsetMicros() / 1000 - 1000);
             try (ResultSet rs = ps.executeQuery()) {
-                String id = rs.next() ? rs.getString(1) : null;
-                c.commit();
-                return id;
+                id = rs.next() ? rs.getString(1) : null;
             }
         }
+        commit();
+        return id;
     }
 
     /**
@@ -214,6 +218,7 @@ public final class ShardRegistry implements AutoCloseable {
      * Null when the point stored no started request.
      */
     Long pointOriginMicros(String runId, int point) throws SQLException {
+        Long origin;
         try (PreparedStatement ps = c.prepareStatement("SELECT MAX(start_epoch_ms * 1000 - start_ns / 1000) FROM "
                 + "requests WHERE run_id = ? AND point_index = ? AND start_ns IS NOT NULL")) {
             ps.setString(1, runId);
@@ -221,11 +226,19 @@ public final class ShardRegistry implements AutoCloseable {
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 long v = rs.getLong(1);
-                Long origin = rs.wasNull() ? null : v;
-                c.commit();
-                return origin;
+                origin = rs.wasNull() ? null : v;
             }
         }
+        commit();
+        return origin;
+    }
+
+    /**
+     * Ends the transaction after its statements are closed: on SQLite a statement still open keeps the read
+     * snapshot, so a waiting shard would count the same registrations for ever.
+     */
+    private void commit() throws SQLException {
+        c.commit();
     }
 
     @Override
