@@ -120,12 +120,12 @@ final class ShardRun {
     }
 
     private static int share(String flag, Shard shard, int total) {
-        long share = shard.share(total);
-        if (share < 1) {
+        // judged on the total, not on this shard's share: every shard of the group refuses the same spec
+        if (total < shard.count()) {
             throw new BadInputException(flag + " " + total + ": fewer than the " + shard.count() + " shards; "
                     + "each shard needs at least 1");
         }
-        return (int) share;
+        return (int) shard.share(total);
     }
 
     boolean sharded() {
