@@ -53,8 +53,9 @@ public final class GroupMerge {
             for (ShardRow row : rows) {
                 missing.remove(row.index());
                 String runId = registry.runOf(row);
-                StoredRun run = runId == null ? null : store.run(runId);
-                judge(row, run, reasons);
+                StoredRun run = runId == null ? null : stored(store, runId);
+                if (runId != null && run == null) reasons.add("shard " + row.label() + ": its run " + runId + " was deleted");
+                else judge(row, run, reasons);
                 if (run != null) members.add(new Member(row, run));
             }
             for (int i : missing) reasons.add(0, "shard " + i + "/" + count + ": never registered");
@@ -88,6 +89,15 @@ public final class GroupMerge {
     }
 
     private record Member(ShardRow row, StoredRun run) {}
+
+    /** The run, or null when it is gone from the store (`runs delete`). */
+    private static StoredRun stored(RunStore store, String runId) throws SQLException {
+        try {
+            return store.run(runId);
+        } catch (BadInputException deleted) {
+            return null;
+        }
+    }
 
     /** Each member's placement on the group's timeline for one point; origin = the earliest shard's, epoch µs. */
     private record Placed(Map<Integer, Long> shiftNanos, Map<Integer, ShardTimeline> timelines, Long originMicros) {}

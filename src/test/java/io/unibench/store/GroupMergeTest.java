@@ -107,6 +107,13 @@ class GroupMergeTest {
             assertThat(g.partialReasons().get(2)).matches("shard 2/3: run \\S+ is failed; 50 requests stored");
             assertThat(g.points().getFirst().result().summary().totalRequests()).isEqualTo(100);
             assertThat(g.points().getFirst().summary().path("Partial").asBoolean()).isTrue();
+            // a shard's run deleted from the store since: said, not a failure of the merge
+            try (RunStore s = RunStore.open(b.location())) {
+                String deleted = g.shards().get(1).runId();
+                s.delete(deleted);
+                assertThat(GroupMerge.merge(b.location(), "g2").partialReasons())
+                        .contains("shard 2/3: its run " + deleted + " was deleted");
+            }
             assertThatThrownBy(() -> GroupMerge.merge(b.location(), "nope")).isInstanceOf(BadInputException.class)
                     .hasMessageStartingWith("run group 'nope': no shard registered in ");
         }
