@@ -41,6 +41,7 @@ final class HistoryRecorder implements SessionRunner.Recorder {
     private final RunHistory history;
     private final IntFunction<RunStart> starts;
     private final Map<Integer, RunRecorder> recorders = new ConcurrentHashMap<>();
+    private volatile String runId; // the last stored run's id, kept after its target finished
 
     /** @param starts target index → what its stored run says of itself; called at the target's first point */
     HistoryRecorder(RunHistory history, IntFunction<RunStart> starts) {
@@ -64,7 +65,14 @@ final class HistoryRecorder implements SessionRunner.Recorder {
     @Override
     public void targetFinished(int target, boolean interrupted) {
         RunRecorder r = recorders.remove(target);
-        if (r != null) r.finish(interrupted);
+        if (r == null) return;
+        if (r.runId() != null) runId = r.runId();
+        r.finish(interrupted);
+    }
+
+    /** The stored run's id (perf has one target); null before the first point, with --no-db, or when the store failed. */
+    String runId() {
+        return runId;
     }
 
     /** Ends what is still open (a run that failed before its target finished) and the unused fail-fast store. */

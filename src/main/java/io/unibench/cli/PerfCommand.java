@@ -66,6 +66,7 @@ public final class PerfCommand implements Callable<Integer> {
     private String lengthTokenizer;
     private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
     private TlsOptions tls; // how https servers are checked (--ca-cert, --insecure, --sim-tls)
+    private ShardRun shards = ShardRun.NONE; // --shard I/N --run-group G (issue 21)
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -86,6 +87,7 @@ public final class PerfCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         evalscopeOnly.check(err);
+        shards = ShardRun.prepare(options, environment); // this shard's slice, written into the options
         PerfSettings s = PerfSettings.resolve(options, environment);
         Double maxErrorRate = RunVerdict.checkedLimit(options.maxErrorRate, "--max-error-rate");
         if (options.serverTokenize < 0) {
@@ -157,7 +159,7 @@ public final class PerfCommand implements Callable<Integer> {
         boolean terminal = ProgressSink.stderrIsTerminal();
         PerfPoints points = new PerfPoints(s, options, spec, datasets, multiTurn, firstPrompts,
                 new RecordFactory(counting, userTokenizer != null), stop, err, progressFile,
-                sweepPromptLengths, lengthTokenizer, terminal, environment);
+                sweepPromptLengths, lengthTokenizer, terminal, environment, shards);
         SessionRunner.Result ran = null;
         boolean stopped = false;
         try (EventHub events = new EventHub();
@@ -194,6 +196,7 @@ public final class PerfCommand implements Callable<Integer> {
                 boolean early = ran == null || stopped || failure != null;
                 if (progressFile != null) progressFile.finish(early);
                 store.close(early);
+                shards.finish(store.runId(), ran == null ? List.of() : ran.checks(), stopped, failure != null, err);
                 reportWritten.countDown();
                 if (hook != null && !stopped) removeHook(hook);
             }

@@ -300,6 +300,9 @@ public final class PerfOptions {
     @Mixin
     LoadShapeOptions loads = new LoadShapeOptions();
 
+    @Mixin
+    ShardOptions shard = new ShardOptions(); // --shard, --run-group, --start-at (issue 21)
+
     /** --headers as an ordered map; a value without '=' is bad input. */
     Map<String, String> headerMap() {
         Map<String, String> map = new LinkedHashMap<>();

@@ -53,6 +53,7 @@ final class PerfPoints implements SessionRunner.Front {
     private final String lengthTokenizer;
     private final boolean terminal;
     private final Map<String, String> env;
+    private final ShardRun shards; // --shard: the start barrier before the first point's clock
     private BenchmarkRunner runner;
     private long offset;
     private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
@@ -61,7 +62,7 @@ final class PerfPoints implements SessionRunner.Front {
     PerfPoints(PerfSettings settings, PerfOptions options, RunSpec spec, DatasetLoader datasets, MultiTurnPerf multiTurn,
                List<Prompt> firstPrompts, RecordFactory records, StopSignal stop, PrintWriter err,
                ProgressFile progressFile, PromptLengthStats sweepPromptLengths, String lengthTokenizer,
-               boolean terminal, Map<String, String> env) {
+               boolean terminal, Map<String, String> env, ShardRun shards) {
         this.settings = settings;
         this.options = options;
         this.spec = spec;
@@ -76,6 +77,7 @@ final class PerfPoints implements SessionRunner.Front {
         this.lengthTokenizer = lengthTokenizer;
         this.terminal = terminal;
         this.env = env;
+        this.shards = shards;
         this.offset = options.datasetOffset;
     }
 
@@ -143,6 +145,7 @@ final class PerfPoints implements SessionRunner.Front {
             Files.createDirectories(dir);
             ArgsFile.write(dir.resolve("benchmark_args.json"), settings, options, url, point.plan(), pointOffset);
             requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
+            shards.awaitStart(stop, err); // a shard registers and waits at the start barrier
         }
 
         @Override

@@ -53,6 +53,11 @@ public final class RunStore implements AutoCloseable {
 
     /** Opens (creating the SQLite file and its folder on first use) and migrates the schema. */
     public static RunStore open(StoreLocation location) throws SQLException {
+        return new RunStore(location, connect(location));
+    }
+
+    /** A connection to the store, its folder created and its schema migrated, auto-commit off. */
+    static Connection connect(StoreLocation location) throws SQLException {
         try {
             if (location.file() != null && location.file().getParent() != null) {
                 Files.createDirectories(location.file().getParent());
@@ -64,7 +69,7 @@ public final class RunStore implements AutoCloseable {
         try {
             Migrations.apply(c, location.dialect());
             c.setAutoCommit(false);
-            return new RunStore(location, c);
+            return c;
         } catch (SQLException | RuntimeException e) {
             c.close();
             throw e;
