@@ -1,8 +1,8 @@
 package io.unibench.engine;
 
-import io.unibench.Moments;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.unibench.Moments;
 import io.unibench.client.ClientResult;
 import io.unibench.client.LlmClient;
 import io.unibench.metrics.RecordSink;

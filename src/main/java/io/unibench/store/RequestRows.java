@@ -1,6 +1,5 @@
 package io.unibench.store;
 
-import io.unibench.Moments;
 import static io.unibench.Moments.ABSENT;
 
 import io.unibench.metrics.Outcome;
