@@ -1,11 +1,11 @@
 package io.unibench.client;
 
-import io.unibench.Moments;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.Moments;
 import io.unibench.Secrets;
 
 import java.nio.charset.StandardCharsets;

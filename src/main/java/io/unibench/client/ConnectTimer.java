@@ -1,10 +1,10 @@
 package io.unibench.client;
 
-import io.unibench.Moments;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 
+import io.unibench.Moments;
 import java.net.SocketAddress;
 
 /**

@@ -1,9 +1,9 @@
 package io.unibench.client;
 
-import io.unibench.Moments;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.unibench.Moments;
 import io.unibench.Secrets;
 
 import java.nio.charset.StandardCharsets;

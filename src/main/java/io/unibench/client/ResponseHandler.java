@@ -1,11 +1,11 @@
 package io.unibench.client;
 
-import io.unibench.Moments;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
+import io.unibench.Moments;
 
 /**
  * Last handler of every pooled channel: decodes the response bytes ({@link ResponseDecoder}) and routes the parts

@@ -1,6 +1,5 @@
 package io.unibench.metrics;
 
-import io.unibench.Moments;
 import static io.unibench.Moments.ABSENT;
 
 /**
@@ -54,7 +53,8 @@ public enum Phase {
             case WRITE -> ms(fresh ? connectionReady(p) : p.writeStartNanos(), p.writtenNanos());
             case SERVER_WAIT -> ms(p.writtenNanos(), p.firstByteNanos());
             case FIRST_TOKEN -> r.timing().stream() ? ms(p.firstByteNanos(), r.timing().firstTokenNanos()) : Double.NaN;
-            case TRANSFER -> ms(r.timing().stream() ? r.timing().firstTokenNanos() : p.firstByteNanos(), r.timing().endNanos());
+            case TRANSFER -> ms(r.timing().stream() ? r.timing().firstTokenNanos() : p.firstByteNanos(),
+                    r.timing().endNanos());
             case STALE_ATTEMPT -> ms(p.staleStartNanos(), r.timing().startNanos());
         };
     }

@@ -1,6 +1,5 @@
 package io.unibench.metrics;
 
-import io.unibench.Moments;
 import static io.unibench.Moments.ABSENT;
 
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package io.unibench.report;
 
-import io.unibench.Moments;
 import static io.unibench.Moments.ABSENT;
 
 import com.fasterxml.jackson.core.JsonEncoding;

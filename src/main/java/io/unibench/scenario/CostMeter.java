@@ -2,6 +2,7 @@ package io.unibench.scenario;
 
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.Tokens;
 
 /**
  * Token totals of successful requests for pricing: uncached input, cached input, output. Failed requests carry no
@@ -19,13 +20,14 @@ public final class CostMeter implements RecordSink {
     @Override
     public synchronized void accept(RequestRecord r) {
         if (!r.success()) return;
-        long prompt = Math.max(r.tokens().prompt(), 0);
-        long cached = r.tokens().cachedSource() == RequestRecord.CacheSource.SERVER ? Math.max(r.tokens().cached(), 0) : 0;
+        Tokens t = r.tokens();
+        long prompt = Math.max(t.prompt(), 0);
+        long cached = t.cachedSource() == RequestRecord.CacheSource.SERVER ? Math.max(t.cached(), 0) : 0;
         requests++;
         uncachedInput += Math.max(prompt - cached, 0);
         cachedInput += Math.min(cached, prompt);
-        output += Math.max(r.tokens().completion(), 0);
-        if (r.tokens().source() != RequestRecord.TokenSource.SERVER) estimated++;
+        output += Math.max(t.completion(), 0);
+        if (t.source() != RequestRecord.TokenSource.SERVER) estimated++;
     }
 
     synchronized Totals totals() {

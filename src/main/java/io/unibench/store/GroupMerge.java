@@ -1,6 +1,6 @@
 package io.unibench.store;
 
-import static io.unibench.metrics.RequestRecord.ABSENT;
+import static io.unibench.Moments.ABSENT;
 
 import io.unibench.BadInputException;
 import io.unibench.metrics.RequestRecord;
@@ -207,8 +207,8 @@ public final class GroupMerge {
 
     /** The order a live run records: by end (none last), then stream and index, so the merge is deterministic. */
     private static final Comparator<Head> HEAD_ORDER = Comparator
-            .comparingLong((Head h) -> h.record.endNanos() == ABSENT ? Long.MAX_VALUE : h.record.endNanos())
-            .thenComparingInt(Head::stream).thenComparingLong(h -> h.record.index());
+            .comparingLong((Head h) -> h.record.timing().endNanos() == ABSENT ? Long.MAX_VALUE : h.record.timing().endNanos())
+            .thenComparingInt(Head::stream).thenComparingLong(h -> h.record.position().index());
 
     private static void next(BlockingQueue<Object> q, int stream, PriorityQueue<Head> heads) throws InterruptedException {
         Object o = q.take();

@@ -1,6 +1,5 @@
 package io.unibench.store;
 
-import io.unibench.Moments;
 import static io.unibench.Moments.ABSENT;
 
 import io.unibench.metrics.Outcome;
@@ -90,7 +89,8 @@ final class RequestRows {
         ps.setInt(i++, r.tokens().cached());
         ps.setString(i++, r.tokens().source() == null ? null : TOKEN_SOURCES[r.tokens().source().ordinal()]);
         ps.setShort(i++, (short) (r.position().lastTurn() ? 1 : 0));
-        ps.setString(i++, r.tokens().cachedSource() == null ? null : CACHE_SOURCES[r.tokens().cachedSource().ordinal()]);
+        RequestRecord.CacheSource cachedSource = r.tokens().cachedSource();
+        ps.setString(i++, cachedSource == null ? null : CACHE_SOURCES[cachedSource.ordinal()]);
         PhaseTimes p = r.phases();
         moment(ps, i++, p.connectStartNanos(), base);
         moment(ps, i++, p.dnsDoneNanos(), base);

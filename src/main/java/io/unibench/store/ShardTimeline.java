@@ -1,9 +1,11 @@
 package io.unibench.store;
 
-import static io.unibench.metrics.RequestRecord.ABSENT;
+import static io.unibench.Moments.ABSENT;
 
 import io.unibench.metrics.PhaseTimes;
+import io.unibench.metrics.Position;
 import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.Timing;
 
 /**
  * Puts one shard's stored requests on the group's timeline: every moment (stored as nanoseconds since the shard's
@@ -18,16 +20,18 @@ record ShardTimeline(int shard, long firstIndex, long shiftNanos, long offsetMil
         PhaseTimes phases = p == PhaseTimes.NONE ? p : new PhaseTimes(at(p.connectStartNanos()), at(p.dnsDoneNanos()),
                 at(p.connectDoneNanos()), at(p.tlsDoneNanos()), at(p.writeStartNanos()), at(p.writtenNanos()),
                 at(p.firstByteNanos()), at(p.staleStartNanos()));
-        long[] chunks = r.tokenChunkNanos();
+        Timing t = r.timing();
+        long[] chunks = t.tokenChunkNanos();
         long[] placed = chunks == null ? null : new long[chunks.length];
         if (chunks != null) for (int i = 0; i < chunks.length; i++) placed[i] = at(chunks[i]);
-        return new RequestRecord(firstIndex + r.index(), r.requestId(),
-                r.conversationId() == null ? null : "s" + shard + ":" + r.conversationId(), r.turnIndex(), r.lastTurn(),
-                r.stream(), r.startEpochMillis() - offsetMillis, at(r.scheduledNanos()), at(r.startNanos()),
-                at(r.headersNanos()), at(r.firstChunkNanos()), at(r.firstTokenNanos()), at(r.endNanos()), placed,
-                r.promptTokens(), r.completionTokens(), r.cachedTokens(), r.cachedTokenSource(), r.tokenSource(),
-                r.success(), r.errorClass(), r.httpStatus(), r.errorMessage(), r.finishReason(), phases,
-                r.promptTargetTokens(), r.promptSynthTokens(), r.serverTimings(), r.errorType());
+        Position pos = r.position();
+        return r.withPosition(new Position(firstIndex + pos.index(), pos.requestId(),
+                        pos.conversationId() == null ? null : "s" + shard + ":" + pos.conversationId(), pos.turnIndex(),
+                        pos.lastTurn()))
+                .withTiming(new Timing(t.stream(), t.startEpochMillis() - offsetMillis, at(t.scheduledNanos()),
+                        at(t.startNanos()), at(t.headersNanos()), at(t.firstChunkNanos()), at(t.firstTokenNanos()),
+                        at(t.endNanos()), placed))
+                .withPhases(phases);
     }
 
     private long at(long nanos) {

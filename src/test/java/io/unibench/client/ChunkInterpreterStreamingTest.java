@@ -1,7 +1,7 @@
 package io.unibench.client;
 
-import io.unibench.Moments;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.Moments;
 import io.unibench.client.ChunkInterpreter.Outcome;
 import org.junit.jupiter.api.Test;
 

@@ -59,7 +59,8 @@ class BatchRecorderTest {
         BatchRecorder recorder = new BatchRecorder(RECORDS, RequestHooks.NONE, List.of(flaky, seen::add));
         for (long i = 0; i < 10; i++) recorder.add(finished(i));
         assertThatThrownBy(recorder::close).isInstanceOf(IllegalStateException.class).hasMessage("disk full");
-        assertThat(seen).extracting(rec -> rec.position().index()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+        assertThat(seen).extracting(rec -> rec.position().index())
+                .containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
     }
 
     @Test

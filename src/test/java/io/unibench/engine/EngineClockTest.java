@@ -90,7 +90,8 @@ class EngineClockTest {
         double lastDelay = got.getLast().queueDelaySeconds();
         assertThat(lastDelay).isGreaterThan(0.5 * n * SERVICE_NANOS / 2 / 1e9);
         // the whole run took n·S: the server was never idle once the queue formed
-        assertThat(got.getLast().timing().endNanos() - got.getFirst().timing().startNanos()).isEqualTo(n * SERVICE_NANOS);
+        assertThat(got.getLast().timing().endNanos() - got.getFirst().timing().startNanos())
+                .isEqualTo(n * SERVICE_NANOS);
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.unibench.engine;
 
-import io.unibench.Moments;
 import io.netty.handler.ssl.SslContext;
+import io.unibench.Moments;
 import io.unibench.client.ClientConfig;
 import io.unibench.client.ClientResult;
 import io.unibench.client.ErrorClass;

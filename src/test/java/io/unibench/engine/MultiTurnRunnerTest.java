@@ -1,7 +1,7 @@
 package io.unibench.engine;
 
-import io.unibench.Moments;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.Moments;
 import io.unibench.client.ApiFormat;
 import io.unibench.client.ClientConfig;
 import io.unibench.client.GenerationParams;

@@ -1,12 +1,16 @@
 package io.unibench.store;
 
-import static io.unibench.metrics.RequestRecord.ABSENT;
+import static io.unibench.Moments.ABSENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.unibench.BadInputException;
 import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.Outcome;
 import io.unibench.metrics.PhaseTimes;
+import io.unibench.metrics.Position;
+import io.unibench.metrics.Timing;
+import io.unibench.metrics.Tokens;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -71,7 +75,7 @@ class GroupMergeTest {
             // the union on that timeline, fed in end order, is what one process would have recorded
             List<RequestRecord> union = new ArrayList<>(a);
             for (RequestRecord r : c) union.add(shift(r, 300, shiftNanos));
-            union.sort(java.util.Comparator.comparingLong(RequestRecord::endNanos));
+            union.sort(java.util.Comparator.comparingLong((RequestRecord r) -> r.timing().endNanos()));
             RunMetrics expected = new RunMetrics();
             union.forEach(expected::accept);
             RunResult want = expected.result(new RunInfo("parallel_8_number_500", 8, -1, 500));
@@ -145,7 +149,7 @@ class GroupMergeTest {
             int n = records.size();
             s.addPoint(run, 0, new RunInfo("parallel_4_number_" + n, 4, -1, n), localOriginMs);
             List<RequestRecord> epoch = new ArrayList<>();
-            for (RequestRecord rec : records) epoch.add(withEpoch(rec, localOriginMs + rec.startNanos() / 1_000_000));
+            for (RequestRecord rec : records) epoch.add(withEpoch(rec, localOriginMs + rec.timing().startNanos() / 1_000_000));
             s.insertRequests(run, 0, 0, epoch, localOriginMs);
             s.finishRun(run, verdict == null ? RunRow.FAILED : RunRow.FINISHED, localOriginMs + 2_000);
             r.finish(group, index, run, verdict == null ? RunRow.FAILED : RunRow.FINISHED, verdict);
@@ -167,18 +171,20 @@ class GroupMergeTest {
                 t += 3_000_000L + rnd.nextLong(4_000_000L);
             }
             long end = ok ? t : start + 2_000_000L;
-            out.add(new RequestRecord(i, "s" + shard + "-" + i, null, 0, false, true, 0, ABSENT, start,
-                    start + 5_000_000L, ok ? chunks[0] : ABSENT, ok ? chunks[0] : ABSENT, end, chunks,
-                    100 + rnd.nextInt(100), completion, ok ? rnd.nextInt(50) : -1,
-                    ok ? RequestRecord.CacheSource.SERVER : null, RequestRecord.TokenSource.SERVER, ok,
-                    ok ? null : "http_429", ok ? 200 : 429, ok ? null : "slow down", ok ? "length" : null,
-                    PhaseTimes.NONE, -1, -1, null, null));
+            out.add(new RequestRecord(new Position(i, "s" + shard + "-" + i, null, 0, false),
+                    new Timing(true, 0, ABSENT, start, start + 5_000_000L, ok ? chunks[0] : ABSENT,
+                            ok ? chunks[0] : ABSENT, end, chunks),
+                    new Tokens(100 + rnd.nextInt(100), completion, ok ? rnd.nextInt(50) : -1,
+                            ok ? RequestRecord.CacheSource.SERVER : null, RequestRecord.TokenSource.SERVER, -1, -1),
+                    new Outcome(ok, ok ? null : "http_429", ok ? 200 : 429, ok ? null : "slow down", null,
+                            ok ? "length" : null),
+                    PhaseTimes.NONE, null));
         }
         return out;
     }
 
     private static RequestRecord withEpoch(RequestRecord r, long epochMs) {
-        return new ShardTimeline(0, 0, 0, -epochMs + r.startEpochMillis()).place(r);
+        return new ShardTimeline(0, 0, 0, -epochMs + r.timing().startEpochMillis()).place(r);
     }
 
     private static RequestRecord shift(RequestRecord r, long firstIndex, long nanos) {

@@ -1,6 +1,5 @@
 package io.unibench.store;
 
-import io.unibench.Moments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
 import io.unibench.Golden;
+import io.unibench.Moments;
 import io.unibench.metrics.MetricDelta;
 import io.unibench.metrics.Outcome;
 import io.unibench.metrics.PhaseTimes;
