@@ -124,7 +124,13 @@ public final class ScenarioFile {
         String name = root.path("name").asText(stripExtension(yaml.fileName()));
         return new BenchConfig(yaml.fileName(), name, root.path("seed").asLong(0), providers, generation(root),
                 concurrency, rate, burst, rampOnly, pool, timeouts, knee, root.path("sleep_between_levels_sec").asDouble(0),
-                scenarios, optDouble(root, "max_error_rate"));
+                scenarios, optDouble(root, "max_error_rate"), goodput(root.path("goodput")));
+    }
+
+    /** {@code goodput}: the schema has checked its keys and values; null when absent. */
+    private static io.unibench.metrics.GoodputSlo goodput(JsonNode g) {
+        if (g.isMissingNode() || g.isEmpty()) return null;
+        return new io.unibench.metrics.GoodputSlo(optDouble(g, "ttft_ms"), optDouble(g, "tpot_ms"), optDouble(g, "e2el_ms"));
     }
 
     private List<Provider> providers(JsonNode root) {

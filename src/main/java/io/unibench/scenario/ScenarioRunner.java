@@ -17,6 +17,7 @@ import io.unibench.engine.RunFailedException;
 import io.unibench.engine.StopSignal;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
 import io.unibench.report.EvalscopeFiles;
@@ -154,6 +155,7 @@ public final class ScenarioRunner {
             Path dir = root.resolve(safe(provider.name())).resolve(safe(scenario.name())).resolve("parallel_" + level);
             Files.createDirectories(dir);
             RunMetrics metrics = new RunMetrics();
+            GoodputMeter goodput = config.goodput() == null ? null : new GoodputMeter(config.goodput());
             CostMeter cost = new CostMeter();
             String tag = Long.toString(System.currentTimeMillis(), 36) + "-" + safe(provider.name()) + "-" + li;
             RunInfo info = new RunInfo(provider.name() + "/" + scenario.name() + "/parallel_" + level, level, -1,
@@ -161,7 +163,8 @@ public final class ScenarioRunner {
             gate.beginLevel(level);
             try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(dir.resolve("requests.jsonl"), seriesStart);
                  RecordSink stored = recorder.pointSink(info, seriesStart)) {
-                List<RecordSink> sinks = List.of(metrics, overall, cost, overallCost, jsonl, stored);
+                List<RecordSink> sinks = new ArrayList<>(List.of(metrics, overall, cost, overallCost, jsonl, stored));
+                if (goodput != null) sinks.add(goodput);
                 boolean stream = scenario.stream();
                 try {
                     if (scenario.type() == BenchConfig.Type.MULTI_TURN) {
@@ -182,6 +185,7 @@ public final class ScenarioRunner {
             }
             RunResult result = metrics.result(new RunInfo(provider.name() + "/" + scenario.name() + "/parallel_" + level,
                     level, -1, number == Integer.MAX_VALUE ? (int) metrics.total() : number));
+            if (goodput != null) result = goodput.attach(result);
             EvalscopeFiles.write(dir, result);
             recorder.pointFinished(result, Map.of());
             levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits()));
