@@ -153,7 +153,7 @@ class SlaTunerTest {
     void paramsAreCheckedWithTheFlagNamed() {
         for (String bad : List.of("{", "[]", "{\"p98_latency\": \"<=1\"}", "{\"avg_latency\": \"==1\"}",
                 "{\"avg_latency\": \"<=fast\"}", "[{\"rps\": \"max\"}, {\"tps\": \"max\"}]", "{\"rps\": \"max\", \"tps\": \"<=1\"}",
-                "[1]", "{}")) {
+                "[1]", "{}", "{\"rps\": 10}")) {
             assertThatThrownBy(() -> SlaParams.parse(bad)).as(bad).isInstanceOf(BadInputException.class)
                     .hasMessageStartingWith("--sla-params");
         }
