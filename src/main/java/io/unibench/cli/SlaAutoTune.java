@@ -96,7 +96,7 @@ final class SlaAutoTune {
                 v.put("mean", p.mean(metric));
                 v.put("min", p.min(metric));
                 v.put("max", p.max(metric));
-                v.put("unit", metric.time() ? "ms" : metric == SlaMetric.RPS ? "req/s" : "tok/s");
+                v.put("unit", metric.time() ? "ms" : metric == SlaMetric.TPS ? "tok/s" : "req/s");
                 metrics.put(metric.key(), v);
             }
             probe.put("sla_metrics", metrics);

@@ -23,7 +23,8 @@ final class SlaOptions {
             + "'{\"p99_latency\": \"<=2\", \"avg_ttft\": \"<=500ms\"}' (all must hold), or a list of objects (each "
             + "tuned on its own); <=, >=, <, > or max/min (one metric alone). Metrics: avg_latency, avg_ttft, "
             + "avg_tpot, p50/p90/p99_ttft, p50/p90/p99_tpot, p99_latency (times: bare numbers are SECONDS, or "
-            + "write 500ms / 0.5s; evalscope reads bare TTFT/TPOT as ms), rps (req/s), tps (output tok/s). A value "
+            + "write 500ms / 0.5s; evalscope reads bare TTFT/TPOT as ms), rps (req/s), tps (output tok/s), goodput "
+            + "(ours: req/s meeting --goodput). A value "
             + "passes when every request succeeded and the criteria hold on the mean of its runs. Default: none.")
     String slaParams;
 
@@ -71,6 +72,11 @@ final class SlaOptions {
             throw new BadInputException("--sla-number-multiplier " + slaNumberMultiplier + ": must be > 0");
         }
         if (o.multiTurn) throw new BadInputException("--sla-auto-tune does not apply to --multi-turn");
+        boolean usesGoodput = params().groups().stream().flatMap(java.util.List::stream)
+                .anyMatch(c -> c.metric() == io.unibench.engine.sla.SlaMetric.GOODPUT);
+        if (usesGoodput && (o.loads.goodput == null || o.loads.goodput.isEmpty())) {
+            throw new BadInputException("--sla-params goodput: needs --goodput (the objectives it counts)");
+        }
         if (LoadShapeOptions.replaysTrace(o)) {
             throw new BadInputException("--sla-auto-tune does not apply to --dataset mooncake_trace (its times are fixed)");
         }

@@ -30,16 +30,26 @@ import java.util.regex.Pattern;
  * @param scenarios         what to send
  * @param maxErrorRatePercent {@code max_error_rate}: a level failing more of its requests makes the run exit 3
  *                          (CI gates; {@code --max-error-rate} wins); null = no limit
+ * @param goodput           {@code goodput}: the objectives whose met requests per second each level reports; null none
  */
 public record BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
                           Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst,
                           boolean rateLimitRampOnly, int connectionPool,
                           Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios,
-                          Double maxErrorRatePercent) {
+                          Double maxErrorRatePercent, io.unibench.metrics.GoodputSlo goodput) {
 
     public BenchConfig {
         providers = List.copyOf(providers);
         scenarios = List.copyOf(scenarios);
+    }
+
+    /** A configuration without goodput objectives. */
+    public BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
+                       Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst,
+                       boolean rateLimitRampOnly, int connectionPool, Timeouts timeouts, Knee knee,
+                       double sleepBetweenLevelsSec, List<Scenario> scenarios, Double maxErrorRatePercent) {
+        this(file, name, seed, providers, generation, concurrency, rateLimitPerSec, rateLimitBurst, rateLimitRampOnly,
+                connectionPool, timeouts, knee, sleepBetweenLevelsSec, scenarios, maxErrorRatePercent, null);
     }
 
     /** A configuration without an error-rate limit, whose rate limit caps every start (as {@code rate_limit} set). */

@@ -126,7 +126,14 @@ public final class ScenarioFile {
         double sleep = root.path("sleep_between_levels_sec").asDouble(0);
         ScenarioSpec.check(concurrency, generation, timeouts, scenarios, sleep).forEach(e -> problem(e.path(), e.message()));
         return new BenchConfig(yaml.fileName(), name, root.path("seed").asLong(0), providers, generation,
-                concurrency, rate, burst, rampOnly, pool, timeouts, knee, sleep, scenarios, optDouble(root, "max_error_rate"));
+                concurrency, rate, burst, rampOnly, pool, timeouts, knee, sleep, scenarios, optDouble(root, "max_error_rate"),
+                goodput(root.path("goodput")));
+    }
+
+    /** {@code goodput}: the schema has checked its keys and values; null when absent. */
+    private static io.unibench.metrics.GoodputSlo goodput(JsonNode g) {
+        if (g.isMissingNode() || g.isEmpty()) return null;
+        return new io.unibench.metrics.GoodputSlo(optDouble(g, "ttft_ms"), optDouble(g, "tpot_ms"), optDouble(g, "e2el_ms"));
     }
 
     private List<Provider> providers(JsonNode root) {

@@ -17,6 +17,7 @@ import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -165,6 +166,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
         private final Path dir;
         private final String tag;
         private final CostMeter cost = new CostMeter();
+        private final GoodputMeter goodput = config.goodput() == null ? null : new GoodputMeter(config.goodput());
         private RequestFactory probe;
         private RequestFactory requests;
 
@@ -195,8 +197,10 @@ public final class ScenarioRunner implements SessionRunner.Front {
 
         @Override
         public List<RecordSink> sinks(RunInfo info, long startNanos, RunMetrics metrics) throws IOException {
-            return List.of(s.overall, cost, s.overallCost, new RequestsJsonlWriter(dir.resolve("requests.jsonl"),
-                    s.seriesStart));
+            List<RecordSink> sinks = new ArrayList<>(List.of(s.overall, cost, s.overallCost,
+                    new RequestsJsonlWriter(dir.resolve("requests.jsonl"), s.seriesStart)));
+            if (goodput != null) sinks.add(goodput);
+            return sinks;
         }
 
         @Override
@@ -211,6 +215,11 @@ public final class ScenarioRunner implements SessionRunner.Front {
             }
             requests = new RequestFactory(s.prompts.forLevel(li), params, s.seed + li, tag);
             return new BenchmarkRunner(client, records, stop, s.hooks).run(plan, requests, sinks, s.seed + li);
+        }
+
+        @Override
+        public RunResult complete(RunResult result) {
+            return goodput == null ? result : goodput.attach(result);
         }
 
         @Override

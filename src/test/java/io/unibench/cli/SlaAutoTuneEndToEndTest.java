@@ -109,9 +109,10 @@ class SlaAutoTuneEndToEndTest {
                         "--sla-upper-bound", "4"},
                 {"--sla-auto-tune", "--sla-params", "{\"avg_latency\": \"<=1\"}", "--sla-variable", "speed"},
                 {"--sla-auto-tune", "--sla-params", "{\"avg_latency\": \"<=1\"}", "--open-loop", "--rate", "2"},
-                {"--sla-auto-tune", "--sla-params", "{\"avg_latency\": \"<=1\"}", "--sla-number-multiplier", "0"}};
+                {"--sla-auto-tune", "--sla-params", "{\"avg_latency\": \"<=1\"}", "--sla-number-multiplier", "0"},
+                {"--sla-auto-tune", "--sla-params", "{\"goodput\": \"max\"}"}};
         String[] named = {"--sla-", "--sla-auto-tune", "--sla-params", "--sla-num-runs", "--sla-upper-bound",
-                "--sla-variable", "--sla-auto-tune", "--sla-number-multiplier"};
+                "--sla-variable", "--sla-auto-tune", "--sla-number-multiplier", "--goodput"};
         for (int i = 0; i < cases.length; i++) {
             CliHarness.Run run = perf(cases[i]);
             assertThat(run.exit()).as(String.join(" ", cases[i])).isEqualTo(2);

@@ -18,6 +18,8 @@ public enum SlaMetric {
     AVG_TPOT("avg_tpot", true, r -> r.summary().avgTpotMs()),
     RPS("rps", false, r -> positive(r.summary().reqThroughput())),
     TPS("tps", false, r -> positive(r.summary().outputThroughput())),
+    /** Ours: the run's {@code --goodput} (requests/s meeting its objectives); only with {@code --goodput}. */
+    GOODPUT("goodput", false, r -> r.goodput() == null ? null : positive(r.goodput().requestsPerSecond())),
     P99_LATENCY("p99_latency", true, r -> ms(r.percentile("99%", PercentileRow.LATENCY))),
     P99_TTFT("p99_ttft", true, r -> r.percentile("99%", PercentileRow.TTFT)),
     P90_TTFT("p90_ttft", true, r -> r.percentile("90%", PercentileRow.TTFT)),
@@ -63,7 +65,7 @@ public enum SlaMetric {
 
     /** A value as the table shows it: times in s (latency) or ms, rates with their unit. */
     public String format(double v) {
-        if (!time) return String.format(Locale.ROOT, "%.2f %s", v, this == RPS ? "req/s" : "tok/s");
+        if (!time) return String.format(Locale.ROOT, "%.2f %s", v, this == TPS ? "tok/s" : "req/s");
         return key.endsWith("latency") ? String.format(Locale.ROOT, "%.3f s", v / 1000)
                 : String.format(Locale.ROOT, "%.2f ms", v);
     }

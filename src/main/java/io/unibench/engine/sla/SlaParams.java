@@ -50,12 +50,12 @@ public record SlaParams(List<List<SlaCriterion>> groups, List<String> notes) {
                 if (metric == null) {
                     throw new BadInputException("--sla-params: unknown metric '" + e.getKey() + "'; known: " + SlaMetric.keys());
                 }
-                if (!e.getValue().isTextual() && !e.getValue().isNumber()) {
+                if (!e.getValue().isTextual()) {
                     throw new BadInputException("--sla-params " + e.getKey() + ": expected a string such as \"<=2\", got "
                             + e.getValue());
                 }
                 String text = e.getValue().asText();
-                group.add(SlaCriterion.parse(metric, e.getValue().isNumber() ? "<=" + text : text));
+                group.add(SlaCriterion.parse(metric, text));
                 if (SlaCriterion.bareLooksLikeMillis(metric, text)) {
                     notes.add("Note: --sla-params " + e.getKey() + " '" + text + "' is read as " + text.replaceAll("[<>=≤≥ ]", "")
                             + " seconds (the one unit of bare times); write '" + text.strip() + "ms' for milliseconds.");

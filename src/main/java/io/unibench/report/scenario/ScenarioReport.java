@@ -67,19 +67,26 @@ public final class ScenarioReport {
     }
 
     static TextTable levels(ScenarioResults.Series s) {
-        TextTable t = new TextTable(List.of("Conc.", "Requests", "Success %", "RPS", "Gen tok/s", "TTFT p50", "p95",
-                "p99 (ms)", "Latency p50", "p95", "p99 (ms)"), R, R, R, R, R, R, R, R, R, R, R);
+        boolean goodput = s.levels().stream().anyMatch(l -> l.result().goodput() != null);
+        List<String> header = new ArrayList<>(List.of("Conc.", "Requests", "Success %", "RPS", "Gen tok/s", "TTFT p50",
+                "p95", "p99 (ms)", "Latency p50", "p95", "p99 (ms)"));
+        if (goodput) header.add(4, "Goodput"); // beside RPS
+        TextTable.Align[] align = new TextTable.Align[header.size()];
+        java.util.Arrays.fill(align, R);
+        TextTable t = new TextTable(header, align);
         for (ScenarioResults.Level l : s.levels()) {
             Summary sum = l.result().summary();
             RunResult r = l.result();
             String conc = l.concurrency() + (s.knee() != null && s.knee().concurrency() == l.concurrency() ? " ←knee" : "")
                     + (l.starts().capped() ? " ←rate-limited" : "");
-            t.row(conc, Long.toString(sum.totalRequests()),
+            List<String> cells = new ArrayList<>(List.of(conc, Long.toString(sum.totalRequests()),
                     sum.successRatePercent() == null ? "—" : num(sum.successRatePercent(), 1),
                     num(sum.reqThroughput(), 2), num(sum.outputThroughput(), 1),
                     num(r.percentile("50%", PercentileRow.TTFT), 1), num(r.percentile("95%", PercentileRow.TTFT), 1),
                     num(r.percentile("99%", PercentileRow.TTFT), 1), ms(r.percentile("50%", PercentileRow.LATENCY)),
-                    ms(r.percentile("95%", PercentileRow.LATENCY)), ms(r.percentile("99%", PercentileRow.LATENCY)));
+                    ms(r.percentile("95%", PercentileRow.LATENCY)), ms(r.percentile("99%", PercentileRow.LATENCY))));
+            if (goodput) cells.add(4, r.goodput() == null ? "—" : num(r.goodput().requestsPerSecond(), 2));
+            t.row(cells.toArray(String[]::new));
         }
         return t;
     }

@@ -133,6 +133,20 @@ class SlaTunerTest {
     }
 
     @Test
+    void goodputIsAMetricOfItsOwn() throws Exception {
+        // goodput rises to 30 req/s at 12, then falls: the value serving the most requests within the objectives
+        io.unibench.metrics.GoodputSlo slo = new io.unibench.metrics.GoodputSlo(100.0, null, null);
+        SlaProbe probe = (value, run) -> run(10, 0).withGoodput(new io.unibench.metrics.Goodput(slo, 4,
+                value <= 12 ? 2.5 * value : Math.max(0, 30 - 2.0 * (value - 12))));
+        SlaTuning.Selection s = tune("{\"goodput\": \"max\"}", 1, 256, 1, probe, 1).selections().getFirst();
+        assertThat(s.maxSatisfied()).isEqualTo(12);
+        assertThat(s.note()).startsWith("Best goodput: 30.00 req/s");
+        // a run without --goodput has no such metric: no value qualifies
+        assertThat(tune("{\"goodput\": \">=1\"}", 1, 8, 1, (v, r) -> run(10, 0), 1).selections().getFirst()
+                .maxSatisfied()).isNull();
+    }
+
+    @Test
     void aStopEndsTheSearchWithWhatRan() throws Exception {
         int[] calls = {0};
         SlaProbe stopsAtThird = (value, run) -> ++calls[0] >= 3 ? null : run(1, 0);
@@ -146,7 +160,7 @@ class SlaTunerTest {
     void paramsAreCheckedWithTheFlagNamed() {
         for (String bad : List.of("{", "[]", "{\"p98_latency\": \"<=1\"}", "{\"avg_latency\": \"==1\"}",
                 "{\"avg_latency\": \"<=fast\"}", "[{\"rps\": \"max\"}, {\"tps\": \"max\"}]", "{\"rps\": \"max\", \"tps\": \"<=1\"}",
-                "[1]", "{}")) {
+                "[1]", "{}", "{\"rps\": 10}")) {
             assertThatThrownBy(() -> SlaParams.parse(bad)).as(bad).isInstanceOf(BadInputException.class)
                     .hasMessageStartingWith("--sla-params");
         }
