@@ -1,0 +1,168 @@
+package io.unibench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import io.unibench.sim.SimConfig;
+import io.unibench.sim.SimServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A schedule against the simulator through the real CLI ({@code schedule add}, {@code schedule run} = the same path
+ * as {@code unibench run --config}): the simulator's TTFT is raised between rounds, the rule fires after its
+ * {@code for_rounds} and resolves when TTFT is lowered again; the webhook receiver (127.0.0.1) gets exactly those
+ * two notices.
+ */
+class ScheduleEndToEndTest {
+    @TempDir
+    Path dir;
+    SimServer sim;
+    HttpServer hook;
+    final List<JsonNode> notices = new CopyOnWriteArrayList<>();
+
+    record Run(int exit, String out, String err) {}
+
+    private Run schedule(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.configure(new picocli.CommandLine(new ScheduleCommand().withEnvironment(env)),
+                new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private void simulator(int port, double ttftMs) {
+        if (sim != null) sim.close();
+        sim = SimServer.start(SimConfig.defaults().withHost("127.0.0.1").withPort(port).withModel("m")
+                .withTtftMs(ttftMs).withItlMs(1));
+    }
+
+    @AfterEach
+    void stop() {
+        if (sim != null) sim.close();
+        if (hook != null) hook.stop(0);
+    }
+
+    @Test
+    void firesAfterForRoundsAndResolvesWhenLatencyIsBack() throws Exception {
+        hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        ObjectMapper json = new ObjectMapper();
+        hook.createContext("/hook", ex -> {
+            notices.add(json.readTree(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+            ex.sendResponseHeaders(204, -1);
+            ex.close();
+        });
+        hook.start();
+        simulator(0, 10);
+        int port = sim.port();
+        Path file = dir.resolve("nightly.yaml");
+        Files.writeString(file, """
+                providers:
+                  - {name: local, base_url: "http://127.0.0.1:%d/v1", model: m}
+                generation: {max_tokens: 4, ignore_eos: true}
+                concurrency: {levels: [1], requests_per_level: 4}
+                scenarios:
+                  - {name: chat, type: chat, prompt: hello}
+                alerts:
+                  - name: slow-first-token
+                    metric: ttft_p95_ms
+                    op: ">"
+                    threshold: 150
+                    for_rounds: 2
+                    notify: [team-hook]
+                notify:
+                  - {name: team-hook, type: webhook, url_env: HOOK_URL}
+                """.formatted(port));
+        String db = dir.resolve("unibench.db").toString();
+        Map<String, String> env = Map.of("HOOK_URL", "http://127.0.0.1:" + hook.getAddress().getPort() + "/hook");
+
+        Run add = schedule(env, "add", "nightly", "--config", file.toString(), "--cron", "0 2 * * *", "--tz",
+                "Asia/Shanghai", "--db", db);
+        assertThat(add.exit()).as(add.err()).isZero();
+        assertThat(add.out()).contains("Schedule nightly: cron \"0 2 * * *\" (Asia/Shanghai); 1 alert rule(s), 1 channel(s).")
+                .contains("02:00:00 Asia/Shanghai");
+
+        String[] round = {"run", "nightly", "--db", db, "--outputs-dir", dir.resolve("out").toString(),
+                "--notify-wait", "0", "--public-url", "https://bench.example.com"};
+        Run r1 = schedule(env, round);
+        assertThat(r1.exit()).as(r1.err()).isZero();
+        assertThat(r1.out()).containsPattern("Alert slow-first-token · local \\(m\\) · chat · concurrency 1: [0-9.]+ ms → ok\n");
+
+        simulator(port, 300); // the provider got slow
+        Run r2 = schedule(env, round);
+        assertThat(r2.out()).contains("→ pending\n");
+        assertThat(notices).isEmpty();
+        Run r3 = schedule(env, round);
+        assertThat(r3.out()).contains("→ firing [fired]");
+        assertThat(notices).hasSize(1);
+        JsonNode fired = notices.getFirst();
+        assertThat(fired.get("event").asText()).isEqualTo("fired");
+        assertThat(fired.get("value").asDouble()).isGreaterThan(300);
+        assertThat(fired.get("last_values")).hasSize(3);
+        assertThat(fired.get("last_values").get(0).asDouble()).isLessThan(150);
+        assertThat(fired.get("run_url").asText()).startsWith("https://bench.example.com/runs/")
+                .endsWith(fired.get("run_id").asText());
+
+        simulator(port, 10); // back to normal
+        Run r4 = schedule(env, round);
+        assertThat(r4.out()).contains("→ ok [resolved]");
+        assertThat(notices).hasSize(2);
+        assertThat(notices.get(1).get("event").asText()).isEqualTo("resolved");
+        assertThat(notices.get(1).get("worst").asDouble()).isGreaterThan(300);
+
+        Run show = schedule(env, "show", "nightly", "--db", db);
+        assertThat(show.out()).contains("slow-first-token: ttft_p95_ms > 150 for 2 round(s) → team-hook")
+                .contains("local | m | chat | 1: ok");
+        assertThat(show.out().lines().filter(l -> l.contains("  finished  manual  "))).hasSize(4);
+        assertThat(show.out()).contains("slow-first-token · local | m | chat | 1: threshold from ");
+        // every round is an ordinary run in the history, tagged with its schedule
+        CliHarness.Run runs = CliHarness.main("runs", "list", "--db", db, "--tag", "schedule:nightly");
+        assertThat(runs.out().lines().filter(l -> l.contains("nightly/local"))).hasSize(4);
+    }
+
+    @Test
+    void badInputIsOneLocatedLineAndExit2() throws Exception {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, """
+                providers:
+                  - {name: p, base_url: "http://127.0.0.1:9/v1", model: m}
+                scenarios:
+                  - {name: chat, type: chat, prompt: hello}
+                alerts:
+                  - name: a
+                    metric: ttft_p95
+                    op: ">"
+                    threshold: 1
+                """);
+        String db = dir.resolve("unibench.db").toString();
+        Run bad = schedule(Map.of(), "add", "x", "--config", file.toString(), "--every", "1h", "--db", db);
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err().strip()).isEqualTo("unibench: bad.yaml:7: alerts[0].metric: must be a metric short name: "
+                + "{ttft,latency,tpot,itl}_{p50,p90,p95,p99}_{ms,s}, success_rate, error_rate, output_tps, rps, "
+                + "cache_hit_rate or cost_per_1k");
+        Files.writeString(file, Files.readString(file).replace("ttft_p95", "ttft_p95_ms")
+                + "    notify: [chat]\nnotify:\n  - {name: chat, type: feishu, url_env: FEISHU_URL}\n");
+        Run unset = schedule(Map.of(), "add", "x", "--config", file.toString(), "--every", "1h", "--db", db);
+        assertThat(unset.exit()).isEqualTo(2);
+        assertThat(unset.err().strip()).isEqualTo("unibench: bad.yaml: notify channel 'chat': environment variable "
+                + "FEISHU_URL is not set");
+        Run cron = schedule(Map.of("FEISHU_URL", "http://127.0.0.1:9/x"), "add", "x", "--config", file.toString(),
+                "--cron", "0 25 * * *", "--db", db);
+        assertThat(cron.exit()).isEqualTo(2);
+        assertThat(cron.err()).startsWith("unibench: --cron '0 25 * * *': not a cron expression");
+        assertThat(cron.err().lines()).hasSize(1);
+    }
+}
