@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
+import io.unibench.schedule.ScheduleService;
 import io.unibench.store.RunStore;
 import io.unibench.web.WebConfig;
 import io.unibench.web.WebServer;
@@ -64,8 +65,11 @@ public final class ServeCommand implements Callable<Integer> {
             throw new BadInputException("--host " + host + " --port " + port + ": cannot listen ("
                     + rootMessage(e) + ")");
         }
+        ScheduleService schedules = ScheduleService.start(store.location(), new CliRoundLauncher(store.location(), env,
+                false, "outputs", err, err), env, env.get(ScheduleRunCommand.PUBLIC_URL_ENV), err);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
+            schedules.close();
             server.close();
             closeQuietly(store);
             stopped.countDown();

@@ -11,8 +11,8 @@ import java.util.function.LongUnaryOperator;
  * queue), which runs them one after another. Driven by {@link #tick} with an injected clock, so tests step time.
  *
  * <ul>
- *   <li>A schedule first seen (new, re-enabled, edited) gets its next fire time after now, plus a random jitter in
- *       0 … its bound: that moment is when its round is due.</li>
+ *   <li>A schedule first seen (new, re-enabled, edited) gets its next fire time after the moment it was stored,
+ *       plus a random jitter in 0 … its bound: that moment is when its round is due.</li>
  *   <li>Never two rounds of one schedule at once: a round due while the previous is queued or running is recorded
  *       as skipped, naming the one in the way.</li>
  *   <li>After downtime, at most one catch-up round: a round more than {@link #GRACE_MILLIS} late runs once as
@@ -48,24 +48,24 @@ public final class Scheduler {
         Long earliest = null;
         for (Schedule s : store.list()) {
             if (!s.enabled()) continue;
-            Long due = s.nextDueAt();
-            if (due == null) {
-                due = plan(s, now);
-            } else if (now >= due) {
+            // first seen (new, edited, re-enabled): the next fire time after it was stored, so a schedule stored a
+            // moment before its fire time by another process (the CLI, the UI) still fires at that time
+            if (s.nextDueAt() == null) s = plan(s, s.updatedAt());
+            if (now >= s.nextDueAt()) {
                 fire(s, now);
-                due = plan(s, now);
+                s = plan(s, now);
             }
-            earliest = earliest == null ? due : Math.min(earliest, due);
+            earliest = earliest == null ? s.nextDueAt() : Math.min(earliest, s.nextDueAt());
         }
         return earliest;
     }
 
-    private long plan(Schedule s, long now) throws SQLException {
-        long fire = s.trigger().nextAfter(now);
+    private Schedule plan(Schedule s, long after) throws SQLException {
+        long fire = s.trigger().nextAfter(after);
         long bound = s.jitter().toMillis();
         long due = fire + (bound > 0 ? Math.max(0, Math.min(bound, jitter.applyAsLong(bound))) : 0);
         store.setNext(s.name(), fire, due);
-        return due;
+        return s.withTimes(fire, due);
     }
 
     private void fire(Schedule s, long now) throws SQLException {

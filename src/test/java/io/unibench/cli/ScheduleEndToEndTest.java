@@ -131,6 +131,49 @@ class ScheduleEndToEndTest {
         // every round is an ordinary run in the history, tagged with its schedule
         CliHarness.Run runs = CliHarness.main("runs", "list", "--db", db, "--tag", "schedule:nightly");
         assertThat(runs.out().lines().filter(l -> l.contains("nightly/local"))).hasSize(4);
+
+        // the service shows the same rounds: the trend API and the schedule's pages over this database
+        io.unibench.store.StoreLocation location = io.unibench.store.StoreLocation.sqlite(Path.of(db));
+        try (io.unibench.store.RunStore store = io.unibench.store.RunStore.open(location);
+             io.unibench.web.WebServer web = io.unibench.web.WebServer.start(new io.unibench.web.WebConfig("127.0.0.1", 0,
+                     null), store, location, "test", new PrintWriter(new StringWriter()))) {
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + web.port();
+            JsonNode trend = json.readTree(get(http, base + "/api/trends?schedule=nightly&metric=ttft_p95_ms"));
+            assertThat(trend.get("unit").asText()).isEqualTo("ms");
+            assertThat(trend.get("series")).hasSize(1);
+            JsonNode points = trend.get("series").get(0).get("points");
+            assertThat(points).hasSize(4);
+            assertThat(points.get(0).get("value").asDouble()).isLessThan(150);
+            assertThat(points.get(2).get("value").asDouble()).isGreaterThan(300);
+            assertThat(trend.get("thresholds").toString()).isEqualTo("[{\"rule\":\"slow-first-token\",\"value\":150.0}]");
+            assertThat(trend.get("marks").findValuesAsText("kind")).containsExactly("fired", "resolved");
+            // fired on the third round's value, resolved on the fourth's
+            assertThat(trend.get("marks").get(0).get("value").asDouble()).isEqualTo(points.get(2).get("value").asDouble());
+            assertThat(trend.get("marks").get(1).get("value").asDouble()).isEqualTo(points.get(3).get("value").asDouble());
+            org.jsoup.nodes.Document page = org.jsoup.Jsoup.parse(get(http, base + "/schedules/nightly"));
+            assertThat(page.select("#rounds tbody tr")).hasSize(4);
+            assertThat(page.select("#next-fires li")).hasSize(5);
+            assertThat(page.select("#incidents tbody tr").text()).contains("slow-first-token").contains("threshold");
+            org.jsoup.nodes.Document list = org.jsoup.Jsoup.parse(get(http, base + "/schedules"));
+            assertThat(list.select("#schedules a[href=/schedules/nightly]")).hasSize(1);
+            org.jsoup.nodes.Document chart = org.jsoup.Jsoup.parse(get(http, base + "/schedules/nightly/trend?metric=ttft_p95_ms"));
+            assertThat(json.readTree(chart.select("#trend-data").html()).get("series")).hasSize(1);
+            JsonNode detail = json.readTree(get(http, base + "/api/schedules/nightly"));
+            assertThat(detail.get("rounds")).hasSize(4);
+            assertThat(detail.get("next_fire_times")).hasSize(5);
+            assertThat(json.readTree(get(http, base + "/api/schedules")).findValuesAsText("name")).containsExactly("nightly");
+            JsonNode cron = json.readTree(get(http, base + "/api/cron?expr=0+2+*+*+*&tz=Asia/Shanghai"));
+            assertThat(cron.get("next")).hasSize(5);
+            assertThat(cron.get("next").get(0).asText()).endsWith("02:00:00 Asia/Shanghai");
+        }
+    }
+
+    private static String get(java.net.http.HttpClient http, String url) throws Exception {
+        java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(url + ": " + r.body()).isEqualTo(200);
+        return r.body();
     }
 
     @Test

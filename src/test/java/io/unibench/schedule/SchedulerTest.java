@@ -167,6 +167,18 @@ class SchedulerTest {
     }
 
     @Test
+    void aScheduleStoredJustBeforeItsTimeFiresAtThatTime() throws Exception {
+        now.set(at("2026-12-01T01:59:50"));
+        add("late", Trigger.cron("0 2 * * *", "Asia/Shanghai", "--cron"), Duration.ZERO);
+        now.set(at("2026-12-01T02:00:20")); // the service's first look comes after the fire time
+        scheduler.tick();
+        assertThat(submitted).singleElement().satisfies(r -> {
+            assertThat(r.trigger()).isEqualTo(Round.SCHEDULED);
+            assertThat(r.dueAt()).isEqualTo(at("2026-12-01T02:00:00"));
+        });
+    }
+
+    @Test
     void disabledSchedulesDoNotFire() throws Exception {
         now.set(0);
         add("i", Trigger.every(Duration.ofMinutes(1), 0, "--every"), Duration.ZERO);
