@@ -19,7 +19,8 @@ import java.util.concurrent.CountDownLatch;
 
 /** {@code unibench serve}: the run history in a browser and over a REST API, until stopped (Ctrl-C). */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Web UI and REST API over the run history: runs, run detail with charts, comparisons, exports.",
+        description = {"Web UI and REST API over the run history: runs, run detail with charts, comparisons, exports;",
+                "runs the enabled schedules (`unibench schedule`) and delivers their alerts.",
                 "Binds loopback unless a token is set; with a token every page and API call needs it."})
 public final class ServeCommand implements Callable<Integer> {
     static final String DEFAULT_TOKEN_ENV = "UNIBENCH_TOKEN";
