@@ -73,8 +73,13 @@ public final class AlertEvaluator {
     private Outcome step(Schedule schedule, AlertRule rule, Target t, Observation o, AlertsDocument alerts, Round round)
             throws SQLException {
         AlertStore a = store.alerts();
-        List<Observation> earlier = a.observations(schedule.name(), rule.name(), t.key(), 500).stream()
-                .filter(x -> !x.roundId().equals(o.roundId())).toList();
+        List<Observation> all = a.observations(schedule.name(), rule.name(), t.key(), 500);
+        for (Observation seen : all) {
+            if (seen.roundId().equals(o.roundId())) { // evaluated before: the state already holds this round
+                return new Outcome(rule, t, seen, a.state(schedule.name(), rule.name(), t.key()), List.of());
+            }
+        }
+        List<Observation> earlier = all;
         boolean breach = false;
         Observation stored = o;
         if (o.value() != null) {

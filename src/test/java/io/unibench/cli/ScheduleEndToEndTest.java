@@ -123,6 +123,21 @@ class ScheduleEndToEndTest {
         assertThat(notices.get(1).get("event").asText()).isEqualTo("resolved");
         assertThat(notices.get(1).get("worst").asDouble()).isGreaterThan(300);
 
+        // evaluating a round again (a retried or repeated evaluation) changes nothing: same state, no new notice
+        try (io.unibench.schedule.ScheduleStore ss = io.unibench.schedule.ScheduleStore.open(
+                io.unibench.store.StoreLocation.sqlite(Path.of(db)));
+             io.unibench.store.RunStore rs = io.unibench.store.RunStore.open(io.unibench.store.StoreLocation.sqlite(Path.of(db)))) {
+            io.unibench.schedule.Schedule s = ss.get("nightly");
+            io.unibench.schedule.Round last = ss.rounds("nightly", 1).getFirst();
+            var again = new io.unibench.schedule.RoundRunner(ss, rs, null, System::currentTimeMillis, null,
+                    new PrintWriter(new StringWriter())).evaluate(s, last);
+            assertThat(again).singleElement().satisfies(o -> {
+                assertThat(o.changes()).isEmpty();
+                assertThat(o.state().status()).isEqualTo(io.unibench.schedule.AlertState.Status.OK);
+            });
+            assertThat(ss.outbox().messages("nightly", 10)).hasSize(2);
+        }
+
         Run show = schedule(env, "show", "nightly", "--db", db);
         assertThat(show.out()).contains("slow-first-token: ttft_p95_ms > 150 for 2 round(s) → team-hook")
                 .contains("local | m | chat | 1: ok");
@@ -163,10 +178,41 @@ class ScheduleEndToEndTest {
             assertThat(detail.get("rounds")).hasSize(4);
             assertThat(detail.get("next_fire_times")).hasSize(5);
             assertThat(json.readTree(get(http, base + "/api/schedules")).findValuesAsText("name")).containsExactly("nightly");
+            String rule = "{\"name\": \"few-successes\", \"metric\": \"success_rate\", \"op\": \"<\", "
+                    + "\"threshold\": 99, \"notify\": [\"team-hook\"]}";
+            // the service checks a rule against its own environment, which lacks the channel's variable here
+            java.net.http.HttpResponse<String> added = post(http, base + "/api/schedules/nightly/rules", rule);
+            assertThat(added.statusCode()).isEqualTo(400);
+            assertThat(json.readTree(added.body()).get("error").asText())
+                    .isEqualTo("rule: notify channel 'team-hook': environment variable HOOK_URL is not set");
+            try (io.unibench.schedule.ScheduleStore ss = io.unibench.schedule.ScheduleStore.open(location)) {
+                var checked = io.unibench.schedule.ScheduleDocument.checkRule(ss.get("nightly"), rule, env);
+                assertThat(checked.condition()).isEqualTo("success_rate < 99");
+                ss.putRule("nightly", checked.name(), rule);
+            }
+            assertThat(get(http, base + "/schedules/nightly")).contains("few-successes: success_rate &lt; 99 for 2 round(s)");
+            java.net.http.HttpResponse<String> bad = post(http, base + "/api/schedules/nightly/rules",
+                    "{\"name\": \"x\", \"metric\": \"ttft\", \"op\": \">\", \"threshold\": 1}");
+            assertThat(bad.statusCode()).isEqualTo(400);
+            assertThat(json.readTree(bad.body()).get("error").asText()).contains("alerts[1].metric: must be a metric short name");
+            java.net.http.HttpResponse<String> unknown = post(http, base + "/api/schedules/nightly/rules",
+                    "{\"name\": \"y\", \"metric\": \"rps\", \"op\": \"<\", \"threshold\": 1, \"notify\": [\"nope\"]}");
+            assertThat(json.readTree(unknown.body()).get("error").asText()).contains("no channel 'nope' in notify: (known: team-hook)");
+            assertThat(json.readTree(get(http, base + "/api/schedules/nightly")).get("rules").has("few-successes")).isTrue();
+            assertThat(json.readTree(get(http, base + "/api/trends?schedule=nightly&metric=success_rate"))
+                    .get("thresholds").toString()).isEqualTo("[{\"rule\":\"few-successes\",\"value\":99.0}]");
             JsonNode cron = json.readTree(get(http, base + "/api/cron?expr=0+2+*+*+*&tz=Asia/Shanghai"));
             assertThat(cron.get("next")).hasSize(5);
             assertThat(cron.get("next").get(0).asText()).endsWith("02:00:00 Asia/Shanghai");
         }
+    }
+
+    private static java.net.http.HttpResponse<String> post(java.net.http.HttpClient http, String url, String body)
+            throws Exception {
+        return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
     private static String get(java.net.http.HttpClient http, String url) throws Exception {
