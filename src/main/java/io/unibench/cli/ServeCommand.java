@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
+import io.unibench.schedule.ScheduleService;
 import io.unibench.store.RunStore;
 import io.unibench.web.WebConfig;
 import io.unibench.web.WebServer;
@@ -18,7 +19,8 @@ import java.util.concurrent.CountDownLatch;
 
 /** {@code unibench serve}: the run history in a browser and over a REST API, until stopped (Ctrl-C). */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Web UI and REST API over the run history: runs, run detail with charts, comparisons, exports.",
+        description = {"Web UI and REST API over the run history: runs, run detail with charts, comparisons, exports;",
+                "runs the enabled schedules (`unibench schedule`) and delivers their alerts.",
                 "Binds loopback unless a token is set; with a token every page and API call needs it."})
 public final class ServeCommand implements Callable<Integer> {
     static final String DEFAULT_TOKEN_ENV = "UNIBENCH_TOKEN";
@@ -64,8 +66,11 @@ public final class ServeCommand implements Callable<Integer> {
             throw new BadInputException("--host " + host + " --port " + port + ": cannot listen ("
                     + rootMessage(e) + ")");
         }
+        ScheduleService schedules = ScheduleService.start(store.location(), new CliRoundLauncher(store.location(), env,
+                false, "outputs", err, err), env, env.get(ScheduleRunCommand.PUBLIC_URL_ENV), err);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
+            schedules.close();
             server.close();
             closeQuietly(store);
             stopped.countDown();

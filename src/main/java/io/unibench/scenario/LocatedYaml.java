@@ -17,9 +17,10 @@ import java.util.Map;
 /**
  * A YAML document as a JSON tree plus the line of every key and list item, so errors can say
  * {@code bench.yaml:12: providers[1].price.output: ...}. Paths: {@code a.b}, {@code a[0].b}; the root is {@code ""}.
- * Built with Jackson's streaming YAML parser, which knows each token's location.
+ * Built with Jackson's streaming YAML parser, which knows each token's location. Public for the schedule package,
+ * whose {@code alerts:}/{@code notify:} sections of the same document report their errors the same way.
  */
-final class LocatedYaml {
+public final class LocatedYaml {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private final String fileName;
@@ -32,7 +33,7 @@ final class LocatedYaml {
         this.lines = lines;
     }
 
-    static LocatedYaml parse(String fileName, String text) {
+    public static LocatedYaml parse(String fileName, String text) {
         YAMLFactory factory = YAMLFactory.builder().build();
         Map<String, Integer> lines = new HashMap<>();
         try (JsonParser p = factory.createParser(text)) {
@@ -97,11 +98,11 @@ final class LocatedYaml {
         }
     }
 
-    JsonNode root() {
+    public JsonNode root() {
         return root;
     }
 
-    String fileName() {
+    public String fileName() {
         return fileName;
     }
 
@@ -118,7 +119,7 @@ final class LocatedYaml {
     }
 
     /** {@code file:line: path: problem}, the shape of every scenario-file error. */
-    BadInputException error(String path, String problem) {
+    public BadInputException error(String path, String problem) {
         int line = line(path);
         return new BadInputException(fileName + (line > 0 ? ":" + line : "") + ": "
                 + (path.isEmpty() ? "" : path + ": ") + problem);

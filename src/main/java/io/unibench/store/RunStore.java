@@ -11,11 +11,9 @@ import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -58,16 +56,8 @@ public final class RunStore implements AutoCloseable {
 
     /** A connection to the store, its folder created and its schema migrated, auto-commit off. */
     static Connection connect(StoreLocation location) throws SQLException {
+        Connection c = location.connect();
         try {
-            if (location.file() != null && location.file().getParent() != null) {
-                Files.createDirectories(location.file().getParent());
-            }
-        } catch (java.io.IOException e) {
-            throw new SQLException("cannot create " + location.file().getParent() + ": " + e.getMessage(), e);
-        }
-        Connection c = DriverManager.getConnection(location.jdbcUrl(), location.properties());
-        try {
-            Migrations.apply(c, location.dialect());
             c.setAutoCommit(false);
             return c;
         } catch (SQLException | RuntimeException e) {

@@ -29,10 +29,12 @@ public final class WebServer implements AutoCloseable {
 
     private final Javalin app;
     private final List<Route> routes;
+    private final SchedulePages schedules;
 
-    private WebServer(Javalin app, List<Route> routes) {
+    private WebServer(Javalin app, List<Route> routes, SchedulePages schedules) {
         this.app = app;
         this.routes = routes;
+        this.schedules = schedules;
     }
 
     /** Starts listening; {@code config.port() == 0} takes a free port ({@link #port()}). */
@@ -58,6 +60,8 @@ public final class WebServer implements AutoCloseable {
         routes.add(Route.api("get", "/api/openapi.json", "This document.", "application/json",
                 ctx -> json(ctx, OpenApi.document(routes, version, auth.required()))));
         routes.addAll(pages.routes());
+        SchedulePages schedules = SchedulePages.open(location, store);
+        routes.addAll(schedules.routes());
 
         Javalin app = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
@@ -95,7 +99,7 @@ public final class WebServer implements AutoCloseable {
             });
         });
         app.start();
-        return new WebServer(app, List.copyOf(routes));
+        return new WebServer(app, List.copyOf(routes), schedules);
     }
 
     /** Paths served without the token: health, the login form and the static assets (no data in them). */
@@ -138,5 +142,6 @@ public final class WebServer implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
+        schedules.close();
     }
 }

@@ -188,6 +188,9 @@ class WebApiTest {
             if (!route.startsWith("get ")) continue;
             String path = route.substring(4).replace("{id}", f.runIds.get(0));
             if (path.equals("/api/compare")) path += "?a=" + f.runIds.get(0) + "&b=" + f.runIds.get(1);
+            if (path.equals("/api/cron")) path += "?expr=0+2+*+*+*";
+            // a schedule's routes need one with rounds: cli.ScheduleEndToEndTest calls them over its schedule
+            if (path.contains("{name}") || path.equals("/api/trends")) continue;
             HttpResponse<String> r = f.get(path);
             assertThat(r.statusCode()).as(path).isEqualTo(200);
         }

@@ -1,0 +1,144 @@
+package io.unibench.schedule;
+
+import io.unibench.store.RunStore;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Evaluates a finished (or failed) round's alert rules from its stored runs: one value per rule × target, one step
+ * of {@link AlertMachine} each, incidents and history in {@link AlertStore}, and a {@link Notice} per fired,
+ * reminder, resolved and no-data change enqueued in the outbox for each of the rule's channels. The targets of a
+ * rule are those the round has plus those the rule has seen before (a target missing from a round is no data).
+ */
+public final class AlertEvaluator {
+    /** How many earlier values a notice lists. */
+    static final int LAST_VALUES = 5;
+
+    private final ScheduleStore store;
+    private final RunStore runs;
+    private final String publicUrl;
+
+    /** @param publicUrl the service's address for links in messages ({@code https://bench.example.com}), or null */
+    public AlertEvaluator(ScheduleStore store, RunStore runs, String publicUrl) {
+        this.store = store;
+        this.runs = runs;
+        this.publicUrl = publicUrl == null || publicUrl.isBlank() ? null : publicUrl.replaceAll("/+$", "");
+    }
+
+    /** One rule × target's result of the round. */
+    public record Outcome(AlertRule rule, Target target, Observation observation, AlertState state,
+                          List<AlertStore.Change> changes) {}
+
+    public List<Outcome> evaluate(Schedule schedule, Round round, AlertsDocument alerts, long nowMillis)
+            throws SQLException {
+        RoundTargets found = RoundTargets.read(runs, round.runIds()); // a failed round may have stored some runs
+        List<Outcome> out = new ArrayList<>();
+        for (AlertRule rule : alerts.rules()) {
+            Set<Target> targets = new LinkedHashSet<>();
+            for (Target t : found.points().keySet()) if (rule.scope().matches(t)) targets.add(t);
+            for (String key : store.alerts().states(schedule.name(), rule.name()).keySet()) targets.add(Target.parse(key));
+            for (Target t : targets) {
+                Observation o = observe(rule, t, found.points().get(t), round, nowMillis);
+                out.add(step(schedule, rule, t, o, alerts, round));
+            }
+        }
+        return out;
+    }
+
+    private Observation observe(AlertRule rule, Target t, RoundTargets.Found f, Round round, long now) {
+        if (f == null) {
+            String why = round.status().equals(Round.FINISHED) ? "the round has no point for this target"
+                    : "the round " + round.status() + (round.reason() != null ? ": " + round.reason() : "");
+            return new Observation(round.roundId(), now, null, null, why);
+        }
+        if (f.point().summary() == null) return new Observation(round.roundId(), now, null, f.runId(), "the point did not finish");
+        long ok = f.point().summary().path("Success Requests").asLong(0);
+        if (ok < rule.minSuccesses()) {
+            return new Observation(round.roundId(), now, null, f.runId(), "only " + ok + " successful request(s), "
+                    + "fewer than min_successes " + rule.minSuccesses());
+        }
+        Double v = rule.metric().of(f.point(), f.price());
+        if (v == null) {
+            return new Observation(round.roundId(), now, null, f.runId(), "the run has no " + rule.metric().label()
+                    + (rule.metric().name().equals("cost_per_1k") ? " (the provider has no price)" : ""));
+        }
+        return new Observation(round.roundId(), now, v, f.runId(), null);
+    }
+
+    private Outcome step(Schedule schedule, AlertRule rule, Target t, Observation o, AlertsDocument alerts, Round round)
+            throws SQLException {
+        AlertStore a = store.alerts();
+        List<Observation> all = a.observations(schedule.name(), rule.name(), t.key(), 500);
+        for (Observation seen : all) {
+            if (seen.roundId().equals(o.roundId())) { // evaluated before: the state already holds this round
+                return new Outcome(rule, t, seen, a.state(schedule.name(), rule.name(), t.key()), List.of());
+            }
+        }
+        List<Observation> earlier = all;
+        boolean breach = false;
+        Observation stored = o;
+        if (o.value() != null) {
+            if (rule.threshold() != null) {
+                breach = rule.op().test(o.value(), rule.threshold());
+            } else {
+                Baseline b = Baseline.of(earlier, rule.regression().rounds());
+                breach = b != null && b.regressed(o.value(), rule.op().higherIsWorse(), rule.regression().percent());
+                stored = new Observation(o.roundId(), o.at(), o.value(), o.runId(), b == null
+                        ? "no baseline yet (needs " + rule.regression().rounds() + " earlier rounds)" : b.describe());
+            }
+        }
+        AlertState before = a.state(schedule.name(), rule.name(), t.key());
+        AlertMachine.Step step = AlertMachine.step(rule, before, o.value() == null, breach);
+        List<AlertStore.Change> changes = a.applyRound(schedule.name(), rule, t.key(), stored, step);
+        for (AlertStore.Change c : changes) {
+            Notice n = notice(schedule, rule, t, stored, c, earlier, round);
+            for (String ch : rule.channels()) store.outbox().enqueue(schedule.name(), alerts.channels().get(ch), n, o.at());
+        }
+        return new Outcome(rule, t, stored, a.state(schedule.name(), rule.name(), t.key()), changes);
+    }
+
+    private Notice notice(Schedule s, AlertRule rule, Target t, Observation o, AlertStore.Change c,
+                          List<Observation> earlier, Round round) {
+        List<Double> last = new ArrayList<>();
+        for (int i = Math.min(LAST_VALUES - 1, earlier.size()) - 1; i >= 0; i--) last.add(earlier.get(i).value());
+        last.add(o.value());
+        Incident inc = c.incident();
+        int rounds = 1 + (int) earlier.stream().filter(x -> x.at() >= inc.openedAt()).count();
+        if (c.event() == AlertMachine.Event.NO_DATA) rounds = Math.max(rounds, rule.noDataRounds());
+        String runUrl = publicUrl != null && o.runId() != null ? publicUrl + "/runs/" + o.runId() : null;
+        String kind = c.event().name().toLowerCase(java.util.Locale.ROOT);
+        return new Notice(kind, s.name(), rule.name(), rule.condition(), rule.metric().unit(), t, o.value(),
+                rule.threshold(), inc.worstValue(), Collections.unmodifiableList(last), inc.openedAt(), o.at(), rounds,
+                round.roundId(), o.runId(), runUrl);
+    }
+
+    /** The last K values of a target: their median and range (the run-to-run spread). */
+    record Baseline(int rounds, double median, double min, double max) {
+        static Baseline of(List<Observation> newestFirst, int k) {
+            List<Double> v = new ArrayList<>();
+            for (Observation o : newestFirst) {
+                if (o.value() != null) v.add(o.value());
+                if (v.size() == k) break;
+            }
+            if (v.size() < k) return null;
+            Collections.sort(v);
+            double median = k % 2 == 1 ? v.get(k / 2) : (v.get(k / 2 - 1) + v.get(k / 2)) / 2;
+            return new Baseline(k, median, v.getFirst(), v.getLast());
+        }
+
+        boolean regressed(double value, boolean higherIsWorse, double percent) {
+            if (higherIsWorse) return value > median * (1 + percent / 100) && value > max;
+            return value < median * (1 - percent / 100) && value < min;
+        }
+
+        String describe() {
+            return "baseline of " + rounds + " rounds: median " + Numbers.format(median) + ", range "
+                    + Numbers.format(min) + " … " + Numbers.format(max);
+        }
+    }
+}

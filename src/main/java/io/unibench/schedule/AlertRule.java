@@ -1,0 +1,85 @@
+package io.unibench.schedule;
+
+import java.util.List;
+
+/**
+ * One alert rule: a metric of every matching target compared each round with a threshold (or with its own recent
+ * rounds: {@link Regression}), and when the comparison holds {@code forRounds} rounds in a row the rule fires.
+ *
+ * @param scope              which targets it applies to (null fields: every)
+ * @param threshold          the threshold form; null for the regression form
+ * @param regression         the regression form; null for the threshold form
+ * @param resolveAfterRounds rounds in a row back within the threshold before a firing alert resolves
+ * @param remindEveryRounds  while firing, notify again every N rounds; 0 = never
+ * @param noDataRounds       notify "no data" after this many rounds in a row without a value; 0 = never
+ * @param minSuccesses       fewer successful requests than this in a point is no data, not a value
+ * @param channels           the channel names of the document's {@code notify:} list
+ */
+public record AlertRule(String name, Metric metric, Scope scope, Op op, Double threshold, Regression regression,
+                        int forRounds, int resolveAfterRounds, int remindEveryRounds, int noDataRounds,
+                        int minSuccesses, List<String> channels) {
+    public static final int DEFAULT_FOR_ROUNDS = 2;
+
+    public AlertRule {
+        channels = List.copyOf(channels);
+        if ((threshold == null) == (regression == null)) {
+            throw new IllegalArgumentException("a rule has a threshold or a regression, exactly one");
+        }
+    }
+
+    /** Which targets: a provider, a scenario and/or a concurrency level; null = any. */
+    public record Scope(String provider, String scenario, Integer level) {
+        public static final Scope EVERY = new Scope(null, null, null);
+
+        public boolean matches(Target t) {
+            return (provider == null || provider.equals(t.provider()))
+                    && (scenario == null || scenario.equals(t.scenario()))
+                    && (level == null || level == t.level());
+        }
+    }
+
+    /**
+     * Worse than the median of the last {@code rounds} values by more than {@code percent} % and outside their
+     * range (their run-to-run spread), in the direction of {@code op}: {@code >} means higher is worse.
+     */
+    public record Regression(int rounds, double percent) {}
+
+    public enum Op {
+        GT(">"), GE(">="), LT("<"), LE("<=");
+
+        private final String symbol;
+
+        Op(String symbol) {
+            this.symbol = symbol;
+        }
+
+        public String symbol() {
+            return symbol;
+        }
+
+        public boolean test(double value, double threshold) {
+            return switch (this) {
+                case GT -> value > threshold;
+                case GE -> value >= threshold;
+                case LT -> value < threshold;
+                case LE -> value <= threshold;
+            };
+        }
+
+        public boolean higherIsWorse() {
+            return this == GT || this == GE;
+        }
+
+        public static Op of(String symbol) {
+            for (Op o : values()) if (o.symbol.equals(symbol)) return o;
+            return null;
+        }
+    }
+
+    /** {@code ttft_p95_ms > 2000} or {@code ttft_p95_ms 20% worse than the median of 5 rounds}. */
+    public String condition() {
+        if (threshold != null) return metric.label() + " " + op.symbol() + " " + Numbers.format(threshold);
+        return metric.label() + " " + Numbers.format(regression.percent()) + "% " + (op.higherIsWorse() ? "above" : "below")
+                + " the median of its last " + regression.rounds() + " rounds";
+    }
+}

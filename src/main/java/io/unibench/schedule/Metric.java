@@ -1,0 +1,121 @@
+package io.unibench.schedule;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.store.StoredPoint;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A figure of one stored sweep point that a rule watches, by its short name: {@code {ttft,latency,tpot,itl}_{p50,
+ * p90,p95,p99}_{ms,s}}, {@code success_rate}, {@code error_rate} (optionally of one error class), {@code output_tps},
+ * {@code rps}, {@code cache_hit_rate}, {@code cost_per_1k}. Read from the point's stored summary, percentiles and
+ * errors (the evalscope-keyed documents), so every evaluation of a round gives the same value.
+ *
+ * @param errorClass for {@code error_rate}: only this class ({@code http_429}, {@code timeout_read}, …); else null
+ */
+public record Metric(String name, String errorClass) {
+    public static final List<String> SIMPLE = List.of("success_rate", "error_rate", "output_tps", "rps",
+            "cache_hit_rate", "cost_per_1k");
+    private static final Pattern PERCENTILE = Pattern.compile("(ttft|latency|tpot|itl)_p(50|90|95|99)_(ms|s)");
+
+    /** Whether {@code name} is a short name this class reads. */
+    public static boolean known(String name) {
+        return SIMPLE.contains(name) || PERCENTILE.matcher(name).matches();
+    }
+
+    /** The unit shown beside values: ms, s, %, tok/s, req/s, or the price's currency per 1,000 requests. */
+    public String unit() {
+        Matcher m = PERCENTILE.matcher(name);
+        if (m.matches()) return m.group(3);
+        return switch (name) {
+            case "output_tps" -> "tok/s";
+            case "rps" -> "req/s";
+            case "cost_per_1k" -> "per 1k requests";
+            default -> "%";
+        };
+    }
+
+    /** The name with its error class: {@code error_rate[http_429]}. */
+    public String label() {
+        return errorClass == null ? name : name + "[" + errorClass + "]";
+    }
+
+    /** The value of this metric at {@code point}, or null when the point does not have it (no summary, no price, …). */
+    public Double of(StoredPoint point, JsonNode price) {
+        JsonNode s = point.summary();
+        if (s == null) return null;
+        Matcher m = PERCENTILE.matcher(name);
+        if (m.matches()) return percentile(point.percentiles(), m.group(1), m.group(2) + "%", m.group(3));
+        // the success rate's denominator: cancelled requests (a stopped run) are neither
+        double total = s.path("Success Requests").asDouble(0) + s.path("Failed Requests").asDouble(0);
+        return switch (name) {
+            case "success_rate" -> number(s, "Success Rate (%)");
+            case "error_rate" -> total <= 0 ? null : 100.0 * failed(point, s) / total;
+            case "output_tps" -> positive(number(s, "Output Throughput (tok/s)"));
+            case "rps" -> positive(number(s, "Req Throughput (req/s)"));
+            case "cache_hit_rate" -> number(s, "KV Cache Hit Rate (%)");
+            case "cost_per_1k" -> costPer1k(s, price);
+            default -> throw new IllegalStateException("unknown metric " + name);
+        };
+    }
+
+    private double failed(StoredPoint point, JsonNode s) {
+        if (errorClass == null) return s.path("Failed Requests").asDouble(0);
+        JsonNode errors = point.errors();
+        return errors == null ? 0 : errors.path("counts").path(errorClass).asDouble(0);
+    }
+
+    /** The column of {@code benchmark_percentile.json}: TTFT/TPOT/ITL in ms, latency in s. */
+    private static Double percentile(JsonNode rows, String kind, String label, String unit) {
+        if (rows == null) return null;
+        String column = switch (kind) {
+            case "ttft" -> "TTFT (ms)";
+            case "tpot" -> "TPOT (ms)";
+            case "itl" -> "ITL (ms)";
+            default -> "Latency (s)";
+        };
+        boolean storedInSeconds = kind.equals("latency");
+        for (JsonNode row : rows) {
+            if (!label.equals(row.path("Percentiles").asText())) continue;
+            JsonNode v = row.get(column);
+            if (v == null || !v.isNumber()) return null;
+            double x = v.asDouble();
+            if (storedInSeconds && unit.equals("ms")) return x * 1000;
+            if (!storedInSeconds && unit.equals("s")) return x / 1000;
+            return x;
+        }
+        return null;
+    }
+
+    /** Priced as {@code unibench run} prices: uncached input, cached input and output tokens of the successes. */
+    private static Double costPer1k(JsonNode s, JsonNode price) {
+        if (price == null || !price.has("input") || !price.has("output")) return null;
+        double ok = s.path("Success Requests").asDouble(0);
+        if (ok <= 0) return null;
+        double input = s.path("Total Input Tokens").asDouble(0);
+        double cached = s.path("Total Cached Tokens").asDouble(0);
+        double output = s.path("Total Output Tokens").asDouble(0);
+        double in = price.get("input").asDouble();
+        double cost = ((input - cached) * in + cached * price.path("cached_input").asDouble(in)
+                + output * price.get("output").asDouble()) / 1e6;
+        return cost / ok * 1000;
+    }
+
+    private static Double number(JsonNode s, String key) {
+        JsonNode v = s.get(key);
+        return v != null && v.isNumber() ? v.asDouble() : null;
+    }
+
+    /** Throughputs are −1 in a summary when they cannot be computed (no duration): no data, not a value. */
+    private static Double positive(Double v) {
+        return v == null || v < 0 ? null : v;
+    }
+
+    @Override
+    public String toString() {
+        return label().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,154 @@
+package io.unibench.schedule;
+
+import io.unibench.store.RunStore;
+import io.unibench.store.StoreLocation;
+
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The service's scheduler: one loop thread that ticks the {@link Scheduler} and delivers the outbox, and one round
+ * thread that runs the rounds one after another (so rounds queue behind each other and never compete for the
+ * client's CPU). The loop sleeps until the next due round or message, at most {@link #MAX_IDLE}, and wakes at once
+ * when {@link #wake} is called (a schedule was added or edited).
+ *
+ * <p>Until the service's run queue exists, rounds run here through the {@link RoundLauncher} given (the CLI's);
+ * with a run queue, that launcher enqueues and waits, and nothing else here changes.
+ */
+public final class ScheduleService implements AutoCloseable {
+    static final Duration MAX_IDLE = Duration.ofSeconds(30);
+
+    private final ScheduleStore store;
+    private final RunStore runs;
+    private final Scheduler scheduler;
+    private final Notifier notifier;
+    private final RoundRunner rounds;
+    private final PrintWriter log;
+    private final ExecutorService roundThread = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "unibench-schedule-rounds");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition woken = lock.newCondition();
+    private boolean wakeRequested; // guarded by lock
+    private volatile boolean stopped;
+    private final Thread loop;
+
+    private ScheduleService(StoreLocation location, RoundLauncher launcher, Map<String, String> env, String publicUrl,
+                            PrintWriter log) throws SQLException {
+        this.store = ScheduleStore.open(location);
+        this.runs = RunStore.open(location);
+        this.log = log;
+        this.rounds = new RoundRunner(store, runs, launcher, System::currentTimeMillis, publicUrl, log);
+        this.notifier = new Notifier(store.outbox(), env, System::currentTimeMillis, Notifier.http(Duration.ofSeconds(10)));
+        this.scheduler = new Scheduler(store, System::currentTimeMillis,
+                bound -> ThreadLocalRandom.current().nextLong(bound + 1), this::submit, log);
+        this.loop = new Thread(this::loop, "unibench-schedule-loop");
+        this.loop.setDaemon(true);
+    }
+
+    /** Starts the loop over the schedules of {@code location}; rounds left running by a killed service are marked. */
+    public static ScheduleService start(StoreLocation location, RoundLauncher launcher, Map<String, String> env,
+                                        String publicUrl, PrintWriter log) throws SQLException {
+        ScheduleService s = new ScheduleService(location, launcher, env, publicUrl, log);
+        int recovered = s.store.recoverAbandoned(System.currentTimeMillis());
+        if (recovered > 0) log.println("schedules: " + recovered + " round(s) left running by a stopped service marked interrupted");
+        s.loop.start();
+        return s;
+    }
+
+    public ScheduleStore store() {
+        return store;
+    }
+
+    /** Look at the schedules now (one was added, edited, enabled). */
+    public void wake() {
+        lock.lock();
+        try {
+            wakeRequested = true;
+            woken.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void submit(Schedule s, Round r) {
+        roundThread.execute(() -> {
+            try {
+                RoundRunner.Done done = rounds.run(s, r);
+                log.println("schedule " + s.name() + ": round " + r.roundId() + " " + done.round().status()
+                        + (done.round().reason() != null ? " (" + done.round().reason() + ")" : ""));
+                log.flush();
+                wake(); // deliver its notices now
+            } catch (SQLException e) {
+                log.println("schedule " + s.name() + ": round " + r.roundId() + ": run history: "
+                        + StoreLocation.mask(String.valueOf(e.getMessage())));
+                log.flush();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    private void loop() {
+        while (!stopped) {
+            long wait = MAX_IDLE.toMillis();
+            try {
+                Long due = scheduler.tick();
+                notifier.deliverDue();
+                Long message = store.outbox().nextAttempt();
+                long now = System.currentTimeMillis();
+                if (due != null) wait = Math.min(wait, due - now);
+                if (message != null) wait = Math.min(wait, message - now);
+            } catch (SQLException e) {
+                log.println("schedules: run history: " + StoreLocation.mask(String.valueOf(e.getMessage())));
+                log.flush();
+            } catch (InterruptedException e) {
+                return;
+            }
+            await(Math.max(0, wait));
+        }
+    }
+
+    private void await(long millis) {
+        lock.lock();
+        try {
+            long nanos = TimeUnit.MILLISECONDS.toNanos(millis);
+            while (!wakeRequested && !stopped && nanos > 0) nanos = woken.awaitNanos(nanos);
+            wakeRequested = false;
+        } catch (InterruptedException e) {
+            stopped = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        wake();
+        loop.interrupt();
+        roundThread.shutdownNow();
+        try {
+            loop.join(5000);
+            roundThread.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            store.close();
+            runs.close();
+        } catch (SQLException ignored) {
+            // stopping: nothing left to tell
+        }
+    }
+}

@@ -1,0 +1,51 @@
+// The trend page: one line per target over the rounds, each rule's threshold dashed, fired/resolved marks listed
+// and drawn as points. Registers the chart in window.unibenchCharts like app.js does (browser tests read it).
+(function () {
+  "use strict";
+  window.unibenchCharts = window.unibenchCharts || {};
+  var el = document.getElementById("chart-trend");
+  var data = JSON.parse(document.getElementById("trend-data").textContent);
+  var COLORS = ["#2563eb", "#059669", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563"];
+  var key = function (t) { return t.provider + " | " + t.model + " | " + t.scenario + " | " + t.level; };
+  var times = [];
+  data.series.forEach(function (s) { s.points.forEach(function (p) { if (times.indexOf(p.at) < 0) times.push(p.at); }); });
+  data.marks.forEach(function (m) { if (times.indexOf(m.at) < 0) times.push(m.at); });
+  times.sort(function (a, b) { return a - b; });
+  var list = document.getElementById("trend-marks");
+  data.marks.forEach(function (m) {
+    list.appendChild(document.createElement("li")).textContent = new Date(m.at).toISOString().replace("T", " ").slice(0, 19)
+      + " UTC · " + m.kind + " · " + m.rule + " · " + m.target + (m.value === null ? "" : " · " + m.value);
+  });
+  if (!data.series.length || typeof uPlot === "undefined") {
+    el.classList.add("no-data");
+    el.appendChild(document.createElement("p")).textContent = "No values yet: rounds that ran will appear here.";
+    window.unibenchCharts[el.id] = { series: 0, points: 0 };
+    return;
+  }
+  var cols = [times.map(function (t) { return t / 1000; })];
+  var series = [{}];
+  var points = 0;
+  data.series.forEach(function (s, i) {
+    var byAt = {};
+    s.points.forEach(function (p) { byAt[p.at] = p.value; });
+    cols.push(times.map(function (t) { return t in byAt ? byAt[t] : null; }));
+    points += s.points.length;
+    series.push({ label: key(s.target), stroke: COLORS[i % COLORS.length], spanGaps: true, points: { show: true } });
+  });
+  data.thresholds.forEach(function (t) {
+    cols.push(times.map(function () { return t.value; }));
+    series.push({ label: "threshold " + t.rule, stroke: "#dc2626", dash: [6, 4], points: { show: false } });
+  });
+  ["fired", "resolved"].forEach(function (kind) {
+    var byAt = {};
+    data.marks.filter(function (m) { return m.kind === kind; }).forEach(function (m) { byAt[m.at] = m.value; });
+    cols.push(times.map(function (t) { return t in byAt ? byAt[t] : null; }));
+    series.push({ label: kind, stroke: kind === "fired" ? "#dc2626" : "#16a34a", width: 0,
+      points: { show: true, size: 10, fill: kind === "fired" ? "#dc2626" : "#16a34a" } });
+  });
+  var opts = { title: el.getAttribute("data-title"), width: Math.max(320, el.clientWidth - 16), height: 300,
+    series: series, axes: [{}, { label: data.unit }], legend: { live: false } };
+  new uPlot(opts, cols, el);
+  window.unibenchCharts[el.id] = { series: data.series.length, points: points, thresholds: data.thresholds.length,
+    marks: data.marks.length };
+})();
