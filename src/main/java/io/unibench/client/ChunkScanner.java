@@ -33,6 +33,15 @@ final class ChunkScanner {
     private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
     private static final byte[] PROMPT_TOKENS_DETAILS = ascii("prompt_tokens_details");
     private static final byte[] CACHED_TOKENS = ascii("cached_tokens");
+    private static final byte[] TYPE = ascii("type");
+    private static final byte[] THINKING = ascii("thinking");
+    /** Token events of the typed APIs: text for content, text for reasoning, Anthropic's content block delta. */
+    private static final byte[][] CONTENT_EVENTS = {ascii("response.output_text.delta"), ascii("response.refusal.delta")};
+    private static final byte[][] REASONING_EVENTS = {ascii("response.reasoning_text.delta"),
+            ascii("response.reasoning_summary_text.delta")};
+    private static final byte[] BLOCK_DELTA_EVENT = ascii("content_block_delta");
+    private static final byte[] TOTAL_TOKENS = ascii("total_tokens");
+    private static final byte[] COMPLETION_TOKENS_DETAILS = ascii("completion_tokens_details");
 
     // the result of the last successful scan
     boolean choice;
@@ -65,6 +74,12 @@ final class ChunkScanner {
     int usagePrompt;
     int usageCompletion;
     int usageCached;
+
+    // the root's "type" string and "delta" member (the Responses API's and Anthropic's events), while scanning
+    private int typeStart;
+    private int typeEnd;
+    private String rootDelta;
+    private boolean rootDeltaObject;
 
     private byte[] b;
     private int end;
@@ -119,7 +134,7 @@ final class ChunkScanner {
         p = root(p);
         if (p == FAIL) return false;
         p = ws(p);
-        boolean valid = p == end;
+        boolean valid = p == end && typedEvent();
         if (valid) {
             keepTemplate(offset);
             if (usageStart >= 0) usageRead = readUsage();
@@ -135,6 +150,41 @@ final class ChunkScanner {
         timingsStart = timingsEnd = -1;
         usageRead = false;
         rawField = NO_HOLE;
+        typeStart = typeEnd = -1;
+        rootDelta = null;
+        rootDeltaObject = false;
+    }
+
+    /**
+     * Sorts out a typed event after the root was scanned: a token event of the Responses API (its {@code delta}
+     * string is content or reasoning by the type) or Anthropic's {@code content_block_delta} (its delta object was
+     * read as a chat delta: {@code text}, {@code thinking}) is a choice; any other typed event (lifecycle, usage,
+     * errors), or a root {@code delta} without a type, is left to the interpreter's tree: false.
+     */
+    private boolean typedEvent() {
+        if (typeStart < 0) return rootDelta == null && !rootDeltaObject;
+        if (typeIs(BLOCK_DELTA_EVENT)) {
+            if (rootDelta != null) return false;
+            choice = true;
+            return true;
+        }
+        boolean reasoningEvent = typeIs(REASONING_EVENTS[0]) || typeIs(REASONING_EVENTS[1]);
+        if (rootDelta == null || rootDeltaObject || !(reasoningEvent || typeIs(CONTENT_EVENTS[0]) || typeIs(CONTENT_EVENTS[1]))) {
+            return false;
+        }
+        choice = true;
+        if (reasoningEvent) {
+            reasoning = rootDelta;
+            keptField = HOLE_REASONING;
+        } else {
+            content = rootDelta;
+            keptField = HOLE_CONTENT;
+        }
+        return true;
+    }
+
+    private boolean typeIs(byte[] name) {
+        return typeEnd - typeStart == name.length && matches(name, typeStart);
     }
 
     /**
@@ -240,8 +290,10 @@ final class ChunkScanner {
                 } else if (keyIs(PROMPT_TOKENS_DETAILS)) {
                     usageCached = -1; // a later details member replaces an earlier one, as in a tree
                     p = b[v] == '{' ? promptTokensDetails(v) : skipValue(v, 2);
-                } else {
+                } else if (keyIs(TOTAL_TOKENS) || keyIs(COMPLETION_TOKENS_DETAILS)) {
                     p = skipValue(v, 2);
+                } else {
+                    return false; // another vendor's shape (input_tokens, prompt_cache_hit_tokens, ...): the tree reads it
                 }
                 if (p == FAIL) return false;
                 p = ws(p);
@@ -320,6 +372,20 @@ final class ChunkScanner {
                 timingsStart = v;
                 p = skipValue(v, 1);
                 timingsEnd = p;
+            } else if (keyIs(TYPE) && c == '"') {
+                p = string(v);
+                if (p != FAIL && stringEscaped) return FAIL; // an escaped type name: the tree reads it
+                typeStart = stringStart;
+                typeEnd = p - 1;
+            } else if (keyIs(DELTA) && c == '"') {
+                p = string(v);
+                if (p != FAIL) {
+                    rootDelta = decoded(p);
+                    kept(HOLE_CONTENT, v, p); // content or reasoning: the type decides (typedEvent)
+                }
+            } else if (keyIs(DELTA) && c == '{') {
+                rootDeltaObject = true;
+                p = delta(v);
             } else if (keyIs(ERROR) && c != 'n') {
                 return FAIL; // an error object (or a malformed null): Jackson path
             } else if (keyIs(OBJECT) && c == '"') {
@@ -399,7 +465,15 @@ final class ChunkScanner {
             if (p == FAIL) return FAIL;
             int v = ws(p);
             if (v >= end) return FAIL;
-            if (b[v] == '"' && (keyIs(CONTENT) || keyIs(REASONING_CONTENT) || keyIs(REASONING))) {
+            if (b[v] == '"' && (keyIs(TEXT) || keyIs(THINKING))) { // Anthropic's text_delta, thinking_delta
+                boolean isText = keyIs(TEXT);
+                p = string(v);
+                if (p == FAIL) return FAIL;
+                String s = decoded(p);
+                if (isText) content = s;
+                else reasoning = s;
+                kept(isText ? HOLE_CONTENT : HOLE_REASONING, v, p);
+            } else if (b[v] == '"' && (keyIs(CONTENT) || keyIs(REASONING_CONTENT) || keyIs(REASONING))) {
                 boolean isContent = keyIs(CONTENT);
                 boolean isReasoningContent = keyIs(REASONING_CONTENT);
                 p = string(v);
