@@ -112,6 +112,7 @@ public final class PerfCommand implements Callable<Integer> {
         }
         tls = PerfSettings.tls(options, s.embeddedSimulator());
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
+        if (options.tokenizePrompt) s = s.tokenizingPrompts(tokenizer); // apis: --tokenize-prompt
         lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
         sweepPromptLengths = new PromptLengthStats(lengthTokenizer);
         DatasetLoader datasets = new DatasetLoader(s, options, tokenizer);
@@ -125,8 +126,7 @@ public final class PerfCommand implements Callable<Integer> {
             String url = s.url();
             if (s.embeddedSimulator()) {
                 sim = startSimulator(s);
-                url = sim.baseUrl() + (s.format() == io.unibench.client.ApiFormat.CHAT
-                        ? "/v1/chat/completions" : "/v1/completions");
+                url = sim.baseUrl() + s.format().path();
             }
             return runSweep(s, url, root, tokenizer, datasets, firstPrompts, out, err, maxErrorRate);
         } finally {
@@ -166,7 +166,7 @@ public final class PerfCommand implements Callable<Integer> {
         int peak = (s.openLoop() ? s.number() : s.parallel()).stream().mapToInt(Integer::intValue).max().orElse(1);
         ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s, url),
                 seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
-                peak * 2 + 8, options.debug, tls);
+                peak * 2 + 8, options.debug, tls).withApi(s.format());
         CountDownLatch reportWritten = new CountDownLatch(1);
         store = StoreHook.open(options, s, url, environment, err);
         // after the store opened, so a bad --db is the only line
@@ -305,7 +305,7 @@ public final class PerfCommand implements Callable<Integer> {
 
     /**
      * --headers, then the URL's user info as Basic authorization (as evalscope's HTTP client, aiohttp, sends it)
-     * unless an Authorization header is given, then the API key (which wins).
+     * unless an Authorization header is given, then the API key (which wins) as the API sends it.
      */
     private Map<String, String> requestHeaders(PerfSettings s, String url) {
         Map<String, String> headers = new LinkedHashMap<>(s.headers());
@@ -315,7 +315,7 @@ public final class PerfCommand implements Callable<Integer> {
             headers.put("Authorization", "Basic " + java.util.Base64.getEncoder()
                     .encodeToString(userInfo.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         }
-        if (s.apiKey() != null && !s.apiKey().isEmpty()) headers.put("Authorization", "Bearer " + s.apiKey());
+        s.format().addCredentials(headers, s.apiKey());
         return headers;
     }
 
@@ -338,7 +338,7 @@ public final class PerfCommand implements Callable<Integer> {
         Map<String, String> info = new LinkedHashMap<>();
         info.put("Model", s.model());
         info.put("Target", s.embeddedSimulator() ? url + " (embedded simulator)" : Secrets.redact(url));
-        info.put("API", s.format() == io.unibench.client.ApiFormat.CHAT ? "openai chat completions" : "openai completions");
+        info.put("API", s.format().label());
         info.put("Dataset", s.dataset());
         info.put("Output Path", root.toString());
         selfCheckInfo(info, checks, s.embeddedSimulator());

@@ -73,6 +73,11 @@ public enum ApiFormat {
         return path;
     }
 
+    /** Prompts are chat messages (chat, Responses, Anthropic); otherwise plain text. */
+    public boolean chatMessages() {
+        return this == CHAT || this == RESPONSES || this == ANTHROPIC;
+    }
+
     /** False for embeddings and rerank: no output tokens, never streamed, latency = TTFT = response time. */
     public boolean generates() {
         return generates;

@@ -24,6 +24,8 @@ public final class Datasets {
         m.put(LineByLineDataset.NAME, LineByLineDataset::new);
         m.put(CustomDataset.NAME, CustomDataset::new);
         m.put(OpenQaDataset.NAME, OpenQaDataset::new);
+        // embeddings and rerank (--api openai_embedding / openai_rerank); their knobs: InputOnlyDatasets.of
+        for (String name : InputOnlyDatasets.NAMES) m.put(name, () -> InputOnlyDatasets.of(name, InputOnlyDatasets.Args.DEFAULTS));
         return java.util.Collections.unmodifiableMap(m);
     }
 
