@@ -108,6 +108,7 @@ final class ChunkInterpreter {
         }
         ChunkScanner sc = scanner;
         if (sc.scan(buf, offset, length) && (sc.usageStart < 0 || sc.usageRead) && sc.timingsStart < 0) {
+            if (sc.typedUsage) return typedFromScan(buf, nanos);
             return sc.rawField == ChunkScanner.NO_HOLE ? applyScanned(nanos) : applyRaw(buf, nanos);
         }
         return onTree(buf, offset, length, nanos);
@@ -175,6 +176,43 @@ final class ChunkInterpreter {
             }
         }
         return Outcome.CONTINUE;
+    }
+
+    /**
+     * A typed event with usage or an end, as the scanner found it ({@code response.completed},
+     * {@code response.incomplete}, {@code message_start}, {@code message_delta}, {@code message_stop}): only the
+     * usage and incomplete-details objects are read as trees (the Responses API's end repeats every output item).
+     */
+    private Outcome typedFromScan(byte[] buf, long nanos) {
+        ChunkScanner sc = scanner;
+        arrivedEvent(nanos);
+        JsonNode usage = subtree(buf, sc.responseUsageStart, sc.responseUsageEnd);
+        JsonNode incomplete = subtree(buf, sc.responseIncompleteStart, sc.responseIncompleteEnd);
+        if (failure != null) return Outcome.FAILED;
+        readUsage(usage);
+        if (sc.finishReason != null) finishReason = sc.finishReason; // message_delta's stop_reason
+        if (!sc.typedEnd) {
+            sawChoice = true;
+            return Outcome.CONTINUE;
+        }
+        if (sc.responseStatus != null || incomplete != null) {
+            String reason = incomplete == null ? null : textual(incomplete.get("reason"));
+            finishReason = "incomplete".equals(sc.responseStatus) && reason != null ? reason
+                    : sc.responseStatus != null ? sc.responseStatus : "completed";
+        }
+        sawDone = true;
+        return Outcome.DONE;
+    }
+
+    /** The JSON value the scanner found at {@code buf[start, end)} (already checked), or null when absent. */
+    private JsonNode subtree(byte[] buf, int start, int end) {
+        if (start < 0) return null;
+        try {
+            return mapper.readTree(buf, start, end - start);
+        } catch (java.io.IOException e) {
+            fail(ErrorClass.PROTOCOL_ERROR, "unreadable SSE data: " + oneLine(e.getMessage()));
+            return null;
+        }
     }
 
     private void arrivedEvent(long nanos) {
