@@ -9,7 +9,8 @@
 #        target/unibench.aot when ./unibench made one for this jar), JAR (target/unibench.jar),
 #        WORKLOAD (--prompt hi; e.g. "--dataset random --tokenizer-path cl100k_base --min-prompt-length 128
 #        --max-prompt-length 128" for synthesized prompts), EVENTS (260: SSE events per reply, for µs/event;
-#        the target's responses.sse has 264, anthropic.sse 262)
+#        the target's responses.sse has 264, anthropic.sse 262), MAX_TOKENS (--max-tokens 256; MAX_TOKENS= for
+#        --api openai_embedding, which refuses it)
 # Needs bench/static-target/setup.sh running. Prints one Markdown table row per run.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -30,7 +31,7 @@ for c in $concs; do
   n=$(( base > 2 * c ? base : 2 * c ))
   dir="$out/c$c"
   /usr/bin/time -f "%e %U %S %M" -o "$out/time.$c" "$JAVA_HOME/bin/java" $java_opts -Xlog:gc:file="$out/gc.$c.log" -jar "$jar" perf \
-    --url "$scheme://127.0.0.1:$port$suffix" "${tls_flags[@]}" --model m ${WORKLOAD:---prompt hi} --no-test-connection --max-tokens 256 \
+    --url "$scheme://127.0.0.1:$port$suffix" "${tls_flags[@]}" --model m ${WORKLOAD:---prompt hi} --no-test-connection ${MAX_TOKENS---max-tokens 256} \
     --parallel "$c" --number "$n" --outputs-dir "$dir" --no-timestamp --name r "$@" >"$out/out.$c" 2>"$out/err.$c"
   python3 - "$dir/r/parallel_${c}_number_${n}" "$out/time.$c" "$out/gc.$c.log" "$c" "$n" "${EVENTS:-260}" <<'PY'
 import json, re, sys
