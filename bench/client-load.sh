@@ -8,7 +8,9 @@
 #        JAVA_OPTS (default: the ./unibench launcher's flags, -XX:TieredStopAtLevel=1 and its AOT cache
 #        target/unibench.aot when ./unibench made one for this jar), JAR (target/unibench.jar),
 #        WORKLOAD (--prompt hi; e.g. "--dataset random --tokenizer-path cl100k_base --min-prompt-length 128
-#        --max-prompt-length 128" for synthesized prompts)
+#        --max-prompt-length 128" for synthesized prompts), EVENTS (260: SSE events per reply, for µs/event;
+#        the target's responses.sse has 264, anthropic.sse 262), MAX_TOKENS (--max-tokens 256; MAX_TOKENS= for
+#        --api openai_embedding, which refuses it)
 # Needs bench/static-target/setup.sh running. Prints one Markdown table row per run.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,11 +31,11 @@ for c in $concs; do
   n=$(( base > 2 * c ? base : 2 * c ))
   dir="$out/c$c"
   /usr/bin/time -f "%e %U %S %M" -o "$out/time.$c" "$JAVA_HOME/bin/java" $java_opts -Xlog:gc:file="$out/gc.$c.log" -jar "$jar" perf \
-    --url "$scheme://127.0.0.1:$port$suffix" "${tls_flags[@]}" --model m ${WORKLOAD:---prompt hi} --no-test-connection --max-tokens 256 \
+    --url "$scheme://127.0.0.1:$port$suffix" "${tls_flags[@]}" --model m ${WORKLOAD:---prompt hi} --no-test-connection ${MAX_TOKENS---max-tokens 256} \
     --parallel "$c" --number "$n" --outputs-dir "$dir" --no-timestamp --name r "$@" >"$out/out.$c" 2>"$out/err.$c"
-  python3 - "$dir/r/parallel_${c}_number_${n}" "$out/time.$c" "$out/gc.$c.log" "$c" "$n" <<'PY'
+  python3 - "$dir/r/parallel_${c}_number_${n}" "$out/time.$c" "$out/gc.$c.log" "$c" "$n" "${EVENTS:-260}" <<'PY'
 import json, re, sys
-d, timef, gcf, c, n = sys.argv[1:]
+d, timef, gcf, c, n, events = sys.argv[1:]
 s = json.load(open(d + "/benchmark_summary.json"))
 rows = {r["Percentiles"]: r for r in json.load(open(d + "/benchmark_percentile.json"))}
 wall, user, sys_, rss = open(timef).read().split()[-4:]
@@ -42,7 +44,7 @@ for line in open(gcf):
     for m in re.finditer(r"(\d+)M->(\d+)M", line):
         heap = max(heap, int(m.group(1)), int(m.group(2)))
 ok = s["Success Requests"]; dur = s["Test Duration (s)"]
-chunks = ok * 260  # role + 256 tokens + finish + usage + [DONE] per reply
+chunks = ok * int(events)  # chat: role + 256 tokens + finish + usage + [DONE] per reply
 cpu = s.get("Client CPU (s)") or float("nan")
 print(f"| {c} | {ok}/{n} | {s['Req Throughput (req/s)']:.0f} | {chunks/dur:,.0f} | {cpu/ok*1000:.2f} | {cpu/chunks*1e6:.2f} | "
       f"{float(user)+float(sys_):.1f} | {int(rss)/1024:.0f} | {heap} | {rows['50%']['TTFT (ms)']}/{rows['99%']['TTFT (ms)']} | "

@@ -2,6 +2,9 @@
 # Starts nginx (Debian package) on 127.0.0.1:PORT serving static OpenAI replies to POST, for the client benchmarks:
 #   POST /v1/chat/completions       -> stream.sse (text/event-stream: 256 one-token chunks + usage + [DONE])
 #   POST /json/v1/chat/completions  -> reply.json (one non-streamed chat completion)
+#   POST /v1/responses              -> responses.sse (the same 256 tokens as Responses API events)
+#   POST /v1/messages               -> anthropic.sse (the same 256 tokens as Anthropic Messages events)
+#   POST /v1/embeddings             -> embeddings.json (one 1024-float embedding)
 # The same replies over https on TLS_PORT (env, default 18443) with an EC P-256 certificate for 127.0.0.1 and
 # localhost made here by openssl (cert.pem is the CA file for the client's --ca-cert).
 # Usage: bench/static-target/setup.sh [PORT=18080] [WORKERS=1] [TOKENS=256]; stop with teardown.sh.
@@ -42,6 +45,12 @@ http {
     # The static module answers POST with 405; error_page turns that into an internal GET of the body file.
     location = /v1/chat/completions { error_page 405 =200 /stream.sse; return 405; }
     location = /json/v1/chat/completions { error_page 405 =200 /reply.json; return 405; }
+    location = /v1/responses { error_page 405 =200 /responses.sse; return 405; }
+    location = /v1/messages { error_page 405 =200 /anthropic.sse; return 405; }
+    location = /v1/embeddings { error_page 405 =200 /embeddings.json; return 405; }
+    location = /responses.sse { internal; types { } default_type text/event-stream; add_header Cache-Control no-cache; }
+    location = /anthropic.sse { internal; types { } default_type text/event-stream; add_header Cache-Control no-cache; }
+    location = /embeddings.json { internal; types { } default_type application/json; }
     location = /stream.sse { internal; types { } default_type text/event-stream; add_header Cache-Control no-cache; }
     location = /reply.json { internal; types { } default_type application/json; }
   }

@@ -2,9 +2,11 @@ package io.unibench.cli;
 
 import io.unibench.tokenizer.Tokenizer;
 import io.unibench.tokenizer.Tokenizers;
+import io.unibench.workload.Dataset;
 import io.unibench.workload.DatasetOptions;
 import io.unibench.workload.Datasets;
 import io.unibench.workload.FixedPrompt;
+import io.unibench.workload.InputOnlyDatasets;
 import io.unibench.workload.Prompt;
 
 import java.util.List;
@@ -19,15 +21,18 @@ final class DatasetLoader {
         this.settings = settings;
         this.options = options;
         // random prompts need a tokenizer; without --tokenizer-path the bundled default is used
-        this.tokenizer = userTokenizer == null && settings.dataset().equals("random")
+        this.tokenizer = userTokenizer == null && settings.dataset().startsWith("random")
                 ? Tokenizers.defaultTokenizer() : userTokenizer;
     }
 
     List<Prompt> load(long offset, int count) {
         DatasetOptions opts = new DatasetOptions(options.datasetPath, offset, settings.minPromptLength(),
                 settings.maxPromptLength(), options.prefixLength, tokenizer,
-                settings.format() == io.unibench.client.ApiFormat.CHAT, settings.seed());
+                settings.format().chatMessages(), settings.seed());
         if (options.prompt != null) return List.of(FixedPrompt.load(options.prompt, opts));
-        return Datasets.byName(settings.dataset()).load(opts, count);
+        String name = settings.dataset();
+        Dataset dataset = InputOnlyDatasets.NAMES.contains(name)
+                ? InputOnlyDatasets.of(name, ApiFlags.inputOnlyArgs(options)) : Datasets.byName(name);
+        return dataset.load(opts, count);
     }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * The flags of {@code evalscope perf} that cannot apply here, so that an evalscope command line gets a reason
  * instead of "unknown option": features this tool does not have (a local model server, image
- * datasets, visualizer uploads, client-side tokenized prompts) are refused with one line; evalscope's tuning knobs
+ * datasets, visualizer uploads) are refused with one line; evalscope's tuning knobs
  * of its Python pipeline, which change no result, are accepted with a note.
  */
 final class EvalscopeOnlyFlags {
@@ -38,10 +38,6 @@ final class EvalscopeOnlyFlags {
             description = NO_VISUALIZER + " Default: none.")
     List<String> visualizerSettings = new ArrayList<>();
 
-    @Option(names = "--tokenize-prompt", description = "Not supported: prompts are sent as text, never as token "
-            + "ids. Default: off.")
-    boolean tokenizePrompt;
-
     @Option(names = "--data-source", paramLabel = "SOURCE", description = "Only 'local': datasets are read from "
             + "--dataset-path, nothing is downloaded (modelscope/huggingface refused). Default: local.")
     String dataSource;
@@ -61,7 +57,6 @@ final class EvalscopeOnlyFlags {
         if (port != null) throw refuse("--port", NO_SERVER);
         if (!imageSettings.isEmpty()) throw refuse("--image-*", NO_IMAGES);
         if (visualizer != null || !visualizerSettings.isEmpty()) throw refuse("--visualizer/--wandb-*/--swanlab-*", NO_VISUALIZER);
-        if (tokenizePrompt) throw refuse("--tokenize-prompt", "not supported: prompts are sent as text, never as token ids.");
         if (dataSource != null && !dataSource.equals("local")) {
             throw new BadInputException("--data-source '" + dataSource + "': only local (--dataset-path); nothing is downloaded");
         }

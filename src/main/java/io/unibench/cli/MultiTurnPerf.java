@@ -125,7 +125,7 @@ final class MultiTurnPerf {
     void prepare(long offset, int count) {
         DatasetOptions base = new DatasetOptions(options.datasetPath, offset, settings.minPromptLength(),
                 settings.maxPromptLength(), options.prefixLength, tokenizer,
-                settings.format() == io.unibench.client.ApiFormat.CHAT, settings.seed());
+                settings.format().chatMessages(), settings.seed());
         conversations = dataset.load(new MultiTurnOptions(base, options.minTurns == null ? 1 : options.minTurns,
                 options.maxTurns, datasetArgs), AgenticFlags.poolSize(options, count));
     }

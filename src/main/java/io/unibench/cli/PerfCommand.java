@@ -95,6 +95,7 @@ public final class PerfCommand implements Callable<Integer> {
         }
         tls = PerfSettings.tls(options, s.embeddedSimulator());
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
+        if (options.tokenizePrompt) s = s.tokenizingPrompts(tokenizer); // apis: --tokenize-prompt
         lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
         sweepPromptLengths = new PromptLengthStats(lengthTokenizer);
         DatasetLoader datasets = new DatasetLoader(s, options, tokenizer);
@@ -108,8 +109,7 @@ public final class PerfCommand implements Callable<Integer> {
             String url = s.url();
             if (s.embeddedSimulator()) {
                 sim = startSimulator(s);
-                url = sim.baseUrl() + (s.format() == io.unibench.client.ApiFormat.CHAT
-                        ? "/v1/chat/completions" : "/v1/completions");
+                url = sim.baseUrl() + s.format().path();
             }
             return runSweep(s, url, root, tokenizer, datasets, firstPrompts, out, err, maxErrorRate);
         } finally {
@@ -245,7 +245,7 @@ public final class PerfCommand implements Callable<Integer> {
         Map<String, String> info = new LinkedHashMap<>();
         info.put("Model", s.model());
         info.put("Target", s.embeddedSimulator() ? url + " (embedded simulator)" : Secrets.redact(url));
-        info.put("API", s.format() == io.unibench.client.ApiFormat.CHAT ? "openai chat completions" : "openai completions");
+        info.put("API", s.format().label());
         info.put("Dataset", s.dataset());
         info.put("Output Path", root.toString());
         selfCheckInfo(info, checks, s.embeddedSimulator());

@@ -25,18 +25,27 @@ public final class PerfOptions {
             + "Default: unibench-sim with the embedded simulator.")
     String model;
 
-    @Option(names = "--api", defaultValue = "openai", description = "API plugin: openai (chat completions; "
-            + "legacy /v1/completions when the URL ends in /completions or with --no-apply-chat-template). "
-            + "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--api", defaultValue = "openai", paramLabel = "NAME", description = "API plugin: openai (chat "
+            + "completions; legacy /v1/completions when the URL ends in /completions, with --no-apply-chat-template or "
+            + "--tokenize-prompt; aliases local, local_vllm), openai_responses (the Responses API, /v1/responses; "
+            + "aliases responses, openai_response), anthropic (the Messages API, /v1/messages), openai_embedding "
+            + "(embedding; /v1/embeddings), openai_rerank (rerank; /v1/rerank). Default: ${DEFAULT-VALUE}.")
     String api;
 
-    @Option(names = "--api-key", description = "Sent as 'Authorization: Bearer KEY'; also read from "
-            + "OPENAI_API_KEY or UNIBENCH_API_KEY. Masked everywhere it is shown. Default: none.")
+    @Option(names = "--api-key", description = "Sent as 'Authorization: Bearer KEY' (--api anthropic: 'x-api-key: "
+            + "KEY' with 'anthropic-version: 2023-06-01' unless --headers sets one); also read from ANTHROPIC_API_KEY "
+            + "(anthropic), UNIBENCH_API_KEY or OPENAI_API_KEY. Masked everywhere it is shown. Default: none.")
     String apiKey;
 
     @Option(names = "--headers", arity = "1..*", paramLabel = "K=V", description = "Extra request headers "
             + "(split at the first '='). Default: none.")
     List<String> headers = new ArrayList<>();
+
+    @Option(names = "--tokenize-prompt", description = "Send every prompt as token ids (the --tokenizer-path "
+            + "tokenizer's; the embedded simulator's own without one) in 'prompt' to /v1/completions, so the server "
+            + "gets exactly the synthesized length; chat messages go as the tokens of their contents joined by "
+            + "newlines, without a chat template. --api openai only. Default: off.")
+    boolean tokenizePrompt;
 
     @Option(names = "--apply-chat-template", negatable = true, description = "Send chat messages "
             + "(on) or a plain prompt to /v1/completions (off). Default: on when the URL ends in "

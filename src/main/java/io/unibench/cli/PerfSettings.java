@@ -56,19 +56,30 @@ record PerfSettings(
         String model = o.model != null ? o.model : sim ? SIM_MODEL : null;
         if (model == null) throw new BadInputException("--model is required with --url (the model name the server serves)");
         if (model.isBlank()) throw new BadInputException("--model '" + model + "': must not be empty");
-        if (!o.api.equals("openai") && !o.api.equals("local") && !o.api.equals("local_vllm")) {
-            throw new BadInputException("--api '" + o.api + "': not supported; use openai");
+        ApiFormat api = ApiFormat.ofApiName(o.api);
+        if (api == null) {
+            throw new BadInputException("--api '" + o.api + "': not supported; one of " + String.join(", ", ApiFormat.API_NAMES));
         }
-        String url = sim ? null : completeUrl(o.url);
-        ApiFormat format = ApiFormat.CHAT;
-        if (url != null && !url.endsWith("chat/completions") && url.endsWith("/completions")) format = ApiFormat.COMPLETIONS;
-        if (Boolean.FALSE.equals(o.applyChatTemplate)) {
-            format = ApiFormat.COMPLETIONS;
-            if (url != null && url.endsWith("chat/completions")) {
-                url = url.substring(0, url.length() - "chat/completions".length()) + "completions";
+        String url = sim ? null : completeUrl(o.url, api);
+        ApiFormat format = api;
+        if (api == ApiFormat.CHAT) {
+            if (url != null && !url.endsWith("chat/completions") && url.endsWith("/completions")) format = ApiFormat.COMPLETIONS;
+            if (Boolean.FALSE.equals(o.applyChatTemplate) || o.tokenizePrompt) {
+                format = ApiFormat.COMPLETIONS;
+                if (url != null && url.endsWith("chat/completions")) {
+                    url = url.substring(0, url.length() - "chat/completions".length()) + "completions";
+                }
             }
+        } else if (o.applyChatTemplate != null) {
+            throw new BadInputException("--" + (o.applyChatTemplate ? "" : "no-") + "apply-chat-template: applies to "
+                    + "--api openai only (messages to chat/completions or a prompt to completions)");
+        } else if (o.tokenizePrompt) {
+            throw new BadInputException("--tokenize-prompt: token-id prompts go to /v1/completions (--api openai); "
+                    + "--api " + o.api + " takes text");
         }
+        ApiFlags.check(o, format);
         String apiKey = o.apiKey;
+        if (apiKey == null && format == ApiFormat.ANTHROPIC) apiKey = env.get("ANTHROPIC_API_KEY");
         if (apiKey == null) apiKey = env.getOrDefault("UNIBENCH_API_KEY", env.get("OPENAI_API_KEY"));
 
         boolean defaultLoad = sim && o.number == null && o.parallel == null && !o.loads.setsLoad(o);
@@ -109,8 +120,9 @@ record PerfSettings(
         if (o.openLoop) checkOpenLoop(o, rate);
 
         String dataset = o.prompt != null ? "prompt" : o.dataset != null ? o.dataset
-                : o.multiTurn ? "random_multi_turn" : "random";
-        boolean random = dataset.equals("random") || dataset.equals("random_multi_turn");
+                : o.multiTurn ? "random_multi_turn" : ApiFlags.defaultDataset(format);
+        ApiFlags.checkDataset(o, format, dataset);
+        boolean random = dataset.startsWith("random");
         int minLen = o.minPromptLength != null ? o.minPromptLength : random ? 128 : 0;
         int maxLen = o.maxPromptLength != null ? o.maxPromptLength : random ? 1024 : 131072;
         if (minLen < 0 || maxLen < minLen) {
@@ -131,7 +143,8 @@ record PerfSettings(
      */
     RunSpec spec(PerfOptions o, String url, TlsOptions tls, String name, Path root, Map<String, String> env) {
         RunSpec.ApiKey key = o.apiKey != null ? RunSpec.ApiKey.of(o.apiKey)
-                : RunSpec.ApiKey.fromEnv(env.containsKey("UNIBENCH_API_KEY") ? "UNIBENCH_API_KEY" : "OPENAI_API_KEY");
+                : RunSpec.ApiKey.fromEnv(format == ApiFormat.ANTHROPIC && env.containsKey("ANTHROPIC_API_KEY")
+                        ? "ANTHROPIC_API_KEY" : env.containsKey("UNIBENCH_API_KEY") ? "UNIBENCH_API_KEY" : "OPENAI_API_KEY");
         // the open loop has no bound: the pool is as large as the largest run (connections open as needed)
         int peak = (openLoop ? number : parallel).stream().mapToInt(Integer::intValue).max().orElse(1);
         peak = Math.max(peak, o.loads.sla.peakConcurrency()); // a cap: connections open as needed
@@ -172,6 +185,21 @@ record PerfSettings(
 
     private static Duration seconds(Double s) {
         return s == null ? null : Duration.ofNanos((long) (s * 1e9));
+     * {@code --tokenize-prompt}: prompts go as the token ids of the user's tokenizer; against the embedded simulator
+     * without one, of the simulator's own (so lengths are exact there too).
+     */
+    PerfSettings tokenizingPrompts(io.unibench.tokenizer.Tokenizer user) {
+        io.unibench.tokenizer.Tokenizer t = user;
+        if (t == null && embeddedSimulator) {
+            t = io.unibench.tokenizer.Tokenizers.load(io.unibench.sim.SimConfig.defaults().tokenizer());
+        }
+        if (t == null) {
+            throw new BadInputException("--tokenize-prompt needs --tokenizer-path: the ids must be the served model's");
+        }
+        io.unibench.tokenizer.Tokenizer encoder = t;
+        return new PerfSettings(embeddedSimulator, url, model, format, apiKey, headers, parallel, number, rate,
+                duration, sleepIntervalSeconds, generation.withPromptEncoder(encoder::encode), seed, dataset,
+                minPromptLength, maxPromptLength, defaultLoad, openLoop);
     }
 
     /** evalscope's optional sampling flags, as body fields in its order; each range is the servers' own. */
@@ -285,6 +313,15 @@ record PerfSettings(
 
     /** Appends /v1/chat/completions (or the missing part of it) when the URL names no endpoint. */
     static String completeUrl(String raw) {
+        return completeUrl(raw, ApiFormat.CHAT);
+    }
+
+    /**
+     * Appends the API's endpoint ({@code /v1/responses}, ...; or the missing part of it) when the URL names none, as
+     * evalscope does; a URL naming chat/completions for another API is turned to that API's endpoint (evalscope
+     * does so for the Responses API).
+     */
+    static String completeUrl(String raw, ApiFormat api) {
         URI uri;
         try {
             uri = new URI(raw);
@@ -297,11 +334,16 @@ record PerfSettings(
         }
         String path = uri.getPath() == null ? "" : uri.getPath();
         String trimmed = raw.endsWith("/") ? raw.substring(0, raw.length() - 1) : raw;
-        for (String known : List.of("chat/completions", "completions", "responses", "embeddings", "reranks", "rerank")) {
+        String endpoint = api.path().substring("/v1/".length()); // chat/completions, responses, messages, ...
+        if (api != ApiFormat.CHAT && path.endsWith("/chat/completions") && uri.getRawQuery() == null) {
+            return raw.substring(0, raw.length() - "chat/completions".length()) + endpoint;
+        }
+        for (String known : List.of("chat/completions", "completions", "responses", "embeddings", "reranks", "rerank",
+                "messages")) {
             if (path.endsWith(known)) return raw;
         }
-        if (path.endsWith("/v1") || path.endsWith("/v1/")) return trimmed + "/chat/completions";
-        return trimmed + "/v1/chat/completions";
+        if (path.endsWith("/v1") || path.endsWith("/v1/")) return trimmed + "/" + endpoint;
+        return trimmed + api.path();
     }
 
     private static ObjectNode parseJsonObject(String flag, String text) {

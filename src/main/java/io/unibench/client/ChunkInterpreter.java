@@ -1,8 +1,6 @@
 package io.unibench.client;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unibench.Moments;
@@ -11,9 +9,16 @@ import io.unibench.Secrets;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reads what an OpenAI-compatible server says in one response: each SSE data payload of a stream, or the whole
- * body of a non-streamed reply. Collects content, reasoning, usage and finish reason, and the arrival time of
- * every event that carries output, and decides whether the reply is a failure.
+ * Reads what the server says in one response: each SSE data payload of a stream, or the whole body of a
+ * non-streamed reply, in the shape of the endpoint's {@link ApiFormat}: OpenAI chat/completions chunks, the
+ * Responses API's and Anthropic's typed events (told apart by their {@code type}, whatever the format), or the JSON
+ * body of each API. Collects content, reasoning, usage and finish reason, and the arrival time of every event that
+ * carries output, and decides whether the reply is a failure.
+ *
+ * <p>Two paths per event: the {@link ChunkScanner} reads a token event in one pass (the hot path, once per streamed
+ * token: a Jackson tree per chunk cost about two thirds of the client's CPU against a fast server); everything it
+ * leaves — usage and timings objects, error objects, the typed APIs' lifecycle events, odd-but-valid JSON — is read
+ * as one Jackson tree, which also decides what is valid and words the error.
  *
  * <p>Not thread-safe: one interpreter per response, used on the channel's event loop.
  */
@@ -23,7 +28,10 @@ final class ChunkInterpreter {
     enum Outcome {
         /** Keep reading. */
         CONTINUE,
-        /** The reply is complete ({@code [DONE]}, or the end of a non-streamed body) and valid. */
+        /**
+         * The reply is complete ({@code [DONE]}, {@code response.completed}, {@code message_stop}, or the end of a
+         * non-streamed body) and valid.
+         */
         DONE,
         /** The reply failed: see {@link #failure()} and {@link #failureMessage()}. */
         FAILED
@@ -32,8 +40,8 @@ final class ChunkInterpreter {
     private static final int MAX_MESSAGE = 200;
 
     private final ObjectMapper mapper;
-    private final ChunkFields fields = new ChunkFields();
     private final ChunkScanner scanner;
+    private final ApiFormat api;
 
     private final TextBuilder content = new TextBuilder();
     private final TextBuilder reasoning = new TextBuilder();
@@ -41,7 +49,12 @@ final class ChunkInterpreter {
     private long firstChunkNanos = Moments.ABSENT;
     private long firstTokenNanos = Moments.ABSENT;
     private long lastEventNanos = Moments.ABSENT;
-    private Usage usage;
+    /** Usage seen so far; members a later usage object lacks keep their values (Anthropic splits it in two). */
+    private boolean usageSeen;
+    private int usagePrompt;
+    private int usageCompletion;
+    private int usageCached = -1;
+    private String usageCachedField;
     private Timings timings;
     private String finishReason;
     private boolean sawChoice;
@@ -51,16 +64,21 @@ final class ChunkInterpreter {
     private String failureType;
 
     ChunkInterpreter(ObjectMapper mapper) {
-        this(mapper, new ChunkScanner());
+        this(mapper, new ChunkScanner(), ApiFormat.CHAT);
+    }
+
+    ChunkInterpreter(ObjectMapper mapper, ApiFormat api) {
+        this(mapper, new ChunkScanner(), api);
     }
 
     /**
      * With the scanner of the connection, whose template (its last token chunk) then also serves the first token
      * chunk of this reply; the scanner must not be used by anyone else meanwhile.
      */
-    ChunkInterpreter(ObjectMapper mapper, ChunkScanner scanner) {
+    ChunkInterpreter(ObjectMapper mapper, ChunkScanner scanner, ApiFormat api) {
         this.mapper = mapper;
         this.scanner = scanner;
+        this.api = api;
     }
 
     /** One SSE data payload that arrived at {@code nanos}. */
@@ -72,42 +90,29 @@ final class ChunkInterpreter {
     /**
      * One SSE data payload ({@code length} UTF-8 bytes of {@code buf} from {@code offset}, not kept after the call)
      * that arrived at {@code nanos}.
-     *
-     * <p>The hot path of the whole benchmark (once per streamed token). A {@link ChunkScanner} reads the bytes in one
-     * pass, keeping only the fields we use; what it will not handle (error objects, odd input) is read with Jackson's
-     * streaming parser, and error objects then as a tree. A Jackson tree per chunk cost about two thirds of the
-     * client's CPU against a fast server, and a Jackson parser per chunk nearly as much (its construction).
      */
     Outcome onEvent(byte[] buf, int offset, int length, long nanos) {
         if (failure != null) {
             return Outcome.FAILED;
         }
         if (startsWithDone(buf, offset, length)) {
-            sawDone = true;
             lastEventNanos = nanos;
+            if (typedEvents()) {
+                // a typed stream ends with its own event; [DONE] after it changes nothing, [DONE] alone is cut short
+                return sawDone ? Outcome.DONE : fail(ErrorClass.BUSINESS_ERROR, "[DONE] before " + terminalEvent());
+            }
+            sawDone = true;
             return sawChoice ? Outcome.DONE : fail(ErrorClass.BUSINESS_ERROR, "stream ended without any choice");
         }
         if (isBlank(buf, offset, length)) {
             return Outcome.CONTINUE; // an empty event carries nothing; treated as a keep-alive
         }
-        ChunkFields f = fields.reset();
-        if (scanner.scan(buf, offset, length) && f.from(scanner, mapper, buf)) {
-            return scanner.rawField == ChunkScanner.NO_HOLE ? apply(f, nanos) : applyRaw(buf, nanos);
+        ChunkScanner sc = scanner;
+        if (sc.scan(buf, offset, length) && (sc.usageStart < 0 || sc.usageRead) && sc.timingsStart < 0) {
+            if (sc.typedUsage) return typedFromScan(buf, nanos);
+            return sc.rawField == ChunkScanner.NO_HOLE ? applyScanned(nanos) : applyRaw(buf, nanos);
         }
-        f.reset();
-        try (JsonParser p = mapper.getFactory().createParser(buf, offset, length)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return fail(ErrorClass.PROTOCOL_ERROR, "SSE data is not a JSON object: " + oneLine(text(buf, offset, length)));
-            }
-            if (!f.readRoot(p)) {
-                return onTree(text(buf, offset, length), nanos); // an error object: read it whole
-            }
-        } catch (JacksonException e) {
-            return fail(ErrorClass.PROTOCOL_ERROR, "invalid JSON in SSE data: " + oneLine(text(buf, offset, length)));
-        } catch (java.io.IOException e) {
-            return fail(ErrorClass.PROTOCOL_ERROR, "unreadable SSE data: " + oneLine(e.getMessage()));
-        }
-        return apply(f, nanos);
+        return onTree(buf, offset, length, nanos);
     }
 
     /**
@@ -127,9 +132,7 @@ final class ChunkInterpreter {
         if (scanner.rawField != ChunkScanner.NO_HOLE) {
             applyRaw(buf, nanos);
         } else {
-            ChunkFields f = fields.reset();
-            f.from(scanner, mapper, buf); // no usage on the template path: nothing to read
-            apply(f, nanos);
+            applyScanned(nanos); // no usage on the template path: nothing else to read
         }
         return length;
     }
@@ -137,17 +140,11 @@ final class ChunkInterpreter {
     /** A token chunk whose one text field the scanner left as ASCII bytes of {@code buf} (see ChunkScanner). */
     private Outcome applyRaw(byte[] buf, long nanos) {
         ChunkScanner sc = scanner;
-        if (firstChunkNanos == Moments.ABSENT) {
-            firstChunkNanos = nanos;
-        }
-        lastEventNanos = nanos;
+        arrivedEvent(nanos);
         sawChoice = true;
         TextBuilder to = sc.rawField == ChunkScanner.HOLE_CONTENT || sc.rawField == ChunkScanner.HOLE_TEXT ? content : reasoning;
         if (to.appendAscii(buf, sc.rawStart, sc.rawLength)) {
-            if (firstTokenNanos == Moments.ABSENT) {
-                firstTokenNanos = nanos;
-            }
-            tokenChunkNanos.add(nanos);
+            tokenAt(nanos);
         }
         if (sc.finishReason != null) {
             finishReason = sc.finishReason;
@@ -155,54 +152,192 @@ final class ChunkInterpreter {
         return Outcome.CONTINUE;
     }
 
-    private Outcome apply(ChunkFields f, long nanos) {
-        if (firstChunkNanos == Moments.ABSENT) {
-            firstChunkNanos = nanos;
+    /** What the scanner read: a chunk without timings, whose usage (if any) is OpenAI's shape. */
+    private Outcome applyScanned(long nanos) {
+        ChunkScanner sc = scanner;
+        arrivedEvent(nanos);
+        if (sc.usageRead) {
+            usageSeen = true;
+            usagePrompt = sc.usagePrompt;
+            usageCompletion = sc.usageCompletion;
+            usageCached = sc.usageCached;
+            usageCachedField = sc.usageCached >= 0 ? Usage.OPENAI_CACHED : null;
         }
-        lastEventNanos = nanos;
-        if (f.usageRead) {
-            usage = new Usage(f.usagePrompt, f.usageCompletion, f.usageCached);
-        } else if (f.usage != null) {
-            readUsage(f.usage);
-        }
-        if (f.timings != null) {
-            readTimings(f.timings);
-        }
-        if (f.choice) {
+        if (sc.choice) {
             sawChoice = true;
-            boolean token = append(content, f.content);
-            token |= append(reasoning, f.reasoningContent);
-            token |= append(reasoning, f.reasoning);
-            token |= append(content, f.text);
+            boolean token = content.append(sc.content);
+            token |= reasoning.append(sc.reasoningContent);
+            token |= reasoning.append(sc.reasoning);
+            token |= content.append(sc.text);
             if (token) {
-                if (firstTokenNanos == Moments.ABSENT) {
-                    firstTokenNanos = nanos;
-                }
-                tokenChunkNanos.add(nanos);
+                tokenAt(nanos);
             }
-            if (f.finishReason != null) {
-                finishReason = f.finishReason;
+            if (sc.finishReason != null) {
+                finishReason = sc.finishReason;
             }
         }
         return Outcome.CONTINUE;
     }
 
-    /** The tree path, for payloads the streaming reader hands back (error objects). */
-    private Outcome onTree(String data, long nanos) {
-        JsonNode root = parse(data);
-        if (root == null) {
-            return Outcome.FAILED;
+    /**
+     * A typed event with usage or an end, as the scanner found it ({@code response.completed},
+     * {@code response.incomplete}, {@code message_start}, {@code message_delta}, {@code message_stop}): only the
+     * usage and incomplete-details objects are read as trees (the Responses API's end repeats every output item).
+     */
+    private Outcome typedFromScan(byte[] buf, long nanos) {
+        ChunkScanner sc = scanner;
+        arrivedEvent(nanos);
+        JsonNode usage = subtree(buf, sc.responseUsageStart, sc.responseUsageEnd);
+        JsonNode incomplete = subtree(buf, sc.responseIncompleteStart, sc.responseIncompleteEnd);
+        if (failure != null) return Outcome.FAILED;
+        readUsage(usage);
+        if (sc.finishReason != null) finishReason = sc.finishReason; // message_delta's stop_reason
+        if (!sc.typedEnd) {
+            sawChoice = true;
+            return Outcome.CONTINUE;
         }
+        if (sc.responseStatus != null || incomplete != null) {
+            String reason = incomplete == null ? null : textual(incomplete.get("reason"));
+            finishReason = "incomplete".equals(sc.responseStatus) && reason != null ? reason
+                    : sc.responseStatus != null ? sc.responseStatus : "completed";
+        }
+        sawDone = true;
+        return Outcome.DONE;
+    }
+
+    /** The JSON value the scanner found at {@code buf[start, end)} (already checked), or null when absent. */
+    private JsonNode subtree(byte[] buf, int start, int end) {
+        if (start < 0) return null;
+        try {
+            return mapper.readTree(buf, start, end - start);
+        } catch (java.io.IOException e) {
+            fail(ErrorClass.PROTOCOL_ERROR, "unreadable SSE data: " + oneLine(e.getMessage()));
+            return null;
+        }
+    }
+
+    private void arrivedEvent(long nanos) {
         if (firstChunkNanos == Moments.ABSENT) {
             firstChunkNanos = nanos;
         }
         lastEventNanos = nanos;
+    }
+
+    private void tokenAt(long nanos) {
+        if (firstTokenNanos == Moments.ABSENT) {
+            firstTokenNanos = nanos;
+        }
+        tokenChunkNanos.add(nanos);
+    }
+
+    /** The cold path: the event read as one Jackson tree. */
+    private Outcome onTree(byte[] buf, int offset, int length, long nanos) {
+        JsonNode root;
+        try {
+            root = mapper.readTree(buf, offset, length);
+        } catch (JacksonException e) {
+            return fail(ErrorClass.PROTOCOL_ERROR, "invalid JSON in SSE data: " + oneLine(text(buf, offset, length)));
+        } catch (java.io.IOException e) {
+            return fail(ErrorClass.PROTOCOL_ERROR, "unreadable SSE data: " + oneLine(e.getMessage()));
+        }
+        if (root == null || !root.isObject()) {
+            return fail(ErrorClass.PROTOCOL_ERROR, "SSE data is not a JSON object: " + oneLine(text(buf, offset, length)));
+        }
+        arrivedEvent(nanos);
         if (isError(root)) {
             failureType = errorType(root);
             return fail(ErrorClass.BUSINESS_ERROR, errorMessage(root));
         }
-        // unreachable today: ChunkFields hands back error objects only
-        return fail(ErrorClass.PROTOCOL_ERROR, "unexpected SSE data: " + oneLine(data));
+        JsonNode type = root.get("type");
+        if (type != null && type.isTextual()) {
+            return onTypedEvent(type.textValue(), root, nanos);
+        }
+        readUsage(root.get("usage"));
+        readTimings(root.get("timings"));
+        JsonNode choice = firstChoice(root);
+        if (choice != null) {
+            sawChoice = true;
+            JsonNode delta = choice.get("delta"); // a stream's chunk; "message" belongs to non-streamed bodies only
+            boolean token = delta != null && delta.isObject() && appendOutput(delta);
+            token |= append(content, choice.get("text"));
+            if (token) {
+                tokenAt(nanos);
+            }
+            readFinishReason(choice);
+        }
+        return Outcome.CONTINUE;
+    }
+
+    /**
+     * An event of the Responses API or Anthropic's Messages API (both name it in {@code type}). Events that carry
+     * nothing we measure (created, in_progress, output_item.added, content_block_start, ping, ...) are chunks, not
+     * tokens; unknown types are skipped, as both APIs ask of clients.
+     */
+    private Outcome onTypedEvent(String type, JsonNode root, long nanos) {
+        switch (type) {
+            case "response.output_text.delta", "response.refusal.delta" -> {
+                sawChoice = true;
+                if (append(content, root.get("delta"))) tokenAt(nanos);
+            }
+            case "response.reasoning_text.delta", "response.reasoning_summary_text.delta" -> {
+                sawChoice = true;
+                if (append(reasoning, root.get("delta"))) tokenAt(nanos);
+            }
+            case "content_block_delta" -> {
+                sawChoice = true;
+                JsonNode delta = root.path("delta");
+                boolean token = append(content, delta.get("text"));
+                token |= append(reasoning, delta.get("thinking"));
+                if (token) tokenAt(nanos);
+            }
+            case "response.completed", "response.incomplete" -> {
+                JsonNode response = root.path("response");
+                readUsage(response.get("usage"));
+                finishReason = responsesFinish(response);
+                sawDone = true;
+                return Outcome.DONE;
+            }
+            case "response.failed" -> {
+                JsonNode error = root.path("response").path("error");
+                failureType = textual(error.get("code"));
+                String message = textual(error.get("message"));
+                return fail(ErrorClass.BUSINESS_ERROR, message != null ? message : "response.failed");
+            }
+            case "message_start" -> {
+                sawChoice = true;
+                readUsage(root.path("message").get("usage"));
+            }
+            case "message_delta" -> {
+                JsonNode stop = root.path("delta").get("stop_reason");
+                if (stop != null && stop.isTextual()) finishReason = stop.textValue();
+                readUsage(root.get("usage"));
+            }
+            case "message_stop" -> {
+                sawDone = true;
+                return Outcome.DONE;
+            }
+            default -> { }
+        }
+        return Outcome.CONTINUE;
+    }
+
+    /** The Responses API's account of why a response ended: its status, or why it is incomplete. */
+    private static String responsesFinish(JsonNode response) {
+        String status = textual(response.get("status"));
+        if ("incomplete".equals(status)) {
+            String reason = textual(response.path("incomplete_details").get("reason"));
+            return reason != null ? reason : status;
+        }
+        return status != null ? status : "completed";
+    }
+
+    /** The typed APIs end with an event of their own, not {@code [DONE]}. */
+    private boolean typedEvents() {
+        return api == ApiFormat.RESPONSES || api == ApiFormat.ANTHROPIC;
+    }
+
+    private String terminalEvent() {
+        return api == ApiFormat.ANTHROPIC ? "message_stop" : "response.completed";
     }
 
     private static boolean startsWithDone(byte[] b, int off, int len) {
@@ -224,141 +359,6 @@ final class ChunkInterpreter {
         return new String(b, off, Math.min(len, MAX_MESSAGE * 2), StandardCharsets.UTF_8);
     }
 
-    /**
-     * The fields of one chunk that matter to us, read in one pass of a streaming parser; everything else is
-     * skipped unread. Reused for every chunk of a response (the interpreter is single-threaded).
-     */
-    private static final class ChunkFields {
-        boolean choice;
-        String content;
-        String reasoningContent;
-        String reasoning;
-        String text;
-        String finishReason;
-        JsonNode usage;
-        /** llama.cpp's {@code timings}, or null. */
-        JsonNode timings;
-        /** The scanner read the usage object (then {@code usage} is null). */
-        boolean usageRead;
-        int usagePrompt;
-        int usageCompletion;
-        int usageCached;
-
-        ChunkFields reset() {
-            choice = false;
-            content = reasoningContent = reasoning = text = finishReason = null;
-            usage = null;
-            timings = null;
-            usageRead = false;
-            return this;
-        }
-
-        /** Takes what the fast scanner found; false if its usage object does not read (then Jackson decides). */
-        boolean from(ChunkScanner sc, ObjectMapper mapper, byte[] buf) {
-            choice = sc.choice;
-            content = sc.content;
-            reasoningContent = sc.reasoningContent;
-            reasoning = sc.reasoning;
-            text = sc.text;
-            finishReason = sc.finishReason;
-            if (sc.usageRead) {
-                usageRead = true;
-                usagePrompt = sc.usagePrompt;
-                usageCompletion = sc.usageCompletion;
-                usageCached = sc.usageCached;
-            } else if (sc.usageStart >= 0) {
-                try {
-                    // values the scanner leaves to Jackson's rules (strings, fractions, large numbers)
-                    usage = mapper.readTree(buf, sc.usageStart, sc.usageEnd - sc.usageStart);
-                } catch (java.io.IOException e) {
-                    return false;
-                }
-            }
-            if (sc.timingsStart >= 0) {
-                try {
-                    timings = mapper.readTree(buf, sc.timingsStart, sc.timingsEnd - sc.timingsStart); // once per reply
-                } catch (java.io.IOException e) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /** Reads the root object; false when it is an error object (the caller then reads it as a tree). */
-        boolean readRoot(JsonParser p) throws java.io.IOException {
-            String name;
-            while ((name = p.nextFieldName()) != null) {
-                JsonToken t = p.nextToken();
-                switch (name) {
-                    case "choices" -> {
-                        if (t == JsonToken.START_ARRAY) readChoices(p);
-                        else p.skipChildren();
-                    }
-                    case "usage" -> {
-                        if (t == JsonToken.START_OBJECT) usage = p.readValueAsTree(); // once per stream
-                        else p.skipChildren();
-                    }
-                    case "timings" -> {
-                        if (t == JsonToken.START_OBJECT) timings = p.readValueAsTree();
-                        else p.skipChildren();
-                    }
-                    case "error" -> {
-                        if (t != JsonToken.VALUE_NULL) return false;
-                    }
-                    case "object" -> {
-                        if (t == JsonToken.VALUE_STRING && "error".equals(p.getText())) return false;
-                        p.skipChildren();
-                    }
-                    default -> p.skipChildren();
-                }
-            }
-            return true;
-        }
-
-        private void readChoices(JsonParser p) throws java.io.IOException {
-            JsonToken t = p.nextToken();
-            if (t == JsonToken.START_OBJECT) {
-                choice = true;
-                readChoice(p);
-                t = p.nextToken();
-            }
-            while (t != JsonToken.END_ARRAY && t != null) { // only the first choice counts
-                p.skipChildren();
-                t = p.nextToken();
-            }
-        }
-
-        private void readChoice(JsonParser p) throws java.io.IOException {
-            String name;
-            while ((name = p.nextFieldName()) != null) {
-                JsonToken t = p.nextToken();
-                switch (name) {
-                    case "delta" -> { // a stream's chunk; "message" belongs to non-streamed bodies only
-                        if (t == JsonToken.START_OBJECT) readDelta(p);
-                        else p.skipChildren();
-                    }
-                    case "text" -> text = t == JsonToken.VALUE_STRING ? p.getText() : text;
-                    case "finish_reason" -> finishReason = t == JsonToken.VALUE_STRING ? p.getText() : finishReason;
-                    default -> p.skipChildren();
-                }
-            }
-        }
-
-        private void readDelta(JsonParser p) throws java.io.IOException {
-            String name;
-            while ((name = p.nextFieldName()) != null) {
-                JsonToken t = p.nextToken();
-                boolean string = t == JsonToken.VALUE_STRING;
-                switch (name) {
-                    case "content" -> content = string ? p.getText() : content;
-                    case "reasoning_content" -> reasoningContent = string ? p.getText() : reasoningContent;
-                    case "reasoning" -> reasoning = string ? p.getText() : reasoning;
-                    default -> p.skipChildren();
-                }
-            }
-        }
-    }
-
     /** The end of the event stream was reached without {@code [DONE]}. */
     Outcome onEndOfStream() {
         if (failure != null) {
@@ -366,6 +366,9 @@ final class ChunkInterpreter {
         }
         if (sawDone) {
             return Outcome.DONE;
+        }
+        if (typedEvents()) {
+            return fail(ErrorClass.BUSINESS_ERROR, "stream ended before " + terminalEvent());
         }
         if (!sawChoice) {
             return fail(ErrorClass.BUSINESS_ERROR, "stream ended without any choice");
@@ -396,6 +399,16 @@ final class ChunkInterpreter {
             return fail(ErrorClass.BUSINESS_ERROR, errorMessage(root));
         }
         readUsage(root.get("usage"));
+        return switch (api) {
+            case CHAT, COMPLETIONS -> chatBody(root);
+            case RESPONSES -> responsesBody(root);
+            case ANTHROPIC -> anthropicBody(root);
+            case EMBEDDING -> inputOnlyBody(root, "data");
+            case RERANK -> inputOnlyBody(root, "results");
+        };
+    }
+
+    private Outcome chatBody(JsonNode root) {
         readTimings(root.get("timings"));
         JsonNode choice = firstChoice(root);
         if (choice == null) {
@@ -408,6 +421,67 @@ final class ChunkInterpreter {
         }
         append(content, choice.get("text"));
         readFinishReason(choice);
+        return Outcome.DONE;
+    }
+
+    /** {@code output[]}: message items' {@code output_text}/{@code refusal} parts, reasoning items' texts. */
+    private Outcome responsesBody(JsonNode root) {
+        if ("failed".equals(textual(root.get("status")))) {
+            JsonNode error = root.path("error");
+            failureType = textual(error.get("code"));
+            String message = textual(error.get("message"));
+            return fail(ErrorClass.BUSINESS_ERROR, message != null ? message : "response failed");
+        }
+        JsonNode output = root.get("output");
+        if (output == null || !output.isArray()) {
+            return fail(ErrorClass.BUSINESS_ERROR, "reply has no output");
+        }
+        for (JsonNode item : output) {
+            String type = item.path("type").asText("");
+            if (type.equals("message")) {
+                for (JsonNode part : item.path("content")) {
+                    append(content, part.get("text"));
+                    append(content, part.get("refusal"));
+                }
+            } else if (type.equals("reasoning")) {
+                for (JsonNode part : item.path("content")) append(reasoning, part.get("text"));
+                for (JsonNode part : item.path("summary")) append(reasoning, part.get("text"));
+            }
+        }
+        finishReason = responsesFinish(root);
+        return Outcome.DONE;
+    }
+
+    /** Anthropic's message: {@code content[]} blocks of text and thinking, {@code stop_reason}. */
+    private Outcome anthropicBody(JsonNode root) {
+        JsonNode blocks = root.get("content");
+        if (blocks == null || !blocks.isArray()) {
+            return fail(ErrorClass.BUSINESS_ERROR, "reply has no content");
+        }
+        for (JsonNode block : blocks) {
+            append(content, block.get("text"));
+            append(reasoning, block.get("thinking"));
+        }
+        JsonNode stop = root.get("stop_reason");
+        if (stop != null && stop.isTextual()) finishReason = stop.textValue();
+        return Outcome.DONE;
+    }
+
+    /**
+     * Embeddings ({@code data}) and rerank ({@code results}): no output; the input tokens are {@code prompt_tokens},
+     * else {@code total_tokens} (servers that count only the input send just that).
+     */
+    private Outcome inputOnlyBody(JsonNode root, String member) {
+        JsonNode items = root.get(member);
+        if (items == null || !items.isArray()) {
+            return fail(ErrorClass.BUSINESS_ERROR, "reply has no " + member);
+        }
+        JsonNode usage = root.get("usage");
+        if (usage != null && usage.isObject() && !usage.has("prompt_tokens") && usage.path("total_tokens").isNumber()) {
+            usagePrompt = usage.get("total_tokens").asInt();
+        }
+        usageCompletion = 0;
+        sawChoice = true;
         return Outcome.DONE;
     }
 
@@ -482,26 +556,59 @@ final class ChunkInterpreter {
                 node.path("cache_n").asInt(-1));
     }
 
+    /**
+     * A usage object in any of the shapes servers send, merged into what earlier ones said (members it lacks keep
+     * their values: Anthropic reports the input in {@code message_start} and the output in {@code message_delta}).
+     * Prompt tokens: {@code prompt_tokens} (OpenAI, vLLM, DeepSeek), else {@code input_tokens} (Responses API), plus
+     * Anthropic's {@code cache_creation_input_tokens} and {@code cache_read_input_tokens}, which its
+     * {@code input_tokens} leaves out. Cached tokens, first found: {@code prompt_tokens_details.cached_tokens},
+     * {@code input_tokens_details.cached_tokens}, DeepSeek's {@code prompt_cache_hit_tokens}, Anthropic's
+     * {@code cache_read_input_tokens}; the member is kept as the figure's source.
+     */
     private void readUsage(JsonNode node) {
         if (node == null || !node.isObject()) {
             return; // OpenAI sends "usage": null on every chunk but the last
         }
-        JsonNode details = node.get("prompt_tokens_details");
-        JsonNode cached = details != null && details.isObject() ? details.get("cached_tokens") : null;
-        usage = new Usage(
-                node.path("prompt_tokens").asInt(0),
-                node.path("completion_tokens").asInt(0),
-                cached != null && cached.isNumber() ? cached.asInt() : -1);
+        usageSeen = true;
+        if (node.has("prompt_tokens")) {
+            usagePrompt = node.path("prompt_tokens").asInt(0);
+        } else if (node.has("input_tokens")) {
+            usagePrompt = node.path("input_tokens").asInt(0) + node.path("cache_creation_input_tokens").asInt(0)
+                    + node.path("cache_read_input_tokens").asInt(0);
+        }
+        if (node.has("completion_tokens")) {
+            usageCompletion = node.path("completion_tokens").asInt(0);
+        } else if (node.has("output_tokens")) {
+            usageCompletion = node.path("output_tokens").asInt(0);
+        }
+        JsonNode cached;
+        if ((cached = node.path("prompt_tokens_details").get("cached_tokens")) != null) {
+            cached(cached, Usage.OPENAI_CACHED);
+        } else if ((cached = node.path("input_tokens_details").get("cached_tokens")) != null) {
+            cached(cached, Usage.RESPONSES_CACHED);
+        } else if ((cached = node.get("prompt_cache_hit_tokens")) != null) {
+            cached(cached, Usage.DEEPSEEK_CACHED);
+        } else if ((cached = node.get("cache_read_input_tokens")) != null) {
+            cached(cached, Usage.ANTHROPIC_CACHED);
+        } else if (node.has("prompt_tokens_details")) {
+            cached(null, null); // a details object without the figure: unknown, as a tree reader sees it
+        }
     }
 
-    /** An {@code error} member (OpenAI, current vLLM) or {@code "object": "error"} (vLLM up to 0.8). */
+    private void cached(JsonNode value, String field) {
+        boolean known = value != null && value.isNumber();
+        usageCached = known ? value.asInt() : -1;
+        usageCachedField = known ? field : null;
+    }
+
+    /** An {@code error} member (OpenAI, current vLLM, Anthropic), {@code "object": "error"} (vLLM up to 0.8) or
+     * {@code "type": "error"} (the Responses API's error event). */
     private static boolean isError(JsonNode root) {
         JsonNode error = root.get("error");
         if (error != null && !error.isNull()) {
             return true;
         }
-        JsonNode object = root.get("object");
-        return object != null && "error".equals(object.asText());
+        return "error".equals(root.path("object").asText(null)) || "error".equals(root.path("type").asText(null));
     }
 
     /**
@@ -515,6 +622,7 @@ final class ChunkInterpreter {
         JsonNode holder = error != null && error.isObject() ? error : root; // vLLM <= 0.8: top-level fields
         String type = textual(holder.get("type"));
         String code = textual(holder.get("code"));
+        if (holder == root && "error".equals(type)) type = null; // the Responses API's error event: its code says it
         if (type == null) return code;
         return code == null || code.equals(type) ? type : type + "/" + code;
     }
@@ -583,7 +691,7 @@ final class ChunkInterpreter {
         return firstTokenNanos;
     }
 
-    /** Arrival of the last data event (incl. {@code [DONE]}), or {@link Moments#ABSENT}. */
+    /** Arrival of the last data event (incl. {@code [DONE]}), or {@link ClientResult#ABSENT}. */
     long lastEventNanos() {
         return lastEventNanos;
     }
@@ -592,8 +700,9 @@ final class ChunkInterpreter {
         return tokenChunkNanos.toArray();
     }
 
+    /** The server's usage, or null when it sent none. */
     Usage usage() {
-        return usage;
+        return usageSeen ? new Usage(usagePrompt, usageCompletion, usageCached, usageCachedField) : null;
     }
 
     String finishReason() {

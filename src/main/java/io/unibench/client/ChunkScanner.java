@@ -33,6 +33,35 @@ final class ChunkScanner {
     private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
     private static final byte[] PROMPT_TOKENS_DETAILS = ascii("prompt_tokens_details");
     private static final byte[] CACHED_TOKENS = ascii("cached_tokens");
+    private static final byte[] TYPE = ascii("type");
+    private static final byte[] THINKING = ascii("thinking");
+    private static final byte[] SEQUENCE_NUMBER = ascii("sequence_number");
+    /** The typed events that end a stream: completed and incomplete (Responses API), message_stop (Anthropic). */
+    private static final byte[][] END_EVENTS = {ascii("response.completed"), ascii("response.incomplete"),
+            ascii("message_stop")};
+    /** Anthropic's events that carry usage (in message_start's message, in message_delta at the root). */
+    private static final byte[][] USAGE_EVENTS = {ascii("message_start"), ascii("message_delta")};
+    private static final byte[] RESPONSE = ascii("response");
+    private static final byte[] MESSAGE = ascii("message");
+    private static final byte[] STOP_REASON = ascii("stop_reason");
+    private static final byte[][] REPEAT_HEADS = {ascii("{\"type\":\"response.output_text.done\","),
+            ascii("{\"type\":\"response.content_part.done\","), ascii("{\"type\":\"response.output_item.done\",")};
+    private static final byte[] STATUS = ascii("status");
+    private static final byte[] INCOMPLETE_DETAILS = ascii("incomplete_details");
+    /** Token events of the typed APIs: text for content, text for reasoning, Anthropic's content block delta. */
+    private static final byte[][] CONTENT_EVENTS = {ascii("response.output_text.delta"), ascii("response.refusal.delta")};
+    private static final byte[][] REASONING_EVENTS = {ascii("response.reasoning_text.delta"),
+            ascii("response.reasoning_summary_text.delta")};
+    private static final byte[] BLOCK_DELTA_EVENT = ascii("content_block_delta");
+    /**
+     * The typed events whose contents matter beyond their arrival (the end, the usage, failures): the interpreter
+     * reads them as trees. Every other typed event (created, in_progress, output_item.added/done,
+     * content_part.added/done, output_text.done, content_block_start/stop, ping, ...) is a chunk and nothing else:
+     * taken here, as a tree of the .done events (which repeat the whole text) cost more than all the deltas.
+     */
+    private static final byte[][] READ_EVENTS = {ascii("response.failed"), ascii("error")};
+    private static final byte[] TOTAL_TOKENS = ascii("total_tokens");
+    private static final byte[] COMPLETION_TOKENS_DETAILS = ascii("completion_tokens_details");
 
     // the result of the last successful scan
     boolean choice;
@@ -66,6 +95,30 @@ final class ChunkScanner {
     int usageCompletion;
     int usageCached;
 
+    /**
+     * A typed event the interpreter takes from what the scanner found, without a tree of the whole event (the
+     * Responses API's end repeats every output item): {@code typedEnd} when it ends the stream, the byte range of
+     * its usage object ({@code response.usage}, {@code message.usage}, message_delta's {@code usage}; -1 when
+     * absent), of {@code response.incomplete_details} (-1), and {@code response.status} (null when absent);
+     * message_delta's {@code delta.stop_reason} is {@link #finishReason}.
+     */
+    boolean typedUsage;
+    boolean typedEnd;
+    int responseUsageStart;
+    int responseUsageEnd;
+    int responseIncompleteStart;
+    int responseIncompleteEnd;
+    String responseStatus;
+
+    // the root's "type" string and "delta" member (the Responses API's and Anthropic's events), while scanning
+    private int typeStart;
+    private int typeEnd;
+    /** The root's {@code sequence_number} integer in the buffer, or -1. */
+    private int counterStart;
+    private int counterEnd;
+    private String rootDelta;
+    private boolean rootDeltaObject;
+
     private byte[] b;
     private int end;
     private int keyStart;
@@ -94,6 +147,12 @@ final class ChunkScanner {
     private int templateHoleStart;
     private int templateHoleEnd;
     private int templateHoleField = NO_HOLE;
+    /**
+     * Offsets in the template of its counter, the root's {@code sequence_number} (an integer that is another in
+     * every event of the Responses API), or -1: the next chunk may differ there too.
+     */
+    private int templateNumStart = -1;
+    private int templateNumEnd;
     private String templateFinishReason;
     // the text strings kept by the scan in progress
     private int keptStrings;
@@ -105,6 +164,11 @@ final class ChunkScanner {
     boolean scan(byte[] buf, int offset, int length) {
         b = buf;
         end = offset + length;
+        if (length > 64 && repeatsOutput(offset)) {
+            resetResult();
+            b = null;
+            return true; // a chunk that carries nothing new: taken unread
+        }
         if (templateHoleField != NO_HOLE) {
             resetResult();
             if (likeTemplate(offset) == end) {
@@ -119,7 +183,7 @@ final class ChunkScanner {
         p = root(p);
         if (p == FAIL) return false;
         p = ws(p);
-        boolean valid = p == end;
+        boolean valid = p == end && typedEvent();
         if (valid) {
             keepTemplate(offset);
             if (usageStart >= 0) usageRead = readUsage();
@@ -135,6 +199,74 @@ final class ChunkScanner {
         timingsStart = timingsEnd = -1;
         usageRead = false;
         rawField = NO_HOLE;
+        typeStart = typeEnd = -1;
+        counterStart = counterEnd = -1;
+        typedUsage = typedEnd = false;
+        responseUsageStart = responseUsageEnd = responseIncompleteStart = responseIncompleteEnd = -1;
+        responseStatus = null;
+        rootDelta = null;
+        rootDeltaObject = false;
+    }
+
+    /**
+     * Sorts out a typed event after the root was scanned: a token event of the Responses API (its {@code delta}
+     * string is content or reasoning by the type) or Anthropic's {@code content_block_delta} (its delta object was
+     * read as a chat delta: {@code text}, {@code thinking}) is a choice; any other typed event (lifecycle, usage,
+     * errors), or a root {@code delta} without a type, is left to the interpreter's tree: false.
+     */
+    private boolean typedEvent() {
+        if (typeStart < 0) return rootDelta == null && !rootDeltaObject;
+        if (typeIs(BLOCK_DELTA_EVENT)) {
+            if (rootDelta != null) return false;
+            choice = true;
+            return true;
+        }
+        boolean reasoningEvent = typeIs(REASONING_EVENTS[0]) || typeIs(REASONING_EVENTS[1]);
+        if (!(reasoningEvent || typeIs(CONTENT_EVENTS[0]) || typeIs(CONTENT_EVENTS[1]))) {
+            for (byte[] read : READ_EVENTS) if (typeIs(read)) return false;
+            typedEnd = typeIs(END_EVENTS[0]) || typeIs(END_EVENTS[1]) || typeIs(END_EVENTS[2]);
+            boolean delta = typeIs(USAGE_EVENTS[1]);
+            typedUsage = typedEnd || delta || typeIs(USAGE_EVENTS[0]);
+            if (delta && usageStart >= 0) { // message_delta's usage is at the root
+                responseUsageStart = usageStart;
+                responseUsageEnd = usageEnd;
+                usageStart = usageEnd = -1;
+            }
+            if (!delta) finishReason = null;
+            // a chunk that carries nothing else we measure; a kept string there is not ours to take
+            content = reasoning = reasoningContent = text = null;
+            choice = false;
+            keptStrings = 0;
+            return usageStart < 0 && timingsStart < 0;
+        }
+        if (rootDelta == null || rootDeltaObject) return false;
+        choice = true;
+        if (reasoningEvent) {
+            reasoning = rootDelta;
+            keptField = HOLE_REASONING;
+        } else {
+            content = rootDelta;
+            keptField = HOLE_CONTENT;
+        }
+        return true;
+    }
+
+    /**
+     * The Responses API's {@code response.output_text.done}, {@code response.content_part.done} and
+     * {@code response.output_item.done} (each starting {@code {"type":"NAME"}, as OpenAI and the simulator send
+     * them) repeat the whole output text the deltas carried: scanning them cost as much as all the deltas together,
+     * and nothing in them is measured, so they are taken by their name alone, not checked as JSON.
+     */
+    private boolean repeatsOutput(int offset) {
+        if (b[offset] != '{' || b[offset + 1] != '"' || b[offset + 2] != 't') return false;
+        for (byte[] head : REPEAT_HEADS) {
+            if (java.util.Arrays.equals(b, offset, offset + head.length, head, 0, head.length)) return true;
+        }
+        return false;
+    }
+
+    private boolean typeIs(byte[] name) {
+        return typeEnd - typeStart == name.length && matches(name, typeStart);
     }
 
     /**
@@ -159,24 +291,26 @@ final class ChunkScanner {
      * the index after the chunk's last byte, or -1. The chunk must end by {@link #end}, not necessarily at it.
      */
     private int likeTemplate(int offset) {
-        int prefix = templateHoleStart + 1; // up to and including the opening quote
-        int suffix = templateLength - templateHoleEnd;
-        if (end - offset < prefix + 1 + suffix
-                || !java.util.Arrays.equals(b, offset, offset + prefix, template, 0, prefix)) {
-            return -1;
-        }
-        int after = string(offset + templateHoleStart);
-        if (after == FAIL || end - after < suffix
-                || !java.util.Arrays.equals(b, after, after + suffix, template, templateHoleEnd, templateLength)) {
-            return -1;
-        }
+        int holeStart = templateHoleStart;
+        int holeEnd = templateHoleEnd;
+        int numStart = templateNumStart;
+        // up to and including the string's opening quote, across the counter when it lies before the string
+        int p = numStart >= 0 && numStart < holeStart ? sameWithCounter(offset, 0, holeStart + 1)
+                : same(offset, 0, holeStart + 1);
+        if (p < 0) return -1;
+        int stringAt = p - 1;
+        int after = string(stringAt);
+        if (after == FAIL) return -1;
+        int end = numStart > holeStart ? sameWithCounter(after, holeEnd, templateLength)
+                : same(after, holeEnd, templateLength);
+        if (end < 0) return -1;
         choice = true;
         finishReason = templateFinishReason;
         if (!stringEscaped && stringAscii) {
             rawField = templateHoleField;
             rawStart = stringStart;
             rawLength = after - 1 - stringStart;
-            return after + suffix;
+            return end;
         }
         String s = decoded(after);
         switch (templateHoleField) {
@@ -185,7 +319,29 @@ final class ChunkScanner {
             case HOLE_REASONING -> reasoning = s;
             default -> text = s;
         }
-        return after + suffix;
+        return end;
+    }
+
+    /** {@code b[at, ...)} equals {@code template[from, to)}: the index after it, or -1. */
+    private int same(int at, int from, int to) {
+        int n = to - from;
+        if (end - at < n || !java.util.Arrays.equals(b, at, at + n, template, from, to)) return -1;
+        return at + n;
+    }
+
+    /**
+     * {@code b[at, ...)} equals {@code template[from, to)} except that the template's counter (an integer literal,
+     * {@code sequence_number}) may be another integer literal: the index after it, or -1.
+     */
+    private int sameWithCounter(int at, int from, int to) {
+        int p = same(at, from, templateNumStart);
+        if (p < 0) return -1;
+        int digits = p;
+        while (digits < end && b[digits] >= '0' && b[digits] <= '9' && digits - p < 10) digits++;
+        if (digits == p || digits == end || b[digits] >= '0' && b[digits] <= '9' || (b[p] == '0' && digits - p > 1)) {
+            return -1; // not a JSON integer of at most 10 digits
+        }
+        return same(digits, templateNumEnd, to);
     }
 
     private void keepTemplate(int offset) {
@@ -205,6 +361,8 @@ final class ChunkScanner {
         templateHoleStart = keptStart - offset;
         templateHoleEnd = keptEnd - offset;
         templateHoleField = keptField;
+        templateNumStart = counterStart >= 0 ? counterStart - offset : -1;
+        templateNumEnd = counterEnd - offset;
         templateFinishReason = finishReason;
     }
 
@@ -240,8 +398,10 @@ final class ChunkScanner {
                 } else if (keyIs(PROMPT_TOKENS_DETAILS)) {
                     usageCached = -1; // a later details member replaces an earlier one, as in a tree
                     p = b[v] == '{' ? promptTokensDetails(v) : skipValue(v, 2);
-                } else {
+                } else if (keyIs(TOTAL_TOKENS) || keyIs(COMPLETION_TOKENS_DETAILS)) {
                     p = skipValue(v, 2);
+                } else {
+                    return false; // another vendor's shape (input_tokens, prompt_cache_hit_tokens, ...): the tree reads it
                 }
                 if (p == FAIL) return false;
                 p = ws(p);
@@ -320,6 +480,28 @@ final class ChunkScanner {
                 timingsStart = v;
                 p = skipValue(v, 1);
                 timingsEnd = p;
+            } else if ((keyIs(RESPONSE) || keyIs(MESSAGE)) && c == '{') {
+                p = responseObject(v);
+            } else if (keyIs(SEQUENCE_NUMBER) && c >= '0' && c <= '9') {
+                p = number(v);
+                if (p != FAIL) {
+                    counterStart = v;
+                    counterEnd = p;
+                }
+            } else if (keyIs(TYPE) && c == '"') {
+                p = string(v);
+                if (p != FAIL && stringEscaped) return FAIL; // an escaped type name: the tree reads it
+                typeStart = stringStart;
+                typeEnd = p - 1;
+            } else if (keyIs(DELTA) && c == '"') {
+                p = string(v);
+                if (p != FAIL) {
+                    rootDelta = decoded(p);
+                    kept(HOLE_CONTENT, v, p); // content or reasoning: the type decides (typedEvent)
+                }
+            } else if (keyIs(DELTA) && c == '{') {
+                rootDeltaObject = true;
+                p = delta(v);
             } else if (keyIs(ERROR) && c != 'n') {
                 return FAIL; // an error object (or a malformed null): Jackson path
             } else if (keyIs(OBJECT) && c == '"') {
@@ -327,6 +509,42 @@ final class ChunkScanner {
                 if (p != FAIL && !stringEscaped && p - 1 - stringStart == 5 && matches(ERROR, stringStart)) return FAIL;
             } else {
                 p = skipValue(v, 1);
+            }
+            if (p == FAIL) return FAIL;
+            p = ws(p);
+            if (p >= end) return FAIL;
+            if (b[p] == '}') return p + 1;
+            if (b[p] != ',') return FAIL;
+            p = ws(p + 1);
+        }
+    }
+
+    /**
+     * The Responses API's {@code response} object, Anthropic's {@code message}: where its usage, status and incomplete
+     * details are.
+     */
+    private int responseObject(int p) {
+        p = ws(p + 1);
+        if (p < end && b[p] == '}') return p + 1;
+        while (true) {
+            p = key(p);
+            if (p == FAIL) return FAIL;
+            int v = ws(p);
+            if (v >= end) return FAIL;
+            byte c = b[v];
+            if (keyIs(USAGE) && c == '{') {
+                responseUsageStart = v;
+                p = skipValue(v, 2);
+                responseUsageEnd = p;
+            } else if (keyIs(INCOMPLETE_DETAILS) && c == '{') {
+                responseIncompleteStart = v;
+                p = skipValue(v, 2);
+                responseIncompleteEnd = p;
+            } else if (keyIs(STATUS) && c == '"') {
+                p = string(v);
+                if (p != FAIL) responseStatus = decoded(p);
+            } else {
+                p = skipValue(v, 2);
             }
             if (p == FAIL) return FAIL;
             p = ws(p);
@@ -399,7 +617,19 @@ final class ChunkScanner {
             if (p == FAIL) return FAIL;
             int v = ws(p);
             if (v >= end) return FAIL;
-            if (b[v] == '"' && (keyIs(CONTENT) || keyIs(REASONING_CONTENT) || keyIs(REASONING))) {
+            if (b[v] == '"' && keyIs(STOP_REASON)) { // Anthropic's message_delta
+                p = string(v);
+                if (p == FAIL) return FAIL;
+                finishReason = decoded(p);
+            } else if (b[v] == '"' && (keyIs(TEXT) || keyIs(THINKING))) { // Anthropic's text_delta, thinking_delta
+                boolean isText = keyIs(TEXT);
+                p = string(v);
+                if (p == FAIL) return FAIL;
+                String s = decoded(p);
+                if (isText) content = s;
+                else reasoning = s;
+                kept(isText ? HOLE_CONTENT : HOLE_REASONING, v, p);
+            } else if (b[v] == '"' && (keyIs(CONTENT) || keyIs(REASONING_CONTENT) || keyIs(REASONING))) {
                 boolean isContent = keyIs(CONTENT);
                 boolean isReasoningContent = keyIs(REASONING_CONTENT);
                 p = string(v);

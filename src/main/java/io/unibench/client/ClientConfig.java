@@ -15,6 +15,7 @@ import java.util.Map;
  * @param maxConnections connection pool size; keep it above the concurrency
  * @param debug          log request and response chunks (truncated, secrets masked)
  * @param tls            how {@code https://} connections verify the server (ignored for {@code http://})
+ * @param api            which API the endpoint speaks: how replies are read (chat and completions read alike)
  */
 public record ClientConfig(
         URI endpoint,
@@ -24,11 +25,25 @@ public record ClientConfig(
         Duration totalTimeout,
         int maxConnections,
         boolean debug,
-        TlsOptions tls) {
+        TlsOptions tls,
+        ApiFormat api) {
 
     public ClientConfig {
         headers = Map.copyOf(headers);
         if (tls == null) tls = TlsOptions.DEFAULT;
+        if (api == null) api = ApiFormat.CHAT;
+    }
+
+    /** An OpenAI chat or completions endpoint. */
+    public ClientConfig(URI endpoint, Map<String, String> headers, Duration connectTimeout, Duration readTimeout,
+                        Duration totalTimeout, int maxConnections, boolean debug, TlsOptions tls) {
+        this(endpoint, headers, connectTimeout, readTimeout, totalTimeout, maxConnections, debug, tls, ApiFormat.CHAT);
+    }
+
+    /** This configuration for an endpoint speaking {@code format}. */
+    public ClientConfig withApi(ApiFormat format) {
+        return new ClientConfig(endpoint, headers, connectTimeout, readTimeout, totalTimeout, maxConnections, debug,
+                tls, format);
     }
 
     /** Verification by the JDK's trust store for {@code https://}. */

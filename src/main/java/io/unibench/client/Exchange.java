@@ -258,11 +258,11 @@ final class Exchange implements ConnectionPool.Waiter {
             bodyBytes = new ByteAccumulator(MAX_ERROR_BODY_BYTES);
         } else if (contentType.startsWith("text/event-stream") || (stream && !contentType.contains("json"))) {
             mode = Mode.SSE;
-            chunks = new ChunkInterpreter(client.mapper(), handler.scanner());
+            chunks = new ChunkInterpreter(client.mapper(), handler.scanner(), client.api());
             sse = new SseParser(this::onEvent, this::claimEvent);
         } else {
             mode = Mode.BODY;
-            chunks = new ChunkInterpreter(client.mapper());
+            chunks = new ChunkInterpreter(client.mapper(), client.api());
             bodyBytes = new ByteAccumulator(MAX_BODY_BYTES);
         }
         if (client.debug().enabled()) {

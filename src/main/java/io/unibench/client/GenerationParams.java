@@ -3,6 +3,7 @@ package io.unibench.client;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Generation parameters sent in every request body (evalscope {@code perf} flags of the same names).
@@ -24,6 +25,9 @@ import java.util.List;
  *                     {@code min_tokens}; {@code null} = none
  * @param template     {@code --query-template}: the body every request starts from; the input and the fields
  *                     above replace its keys; {@code null} = none
+ * @param promptEncoder {@code --tokenize-prompt}: turns the prompt text into the token ids sent as
+ *                     {@code prompt} to {@code /v1/completions} (messages: their contents joined); {@code null} =
+ *                     prompts go as text
  */
 public record GenerationParams(
         String model,
@@ -39,7 +43,16 @@ public record GenerationParams(
         boolean stream,
         ObjectNode extraArgs,
         ObjectNode optional,
-        ObjectNode template) {
+        ObjectNode template,
+        Function<String, int[]> promptEncoder) {
+
+    /** Prompts as text. */
+    public GenerationParams(String model, ApiFormat format, int maxTokensMin, int maxTokensMax, Integer minTokens,
+                            double temperature, Double topP, Integer topK, Long seed, List<String> stop,
+                            boolean stream, ObjectNode extraArgs, ObjectNode optional, ObjectNode template) {
+        this(model, format, maxTokensMin, maxTokensMax, minTokens, temperature, topP, topK, seed, stop, stream,
+                extraArgs, optional, template, null);
+    }
 
     /** Without the optional sampling fields and query template. */
     public GenerationParams(String model, ApiFormat format, int maxTokensMin, int maxTokensMax, Integer minTokens,
@@ -53,6 +66,9 @@ public record GenerationParams(
         if (format == null) {
             throw new IllegalArgumentException("format must be set");
         }
+        if (promptEncoder != null && format != ApiFormat.COMPLETIONS) {
+            throw new IllegalArgumentException("token-id prompts go to /v1/completions only, not " + format);
+        }
         if (maxTokensMin < 1 || maxTokensMax < maxTokensMin) {
             throw new IllegalArgumentException(
                     "max tokens range [" + maxTokensMin + ", " + maxTokensMax + "] must satisfy 1 <= min <= max");
@@ -61,6 +77,12 @@ public record GenerationParams(
         extraArgs = extraArgs == null ? null : extraArgs.deepCopy();
         optional = optional == null || optional.isEmpty() ? null : optional.deepCopy();
         template = template == null ? null : template.deepCopy();
+    }
+
+    /** These parameters sending prompts as the token ids {@code encoder} gives (legacy completions). */
+    public GenerationParams withPromptEncoder(Function<String, int[]> encoder) {
+        return new GenerationParams(model, ApiFormat.COMPLETIONS, maxTokensMin, maxTokensMax, minTokens, temperature,
+                topP, topK, seed, stop, stream, extraArgs, optional, template, encoder);
     }
 
     /** A copy of {@link #extraArgs()} (records expose their fields; this keeps the params immutable). */

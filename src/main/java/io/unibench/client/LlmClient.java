@@ -204,6 +204,10 @@ public final class LlmClient implements AutoCloseable {
         return mapper;
     }
 
+    ApiFormat api() {
+        return config.api();
+    }
+
     DebugLog debug() {
         return debug;
     }

@@ -109,8 +109,9 @@ public final class SseParser {
         int end = offset + length;
         int i = offset;
         while (i < end) {
-            if (lineLength == 0 && !hasData && !afterCr) {
+            if (lineLength == 0 && !afterCr && !hasData) {
                 int next = wholeDataEvent(bytes, i, end);
+                if (next < 0) next = skippedEventLine(bytes, i, end);
                 if (next >= 0) {
                     i = next;
                     continue;
@@ -152,6 +153,20 @@ public final class SseParser {
         }
         listener.onData(bytes, valueStart, lf - valueStart);
         return lf + 2;
+    }
+
+    /**
+     * An {@code event:} line ending in LF inside this buffer, at the start of an event (the Responses API and
+     * Anthropic name every event so): skipped in place, as the line-by-line path would ignore it, so that the
+     * {@code data:} line after it still takes the fast path. Returns the index after it, or -1.
+     */
+    private static int skippedEventLine(byte[] bytes, int i, int end) {
+        if (end - i < 7 || bytes[i] != 'e' || bytes[i + 1] != 'v' || bytes[i + 2] != 'e' || bytes[i + 3] != 'n'
+                || bytes[i + 4] != 't' || bytes[i + 5] != ':') {
+            return -1;
+        }
+        int lf = lineEnd(bytes, i + 6, end);
+        return lf < end && bytes[lf] == LF ? lf + 1 : -1;
     }
 
     /**

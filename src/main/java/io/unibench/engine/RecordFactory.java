@@ -72,6 +72,15 @@ public final class RecordFactory {
                 phases(r.wire()), serverTimings(r.timings()));
     }
 
+    /** A body's input: {@code prompt}, an embedding {@code input} (text or texts), a rerank query and documents. */
+    private int bodyInputTokens(JsonNode body) {
+        int total = tokenizer.count(body.path("prompt").asText("")) + tokenizer.count(body.path("query").asText(""));
+        JsonNode input = body.path("input");
+        if (input.isTextual()) total += tokenizer.count(input.asText());
+        for (JsonNode text : input.isArray() ? input : body.path("documents")) total += tokenizer.count(text.asText(""));
+        return total;
+    }
+
     private static ServerTimings serverTimings(Timings t) {
         return t == null ? null : new ServerTimings(t.promptN(), t.promptMs(), t.predictedN(), t.predictedMs(), t.cacheN());
     }
@@ -85,7 +94,7 @@ public final class RecordFactory {
     private int promptTokens(Prompt p) {
         if (p.text() != null) return tokenizer.count(p.text());
         JsonNode messages = p.messages() != null ? p.messages() : p.body().path("messages");
-        if (!messages.isArray()) return tokenizer.count(p.body().path("prompt").asText(""));
+        if (!messages.isArray()) return bodyInputTokens(p.body());
         int total = 0;
         for (JsonNode m : messages) {
             JsonNode content = m.path("content");

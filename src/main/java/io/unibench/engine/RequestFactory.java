@@ -119,14 +119,19 @@ public final class RequestFactory implements AutoCloseable {
                 params.temperature(), null, null, params.seed(), null, params.stream(), null);
         ArrayNode messages = null;
         String text = null;
+        ObjectNode rerank = null;
         if (params.format() == ApiFormat.CHAT) {
             messages = JSON.createArrayNode();
             messages.addObject().put("role", "user").put("content", "hello");
+        } else if (params.format() == ApiFormat.RERANK) {
+            rerank = JSON.createObjectNode().put("query", "hello");
+            rerank.putArray("documents").add("hello");
         } else {
             text = "hello";
         }
-        ObjectNode body = builder.build(one, messages, text, null, new SplittableRandom(seed));
-        Prompt prompt = messages != null ? Prompt.ofMessages(messages, -1, -1) : Prompt.ofText(text, -1, -1);
+        ObjectNode body = builder.build(one, messages, text, rerank, new SplittableRandom(seed));
+        Prompt prompt = messages != null ? Prompt.ofMessages(messages, -1, -1)
+                : rerank != null ? Prompt.ofBody(rerank) : Prompt.ofText(text, -1, -1);
         return new PreparedRequest(-1, runTag + "-probe", toBytes(body), one.stream(), prompt);
     }
 

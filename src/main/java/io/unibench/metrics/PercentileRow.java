@@ -35,6 +35,8 @@ public record PercentileRow(String label, Map<String, Double> values) {
     public static final String OUTPUT_THROUGHPUT = "Output (tok/s)";
     public static final String TOTAL_THROUGHPUT = "Total (tok/s)";
     public static final String DECODE_THROUGHPUT = "Decode (tok/s)";
+    /** Embedding and rerank runs only: input tokens / latency of each request. */
+    public static final String INPUT_THROUGHPUT = "Input (tok/s)";
 
     // Our additions.
     /** Time to the first SSE data event of any kind: what evalscope calls TTFT. */

@@ -59,6 +59,8 @@ public final class RunMetrics implements RecordSink {
     // Samples of successes, for the percentiles at the end.
     private final Distribution latencySeconds = new Distribution();
     private final Distribution promptTokens = new Distribution();
+    /** Input tokens per second of each request (evalscope's embedding/rerank "Input (tok/s)"). */
+    private final Distribution inputTokensPerSecond = new Distribution();
     private final Distribution completionTokens = new Distribution();
     private final Distribution ttftMs = new Distribution(); // streamed successes with a first token
     private final Distribution firstChunkMs = new Distribution(); // streamed successes with a first chunk
@@ -159,6 +161,7 @@ public final class RunMetrics implements RecordSink {
         if (latency > 0) {
             outputTokensPerSecond.add(completion / latency);
             totalTokensPerSecond.add((prompt + (double) completion) / latency);
+            inputTokensPerSecond.add(prompt / latency);
         }
         if (r.tokens().source() != null) tokenSources.merge(r.tokens().source(), 1L, Long::sum);
 
@@ -303,6 +306,7 @@ public final class RunMetrics implements RecordSink {
         final EnumMap<RequestRecord.TokenSource, Long> sources = new EnumMap<>(tokenSources);
         final Distribution latency = latencySeconds.copy();
         final Distribution prompt = promptTokens.copy();
+        final Distribution inputPerSecond = inputTokensPerSecond.copy();
         final Distribution completion = completionTokens.copy();
         final Distribution ttft = ttftMs.copy();
         final Distribution firstChunk = firstChunkMs.copy();
@@ -332,6 +336,11 @@ public final class RunMetrics implements RecordSink {
         final Map<String, String> samples = orderedSamples(errors, errorSamples);
         final Map<String, String> errorTypes = errorTypes(errors, errorTypeCounts);
 
+        /** Successes that produced no output at all: an embeddings or rerank run. */
+        boolean inputOnly() {
+            return succeeded > 0 && completionSum == 0;
+        }
+
         /** TTFT and first chunk of non-streamed replies equal their latency; used when nothing streamed. */
         Column ttftColumn(Distribution streamed) {
             return streamSucceeded > 0 ? new Column(streamed, 1) : new Column(latency, 1000);
@@ -351,6 +360,7 @@ public final class RunMetrics implements RecordSink {
             columns.put(PercentileRow.DECODE_THROUGHPUT, new Column(decodePerSecond, 1));
             columns.put(PercentileRow.FIRST_CHUNK, ttftColumn(firstChunk));
             columns.put(PercentileRow.ITL_PER_TOKEN, new Column(itlPerToken, 1));
+            if (inputOnly()) columns.put(PercentileRow.INPUT_THROUGHPUT, new Column(inputPerSecond, 1));
             if (scheduled) {
                 columns.put(PercentileRow.QUEUE_DELAY, new Column(queueDelay, 1));
                 columns.put(PercentileRow.LATENCY_INCL_QUEUE, new Column(latencyInclQueue, 1));
@@ -399,7 +409,8 @@ public final class RunMetrics implements RecordSink {
                     .avgTpotMs(r2(tpot.mean()))
                     .avgItlMs(r2(itl.mean()))
                     .avgOutputTokens(any ? r4(completionSum / n) : -1)
-                    .inputThroughput(0.0) // evalscope: embedding/rerank only, 0.0 for generation
+                    // evalscope: embedding/rerank only (per-request average, not wall-clock), 0.0 for generation
+                    .inputThroughput(inputOnly() && latencySum > 0 ? r4(promptSum / latencySum) : 0.0)
                     .avgTurnsPerRequest(multiTurnSuccesses > 0
                             ? Rounding.round((double) turnSum / multiTurnSuccesses, 4) : null)
                     .kvCacheHitRatePercent(cacheRecords > 0 && cachePromptSum > 0

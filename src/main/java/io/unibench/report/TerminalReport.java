@@ -34,7 +34,8 @@ public final class TerminalReport {
 
     public static String render(List<RunResult> runs, Map<String, String> basicInfo) {
         StringBuilder sb = new StringBuilder();
-        sb.append("Performance Test Summary Report\n\n");
+        boolean inputOnly = InputOnlyReport.applies(runs);
+        sb.append(inputOnly ? InputOnlyReport.TITLE : "Performance Test Summary Report").append("\n\n");
 
         if (basicInfo != null && !basicInfo.isEmpty()) {
             TextTable info = new TextTable(null, L, L);
@@ -42,8 +43,12 @@ public final class TerminalReport {
             section(sb, "Basic Information", info);
         }
 
-        section(sb, "Performance Overview", overview(runs));
-        section(sb, "Per-Request Metrics", perRequest(runs));
+        if (inputOnly) {
+            section(sb, "Detailed Performance Metrics", InputOnlyReport.table(runs));
+        } else {
+            section(sb, "Performance Overview", overview(runs));
+            section(sb, "Per-Request Metrics", perRequest(runs));
+        }
         if (PhasesTable.any(runs)) section(sb, "Phases", PhasesTable.of(runs));
         if (runs.stream().anyMatch(r -> r.serverVsClient() != null)) {
             section(sb, "Server vs Client (the server's own timings)", serverVsClient(runs));

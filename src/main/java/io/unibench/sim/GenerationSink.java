@@ -5,6 +5,9 @@ package io.unibench.sim;
  * Separates "when tokens appear" (the engine) from "how they are written" (HTTP).
  */
 interface GenerationSink {
+    /** The prompt tokens the prefix cache served, known at admission (right before {@link #admitted}). */
+    void cachedTokens(int cached);
+
     /** The engine admitted the request (streams send their response head here). */
     void admitted();
 

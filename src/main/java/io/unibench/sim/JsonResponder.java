@@ -11,13 +11,13 @@ import java.nio.charset.StandardCharsets;
 /**
  * Collects a non-streamed generation and writes one JSON body: {@code chat.completion} with
  * {@code choices[i].message {role, content}}, or {@code text_completion} with {@code choices[i].text};
- * usage is always present. Built once per request, so a Jackson tree is fine here. The malformed faults cut the
+ * usage is always present; for the Responses API its response object, for Anthropic's its message. Built once per request, so a Jackson tree is fine here. The malformed faults cut the
  * body in half (still HTTP 200, application/json); fail-midstream answers 500.
  */
 final class JsonResponder implements GenerationSink {
     private final ChannelHandlerContext ctx;
     private final ObjectMapper mapper;
-    private final boolean chat;
+    private final WireApi api;
     private final boolean keepAlive;
     private final String id;
     private final long created;
@@ -29,11 +29,11 @@ final class JsonResponder implements GenerationSink {
     private int cachedTokens;
     private boolean malformed;
 
-    JsonResponder(ChannelHandlerContext ctx, ObjectMapper mapper, boolean chat, boolean keepAlive, String id,
+    JsonResponder(ChannelHandlerContext ctx, ObjectMapper mapper, WireApi api, boolean keepAlive, String id,
                   long created, String model, int choices, int promptTokens, boolean reportCached, FaultSpec fault) {
         this.ctx = ctx;
         this.mapper = mapper;
-        this.chat = chat;
+        this.api = api;
         this.keepAlive = keepAlive;
         this.id = id;
         this.created = created;
@@ -46,7 +46,7 @@ final class JsonResponder implements GenerationSink {
         this.malformed = fault.is(FaultKind.MALFORMED_SSE);
     }
 
-    void cachedTokens(int cached) {
+    @Override public void cachedTokens(int cached) {
         this.cachedTokens = cached;
     }
 
@@ -69,6 +69,37 @@ final class JsonResponder implements GenerationSink {
     @Override public void flush() {}
 
     @Override public void completed(int completionTokens, EngineTimings timings) {
+        String json = switch (api) {
+            case RESPONSES -> responsesJson(completionTokens);
+            case MESSAGES -> messagesJson(completionTokens);
+            default -> openAiJson(completionTokens, timings);
+        };
+        if (malformed) json = json.substring(0, json.length() / 2);
+        WireFormat.sendJson(ctx, HttpResponseStatus.OK, json, keepAlive);
+    }
+
+    /** The Responses API's response object: one message item with one {@code output_text} part. */
+    private String responsesJson(int completionTokens) {
+        boolean cut = "length".equals(finishReasons[0]);
+        String text = WireFormat.quote(mapper, texts[0].toString());
+        return "{\"id\":\"" + id + "\",\"object\":\"response\",\"created_at\":" + created + ",\"status\":\""
+                + (cut ? "incomplete" : "completed") + "\",\"error\":null,\"incomplete_details\":"
+                + (cut ? "{\"reason\":\"max_output_tokens\"}" : "null") + ",\"model\":" + WireFormat.quote(mapper, model)
+                + ",\"output\":[{\"id\":\"msg_" + id.substring(id.indexOf('_') + 1) + "\",\"type\":\"message\",\"status\":\"completed\","
+                + "\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"annotations\":[],\"text\":" + text + "}]}],"
+                + "\"usage\":" + ResponsesSseResponder.usageJson(promptTokens, completionTokens, cachedTokens, reportCached) + "}";
+    }
+
+    /** Anthropic's message: one text block, its stop reason and usage. */
+    private String messagesJson(int completionTokens) {
+        return "{\"id\":\"" + id + "\",\"type\":\"message\",\"role\":\"assistant\",\"model\":" + WireFormat.quote(mapper, model)
+                + ",\"content\":[{\"type\":\"text\",\"text\":" + WireFormat.quote(mapper, texts[0].toString()) + "}],"
+                + "\"stop_reason\":\"" + AnthropicSseResponder.stopReason(finishReasons[0]) + "\",\"stop_sequence\":null,"
+                + "\"usage\":" + AnthropicSseResponder.usageJson(promptTokens, cachedTokens, reportCached, completionTokens) + "}";
+    }
+
+    private String openAiJson(int completionTokens, EngineTimings timings) {
+        boolean chat = api == WireApi.CHAT;
         ObjectNode root = mapper.createObjectNode();
         root.put("id", id);
         root.put("object", chat ? "chat.completion" : "text_completion");
@@ -96,9 +127,7 @@ final class JsonResponder implements GenerationSink {
                 throw new IllegalStateException("timings JSON", e); // our own literal: cannot happen
             }
         }
-        String json = WireFormat.toJson(mapper, root);
-        if (malformed) json = json.substring(0, json.length() / 2);
-        WireFormat.sendJson(ctx, HttpResponseStatus.OK, json, keepAlive);
+        return WireFormat.toJson(mapper, root);
     }
 
     @Override public void failed(ApiException error) {

@@ -20,6 +20,114 @@ final class RequestParser {
         this.defaultModel = defaultModel;
     }
 
+    /** A request body of {@code api}. */
+    SimRequest parse(WireApi api, byte[] body) {
+        return switch (api) {
+            case CHAT -> parseChat(body);
+            case COMPLETIONS -> parseCompletion(body);
+            case RESPONSES -> parseResponses(body);
+            case MESSAGES -> parseMessages(body);
+            case EMBEDDINGS -> parseEmbeddings(body);
+            case RERANK -> parseRerank(body);
+        };
+    }
+
+    /**
+     * OpenAI's Responses API: {@code input} (a string, or message items with string or part contents),
+     * {@code instructions} as a leading system message, {@code max_output_tokens}; the usage always arrives.
+     */
+    private SimRequest parseResponses(byte[] body) {
+        JsonNode root = readObject(body);
+        JsonNode input = root.get("input");
+        if (input == null || input.isNull()) throw ApiException.badRequest("input", "Field 'input' is required");
+        List<ChatTemplate.Message> parsed = new ArrayList<>();
+        JsonNode instructions = root.get("instructions");
+        if (instructions != null && instructions.isTextual()) parsed.add(new ChatTemplate.Message("system", instructions.asText()));
+        if (input.isTextual()) {
+            parsed.add(new ChatTemplate.Message("user", input.asText()));
+        } else if (input.isArray() && !input.isEmpty()) {
+            for (int i = 0; i < input.size(); i++) parsed.add(message(input.get(i), "input[" + i + "]"));
+        } else {
+            throw ApiException.badRequest("input", "Field 'input' must be a string or a non-empty list of items");
+        }
+        return typed(root, WireApi.RESPONSES, ChatTemplate.render(parsed), "max_output_tokens", null, false);
+    }
+
+    /**
+     * Anthropic's Messages API: {@code messages} (string or text-block contents), {@code system} (string or text
+     * blocks), {@code max_tokens} (required, as Anthropic's is), {@code stop_sequences}.
+     */
+    private SimRequest parseMessages(byte[] body) {
+        JsonNode root = readObject(body);
+        JsonNode messages = root.get("messages");
+        if (messages == null || !messages.isArray() || messages.isEmpty()) {
+            throw ApiException.badRequest("messages", "messages: Field required (a non-empty list)");
+        }
+        List<ChatTemplate.Message> parsed = new ArrayList<>(messages.size() + 1);
+        JsonNode system = root.get("system");
+        if (system != null && !system.isNull()) parsed.add(new ChatTemplate.Message("system", content(system, "system")));
+        for (int i = 0; i < messages.size(); i++) {
+            ChatTemplate.Message m = message(messages.get(i), "messages[" + i + "]");
+            if (!m.role().equals("user") && !m.role().equals("assistant")) {
+                throw ApiException.badRequest("messages[" + i + "].role", "messages." + i + ".role: Input should be 'user' or 'assistant'");
+            }
+            parsed.add(m);
+        }
+        return typed(root, WireApi.MESSAGES, ChatTemplate.render(parsed), "max_tokens", "stop_sequences", true);
+    }
+
+    /** {@code input}: a string, strings, token ids or lists of token ids, one embedding each. */
+    private SimRequest parseEmbeddings(byte[] body) {
+        JsonNode root = readObject(body);
+        JsonNode input = root.get("input");
+        if (input == null || input.isNull()) throw ApiException.badRequest("input", "Field 'input' is required");
+        return inputOnly(root, WireApi.EMBEDDINGS, prompts(input, "input"));
+    }
+
+    /** {@code query} and {@code documents} (strings or objects with {@code text}): one query-document pair each. */
+    private SimRequest parseRerank(byte[] body) {
+        JsonNode root = readObject(body);
+        JsonNode query = root.get("query");
+        if (query == null || !query.isTextual()) throw ApiException.badRequest("query", "Field 'query' is required and must be a string");
+        JsonNode documents = root.get("documents");
+        if (documents == null || !documents.isArray() || documents.isEmpty()) {
+            throw ApiException.badRequest("documents", "Field 'documents' must be a non-empty list");
+        }
+        List<SimRequest.PromptInput> pairs = new ArrayList<>(documents.size());
+        for (int i = 0; i < documents.size(); i++) {
+            JsonNode d = documents.get(i);
+            JsonNode text = d.isObject() ? d.get("text") : d;
+            if (text == null || !text.isTextual()) {
+                throw ApiException.badRequest("documents", "Field 'documents[" + i + "]' must be a string or an object with 'text'");
+            }
+            pairs.add(SimRequest.PromptInput.ofText(query.asText() + "\n" + text.asText()));
+        }
+        return inputOnly(root, WireApi.RERANK, pairs);
+    }
+
+    private SimRequest typed(JsonNode root, WireApi api, String text, String maxField, String stopField, boolean maxRequired) {
+        Integer maxTokens = optionalInt(root, maxField);
+        if (maxTokens == null && maxRequired) throw ApiException.badRequest(maxField, maxField + ": Field required");
+        if (maxTokens != null && maxTokens < 1) {
+            throw ApiException.badRequest(maxField, "Field '" + maxField + "' must be at least 1, got " + maxTokens);
+        }
+        List<String> stop = stopField == null ? List.of() : stops(root.get(stopField));
+        return new SimRequest(true, model(root), List.of(SimRequest.PromptInput.ofText(text)), bool(root, "stream"),
+                true, maxTokens, 0, false, null, stop, api);
+    }
+
+    /** One prefill step per input and a single output token nobody sees: what an embedding model's pass costs. */
+    private SimRequest inputOnly(JsonNode root, WireApi api, List<SimRequest.PromptInput> inputs) {
+        return new SimRequest(false, model(root), inputs, false, true, 1, 0, true, null, List.of(), api);
+    }
+
+    private String model(JsonNode root) {
+        JsonNode m = root.get("model");
+        if (m == null || m.isNull()) return defaultModel;
+        if (!m.isTextual()) throw ApiException.badRequest("model", "Field 'model' must be a string");
+        return m.asText();
+    }
+
     SimRequest parseChat(byte[] body) {
         JsonNode root = readObject(body);
         JsonNode messages = root.get("messages");
@@ -58,7 +166,7 @@ final class RequestParser {
         JsonNode root = readObject(body);
         JsonNode prompt = root.get("prompt");
         if (prompt == null || prompt.isNull()) throw ApiException.badRequest("prompt", "Field 'prompt' is required");
-        return common(root, false, prompts(prompt));
+        return common(root, false, prompts(prompt, "prompt"));
     }
 
     private JsonNode readObject(byte[] body) {
@@ -102,28 +210,28 @@ final class RequestParser {
     }
 
     /** string | string[] | int[] | int[][], as the legacy completions API accepts. */
-    private static List<SimRequest.PromptInput> prompts(JsonNode prompt) {
+    private static List<SimRequest.PromptInput> prompts(JsonNode prompt, String field) {
         if (prompt.isTextual()) return List.of(SimRequest.PromptInput.ofText(prompt.asText()));
         if (!prompt.isArray() || prompt.isEmpty()) {
-            throw ApiException.badRequest("prompt", "Field 'prompt' must be a string or a non-empty list of strings or token ids");
+            throw ApiException.badRequest(field, "Field '" + field + "' must be a string or a non-empty list of strings or token ids");
         }
-        if (prompt.get(0).isIntegralNumber()) return List.of(SimRequest.PromptInput.ofTokens(tokenIds(prompt, "prompt")));
+        if (prompt.get(0).isIntegralNumber()) return List.of(SimRequest.PromptInput.ofTokens(tokenIds(prompt, field, field)));
         List<SimRequest.PromptInput> out = new ArrayList<>(prompt.size());
         for (int i = 0; i < prompt.size(); i++) {
             JsonNode p = prompt.get(i);
             if (p.isTextual()) out.add(SimRequest.PromptInput.ofText(p.asText()));
-            else if (p.isArray()) out.add(SimRequest.PromptInput.ofTokens(tokenIds(p, "prompt[" + i + "]")));
-            else throw ApiException.badRequest("prompt", "Field 'prompt[" + i + "]' must be a string or a list of token ids");
+            else if (p.isArray()) out.add(SimRequest.PromptInput.ofTokens(tokenIds(p, field, field + "[" + i + "]")));
+            else throw ApiException.badRequest(field, "Field '" + field + "[" + i + "]' must be a string or a list of token ids");
         }
         return out;
     }
 
-    private static int[] tokenIds(JsonNode array, String path) {
+    private static int[] tokenIds(JsonNode array, String field, String path) {
         int[] ids = new int[array.size()];
         for (int i = 0; i < ids.length; i++) {
             JsonNode id = array.get(i);
             if (!id.isIntegralNumber() || !id.canConvertToInt() || id.intValue() < 0) {
-                throw ApiException.badRequest("prompt", "Field '" + path + "[" + i + "]' must be a non-negative token id");
+                throw ApiException.badRequest(field, "Field '" + path + "[" + i + "]' must be a non-negative token id");
             }
             ids[i] = id.intValue();
         }

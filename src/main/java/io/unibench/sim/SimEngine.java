@@ -113,7 +113,20 @@ final class SimEngine implements AutoCloseable {
     }
 
     String newId(boolean chat) {
-        return (chat ? "chatcmpl-" : "cmpl-") + idNonce + Long.toHexString(nextId.incrementAndGet());
+        return newId(chat ? WireApi.CHAT : WireApi.COMPLETIONS);
+    }
+
+    /** A response id with the prefix each API uses. */
+    String newId(WireApi api) {
+        String prefix = switch (api) {
+            case CHAT -> "chatcmpl-";
+            case COMPLETIONS -> "cmpl-";
+            case RESPONSES -> "resp_";
+            case MESSAGES -> "msg_";
+            case EMBEDDINGS -> "embd-";
+            case RERANK -> "rerank-";
+        };
+        return prefix + idNonce + Long.toHexString(nextId.incrementAndGet());
     }
 
     @Override public void close() {

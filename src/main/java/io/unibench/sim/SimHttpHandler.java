@@ -28,8 +28,6 @@ import java.util.concurrent.RejectedExecutionException;
  * requires); a client disconnect cancels the running sequence. All state is confined to the channel's event loop.
  */
 final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
-    private static final String CHAT_PATH = "/v1/chat/completions";
-    private static final String COMPLETIONS_PATH = "/v1/completions";
 
     private final SimEngine engine;
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
@@ -85,29 +83,33 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         int query = uri.indexOf('?');
         String path = query < 0 ? uri : uri.substring(0, query);
         HttpMethod method = request.method();
-        switch (path) {
-            case CHAT_PATH, COMPLETIONS_PATH -> {
-                if (!HttpMethod.POST.equals(method)) {
-                    sendError(methodNotAllowed(method, path), keepAlive);
-                    return;
-                }
-                engine.metrics.requestsReceived.increment();
-                boolean chat = path.equals(CHAT_PATH);
-                byte[] body = ByteBufUtil.getBytes(request.content());
-                SimRequest parsed;
-                FaultSpec fault;
-                try {
-                    parsed = chat ? engine.parser.parseChat(body) : engine.parser.parseCompletion(body);
-                    fault = engine.faults.plan(request.headers().get(FaultPlanner.HEADER));
-                    checkModel(parsed.model());
-                } catch (ApiException e) {
-                    sendError(e, keepAlive);
-                    return;
-                }
-                if (fault.kind() != null) engine.metrics.fault(fault.kind());
-                if (fault.kind() != null && fault.kind().immediate()) immediateFault(parsed, fault, keepAlive);
-                else startExchange(parsed, fault, keepAlive, arrivalNanos);
+        WireApi api = WireApi.ofPath(path);
+        if (api != null) {
+            if (!HttpMethod.POST.equals(method)) {
+                sendError(methodNotAllowed(method, path), keepAlive);
+                return;
             }
+            engine.metrics.requestsReceived.increment();
+            byte[] body = ByteBufUtil.getBytes(request.content());
+            SimRequest parsed;
+            FaultSpec fault;
+            try {
+                if (api == WireApi.MESSAGES && !request.headers().contains("anthropic-version")) {
+                    throw ApiException.badRequest(null, "anthropic-version: header is required");
+                }
+                parsed = engine.parser.parse(api, body);
+                fault = engine.faults.plan(request.headers().get(FaultPlanner.HEADER));
+                checkModel(parsed.model());
+            } catch (ApiException e) {
+                sendError(e, keepAlive);
+                return;
+            }
+            if (fault.kind() != null) engine.metrics.fault(fault.kind());
+            if (fault.kind() != null && fault.kind().immediate()) immediateFault(parsed, fault, keepAlive);
+            else startExchange(parsed, fault, keepAlive, arrivalNanos);
+            return;
+        }
+        switch (path) {
             case "/tokenize" -> {
                 if (!HttpMethod.POST.equals(method)) sendError(methodNotAllowed(method, path), keepAlive);
                 else tokenize(ByteBufUtil.getBytes(request.content()), keepAlive);
@@ -324,8 +326,6 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         private Sequence seq;
         private OutputGenerator.ChoiceOutput[] choices;
         private GenerationSink sink;
-        private SseResponder sse;
-        private JsonResponder json;
         private int written;
         private boolean admitted;
         private boolean ended;
@@ -342,20 +342,29 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             if (ended) return;
             seq = s;
             choices = planned.choices();
-            boolean chat = request.chat();
-            String id = engine.newId(chat);
+            String id = engine.newId(request.api());
             long created = System.currentTimeMillis() / 1000;
             boolean report = engine.config.reportCachedTokens();
-            if (request.stream() && !fault.is(FaultKind.JSON_REPLY)) {
-                sse = new SseResponder(ctx, chat, keepAlive, id, created, WireFormat.quote(engine.mapper, request.model()),
-                        choices.length, request.includeUsage(), planned.promptTokens(), report, fault, engine.mapper,
-                        engine.config.debugSendTimes(), engine.config.debugSendTimesInText());
-                sink = sse;
-            } else {
-                json = new JsonResponder(ctx, engine.mapper, chat, keepAlive, id, created, request.model(),
-                        choices.length, planned.promptTokens(), report, fault);
-                sink = json;
-            }
+            String modelJson = WireFormat.quote(engine.mapper, request.model());
+            boolean streamed = request.stream() && !fault.is(FaultKind.JSON_REPLY);
+            sink = switch (request.api()) {
+                case CHAT, COMPLETIONS -> streamed
+                        ? new SseResponder(ctx, request.chat(), keepAlive, id, created, modelJson, choices.length,
+                                request.includeUsage(), planned.promptTokens(), report, fault, engine.mapper,
+                                engine.config.debugSendTimes(), engine.config.debugSendTimesInText())
+                        : new JsonResponder(ctx, engine.mapper, request.api(), keepAlive, id, created, request.model(),
+                                choices.length, planned.promptTokens(), report, fault);
+                case RESPONSES -> streamed
+                        ? new ResponsesSseResponder(ctx, keepAlive, id, created, modelJson, planned.promptTokens(), report, fault)
+                        : new JsonResponder(ctx, engine.mapper, request.api(), keepAlive, id, created, request.model(),
+                                choices.length, planned.promptTokens(), report, fault);
+                case MESSAGES -> streamed
+                        ? new AnthropicSseResponder(ctx, keepAlive, id, modelJson, planned.promptTokens(), report, fault)
+                        : new JsonResponder(ctx, engine.mapper, request.api(), keepAlive, id, created, request.model(),
+                                choices.length, planned.promptTokens(), report, fault);
+                case EMBEDDINGS, RERANK -> new InputOnlyResponder(ctx, engine.mapper, request.api(), keepAlive,
+                        request.model(), choices.length, planned.promptTokens(), fault);
+            };
             if (!engine.submit(s)) {
                 int retry = engine.config.scheduling().retryAfterS();
                 refuse(new ApiException(429, "RateLimitError", "The server's request queue is full ("
@@ -371,8 +380,7 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             int steps = s.publishedSteps;
             if (!admitted && s.admitted) {
                 admitted = true;
-                if (sse != null) sse.cachedTokens(s.publishedCachedTokens);
-                else json.cachedTokens(s.publishedCachedTokens);
+                sink.cachedTokens(s.publishedCachedTokens);
                 sink.admitted();
             }
             if (end == Sequence.End.QUEUE_TIMEOUT || end == Sequence.End.SHUTDOWN && !admitted) {

@@ -84,7 +84,7 @@ final class SseResponder implements GenerationSink {
     }
 
     /** Cached tokens are known at admission, after this responder exists. */
-    void cachedTokens(int cached) {
+    @Override public void cachedTokens(int cached) {
         this.cachedTokens = cached;
     }
 

@@ -25,6 +25,8 @@ public final class Datasets {
         m.put(CustomDataset.NAME, CustomDataset::new);
         m.put(OpenQaDataset.NAME, OpenQaDataset::new);
         m.put(MooncakeTraceDataset.NAME, MooncakeTraceDataset::new);
+        // embeddings and rerank (--api openai_embedding / openai_rerank); their knobs: InputOnlyDatasets.of
+        for (String name : InputOnlyDatasets.NAMES) m.put(name, () -> InputOnlyDatasets.of(name, InputOnlyDatasets.Args.DEFAULTS));
         return java.util.Collections.unmodifiableMap(m);
     }
 

@@ -30,6 +30,9 @@ final class CapturingProxy implements AutoCloseable {
     record Captured(String path, Map<String, String> headers, JsonNode body) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Headers the proxy does not pass on: its own connection's, and those the JDK client sets itself. */
+    private static final java.util.Set<String> HOP_BY_HOP = java.util.Set.of("host", "connection", "content-length",
+            "content-type", "transfer-encoding", "expect", "upgrade", "keep-alive", "accept-encoding", "user-agent");
     private final HttpServer server;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -62,9 +65,14 @@ final class CapturingProxy implements AutoCloseable {
         Map<String, String> headers = new TreeMap<>();
         ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
         requests.add(new Captured(ex.getRequestURI().toString(), headers, JSON.readTree(body)));
-        HttpRequest request = HttpRequest.newBuilder(target.resolve(ex.getRequestURI()))
+        HttpRequest.Builder forwarded = HttpRequest.newBuilder(target.resolve(ex.getRequestURI()))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        // the simulator reads some headers (anthropic-version, fault injection): pass on all the JDK lets through
+        headers.forEach((name, value) -> {
+            if (!HOP_BY_HOP.contains(name)) forwarded.header(name, value);
+        });
+        HttpRequest request = forwarded.build();
         HttpResponse<InputStream> reply;
         try {
             reply = client.send(request, HttpResponse.BodyHandlers.ofInputStream());

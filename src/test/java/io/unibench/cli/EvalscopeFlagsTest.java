@@ -326,7 +326,12 @@ class EvalscopeFlagsTest {
                     r.refused("--visualizer");
                     assertThat(r.err()).doesNotContain("wk-secret123456");
                 }),
-                flag("tokenize-prompt", f("--tokenize-prompt"), r -> r.refused("--tokenize-prompt")),
+                flag("tokenize-prompt", f("--tokenize-prompt", "--tokenizer-path", "cl100k_base"), r -> {
+                    assertThat(r.ok().requests().getFirst().path()).isEqualTo("/v1/completions");
+                    assertThat(r.body().get("prompt").size()).isEqualTo(16); // --min/--max-prompt-length 16
+                    assertThat(r.body().get("prompt").get(0).isInt()).isTrue();
+                }),
+                flag("tokenize-prompt without a tokenizer", f("--tokenize-prompt"), r -> r.refused("--tokenize-prompt")),
                 flag("data-source hub", f("--data-source", "modelscope"), r -> r.refused("--data-source 'modelscope'")));
     }
 

@@ -67,13 +67,15 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
             if (tls == null) tls = TlsOptions.DEFAULT;
         }
 
-        /** The client's configuration: headers, then the key (from its variable in {@code env}) as a bearer token. */
+        /**
+         * The client's configuration: headers, then the key (from its variable in {@code env}) as the API sends it
+         * (a bearer token; Anthropic's {@code x-api-key} and {@code anthropic-version}).
+         */
         public ClientConfig clientConfig(Map<String, String> env, boolean debug) {
             Map<String, String> h = new LinkedHashMap<>(headers);
-            String key = apiKey.resolve(env);
-            if (key != null && !key.isEmpty()) h.put("Authorization", "Bearer " + key);
+            api.addCredentials(h, apiKey.resolve(env));
             return new ClientConfig(URI.create(url), h, timeouts.connect(), timeouts.read(), timeouts.total(),
-                    connections, debug, tls);
+                    connections, debug, tls).withApi(api);
         }
 
         @Override
