@@ -80,7 +80,8 @@ public final class ScenarioFile {
         SchemaValidator.Problem first = sorted.getFirst();
         String more = sorted.size() > 1 ? " (and " + (sorted.size() - 1) + " more problem"
                 + (sorted.size() > 2 ? "s" : "") + ")" : "";
-        throw yaml.error(first.path(), first.message() + more);
+        throw new ScenarioProblems(yaml.error(first.path(), first.message() + more).getMessage(), sorted.stream()
+                .map(p -> new ScenarioProblems.Problem(p.path(), yaml.line(p.path()), p.message())).toList());
     }
 
     private void problem(String path, String message) {

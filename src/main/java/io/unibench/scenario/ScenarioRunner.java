@@ -202,7 +202,8 @@ public final class ScenarioRunner {
         return fixed != null ? fixed : s.rounds();
     }
 
-    private ClientConfig clientConfig(Provider p) {
+    /** The client settings of a provider (the service's connection test uses the same). */
+    public ClientConfig clientConfig(Provider p) {
         Map<String, String> headers = new LinkedHashMap<>(p.headers());
         if (p.apiKeyEnv() != null && !p.embeddedSimulator()) {
             headers.put("Authorization", "Bearer " + env.get(p.apiKeyEnv()));

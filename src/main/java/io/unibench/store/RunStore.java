@@ -84,6 +84,14 @@ public final class RunStore implements AutoCloseable {
 
     /** Inserts the run as {@code running}; returns its id (UTC start time and a random suffix). */
     public String createRun(RunStart s, Owner owner, long nowMillis) throws SQLException {
+        return createRun(s, owner, nowMillis, RunRow.RUNNING);
+    }
+
+    /**
+     * Inserts the run with the status given ({@link RunRow#RUNNING}, or {@link RunRow#QUEUED} for the service's
+     * queue, whose {@code started_at} is the time it was queued until {@link #startQueued} sets the real start).
+     */
+    public String createRun(RunStart s, Owner owner, long nowMillis, String status) throws SQLException {
         lock.lock();
         try {
             String id = ZonedDateTime.now(ZoneOffset.UTC).format(ID_TIME) + "-"
@@ -95,7 +103,7 @@ public final class RunStore implements AutoCloseable {
                 ps.setString(2, s.name());
                 ps.setString(3, s.model());
                 ps.setString(4, s.url());
-                ps.setString(5, RunRow.RUNNING);
+                ps.setString(5, status);
                 ps.setLong(6, nowMillis);
                 ps.setLong(7, nowMillis);
                 ps.setString(8, owner.host());
@@ -223,6 +231,99 @@ public final class RunStore implements AutoCloseable {
         }
     }
 
+    /**
+     * A queued run begins: {@code running}, started now, owned by {@code owner}, with what is known once it runs
+     * (its model, URL, configuration and environment). False when it is no longer queued (cancelled meanwhile).
+     */
+    public boolean startQueued(String runId, RunStart s, Owner owner, long nowMillis) throws SQLException {
+        lock.lock();
+        try {
+            int n;
+            try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET status = ?, started_at = ?, heartbeat_at = ?, "
+                    + "model = ?, url = ?, owner_host = ?, owner_pid = ?, owner_started = ?, config_key = ?, "
+                    + "config_json = ?, environment_json = ? WHERE run_id = ? AND status = ?")) {
+                ps.setString(1, RunRow.RUNNING);
+                ps.setLong(2, nowMillis);
+                ps.setLong(3, nowMillis);
+                ps.setString(4, s.model());
+                ps.setString(5, s.url());
+                ps.setString(6, owner.host());
+                ps.setLong(7, owner.pid());
+                ps.setLong(8, owner.startedAt());
+                ps.setString(9, configKey(s.config()));
+                ps.setString(10, ResultJson.write(ResultJson.MAPPER.convertValue(s.config(), Object.class)));
+                ps.setString(11, ResultJson.write(s.environment()));
+                ps.setString(12, runId);
+                ps.setString(13, RunRow.QUEUED);
+                n = ps.executeUpdate();
+            }
+            commit();
+            return n == 1;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Where a started run really goes (an embedded simulator's port) and the environment it runs in. */
+    public void setTarget(String runId, String url, Map<String, Object> environment) throws SQLException {
+        lock.lock();
+        try {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE runs SET url = ?, environment_json = ? WHERE run_id = ?")) {
+                ps.setString(1, url);
+                ps.setString(2, ResultJson.write(environment));
+                ps.setString(3, runId);
+                ps.executeUpdate();
+            }
+            commit();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Ends a run that is still queued or running with the status and one-line reason given (the service's cancel,
+     * a failure before the first point); false when it had already ended.
+     */
+    public boolean endActive(String runId, String status, String reason, long nowMillis) throws SQLException {
+        lock.lock();
+        try {
+            int n;
+            try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET status = ?, status_reason = ?, ended_at = ?, "
+                    + "heartbeat_at = ? WHERE run_id = ? AND status IN (?, ?)")) {
+                ps.setString(1, status);
+                ps.setString(2, reason);
+                ps.setLong(3, nowMillis);
+                ps.setLong(4, nowMillis);
+                ps.setString(5, runId);
+                ps.setString(6, RunRow.QUEUED);
+                ps.setString(7, RunRow.RUNNING);
+                n = ps.executeUpdate();
+            }
+            commit();
+            return n == 1;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sets the status and reason of a run whatever its status (the service's verdict once its runner returned). */
+    public void setStatus(String runId, String status, String reason) throws SQLException {
+        lock.lock();
+        try {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE runs SET status = ?, status_reason = ? WHERE run_id = ?")) {
+                ps.setString(1, status);
+                ps.setString(2, reason);
+                ps.setString(3, runId);
+                ps.executeUpdate();
+            }
+            commit();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public void finishRun(String runId, String status, long nowMillis) throws SQLException {
         lock.lock();
         try {
@@ -287,6 +388,49 @@ public final class RunStore implements AutoCloseable {
                 }
             }
             return recovered;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Takes over the runs left {@code queued} by a service process that is gone (same rule as
+     * {@link #recoverAbandoned}): they become {@code me}'s, to run in the order they were queued. Returns their ids
+     * in that order.
+     */
+    public List<String> adoptQueued(Owner me, long nowMillis) throws SQLException {
+        lock.lock();
+        try {
+            List<String> gone = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT run_id, owner_host, owner_pid, owner_started, "
+                    + "heartbeat_at FROM runs WHERE status = ? ORDER BY started_at, run_id")) {
+                ps.setString(1, RunRow.QUEUED);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        Owner owner = new Owner(rs.getString(2), rs.getLong(3), rs.getLong(4));
+                        boolean self = owner.host().equals(me.host()) && owner.pid() == me.pid();
+                        if (self || (owner.host().equals(me.host()) ? owner.deadOn(me.host())
+                                : nowMillis - rs.getLong(5) > FOREIGN_STALE_MILLIS)) {
+                            gone.add(rs.getString(1));
+                        }
+                    }
+                }
+            }
+            List<String> adopted = new ArrayList<>();
+            for (String id : gone) {
+                try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET owner_host = ?, owner_pid = ?, "
+                        + "owner_started = ?, heartbeat_at = ? WHERE run_id = ? AND status = ?")) {
+                    ps.setString(1, me.host());
+                    ps.setLong(2, me.pid());
+                    ps.setLong(3, me.startedAt());
+                    ps.setLong(4, nowMillis);
+                    ps.setString(5, id);
+                    ps.setString(6, RunRow.QUEUED);
+                    if (ps.executeUpdate() == 1) adopted.add(id);
+                }
+            }
+            commit();
+            return adopted;
         } finally {
             lock.unlock();
         }
@@ -472,7 +616,7 @@ public final class RunStore implements AutoCloseable {
     }
 
     private static final String RUN_COLUMNS = "r.run_id, r.name, r.model, r.url, r.status, r.started_at, "
-            + "r.ended_at, r.request_count, r.success_count, r.config_key";
+            + "r.ended_at, r.request_count, r.success_count, r.config_key, r.status_reason";
 
     private List<RunRow> queryRuns(String sql, List<?> args) throws SQLException {
         List<Object[]> raw = new ArrayList<>();
@@ -483,7 +627,8 @@ public final class RunStore implements AutoCloseable {
                     long ended = rs.getLong(7);
                     Long endedAt = rs.wasNull() ? null : ended;
                     raw.add(new Object[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getLong(6), endedAt, rs.getLong(8), rs.getLong(9), rs.getString(10)});
+                            rs.getString(5), rs.getLong(6), endedAt, rs.getLong(8), rs.getLong(9), rs.getString(10),
+                            rs.getString(11)});
                 }
             }
         }
@@ -492,7 +637,7 @@ public final class RunStore implements AutoCloseable {
         for (Object[] r : raw) {
             rows.add(new RunRow((String) r[0], (String) r[1], (String) r[2], (String) r[3], (String) r[4],
                     (Long) r[5], (Long) r[6], (Long) r[7], (Long) r[8], tags.getOrDefault((String) r[0], List.of()),
-                    (String) r[9]));
+                    (String) r[9], (String) r[10]));
         }
         return rows;
     }
