@@ -54,7 +54,7 @@ final class ScenarioStore {
         }
     }
 
-    private static Map<String, Object> environment(BenchConfig.Provider provider, String url) {
+    static Map<String, Object> environment(BenchConfig.Provider provider, String url) {
         Map<String, Object> env = RunHistory.environment(url, provider.embeddedSimulator(), provider.model());
         env.put("provider", provider.name());
         return env;

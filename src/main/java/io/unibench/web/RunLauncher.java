@@ -17,14 +17,14 @@ public interface RunLauncher {
      * @param runId  the stored run, already {@code running}: the runner records into it (no new row)
      * @param config the validated document
      * @param store  the run history to record into
-     * @param events where the run's live events go, {@link RunFinished} last
+     * @param events where the run's live events go; the queue publishes the {@link RunFinished} itself once it has
+     *               stored the run's end, so a page that reloads on it finds the final status
      * @param cancel stop when it fires; register the runner's stop with {@link Cancellation#onCancel}
      */
     record Launch(String runId, BenchConfig config, StoreLocation store, EventHub events, Cancellation cancel) {}
 
     /**
-     * Runs the launch to its end on the calling thread and returns how it ended (the {@link RunFinished} it
-     * published). A target that cannot be reached or a key that is refused is a {@link io.unibench.BadInputException}
+     * Runs the launch to its end on the calling thread and returns how it ended. A target that cannot be reached or a key that is refused is a {@link io.unibench.BadInputException}
      * (the run is stored as failed with its message).
      */
     RunFinished run(Launch launch) throws Exception;

@@ -159,18 +159,22 @@ final class RunQueue implements AutoCloseable {
 
     private void execute(Entry e) {
         try {
-            RunFinished end = launch(e);
+            RunFinished ran = launch(e);
+            Cancellation.Cause cause = e.cancel().cause();
+            // a stop makes the probe or a level fail too: who stopped the run decides what it was
+            RunFinished end = cause == Cancellation.Cause.REQUEST ? new RunFinished(RunStatus.STOPPED, "cancelled by request")
+                    : cause == Cancellation.Cause.SHUTDOWN ? new RunFinished(RunStatus.STOPPED, "the service stopped")
+                    : ran;
             String status = switch (end.status()) {
                 case FINISHED -> RunRow.FINISHED;
                 case FAILED -> RunRow.FAILED;
-                case STOPPED -> e.cancel().cause() == Cancellation.Cause.REQUEST ? RunRow.CANCELLED : RunRow.INTERRUPTED;
+                case STOPPED -> cause == Cancellation.Cause.REQUEST ? RunRow.CANCELLED : RunRow.INTERRUPTED;
             };
-            String reason = end.status() == RunStatus.FINISHED ? null
-                    : e.cancel().cause() == Cancellation.Cause.REQUEST ? "cancelled by request"
-                    : e.cancel().cause() == Cancellation.Cause.SHUTDOWN ? "the service stopped" : end.reason();
+            String reason = end.reason();
             long now = System.currentTimeMillis();
             // the runner's recorder ended the row already unless the run failed before its first point
             if (!store.endActive(e.runId(), status, reason, now)) store.setStatus(e.runId(), status, reason);
+            e.events().publish(end);
         } catch (SQLException | RuntimeException ex) {
             log.println("unibench serve: run " + e.runId() + ": cannot store its end: "
                     + StoreLocation.mask(String.valueOf(ex.getMessage())));
@@ -197,24 +201,18 @@ final class RunQueue implements AutoCloseable {
         try {
             return launcher.run(new RunLauncher.Launch(e.runId(), e.config(), location, e.events(), e.cancel()));
         } catch (BadInputException ex) {
-            return failed(e, ex.getMessage());
+            return failed(ex.getMessage());
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            return failed(e, "interrupted");
+            return failed("interrupted");
         } catch (Exception ex) {
             log.println("unibench serve: run " + e.runId() + ": " + StoreLocation.mask(String.valueOf(ex)));
-            return failed(e, "internal error (logged by the service): " + ex.getClass().getSimpleName());
+            return failed("internal error (logged by the service): " + ex.getClass().getSimpleName());
         }
     }
 
-    private static RunFinished failed(Entry e, String reason) {
-        RunFinished end = new RunFinished(RunStatus.FAILED, StoreLocation.mask(reason));
-        try {
-            e.events().publish(end);
-        } catch (IllegalStateException closed) {
-            // the launcher closed the hub itself; its subscribers saw its own end
-        }
-        return end;
+    private static RunFinished failed(String reason) {
+        return new RunFinished(RunStatus.FAILED, StoreLocation.mask(reason));
     }
 
     /**
