@@ -51,6 +51,11 @@ public final class ScenarioFile {
         this.env = env;
     }
 
+    /** The dataset names a {@code type: chat} scenario may give. */
+    public static List<String> chatDatasets() {
+        return Datasets.names();
+    }
+
     public static BenchConfig load(Path file, Map<String, String> env) {
         String text;
         try {

@@ -76,6 +76,12 @@ final class RunsApi {
         }
     }
 
+    /** Why a queued run waits (its place and what runs), or null when it does not wait. */
+    String queueReason(String runId) {
+        RunQueue.Waiting w = queue.waiting(runId);
+        return w == null ? null : "position " + w.position() + "; " + w.reason();
+    }
+
     StoredRun load(String idOrPrefix) throws SQLException {
         return store.run(resolve(idOrPrefix));
     }
