@@ -722,7 +722,8 @@ public final class RunStore implements AutoCloseable {
      * One request's moments for a chart of a point (milliseconds since the point's start; null when it did not
      * happen).
      */
-    public record RequestSample(long index, double startMs, Double ttftMs, Double latencyMs, boolean success) {}
+    public record RequestSample(long index, double startMs, Double ttftMs, Double latencyMs, boolean success,
+                                long startEpochMs) {}
 
     /**
      * At most {@code max} requests of a point, evenly spread over its request indices, for charts of one dot per
@@ -741,7 +742,8 @@ public final class RunStore implements AutoCloseable {
             for (int from = 0; from < indices.size(); from += 500) {
                 List<Long> chunk = indices.subList(from, Math.min(indices.size(), from + 500));
                 String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
-                try (PreparedStatement ps = c.prepareStatement("SELECT idx, start_ns, first_token_ns, end_ns, success "
+                try (PreparedStatement ps = c.prepareStatement("SELECT idx, start_ns, first_token_ns, end_ns, success, "
+                        + "start_epoch_ms "
                         + "FROM requests WHERE run_id = ? AND point_index = ? AND idx IN (" + marks + ") ORDER BY idx")) {
                     ps.setString(1, runId);
                     ps.setInt(2, point);
@@ -754,7 +756,8 @@ public final class RunStore implements AutoCloseable {
                             Double ttft = rs.wasNull() ? null : (first - start) / 1e6;
                             long end = rs.getLong(4);
                             Double latency = rs.wasNull() ? null : (end - start) / 1e6;
-                            out.add(new RequestSample(rs.getLong(1), start / 1e6, ttft, latency, rs.getInt(5) != 0));
+                            out.add(new RequestSample(rs.getLong(1), start / 1e6, ttft, latency, rs.getInt(5) != 0,
+                                    rs.getLong(6)));
                         }
                     }
                 }

@@ -102,8 +102,9 @@ class BrowserTest {
         page.locator("#compare-button").click();
         page.waitForURL("**/compare?**");
         assertThat(page.url()).contains("a=" + f.runIds.get(0)).contains("b=" + f.runIds.get(1));
-        page.waitForFunction("Object.keys(window.unibenchCharts).length === 4");
-        for (String id : List.of("cmp-latency", "cmp-ttft", "cmp-levels-tok", "cmp-levels-ttft")) {
+        page.waitForFunction("Object.keys(window.unibenchCharts).length === 6");
+        for (String id : List.of("cmp-latency", "cmp-ttft", "cmp-levels-tok", "cmp-levels-ttft", "cmp-ttft-time",
+                "cmp-throughput")) {
             assertThat(series(page, id)).as(id).isEqualTo(2);
             assertThat(drawn(page, id)).as(id).isTrue();
         }
