@@ -36,16 +36,16 @@ final class RunControl {
                         + "400 with {error, problems: [{path (JSON pointer), line (YAML only), message}]}; a literal "
                         + "API key or credential header is refused (name the service's variable in api_key_env). "
                         + "201 with {id, status: \"queued\"}.", "application/json", this::create,
-                        param("tag", "a tag for the run (repeatable)")),
+                        param("tag", "a tag for the run (repeatable)")).with(201, Route.SCENARIO_DOCUMENT),
                 Route.api("post", "/api/runs/{id}/cancel", "Cancels a queued run (it never starts) or a running one "
                         + "(it stops; what ran is kept): 202 with {id, status}; 409 when it has already ended.",
-                        "application/json", this::cancel),
+                        "application/json", this::cancel).with(202, List.of()),
                 Route.api("post", "/api/scenarios/validate", "Validates a scenario document as POST /api/runs "
                         + "would, without queueing anything: 200 with {valid: true, name, levels, scenarios} or 400 "
-                        + "with its problems.", "application/json", this::validate),
+                        + "with its problems.", "application/json", this::validate).with(200, Route.SCENARIO_DOCUMENT),
                 Route.api("post", "/api/connection-test", "Sends the document's one-token probe to its provider "
                         + "through the benchmark's client, as a run does before its first level: 200 with {ok, "
-                        + "message}.", "application/json", this::testConnection));
+                        + "message}.", "application/json", this::testConnection).with(200, Route.SCENARIO_DOCUMENT));
     }
 
     private ScenarioDocument document(Context ctx) {
