@@ -326,6 +326,31 @@ class WebRunsTest {
                 .contains("refused");
     }
 
+    @Test
+    void runsLeftQueuedByAServiceThatIsGoneRunWhenTheNextOneStarts() throws Exception {
+        io.unibench.store.Owner me = io.unibench.store.Owner.current();
+        io.unibench.store.Owner gone = new io.unibench.store.Owner(me.host(), Long.MAX_VALUE - 1, 1);
+        com.fasterxml.jackson.databind.node.ObjectNode doc = (com.fasterxml.jackson.databind.node.ObjectNode)
+                new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(quickYaml("left"));
+        String id = f.store.createRun(new io.unibench.store.RunStart("left", List.of(), "m", "x", doc, java.util.Map.of()),
+                gone, System.currentTimeMillis(), io.unibench.store.RunRow.QUEUED);
+        java.io.StringWriter log = new java.io.StringWriter();
+        try (io.unibench.store.RunStore store = io.unibench.store.RunStore.open(f.location);
+             WebServer next = WebServer.start(new WebConfig("127.0.0.1", 0, null), store, f.location,
+                     new RunService(new io.unibench.cli.ScenarioLauncher(WebFixture.ENV, dir.resolve("next"),
+                             new java.io.PrintWriter(log, true)), 1, WebFixture.ENV), "test",
+                     new java.io.PrintWriter(log, true))) {
+            HttpResponse<Stream<String>> r = f.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + next.port() + "/api/runs/" + id + "/events")).timeout(Duration.ofSeconds(120)).GET().build(),
+                    HttpResponse.BodyHandlers.ofLines());
+            List<String> lines = r.body().toList();
+            assertThat(lines).contains("event: run_finished");
+            assertThat(lines.getLast().isEmpty() ? lines.get(lines.size() - 2) : lines.getLast()).contains("\"run_status\":\"finished\"");
+        }
+        assertThat(f.store.run(id).row().status()).isEqualTo("finished");
+        assertThat(f.store.run(id).row().requestCount()).isEqualTo(12);
+    }
+
     private static JsonNode problems(HttpResponse<String> r, int status) throws Exception {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
         JsonNode body = JSON.readTree(r.body());
