@@ -35,7 +35,11 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
     /** One problem: where (JSON pointer; 1-based YAML line, 0 for JSON or when unknown) and what. */
     record Problem(String path, int line, String message) {
         Map<String, Object> toMap(boolean yaml) {
-            return yaml ? Map.of("path", path, "line", line, "message", message) : Map.of("path", path, "message", message);
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("path", path);
+            if (yaml) m.put("line", line);
+            m.put("message", message);
+            return m;
         }
     }
 
@@ -51,9 +55,11 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
         }
 
         Map<String, Object> body() {
-            return Map.of("error", problems.size() == 1 ? "the scenario document has a problem"
-                            : "the scenario document has " + problems.size() + " problems",
-                    "problems", problems.stream().map(p -> p.toMap(yaml)).toList());
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("error", problems.size() == 1 ? "the scenario document has a problem"
+                    : "the scenario document has " + problems.size() + " problems");
+            m.put("problems", problems.stream().map(p -> p.toMap(yaml)).toList());
+            return m;
         }
     }
 
