@@ -1,28 +1,16 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
-import io.unibench.client.ClientConfig;
-import io.unibench.client.LlmClient;
 import io.unibench.Secrets;
 import io.unibench.client.TlsOptions;
-import io.unibench.engine.BenchmarkRunner;
-import io.unibench.engine.ConnectionTest;
-import io.unibench.engine.ServerTokenize;
-import io.unibench.engine.LoadPlan;
 import io.unibench.engine.RecordFactory;
-import io.unibench.engine.RequestFactory;
-import io.unibench.engine.RunFailedException;
-import io.unibench.engine.RunOutcome;
+import io.unibench.engine.ServerTokenize;
+import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
-import io.unibench.engine.selfcheck.SelfCheck;
+import io.unibench.engine.live.EventHub;
 import io.unibench.engine.selfcheck.SelfCheckReport;
+import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.PromptLengthStats;
-import io.unibench.metrics.RecordSink;
-import io.unibench.metrics.RunInfo;
-import io.unibench.metrics.RunMetrics;
-import io.unibench.metrics.RunResult;
-import io.unibench.report.EvalscopeFiles;
-import io.unibench.report.RequestsJsonlWriter;
 import io.unibench.report.TerminalReport;
 import io.unibench.sim.SimCertificate;
 import io.unibench.sim.SimConfig;
@@ -36,18 +24,13 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -71,15 +54,12 @@ public final class PerfCommand implements Callable<Integer> {
     CommandSpec spec;
 
     private final StopSignal stop = new StopSignal();
-    private volatile LlmClient activeClient;
-    /** The bug that ended the sweep early (a worker, sink or hook threw); its report is partial. */
+    private volatile SessionRunner session;
     /** What stopped the run early: an internal error (a bug) or an output that could not be written. */
     private RuntimeException failure;
     private MultiTurnPerf multiTurn; // null unless --multi-turn
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
-    private StoreHook store; // run history (--db / --no-db), opened by runSweep
-    private ProgressFile progressFile; // --enable-progress-tracker, else null
     private PromptLengthStats sweepPromptLengths; // whole sweep, for the report
     /** The tokenizer that synthesized and counted prompts of a target length (the user's or the bundled default). */
     private String lengthTokenizer;
@@ -96,8 +76,8 @@ public final class PerfCommand implements Callable<Integer> {
     /** Stops the run as Ctrl-C does: no new requests, in-flight ones cancelled, partial report written. */
     public void stop() {
         stop.stop();
-        LlmClient client = activeClient;
-        if (client != null) client.cancelAll();
+        SessionRunner s = session;
+        if (s != null) s.stop();
     }
 
     @Override
@@ -162,62 +142,34 @@ public final class PerfCommand implements Callable<Integer> {
             throws Exception {
         // without --tokenizer-path, counts the server does not report are a labelled character estimate
         Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(options);
-        // the open loop has no bound: the pool is as large as the largest run (connections open as needed)
-        int peak = (s.openLoop() ? s.number() : s.parallel()).stream().mapToInt(Integer::intValue).max().orElse(1);
-        ClientConfig config = new ClientConfig(URI.create(url), requestHeaders(s, url),
-                seconds(options.connectTimeout), seconds(options.readTimeout), seconds(options.totalTimeout),
-                peak * 2 + 8, options.debug, tls);
+        RunSpec spec = s.spec(options, url, tls, root.getFileName().toString(), root, environment);
         CountDownLatch reportWritten = new CountDownLatch(1);
-        store = StoreHook.open(options, s, url, environment, err);
+        RunHistory history = RunHistory.open(options.history, environment, err);
+        HistoryRecorder store = new HistoryRecorder(history, t -> HistoryRecorder.perfStart(s, options, url,
+                root.resolve(spec.points().getFirst().label()).resolve("benchmark_args.json")));
         // after the store opened, so a bad --db is the only line
         if (s.embeddedSimulator()) {
             err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
         }
-        List<RunResult> results = new ArrayList<>();
-        List<SelfCheckReport> checks = new ArrayList<>();
-        boolean stopped = false;
         long sweepTotal = s.number().stream().mapToLong(Integer::longValue).sum();
-        progressFile = options.enableProgressTracker ? new ProgressFile(root, sweepTotal) : null;
-        try (LlmClient client = new LlmClient(config)) {
-            activeClient = client;
-            if (stop.isStopped()) client.cancelAll();
+        ProgressFile progressFile = options.enableProgressTracker ? new ProgressFile(root, sweepTotal) : null;
+        boolean terminal = ProgressSink.stderrIsTerminal();
+        PerfPoints points = new PerfPoints(s, options, spec, datasets, multiTurn, firstPrompts,
+                new RecordFactory(counting, userTokenizer != null), stop, err, progressFile,
+                sweepPromptLengths, lengthTokenizer, terminal, environment);
+        SessionRunner.Result ran = null;
+        boolean stopped = false;
+        try (EventHub events = new EventHub();
+             AutoCloseable bar = terminal ? events.subscribe(new ProgressView(err, multiTurn != null)) : null) {
+            session = new SessionRunner(spec, environment, options.debug, stop, events, store, err);
             Thread hook = installSignalHandler ? installHook(reportWritten) : null;
             try {
-                RecordFactory records = new RecordFactory(counting, userTokenizer != null);
-                BenchmarkRunner runner = new BenchmarkRunner(client, records, stop);
-                long offset = options.datasetOffset;
-                for (int i = 0; i < s.number().size() && !stopped && failure == null; i++) {
-                    int number = s.number().get(i);
-                    int warmup = PerfSettings.warmupCount(options.warmupNum, number);
-                    LoadPlan plan = s.openLoop() ? LoadPlan.openLoop(number, s.rate().get(i), s.duration(), warmup)
-                            : new LoadPlan(s.parallel().get(i), number, s.rate().get(i), s.duration(), warmup);
-                    List<Prompt> prompts = i == 0 || multiTurn != null ? firstPrompts : datasets.load(offset, number + warmup);
-                    if (i > 0 && multiTurn != null) multiTurn.prepare(offset, number + warmup);
-                    RunResult result;
-                    try (RequestFactory requests = new RequestFactory(prompts, s.generation(), s.seed() + offset,
-                            Long.toString(System.currentTimeMillis(), 36) + "-" + i)) {
-                        if (i == 0 && !options.noTestConnection) ConnectionTest.run(client, requests, url, stop);
-                        if (i == 0 && options.serverTokenize > 0 && multiTurn == null) {
-                            serverCounted = ServerTokenize.sample(URI.create(url), requestHeaders(s, url), s.model(),
-                                    prompts, options.serverTokenize);
-                            err.println("Server-counted prompt lengths: " + serverCounted.describe());
-                        }
-                        Path runDir = root.resolve(plan.label());
-                        Files.createDirectories(runDir);
-                        ArgsFile.write(runDir.resolve("benchmark_args.json"), s, options, url, plan, offset);
-                        requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
-                        result = runPoint(plan, requests, runner, runDir, err, client, checks, s.seed() + offset,
-                                i == 0);
-                    }
-                    results.add(result);
-                    stopped = stop.isStopped();
-                    offset += number;
-                    if (failure != null) break;
-                    if (!stopped && i + 1 < s.number().size() && s.sleepIntervalSeconds() > 0) {
-                        stopped = stop.awaitUntil(System.nanoTime() + s.sleepIntervalSeconds() * 1_000_000_000L);
-                    }
-                }
-                String text = TerminalReport.render(results, basicInfo(s, url, root, checks, stopped));
+                ran = session.run(points);
+                stopped = ran.stopped();
+                failure = ran.failure();
+                serverCounted = points.serverCounted();
+                events.close(); // the bar's last line before the report
+                String text = TerminalReport.render(ran.points(), basicInfo(s, url, root, ran.checks(), stopped));
                 out.println(text);
                 Files.writeString(root.resolve("performance_summary.txt"), text);
                 if (s.defaultLoad()) out.println("Reproduce: " + reproduceCommand(s));
@@ -225,61 +177,15 @@ public final class PerfCommand implements Callable<Integer> {
                 if (failure != null) err.println("unibench: " + failure.getMessage() + "; the report above is partial");
                 else if (stopped) err.println("Interrupted: the report above is partial.");
             } finally {
-                if (progressFile != null) progressFile.finish(stopped || failure != null);
-                store.finish(stopped || failure != null);
+                boolean early = ran == null || stopped || failure != null;
+                if (progressFile != null) progressFile.finish(early);
+                store.close(early);
                 reportWritten.countDown();
                 if (hook != null && !stopped) removeHook(hook);
             }
         }
         if (failure != null) return Main.EXIT_FAILED;
-        return RunVerdict.exitCode(RunVerdict.byLabel(results), maxErrorRate, stopped, err);
-    }
-
-    private RunResult runPoint(LoadPlan plan, RequestFactory requests, BenchmarkRunner runner, Path runDir,
-                               PrintWriter err, LlmClient client, List<SelfCheckReport> checks, long seed,
-                               boolean firstPoint)
-            throws InterruptedException, IOException {
-        RunMetrics metrics = new RunMetrics();
-        PromptLengthStats promptLengths = new PromptLengthStats(lengthTokenizer);
-        RunInfo info = new RunInfo(plan.label(), plan.concurrency(), plan.paced() ? plan.rate() : -1, plan.number());
-        long runStart = System.nanoTime();
-        RunOutcome outcome = null;
-        SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
-        try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(runDir.resolve("requests.jsonl"), runStart);
-             ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
-                     ProgressSink.stderrIsTerminal(), options.logEveryNQuery);
-             RecordSink stored = store.pointSink(info, runDir, runStart)) {
-            RecordSink shown = multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress;
-            List<RecordSink> sinks = new ArrayList<>(List.of(metrics, jsonl, promptLengths, sweepPromptLengths, shown, stored));
-            if (progressFile != null) {
-                sinks.add(multiTurn != null ? MultiTurnPerf.conversationProgress(progressFile) : progressFile);
-            }
-            try {
-                outcome = multiTurn != null ? multiTurn.run(activeClient, stop, plan, sinks, seed)
-                        : runner.run(plan, requests, sinks, seed);
-            } catch (RunFailedException e) {
-                failure = e; // the sinks hold every request that ran: the point's partial report follows
-                outcome = new RunOutcome(metrics.total(), true, false);
-            }
-        } catch (UncheckedIOException e) {
-            // requests.jsonl could not be written (disk full, permissions; the writer reports it when closed): the
-            // other sinks hold every request, so the report follows and the run stops here with exit 1
-            failure = new UncheckedIOException(e.getMessage() + ": " + e.getCause().getMessage(), e.getCause());
-            if (outcome == null) outcome = new RunOutcome(metrics.total(), true, false);
-        }
-        SelfCheckReport check = selfCheck.stop();
-        checks.add(check);
-        if (check.bottleneck()) err.println("[" + plan.label() + "] " + check.warningLine());
-        if (outcome.hitDuration()) {
-            err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
-        }
-        RunResult result = metrics.result(info);
-        Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
-        extraKeys.putAll(promptLengths.summaryKeys());
-        if (serverCounted != null && firstPoint) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
-        store.pointFinished(result, extraKeys);
-        EvalscopeFiles.write(runDir, result, extraKeys);
-        return result;
+        return RunVerdict.exitCode(RunVerdict.byLabel(ran.points()), maxErrorRate, stopped, err);
     }
 
     private Thread installHook(CountDownLatch reportWritten) {
@@ -301,22 +207,6 @@ public final class PerfCommand implements Callable<Integer> {
         } catch (IllegalStateException shuttingDown) {
             // the JVM is already exiting; the hook has run or will run and finds the report written
         }
-    }
-
-    /**
-     * --headers, then the URL's user info as Basic authorization (as evalscope's HTTP client, aiohttp, sends it)
-     * unless an Authorization header is given, then the API key (which wins).
-     */
-    private Map<String, String> requestHeaders(PerfSettings s, String url) {
-        Map<String, String> headers = new LinkedHashMap<>(s.headers());
-        String userInfo = URI.create(url).getUserInfo();
-        boolean authorizationGiven = headers.keySet().stream().anyMatch(h -> h.equalsIgnoreCase("Authorization"));
-        if (userInfo != null && !authorizationGiven) {
-            headers.put("Authorization", "Basic " + java.util.Base64.getEncoder()
-                    .encodeToString(userInfo.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        }
-        if (s.apiKey() != null && !s.apiKey().isEmpty()) headers.put("Authorization", "Bearer " + s.apiKey());
-        return headers;
     }
 
     private Path outputRoot(PerfSettings s) {
@@ -375,9 +265,5 @@ public final class PerfCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         for (int v : values) sb.append(sb.isEmpty() ? "" : " ").append(v);
         return sb.toString();
-    }
-
-    private static Duration seconds(Double s) {
-        return s == null ? null : Duration.ofNanos((long) (s * 1e9));
     }
 }

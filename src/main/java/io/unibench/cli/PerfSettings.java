@@ -8,11 +8,17 @@ import io.unibench.BadInputException;
 import io.unibench.client.ApiFormat;
 import io.unibench.client.GenerationParams;
 import io.unibench.client.TlsOptions;
+import io.unibench.engine.LoadPlan;
+import io.unibench.engine.spec.RunSpec;
+import io.unibench.engine.spec.SpecPaths;
+import io.unibench.engine.spec.SpecRules;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -74,28 +80,26 @@ record PerfSettings(
             throw new BadInputException("--number has " + number.size() + " values and --parallel "
                     + parallel.size() + "; a sweep pairs them, so give as many of each");
         }
-        for (int n : number) if (n < 1) throw new BadInputException("--number " + n + ": must be ≥ 1");
-        for (int p : parallel) if (p < 1) throw new BadInputException("--parallel " + p + ": must be ≥ 1");
         List<Double> rate = o.rate != null ? o.rate : List.of(-1.0);
         if (rate.size() == 1) rate = repeat(rate.get(0), number.size());
         if (rate.size() != number.size()) {
             throw new BadInputException("--rate has " + rate.size() + " values for " + number.size()
                     + " runs; give one value or one per run");
         }
-        for (double r : rate) {
-            if (r != -1 && r <= 0) throw new BadInputException("--rate " + r + ": must be > 0, or -1 for none");
+        // the shared rules of every front end (RunSpec), in perf's words
+        SpecRules rules = new SpecRules(SpecPaths.FLAGS);
+        for (int i = 0; i < number.size(); i++) {
+            rules.point(i, parallel.get(i), number.get(i), rate.get(i), o.duration, o.warmupNum);
         }
-        if (o.duration != null && o.duration <= 0) throw new BadInputException("--duration must be > 0 seconds");
+        rules.throwFirst();
         Duration duration = o.duration == null ? null : Duration.ofNanos((long) (o.duration * 1e9));
         int sleep = o.sleepInterval != null ? o.sleepInterval : sim ? 1 : 5;
-        if (sleep < 0) throw new BadInputException("--sleep-interval must be ≥ 0");
+        rules.pause(0, sleep).throwFirst();
 
         List<Integer> maxTokens = o.maxTokens != null ? o.maxTokens : List.of(2048);
         int maxMin = maxTokens.get(0);
         int maxMax = maxTokens.size() > 1 ? maxTokens.get(1) : maxMin;
-        if (maxMin < 1 || maxMax < maxMin) {
-            throw new BadInputException("--max-tokens " + maxTokens + ": need 1 ≤ MIN ≤ MAX");
-        }
+        rules.generation(maxTokens, o.minTokens, o.temperature, o.topP, o.topK).throwFirst();
         ObjectNode extra = parseJsonObject("--extra-args", o.extraArgs);
         ObjectNode template = o.queryTemplate == null ? null : parseJsonObject("--query-template", readAt(o.queryTemplate));
         GenerationParams gen = new GenerationParams(model, format, maxMin, maxMax, o.minTokens, o.temperature,
@@ -113,12 +117,56 @@ record PerfSettings(
                     + ": need 0 ≤ MIN ≤ MAX");
         }
         if (o.prefixLength < 0) throw new BadInputException("--prefix-length must be ≥ 0");
-        if (o.totalTimeout <= 0) throw new BadInputException("--total-timeout must be > 0");
-        if (o.warmupNum < 0) throw new BadInputException("--warmup-num must be ≥ 0");
+        rules.timeouts(0, o.connectTimeout, o.readTimeout, o.totalTimeout).throwFirst();
         checkRanges(o);
         return new PerfSettings(sim, url, model, format, apiKey, o.headerMap(), List.copyOf(parallel),
                 List.copyOf(number), List.copyOf(rate), duration, sleep, gen, o.seed == null ? 0 : o.seed,
                 dataset, minLen, maxLen, defaultLoad, o.openLoop);
+    }
+
+    /**
+     * The run these settings describe, against {@code url} (the embedded simulator's once it runs): one target, one
+     * workload, one point per sweep entry, the sleep interval between them.
+     */
+    RunSpec spec(PerfOptions o, String url, TlsOptions tls, String name, Path root, Map<String, String> env) {
+        RunSpec.ApiKey key = o.apiKey != null ? RunSpec.ApiKey.of(o.apiKey)
+                : RunSpec.ApiKey.fromEnv(env.containsKey("UNIBENCH_API_KEY") ? "UNIBENCH_API_KEY" : "OPENAI_API_KEY");
+        // the open loop has no bound: the pool is as large as the largest run (connections open as needed)
+        int peak = (openLoop ? number : parallel).stream().mapToInt(Integer::intValue).max().orElse(1);
+        RunSpec.Target target = new RunSpec.Target(model, url, embeddedSimulator, model, format, headersFor(url), key,
+                new RunSpec.Timeouts(seconds(o.connectTimeout), seconds(o.readTimeout), seconds(o.totalTimeout)),
+                peak * 2 + 8, tls, !o.noTestConnection);
+        RunSpec.Workload workload = new RunSpec.Workload(dataset, o.multiTurn, dataset, o.datasetPath, o.prompt,
+                minPromptLength, maxPromptLength, generation);
+        List<RunSpec.Point> points = new ArrayList<>();
+        for (int i = 0; i < number.size(); i++) {
+            int n = number.get(i);
+            int warmup = warmupCount(o.warmupNum, n);
+            LoadPlan plan = openLoop ? LoadPlan.openLoop(n, rate.get(i), duration, warmup)
+                    : new LoadPlan(parallel.get(i), n, rate.get(i), duration, warmup);
+            points.add(new RunSpec.Point(plan.label(), 0, 0, plan, Duration.ofSeconds(sleepIntervalSeconds)));
+        }
+        return new RunSpec(name, List.of(target), List.of(workload), points, new RunSpec.Outputs(root),
+                new RunSpec.History(!o.history.noDb, o.history.store.db, o.history.tags), seed);
+    }
+
+    /**
+     * --headers, then the URL's user info as Basic authorization (as evalscope's HTTP client, aiohttp, sends it)
+     * unless an Authorization header is given; the API key, which wins, is added by the target.
+     */
+    Map<String, String> headersFor(String url) {
+        Map<String, String> h = new LinkedHashMap<>(headers);
+        String userInfo = URI.create(url).getUserInfo();
+        boolean authorizationGiven = h.keySet().stream().anyMatch(k -> k.equalsIgnoreCase("Authorization"));
+        if (userInfo != null && !authorizationGiven) {
+            h.put("Authorization", "Basic " + java.util.Base64.getEncoder()
+                    .encodeToString(userInfo.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        return h;
+    }
+
+    private static Duration seconds(Double s) {
+        return s == null ? null : Duration.ofNanos((long) (s * 1e9));
     }
 
     /** evalscope's optional sampling flags, as body fields in its order; each range is the servers' own. */
@@ -175,16 +223,8 @@ record PerfSettings(
 
     /** The flags whose values have a range or must not be empty; each message names the flag and the value. */
     private static void checkRanges(PerfOptions o) {
-        positiveSeconds("--connect-timeout", o.connectTimeout);
-        positiveSeconds("--read-timeout", o.readTimeout);
         if (o.datasetOffset < 0) throw new BadInputException("--dataset-offset " + o.datasetOffset + ": must be ≥ 0");
         if (o.logEveryNQuery < 1) throw new BadInputException("--log-every-n-query " + o.logEveryNQuery + ": must be ≥ 1");
-        if (o.minTokens != null && o.minTokens < 0) throw new BadInputException("--min-tokens " + o.minTokens + ": must be ≥ 0");
-        if (!(o.temperature >= 0) || Double.isInfinite(o.temperature)) {
-            throw new BadInputException("--temperature " + o.temperature + ": must be ≥ 0");
-        }
-        if (o.topP != null && !(o.topP > 0 && o.topP <= 1)) throw new BadInputException("--top-p " + o.topP + ": must be in (0, 1]");
-        if (o.topK != null && o.topK < -1) throw new BadInputException("--top-k " + o.topK + ": must be ≥ 1, or -1 (or 0) for none");
         if (o.numWorkers != null && o.numWorkers < 0) {
             throw new BadInputException("--num-workers " + o.numWorkers + ": must be ≥ 1, or 0 for the default");
         }
@@ -201,12 +241,6 @@ record PerfSettings(
         if (o.multiTurnArgs != null) parseJsonObject("--multi-turn-args", o.multiTurnArgs);
         AgenticFlags.estimate(o); // --chars-per-token
         AgenticFlags.toolLatencyScale(o);
-    }
-
-    private static void positiveSeconds(String flag, Double seconds) {
-        if (seconds != null && !(seconds > 0 && seconds < 1e9)) {
-            throw new BadInputException(flag + " " + seconds + ": must be > 0 seconds");
-        }
     }
 
     private static void notBlank(String flag, String value) {

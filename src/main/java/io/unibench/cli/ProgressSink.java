@@ -11,72 +11,38 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Shows a run's progress on stderr: a bar redrawn in place when stderr is a terminal (at most ten times a
- * second), otherwise one line every {@code --log-every-n-query} requests, so CI logs stay readable.
+ * A run's progress in a log (stderr not a terminal): one line every {@code --log-every-n-query} requests, so CI logs
+ * stay readable and show what evalscope's flag promises. On a terminal {@link ProgressView} draws a live bar
+ * from the run's events instead.
  */
 final class ProgressSink implements RecordSink {
-    private static final long REDRAW_NANOS = 100_000_000L;
-
     private final PrintWriter err;
     private final RunMetrics metrics;
     private final String label;
     private final int total;
-    private final boolean terminal;
     private final int every;
     private final AtomicLong done = new AtomicLong();
-    /** Serialises the terminal output; a lock, not a monitor: printing blocks, and would pin a virtual thread. */
+    /** Serialises the output; a lock, not a monitor: printing blocks, and would pin a virtual thread. */
     private final ReentrantLock printing = new ReentrantLock();
-    private long lastDraw;
 
-    ProgressSink(PrintWriter err, RunMetrics metrics, String label, int total, boolean terminal, int every) {
+    ProgressSink(PrintWriter err, RunMetrics metrics, String label, int total, int every) {
         this.err = err;
         this.metrics = metrics;
         this.label = label;
         this.total = total;
-        this.terminal = terminal;
         this.every = Math.max(1, every);
     }
 
     @Override
     public void accept(RequestRecord record) {
         long n = done.incrementAndGet();
-        if (terminal) {
-            long now = System.nanoTime();
-            printing.lock();
-            try {
-                if (n < total && now - lastDraw < REDRAW_NANOS) return;
-                lastDraw = now;
-                err.print("\r" + bar(n) + "  " + line(metrics.live()));
-                err.flush();
-            } finally {
-                printing.unlock();
-            }
-        } else if (n % every == 0) {
-            printing.lock();
-            try {
-                err.println("[" + label + "] " + n + "/" + total + "  " + line(metrics.live()));
-            } finally {
-                printing.unlock();
-            }
+        if (n % every != 0) return;
+        printing.lock();
+        try {
+            err.println("[" + label + "] " + n + "/" + total + "  " + line(metrics.live()));
+        } finally {
+            printing.unlock();
         }
-    }
-
-    @Override
-    public void close() {
-        if (terminal) {
-            printing.lock();
-            try {
-                err.println();
-            } finally {
-                printing.unlock();
-            }
-        }
-    }
-
-    private String bar(long n) {
-        int width = 30;
-        int filled = total == 0 ? width : (int) Math.min(width, n * width / total);
-        return "[" + label + "] " + "█".repeat(filled) + "░".repeat(width - filled) + " " + n + "/" + total;
     }
 
     private static String line(LiveStats s) {

@@ -1,14 +1,17 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
+import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
+import io.unibench.engine.live.EventHub;
+import io.unibench.engine.spec.RunSpec;
 import io.unibench.report.scenario.ReportFiles;
 import io.unibench.report.scenario.ScenarioReport;
 import io.unibench.scenario.BenchConfig;
-import io.unibench.scenario.ProviderRecorders;
 import io.unibench.scenario.ScenarioFile;
 import io.unibench.scenario.ScenarioResults;
 import io.unibench.scenario.ScenarioRunner;
+import io.unibench.scenario.ScenarioSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -66,7 +69,7 @@ public final class RunCommand implements Callable<Integer> {
 
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
-    private volatile ScenarioRunner runner;
+    private volatile SessionRunner session;
     private ScenarioResults lastResults;
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
@@ -101,25 +104,32 @@ public final class RunCommand implements Callable<Integer> {
         }
         CountDownLatch reportWritten = new CountDownLatch(1);
         Thread hook = null;
-        RunHistory store = null;
+        HistoryRecorder store = null;
         ScenarioTargets targets = null;
         try {
             targets = ScenarioTargets.start(bench, err);
             Map<String, String> endpoints = targets.endpoints();
-            store = RunHistory.open(history, environment, err);
-            ProviderRecorders recorders = ScenarioStore.recorders(store, history.tags, config, bench);
-            ScenarioRunner r = new ScenarioRunner(bench, endpoints, environment, new StopSignal(), root, err, recorders);
-            runner = r;
-            if (installSignalHandler) hook = installHook(reportWritten);
-            ScenarioResults results = r.run();
+            RunHistory runHistory = RunHistory.open(history, environment, err);
+            RunSpec spec = ScenarioSpec.of(bench, endpoints, root,
+                    new RunSpec.History(!history.noDb, history.store.db, history.tags));
+            store = new HistoryRecorder(runHistory, HistoryRecorder.scenarioStart(history.tags, config, bench, spec));
+            StopSignal stop = new StopSignal();
+            ScenarioRunner.Ran ran;
+            try (EventHub events = new EventHub()) {
+                SessionRunner session = new SessionRunner(spec, environment, false, stop, events, store, err);
+                this.session = session;
+                if (installSignalHandler) hook = installHook(reportWritten);
+                ran = new ScenarioRunner(bench, spec, stop, err).run(session);
+            }
+            ScenarioResults results = ran.results();
             lastResults = results;
             String text = ScenarioReport.render(results);
             out.println(text);
             Files.writeString(root.resolve("scenario_summary.txt"), text);
             for (Path f : ReportFiles.write(root, results, report)) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());
-            if (r.failure() != null) {
-                err.println("unibench: " + r.failure().getMessage() + "; the report above is partial");
+            if (ran.session().failure() != null) {
+                err.println("unibench: " + ran.session().failure().getMessage() + "; the report above is partial");
                 return Main.EXIT_FAILED;
             }
             return RunVerdict.exitCode(points(results), errorLimit, results.stopped(), err);
@@ -133,7 +143,7 @@ public final class RunCommand implements Callable<Integer> {
                 }
             }
             if (targets != null) targets.close();
-            if (store != null) store.closeUnused();
+            if (store != null) store.close(session == null || session.stopped());
         }
     }
 
@@ -150,8 +160,8 @@ public final class RunCommand implements Callable<Integer> {
 
     private Thread installHook(CountDownLatch reportWritten) {
         Thread hook = new Thread(() -> {
-            ScenarioRunner r = runner;
-            if (r != null) r.stop();
+            SessionRunner s = session;
+            if (s != null) s.stop();
             try {
                 reportWritten.await(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {

@@ -17,8 +17,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * The run history as {@code perf} and {@code run} record into it, the one place that opens it from
  * {@code --db}/{@code --no-db}: the store is opened (migrated, abandoned runs recovered) before anything is sent,
  * so a bad {@code --db} is bad input at once; then every stored run gets a started {@link RunRecorder} of its own.
- * What each front end stores (its configuration and environment) stays with it: {@link StoreHook} for
- * {@code perf}, {@link ScenarioStore} for {@code run}.
+ * The session runner records into it through {@link HistoryRecorder}, the one adapter of both front ends.
  */
 final class RunHistory {
     private final StoreLocation location;

@@ -4,33 +4,31 @@ import io.unibench.Secrets;
 import io.unibench.client.LlmClient;
 import io.unibench.engine.ConnectionTest;
 import io.unibench.engine.RequestFactory;
+import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
+import io.unibench.engine.live.EventHub;
 import io.unibench.engine.live.RunFinished;
-import io.unibench.engine.live.RunStatus;
+import io.unibench.engine.spec.RunSpec;
 import io.unibench.report.scenario.ScenarioReport;
 import io.unibench.scenario.BenchConfig;
-import io.unibench.scenario.ProviderRecorders;
-import io.unibench.scenario.ScenarioResults;
 import io.unibench.scenario.ScenarioRunner;
-import io.unibench.store.RunRecorder;
-import io.unibench.store.RunStore;
-import io.unibench.store.StoreLocation;
+import io.unibench.scenario.ScenarioSpec;
 import io.unibench.web.RunLauncher;
 import io.unibench.workload.Prompt;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
-import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * The service's runs through {@code unibench run --config}'s pipeline: the same targets (embedded simulators for
- * {@code base_url: sim}), the same {@link ScenarioRunner}, recording into the run the service queued. Its files go to
- * {@code OUTPUTS/RUN-ID/} as {@code run}'s do. Live events come from {@link LiveFromRecorder} until the session runner
- * publishes them.
+ * The service's runs through the one pipeline, as {@code unibench run --config} runs a file: the same targets
+ * (embedded simulators for {@code base_url: sim}), {@link ScenarioSpec} → {@link SessionRunner} with the
+ * {@link ScenarioRunner} front, recording into the run the service queued ({@link QueuedRunRecorder}). Its files go to
+ * {@code OUTPUTS/RUN-ID/}. The session publishes its live events; they are forwarded to the service's hub but for its
+ * {@link RunFinished}, which the queue publishes itself once it has stored the run's end.
  */
 public final class ScenarioLauncher implements RunLauncher {
     private final Map<String, String> env;
@@ -40,7 +38,7 @@ public final class ScenarioLauncher implements RunLauncher {
     /**
      * @param env     where {@code api_key_env} names are read (the service's environment)
      * @param outputs the folder each run's files go under
-     * @param log     the service's log (progress lines of each level)
+     * @param log     the service's log (progress lines of each level, self-check warnings)
      */
     public ScenarioLauncher(Map<String, String> env, Path outputs, PrintWriter log) {
         this.env = env;
@@ -51,32 +49,31 @@ public final class ScenarioLauncher implements RunLauncher {
     @Override
     public RunFinished run(Launch launch) throws Exception {
         BenchConfig bench = launch.config();
-        StopSignal stop = new StopSignal();
         Path root = outputs.resolve(launch.runId());
         Files.createDirectories(root);
-        Duration hold = bench.concurrency().holdSeconds() == null ? null
-                : Duration.ofNanos((long) (bench.concurrency().holdSeconds() * 1e9));
-        LiveFromRecorder live = new LiveFromRecorder(launch.events(),
-                bench.scenarios().size() * bench.concurrency().levels().size(), hold, stop);
+        StopSignal stop = new StopSignal();
         try (ScenarioTargets targets = ScenarioTargets.start(bench, log)) {
-            ProviderRecorders recorders = (provider, url) -> recorder(launch, provider, url, live);
-            ScenarioRunner runner = new ScenarioRunner(bench, targets.endpoints(), env, stop, root, log, recorders);
-            launch.cancel().onCancel(runner::stop);
-            ScenarioResults results = runner.run();
-            Files.writeString(root.resolve("scenario_summary.txt"), ScenarioReport.render(results));
-            return runner.failure() != null ? new RunFinished(RunStatus.FAILED, runner.failure().getMessage())
-                    : results.stopped() ? new RunFinished(RunStatus.STOPPED, "stopped")
-                    : new RunFinished(RunStatus.FINISHED, null);
-        }
-    }
-
-    /** The queued run's recorder: its row gets the real target and environment, then records every point. */
-    private RunRecorder recorder(Launch launch, BenchConfig.Provider provider, String url, LiveFromRecorder live) {
-        try (RunStore store = RunStore.open(launch.store())) {
-            store.setTarget(launch.runId(), Secrets.redact(url), ScenarioStore.environment(provider, url));
-            return RunRecorder.open(launch.store(), log).adopt(launch.runId()).observedBy(live);
-        } catch (SQLException e) {
-            throw new IllegalStateException("run history: " + StoreLocation.mask(String.valueOf(e.getMessage())), e);
+            RunSpec spec = ScenarioSpec.of(bench, targets.endpoints(), root, new RunSpec.History(true, null, List.of()));
+            BenchConfig.Provider provider = bench.providers().getFirst();
+            QueuedRunRecorder recorder = new QueuedRunRecorder(launch.runId(), launch.store(), provider,
+                    targets.endpoints().get(provider.name()), log);
+            ScenarioRunner.Ran ran;
+            try (EventHub session = new EventHub()) {
+                session.subscribe(e -> {
+                    if (!(e instanceof RunFinished)) launch.events().publish(e);
+                });
+                SessionRunner runner = new SessionRunner(spec, env, false, stop, session, recorder, log);
+                launch.cancel().onCancel(runner::stop);
+                try {
+                    ran = new ScenarioRunner(bench, spec, stop, log).run(runner);
+                } finally {
+                    recorder.targetFinished(0, stop.isStopped()); // a run that failed before its target ended
+                }
+            } // closing the session's hub delivers what it queued: every event is forwarded before the end
+            Files.writeString(root.resolve("scenario_summary.txt"), ScenarioReport.render(ran.results()));
+            SessionRunner.Result r = ran.session();
+            return new RunFinished(r.status(), r.failure() != null ? r.failure().getMessage()
+                    : r.stopped() ? "stopped" : null);
         }
     }
 
@@ -84,17 +81,18 @@ public final class ScenarioLauncher implements RunLauncher {
     public String testConnection(BenchConfig bench) throws InterruptedException {
         BenchConfig.Provider provider = bench.providers().getFirst();
         try (ScenarioTargets targets = ScenarioTargets.start(bench, log)) {
-            String url = targets.endpoints().get(provider.name());
-            ScenarioRunner runner = new ScenarioRunner(bench, targets.endpoints(), env, new StopSignal(), outputs, log);
+            RunSpec spec = ScenarioSpec.of(bench, targets.endpoints(), outputs, new RunSpec.History(false, null, List.of()));
+            RunSpec.Target target = spec.targets().getFirst();
             RequestFactory probe = new RequestFactory(List.of(Prompt.ofText("hello", -1, -1)),
                     bench.generation().params(provider.model(), true, null), bench.seed(), "probe");
             long start = System.nanoTime();
-            try (LlmClient client = new LlmClient(runner.clientConfig(provider))) {
-                ConnectionTest.run(client, probe, Secrets.redact(url), new StopSignal());
+            try (LlmClient client = new LlmClient(target.clientConfig(env, false))) {
+                ConnectionTest.run(client, probe, Secrets.redact(target.url()), new StopSignal());
             }
-            return String.format(java.util.Locale.ROOT, "%s answered model %s in %.0f ms%s", Secrets.redact(
-                    provider.embeddedSimulator() ? "the embedded simulator" : url), provider.model(),
-                    (System.nanoTime() - start) / 1e6, provider.embeddedSimulator() ? " (started for the test)" : "");
+            return String.format(Locale.ROOT, "%s answered model %s in %.0f ms%s",
+                    provider.embeddedSimulator() ? "the embedded simulator" : Secrets.redact(target.url()),
+                    provider.model(), (System.nanoTime() - start) / 1e6,
+                    provider.embeddedSimulator() ? " (started for the test)" : "");
         }
     }
 }

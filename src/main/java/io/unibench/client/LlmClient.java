@@ -164,6 +164,11 @@ public final class LlmClient implements AutoCloseable {
         }
     }
 
+    /** Requests sent and not yet ended (the live view's in-flight figure). */
+    public int inFlight() {
+        return inFlight.size();
+    }
+
     /** Connections open or being opened (for tests and diagnostics). */
     public int openConnections() {
         return pool.openConnections();

@@ -25,10 +25,16 @@ public final class ConnectionTest {
     /** Returns when the endpoint answered correctly; throws {@link BadInputException} otherwise. */
     public static void run(LlmClient client, RequestFactory requests, String target, StopSignal stop)
             throws InterruptedException {
+        run(client, requests::probe, target, stop);
+    }
+
+    /** As {@link #run(LlmClient, RequestFactory, String, StopSignal)}, each attempt with a request of {@code probes}. */
+    public static void run(LlmClient client, java.util.function.Supplier<PreparedRequest> probes, String target,
+                           StopSignal stop) throws InterruptedException {
         long pause = FIRST_PAUSE_MILLIS;
         ClientResult last = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            PreparedRequest probe = requests.probe();
+            PreparedRequest probe = probes.get();
             last = client.send(probe.body(), probe.stream(), probe.requestId()).join();
             if (last.success()) return;
             if (FATAL.contains(last.errorClass()) || last.errorClass() == ErrorClass.HTTP_429 && attempt > 1) break;

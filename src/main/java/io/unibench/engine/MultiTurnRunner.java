@@ -1,28 +1,16 @@
 package io.unibench.engine;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.unibench.client.ClientResult;
 import io.unibench.client.LlmClient;
 import io.unibench.metrics.RecordSink;
-import io.unibench.metrics.RequestRecord;
-import io.unibench.metrics.RequestRecord.CacheSource;
-import io.unibench.workload.Conversation;
-import io.unibench.workload.Turn;
 
 import java.util.List;
-import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs a {@link MultiTurnPlan}: conversations whose every turn carries the whole history, the model's actual
  * replies included (evalscope's {@code MultiTurnStrategy}, §4 of the reference).
  *
- * <p>Closed loop (default): {@code parallel} workers, each a virtual thread holding its own history. Worker
+ * <p>The conversations ({@link MultiTurns}) are carried by the loops single-turn runs share ({@link ClosedLoop},
+ * {@link OpenLoop}). Closed loop (default): {@code parallel} workers, each a virtual thread holding its own history. Worker
  * {@code w} starts with the {@code w}-th conversation (claimed in worker order before any starts, so the first
  * assignment is deterministic); afterwards whoever finishes first claims the next one, in dataset order, cycling to
  * the start when the pool is exhausted. The shared budget counter is taken before a conversation starts, so the
@@ -93,181 +81,26 @@ public final class MultiTurnRunner {
     public RunOutcome run(MultiTurnPlan plan, ConversationPool pool, ConversationRequests requests,
                           List<? extends RecordSink> sinks, long seed) throws InterruptedException {
         LoadPlan load = plan.load();
-        if (load.warmup() > 0) {
-            new Phase(plan, pool, requests, List.of(), load.warmup(), Long.MAX_VALUE, true, seed).run();
-        }
+        if (load.warmup() > 0) phase(plan, pool, requests, List.of(), load.warmup(), Long.MAX_VALUE, true, seed);
         if (stop.isStopped()) return new RunOutcome(0, true, false);
         long deadline = load.duration() == null ? Long.MAX_VALUE : clock.nanoTime() + load.duration().toNanos();
-        long started = new Phase(plan, pool, requests, sinks, load.number(), deadline, false, seed + 1).run();
+        long started = phase(plan, pool, requests, sinks, load.number(), deadline, false, seed + 1);
         return new RunOutcome(started, stop.isStopped(), started < load.number() && !stop.isStopped());
     }
 
-    /** A conversation a worker has claimed. */
-    private record Claim(long sequence, int datasetIndex, Conversation conversation) {}
-
-    /** One phase (warmup or measured): its own budget, deadline and sinks. */
-    private final class Phase {
-        private final MultiTurnPlan plan;
-        private final ConversationPool pool;
-        private final ConversationRequests requests;
-        private final List<? extends RecordSink> sinks;
-        private final int budget;
-        private final long deadline;
-        private final boolean warmup;
-        private final long seed;
-        private final AtomicLong requestIndex = new AtomicLong();
-        private final FirstFailure failure = new FirstFailure();
-        private long claimed; // guarded by this
-
-        Phase(MultiTurnPlan plan, ConversationPool pool, ConversationRequests requests,
-              List<? extends RecordSink> sinks, int budget, long deadline, boolean warmup, long seed) {
-            this.plan = plan;
-            this.pool = pool;
-            this.requests = requests;
-            this.sinks = sinks;
-            this.budget = budget;
-            this.deadline = deadline;
-            this.warmup = warmup;
-            this.seed = seed;
-        }
-
-        /** Runs the phase to its end; returns the conversations started. */
-        long run() throws InterruptedException {
-            try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-                if (plan.arrivals()) {
-                    dispatchArrivals(threads);
-                } else {
-                    // claim the first conversations in worker order before any worker runs, so worker w
-                    // deterministically starts with the w-th conversation (as in the seed's example)
-                    List<Claim> firsts = new java.util.ArrayList<>();
-                    for (int w = 0; w < plan.load().parallel(); w++) {
-                        Claim first = claim(w);
-                        if (first == null) break;
-                        firsts.add(first);
-                    }
-                    for (int w = 0; w < firsts.size(); w++) {
-                        int worker = w;
-                        Claim first = firsts.get(w);
-                        threads.submit(() -> work(worker, first));
-                    }
-                }
-            }
-            failure.rethrow();
-            synchronized (this) {
-                return claimed;
-            }
-        }
-
-        /**
-         * The next conversation, or null when the budget is spent, the deadline passed or the run stopped. Budget
-         * check, increment and pool cursor move together under one lock, so concurrent workers never exceed the
-         * budget and take conversations in dataset order.
-         */
-        private Claim claim(int worker) {
-            long sequence;
-            int index;
-            synchronized (this) {
-                if (failure.any() || stop.isStopped() || clock.nanoTime() >= deadline || claimed >= budget) {
-                    return null;
-                }
-                sequence = claimed++;
-                index = pool.nextIndex();
-                // told under the lock, so listeners see claims in the order they were made
-                listener.claimed(warmup, worker, sequence, index);
-            }
-            return new Claim(sequence, index, pool.get(index)); // a lazy dataset synthesizes it here, unlocked
-        }
-
-        private void work(int worker, Claim first) {
-            SplittableRandom thinkRng = new SplittableRandom(seed * 1_000_003L + worker);
-            try {
-                for (Claim c = first; c != null; c = claim(worker)) converse(c, RequestRecord.ABSENT, thinkRng);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException | Error e) {
-                failure.keep(e);
-            }
-        }
-
-        private void dispatchArrivals(ExecutorService threads) throws InterruptedException {
-            LoadPlan load = plan.load();
-            PoissonSchedule schedule = new PoissonSchedule(budget, load.rate(), new SplittableRandom(seed));
-            Semaphore slots = new Semaphore(load.parallel());
-            long anchor = clock.nanoTime();
-            for (int i = 0; i < budget; i++) {
-                long scheduled = anchor + schedule.offsetNanos(i);
-                if (!clock.awaitUntil(Math.min(scheduled, deadline)) || clock.nanoTime() >= deadline) return;
-                while (!slots.tryAcquire(50, TimeUnit.MILLISECONDS)) {
-                    if (stop.isStopped()) return;
-                }
-                Claim c = claim(-1);
-                if (c == null) {
-                    slots.release();
-                    return;
-                }
-                threads.submit(() -> {
-                    try {
-                        converse(c, scheduled, null);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    } catch (RuntimeException | Error e) {
-                        failure.keep(e);
-                    } finally {
-                        slots.release();
-                    }
-                });
-            }
-        }
-
-        /** Sends the conversation's turns in order until its end, a failure or a stop. */
-        private void converse(Claim claim, long firstScheduled, SplittableRandom thinkRng) throws InterruptedException {
-            String id = (warmup ? "warmup-" : "bench-") + claim.sequence();
-            List<Turn> turns = claim.conversation().turns();
-            int limit = plan.maxTurns() == null ? turns.size() : Math.min(turns.size(), plan.maxTurns());
-            ArrayNode history = JsonNodeFactory.instance.arrayNode();
-            long prevPrompt = 0;
-            long prevCompletion = 0;
-            for (int t = 0; t < limit; t++) {
-                if (stop.isStopped() || failure.any()) return;
-                Turn turn = turns.get(t);
-                // the trace's tool-call time, scaled by --tool-latency-scale (0 removes the idle gaps)
-                long toolNanos = turn.toolCallLatencySeconds() == null ? 0
-                        : (long) (turn.toolCallLatencySeconds() * plan.toolLatencyScale() * 1e9);
-                if (toolNanos > 0 && toolPauses.pause(id, t, toolNanos)) return;
-                history.addAll(turn.messages());
-                if (plan.thinkTime() && thinkRng != null) {
-                    double pause = -Math.log(1.0 - thinkRng.nextDouble()) / plan.load().rate();
-                    if (!clock.awaitUntil(clock.nanoTime() + (long) (pause * 1e9))) return;
-                }
-                PreparedRequest request = requests.prepare(requestIndex.getAndIncrement(), id, claim.sequence(), t,
-                        history, turn.maxTokens());
-                if (!hooks.awaitStart()) return;
-                long epochMillis = System.currentTimeMillis();
-                ClientResult result = hooks.check(
-                        client.send(request.body(), request.stream(), request.requestId()).join());
-                RequestRecord base = records.record(request.sequence(), request, result,
-                        t == 0 ? firstScheduled : RequestRecord.ABSENT, epochMillis);
-                int cached = -1;
-                CacheSource source = null;
-                if (base.promptTokens() > 0) {
-                    if (base.cachedTokens() >= 0) {
-                        cached = base.cachedTokens();
-                        source = CacheSource.SERVER;
-                    } else {
-                        // evalscope's estimate: everything before this turn's new messages could be cached
-                        cached = (int) Math.min(Integer.MAX_VALUE, prevPrompt + prevCompletion);
-                        source = CacheSource.ESTIMATE;
-                    }
-                }
-                if (base.promptTokens() > 0) prevPrompt = base.promptTokens();
-                if (base.completionTokens() > 0) prevCompletion = base.completionTokens();
-                boolean last = t == limit - 1 || !result.success();
-                RequestRecord record = base.withTurn(id, t, last, cached, source)
-                        .withPromptLengths(turn.targetTokens(), turn.targetTokens() >= 0 ? turn.actualTokens() : -1);
-                for (RecordSink sink : sinks) sink.accept(record);
-                if (!result.success()) return; // abandoned: the worker takes a new conversation
-                history.addObject().put("role", "assistant").put("content", result.generatedText());
-            }
-        }
+    /** One phase (warmup or measured): its own budget, deadline and sinks; returns the conversations started. */
+    private long phase(MultiTurnPlan plan, ConversationPool pool, ConversationRequests requests,
+                       List<? extends RecordSink> sinks, int budget, long deadline, boolean warmup, long seed)
+            throws InterruptedException {
+        FirstFailure failure = new FirstFailure();
+        MultiTurns source = new MultiTurns(plan, pool, requests, records, listener, toolPauses, clock, budget, warmup,
+                seed);
+        long started = plan.arrivals()
+                ? new OpenLoop(client, records, stop, hooks, clock).run(plan.load(), budget, source, sinks, deadline,
+                        seed, failure)
+                : new ClosedLoop(client, stop, hooks, clock).run(plan.load().parallel(), source, sinks, deadline,
+                        failure);
+        failure.rethrow();
+        return started;
     }
 }

@@ -128,9 +128,11 @@ public final class ScenarioFile {
             scenarios.add(s);
         }
         String name = root.path("name").asText(stripExtension(yaml.fileName()));
-        return new BenchConfig(yaml.fileName(), name, root.path("seed").asLong(0), providers, generation(root),
-                concurrency, rate, burst, rampOnly, pool, timeouts, knee, root.path("sleep_between_levels_sec").asDouble(0),
-                scenarios, optDouble(root, "max_error_rate"));
+        Generation generation = generation(root);
+        double sleep = root.path("sleep_between_levels_sec").asDouble(0);
+        ScenarioSpec.check(concurrency, generation, timeouts, scenarios, sleep).forEach(e -> problem(e.path(), e.message()));
+        return new BenchConfig(yaml.fileName(), name, root.path("seed").asLong(0), providers, generation,
+                concurrency, rate, burst, rampOnly, pool, timeouts, knee, sleep, scenarios, optDouble(root, "max_error_rate"));
     }
 
     private List<Provider> providers(JsonNode root) {

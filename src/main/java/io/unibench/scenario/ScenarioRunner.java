@@ -1,38 +1,38 @@
 package io.unibench.scenario;
 
-import io.unibench.client.ClientConfig;
 import io.unibench.client.ClientResult;
 import io.unibench.client.LlmClient;
 import io.unibench.engine.BenchmarkRunner;
-import io.unibench.engine.ConnectionTest;
 import io.unibench.engine.ConversationPool;
 import io.unibench.engine.ConversationRequests;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.MultiTurnPlan;
 import io.unibench.engine.MultiTurnRunner;
+import io.unibench.engine.PreparedRequest;
 import io.unibench.engine.RecordFactory;
 import io.unibench.engine.RequestFactory;
 import io.unibench.engine.RequestHooks;
-import io.unibench.engine.RunFailedException;
+import io.unibench.engine.RunOutcome;
+import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
+import io.unibench.engine.selfcheck.SelfCheckReport;
+import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
 import io.unibench.report.EvalscopeFiles;
 import io.unibench.report.RequestsJsonlWriter;
-import io.unibench.store.RunRecorder;
 import io.unibench.scenario.BenchConfig.Provider;
 import io.unibench.scenario.BenchConfig.Scenario;
 import io.unibench.tokenizer.Tokenizer;
 import io.unibench.tokenizer.Tokenizers;
+import io.unibench.workload.Prompt;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,182 +40,195 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Runs a scenario file: providers one after another (so they never compete for the client's CPU or the network),
- * and for each provider every scenario through every concurrency level in order. Each provider gets its own client
- * (pool of {@code connection_pool} connections) and its own rate limiter, shared by all of its scenarios and levels.
- * Every level is an ordinary closed-loop run of the engine — {@code rounds} (or {@code requests_per_level})
- * requests, or back-to-back requests for {@code ramp_interval_sec} — whose records go to the level's metrics, the
- * series' overall metrics, the cost meter and {@code requests.jsonl}.
+ * A scenario file's part of a session ({@link SessionRunner} runs the points): providers one after another (so they
+ * never compete for the client's CPU or the network), and for each provider every scenario through every
+ * concurrency level in order. Each provider shares one start gate ({@code rate_limit}) over all of its scenarios and
+ * levels. Each level's records go to the level's metrics (the runner's), the series' overall metrics, the cost
+ * meter and {@code requests.jsonl}; replies are checked by the scenario's {@code validate} rules.
  *
  * <p>Output layout: {@code ROOT/PROVIDER/SCENARIO/parallel_C/} with evalscope's files and {@code requests.jsonl}.
  */
-public final class ScenarioRunner {
+public final class ScenarioRunner implements SessionRunner.Front {
     private final BenchConfig config;
-    private final Map<String, String> endpoints;
-    private final Map<String, String> env;
+    private final RunSpec spec;
     private final StopSignal stop;
-    private final Path root;
     private final PrintWriter progress;
     private final Tokenizer tokenizer = Tokenizers.defaultTokenizer();
-    private final ProviderRecorders recorders;
-    private volatile LlmClient active;
-    /** The bug that stopped the run (a worker, sink or hook threw); null when none did. */
-    private volatile RunFailedException failure;
+    private final RecordFactory records = new RecordFactory(tokenizer, false);
+    private final List<ScenarioResults.Series> series = new ArrayList<>();
+    private StartGate gate; // the current provider's
+    private SeriesState current; // the series (provider × scenario) whose levels are running
 
     /**
-     * @param endpoints provider name → full chat-completions URL (embedded simulators already started)
-     * @param env       environment to read {@code api_key_env} from
+     * @param spec     the file as a run ({@link ScenarioSpec#of})
+     * @param stop     the session's stop signal (the start gate's waits end on it)
+     * @param progress where one line per finished level goes
      */
-    public ScenarioRunner(BenchConfig config, Map<String, String> endpoints, Map<String, String> env, StopSignal stop,
-                          Path root, PrintWriter progress) {
-        this(config, endpoints, env, stop, root, progress, ProviderRecorders.NONE);
-    }
-
-    /** @param recorders the run history of each provider's measurements */
-    public ScenarioRunner(BenchConfig config, Map<String, String> endpoints, Map<String, String> env, StopSignal stop,
-                          Path root, PrintWriter progress, ProviderRecorders recorders) {
-        this.recorders = recorders;
+    public ScenarioRunner(BenchConfig config, RunSpec spec, StopSignal stop, PrintWriter progress) {
         this.config = config;
-        this.endpoints = Map.copyOf(endpoints);
-        this.env = env;
+        this.spec = spec;
         this.stop = stop;
-        this.root = root;
         this.progress = progress;
     }
 
-    /** Ctrl-C: no new requests; in-flight ones are cancelled and recorded as such. */
-    public void stop() {
-        stop.stop();
-        LlmClient c = active;
-        if (c != null) c.cancelAll();
-    }
-
-    /** What stopped the run if a bug did: the results hold what ran until then. */
-    public RunFailedException failure() {
-        return failure;
-    }
-
-    public ScenarioResults run() throws IOException, InterruptedException {
-        List<ScenarioResults.Series> series = new ArrayList<>();
-        for (Provider provider : config.providers()) {
-            if (stop.isStopped()) break;
-            RunRecorder recorder = RunRecorder.disabled();
-            try (LlmClient client = new LlmClient(clientConfig(provider))) {
-                active = client;
-                if (stop.isStopped()) client.cancelAll();
-                // a one-token probe first: a dead endpoint or bad key stops the run before the levels start, and the
-                // first measured request does not pay for connection setup and class loading
-                RequestFactory probe = new RequestFactory(List.of(io.unibench.workload.Prompt.ofText("hello", -1, -1)),
-                        config.generation().params(provider.model(), true, null), config.seed(), "probe");
-                ConnectionTest.run(client, probe, endpoints.get(provider.name()), stop);
-                StartGate gate = StartGate.of(config, stop);
-                recorder = recorders.open(provider, endpoints.get(provider.name()));
-                for (Scenario scenario : config.scenarios()) {
-                    if (stop.isStopped()) break;
-                    series.add(runSeries(client, gate, provider, scenario, recorder));
-                }
-            } finally {
-                active = null;
-                recorder.finish(stop.isStopped());
-            }
+    /** Runs the file's points through {@code session}; the results hold what ran (all of it unless stopped). */
+    public Ran run(SessionRunner session) throws IOException, InterruptedException {
+        SessionRunner.Result result;
+        try {
+            result = session.run(this);
+        } finally {
+            closeSeries();
         }
-        return new ScenarioResults(config, series, stop.isStopped());
+        boolean stopped = result.stopped() || result.failure() != null;
+        return new Ran(new ScenarioResults(config, series, stopped), result);
     }
 
-    private ScenarioResults.Series runSeries(LlmClient client, StartGate gate, Provider provider,
-                                             Scenario scenario, RunRecorder recorder)
-            throws IOException, InterruptedException {
-        RunMetrics overall = new RunMetrics();
-        CostMeter overallCost = new CostMeter();
-        ResponseRules rules = new ResponseRules(scenario.validate());
-        RequestHooks hooks = new RequestHooks() {
-            @Override
-            public boolean awaitStart() {
-                return gate.awaitStart();
-            }
+    /** What {@link #run} gives: the scenario's results and the session's (status, failure, self-checks). */
+    public record Ran(ScenarioResults results, SessionRunner.Result session) {}
 
-            @Override
-            public ClientResult check(ClientResult result) {
-                return rules.check(result);
+    @Override
+    public void targetStarted(int target, LlmClient client) {
+        gate = StartGate.of(config, stop);
+    }
+
+    @Override
+    public void targetFinished(int target, boolean stopped) {
+        closeSeries();
+    }
+
+    @Override
+    public SessionRunner.PointRun prepare(int index, RunSpec.Point point) {
+        Provider provider = config.providers().get(point.target());
+        Scenario scenario = config.scenarios().get(point.workload());
+        if (current == null || current.provider != provider || current.scenario != scenario) {
+            closeSeries();
+            current = new SeriesState(provider, scenario);
+        }
+        return current.level(point);
+    }
+
+    private void closeSeries() {
+        if (current == null) return;
+        SeriesState s = current;
+        current = null;
+        RunResult all = s.overall.result(new RunInfo(s.provider.name() + "/" + s.scenario.name(), -1, -1,
+                (int) s.overall.total()));
+        series.add(new ScenarioResults.Series(s.provider, s.scenario, s.levels, all, s.overallCost.totals(),
+                KneeFinder.find(s.levels, config.knee())));
+    }
+
+    /** One provider × scenario: its prompts, hooks, overall figures and the levels run so far. */
+    private final class SeriesState {
+        final Provider provider;
+        final Scenario scenario;
+        final RunMetrics overall = new RunMetrics();
+        final CostMeter overallCost = new CostMeter();
+        final List<ScenarioResults.Level> levels = new ArrayList<>();
+        final long seed;
+        final ScenarioPrompts prompts;
+        final RequestHooks hooks;
+        final long seriesStart = System.nanoTime(); // one origin for every level's requests.jsonl
+        int levelIndex;
+
+        SeriesState(Provider provider, Scenario scenario) {
+            this.provider = provider;
+            this.scenario = scenario;
+            this.seed = config.seed() * 1_000_003L + scenario.name().hashCode();
+            this.prompts = new ScenarioPrompts(scenario, tokenizer, seed,
+                    Math.max(1, ScenarioSpec.perLevel(config.concurrency(), scenario)));
+            ResponseRules rules = new ResponseRules(scenario.validate());
+            StartGate providerGate = gate;
+            this.hooks = new RequestHooks() {
+                @Override
+                public boolean awaitStart() {
+                    return providerGate.awaitStart();
+                }
+
+                @Override
+                public ClientResult check(ClientResult result) {
+                    return rules.check(result);
+                }
+            };
+        }
+
+        Level level(RunSpec.Point point) {
+            return new Level(this, point, levelIndex++);
+        }
+    }
+
+    /** One concurrency level of a series. */
+    private final class Level implements SessionRunner.PointRun {
+        private final SeriesState s;
+        private final RunSpec.Point point;
+        private final int li;
+        private final int level;
+        private final Path dir;
+        private final String tag;
+        private final CostMeter cost = new CostMeter();
+        private RequestFactory probe;
+        private RequestFactory requests;
+
+        Level(SeriesState s, RunSpec.Point point, int li) {
+            this.s = s;
+            this.point = point;
+            this.li = li;
+            this.level = point.plan().parallel();
+            this.dir = spec.outputs().root().resolve(safe(s.provider.name())).resolve(safe(s.scenario.name()))
+                    .resolve("parallel_" + level);
+            this.tag = Long.toString(System.currentTimeMillis(), 36) + "-" + safe(s.provider.name()) + "-" + li;
+        }
+
+        @Override
+        public PreparedRequest probe() {
+            if (probe == null) {
+                probe = new RequestFactory(List.of(Prompt.ofText("hello", -1, -1)),
+                        config.generation().params(s.provider.model(), true, null), config.seed(), "probe");
             }
-        };
-        RecordFactory records = new RecordFactory(tokenizer, false);
-        long seed = config.seed() * 1_000_003L + scenario.name().hashCode();
-        ScenarioPrompts prompts = new ScenarioPrompts(scenario, tokenizer, seed, Math.max(1, perLevel(scenario)));
-        List<ScenarioResults.Level> levels = new ArrayList<>();
-        List<Integer> concurrency = config.concurrency().levels();
-        long seriesStart = System.nanoTime(); // one origin for every level's requests.jsonl: moments compare across levels
-        for (int li = 0; li < concurrency.size() && !stop.isStopped(); li++) {
-            int level = concurrency.get(li);
-            int number = config.concurrency().holdSeconds() != null ? Integer.MAX_VALUE : perLevel(scenario);
-            Duration hold = config.concurrency().holdSeconds() == null ? null
-                    : Duration.ofNanos((long) (config.concurrency().holdSeconds() * 1e9));
-            LoadPlan plan = new LoadPlan(level, number, 0, hold, 0);
-            Path dir = root.resolve(safe(provider.name())).resolve(safe(scenario.name())).resolve("parallel_" + level);
+            return probe.probe();
+        }
+
+        @Override
+        public void beforeStart() throws IOException, InterruptedException {
             Files.createDirectories(dir);
-            RunMetrics metrics = new RunMetrics();
-            CostMeter cost = new CostMeter();
-            String tag = Long.toString(System.currentTimeMillis(), 36) + "-" + safe(provider.name()) + "-" + li;
-            RunInfo info = new RunInfo(provider.name() + "/" + scenario.name() + "/parallel_" + level, level, -1,
-                    number == Integer.MAX_VALUE ? 0 : number);
             gate.beginLevel(level);
-            try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(dir.resolve("requests.jsonl"), seriesStart);
-                 RecordSink stored = recorder.pointSink(info, seriesStart)) {
-                List<RecordSink> sinks = List.of(metrics, overall, cost, overallCost, jsonl, stored);
-                boolean stream = scenario.stream();
-                try {
-                    if (scenario.type() == BenchConfig.Type.MULTI_TURN) {
-                        MultiTurnPlan mt = new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null);
-                        ConversationPool pool = new ConversationPool(prompts.conversationsForLevel(li, perLevel(scenario)));
-                        ConversationRequests requests = new ConversationRequests(
-                                config.generation().params(provider.model(), stream, scenario.maxTokens()), seed + li, tag);
-                        new MultiTurnRunner(client, records, stop, null, hooks).run(mt, pool, requests, sinks, seed + li);
-                    } else {
-                        RequestFactory requests = new RequestFactory(prompts.forLevel(li),
-                                config.generation().params(provider.model(), stream, scenario.maxTokens()), seed + li, tag);
-                        new BenchmarkRunner(client, records, stop, hooks).run(plan, requests, sinks, seed + li);
-                    }
-                } catch (RunFailedException e) {
-                    failure = e; // this level's partial results are kept and reported; nothing more runs
-                    stop.stop();
-                }
+        }
+
+        @Override
+        public List<RecordSink> sinks(RunInfo info, long startNanos, RunMetrics metrics) throws IOException {
+            return List.of(s.overall, cost, s.overallCost, new RequestsJsonlWriter(dir.resolve("requests.jsonl"),
+                    s.seriesStart));
+        }
+
+        @Override
+        public RunOutcome dispatch(LlmClient client, LoadPlan plan, List<RecordSink> sinks) throws InterruptedException {
+            var params = config.generation().params(s.provider.model(), s.scenario.stream(), s.scenario.maxTokens());
+            int perLevel = ScenarioSpec.perLevel(config.concurrency(), s.scenario);
+            if (s.scenario.type() == BenchConfig.Type.MULTI_TURN) {
+                MultiTurnPlan mt = new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null);
+                ConversationPool pool = new ConversationPool(s.prompts.conversationsForLevel(li, perLevel));
+                ConversationRequests requests = new ConversationRequests(params, s.seed + li, tag);
+                return new MultiTurnRunner(client, records, stop, null, s.hooks).run(mt, pool, requests, sinks, s.seed + li);
             }
-            RunResult result = metrics.result(new RunInfo(provider.name() + "/" + scenario.name() + "/parallel_" + level,
-                    level, -1, number == Integer.MAX_VALUE ? (int) metrics.total() : number));
-            EvalscopeFiles.write(dir, result);
-            recorder.pointFinished(result, Map.of());
-            levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits()));
-            progress.println(progressLine(provider, scenario, level, result));
+            requests = new RequestFactory(s.prompts.forLevel(li), params, s.seed + li, tag);
+            return new BenchmarkRunner(client, records, stop, s.hooks).run(plan, requests, sinks, s.seed + li);
+        }
+
+        @Override
+        public Map<String, Object> finished(RunResult result, SelfCheckReport check) throws IOException {
+            // unibench run gets the self-check too: its figures join the level's summary (new keys, none renamed)
+            Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
+            EvalscopeFiles.write(dir, result, extraKeys);
+            s.levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits()));
+            progress.println(progressLine(s.provider, s.scenario, level, result));
             progress.flush();
-            if (li + 1 < concurrency.size() && config.sleepBetweenLevelsSec() > 0) {
-                stop.awaitUntil(System.nanoTime() + (long) (config.sleepBetweenLevelsSec() * 1e9));
-            }
+            return extraKeys;
         }
-        RunResult all = overall.result(new RunInfo(provider.name() + "/" + scenario.name(), -1, -1,
-                (int) overall.total()));
-        return new ScenarioResults.Series(provider, scenario, levels, all, overallCost.totals(),
-                KneeFinder.find(levels, config.knee()));
-    }
 
-    private int perLevel(Scenario s) {
-        Integer fixed = config.concurrency().requestsPerLevel();
-        return fixed != null ? fixed : s.rounds();
-    }
-
-    /** The client settings of a provider (the service's connection test uses the same). */
-    public ClientConfig clientConfig(Provider p) {
-        Map<String, String> headers = new LinkedHashMap<>(p.headers());
-        if (p.apiKeyEnv() != null && !p.embeddedSimulator()) {
-            headers.put("Authorization", "Bearer " + env.get(p.apiKeyEnv()));
+        @Override
+        public void close() {
+            if (probe != null) probe.close();
+            if (requests != null) requests.close();
         }
-        BenchConfig.Timeouts t = config.timeouts();
-        return new ClientConfig(URI.create(endpoints.get(p.name())), headers, duration(t.connectSec(), 10),
-                duration(t.readSec(), 120), duration(t.totalSec(), 0), config.connectionPool(), false, p.tls());
-    }
-
-    private static Duration duration(Double seconds, double fallback) {
-        double s = seconds != null ? seconds : fallback;
-        return s <= 0 ? null : Duration.ofNanos((long) (s * 1e9));
     }
 
     private static String progressLine(Provider p, Scenario s, int level, RunResult r) {

@@ -108,51 +108,12 @@ public final class RunRecorder implements AutoCloseable {
     }
 
     /**
-     * What else sees the points this recorder stores: the service's live view, fed from the stored points until the
-     * session runner publishes live events itself. Set before the first point.
-     */
-    public interface Observer {
-        /** A point begins; the sink returned gets the same records as the store (on the completion path: cheap). */
-        RecordSink pointStarted(RunInfo info);
-
-        /** The point's exact result, as stored. */
-        void pointFinished(RunResult result);
-    }
-
-    private volatile Observer observer;
-
-    public RunRecorder observedBy(Observer o) {
-        this.observer = o;
-        return this;
-    }
-
-    /**
      * Adds the next sweep point and returns the sink that stores its requests; close it after the point's last
      * record (it commits what is left and stops its writer).
      *
      * @param startNanos the point's start ({@link System#nanoTime()}), the origin of every stored moment
      */
     public RecordSink pointSink(RunInfo info, long startNanos) {
-        RecordSink stored = storedSink(info, startNanos);
-        Observer o = observer;
-        if (o == null) return stored;
-        RecordSink seen = o.pointStarted(info);
-        return new RecordSink() {
-            @Override
-            public void accept(RequestRecord record) {
-                stored.accept(record);
-                seen.accept(record);
-            }
-
-            @Override
-            public void close() {
-                stored.close();
-                seen.close();
-            }
-        };
-    }
-
-    private RecordSink storedSink(RunInfo info, long startNanos) {
         state.lock();
         try {
             int index = points++;
@@ -171,12 +132,6 @@ public final class RunRecorder implements AutoCloseable {
 
     /** Stores the point's computed summaries. */
     public void pointFinished(RunResult result, Map<String, Object> extraSummaryKeys) {
-        storePointResult(result, extraSummaryKeys);
-        Observer o = observer;
-        if (o != null) o.pointFinished(result);
-    }
-
-    private void storePointResult(RunResult result, Map<String, Object> extraSummaryKeys) {
         state.lock();
         try {
             int index = finishedPoints++;

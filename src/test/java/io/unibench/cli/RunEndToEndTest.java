@@ -154,6 +154,25 @@ class RunEndToEndTest {
     }
 
     @Test
+    void everyLevelCarriesTheClientSelfCheckAsPerfDoes() throws Exception {
+        Outcome o = run("""
+                provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 5, itl_ms: 1}}
+                generation: {max_tokens: 4, ignore_eos: true}
+                concurrency: {levels: [1, 2], requests_per_level: 4}
+                rate_limit: 10000
+                scenarios:
+                  - {name: s, type: chat, prompt: hello}
+                """);
+        assertThat(o.exit()).as(o.err()).isZero();
+        for (int level : List.of(1, 2)) {
+            JsonNode summary = JSON.readTree(o.root().resolve("p/s/parallel_" + level + "/benchmark_summary.json").toFile());
+            assertThat(summary.path("Total Requests").asInt()).isEqualTo(4);
+            assertThat(summary.has("Client CPU (s)")).as("level " + level).isTrue();
+            assertThat(summary.has("Client CPU Avg (%)")).isTrue();
+        }
+    }
+
+    @Test
     void timeHeldLevelsRunForTheIntervalOnly() throws Exception {
         Outcome o = run("""
                 provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 10, itl_ms: 1}}

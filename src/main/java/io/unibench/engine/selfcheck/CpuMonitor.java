@@ -70,6 +70,7 @@ public final class CpuMonitor {
         private long lastCpu;
         private long lastWall;
         private double maxShare = Double.NaN;
+        private volatile double lastShare = Double.NaN;
         private int samples;
         private Usage result;
 
@@ -91,10 +92,16 @@ public final class CpuMonitor {
             if (cpu >= 0 && lastCpu >= 0 && wall > lastWall) {
                 double share = (cpu - lastCpu) / ((double) (wall - lastWall) * cores);
                 maxShare = Double.isNaN(maxShare) ? share : Math.max(maxShare, share);
+                lastShare = share;
                 samples++;
             }
             lastCpu = cpu;
             lastWall = wall;
+        }
+
+        /** The share of all cores the process used in the last sampled period (0..1); NaN before the first. */
+        public double lastShare() {
+            return lastShare;
         }
 
         /** Stops sampling; the average covers the whole interval, the maximum the sampled periods. Idempotent. */

@@ -60,6 +60,22 @@ public final class SelfCheck {
     }
 
     /**
+     * The process's CPU in the last sampling period as percent of one core (150 = one and a half cores), and a
+     * warning when it is above the threshold; for the live view, while the run goes on. NaN before the first period.
+     */
+    public double cpuPercentOfOneCoreNow() {
+        return cpu.lastShare() * Runtime.getRuntime().availableProcessors() * 100;
+    }
+
+    /** A warning for the live view when the last period's CPU is above the threshold; null when fine. */
+    public String warningNow() {
+        double share = cpu.lastShare();
+        if (!(share > thresholds.cpuShare())) return null;
+        return String.format(java.util.Locale.ROOT, "client CPU at %.0f%% of all cores: the client may be the "
+                + "bottleneck", share * 100);
+    }
+
+    /**
      * Stops every sampler and judges the figures. Idempotent. Under a lock, not a monitor: stopping joins the
      * samplers' threads, which would pin a virtual thread's carrier before JDK 24.
      */

@@ -1,0 +1,178 @@
+package io.unibench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.unibench.Secrets;
+import io.unibench.engine.SessionRunner;
+import io.unibench.engine.spec.RunSpec;
+import io.unibench.metrics.RecordSink;
+import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.RunResult;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.store.RunEnvironment;
+import io.unibench.store.RunRecorder;
+import io.unibench.store.RunStart;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
+
+/**
+ * The session runner's run history, for {@code perf} and {@code run} alike: one stored run per target, started when
+ * the target's first point starts (so a run stopped before it stores nothing), with every request of every point,
+ * each point's summaries, and how it ended. What a stored run says of itself (name, tags, configuration,
+ * environment) is the front end's: {@link #perfStart} for {@code perf}, {@link #scenarioStart} for a scenario file.
+ */
+final class HistoryRecorder implements SessionRunner.Recorder {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** Configuration keys that are generation (sampling) parameters, copied into the environment summary. */
+    private static final List<String> SAMPLING = List.of("max_tokens", "min_tokens", "temperature", "top_p", "top_k",
+            "seed", "stop", "stream", "extra_args");
+
+    private final RunHistory history;
+    private final IntFunction<RunStart> starts;
+    private final Map<Integer, RunRecorder> recorders = new ConcurrentHashMap<>();
+
+    /** @param starts target index → what its stored run says of itself; called at the target's first point */
+    HistoryRecorder(RunHistory history, IntFunction<RunStart> starts) {
+        this.history = history;
+        this.starts = starts;
+    }
+
+    @Override
+    public RecordSink pointSink(RunSpec.Point point, RunInfo info, long originNanos) {
+        if (!history.enabled()) return record -> { };
+        return recorders.computeIfAbsent(point.target(), t -> history.start(starts.apply(t)))
+                .pointSink(info, originNanos);
+    }
+
+    @Override
+    public void pointFinished(RunSpec.Point point, RunResult result, Map<String, Object> extraSummaryKeys) {
+        RunRecorder r = recorders.get(point.target());
+        if (r != null) r.pointFinished(result, extraSummaryKeys);
+    }
+
+    @Override
+    public void targetFinished(int target, boolean interrupted) {
+        RunRecorder r = recorders.remove(target);
+        if (r != null) r.finish(interrupted);
+    }
+
+    /** Ends what is still open (a run that failed before its target finished) and the unused fail-fast store. */
+    void close(boolean interrupted) {
+        for (Integer t : List.copyOf(recorders.keySet())) targetFinished(t, interrupted);
+        history.closeUnused();
+    }
+
+    // ---- perf: the configuration is the first point's benchmark_args.json (secrets already masked) ----
+
+    /**
+     * {@code perf}'s stored run: the first point's {@code benchmark_args.json} as {@link ArgsFile} wrote it, with
+     * the whole sweep's lists, so the store and the files can never disagree.
+     */
+    static RunStart perfStart(PerfSettings settings, PerfOptions options, String url, Path argsFile) {
+        ObjectNode config;
+        try {
+            config = (ObjectNode) JSON.readTree(Files.readString(argsFile));
+        } catch (IOException | ClassCastException e) {
+            config = JSON.createObjectNode();
+        }
+        putList(config, "parallel", settings.parallel());
+        putList(config, "number", settings.number());
+        putList(config, "rate", settings.rate());
+        List<String> tags = options.history.tags;
+        tags.forEach(config.putArray("tags")::add);
+
+        Map<String, Object> env = RunHistory.environment(url, settings.embeddedSimulator(), settings.model());
+        Map<String, Object> sampling = new LinkedHashMap<>();
+        for (String k : SAMPLING) {
+            JsonNode v = config.get(k);
+            if (v != null && !v.isNull()) sampling.put(k, JSON.convertValue(v, Object.class));
+        }
+        env.put("sampling", sampling);
+        env.put("dataset", settings.dataset());
+        env.putAll(datasetChecksum(settings, options));
+        return new RunStart(options.name, tags, settings.model(), Secrets.redact(url), config, env);
+    }
+
+    /** SHA-256 of the dataset file, of the fixed prompt, or of the synthesis parameters of random prompts. */
+    private static Map<String, Object> datasetChecksum(PerfSettings settings, PerfOptions options) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (options.prompt != null) {
+            String p = options.prompt;
+            boolean file = p.startsWith("@");
+            m.put("dataset_checksum", file ? RunEnvironment.sha256(Path.of(p.substring(1))) : RunEnvironment.sha256(p));
+            m.put("dataset_checksum_of", file ? "prompt file " + p.substring(1) : "prompt text");
+        } else if (options.datasetPath != null) {
+            m.put("dataset_path", options.datasetPath);
+            m.put("dataset_checksum", RunEnvironment.sha256(Path.of(options.datasetPath)));
+            m.put("dataset_checksum_of", "file");
+        } else {
+            String params = settings.dataset() + " min=" + settings.minPromptLength() + " max="
+                    + settings.maxPromptLength() + " prefix=" + options.prefixLength + " seed=" + settings.seed()
+                    + " offset=" + options.datasetOffset + " tokenizer=" + options.tokenizerPath;
+            m.put("dataset_checksum", RunEnvironment.sha256(params));
+            m.put("dataset_checksum_of", "synthesis parameters: " + params);
+        }
+        return m;
+    }
+
+    private static void putList(ObjectNode config, String key, List<? extends Number> values) {
+        var array = config.putArray(key);
+        for (Number n : values) {
+            if (n instanceof Integer i) array.add(i);
+            else array.add(n.doubleValue());
+        }
+    }
+
+    // ---- run: one stored run per provider, named FILE-NAME/PROVIDER; the configuration is the file itself ----
+
+    /**
+     * A scenario file's stored run of one provider: tagged with the user's tags and {@code scenario-file}; its
+     * configuration is the file (header values that look secret masked; API keys are never in the file, only the
+     * names of their variables).
+     */
+    static IntFunction<RunStart> scenarioStart(List<String> tags, Path file, BenchConfig bench, RunSpec spec) {
+        ObjectNode config = maskedConfig(file);
+        List<String> allTags = new ArrayList<>(tags);
+        allTags.add("scenario-file");
+        return t -> {
+            BenchConfig.Provider provider = bench.providers().get(t);
+            String url = spec.targets().get(t).url();
+            Map<String, Object> env = RunHistory.environment(url, provider.embeddedSimulator(), provider.model());
+            env.put("provider", provider.name());
+            return new RunStart(bench.name() + "/" + provider.name(), allTags, provider.model(), Secrets.redact(url),
+                    config, env);
+        };
+    }
+
+    private static ObjectNode maskedConfig(Path file) {
+        try {
+            ObjectNode tree = (ObjectNode) YAML.readTree(file.toFile());
+            maskHeaders(tree.path("provider"));
+            tree.path("providers").forEach(HistoryRecorder::maskHeaders);
+            return tree;
+        } catch (IOException | ClassCastException e) {
+            return YAML.createObjectNode(); // already validated; an unreadable file cannot reach here
+        }
+    }
+
+    private static void maskHeaders(JsonNode provider) {
+        if (provider.path("headers") instanceof ObjectNode headers) {
+            List<String> names = new ArrayList<>();
+            headers.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                if (Secrets.isSecretHeader(name)) headers.put(name, Secrets.mask(headers.path(name).asText()));
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package io.unibench.cli;
+
+import io.unibench.client.LlmClient;
+import io.unibench.engine.BenchmarkRunner;
+import io.unibench.engine.LoadPlan;
+import io.unibench.engine.PreparedRequest;
+import io.unibench.engine.RecordFactory;
+import io.unibench.engine.RequestFactory;
+import io.unibench.engine.RunOutcome;
+import io.unibench.engine.ServerTokenize;
+import io.unibench.engine.SessionRunner;
+import io.unibench.engine.StopSignal;
+import io.unibench.engine.selfcheck.SelfCheckReport;
+import io.unibench.engine.spec.RunSpec;
+import io.unibench.metrics.PromptLengthStats;
+import io.unibench.metrics.RecordSink;
+import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.RunMetrics;
+import io.unibench.metrics.RunResult;
+import io.unibench.report.EvalscopeFiles;
+import io.unibench.report.RequestsJsonlWriter;
+import io.unibench.tokenizer.Tokenizer;
+import io.unibench.workload.Prompt;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code perf}'s part of each sweep point, for the session runner: the point's prompts (or conversations) at its
+ * dataset offset, its folder with {@code benchmark_args.json}, {@code requests.jsonl}, the progress lines and
+ * {@code progress.json}, the prompt-length figures, and evalscope's files at the end.
+ */
+final class PerfPoints implements SessionRunner.Front {
+    private final PerfSettings settings;
+    private final PerfOptions options;
+    private final RunSpec spec;
+    private final DatasetLoader datasets;
+    private final MultiTurnPerf multiTurn; // null unless --multi-turn
+    private final List<Prompt> firstPrompts;
+    private final RecordFactory records;
+    private final StopSignal stop;
+    private final PrintWriter err;
+    private final ProgressFile progressFile; // --enable-progress-tracker, else null
+    private final PromptLengthStats sweepPromptLengths;
+    private final String lengthTokenizer;
+    private final boolean terminal;
+    private final Map<String, String> env;
+    private BenchmarkRunner runner;
+    private long offset;
+    private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
+
+    PerfPoints(PerfSettings settings, PerfOptions options, RunSpec spec, DatasetLoader datasets, MultiTurnPerf multiTurn,
+               List<Prompt> firstPrompts, RecordFactory records, StopSignal stop, PrintWriter err,
+               ProgressFile progressFile, PromptLengthStats sweepPromptLengths, String lengthTokenizer,
+               boolean terminal, Map<String, String> env) {
+        this.settings = settings;
+        this.options = options;
+        this.spec = spec;
+        this.datasets = datasets;
+        this.multiTurn = multiTurn;
+        this.firstPrompts = firstPrompts;
+        this.records = records;
+        this.stop = stop;
+        this.err = err;
+        this.progressFile = progressFile;
+        this.sweepPromptLengths = sweepPromptLengths;
+        this.lengthTokenizer = lengthTokenizer;
+        this.terminal = terminal;
+        this.env = env;
+        this.offset = options.datasetOffset;
+    }
+
+    ServerTokenize.Result serverCounted() {
+        return serverCounted;
+    }
+
+    @Override
+    public void targetStarted(int target, LlmClient client) {
+        runner = new BenchmarkRunner(client, records, stop);
+    }
+
+    @Override
+    public SessionRunner.PointRun prepare(int index, RunSpec.Point point) {
+        LoadPlan plan = point.plan();
+        int count = plan.number() + plan.warmup();
+        List<Prompt> prompts = index == 0 || multiTurn != null ? firstPrompts : datasets.load(offset, count);
+        if (index > 0 && multiTurn != null) multiTurn.prepare(offset, count);
+        long pointOffset = offset;
+        offset += plan.number();
+        RequestFactory requests = new RequestFactory(prompts, settings.generation(), settings.seed() + pointOffset,
+                Long.toString(System.currentTimeMillis(), 36) + "-" + index);
+        return new Point(index, point, requests, pointOffset);
+    }
+
+    private final class Point implements SessionRunner.PointRun {
+        private final int index;
+        private final RunSpec.Point point;
+        private final RequestFactory requests;
+        private final long pointOffset;
+        private final Path dir;
+        private final PromptLengthStats promptLengths = new PromptLengthStats(lengthTokenizer);
+
+        Point(int index, RunSpec.Point point, RequestFactory requests, long pointOffset) {
+            this.index = index;
+            this.point = point;
+            this.requests = requests;
+            this.pointOffset = pointOffset;
+            this.dir = spec.outputs().root().resolve(point.label());
+        }
+
+        @Override
+        public PreparedRequest probe() {
+            return requests.probe();
+        }
+
+        @Override
+        public void beforeStart() throws IOException, InterruptedException {
+            String url = spec.target(point).url();
+            if (index == 0 && options.serverTokenize > 0 && multiTurn == null) {
+                serverCounted = ServerTokenize.sample(URI.create(url), spec.target(point).clientConfig(env, false)
+                        .headers(), settings.model(), firstPrompts, options.serverTokenize);
+                err.println("Server-counted prompt lengths: " + serverCounted.describe());
+            }
+            Files.createDirectories(dir);
+            ArgsFile.write(dir.resolve("benchmark_args.json"), settings, options, url, point.plan(), pointOffset);
+            requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
+        }
+
+        @Override
+        public List<RecordSink> sinks(RunInfo info, long startNanos, RunMetrics metrics) throws IOException {
+            List<RecordSink> sinks = new ArrayList<>();
+            sinks.add(new RequestsJsonlWriter(dir.resolve("requests.jsonl"), startNanos));
+            sinks.add(promptLengths);
+            sinks.add(sweepPromptLengths);
+            // a terminal shows the live bar (an event subscriber); logs get a line every --log-every-n-query requests
+            if (!terminal) sinks.add(counted(new ProgressSink(err, metrics, point.label(), point.plan().number(),
+                    options.logEveryNQuery)));
+            if (progressFile != null) sinks.add(counted(progressFile));
+            return sinks;
+        }
+
+        /** Progress counts conversations in multi-turn runs (the unit of --number). */
+        private RecordSink counted(RecordSink progress) {
+            return multiTurn != null ? MultiTurnPerf.conversationProgress(progress) : progress;
+        }
+
+        @Override
+        public RunOutcome dispatch(LlmClient client, LoadPlan plan, List<RecordSink> sinks) throws InterruptedException {
+            long seed = settings.seed() + pointOffset;
+            return multiTurn != null ? multiTurn.run(client, stop, plan, sinks, seed)
+                    : runner.run(plan, requests, sinks, seed);
+        }
+
+        @Override
+        public Map<String, Object> finished(RunResult result, SelfCheckReport check) throws IOException {
+            Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
+            extraKeys.putAll(promptLengths.summaryKeys());
+            if (serverCounted != null && index == 0) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
+            EvalscopeFiles.write(dir, result, extraKeys);
+            return extraKeys;
+        }
+
+        @Override
+        public void close() {
+            requests.close();
+        }
+    }
+}

@@ -1,0 +1,269 @@
+package io.unibench.engine;
+
+import io.unibench.client.LlmClient;
+import io.unibench.engine.live.EventHub;
+import io.unibench.engine.live.LiveRecorder;
+import io.unibench.engine.live.PointFinished;
+import io.unibench.engine.live.PointStarted;
+import io.unibench.engine.live.RunFinished;
+import io.unibench.engine.live.RunStatus;
+import io.unibench.engine.live.Snapshot;
+import io.unibench.engine.selfcheck.SelfCheck;
+import io.unibench.engine.selfcheck.SelfCheckReport;
+import io.unibench.engine.spec.RunSpec;
+import io.unibench.metrics.RecordSink;
+import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.RunMetrics;
+import io.unibench.metrics.RunResult;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Executes a {@link RunSpec}: the one orchestration behind {@code perf}, {@code run --config} and the web's runs.
+ * Targets run one after another, each with a client of its own; for each point, in order: the connection test
+ * (before a target's first point, when the spec asks for it), the front end's preparation, the dispatch of the
+ * point's plan (warm-up first; closed or open loop), the self-check beside it, the records into the runner's
+ * metrics, the live view and the front end's sinks (files, run history, progress), the point's result, then the
+ * pause before the next point. A stop ({@link #stop()}: Ctrl-C, the web's cancel) ends dispatching, cancels what is
+ * in flight and leaves a partial result. Every step is published to the {@link EventHub}: point started, a
+ * snapshot a second, point finished, run finished (always last).
+ *
+ * <p>What differs between front ends is theirs, behind {@link Front} and {@link PointRun}: what a point sends
+ * (prompts, conversations, a scenario's gate and validation), which files it writes, what the run history stores.
+ */
+public final class SessionRunner {
+    /** How often the live view publishes a {@link Snapshot} while a point runs. */
+    public static final Duration SNAPSHOT_PERIOD = Duration.ofSeconds(1);
+
+    /** A front end's part of a run. */
+    public interface Front {
+        /** Point {@code index} is next: load what it sends; nothing is written yet (a failing test leaves no files). */
+        PointRun prepare(int index, RunSpec.Point point) throws IOException;
+
+        /** A target's client is open (before its connection test). */
+        default void targetStarted(int target, LlmClient client) {}
+
+        /** A target's last point has run (or the run ended); {@code stopped}: it ended early. */
+        default void targetFinished(int target, boolean stopped) {}
+    }
+
+    /** One point, as the front end runs it. Closed by the runner after {@link #finished}. */
+    public interface PointRun extends AutoCloseable {
+        /** The connection test's request. */
+        PreparedRequest probe();
+
+        /** Right before the point's clock starts: folders, argument files, prompts made ahead. */
+        default void beforeStart() throws IOException, InterruptedException {}
+
+        /**
+         * The front end's sinks of the point's records, besides the runner's {@code metrics} (given for live
+         * figures) and live view.
+         */
+        List<RecordSink> sinks(RunInfo info, long startNanos, RunMetrics metrics) throws IOException;
+
+        /** Sends the point's plan (warm-up included) to {@code sinks}; the runner's stop ends it early. */
+        RunOutcome dispatch(LlmClient client, LoadPlan plan, List<RecordSink> sinks) throws InterruptedException;
+
+        /** The point's result, its self-check; writes the point's files; returns extra summary keys for the store. */
+        Map<String, Object> finished(RunResult result, SelfCheckReport check) throws IOException;
+
+        @Override
+        default void close() {}
+    }
+
+    /** Where the run history keeps a session's measurements (the front end's store); {@link #NONE} keeps nothing. */
+    public interface Recorder {
+        Recorder NONE = new Recorder() {
+            @Override public RecordSink pointSink(RunSpec.Point point, RunInfo info, long originNanos) {
+                return record -> { };
+            }
+            @Override public void pointFinished(RunSpec.Point point, RunResult result, Map<String, Object> extra) {}
+            @Override public void targetFinished(int target, boolean interrupted) {}
+        };
+
+        /** The sink storing a point's requests; times relative to {@code originNanos}. */
+        RecordSink pointSink(RunSpec.Point point, RunInfo info, long originNanos);
+
+        void pointFinished(RunSpec.Point point, RunResult result, Map<String, Object> extraSummaryKeys);
+
+        void targetFinished(int target, boolean interrupted);
+    }
+
+    /**
+     * What ran.
+     *
+     * @param points  every point that ran, in order (a partial one included)
+     * @param checks  the self-check of each of those points
+     * @param status  how the run ended
+     * @param failure what ended it early when not a stop (a bug, an output that could not be written); null else
+     */
+    public record Result(List<RunResult> points, List<SelfCheckReport> checks, RunStatus status,
+                         RuntimeException failure) {
+        public boolean stopped() {
+            return status == RunStatus.STOPPED;
+        }
+    }
+
+    private final RunSpec spec;
+    private final Map<String, String> env;
+    private final boolean debug;
+    private final StopSignal stop;
+    private final EventHub events;
+    private final Recorder recorder;
+    private final PrintWriter err;
+    private volatile LlmClient active;
+
+    /**
+     * @param env      where API keys are read from
+     * @param debug    the client logs every request and reply ({@code --debug})
+     * @param recorder the run history
+     * @param err      where the runner's notes go (self-check warnings, {@code --duration} reached)
+     */
+    public SessionRunner(RunSpec spec, Map<String, String> env, boolean debug, StopSignal stop, EventHub events,
+                         Recorder recorder, PrintWriter err) {
+        this.spec = spec;
+        this.env = env;
+        this.debug = debug;
+        this.stop = stop;
+        this.events = events;
+        this.recorder = recorder;
+        this.err = err;
+    }
+
+    /** Stops the run as Ctrl-C does: no new requests, in-flight ones cancelled, the partial result returned. */
+    public void stop() {
+        stop.stop();
+        LlmClient c = active;
+        if (c != null) c.cancelAll();
+    }
+
+    public boolean stopped() {
+        return stop.isStopped();
+    }
+
+    /** Runs every point; a bad target (connection test) throws {@link io.unibench.BadInputException}. */
+    public Result run(Front front) throws IOException, InterruptedException {
+        List<RunResult> results = new ArrayList<>();
+        List<SelfCheckReport> checks = new ArrayList<>();
+        RuntimeException failure = null;
+        RunFinished end = null;
+        int target = -1;
+        LlmClient client = null;
+        try {
+            for (int i = 0; i < spec.points().size() && !stop.isStopped() && failure == null; i++) {
+                RunSpec.Point point = spec.points().get(i);
+                boolean firstOfTarget = point.target() != target;
+                if (firstOfTarget) {
+                    if (client != null) closeTarget(front, target, client, false);
+                    client = null; // a failing open below must not close the previous client twice
+                    target = point.target();
+                    client = open(front, target);
+                }
+                try (PointRun run = front.prepare(i, point)) {
+                    RunSpec.Target t = spec.target(point);
+                    if (firstOfTarget && t.testConnection()) ConnectionTest.run(client, run::probe, t.url(), stop);
+                    run.beforeStart();
+                    PointOutcome o = runPoint(i, point, run, client);
+                    results.add(o.result);
+                    checks.add(o.check);
+                    failure = o.failure;
+                }
+                if (failure == null && i + 1 < spec.points().size() && !point.pauseAfter().isZero()) {
+                    stop.awaitUntil(System.nanoTime() + point.pauseAfter().toNanos());
+                }
+            }
+            end = failure != null ? new RunFinished(RunStatus.FAILED, failure.getMessage())
+                    : stop.isStopped() ? new RunFinished(RunStatus.STOPPED, "stopped") : new RunFinished(RunStatus.FINISHED, null);
+        } catch (RuntimeException | IOException | InterruptedException e) {
+            end = new RunFinished(RunStatus.FAILED, e.getMessage());
+            throw e;
+        } finally {
+            if (client != null) closeTarget(front, target, client, end == null || end.status() != RunStatus.FINISHED);
+            events.publish(end != null ? end : new RunFinished(RunStatus.FAILED, "ended by an error"));
+        }
+        return new Result(results, checks, end.status(), failure);
+    }
+
+    private LlmClient open(Front front, int target) {
+        LlmClient client = new LlmClient(spec.targets().get(target).clientConfig(env, debug));
+        active = client;
+        if (stop.isStopped()) client.cancelAll();
+        front.targetStarted(target, client);
+        return client;
+    }
+
+    private void closeTarget(Front front, int target, LlmClient client, boolean early) {
+        active = null;
+        try {
+            front.targetFinished(target, early);
+            recorder.targetFinished(target, early);
+        } finally {
+            client.close();
+        }
+    }
+
+    private record PointOutcome(RunResult result, SelfCheckReport check, RuntimeException failure) {}
+
+    private PointOutcome runPoint(int index, RunSpec.Point point, PointRun run, LlmClient client)
+            throws IOException, InterruptedException {
+        LoadPlan plan = point.plan();
+        boolean held = plan.number() == Integer.MAX_VALUE; // a level held by time: its count is what ran
+        RunInfo info = new RunInfo(point.label(), plan.concurrency(), plan.paced() ? plan.rate() : -1,
+                held ? 0 : plan.number());
+        events.publish(new PointStarted(index, spec.points().size(), point.label(), plan));
+        RunMetrics metrics = new RunMetrics();
+        long start = System.nanoTime();
+        SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
+        LiveRecorder live = new LiveRecorder(index, Clock.system(stop), client::inFlight,
+                () -> new Snapshot.ClientLoad(selfCheck.cpuPercentOfOneCoreNow(), Double.NaN, selfCheck.warningNow()),
+                events::publish);
+        RuntimeException failure = null;
+        RunOutcome outcome = null;
+        List<RecordSink> sinks = new ArrayList<>(List.of(metrics, live));
+        try {
+            sinks.addAll(run.sinks(info, start, metrics));
+            sinks.add(recorder.pointSink(point, info, start));
+            live.startTicking(SNAPSHOT_PERIOD);
+            outcome = run.dispatch(client, plan, sinks);
+        } catch (RunFailedException e) {
+            failure = e; // the sinks hold every request that ran: the point's partial report follows
+        } finally {
+            failure = closeAll(sinks, failure);
+        }
+        if (outcome == null) outcome = new RunOutcome(metrics.total(), true, false);
+        SelfCheckReport check = selfCheck.stop();
+        if (check.bottleneck()) err.println("[" + plan.label() + "] " + check.warningLine());
+        if (outcome.hitDuration()) {
+            err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
+        }
+        RunResult result = metrics.result(held ? new RunInfo(info.label(), info.concurrency(), info.rate(),
+                (int) metrics.total()) : info);
+        Map<String, Object> extraKeys = run.finished(result, check);
+        recorder.pointFinished(point, result, extraKeys);
+        events.publish(new PointFinished(index, point.label(), result));
+        return new PointOutcome(result, check, failure);
+    }
+
+    /**
+     * Closes every sink (the live view publishes its last snapshot). A file that could not be written (disk full,
+     * permissions; its writer says so when closed) ends the run after this point's report, unless a bug already did.
+     */
+    private static RuntimeException closeAll(List<RecordSink> sinks, RuntimeException failure) {
+        for (RecordSink sink : sinks) {
+            try {
+                sink.close();
+            } catch (UncheckedIOException e) {
+                if (failure == null) {
+                    failure = new UncheckedIOException(e.getMessage() + ": " + e.getCause().getMessage(), e.getCause());
+                }
+            }
+        }
+        return failure;
+    }
+}

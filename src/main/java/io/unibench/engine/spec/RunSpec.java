@@ -1,0 +1,147 @@
+package io.unibench.engine.spec;
+
+import io.unibench.Secrets;
+import io.unibench.client.ApiFormat;
+import io.unibench.client.ClientConfig;
+import io.unibench.client.GenerationParams;
+import io.unibench.client.TlsOptions;
+import io.unibench.engine.LoadPlan;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One run, described once, whatever front end asked for it: {@code perf}'s flags, a scenario file, the web API's
+ * JSON. Immutable; made only from values that passed {@link SpecRules}, so the session runner never meets a bad
+ * one. The engine executes it point by point ({@code engine.SessionRunner}).
+ *
+ * @param name      the run's name (its output folder and the run history's name)
+ * @param targets   the endpoints, run one after another (a scenario's providers; {@code perf} has one)
+ * @param workloads what is sent: each point names one
+ * @param points    the load points in the order they run, over every target
+ * @param outputs   where the files go
+ * @param history   whether and where the run history records the run, and its tags
+ * @param seed      the seed of every random choice
+ */
+public record RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points,
+                      Outputs outputs, History history, long seed) {
+
+    public RunSpec {
+        targets = List.copyOf(targets);
+        workloads = List.copyOf(workloads);
+        points = List.copyOf(points);
+        for (Point p : points) {
+            if (p.target() < 0 || p.target() >= targets.size() || p.workload() < 0 || p.workload() >= workloads.size()) {
+                throw new IllegalArgumentException("point " + p.label() + " names a target or workload the run lacks");
+            }
+        }
+    }
+
+    public Target target(Point p) {
+        return targets.get(p.target());
+    }
+
+    public Workload workload(Point p) {
+        return workloads.get(p.workload());
+    }
+
+    /**
+     * An endpoint. The key is held by reference (the variable to read, or the flag's value masked in every
+     * rendering); headers are sent as given and masked wherever they are shown.
+     *
+     * @param url            the full endpoint URL (an embedded simulator's once it runs)
+     * @param embeddedSimulator the URL is the embedded simulator's (started by the front end)
+     * @param connections    the client's connection pool size
+     * @param testConnection send a one-token probe before the target's first point
+     */
+    public record Target(String name, String url, boolean embeddedSimulator, String model, ApiFormat api,
+                         Map<String, String> headers, ApiKey apiKey, Timeouts timeouts, int connections,
+                         TlsOptions tls, boolean testConnection) {
+        public Target {
+            headers = Map.copyOf(headers);
+            if (apiKey == null) apiKey = ApiKey.NONE;
+            if (tls == null) tls = TlsOptions.DEFAULT;
+        }
+
+        /** The client's configuration: headers, then the key (from its variable in {@code env}) as a bearer token. */
+        public ClientConfig clientConfig(Map<String, String> env, boolean debug) {
+            Map<String, String> h = new LinkedHashMap<>(headers);
+            String key = apiKey.resolve(env);
+            if (key != null && !key.isEmpty()) h.put("Authorization", "Bearer " + key);
+            return new ClientConfig(URI.create(url), h, timeouts.connect(), timeouts.read(), timeouts.total(),
+                    connections, debug, tls);
+        }
+
+        @Override
+        public String toString() {
+            return "Target[" + name + " " + Secrets.redact(url) + " model=" + model + " key=" + apiKey + "]";
+        }
+    }
+
+    /** An API key: the environment variable holding it, or a value given on the command line. */
+    public record ApiKey(String variable, String value) {
+        public static final ApiKey NONE = new ApiKey(null, null);
+
+        public static ApiKey fromEnv(String variable) {
+            return new ApiKey(variable, null);
+        }
+
+        public static ApiKey of(String value) {
+            return new ApiKey(null, value);
+        }
+
+        public String resolve(Map<String, String> env) {
+            return value != null ? value : variable != null ? env.get(variable) : null;
+        }
+
+        @Override
+        public String toString() {
+            return value != null ? Secrets.mask(value) : variable != null ? "$" + variable : "none";
+        }
+    }
+
+    /** Client timeouts; null = none (total) or the client's default. */
+    public record Timeouts(Duration connect, Duration read, Duration total) {}
+
+    /**
+     * What one point sends.
+     *
+     * @param name       the workload's name (a scenario's name; {@code perf}'s dataset)
+     * @param multiTurn  conversations, each turn carrying the history
+     * @param dataset    dataset name ({@code random}, {@code openqa}, …) or {@code prompt} for a fixed prompt
+     * @param datasetPath file of the dataset, or null
+     * @param prompt     the fixed prompt (text or {@code @FILE}), or null
+     * @param generation sampling parameters (model of the first target; the runner sends each target's model)
+     */
+    public record Workload(String name, boolean multiTurn, String dataset, String datasetPath, String prompt,
+                           int minPromptLength, int maxPromptLength, GenerationParams generation) {}
+
+    /**
+     * One load point.
+     *
+     * @param label      its human name ({@code parallel_8_number_100}, {@code openai/chat/parallel_8})
+     * @param target     index into {@link #targets}
+     * @param workload   index into {@link #workloads}
+     * @param plan       how many, how many at once, how fast, for how long, the warm-up
+     * @param pauseAfter the pause before the next point (lets a server drain its queue); zero = none
+     */
+    public record Point(String label, int target, int workload, LoadPlan plan, Duration pauseAfter) {
+        public Point {
+            if (pauseAfter == null) pauseAfter = Duration.ZERO;
+        }
+    }
+
+    /** Where the run's files go: {@code root} holds one folder per point. */
+    public record Outputs(Path root) {}
+
+    /** The run history: {@code enabled} false = {@code --no-db}; {@code db} null = the default location. */
+    public record History(boolean enabled, String db, List<String> tags) {
+        public History {
+            tags = List.copyOf(tags);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.unibench.engine.spec;
+
+/**
+ * How a front end names the fields of a {@link RunSpec} in its errors. {@link SpecRules} checks the shared rules
+ * by field ({@link Field}) and asks this for the location; the front end's names come from one table each:
+ * {@link #FLAGS} for {@code perf}, a scenario file's key paths, the web API's JSON pointers.
+ */
+@FunctionalInterface
+public interface SpecPaths {
+    /** The fields the shared rules check. */
+    enum Field {
+        PARALLEL, NUMBER, RATE, DURATION, WARMUP, PAUSE, MAX_TOKENS, MIN_TOKENS, TEMPERATURE, TOP_P, TOP_K,
+        CONNECT_TIMEOUT, READ_TIMEOUT, TOTAL_TIMEOUT
+    }
+
+    /** Where {@code field} is, for the {@code index}-th point (0 for fields that are not per point). */
+    String path(Field field, int index);
+
+    /** {@code perf}'s flag names. */
+    SpecPaths FLAGS = (field, index) -> switch (field) {
+        case PARALLEL -> "--parallel";
+        case NUMBER -> "--number";
+        case RATE -> "--rate";
+        case DURATION -> "--duration";
+        case WARMUP -> "--warmup-num";
+        case PAUSE -> "--sleep-interval";
+        case MAX_TOKENS -> "--max-tokens";
+        case MIN_TOKENS -> "--min-tokens";
+        case TEMPERATURE -> "--temperature";
+        case TOP_P -> "--top-p";
+        case TOP_K -> "--top-k";
+        case CONNECT_TIMEOUT -> "--connect-timeout";
+        case READ_TIMEOUT -> "--read-timeout";
+        case TOTAL_TIMEOUT -> "--total-timeout";
+    };
+
+    /** JSON pointers into a {@link RunSpec} written as JSON (the web API's body). */
+    SpecPaths JSON_POINTERS = (field, index) -> switch (field) {
+        case PARALLEL -> "/points/" + index + "/parallel";
+        case NUMBER -> "/points/" + index + "/number";
+        case RATE -> "/points/" + index + "/rate";
+        case DURATION -> "/points/" + index + "/duration_sec";
+        case WARMUP -> "/points/" + index + "/warmup";
+        case PAUSE -> "/points/" + index + "/pause_after_sec";
+        case MAX_TOKENS -> "/generation/max_tokens";
+        case MIN_TOKENS -> "/generation/min_tokens";
+        case TEMPERATURE -> "/generation/temperature";
+        case TOP_P -> "/generation/top_p";
+        case TOP_K -> "/generation/top_k";
+        case CONNECT_TIMEOUT -> "/targets/" + index + "/timeouts/connect_sec";
+        case READ_TIMEOUT -> "/targets/" + index + "/timeouts/read_sec";
+        case TOTAL_TIMEOUT -> "/targets/" + index + "/timeouts/total_sec";
+    };
+}

@@ -1,0 +1,196 @@
+package io.unibench.engine;
+
+import io.unibench.BadInputException;
+import io.unibench.client.ApiFormat;
+import io.unibench.client.GenerationParams;
+import io.unibench.client.LlmClient;
+import io.unibench.engine.live.EventHub;
+import io.unibench.engine.live.PointFinished;
+import io.unibench.engine.live.PointStarted;
+import io.unibench.engine.live.RunEvent;
+import io.unibench.engine.live.RunFinished;
+import io.unibench.engine.live.RunStatus;
+import io.unibench.engine.live.Snapshot;
+import io.unibench.engine.selfcheck.SelfCheckReport;
+import io.unibench.engine.spec.RunSpec;
+import io.unibench.metrics.RecordSink;
+import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.RunMetrics;
+import io.unibench.metrics.RunResult;
+import io.unibench.sim.SimConfig;
+import io.unibench.sim.SimServer;
+import io.unibench.tokenizer.Tokenizers;
+import io.unibench.workload.Prompt;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The session runner through the real client against the embedded simulator on loopback. */
+@Timeout(60) // a hang guard only
+class SessionRunnerTest {
+    static final GenerationParams GEN = new GenerationParams("m", ApiFormat.CHAT, 4, 4, null, 0, null, null, null,
+            null, true, null);
+
+    static RunSpec spec(String url, boolean testConnection, LoadPlan... plans) {
+        RunSpec.Target target = new RunSpec.Target("sim", url, true, "m", ApiFormat.CHAT, Map.of(),
+                RunSpec.ApiKey.NONE, new RunSpec.Timeouts(null, null, null), 16, null, testConnection);
+        RunSpec.Workload w = new RunSpec.Workload("prompt", false, "prompt", null, "hi", 0, 0, GEN);
+        List<RunSpec.Point> points = new ArrayList<>();
+        for (LoadPlan p : plans) points.add(new RunSpec.Point(p.label(), 0, 0, p, Duration.ZERO));
+        return new RunSpec("t", List.of(target), List.of(w), points, new RunSpec.Outputs(Path.of("unused")),
+                new RunSpec.History(false, null, List.of()), 0);
+    }
+
+    /** Single-turn points of the fixed prompt; records what the runner hands over. */
+    static final class Front implements SessionRunner.Front {
+        final List<RequestRecord> records = new CopyOnWriteArrayList<>();
+        final List<String> calls = new CopyOnWriteArrayList<>();
+        final StopSignal stop;
+        BenchmarkRunner runner;
+
+        Front(StopSignal stop) {
+            this.stop = stop;
+        }
+
+        @Override
+        public void targetStarted(int target, LlmClient client) {
+            calls.add("target " + target);
+            runner = new BenchmarkRunner(client, new RecordFactory(Tokenizers.defaultTokenizer(), false), stop);
+        }
+
+        @Override
+        public void targetFinished(int target, boolean stopped) {
+            calls.add("target " + target + " finished" + (stopped ? " early" : ""));
+        }
+
+        @Override
+        public SessionRunner.PointRun prepare(int index, RunSpec.Point point) {
+            RequestFactory requests = new RequestFactory(List.of(Prompt.ofText("hi", -1, -1)), GEN, index, "t" + index);
+            calls.add("prepare " + index);
+            return new SessionRunner.PointRun() {
+                @Override public PreparedRequest probe() {
+                    calls.add("probe");
+                    return requests.probe();
+                }
+                @Override public List<RecordSink> sinks(RunInfo info, long startNanos, RunMetrics metrics) {
+                    return List.of(records::add);
+                }
+                @Override public RunOutcome dispatch(LlmClient client, LoadPlan plan, List<RecordSink> sinks)
+                        throws InterruptedException {
+                    return runner.run(plan, requests, sinks, 1);
+                }
+                @Override public Map<String, Object> finished(RunResult result, SelfCheckReport check) {
+                    calls.add("finished " + index + " " + result.summary().totalRequests());
+                    return check.summaryKeys();
+                }
+                @Override public void close() {
+                    requests.close();
+                }
+            };
+        }
+    }
+
+    static final class Events {
+        final List<RunEvent> events = new CopyOnWriteArrayList<>();
+    }
+
+    @Test
+    void everyPointRunsInOrderAndTheLiveEventsTellItFromStartToFinish() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(0))) {
+            StopSignal stop = new StopSignal();
+            Front front = new Front(stop);
+            Events seen = new Events();
+            SessionRunner.Result result;
+            try (EventHub hub = new EventHub()) {
+                hub.subscribe(seen.events::add);
+                result = new SessionRunner(spec(sim.baseUrl() + "/v1/chat/completions", true,
+                        new LoadPlan(2, 6, -1, null, 2), new LoadPlan(4, 8, -1, null, 0)), Map.of(), false, stop, hub,
+                        SessionRunner.Recorder.NONE, new PrintWriter(new StringWriter())).run(front);
+            }
+            assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+            assertThat(result.failure()).isNull();
+            assertThat(result.points()).extracting(r -> r.summary().totalRequests()).containsExactly(6L, 8L);
+            assertThat(result.checks()).hasSize(2);
+            assertThat(front.records).hasSize(14).allMatch(RequestRecord::success); // warm-up not recorded
+            // the connection test once, before the target's first point; the target closes after the last
+            assertThat(front.calls).containsExactly("target 0", "prepare 0", "probe", "finished 0 6", "prepare 1",
+                    "finished 1 8", "target 0 finished");
+
+            List<String> kinds = seen.events.stream().map(e -> e.getClass().getSimpleName() + " "
+                    + switch (e) {
+                        case PointStarted p -> p.point() + "/" + p.points();
+                        case Snapshot s -> String.valueOf(s.point());
+                        case PointFinished f -> String.valueOf(f.point());
+                        case RunFinished r -> r.status().name();
+                    }).distinct().toList();
+            assertThat(kinds).containsExactly("PointStarted 0/2", "Snapshot 0", "PointFinished 0", "PointStarted 1/2",
+                    "Snapshot 1", "PointFinished 1", "RunFinished FINISHED");
+            Snapshot last = (Snapshot) seen.events.stream().filter(e -> e instanceof Snapshot s && s.point() == 1)
+                    .reduce((a, b) -> b).orElseThrow();
+            assertThat(last.completed()).isEqualTo(8);
+            assertThat(last.succeeded()).isEqualTo(8);
+            assertThat(last.ttftMs().p50()).isPositive();
+            PointFinished finished = (PointFinished) seen.events.get(seen.events.size() - 2);
+            assertThat(finished.result()).isSameAs(result.points().get(1));
+        }
+    }
+
+    @Test
+    void aStopEndsThePointWithAPartialResultAndTheRunAsStopped() throws Exception {
+        // replies of ~2 s each: the stop comes while the first requests are in flight
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(2000).withItlMs(0))) {
+            StopSignal stop = new StopSignal();
+            Front front = new Front(stop);
+            Events seen = new Events();
+            SessionRunner runner;
+            SessionRunner.Result result;
+            try (EventHub hub = new EventHub()) {
+                hub.subscribe(seen.events::add);
+                runner = new SessionRunner(spec(sim.baseUrl() + "/v1/chat/completions", false,
+                        new LoadPlan(2, 1000, -1, null, 0), new LoadPlan(2, 10, -1, null, 0)), Map.of(), false, stop,
+                        hub, SessionRunner.Recorder.NONE, new PrintWriter(new StringWriter()));
+                SessionRunner r = runner;
+                // the web's cancel: stop once a snapshot shows requests in flight (the simulator holds them 2 s)
+                hub.subscribe(e -> {
+                    if (e instanceof Snapshot s && s.inFlight() > 0) r.stop();
+                });
+                result = runner.run(front);
+            }
+            assertThat(result.status()).isEqualTo(RunStatus.STOPPED);
+            assertThat(result.points()).hasSize(1); // the second point never started
+            assertThat(front.records).isNotEmpty().anyMatch(RequestRecord::cancelled);
+            assertThat(front.calls).containsExactly("target 0", "prepare 0", "finished 0 " + front.records.size(),
+                    "target 0 finished early");
+            assertThat(seen.events.getLast()).isEqualTo(new RunFinished(RunStatus.STOPPED, "stopped"));
+        }
+    }
+
+    @Test
+    void aFailedConnectionTestIsBadInputAndTheRunFinishesAsFailed() throws Exception {
+        Events seen = new Events();
+        StopSignal stop = new StopSignal();
+        try (EventHub hub = new EventHub()) {
+            hub.subscribe(seen.events::add);
+            // a port nothing listens on: the connection is refused at once
+            SessionRunner runner = new SessionRunner(spec("http://127.0.0.1:1/v1/chat/completions", true,
+                    new LoadPlan(1, 1, -1, null, 0)), Map.of(), false, stop, hub, SessionRunner.Recorder.NONE,
+                    new PrintWriter(new StringWriter()));
+            assertThatThrownBy(() -> runner.run(new Front(stop))).isInstanceOf(BadInputException.class)
+                    .hasMessageContaining("connection test");
+        }
+        assertThat(seen.events).hasSize(1);
+        assertThat(((RunFinished) seen.events.getFirst()).status()).isEqualTo(RunStatus.FAILED);
+    }
+}
