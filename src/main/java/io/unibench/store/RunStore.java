@@ -350,21 +350,7 @@ public final class RunStore implements AutoCloseable {
     public List<String> recoverAbandoned(Owner me, long nowMillis) throws SQLException {
         lock.lock();
         try {
-            List<String> abandoned = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT run_id, owner_host, owner_pid, owner_started, "
-                    + "heartbeat_at FROM runs WHERE status = ?")) {
-                ps.setString(1, RunRow.RUNNING);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        Owner owner = new Owner(rs.getString(2), rs.getLong(3), rs.getLong(4));
-                        boolean self = owner.host().equals(me.host()) && owner.pid() == me.pid();
-                        boolean gone = owner.host().equals(me.host())
-                                ? !self && owner.deadOn(me.host())
-                                : nowMillis - rs.getLong(5) > FOREIGN_STALE_MILLIS;
-                        if (gone) abandoned.add(rs.getString(1));
-                    }
-                }
-            }
+            List<String> abandoned = ownedByTheGone(RunRow.RUNNING, me, nowMillis, false);
             commit();
             List<String> recovered = new ArrayList<>();
             for (String id : abandoned) {
@@ -394,6 +380,31 @@ public final class RunStore implements AutoCloseable {
     }
 
     /**
+     * The runs of this status whose owner is gone (oldest first): of this host, its pid is not running (or belongs
+     * to a newer process); of another host, it has not committed for {@link #FOREIGN_STALE_MILLIS}. {@code me}'s own
+     * runs count as gone only when {@code includeMine} (queued runs of this process have no thread yet).
+     */
+    private List<String> ownedByTheGone(String status, Owner me, long nowMillis, boolean includeMine)
+            throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT run_id, owner_host, owner_pid, owner_started, "
+                + "heartbeat_at FROM runs WHERE status = ? ORDER BY started_at, run_id")) {
+            ps.setString(1, status);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Owner owner = new Owner(rs.getString(2), rs.getLong(3), rs.getLong(4));
+                    boolean local = owner.host().equals(me.host());
+                    boolean self = local && owner.pid() == me.pid();
+                    boolean gone = self ? includeMine
+                            : local ? owner.deadOn(me.host()) : nowMillis - rs.getLong(5) > FOREIGN_STALE_MILLIS;
+                    if (gone) out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
      * Takes over the runs left {@code queued} by a service process that is gone (same rule as
      * {@link #recoverAbandoned}): they become {@code me}'s, to run in the order they were queued. Returns their ids
      * in that order.
@@ -401,21 +412,7 @@ public final class RunStore implements AutoCloseable {
     public List<String> adoptQueued(Owner me, long nowMillis) throws SQLException {
         lock.lock();
         try {
-            List<String> gone = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT run_id, owner_host, owner_pid, owner_started, "
-                    + "heartbeat_at FROM runs WHERE status = ? ORDER BY started_at, run_id")) {
-                ps.setString(1, RunRow.QUEUED);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        Owner owner = new Owner(rs.getString(2), rs.getLong(3), rs.getLong(4));
-                        boolean self = owner.host().equals(me.host()) && owner.pid() == me.pid();
-                        if (self || (owner.host().equals(me.host()) ? owner.deadOn(me.host())
-                                : nowMillis - rs.getLong(5) > FOREIGN_STALE_MILLIS)) {
-                            gone.add(rs.getString(1));
-                        }
-                    }
-                }
-            }
+            List<String> gone = ownedByTheGone(RunRow.QUEUED, me, nowMillis, true);
             List<String> adopted = new ArrayList<>();
             for (String id : gone) {
                 try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET owner_host = ?, owner_pid = ?, "
