@@ -22,6 +22,8 @@ import io.unibench.store.RunFilter;
 import io.unibench.store.RunStart;
 import io.unibench.store.RunStore;
 import io.unibench.store.StoreLocation;
+import io.unibench.cli.ScenarioLauncher;
+import io.unibench.web.RunService;
 import io.unibench.web.WebConfig;
 import io.unibench.web.WebServer;
 
@@ -77,7 +79,9 @@ public class WebBench {
                     (Files.size(db) + (Files.exists(Path.of(db + "-wal")) ? Files.size(Path.of(db + "-wal")) : 0)) / 1e6);
         }
         try (RunStore store = RunStore.open(loc);
-             WebServer server = WebServer.start(new WebConfig("127.0.0.1", 0, null), store, loc, "bench",
+             WebServer server = WebServer.start(new WebConfig("127.0.0.1", 0, null), store, loc,
+                     new RunService(new ScenarioLauncher(System.getenv(), Path.of("target", "webbench-outputs"),
+                             new PrintWriter(System.err, true)), 1, System.getenv()), "bench",
                      new PrintWriter(System.err, true))) {
             String base = "http://127.0.0.1:" + server.port();
             HttpClient http = HttpClient.newHttpClient();

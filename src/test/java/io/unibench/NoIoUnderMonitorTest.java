@@ -25,9 +25,6 @@ class NoIoUnderMonitorTest {
             "Files\\.|\\.print(ln)?\\(|\\.flush\\(\\)|JsonGenerator|PreparedStatement|getConnection\\(");
     private static final Map<String, String> EXEMPT = Map.of(
             "cli/DatasetCommand.java", "its progress bar is driven by a platform-thread pool",
-            "store/RunStore.java", "JDBC; writes come from the platform store-writer thread; SQLite's driver is JNI, "
-                    + "which pins a virtual thread whatever the lock (the web UI's virtual-thread reads of a "
-                    + "PostgreSQL store do pin on Java 21: not yet changed)",
             "store/RunRecorder.java", "start/finish on the main thread, batches on its platform writer thread");
 
     @Test

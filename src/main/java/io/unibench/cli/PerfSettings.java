@@ -185,6 +185,9 @@ record PerfSettings(
 
     private static Duration seconds(Double s) {
         return s == null ? null : Duration.ofNanos((long) (s * 1e9));
+    }
+
+    /**
      * {@code --tokenize-prompt}: prompts go as the token ids of the user's tokenizer; against the embedded simulator
      * without one, of the simulator's own (so lengths are exact there too).
      */

@@ -12,8 +12,6 @@ import io.unibench.scenario.ScenarioFile;
 import io.unibench.scenario.ScenarioResults;
 import io.unibench.scenario.ScenarioRunner;
 import io.unibench.scenario.ScenarioSpec;
-import io.unibench.sim.SimConfig;
-import io.unibench.sim.SimServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -104,25 +102,13 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw BadInputException.io("--outputs-dir", root, e);
         }
-        List<SimServer> sims = new ArrayList<>();
         CountDownLatch reportWritten = new CountDownLatch(1);
         Thread hook = null;
         HistoryRecorder store = null;
+        ScenarioTargets targets = null;
         try {
-            Map<String, String> endpoints = new LinkedHashMap<>();
-            for (BenchConfig.Provider p : bench.providers()) {
-                if (p.embeddedSimulator()) {
-                    BenchConfig.SimProfile prof = p.simulator();
-                    SimServer sim = SimServer.start(SimConfig.defaults().withModel(p.model()).withTtftMs(prof.ttftMs())
-                            .withItlMs(prof.itlMs()).withPrefillMsPerToken(prof.prefillMsPerToken()));
-                    sims.add(sim);
-                    endpoints.put(p.name(), sim.baseUrl() + "/v1/chat/completions");
-                    err.println("Provider " + p.name() + ": embedded simulator at " + sim.baseUrl()
-                            + " (ttft " + prof.ttftMs() + " ms, itl " + prof.itlMs() + " ms)");
-                } else {
-                    endpoints.put(p.name(), PerfSettings.completeUrl(p.baseUrl()));
-                }
-            }
+            targets = ScenarioTargets.start(bench, err);
+            Map<String, String> endpoints = targets.endpoints();
             RunHistory runHistory = RunHistory.open(history, environment, err);
             RunSpec spec = ScenarioSpec.of(bench, endpoints, root,
                     new RunSpec.History(!history.noDb, history.store.db, history.tags));
@@ -156,7 +142,7 @@ public final class RunCommand implements Callable<Integer> {
                     // the JVM is exiting; the hook found the report written
                 }
             }
-            for (SimServer s : sims) s.close();
+            if (targets != null) targets.close();
             if (store != null) store.close(session == null || session.stopped());
         }
     }

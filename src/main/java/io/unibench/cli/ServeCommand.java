@@ -3,6 +3,7 @@ package io.unibench.cli;
 import io.unibench.BadInputException;
 import io.unibench.schedule.ScheduleService;
 import io.unibench.store.RunStore;
+import io.unibench.web.RunService;
 import io.unibench.web.WebConfig;
 import io.unibench.web.WebServer;
 import picocli.CommandLine.Command;
@@ -12,6 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -19,7 +21,8 @@ import java.util.concurrent.CountDownLatch;
 
 /** {@code unibench serve}: the run history in a browser and over a REST API, until stopped (Ctrl-C). */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Web UI and REST API over the run history: runs, run detail with charts, comparisons, exports;",
+        description = {"Web UI and REST API: create runs (a queue), watch them live, browse the run history, compare, "
+                + "export;",
                 "runs the enabled schedules (`unibench schedule`) and delivers their alerts.",
                 "Binds loopback unless a token is set; with a token every page and API call needs it."})
 public final class ServeCommand implements Callable<Integer> {
@@ -37,6 +40,15 @@ public final class ServeCommand implements Callable<Integer> {
             + "(API: Authorization: Bearer TOKEN; browser: asked once). Default: " + DEFAULT_TOKEN_ENV
             + " when set, else no token (loopback only).")
     String tokenEnv;
+
+    @Option(names = "--max-concurrent-runs", defaultValue = "1", paramLabel = "N", description = "Runs created in "
+            + "the service that execute at once; the others wait in the queue (two benchmarks sharing one client "
+            + "machine falsify each other). Default: ${DEFAULT-VALUE}.")
+    int maxConcurrentRuns;
+
+    @Option(names = "--outputs-dir", defaultValue = "outputs", paramLabel = "DIR", description = "Where the files of "
+            + "runs created in the service go: DIR/RUN-ID/ (as `unibench run` writes them). Default: ${DEFAULT-VALUE}.")
+    Path outputsDir;
 
     @Mixin
     StoreOption storeOption;
@@ -57,10 +69,12 @@ public final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         WebConfig config = new WebConfig(host, port, token());
+        if (maxConcurrentRuns < 1) throw new BadInputException("--max-concurrent-runs " + maxConcurrentRuns + ": at least 1");
         RunStore store = storeOption.open(err);
+        RunService service = new RunService(new ScenarioLauncher(env, outputsDir, err), maxConcurrentRuns, env);
         WebServer server;
         try {
-            server = WebServer.start(config, store, store.location(), Version.current(), err);
+            server = WebServer.start(config, store, store.location(), service, Version.current(), err);
         } catch (RuntimeException e) {
             store.close();
             throw new BadInputException("--host " + host + " --port " + port + ": cannot listen ("

@@ -29,20 +29,28 @@ public final class KneeFinder {
             }
             if (i + 1 < levels.size()) {
                 ScenarioResults.Level next = levels.get(i + 1);
-                double now = l.result().summary().reqThroughput();
-                double then = next.result().summary().reqThroughput();
-                if (now > 0 && then >= 0 && next.concurrency() > l.concurrency()) {
-                    double gain = 100 * (then - now) / now;
-                    if (gain < rule.minGainPercent()) {
-                        return new Knee(l.concurrency(), String.format(Locale.ROOT,
-                                "throughput %+.1f%% from concurrency %d to %d (below %.0f%%)%s", gain, l.concurrency(),
-                                next.concurrency(), rule.minGainPercent(), l.starts().capped() || next.starts().capped()
-                                        ? "; rate-limited: the limiter's knee, not the provider's" : ""));
-                    }
+                String flat = flat(l.concurrency(), l.result().summary().reqThroughput(), next.concurrency(),
+                        next.result().summary().reqThroughput(), rule.minGainPercent());
+                if (flat != null) {
+                    return new Knee(l.concurrency(), flat + (l.starts().capped() || next.starts().capped()
+                            ? "; rate-limited: the limiter's knee, not the provider's" : ""));
                 }
             }
         }
         return null;
+    }
+
+    /**
+     * Why more concurrency stopped paying between two levels (the next raises successful requests per second by less
+     * than {@code minGainPercent}), or null when it still pays (or the levels cannot tell).
+     */
+    public static String flat(int concurrency, double reqPerSecond, int nextConcurrency, double nextReqPerSecond,
+                              double minGainPercent) {
+        if (!(reqPerSecond > 0) || !(nextReqPerSecond >= 0) || nextConcurrency <= concurrency) return null;
+        double gain = 100 * (nextReqPerSecond - reqPerSecond) / reqPerSecond;
+        if (gain >= minGainPercent) return null;
+        return String.format(Locale.ROOT, "throughput %+.1f%% from concurrency %d to %d (below %.0f%%)", gain,
+                concurrency, nextConcurrency, minGainPercent);
     }
 
     static Double p95LatencyMs(RunResult r) {

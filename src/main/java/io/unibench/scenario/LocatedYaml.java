@@ -39,20 +39,25 @@ public final class LocatedYaml {
         try (JsonParser p = factory.createParser(text)) {
             p.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             JsonToken t = p.nextToken();
-            if (t == null) throw new BadInputException(fileName + ": the file is empty");
+            if (t == null) throw problem(fileName, 0, "the file is empty");
             JsonNode root = read(p, "", lines);
             if (p.nextToken() != null) {
-                throw new BadInputException(fileName + ":" + p.currentLocation().getLineNr()
-                        + ": only one YAML document is allowed");
+                throw problem(fileName, p.currentLocation().getLineNr(), "only one YAML document is allowed");
             }
             return new LocatedYaml(fileName, root, lines);
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new BadInputException(fileName + (line > 0 ? ":" + line : "") + ": YAML syntax error: "
+            throw problem(fileName, line, "YAML syntax error: "
                     + e.getOriginalMessage().lines().findFirst().orElse("").trim());
         } catch (IOException e) {
             throw new BadInputException(fileName + ": cannot read: " + e.getMessage(), e);
         }
+    }
+
+    /** A document that is not one YAML value: {@code file:line: problem}, located for the web's editor. */
+    private static ScenarioProblems problem(String fileName, int line, String message) {
+        return new ScenarioProblems(fileName + (line > 0 ? ":" + line : "") + ": " + message,
+                java.util.List.of(new ScenarioProblems.Problem("", line, message)));
     }
 
     private static JsonNode read(JsonParser p, String path, Map<String, Integer> lines) throws IOException {

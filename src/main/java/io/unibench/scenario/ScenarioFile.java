@@ -51,6 +51,11 @@ public final class ScenarioFile {
         this.env = env;
     }
 
+    /** The dataset names a {@code type: chat} scenario may give. */
+    public static List<String> chatDatasets() {
+        return Datasets.names();
+    }
+
     public static BenchConfig load(Path file, Map<String, String> env) {
         String text;
         try {
@@ -80,7 +85,8 @@ public final class ScenarioFile {
         SchemaValidator.Problem first = sorted.getFirst();
         String more = sorted.size() > 1 ? " (and " + (sorted.size() - 1) + " more problem"
                 + (sorted.size() > 2 ? "s" : "") + ")" : "";
-        throw yaml.error(first.path(), first.message() + more);
+        throw new ScenarioProblems(yaml.error(first.path(), first.message() + more).getMessage(), sorted.stream()
+                .map(p -> new ScenarioProblems.Problem(p.path(), yaml.line(p.path()), p.message())).toList());
     }
 
     private void problem(String path, String message) {

@@ -94,6 +94,20 @@ public final class RunRecorder implements AutoCloseable {
     }
 
     /**
+     * Records into a run the service already created and started ({@link RunStore#startQueued}) instead of creating
+     * one: {@code unibench serve}'s queued runs keep the id they were given when queued.
+     */
+    public RunRecorder adopt(String existingRunId) {
+        state.lock();
+        try {
+            if (store != null && !failed) runId = existingRunId;
+            return this;
+        } finally {
+            state.unlock();
+        }
+    }
+
+    /**
      * Adds the next sweep point and returns the sink that stores its requests; close it after the point's last
      * record (it commits what is left and stops its writer).
      *

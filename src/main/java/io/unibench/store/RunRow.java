@@ -8,16 +8,34 @@ import java.util.List;
  * @param startedAt    epoch ms
  * @param endedAt      epoch ms, or null while running
  * @param requestCount stored request rows (live while running)
+ * @param statusReason why it failed, was cancelled or interrupted (one line), or null
  */
 public record RunRow(String runId, String name, String model, String url, String status, long startedAt,
-                     Long endedAt, long requestCount, long successCount, List<String> tags, String configKey) {
+                     Long endedAt, long requestCount, long successCount, List<String> tags, String configKey,
+                     String statusReason) {
+    /** Waiting in the service's queue (created by {@code POST /api/runs}, not started yet). */
+    public static final String QUEUED = "queued";
     public static final String RUNNING = "running";
     public static final String FINISHED = "finished";
     public static final String FAILED = "failed";
     public static final String INTERRUPTED = "interrupted";
+    /** Stopped on request ({@code POST /api/runs/{id}/cancel}), queued or running. */
+    public static final String CANCELLED = "cancelled";
+    /** Every status a run can have, in its life's order. */
+    public static final List<String> STATUSES = List.of(QUEUED, RUNNING, FINISHED, FAILED, CANCELLED, INTERRUPTED);
 
     public RunRow {
         tags = List.copyOf(tags);
+    }
+
+    public RunRow(String runId, String name, String model, String url, String status, long startedAt, Long endedAt,
+                  long requestCount, long successCount, List<String> tags, String configKey) {
+        this(runId, name, model, url, status, startedAt, endedAt, requestCount, successCount, tags, configKey, null);
+    }
+
+    /** True while the run can still change: queued or running. */
+    public boolean active() {
+        return QUEUED.equals(status) || RUNNING.equals(status);
     }
 
     /** The run in one line, as {@code runs compare} heads its columns: id, name, model @ url [status]. */

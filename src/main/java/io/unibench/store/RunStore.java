@@ -27,12 +27,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
  * Run history over one JDBC connection: SQLite or PostgreSQL, same schema ({@link Migrations}). Every public
- * method is one transaction; the object is thread-safe (one lock; the writer thread and the benchmark's main
- * thread share it).
+ * method is one transaction; the object is thread-safe: one {@link ReentrantLock} serialises the calls (the writer
+ * thread, the benchmark's main thread and the web service's request threads share it). A lock, not
+ * {@code synchronized}: the web service reads on virtual threads, and on Java 21 a virtual thread blocked in JDBC I/O
+ * inside a monitor pins its carrier (with PostgreSQL's pure-Java driver; SQLite's driver is JNI and pins whatever the
+ * lock).
  */
 public final class RunStore implements AutoCloseable {
     /** A run on another host whose writer has not committed for this long is taken as abandoned. */
@@ -43,6 +47,7 @@ public final class RunStore implements AutoCloseable {
 
     private final StoreLocation location;
     private final Connection c;
+    private final ReentrantLock lock = new ReentrantLock();
 
     private RunStore(StoreLocation location, Connection c) {
         this.location = location;
@@ -73,52 +78,70 @@ public final class RunStore implements AutoCloseable {
     // ---- writing --------------------------------------------------------------------------------
 
     /** Inserts the run as {@code running}; returns its id (UTC start time and a random suffix). */
-    public synchronized String createRun(RunStart s, Owner owner, long nowMillis) throws SQLException {
-        String id = ZonedDateTime.now(ZoneOffset.UTC).format(ID_TIME) + "-"
-                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(2);
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO runs (run_id, name, model, url, status, "
-                + "started_at, heartbeat_at, owner_host, owner_pid, owner_started, config_key, config_json, "
-                + "environment_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setString(1, id);
-            ps.setString(2, s.name());
-            ps.setString(3, s.model());
-            ps.setString(4, s.url());
-            ps.setString(5, RunRow.RUNNING);
-            ps.setLong(6, nowMillis);
-            ps.setLong(7, nowMillis);
-            ps.setString(8, owner.host());
-            ps.setLong(9, owner.pid());
-            ps.setLong(10, owner.startedAt());
-            ps.setString(11, configKey(s.config()));
-            ps.setString(12, ResultJson.write(ResultJson.MAPPER.convertValue(s.config(), Object.class)));
-            ps.setString(13, ResultJson.write(s.environment()));
-            ps.executeUpdate();
-        }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO run_tags (run_id, tag) VALUES (?, ?)")) {
-            for (String tag : new java.util.LinkedHashSet<>(s.tags())) {
-                ps.setString(1, id);
-                ps.setString(2, tag);
-                ps.executeUpdate();
-            }
-        }
-        commit();
-        return id;
+    public String createRun(RunStart s, Owner owner, long nowMillis) throws SQLException {
+        return createRun(s, owner, nowMillis, RunRow.RUNNING);
     }
 
-    public synchronized void addPoint(String runId, int index, RunInfo info, long startedAtMillis)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO run_points (run_id, point_index, label, "
-                + "concurrency, rate, number, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setString(1, runId);
-            ps.setInt(2, index);
-            ps.setString(3, info.label());
-            ps.setInt(4, info.concurrency());
-            ps.setDouble(5, info.rate());
-            ps.setInt(6, info.number());
-            ps.setLong(7, startedAtMillis);
-            ps.executeUpdate();
+    /**
+     * Inserts the run with the status given ({@link RunRow#RUNNING}, or {@link RunRow#QUEUED} for the service's
+     * queue, whose {@code started_at} is the time it was queued until {@link #startQueued} sets the real start).
+     */
+    public String createRun(RunStart s, Owner owner, long nowMillis, String status) throws SQLException {
+        lock.lock();
+        try {
+            String id = ZonedDateTime.now(ZoneOffset.UTC).format(ID_TIME) + "-"
+                    + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(2);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO runs (run_id, name, model, url, status, "
+                    + "started_at, heartbeat_at, owner_host, owner_pid, owner_started, config_key, config_json, "
+                    + "environment_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setString(1, id);
+                ps.setString(2, s.name());
+                ps.setString(3, s.model());
+                ps.setString(4, s.url());
+                ps.setString(5, status);
+                ps.setLong(6, nowMillis);
+                ps.setLong(7, nowMillis);
+                ps.setString(8, owner.host());
+                ps.setLong(9, owner.pid());
+                ps.setLong(10, owner.startedAt());
+                ps.setString(11, configKey(s.config()));
+                ps.setString(12, ResultJson.write(ResultJson.MAPPER.convertValue(s.config(), Object.class)));
+                ps.setString(13, ResultJson.write(s.environment()));
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO run_tags (run_id, tag) VALUES (?, ?)")) {
+                for (String tag : new java.util.LinkedHashSet<>(s.tags())) {
+                    ps.setString(1, id);
+                    ps.setString(2, tag);
+                    ps.executeUpdate();
+                }
+            }
+            commit();
+            return id;
+        } finally {
+            lock.unlock();
         }
-        commit();
+    }
+
+    public void addPoint(String runId, int index, RunInfo info, long startedAtMillis)
+            throws SQLException {
+        lock.lock();
+        try {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO run_points (run_id, point_index, label, "
+                    + "concurrency, rate, number, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setString(1, runId);
+                ps.setInt(2, index);
+                ps.setString(3, info.label());
+                ps.setInt(4, info.concurrency());
+                ps.setDouble(5, info.rate());
+                ps.setInt(6, info.number());
+                ps.setLong(7, startedAtMillis);
+                ps.executeUpdate();
+            }
+            commit();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -126,73 +149,191 @@ public final class RunStore implements AutoCloseable {
      *
      * @param baseNanos the point's start, subtracted from every moment
      */
-    public synchronized void insertRequests(String runId, int point, long baseNanos, List<RequestRecord> batch,
+    public void insertRequests(String runId, int point, long baseNanos, List<RequestRecord> batch,
                                             long nowMillis) throws SQLException {
-        long successes = 0;
-        ChunkTimes.Packer packer = new ChunkTimes.Packer();
-        try (PreparedStatement ps = c.prepareStatement(RequestRows.INSERT)) {
-            for (RequestRecord r : batch) {
-                RequestRows.bind(ps, runId, point, baseNanos, r, packer);
-                ps.addBatch();
-                if (r.success()) successes++;
+        lock.lock();
+        try {
+            long successes = 0;
+            ChunkTimes.Packer packer = new ChunkTimes.Packer();
+            try (PreparedStatement ps = c.prepareStatement(RequestRows.INSERT)) {
+                for (RequestRecord r : batch) {
+                    RequestRows.bind(ps, runId, point, baseNanos, r, packer);
+                    ps.addBatch();
+                    if (r.success()) successes++;
+                }
+                ps.executeBatch();
             }
-            ps.executeBatch();
+            try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET heartbeat_at = ?, request_count = "
+                    + "request_count + ?, success_count = success_count + ? WHERE run_id = ?")) {
+                ps.setLong(1, nowMillis);
+                ps.setLong(2, batch.size());
+                ps.setLong(3, successes);
+                ps.setString(4, runId);
+                ps.executeUpdate();
+            }
+            commit();
+        } finally {
+            lock.unlock();
         }
-        try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET heartbeat_at = ?, request_count = "
-                + "request_count + ?, success_count = success_count + ? WHERE run_id = ?")) {
-            ps.setLong(1, nowMillis);
-            ps.setLong(2, batch.size());
-            ps.setLong(3, successes);
-            ps.setString(4, runId);
-            ps.executeUpdate();
-        }
-        commit();
     }
 
-    public synchronized void heartbeat(String runId, long nowMillis) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET heartbeat_at = ? WHERE run_id = ?")) {
-            ps.setLong(1, nowMillis);
-            ps.setString(2, runId);
-            ps.executeUpdate();
+    public void heartbeat(String runId, long nowMillis) throws SQLException {
+        lock.lock();
+        try {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET heartbeat_at = ? WHERE run_id = ?")) {
+                ps.setLong(1, nowMillis);
+                ps.setString(2, runId);
+                ps.executeUpdate();
+            }
+            commit();
+        } finally {
+            lock.unlock();
         }
-        commit();
     }
 
     /** The point's summaries, percentiles, workload throughput and errors, as computed at its end. */
-    public synchronized void savePointResult(String runId, int index, RunResult r) throws SQLException {
-        savePointResult(runId, index, r, Map.of());
+    public void savePointResult(String runId, int index, RunResult r) throws SQLException {
+        lock.lock();
+        try {
+            savePointResult(runId, index, r, Map.of());
+        } finally {
+            lock.unlock();
+        }
     }
 
-    public synchronized void savePointResult(String runId, int index, RunResult r, Map<String, Object> extraSummaryKeys)
+    public void savePointResult(String runId, int index, RunResult r, Map<String, Object> extraSummaryKeys)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE run_points SET summary_json = ?, "
-                + "percentiles_json = ?, workload_json = ?, errors_json = ?, traces_json = ?, turn_positions_json = ?, "
-                + "phases_json = ?, timeline_json = ? WHERE run_id = ? AND point_index = ?")) {
-            ps.setString(1, ResultJson.summary(r, extraSummaryKeys));
-            ps.setString(2, ResultJson.percentiles(r));
-            ps.setString(3, ResultJson.workload(r));
-            ps.setString(4, ResultJson.errors(r));
-            ps.setString(5, ResultJson.traces(r));
-            ps.setString(6, ResultJson.turnPositions(r));
-            ps.setString(7, ResultJson.phases(r));
-            ps.setString(8, ResultJson.timeline(r));
-            ps.setString(9, runId);
-            ps.setInt(10, index);
-            ps.executeUpdate();
+        lock.lock();
+        try {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE run_points SET summary_json = ?, "
+                    + "percentiles_json = ?, workload_json = ?, errors_json = ?, traces_json = ?, turn_positions_json = ?, "
+                    + "phases_json = ?, timeline_json = ? WHERE run_id = ? AND point_index = ?")) {
+                ps.setString(1, ResultJson.summary(r, extraSummaryKeys));
+                ps.setString(2, ResultJson.percentiles(r));
+                ps.setString(3, ResultJson.workload(r));
+                ps.setString(4, ResultJson.errors(r));
+                ps.setString(5, ResultJson.traces(r));
+                ps.setString(6, ResultJson.turnPositions(r));
+                ps.setString(7, ResultJson.phases(r));
+                ps.setString(8, ResultJson.timeline(r));
+                ps.setString(9, runId);
+                ps.setInt(10, index);
+                ps.executeUpdate();
+            }
+            commit();
+        } finally {
+            lock.unlock();
         }
-        commit();
     }
 
-    public synchronized void finishRun(String runId, String status, long nowMillis) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE runs SET status = ?, ended_at = ?, heartbeat_at = ? WHERE run_id = ?")) {
-            ps.setString(1, status);
-            ps.setLong(2, nowMillis);
-            ps.setLong(3, nowMillis);
-            ps.setString(4, runId);
-            ps.executeUpdate();
+    /**
+     * A queued run begins: {@code running}, started now, owned by {@code owner}, with what is known once it runs
+     * (its model, URL, configuration and environment). False when it is no longer queued (cancelled meanwhile).
+     */
+    public boolean startQueued(String runId, RunStart s, Owner owner, long nowMillis) throws SQLException {
+        lock.lock();
+        try {
+            int n;
+            try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET status = ?, started_at = ?, heartbeat_at = ?, "
+                    + "model = ?, url = ?, owner_host = ?, owner_pid = ?, owner_started = ?, config_key = ?, "
+                    + "config_json = ?, environment_json = ? WHERE run_id = ? AND status = ?")) {
+                ps.setString(1, RunRow.RUNNING);
+                ps.setLong(2, nowMillis);
+                ps.setLong(3, nowMillis);
+                ps.setString(4, s.model());
+                ps.setString(5, s.url());
+                ps.setString(6, owner.host());
+                ps.setLong(7, owner.pid());
+                ps.setLong(8, owner.startedAt());
+                ps.setString(9, configKey(s.config()));
+                ps.setString(10, ResultJson.write(ResultJson.MAPPER.convertValue(s.config(), Object.class)));
+                ps.setString(11, ResultJson.write(s.environment()));
+                ps.setString(12, runId);
+                ps.setString(13, RunRow.QUEUED);
+                n = ps.executeUpdate();
+            }
+            commit();
+            return n == 1;
+        } finally {
+            lock.unlock();
         }
-        commit();
+    }
+
+    /** Where a started run really goes (an embedded simulator's port) and the environment it runs in. */
+    public void setTarget(String runId, String url, Map<String, Object> environment) throws SQLException {
+        lock.lock();
+        try {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE runs SET url = ?, environment_json = ? WHERE run_id = ?")) {
+                ps.setString(1, url);
+                ps.setString(2, ResultJson.write(environment));
+                ps.setString(3, runId);
+                ps.executeUpdate();
+            }
+            commit();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Ends a run that is still queued or running with the status and one-line reason given (the service's cancel,
+     * a failure before the first point); false when it had already ended.
+     */
+    public boolean endActive(String runId, String status, String reason, long nowMillis) throws SQLException {
+        lock.lock();
+        try {
+            int n;
+            try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET status = ?, status_reason = ?, ended_at = ?, "
+                    + "heartbeat_at = ? WHERE run_id = ? AND status IN (?, ?)")) {
+                ps.setString(1, status);
+                ps.setString(2, reason);
+                ps.setLong(3, nowMillis);
+                ps.setLong(4, nowMillis);
+                ps.setString(5, runId);
+                ps.setString(6, RunRow.QUEUED);
+                ps.setString(7, RunRow.RUNNING);
+                n = ps.executeUpdate();
+            }
+            commit();
+            return n == 1;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sets the status and reason of a run whatever its status (the service's verdict once its runner returned). */
+    public void setStatus(String runId, String status, String reason) throws SQLException {
+        lock.lock();
+        try {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE runs SET status = ?, status_reason = ? WHERE run_id = ?")) {
+                ps.setString(1, status);
+                ps.setString(2, reason);
+                ps.setString(3, runId);
+                ps.executeUpdate();
+            }
+            commit();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public void finishRun(String runId, String status, long nowMillis) throws SQLException {
+        lock.lock();
+        try {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE runs SET status = ?, ended_at = ?, heartbeat_at = ? WHERE run_id = ?")) {
+                ps.setString(1, status);
+                ps.setLong(2, nowMillis);
+                ps.setLong(3, nowMillis);
+                ps.setString(4, runId);
+                ps.executeUpdate();
+            }
+            commit();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -201,161 +342,236 @@ public final class RunStore implements AutoCloseable {
      * host is gone when its pid is not running (or belongs to a newer process); one of another host, when it has
      * not committed for {@link #FOREIGN_STALE_MILLIS}. Returns the ids recovered.
      */
-    public synchronized List<String> recoverAbandoned(Owner me, long nowMillis) throws SQLException {
-        List<String> abandoned = new ArrayList<>();
+    public List<String> recoverAbandoned(Owner me, long nowMillis) throws SQLException {
+        lock.lock();
+        try {
+            List<String> abandoned = ownedByTheGone(RunRow.RUNNING, me, nowMillis, false);
+            commit();
+            List<String> recovered = new ArrayList<>();
+            for (String id : abandoned) {
+                try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET status = ?, ended_at = heartbeat_at "
+                        + "WHERE run_id = ? AND status = ?")) {
+                    ps.setString(1, RunRow.INTERRUPTED);
+                    ps.setString(2, id);
+                    ps.setString(3, RunRow.RUNNING);
+                    if (ps.executeUpdate() == 0) {
+                        commit();
+                        continue; // another process recovered it first
+                    }
+                }
+                commit();
+                recovered.add(id);
+                for (StoredPoint p : points(id)) {
+                    if (p.summary() != null) continue;
+                    RunMetrics metrics = new RunMetrics();
+                    replay(id, p.index(), metrics::accept);
+                    savePointResult(id, p.index(), metrics.result(p.info()));
+                }
+            }
+            return recovered;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The runs of this status whose owner is gone (oldest first): of this host, its pid is not running (or belongs
+     * to a newer process); of another host, it has not committed for {@link #FOREIGN_STALE_MILLIS}. {@code me}'s own
+     * runs count as gone only when {@code includeMine} (queued runs of this process have no thread yet).
+     */
+    private List<String> ownedByTheGone(String status, Owner me, long nowMillis, boolean includeMine)
+            throws SQLException {
+        List<String> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT run_id, owner_host, owner_pid, owner_started, "
-                + "heartbeat_at FROM runs WHERE status = ?")) {
-            ps.setString(1, RunRow.RUNNING);
+                + "heartbeat_at FROM runs WHERE status = ? ORDER BY started_at, run_id")) {
+            ps.setString(1, status);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Owner owner = new Owner(rs.getString(2), rs.getLong(3), rs.getLong(4));
-                    boolean self = owner.host().equals(me.host()) && owner.pid() == me.pid();
-                    boolean gone = owner.host().equals(me.host())
-                            ? !self && owner.deadOn(me.host())
-                            : nowMillis - rs.getLong(5) > FOREIGN_STALE_MILLIS;
-                    if (gone) abandoned.add(rs.getString(1));
+                    boolean local = owner.host().equals(me.host());
+                    boolean self = local && owner.pid() == me.pid();
+                    boolean gone = self ? includeMine
+                            : local ? owner.deadOn(me.host()) : nowMillis - rs.getLong(5) > FOREIGN_STALE_MILLIS;
+                    if (gone) out.add(rs.getString(1));
                 }
             }
         }
-        commit();
-        List<String> recovered = new ArrayList<>();
-        for (String id : abandoned) {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET status = ?, ended_at = heartbeat_at "
-                    + "WHERE run_id = ? AND status = ?")) {
-                ps.setString(1, RunRow.INTERRUPTED);
-                ps.setString(2, id);
-                ps.setString(3, RunRow.RUNNING);
-                if (ps.executeUpdate() == 0) {
-                    commit();
-                    continue; // another process recovered it first
+        return out;
+    }
+
+    /**
+     * Takes over the runs left {@code queued} by a service process that is gone (same rule as
+     * {@link #recoverAbandoned}): they become {@code me}'s, to run in the order they were queued. Returns their ids
+     * in that order.
+     */
+    public List<String> adoptQueued(Owner me, long nowMillis) throws SQLException {
+        lock.lock();
+        try {
+            List<String> gone = ownedByTheGone(RunRow.QUEUED, me, nowMillis, true);
+            List<String> adopted = new ArrayList<>();
+            for (String id : gone) {
+                try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET owner_host = ?, owner_pid = ?, "
+                        + "owner_started = ?, heartbeat_at = ? WHERE run_id = ? AND status = ?")) {
+                    ps.setString(1, me.host());
+                    ps.setLong(2, me.pid());
+                    ps.setLong(3, me.startedAt());
+                    ps.setLong(4, nowMillis);
+                    ps.setString(5, id);
+                    ps.setString(6, RunRow.QUEUED);
+                    if (ps.executeUpdate() == 1) adopted.add(id);
                 }
             }
             commit();
-            recovered.add(id);
-            for (StoredPoint p : points(id)) {
-                if (p.summary() != null) continue;
-                RunMetrics metrics = new RunMetrics();
-                replay(id, p.index(), metrics::accept);
-                savePointResult(id, p.index(), metrics.result(p.info()));
-            }
+            return adopted;
+        } finally {
+            lock.unlock();
         }
-        return recovered;
     }
 
-    public synchronized boolean delete(String runId) throws SQLException {
-        int n;
-        // explicit order: no reliance on cascades being enabled on every connection
-        for (String table : List.of("requests", "run_points", "run_tags")) {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE run_id = ?")) {
-                ps.setString(1, runId);
-                ps.executeUpdate();
+    public boolean delete(String runId) throws SQLException {
+        lock.lock();
+        try {
+            int n;
+            // explicit order: no reliance on cascades being enabled on every connection
+            for (String table : List.of("requests", "run_points", "run_tags")) {
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE run_id = ?")) {
+                    ps.setString(1, runId);
+                    ps.executeUpdate();
+                }
             }
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM runs WHERE run_id = ?")) {
+                ps.setString(1, runId);
+                n = ps.executeUpdate();
+            }
+            commit();
+            return n > 0;
+        } finally {
+            lock.unlock();
         }
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM runs WHERE run_id = ?")) {
-            ps.setString(1, runId);
-            n = ps.executeUpdate();
-        }
-        commit();
-        return n > 0;
     }
 
     // ---- reading --------------------------------------------------------------------------------
 
-    public synchronized List<RunRow> list(RunFilter f) throws SQLException {
-        StringBuilder sql = new StringBuilder("SELECT " + RUN_COLUMNS + " FROM runs r WHERE 1 = 1");
-        List<Object> args = new ArrayList<>();
-        like(sql, args, "r.model", f.model());
-        like(sql, args, "r.url", f.url());
-        like(sql, args, "r.name", f.name());
-        if (f.status() != null) {
-            sql.append(" AND r.status = ?");
-            args.add(f.status());
+    public List<RunRow> list(RunFilter f) throws SQLException {
+        lock.lock();
+        try {
+            StringBuilder sql = new StringBuilder("SELECT " + RUN_COLUMNS + " FROM runs r WHERE 1 = 1");
+            List<Object> args = new ArrayList<>();
+            like(sql, args, "r.model", f.model());
+            like(sql, args, "r.url", f.url());
+            like(sql, args, "r.name", f.name());
+            if (f.status() != null) {
+                sql.append(" AND r.status = ?");
+                args.add(f.status());
+            }
+            if (f.since() != null) {
+                sql.append(" AND r.started_at >= ?");
+                args.add(f.since());
+            }
+            if (f.until() != null) {
+                sql.append(" AND r.started_at < ?");
+                args.add(f.until());
+            }
+            for (String tag : f.tags()) {
+                sql.append(" AND EXISTS (SELECT 1 FROM run_tags t WHERE t.run_id = r.run_id AND t.tag = ?)");
+                args.add(tag);
+            }
+            if (f.after() != null) { // keyset paging in the list's order: runs older than the cursor's
+                sql.append(" AND (r.started_at < ? OR (r.started_at = ? AND r.run_id < ?))");
+                args.add(f.after().startedAt());
+                args.add(f.after().startedAt());
+                args.add(f.after().runId());
+            }
+            sql.append(" ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?");
+            args.add(f.limit());
+            List<RunRow> rows = queryRuns(sql.toString(), args);
+            commit();
+            return rows;
+        } finally {
+            lock.unlock();
         }
-        if (f.since() != null) {
-            sql.append(" AND r.started_at >= ?");
-            args.add(f.since());
-        }
-        if (f.until() != null) {
-            sql.append(" AND r.started_at < ?");
-            args.add(f.until());
-        }
-        for (String tag : f.tags()) {
-            sql.append(" AND EXISTS (SELECT 1 FROM run_tags t WHERE t.run_id = r.run_id AND t.tag = ?)");
-            args.add(tag);
-        }
-        if (f.after() != null) { // keyset paging in the list's order: runs older than the cursor's
-            sql.append(" AND (r.started_at < ? OR (r.started_at = ? AND r.run_id < ?))");
-            args.add(f.after().startedAt());
-            args.add(f.after().startedAt());
-            args.add(f.after().runId());
-        }
-        sql.append(" ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?");
-        args.add(f.limit());
-        List<RunRow> rows = queryRuns(sql.toString(), args);
-        commit();
-        return rows;
     }
 
     /** How many runs the store holds. */
-    public synchronized long count() throws SQLException {
-        long n;
-        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM runs");
-             ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            n = rs.getLong(1);
+    public long count() throws SQLException {
+        lock.lock();
+        try {
+            long n;
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM runs");
+                 ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                n = rs.getLong(1);
+            }
+            commit();
+            return n;
+        } finally {
+            lock.unlock();
         }
-        commit();
-        return n;
     }
 
     /** A full run id from an id or a unique prefix of one. */
-    public synchronized String resolveId(String idOrPrefix) throws SQLException {
-        // an empty prefix would match every run and pick one when the store holds only one
-        if (idOrPrefix.isBlank()) throw new BadInputException("run '" + idOrPrefix + "': empty; give a run id or a prefix of one");
-        List<String> ids = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT run_id FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\' ORDER BY run_id LIMIT 3")) {
-            ps.setString(1, idOrPrefix);
-            ps.setString(2, escapeLike(idOrPrefix) + "%");
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) ids.add(rs.getString(1));
+    public String resolveId(String idOrPrefix) throws SQLException {
+        lock.lock();
+        try {
+            // an empty prefix would match every run and pick one when the store holds only one
+            if (idOrPrefix.isBlank()) throw new BadInputException("run '" + idOrPrefix + "': empty; give a run id or a prefix of one");
+            List<String> ids = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT run_id FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\' ORDER BY run_id LIMIT 3")) {
+                ps.setString(1, idOrPrefix);
+                ps.setString(2, escapeLike(idOrPrefix) + "%");
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) ids.add(rs.getString(1));
+                }
             }
+            commit();
+            if (ids.contains(idOrPrefix)) return idOrPrefix;
+            if (ids.isEmpty()) throw new BadInputException("run '" + idOrPrefix + "': no such run in " + location.display());
+            if (ids.size() > 1) {
+                throw new BadInputException("run '" + idOrPrefix + "': ambiguous (" + String.join(", ", ids.subList(0, 2))
+                        + ", …); give more of the id");
+            }
+            return ids.getFirst();
+        } finally {
+            lock.unlock();
         }
-        commit();
-        if (ids.contains(idOrPrefix)) return idOrPrefix;
-        if (ids.isEmpty()) throw new BadInputException("run '" + idOrPrefix + "': no such run in " + location.display());
-        if (ids.size() > 1) {
-            throw new BadInputException("run '" + idOrPrefix + "': ambiguous (" + String.join(", ", ids.subList(0, 2))
-                    + ", …); give more of the id");
-        }
-        return ids.getFirst();
     }
 
-    public synchronized StoredRun run(String runId) throws SQLException {
-        List<RunRow> rows = queryRuns("SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.run_id = ?", List.of(runId));
-        if (rows.isEmpty()) throw new BadInputException("run '" + runId + "': no such run in " + location.display());
-        JsonNode config;
-        JsonNode env;
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT config_json, environment_json FROM runs WHERE run_id = ?")) {
-            ps.setString(1, runId);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                config = ResultJson.read(rs.getString(1));
-                env = ResultJson.read(rs.getString(2));
+    public StoredRun run(String runId) throws SQLException {
+        lock.lock();
+        try {
+            List<RunRow> rows = queryRuns("SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.run_id = ?", List.of(runId));
+            if (rows.isEmpty()) throw new BadInputException("run '" + runId + "': no such run in " + location.display());
+            JsonNode config;
+            JsonNode env;
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT config_json, environment_json FROM runs WHERE run_id = ?")) {
+                ps.setString(1, runId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    config = ResultJson.read(rs.getString(1));
+                    env = ResultJson.read(rs.getString(2));
+                }
             }
+            List<StoredPoint> points = points(runId);
+            commit();
+            return new StoredRun(rows.getFirst(), config, env, points);
+        } finally {
+            lock.unlock();
         }
-        List<StoredPoint> points = points(runId);
-        commit();
-        return new StoredRun(rows.getFirst(), config, env, points);
     }
 
     /** Finished runs with the same configuration key (repeats), newest first, except the ids given. */
-    public synchronized List<RunRow> repeats(String configKey, Set<String> except, int limit) throws SQLException {
-        List<RunRow> rows = queryRuns("SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.config_key = ? AND r.status = ? "
-                + "ORDER BY r.started_at DESC LIMIT ?", List.of(configKey, RunRow.FINISHED, limit + except.size()));
-        commit();
-        return rows.stream().filter(r -> !except.contains(r.runId())).limit(limit).toList();
+    public List<RunRow> repeats(String configKey, Set<String> except, int limit) throws SQLException {
+        lock.lock();
+        try {
+            List<RunRow> rows = queryRuns("SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.config_key = ? AND r.status = ? "
+                    + "ORDER BY r.started_at DESC LIMIT ?", List.of(configKey, RunRow.FINISHED, limit + except.size()));
+            commit();
+            return rows.stream().filter(r -> !except.contains(r.runId())).limit(limit).toList();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Streams a point's stored requests in index order, moments relative to the point's start. */
@@ -372,22 +588,27 @@ public final class RunStore implements AutoCloseable {
         stream(runId, point, "CASE WHEN end_ns IS NULL THEN 1 ELSE 0 END, end_ns, idx", consumer);
     }
 
-    private synchronized void stream(String runId, int point, String order, Consumer<RequestRecord> consumer)
+    private void stream(String runId, int point, String order, Consumer<RequestRecord> consumer)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(RequestRows.SELECT
-                + " WHERE run_id = ? AND point_index = ? ORDER BY " + order)) {
-            ps.setString(1, runId);
-            ps.setInt(2, point);
-            ps.setFetchSize(2000); // PostgreSQL streams with a cursor instead of loading every row
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) consumer.accept(RequestRows.read(rs));
+        lock.lock();
+        try {
+            try (PreparedStatement ps = c.prepareStatement(RequestRows.SELECT
+                    + " WHERE run_id = ? AND point_index = ? ORDER BY " + order)) {
+                ps.setString(1, runId);
+                ps.setInt(2, point);
+                ps.setFetchSize(2000); // PostgreSQL streams with a cursor instead of loading every row
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) consumer.accept(RequestRows.read(rs));
+                }
             }
+            commit();
+        } finally {
+            lock.unlock();
         }
-        commit();
     }
 
     private static final String RUN_COLUMNS = "r.run_id, r.name, r.model, r.url, r.status, r.started_at, "
-            + "r.ended_at, r.request_count, r.success_count, r.config_key";
+            + "r.ended_at, r.request_count, r.success_count, r.config_key, r.status_reason";
 
     private List<RunRow> queryRuns(String sql, List<?> args) throws SQLException {
         List<Object[]> raw = new ArrayList<>();
@@ -398,7 +619,8 @@ public final class RunStore implements AutoCloseable {
                     long ended = rs.getLong(7);
                     Long endedAt = rs.wasNull() ? null : ended;
                     raw.add(new Object[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getLong(6), endedAt, rs.getLong(8), rs.getLong(9), rs.getString(10)});
+                            rs.getString(5), rs.getLong(6), endedAt, rs.getLong(8), rs.getLong(9), rs.getString(10),
+                            rs.getString(11)});
                 }
             }
         }
@@ -407,7 +629,7 @@ public final class RunStore implements AutoCloseable {
         for (Object[] r : raw) {
             rows.add(new RunRow((String) r[0], (String) r[1], (String) r[2], (String) r[3], (String) r[4],
                     (Long) r[5], (Long) r[6], (Long) r[7], (Long) r[8], tags.getOrDefault((String) r[0], List.of()),
-                    (String) r[9]));
+                    (String) r[9], (String) r[10]));
         }
         return rows;
     }
@@ -465,65 +687,78 @@ public final class RunStore implements AutoCloseable {
      * The last sweep point of each run given, by run id (a run's headline figures in a list of many runs): one
      * query per 500 runs, not one per run. Runs without a point are absent.
      */
-    public synchronized Map<String, StoredPoint> lastPoints(List<String> runIds) throws SQLException {
-        Map<String, StoredPoint> out = new LinkedHashMap<>();
-        for (int from = 0; from < runIds.size(); from += 500) {
-            List<String> chunk = runIds.subList(from, Math.min(runIds.size(), from + 500));
-            String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
-            try (PreparedStatement ps = c.prepareStatement("SELECT p.run_id, " + POINT_COLUMNS.replace("point_index,",
-                    "p.point_index,") + " FROM run_points p WHERE p.run_id IN (" + marks + ") AND p.point_index = "
-                    + "(SELECT MAX(q.point_index) FROM run_points q WHERE q.run_id = p.run_id)")) {
-                bindAll(ps, chunk);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) out.put(rs.getString(1), point(rs, 1));
+    public Map<String, StoredPoint> lastPoints(List<String> runIds) throws SQLException {
+        lock.lock();
+        try {
+            Map<String, StoredPoint> out = new LinkedHashMap<>();
+            for (int from = 0; from < runIds.size(); from += 500) {
+                List<String> chunk = runIds.subList(from, Math.min(runIds.size(), from + 500));
+                String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+                try (PreparedStatement ps = c.prepareStatement("SELECT p.run_id, " + POINT_COLUMNS.replace("point_index,",
+                        "p.point_index,") + " FROM run_points p WHERE p.run_id IN (" + marks + ") AND p.point_index = "
+                        + "(SELECT MAX(q.point_index) FROM run_points q WHERE q.run_id = p.run_id)")) {
+                    bindAll(ps, chunk);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) out.put(rs.getString(1), point(rs, 1));
+                    }
                 }
             }
+            commit();
+            return out;
+        } finally {
+            lock.unlock();
         }
-        commit();
-        return out;
     }
 
     /**
      * One request's moments for a chart of a point (milliseconds since the point's start; null when it did not
      * happen).
      */
-    public record RequestSample(long index, double startMs, Double ttftMs, Double latencyMs, boolean success) {}
+    public record RequestSample(long index, double startMs, Double ttftMs, Double latencyMs, boolean success,
+                                long startEpochMs) {}
 
     /**
      * At most {@code max} requests of a point, evenly spread over its request indices, for charts of one dot per
      * request: index lookups on the primary key, so a point of a million requests costs {@code max} lookups, not a
      * scan. {@code total} is the point's request count (indices 0 … total − 1).
      */
-    public synchronized List<RequestSample> sampleRequests(String runId, int point, long total, int max)
+    public List<RequestSample> sampleRequests(String runId, int point, long total, int max)
             throws SQLException {
-        List<RequestSample> out = new ArrayList<>();
-        if (total <= 0 || max <= 0) return out;
-        double stride = Math.max(1.0, (double) total / max);
-        List<Long> indices = new ArrayList<>();
-        for (double i = 0; i < total && indices.size() < max; i += stride) indices.add((long) i);
-        for (int from = 0; from < indices.size(); from += 500) {
-            List<Long> chunk = indices.subList(from, Math.min(indices.size(), from + 500));
-            String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
-            try (PreparedStatement ps = c.prepareStatement("SELECT idx, start_ns, first_token_ns, end_ns, success "
-                    + "FROM requests WHERE run_id = ? AND point_index = ? AND idx IN (" + marks + ") ORDER BY idx")) {
-                ps.setString(1, runId);
-                ps.setInt(2, point);
-                for (int i = 0; i < chunk.size(); i++) ps.setLong(i + 3, chunk.get(i));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        long start = rs.getLong(2);
-                        if (rs.wasNull()) continue;
-                        long first = rs.getLong(3);
-                        Double ttft = rs.wasNull() ? null : (first - start) / 1e6;
-                        long end = rs.getLong(4);
-                        Double latency = rs.wasNull() ? null : (end - start) / 1e6;
-                        out.add(new RequestSample(rs.getLong(1), start / 1e6, ttft, latency, rs.getInt(5) != 0));
+        lock.lock();
+        try {
+            List<RequestSample> out = new ArrayList<>();
+            if (total <= 0 || max <= 0) return out;
+            double stride = Math.max(1.0, (double) total / max);
+            List<Long> indices = new ArrayList<>();
+            for (double i = 0; i < total && indices.size() < max; i += stride) indices.add((long) i);
+            for (int from = 0; from < indices.size(); from += 500) {
+                List<Long> chunk = indices.subList(from, Math.min(indices.size(), from + 500));
+                String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+                try (PreparedStatement ps = c.prepareStatement("SELECT idx, start_ns, first_token_ns, end_ns, success, "
+                        + "start_epoch_ms "
+                        + "FROM requests WHERE run_id = ? AND point_index = ? AND idx IN (" + marks + ") ORDER BY idx")) {
+                    ps.setString(1, runId);
+                    ps.setInt(2, point);
+                    for (int i = 0; i < chunk.size(); i++) ps.setLong(i + 3, chunk.get(i));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            long start = rs.getLong(2);
+                            if (rs.wasNull()) continue;
+                            long first = rs.getLong(3);
+                            Double ttft = rs.wasNull() ? null : (first - start) / 1e6;
+                            long end = rs.getLong(4);
+                            Double latency = rs.wasNull() ? null : (end - start) / 1e6;
+                            out.add(new RequestSample(rs.getLong(1), start / 1e6, ttft, latency, rs.getInt(5) != 0,
+                                    rs.getLong(6)));
+                        }
                     }
                 }
             }
+            commit();
+            return out;
+        } finally {
+            lock.unlock();
         }
-        commit();
-        return out;
     }
 
     private static void like(StringBuilder sql, List<Object> args, String column, String value) {
@@ -572,7 +807,12 @@ public final class RunStore implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() throws SQLException {
-        c.close();
+    public void close() throws SQLException {
+        lock.lock();
+        try {
+            c.close();
+        } finally {
+            lock.unlock();
+        }
     }
 }

@@ -2,6 +2,8 @@ package io.unibench.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.Summary;
+import io.unibench.scenario.KneeFinder;
 import io.unibench.store.RunStore;
 import io.unibench.store.StoredPoint;
 import io.unibench.store.StoredRun;
@@ -32,7 +34,8 @@ final class ChartData {
         m.put("itl_ms", distribution(done, PercentileRow.ITL));
         m.put("ttft_over_time", ttftOverTime(store, run));
         m.put("throughput", throughput(run));
-        m.put("levels", levels(done));
+        m.put("levels", levels(done, run.config() == null ? DEFAULT_KNEE_GAIN_PERCENT
+                : run.config().path("knee").path("min_gain_percent").asDouble(DEFAULT_KNEE_GAIN_PERCENT)));
         return m;
     }
 
@@ -60,7 +63,7 @@ final class ChartData {
         };
     }
 
-    /** Seconds since the run's start (of each request's start) and its TTFT; failed requests have none. */
+    /** Seconds since the run's start (of each request's start, to the millisecond) and its TTFT; failed requests have none. */
     private static Map<String, Object> ttftOverTime(RunStore store, StoredRun run) throws SQLException {
         long total = 0;
         for (StoredPoint p : run.points()) total += Math.max(0, pointRequests(p));
@@ -70,10 +73,11 @@ final class ChartData {
             long n = pointRequests(p);
             if (n <= 0) continue;
             int share = (int) Math.max(1, Math.round((double) MAX_DOTS * n / Math.max(1, total)));
-            double offset = (p.startedAt() - run.row().startedAt()) / 1000.0;
             for (RunStore.RequestSample s : store.sampleRequests(run.runId(), p.index(), n, share)) {
                 if (s.ttftMs() == null || !s.success()) continue;
-                t.add(round(offset + s.startMs() / 1000.0, 3));
+                // the request's own wall-clock start: the stored moments' origin differs between runners (each
+                // point's start for perf, the series' start for a scenario's levels)
+                t.add(round((s.startEpochMs() - run.row().startedAt()) / 1000.0, 3));
                 ttft.add(round(s.ttftMs(), 3));
             }
         }
@@ -139,8 +143,15 @@ final class ChartData {
         return prevCum;
     }
 
-    /** One value per point: x is the concurrency, or the request rate when the points differ in rate only. */
-    static Map<String, Object> levels(List<StoredPoint> points) {
+    /** A scenario file's default {@code knee.min_gain_percent}, used for runs that name none (perf sweeps). */
+    static final double DEFAULT_KNEE_GAIN_PERCENT = 10;
+
+    /**
+     * One value per point: x is the concurrency, or the request rate when the points differ in rate only. With
+     * concurrency levels in rising order, {@code knee} is the first level after which the next raises successful
+     * req/s by less than {@code kneeGainPercent} ({@code unibench run}'s rule), or absent.
+     */
+    static Map<String, Object> levels(List<StoredPoint> points, double kneeGainPercent) {
         boolean byRate = points.size() > 1 && points.stream().map(StoredPoint::concurrency).distinct().count() == 1
                 && points.stream().allMatch(p -> p.rate() > 0);
         List<Double> x = new ArrayList<>();
@@ -159,6 +170,18 @@ final class ChartData {
         m.put("output_tok_s", tokens);
         m.put("ttft_p95_ms", ttft);
         m.put("latency_p95_s", latency);
+        if (!byRate) {
+            for (int i = 0; i + 1 < points.size(); i++) {
+                Double now = RunViews.number(points.get(i).summary(), Summary.REQ_THROUGHPUT);
+                Double then = RunViews.number(points.get(i + 1).summary(), Summary.REQ_THROUGHPUT);
+                String why = now == null || then == null ? null : KneeFinder.flat(points.get(i).concurrency(), now,
+                        points.get(i + 1).concurrency(), then, kneeGainPercent);
+                if (why != null) {
+                    m.put("knee", Map.of("x", points.get(i).concurrency(), "reason", why));
+                    break;
+                }
+            }
+        }
         return m;
     }
 

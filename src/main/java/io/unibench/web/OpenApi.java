@@ -27,8 +27,13 @@ final class OpenApi {
             while (m.find()) params.add(param(m.group(1), "path", "", true));
             for (Route.Param q : r.query()) params.add(param(q.name(), "query", q.description(), q.required()));
             if (!params.isEmpty()) op.put("parameters", params);
+            if (!r.accepts().isEmpty()) {
+                Map<String, Object> content = new LinkedHashMap<>();
+                for (String t : r.accepts()) content.put(t, Map.of("schema", Map.of("$ref", "#/components/schemas/Scenario")));
+                op.put("requestBody", Map.of("required", true, "content", content));
+            }
             Map<String, Object> responses = new LinkedHashMap<>();
-            responses.put(r.method().equals("delete") ? "204" : "200",
+            responses.put(Integer.toString(r.status()),
                     Map.of("description", "success", "content", Map.of(r.produces(), Map.of())));
             responses.put("default", Map.of("description", "an error: {\"error\": message}",
                     "content", Map.of("application/json", Map.of("schema", Map.of("$ref", "#/components/schemas/Error")))));
@@ -39,11 +44,21 @@ final class OpenApi {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("openapi", "3.1.0");
         doc.put("info", Map.of("title", "Uni LLM Bench", "version", version,
-                "description", "Run history of unibench: list, detail, exports, comparison."));
+                "description", "unibench's platform: create runs (a queue), watch them live (SSE), the run history: list, "
+                        + "detail, exports, comparison."));
         doc.put("paths", paths);
         Map<String, Object> components = new LinkedHashMap<>();
-        components.put("schemas", Map.of("Error", Map.of("type", "object", "required", List.of("error"),
-                "properties", Map.of("error", Map.of("type", "string")))));
+        Map<String, Object> problem = Map.of("type", "object", "properties", Map.of(
+                "path", Map.of("type", "string", "description", "JSON pointer"),
+                "line", Map.of("type", "integer", "description", "1-based line (YAML documents)"),
+                "message", Map.of("type", "string")));
+        Map<String, Object> error = Map.of("type", "object", "required", List.of("error"), "properties", Map.of(
+                "error", Map.of("type", "string"),
+                "problems", Map.of("type", "array", "description", "a refused scenario document: where and what",
+                        "items", problem)));
+        Map<String, Object> scenario = Map.of("type", "object", "description", "a scenario document: the schema of "
+                + "`unibench run --config` (bench.schema.json in the repository), one provider");
+        components.put("schemas", Map.of("Error", error, "Scenario", scenario));
         components.put("securitySchemes", Map.of("bearer", Map.of("type", "http", "scheme", "bearer")));
         doc.put("components", components);
         return doc;

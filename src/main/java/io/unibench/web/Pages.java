@@ -49,6 +49,8 @@ public final class Pages {
     List<Route> routes() {
         return List.of(
                 Route.page("get", "/", this::runs),
+                Route.page("get", "/runs/new", ctx -> ctx.html(render("new.jte",
+                        new NewRunModel(io.unibench.scenario.ScenarioFile.chatDatasets(), auth.required())))),
                 Route.page("get", "/runs/{id}", ctx -> ctx.html(render("run.jte", runModel(ctx.pathParam("id"), false)))),
                 Route.api("get", "/api/runs/{id}/report.html", "The run's report as one self-contained HTML file "
                         + "(the detail page's tables and charts, scripts and styles inlined: opens offline).",
@@ -63,18 +65,22 @@ public final class Pages {
     /** A run's line in the history table; figures formatted, {@code spark} an SVG polyline (or empty). */
     public record RunItem(String id, String name, String status, String created, String model, String url,
                           List<String> tags, String requests, String success, String ttftP95, String latencyP95,
-                          String outputTokens, String spark) {}
+                          String outputTokens, String spark, String note) {}
 
     public record RunsModel(Map<String, String> filters, List<RunItem> runs, String nextUrl, boolean loggedIn) {}
 
+    /** @param queueReason why a queued run waits, or null */
     public record RunModel(RunRow row, String started, String ended, List<Table> tables,
                            List<Map.Entry<String, String>> environment, String configJson, String chartJson,
-                           boolean standalone, String inlineCss, String inlineJs, boolean loggedIn) {}
+                           boolean standalone, String inlineCss, String inlineJs, boolean loggedIn, String queueReason) {}
 
     public record CompareModel(RunRow a, RunRow b, List<Table> tables, List<String> notes, String chartJson,
                                boolean loggedIn) {}
 
     public record LoginModel(String error) {}
+
+    /** @param datasets the single-turn datasets a scenario may name */
+    public record NewRunModel(List<String> datasets, boolean loggedIn) {}
 
     // ---- handlers ---------------------------------------------------------------------------------------
 
@@ -88,7 +94,8 @@ public final class Pages {
                     nz(r.model()), nz(r.url()), r.tags(), Long.toString(r.requestCount()),
                     h.successPercent() == null ? "—" : RunViews.fmt(h.successPercent(), 1) + "%",
                     RunViews.fmt(h.ttftP95Ms(), 2), RunViews.fmt(h.latencyP95Seconds(), 3),
-                    RunViews.fmt(h.outputTokensPerSecond(), 2), spark(sparks.get(target(r)))));
+                    RunViews.fmt(h.outputTokensPerSecond(), 2), spark(sparks.get(target(r))),
+                    r.status().equals(RunRow.QUEUED) ? api.queueReason(r.runId()) : r.statusReason()));
         }
         Map<String, String> filters = new LinkedHashMap<>();
         for (String k : List.of("model", "url", "name", "tag", "status", "since", "until")) {
@@ -150,7 +157,7 @@ public final class Pages {
         return new RunModel(run.row(), time(run.row().startedAt()),
                 run.row().endedAt() == null ? "" : time(run.row().endedAt()), RunViews.tables(run),
                 RunViews.environment(run), pretty(run.config()), scriptJson(ChartData.of(store, run)), standalone,
-                css.replace("</", "<\\/"), js.replace("</script", "<\\/script"), auth.required());
+                css.replace("</", "<\\/"), js.replace("</script", "<\\/script"), auth.required(), api.queueReason(run.runId()));
     }
 
     private void report(Context ctx) throws Exception {

@@ -57,6 +57,7 @@ final class RunViews {
         m.put("id", r.runId());
         m.put("name", r.name());
         m.put("status", r.status());
+        if (r.statusReason() != null) m.put("status_reason", r.statusReason());
         m.put("created", Instant.ofEpochMilli(r.startedAt()).toString());
         m.put("ended", r.endedAt() == null ? null : Instant.ofEpochMilli(r.endedAt()).toString());
         m.put("model", r.model());

@@ -29,15 +29,16 @@ import java.util.Map;
 final class RunsApi {
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 500;
-    private static final List<String> STATUSES =
-            List.of(RunRow.RUNNING, RunRow.FINISHED, RunRow.FAILED, RunRow.INTERRUPTED);
+    private static final List<String> STATUSES = RunRow.STATUSES;
 
     private final RunStore store;
     private final StoreLocation location;
+    private final RunQueue queue;
 
-    RunsApi(RunStore store, StoreLocation location) {
+    RunsApi(RunStore store, StoreLocation location, RunQueue queue) {
         this.store = store;
         this.location = location;
+        this.queue = queue;
     }
 
     List<Route> routes() {
@@ -48,7 +49,7 @@ final class RunsApi {
                         param("model", "model name contains (case-insensitive)"),
                         param("url", "target URL contains"), param("name", "run name contains"),
                         param("tag", "carries this tag (repeatable)"),
-                        param("status", "running, finished, failed or interrupted"),
+                        param("status", String.join(", ", STATUSES)),
                         param("since", "started at or after: YYYY-MM-DD, ISO instant or age (7d, 12h)"),
                         param("until", "started before (same forms)"),
                         param("limit", "page size, 1 … " + MAX_LIMIT + " (default " + DEFAULT_LIMIT + ")"),
@@ -58,7 +59,7 @@ final class RunsApi {
                         "application/json", this::detail),
                 Route.api("get", "/api/runs/{id}/requests", "Every stored request, streamed from the store.",
                         "application/x-ndjson", this::requests, param("format", "jsonl (default) or csv")),
-                Route.api("delete", "/api/runs/{id}", "Deletes a run that is not running, with its requests.",
+                Route.api("delete", "/api/runs/{id}", "Deletes a run that is not queued or running, with its requests.",
                         "application/json", this::delete),
                 Route.api("get", "/api/compare", "Run B against run A: per point and metric A, B, Δ, Δ%, better or "
                         + "worse, and the run-to-run spread of repeats (what `runs compare` prints).",
@@ -73,6 +74,12 @@ final class RunsApi {
             throw new ApiError(e.getMessage().contains("ambiguous") ? 400 : 404, "run '" + idOrPrefix + "': "
                     + (e.getMessage().contains("ambiguous") ? "ambiguous, give more of the id" : "not found"));
         }
+    }
+
+    /** Why a queued run waits (its place and what runs), or null when it does not wait. */
+    String queueReason(String runId) {
+        RunQueue.Waiting w = queue.waiting(runId);
+        return w == null ? null : "position " + w.position() + "; " + w.reason();
     }
 
     StoredRun load(String idOrPrefix) throws SQLException {
@@ -150,7 +157,10 @@ final class RunsApi {
 
     private void detail(Context ctx) throws Exception {
         StoredRun run = load(ctx.pathParam("id"));
-        WebServer.json(ctx, RunViews.detail(run, headlines(List.of(run.row())).get(run.runId())));
+        Map<String, Object> m = RunViews.detail(run, headlines(List.of(run.row())).get(run.runId()));
+        RunQueue.Waiting w = queue.waiting(run.runId());
+        if (w != null) m.put("queue", Map.of("position", w.position(), "reason", w.reason()));
+        WebServer.json(ctx, m);
     }
 
     /** Streams through a connection of its own: a download of a million rows holds no lock the pages need. */
@@ -175,8 +185,9 @@ final class RunsApi {
 
     private void delete(Context ctx) throws Exception {
         StoredRun run = load(ctx.pathParam("id"));
-        if (RunRow.RUNNING.equals(run.row().status())) {
-            throw new ApiError(409, "run " + run.runId() + " is still running; stop it first");
+        if (run.row().active()) {
+            throw new ApiError(409, "run " + run.runId() + " is " + run.row().status() + "; cancel it first "
+                    + "(POST /api/runs/" + run.runId() + "/cancel)");
         }
         store.delete(run.runId());
         ctx.status(204);

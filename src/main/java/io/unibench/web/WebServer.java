@@ -23,23 +23,25 @@ import java.util.Map;
  * download of a run's requests reads through a connection of its own so a long export blocks no page.
  */
 public final class WebServer implements AutoCloseable {
-    /** Largest request body accepted (the login form; run documents later): 1 MiB. */
+    /** Largest request body accepted (the login form, scenario documents): 1 MiB. */
     static final long MAX_BODY_BYTES = 1 << 20;
     static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
     private final Javalin app;
+    private final RunQueue queue;
     private final List<Route> routes;
     private final SchedulePages schedules;
 
-    private WebServer(Javalin app, List<Route> routes, SchedulePages schedules) {
+    private WebServer(Javalin app, RunQueue queue, List<Route> routes, SchedulePages schedules) {
         this.app = app;
+        this.queue = queue;
         this.routes = routes;
         this.schedules = schedules;
     }
 
     /** Starts listening; {@code config.port() == 0} takes a free port ({@link #port()}). */
-    public static WebServer start(WebConfig config, RunStore store, StoreLocation location, String version,
-                                  PrintWriter log) {
+    public static WebServer start(WebConfig config, RunStore store, StoreLocation location, RunService service,
+                                  String version, PrintWriter log) throws java.sql.SQLException {
         Auth auth = new Auth(config.token());
         ServiceMetrics metrics = new ServiceMetrics(System.currentTimeMillis(), () -> {
             try {
@@ -48,7 +50,9 @@ public final class WebServer implements AutoCloseable {
                 return -1;
             }
         });
-        RunsApi api = new RunsApi(store, location);
+        RunQueue queue = new RunQueue(store, location, service.launcher(), service.maxConcurrentRuns(), log);
+        RunsApi api = new RunsApi(store, location, queue);
+        RunControl control = new RunControl(store, api, queue, service);
         Pages pages = new Pages(store, api, auth);
         List<Route> routes = new ArrayList<>();
         routes.add(Route.api("get", "/healthz", "Liveness: 200 and {\"status\": \"ok\"} while the service runs.",
@@ -57,6 +61,8 @@ public final class WebServer implements AutoCloseable {
                 "text/plain", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
                         .result(metrics.render(System.currentTimeMillis()))));
         routes.addAll(api.routes());
+        routes.addAll(control.routes());
+        routes.add(new LiveStream(store, api, queue).route());
         routes.add(Route.api("get", "/api/openapi.json", "This document.", "application/json",
                 ctx -> json(ctx, OpenApi.document(routes, version, auth.required()))));
         routes.addAll(pages.routes());
@@ -90,6 +96,7 @@ public final class WebServer implements AutoCloseable {
             for (Route r : routes) cfg.routes.addEndpoint(new io.javalin.router.Endpoint(
                     HandlerType.findOrCreate(r.method().toUpperCase(java.util.Locale.ROOT)), r.path(), r.handler()));
             cfg.routes.exception(ApiError.class, (e, ctx) -> error(ctx, e.status(), e.getMessage()));
+            cfg.routes.exception(ScenarioDocument.Invalid.class, RunControl::invalid);
             cfg.routes.exception(BadInputException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
             cfg.routes.exception(HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), e.getMessage()));
             cfg.routes.exception(Exception.class, (e, ctx) -> {
@@ -99,7 +106,8 @@ public final class WebServer implements AutoCloseable {
             });
         });
         app.start();
-        return new WebServer(app, List.copyOf(routes), schedules);
+        control.requeueAdopted();
+        return new WebServer(app, queue, List.copyOf(routes), schedules);
     }
 
     /** Paths served without the token: health, the login form and the static assets (no data in them). */
@@ -139,8 +147,10 @@ public final class WebServer implements AutoCloseable {
         return routes;
     }
 
+    /** Stops running runs (they end interrupted, their reports written; queued ones wait for the next start). */
     @Override
     public void close() {
+        queue.close();
         app.stop();
         schedules.close();
     }

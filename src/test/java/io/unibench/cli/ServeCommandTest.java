@@ -41,4 +41,12 @@ class ServeCommandTest {
         assertThat(port.exit()).isEqualTo(Main.EXIT_BAD_INPUT);
         assertThat(port.err().strip()).doesNotContain("\n").contains("--port 70000");
     }
+
+    @Test
+    void atLeastOneRunAtATime() {
+        CliHarness.Run r = serve(Map.of(), "--max-concurrent-runs", "0", "--port", "0", "--db",
+                tmp.resolve("d.db").toString());
+        assertThat(r.exit()).isEqualTo(Main.EXIT_BAD_INPUT);
+        assertThat(r.err().strip()).doesNotContain("\n").contains("--max-concurrent-runs 0: at least 1");
+    }
 }

@@ -102,8 +102,9 @@ class BrowserTest {
         page.locator("#compare-button").click();
         page.waitForURL("**/compare?**");
         assertThat(page.url()).contains("a=" + f.runIds.get(0)).contains("b=" + f.runIds.get(1));
-        page.waitForFunction("Object.keys(window.unibenchCharts).length === 4");
-        for (String id : List.of("cmp-latency", "cmp-ttft", "cmp-levels-tok", "cmp-levels-ttft")) {
+        page.waitForFunction("Object.keys(window.unibenchCharts).length === 6");
+        for (String id : List.of("cmp-latency", "cmp-ttft", "cmp-levels-tok", "cmp-levels-ttft", "cmp-ttft-time",
+                "cmp-throughput")) {
             assertThat(series(page, id)).as(id).isEqualTo(2);
             assertThat(drawn(page, id)).as(id).isTrue();
         }
@@ -123,5 +124,77 @@ class BrowserTest {
         });
         assertThat(page.locator("h2", new Page.LocatorOptions().setHasText("Per-Request Metrics")).count()).isEqualTo(1);
         page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("run-detail.png")).setFullPage(true));
+    }
+
+    @Test
+    void aRunCreatedFromTheFormIsWatchedLiveThenShowsItsReport() throws Exception {
+        Page page = open("/runs/new");
+        page.locator("#f-name").fill("from-form");
+        page.locator("#f-base-url").fill(f.sim.baseUrl() + "/v1");
+        page.locator("#f-model").fill("m");
+        page.locator("#f-key-env").fill("TEST_KEY");
+        page.locator("#f-levels").fill("1 2");
+        page.locator("input[name=f-per][value=duration]").check();
+        page.locator("#f-duration").fill("4");
+        page.locator("#f-max-tokens").fill("8");
+        page.waitForFunction("document.getElementById('doc-status').textContent.startsWith('valid')");
+        assertThat(page.locator("#yaml").inputValue()).contains("api_key_env: TEST_KEY").contains("ramp_interval_sec: 4")
+                .contains("levels: [1, 2]");
+        page.locator("#test-connection").click();
+        page.waitForFunction("document.getElementById('connection-result').className === 'ok'");
+        assertThat(page.locator("#connection-result").textContent()).contains("answered model m");
+        var download = page.waitForDownload(() -> page.locator("#save-yaml").click());
+        assertThat(download.suggestedFilename()).isEqualTo("from-form.yaml");
+        assertThat(Files.readString(download.path())).isEqualTo(page.locator("#yaml").inputValue());
+        page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("new-run.png")).setFullPage(true));
+
+        page.locator("#create-run").click();
+        page.waitForURL("**/runs/2*");
+        String id = page.url().substring(page.url().lastIndexOf('/') + 1);
+        // live: three snapshots charted, the figures counting, the level shown
+        page.waitForFunction("window.unibenchCharts['live-rate'] && window.unibenchCharts['live-rate'].points >= 3");
+        for (String chart : List.of("live-rate", "live-ttft-chart", "live-latency", "live-errors")) {
+            assertThat(drawn(page, chart)).as(chart).isTrue();
+        }
+        assertThat(series(page, "live-ttft-chart")).isEqualTo(3);
+        assertThat(series(page, "live-rate")).isEqualTo(2);
+        assertThat(Long.parseLong(page.locator("#live-completed").textContent())).isPositive();
+        assertThat(page.locator("#live-level").textContent()).startsWith("concurrency ");
+        assertThat(page.locator("#live-state").textContent()).startsWith("running: point ");
+        page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("run-live.png")).setFullPage(true));
+
+        // the end reloads the page into the run's report
+        page.waitForSelector("h1 .badge.finished", new Page.WaitForSelectorOptions().setTimeout(60_000));
+        assertThat(page.locator("#live").count()).isZero();
+        page.waitForFunction("Object.keys(window.unibenchCharts).length === 6");
+        for (String chart : List.of("chart-latency", "chart-ttft", "chart-ttft-time", "chart-throughput", "chart-itl",
+                "chart-levels")) {
+            assertThat(drawn(page, chart)).as(chart).isTrue();
+        }
+        assertThat(page.content()).doesNotContain(WebFixture.API_KEY);
+        page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("run-finished.png")).setFullPage(true));
+        assertThat(f.store.run(id).row().status()).isEqualTo("finished");
+    }
+
+    @Test
+    void aYamlErrorIsShownBesideItsLine() {
+        Page page = open("/runs/new");
+        page.waitForFunction("document.getElementById('doc-status').textContent.startsWith('valid')");
+        String text = page.locator("#yaml").inputValue().replace("max_tokens: 64", "max_tokens: many");
+        int line = List.of(text.split("\n")).indexOf("  max_tokens: many") + 1;
+        assertThat(line).isPositive();
+        page.locator("#yaml").fill(text);
+        var note = page.locator(".note-line[data-line=\"" + line + "\"]");
+        note.waitFor();
+        assertThat(note.textContent()).contains("/generation/max_tokens").contains("integer");
+        var gutterLine = page.locator("#yaml-gutter span").nth(line - 1);
+        assertThat(gutterLine.getAttribute("class")).isEqualTo("bad");
+        assertThat(Math.abs(note.boundingBox().y - gutterLine.boundingBox().y)).isLessThan(3);
+        assertThat(page.locator("#doc-status").textContent()).isEqualTo("1 problem");
+        page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("new-run-yaml-error.png")).setFullPage(true));
+        page.locator("#create-run").click(); // refused: stays on the form, the message still beside its line
+        page.waitForFunction("!document.getElementById('create-run').disabled");
+        assertThat(page.url()).endsWith("/runs/new");
+        assertThat(note.isVisible()).isTrue();
     }
 }

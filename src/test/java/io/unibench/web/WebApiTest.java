@@ -183,6 +183,12 @@ class WebApiTest {
             }
         }
         assertThat(documented).isEqualTo(registered);
+        JsonNode create = doc.get("paths").get("/api/runs").get("post");
+        assertThat(create.get("responses").has("201")).isTrue();
+        assertThat(create.get("requestBody").get("content").has("application/yaml")).isTrue();
+        assertThat(doc.get("paths").get("/api/runs/{id}/cancel").get("post").get("responses").has("202")).isTrue();
+        assertThat(doc.get("paths").get("/api/runs/{id}/events").get("get").get("responses").get("200").get("content")
+                .has("text/event-stream")).isTrue();
         // every documented GET answers on its path (a run id for {id}); none is Javalin's "no such endpoint"
         for (String route : documented) {
             if (!route.startsWith("get ")) continue;

@@ -53,6 +53,19 @@ class WebAuthTest {
             assertThat(get(path, "Authorization", "Bearer " + TOKEN).statusCode()).as(path).isEqualTo(200);
         }
         assertThat(get("/healthz", null, null).statusCode()).isEqualTo(200);
+        // creating, cancelling and watching runs need it too; nothing is queued without it
+        long runs = f.store.count();
+        String id = f.runIds.get(0);
+        for (String path : new String[] {"/api/runs", "/api/runs/" + id + "/cancel", "/api/scenarios/validate",
+                "/api/connection-test"}) {
+            HttpResponse<String> r = PLAIN.send(HttpRequest.newBuilder(URI.create(f.base() + path))
+                    .header("Content-Type", "application/yaml").POST(HttpRequest.BodyPublishers.ofString("name: x\n"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(path).isEqualTo(401);
+        }
+        assertThat(get("/api/runs/" + id + "/events", null, null).statusCode()).isEqualTo(401);
+        assertThat(get("/api/runs/" + id + "/events", "Authorization", "Bearer " + TOKEN).statusCode()).isEqualTo(200);
+        assertThat(f.store.count()).isEqualTo(runs);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.unibench.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unibench.cli.Main;
+import io.unibench.cli.ScenarioLauncher;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import io.unibench.store.RunStore;
@@ -25,6 +26,8 @@ import java.util.List;
 final class WebFixture implements AutoCloseable {
     static final String API_KEY = "sk-test-secret-key-7f3a9c";
     static final String COOKIE_SECRET = "cookie-secret-b41d2e";
+    /** The service's environment: a document names TEST_KEY in api_key_env, never the key. */
+    static final java.util.Map<String, String> ENV = java.util.Map.of("TEST_KEY", API_KEY);
 
     final SimServer sim;
     final StoreLocation location;
@@ -32,6 +35,9 @@ final class WebFixture implements AutoCloseable {
     final WebServer server;
     final List<String> runIds = new ArrayList<>();
     final HttpClient http = HttpClient.newHttpClient();
+    /** The service's log: what it says about its runs (and must never say about their keys). */
+    final StringWriter logText = new StringWriter();
+    private final PrintWriter log = new PrintWriter(logText, true);
     private final String token;
 
     /** Two runs ("first": two points; "second": the same flags, so a repeat) and the service, with or without a token. */
@@ -41,8 +47,8 @@ final class WebFixture implements AutoCloseable {
         for (String name : List.of("first", "second")) runIds.add(perf(dir, name));
         store = RunStore.open(location);
         this.token = token;
-        server = WebServer.start(new WebConfig("127.0.0.1", 0, token), store, location, "test",
-                new PrintWriter(new StringWriter(), true));
+        server = WebServer.start(new WebConfig("127.0.0.1", 0, token), store, location,
+                new RunService(new ScenarioLauncher(ENV, dir.resolve("service-outputs"), log), 1, ENV), "test", log);
     }
 
     private String perf(Path dir, String name) {

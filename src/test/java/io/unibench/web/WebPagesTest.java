@@ -80,7 +80,7 @@ class WebPagesTest {
         assertThat(d.select("table.report")).hasSize(2); // one per sweep point
         assertThat(d.select("td.better, td.worse")).isNotEmpty();
         assertThat(d.select("table.report thead th").eachText()).contains("Δ", "Δ%");
-        assertThat(d.select(".chart")).hasSize(4);
+        assertThat(d.select(".chart")).hasSize(6);
     }
 
     @Test

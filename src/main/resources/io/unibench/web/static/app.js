@@ -80,9 +80,31 @@
       d.t_s.length);
   }
 
+  // a dashed vertical line at the knee's level, labelled
+  function kneeMarker(knee) {
+    return { hooks: { draw: [function (u) {
+      var x = Math.round(u.valToPos(knee.x, "x", true)), ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
+      ctx.save();
+      ctx.strokeStyle = "#d97706";
+      ctx.lineWidth = 2 * devicePixelRatio;
+      ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+      ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, top + h); ctx.stroke();
+      ctx.fillStyle = "#92400e";
+      ctx.font = (11 * devicePixelRatio) + "px system-ui, sans-serif";
+      ctx.fillText("knee", x + 4 * devicePixelRatio, top + 12 * devicePixelRatio);
+      ctx.restore();
+    }] } };
+  }
+
   function levels(el, d) {
     if (!d || d.x.length < 2) return empty(el, "One load level only: curves need a sweep (several --parallel or --rate values).");
+    if (d.knee) {
+      el.setAttribute("data-title", el.getAttribute("data-title") + " — knee at concurrency " + d.knee.x);
+      el.setAttribute("data-knee", d.knee.x);
+      el.title = "knee: " + d.knee.reason;
+    }
     draw(el, {
+      plugins: d.knee ? [kneeMarker(d.knee)] : [],
       series: [{ label: d.x_label }, line("output tok/s", 0, { scale: "tok" }), line("TTFT p95 (ms)", 1, { scale: "ms" })],
       axes: [{ label: d.x_label }, { scale: "tok", label: "tok/s" }, { scale: "ms", side: 1, label: "ms", grid: { show: false } }],
       scales: { x: { time: false } }
@@ -110,6 +132,23 @@
       axes: [{ label: la.x_label }, {}], scales: { x: { time: false } } }, [xs, col(la), col(lb)], xs.length);
   }
 
+  // two runs' series over their own seconds since start, on one x axis (uPlot.join fills the gaps with nulls)
+  function cmpOverTime(el, key, ykey, dots) {
+    var a = data.a[key], b = data.b[key];
+    if ((!a || a.t_s.length === 0) && (!b || b.t_s.length === 0)) return empty(el, "No values stored for either run.");
+    function sorted(d) {
+      var idx = d.t_s.map(function (_, i) { return i; }).sort(function (p, q) { return d.t_s[p] - d.t_s[q]; });
+      return [idx.map(function (i) { return d.t_s[i]; }), idx.map(function (i) { return d[ykey][i]; })];
+    }
+    var joined = uPlot.join([sorted(a), sorted(b)]);
+    function s(label, i) {
+      return dots ? { label: label, stroke: COLORS[i], paths: function () { return null; },
+        points: { show: true, size: 3, fill: COLORS[i] } } : line(label, i, { points: { show: false } });
+    }
+    draw(el, { series: [{ label: "s" }, s("A", 0), s("B", 1)], axes: [{ label: "seconds since start" }, {}],
+      scales: { x: { time: false } } }, joined, joined[0].length);
+  }
+
   document.querySelectorAll(".chart").forEach(function (el) {
     var kind = el.getAttribute("data-kind"), key = el.getAttribute("data-key");
     if (kind === "dist") dist(el, data[key], data.labels);
@@ -118,6 +157,8 @@
     else if (kind === "levels") levels(el, data.levels);
     else if (kind === "cmp-dist") cmpDist(el, key);
     else if (kind === "cmp-levels") cmpLevels(el, key);
+    else if (kind === "cmp-ttft-time") cmpOverTime(el, "ttft_over_time", "ttft_ms", true);
+    else if (kind === "cmp-throughput") cmpOverTime(el, "throughput", "output_tok_s", false);
   });
 
   // runs page: two ticked runs -> /compare?a=&b= (the first ticked is A)

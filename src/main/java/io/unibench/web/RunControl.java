@@ -1,0 +1,125 @@
+package io.unibench.web;
+
+import static io.unibench.web.Route.param;
+
+import io.javalin.http.Context;
+import io.unibench.store.Owner;
+import io.unibench.store.RunRow;
+import io.unibench.store.RunStart;
+import io.unibench.store.RunStore;
+import io.unibench.store.StoredRun;
+
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The API that changes runs: create (validated, then queued), cancel, validate only, test a connection. */
+final class RunControl {
+    private final RunStore store;
+    private final RunsApi api;
+    private final RunQueue queue;
+    private final RunService service;
+    private final Owner owner = Owner.current();
+
+    RunControl(RunStore store, RunsApi api, RunQueue queue, RunService service) {
+        this.store = store;
+        this.api = api;
+        this.queue = queue;
+        this.service = service;
+    }
+
+    List<Route> routes() {
+        return List.of(
+                Route.api("post", "/api/runs", "Creates a run from a scenario document (the schema of `unibench run "
+                        + "--config`) sent as application/json or application/yaml. Validated before it is queued: "
+                        + "400 with {error, problems: [{path (JSON pointer), line (YAML only), message}]}; a literal "
+                        + "API key or credential header is refused (name the service's variable in api_key_env). "
+                        + "201 with {id, status: \"queued\"}.", "application/json", this::create,
+                        param("tag", "a tag for the run (repeatable)")).with(201, Route.SCENARIO_DOCUMENT),
+                Route.api("post", "/api/runs/{id}/cancel", "Cancels a queued run (it never starts) or a running one "
+                        + "(it stops; what ran is kept): 202 with {id, status}; 409 when it has already ended.",
+                        "application/json", this::cancel).with(202, List.of()),
+                Route.api("post", "/api/scenarios/validate", "Validates a scenario document as POST /api/runs "
+                        + "would, without queueing anything: 200 with {valid: true, name, levels, scenarios} or 400 "
+                        + "with its problems.", "application/json", this::validate).with(200, Route.SCENARIO_DOCUMENT),
+                Route.api("post", "/api/connection-test", "Sends the document's one-token probe to its provider "
+                        + "through the benchmark's client, as a run does before its first level: 200 with {ok, "
+                        + "message}.", "application/json", this::testConnection).with(200, Route.SCENARIO_DOCUMENT));
+    }
+
+    private ScenarioDocument document(Context ctx) {
+        return ScenarioDocument.parse(ctx.contentType(), ctx.bodyAsBytes(), service.environment());
+    }
+
+    private void create(Context ctx) throws Exception {
+        ScenarioDocument doc = document(ctx);
+        List<String> tags = ctx.queryParams("tag").stream().map(String::strip).filter(t -> !t.isEmpty()).toList();
+        var p = doc.config().providers().getFirst();
+        String id = store.createRun(new RunStart(doc.config().name(), tags, p.model(), p.baseUrl(), doc.tree(), Map.of()),
+                owner, System.currentTimeMillis(), RunRow.QUEUED);
+        queue.submit(id, doc.config(), doc.tree());
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", id);
+        m.put("status", RunRow.QUEUED);
+        ctx.status(201).header("Location", "/api/runs/" + id);
+        WebServer.json(ctx, m);
+    }
+
+    private void cancel(Context ctx) throws Exception {
+        StoredRun run = api.load(ctx.pathParam("id"));
+        if (!queue.cancel(run.runId())) {
+            throw new ApiError(409, "run " + run.runId() + " is " + store.run(run.runId()).row().status()
+                    + "; only a queued or running run can be cancelled");
+        }
+        ctx.status(202);
+        WebServer.json(ctx, Map.of("id", run.runId(), "status", store.run(run.runId()).row().status()));
+    }
+
+    private void validate(Context ctx) throws Exception {
+        ScenarioDocument doc = document(ctx);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("valid", true);
+        m.put("name", doc.config().name());
+        m.put("levels", doc.config().concurrency().levels());
+        m.put("scenarios", doc.config().scenarios().stream().map(s -> s.name()).toList());
+        WebServer.json(ctx, m);
+    }
+
+    private void testConnection(Context ctx) throws Exception {
+        ScenarioDocument doc = document(ctx);
+        Map<String, Object> m = new LinkedHashMap<>();
+        try {
+            m.put("ok", true);
+            m.put("message", service.launcher().testConnection(doc.config()));
+        } catch (io.unibench.BadInputException e) {
+            m.put("ok", false);
+            m.put("message", io.unibench.Secrets.redact(e.getMessage()));
+        }
+        WebServer.json(ctx, m);
+    }
+
+    static void invalid(ScenarioDocument.Invalid e, Context ctx) {
+        try {
+            ctx.status(400);
+            WebServer.json(ctx, e.body());
+        } catch (Exception ex) {
+            WebServer.error(ctx, 400, e.getMessage());
+        }
+    }
+
+    /** Unused runs of a gone service: queued again, in their order (their document is their stored configuration). */
+    void requeueAdopted() throws SQLException {
+        for (String id : store.adoptQueued(owner, System.currentTimeMillis())) {
+            StoredRun run = store.run(id);
+            try {
+                byte[] doc = WebServer.JSON.writeValueAsBytes(run.config());
+                ScenarioDocument d = ScenarioDocument.parse("application/json", doc, service.environment());
+                queue.submit(id, d.config(), d.tree());
+            } catch (ScenarioDocument.Invalid | com.fasterxml.jackson.core.JsonProcessingException e) {
+                store.endActive(id, RunRow.FAILED, "no longer valid when the service restarted: " + e.getMessage(),
+                        System.currentTimeMillis());
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package io.unibench.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.BadInputException;
+import io.unibench.engine.live.EventHub;
+import io.unibench.engine.live.RunFinished;
+import io.unibench.engine.live.RunStatus;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.store.Owner;
+import io.unibench.store.RunRow;
+import io.unibench.store.RunStart;
+import io.unibench.store.RunStore;
+import io.unibench.store.StoreLocation;
+
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The service's runs: first in, first out, at most {@code maxConcurrent} at a time (two benchmarks sharing one
+ * client machine falsify each other). Each run executes on a virtual thread of its own through the
+ * {@link RunLauncher}; its stored row goes queued → running → finished | failed | cancelled | interrupted, and its
+ * live events fan out through its {@link EventHub}, which exists from the moment it is queued (a page opened on a
+ * queued run waits on it).
+ *
+ * <p>One lock guards the queue; no store or launcher call happens under it.
+ */
+final class RunQueue implements AutoCloseable {
+    /** How long {@link #close()} lets running runs write their reports after asking them to stop. */
+    static final Duration STOP_WAIT = Duration.ofSeconds(30);
+
+    /** A run the service holds: waiting or running. */
+    record Entry(String runId, BenchConfig config, JsonNode document, EventHub events, Cancellation cancel) {}
+
+    /** Where a run stands in the queue: its place (1 = next) and why it waits. */
+    record Waiting(int position, String reason) {}
+
+    private final RunStore store;
+    private final StoreLocation location;
+    private final RunLauncher launcher;
+    private final int maxConcurrent;
+    private final PrintWriter log;
+    private final Owner owner = Owner.current();
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition idle = lock.newCondition();
+    private final ArrayDeque<Entry> waiting = new ArrayDeque<>();
+    private final Map<String, Entry> running = new LinkedHashMap<>();
+    private boolean closed;
+
+    RunQueue(RunStore store, StoreLocation location, RunLauncher launcher, int maxConcurrent, PrintWriter log) {
+        if (maxConcurrent < 1) throw new BadInputException("--max-concurrent-runs " + maxConcurrent + ": at least 1");
+        this.store = store;
+        this.location = location;
+        this.launcher = launcher;
+        this.maxConcurrent = maxConcurrent;
+        this.log = log;
+    }
+
+    int maxConcurrent() {
+        return maxConcurrent;
+    }
+
+    /** Queues a stored {@code queued} run; it starts as soon as a slot is free. */
+    void submit(String runId, BenchConfig config, JsonNode document) {
+        Entry e = new Entry(runId, config, document, new EventHub(), new Cancellation());
+        lock.lock();
+        try {
+            if (closed) throw new ApiError(503, "the service is stopping; no run is queued");
+            waiting.addLast(e);
+        } finally {
+            lock.unlock();
+        }
+        dispatch();
+    }
+
+    /** The run's entry while it is queued or running, else null. */
+    Entry active(String runId) {
+        lock.lock();
+        try {
+            Entry r = running.get(runId);
+            if (r != null) return r;
+            for (Entry e : waiting) if (e.runId().equals(runId)) return e;
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Why a queued run waits, or null when it is not waiting. */
+    Waiting waiting(String runId) {
+        lock.lock();
+        try {
+            int position = 0;
+            for (Entry e : waiting) {
+                position++;
+                if (!e.runId().equals(runId)) continue;
+                String ahead = position == 1 ? "" : "; " + (position - 1) + " queued ahead of it";
+                return new Waiting(position, "waiting for a free slot: " + running.size() + " of " + maxConcurrent
+                        + " run" + (maxConcurrent == 1 ? "" : "s") + " at a time running (--max-concurrent-runs "
+                        + maxConcurrent + "): " + String.join(", ", running.keySet()) + ahead);
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Cancels a queued run (it never starts: stored {@code cancelled}) or a running one (its runner stops; the
+     * report of what ran is kept). False when the service holds no such run (finished, or unknown).
+     */
+    boolean cancel(String runId) throws SQLException {
+        Entry queued = null;
+        Entry started;
+        lock.lock();
+        try {
+            started = running.get(runId);
+            if (started == null) {
+                for (Entry e : waiting) if (e.runId().equals(runId)) queued = e;
+                if (queued != null) waiting.remove(queued);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (started != null) {
+            started.cancel().cancel(Cancellation.Cause.REQUEST);
+            return true;
+        }
+        if (queued == null) return false;
+        queued.cancel().cancel(Cancellation.Cause.REQUEST);
+        store.endActive(runId, RunRow.CANCELLED, "cancelled before it started", System.currentTimeMillis());
+        queued.events().publish(new RunFinished(RunStatus.STOPPED, "cancelled before it started"));
+        queued.events().close();
+        return true;
+    }
+
+    private void dispatch() {
+        List<Entry> start = new ArrayList<>();
+        lock.lock();
+        try {
+            while (!closed && running.size() < maxConcurrent && !waiting.isEmpty()) {
+                Entry e = waiting.pollFirst();
+                running.put(e.runId(), e);
+                start.add(e);
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (Entry e : start) Thread.ofVirtual().name("unibench-run-" + e.runId()).start(() -> execute(e));
+    }
+
+    private void execute(Entry e) {
+        try {
+            RunFinished ran = launch(e);
+            Cancellation.Cause cause = e.cancel().cause();
+            // a stop makes the probe or a level fail too: who stopped the run decides what it was
+            RunFinished end = cause == Cancellation.Cause.REQUEST ? new RunFinished(RunStatus.STOPPED, "cancelled by request")
+                    : cause == Cancellation.Cause.SHUTDOWN ? new RunFinished(RunStatus.STOPPED, "the service stopped")
+                    : ran;
+            String status = switch (end.status()) {
+                case FINISHED -> RunRow.FINISHED;
+                case FAILED -> RunRow.FAILED;
+                case STOPPED -> cause == Cancellation.Cause.REQUEST ? RunRow.CANCELLED : RunRow.INTERRUPTED;
+            };
+            String reason = end.reason();
+            long now = System.currentTimeMillis();
+            // the runner's recorder ended the row already unless the run failed before its first point
+            if (!store.endActive(e.runId(), status, reason, now)) store.setStatus(e.runId(), status, reason);
+            e.events().publish(end);
+        } catch (SQLException | RuntimeException ex) {
+            log.println("unibench serve: run " + e.runId() + ": cannot store its end: "
+                    + StoreLocation.mask(String.valueOf(ex.getMessage())));
+        } finally {
+            e.events().close();
+            lock.lock();
+            try {
+                running.remove(e.runId());
+                idle.signalAll();
+            } finally {
+                lock.unlock();
+            }
+            dispatch();
+        }
+    }
+
+    /** Starts the stored run and hands it to the launcher; a failure of its own becomes the run's end. */
+    private RunFinished launch(Entry e) throws SQLException {
+        BenchConfig.Provider p = e.config().providers().getFirst();
+        RunStart start = new RunStart(e.config().name(), List.of(), p.model(), p.baseUrl(), e.document(), Map.of());
+        if (!store.startQueued(e.runId(), start, owner, System.currentTimeMillis())) {
+            return new RunFinished(RunStatus.STOPPED, "cancelled before it started");
+        }
+        try {
+            return launcher.run(new RunLauncher.Launch(e.runId(), e.config(), location, e.events(), e.cancel()));
+        } catch (BadInputException ex) {
+            return failed(ex.getMessage());
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return failed("interrupted");
+        } catch (Exception ex) {
+            log.println("unibench serve: run " + e.runId() + ": " + StoreLocation.mask(String.valueOf(ex)));
+            return failed("internal error (logged by the service): " + ex.getClass().getSimpleName());
+        }
+    }
+
+    private static RunFinished failed(String reason) {
+        return new RunFinished(RunStatus.FAILED, StoreLocation.mask(reason));
+    }
+
+    /**
+     * Stops taking runs, asks running ones to stop (they end {@code interrupted}, their reports written) and waits
+     * for them up to {@link #STOP_WAIT}. Queued runs stay queued in the store: the next start of the service runs
+     * them ({@link RunStore#adoptQueued}).
+     */
+    @Override
+    public void close() {
+        List<Entry> stop;
+        lock.lock();
+        try {
+            closed = true;
+            stop = List.copyOf(running.values());
+            waiting.forEach(e -> e.events().close());
+            waiting.clear();
+        } finally {
+            lock.unlock();
+        }
+        stop.forEach(e -> e.cancel().cancel(Cancellation.Cause.SHUTDOWN));
+        long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+        lock.lock();
+        try {
+            long left;
+            while (!running.isEmpty() && (left = deadline - System.nanoTime()) > 0) idle.awaitNanos(left);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

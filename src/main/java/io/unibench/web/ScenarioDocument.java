@@ -1,0 +1,191 @@
+package io.unibench.web;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.unibench.Secrets;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.ScenarioFile;
+import io.unibench.scenario.ScenarioProblems;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A scenario document posted to the service ({@code unibench run --config}'s schema, as JSON or YAML), validated
+ * before anything is queued: by the scenario file's own rules (schema, cross-field rules, the api_key_env variable
+ * set in the service's environment) and by the service's: one provider per run, and no credential in the document —
+ * keys stay in the service's environment, so they never travel through a browser. Every problem is reported with
+ * its place: a JSON pointer, and for YAML also its line.
+ *
+ * @param config the validated configuration
+ * @param tree   the document as JSON, stored as the run's configuration (it holds no secret)
+ */
+record ScenarioDocument(BenchConfig config, ObjectNode tree) {
+    static final String FILE_NAME = "scenario.yaml";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    /** One problem: where (JSON pointer; 1-based YAML line, 0 for JSON or when unknown) and what. */
+    record Problem(String path, int line, String message) {
+        Map<String, Object> toMap(boolean yaml) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("path", path);
+            if (yaml) m.put("line", line);
+            m.put("message", message);
+            return m;
+        }
+    }
+
+    /** The document cannot run: 400 with every problem. */
+    static final class Invalid extends RuntimeException {
+        final List<Problem> problems;
+        final boolean yaml;
+
+        Invalid(List<Problem> problems, boolean yaml) {
+            super(problems.getFirst().path() + ": " + problems.getFirst().message(), null, false, false);
+            this.problems = List.copyOf(problems);
+            this.yaml = yaml;
+        }
+
+        Map<String, Object> body() {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("error", problems.size() == 1 ? "the scenario document has a problem"
+                    : "the scenario document has " + problems.size() + " problems");
+            m.put("problems", problems.stream().map(p -> p.toMap(yaml)).toList());
+            return m;
+        }
+    }
+
+    /** True for the media types read as YAML; JSON otherwise; anything else is refused by {@link #parse}. */
+    static boolean isYaml(String contentType) {
+        String t = mediaType(contentType);
+        return t.equals("application/yaml") || t.equals("application/x-yaml") || t.equals("text/yaml")
+                || t.equals("text/x-yaml");
+    }
+
+    static String mediaType(String contentType) {
+        return contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase(Locale.ROOT);
+    }
+
+    static ScenarioDocument parse(String contentType, byte[] body, Map<String, String> env) {
+        boolean yaml = isYaml(contentType);
+        if (!yaml && !mediaType(contentType).equals("application/json")) {
+            throw new ApiError(415, "Content-Type '" + contentType + "': send the scenario document as application/json "
+                    + "or application/yaml");
+        }
+        String text = new String(body, StandardCharsets.UTF_8);
+        if (text.isBlank()) throw new Invalid(List.of(new Problem("", 0, "the document is empty")), yaml);
+        if (!yaml) text = jsonAsYaml(text);
+        BenchConfig config;
+        try {
+            config = ScenarioFile.parse(FILE_NAME, text, env);
+        } catch (ScenarioProblems e) {
+            List<Problem> out = new ArrayList<>();
+            for (ScenarioProblems.Problem p : e.problems()) out.add(new Problem(pointer(p.path()), yaml ? p.line() : 0, p.message()));
+            throw new Invalid(out, yaml);
+        }
+        ObjectNode tree;
+        try {
+            tree = (ObjectNode) YAML.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a document the scenario parser read must parse", e);
+        }
+        List<Problem> service = serviceRules(tree, yaml ? text : null);
+        if (!service.isEmpty()) throw new Invalid(service, yaml);
+        return new ScenarioDocument(config, tree);
+    }
+
+    /** JSON syntax is checked as JSON (its own messages and places); the scenario reader then reads it as YAML. */
+    private static String jsonAsYaml(String text) {
+        try {
+            JsonNode node = JSON.readTree(text);
+            return YAML.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ")";
+            throw new Invalid(List.of(new Problem("", 0, "JSON syntax error" + where + ": "
+                    + e.getOriginalMessage().lines().findFirst().orElse("").strip())), false);
+        }
+    }
+
+    /** The service's own rules: one provider; no credential header, no user info in a URL. */
+    private static List<Problem> serviceRules(ObjectNode tree, String yamlText) {
+        List<Problem> out = new ArrayList<>();
+        List<JsonNode> providers = new ArrayList<>();
+        String base = tree.has("provider") ? "/provider" : "/providers";
+        if (tree.has("provider")) providers.add(tree.get("provider"));
+        tree.path("providers").forEach(providers::add);
+        if (tree.path("providers").size() > 1) {
+            out.add(problem("/providers/1", "the service runs one provider per run: submit one run per provider "
+                    + "(and compare them at /compare)", yamlText));
+        }
+        for (int i = 0; i < providers.size(); i++) {
+            String at = base.equals("/provider") ? base : base + "/" + i;
+            JsonNode p = providers.get(i);
+            String url = p.path("base_url").asText("");
+            if (!Secrets.redact(url).equals(url)) {
+                out.add(problem(at + "/base_url", "a credential in the URL is refused: the service reads keys from its "
+                        + "own environment (api_key_env), so none travels through a browser", yamlText));
+            }
+            for (Iterator<String> names = p.path("headers").fieldNames(); names.hasNext(); ) {
+                String h = names.next();
+                if (Secrets.isSecretHeader(h)) {
+                    out.add(problem(at + "/headers/" + escape(h), "header " + h + " looks like a credential and is "
+                            + "refused: name the service's environment variable that holds the key with api_key_env",
+                            yamlText));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Problem problem(String pointer, String message, String yamlText) {
+        return new Problem(pointer, yamlText == null ? 0 : lineOf(yamlText, pointer), message);
+    }
+
+    /**
+     * The line of a pointer's last key in YAML text: the first line, after the line of its parent key, that starts
+     * (after indentation or {@code - }) with {@code key:}. Good enough for the service's own rules, whose keys are
+     * named ones (base_url, headers' names) under provider(s).
+     */
+    static int lineOf(String yamlText, String pointer) {
+        String[] lines = yamlText.split("\n", -1);
+        int from = 0;
+        int found = 0;
+        for (String part : pointer.substring(1).split("/")) {
+            String key = part.replace("~1", "/").replace("~0", "~");
+            if (key.chars().allMatch(Character::isDigit)) continue;
+            for (int i = from; i < lines.length; i++) {
+                String l = lines[i].stripLeading();
+                if (l.startsWith("- ")) l = l.substring(2).stripLeading();
+                if (l.startsWith(key + ":") || l.startsWith("\"" + key + "\":")) {
+                    found = i + 1;
+                    from = i + 1;
+                    break;
+                }
+            }
+        }
+        return found;
+    }
+
+    /** {@code providers[0].base_url} → {@code /providers/0/base_url} (RFC 6901). */
+    static String pointer(String path) {
+        if (path.isEmpty()) return "";
+        StringBuilder sb = new StringBuilder();
+        for (String part : path.replace("[", ".").replace("]", "").split("\\.")) {
+            if (!part.isEmpty()) sb.append('/').append(escape(part));
+        }
+        return sb.toString();
+    }
+
+    private static String escape(String key) {
+        return key.replace("~", "~0").replace("/", "~1");
+    }
+}

@@ -1,0 +1,368 @@
+package io.unibench.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Runs created in the service over real HTTP on an ephemeral loopback port: validated documents, the queue, live
+ * events to the end, cancel. The runs go through the real pipeline ({@code cli.ScenarioLauncher}) to the fixture's
+ * embedded simulator (with an API key from the service's environment, which no response may show) or to embedded
+ * simulators the documents start ({@code base_url: sim}).
+ */
+class WebRunsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path dir;
+
+    private static WebFixture f;
+
+    @BeforeAll
+    static void start() throws Exception {
+        f = new WebFixture(dir, null);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        f.close();
+    }
+
+    /** Two levels of six requests against the fixture's simulator, with the key named, never given. */
+    static String quickYaml(String name) {
+        return """
+                name: %s
+                provider:
+                  name: local
+                  base_url: %s/v1
+                  model: m
+                  api_key_env: TEST_KEY
+                generation:
+                  max_tokens: 8
+                concurrency:
+                  levels: [1, 2]
+                  requests_per_level: 6
+                scenarios:
+                  - name: qa
+                    type: chat
+                    prompt: Say hello.
+                """.formatted(name, f.sim.baseUrl());
+    }
+
+    /** A run whose requests each take about 30 s of simulated prefill: it is still running when a test cancels it. */
+    static final String SLOW_YAML = """
+            name: slow
+            provider:
+              name: slow-sim
+              base_url: sim
+              model: m
+              simulator: {ttft_ms: 1, itl_ms: 1, prefill_ms_per_token: 100}
+            concurrency: {fixed: 1, requests_per_level: 2}
+            scenarios:
+              - name: long
+                type: chat
+                prompt: %s
+            """.formatted("word ".repeat(300).strip());
+
+    static HttpResponse<String> post(String path, String contentType, String body) throws Exception {
+        return f.send(HttpRequest.newBuilder(URI.create(f.base() + path)).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    static String create(String yaml) throws Exception {
+        HttpResponse<String> r = post("/api/runs", "application/yaml", yaml);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        JsonNode body = JSON.readTree(r.body());
+        assertThat(body.get("status").asText()).isEqualTo("queued");
+        String id = body.get("id").asText();
+        assertThat(r.headers().firstValue("Location")).hasValue("/api/runs/" + id);
+        return id;
+    }
+
+    record Event(String name, JsonNode data) {}
+
+    /** The run's SSE stream, read as it arrives, event by event (the stream ends with the run). */
+    static Iterator<Event> events(String id) throws Exception {
+        HttpResponse<Stream<String>> r = f.http.send(HttpRequest.newBuilder(URI.create(f.base() + "/api/runs/" + id
+                + "/events")).timeout(Duration.ofSeconds(120)).GET().build(), HttpResponse.BodyHandlers.ofLines());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        Iterator<String> lines = r.body().iterator();
+        return new Iterator<>() {
+            Event next;
+
+            @Override
+            public boolean hasNext() {
+                if (next != null) return true;
+                String name = null;
+                while (lines.hasNext()) {
+                    String l = lines.next();
+                    if (l.startsWith("event: ")) name = l.substring(7);
+                    else if (l.startsWith("data: ") && name != null) {
+                        try {
+                            next = new Event(name, JSON.readTree(l.substring(6)));
+                        } catch (Exception e) {
+                            throw new IllegalStateException(l, e);
+                        }
+                        return true;
+                    }
+                }
+                return false;
+            }
+
+            @Override
+            public Event next() {
+                hasNext();
+                Event e = next;
+                next = null;
+                return e;
+            }
+        };
+    }
+
+    static List<Event> until(Iterator<Event> events, String name) {
+        List<Event> seen = new ArrayList<>();
+        while (events.hasNext()) {
+            Event e = events.next();
+            seen.add(e);
+            if (e.name().equals(name)) return seen;
+        }
+        throw new AssertionError("the stream ended before " + name + ": " + seen.stream().map(Event::name).toList());
+    }
+
+    @Test
+    void aCreatedRunStreamsItsEventsToTheEndAndIsStored() throws Exception {
+        String id = create(quickYaml("created"));
+        List<Event> all = new ArrayList<>();
+        events(id).forEachRemaining(all::add);
+        List<String> names = all.stream().map(Event::name).toList();
+        assertThat(names.getFirst()).isEqualTo("status");
+        assertThat(names.getLast()).isEqualTo("run_finished");
+        assertThat(names).filteredOn("point_started"::equals).hasSize(2);
+        assertThat(names).filteredOn("point_finished"::equals).hasSize(2);
+        assertThat(names).contains("snapshot");
+        JsonNode started = all.stream().filter(e -> e.name().equals("point_started")).findFirst().orElseThrow().data();
+        assertThat(started.get("points").asInt()).isEqualTo(2);
+        assertThat(started.get("plan").get("concurrency").asInt()).isEqualTo(1);
+        assertThat(started.get("plan").get("number").asInt()).isEqualTo(6);
+        JsonNode lastSnapshot = all.stream().filter(e -> e.name().equals("snapshot")).reduce((a, b) -> b).orElseThrow().data();
+        assertThat(lastSnapshot.get("point").asInt()).isEqualTo(1);
+        assertThat(lastSnapshot.get("completed").asLong()).isEqualTo(6);
+        assertThat(lastSnapshot.get("ttft_ms").get("p99").asDouble()).isPositive();
+        assertThat(lastSnapshot.get("in_flight").isNumber()).as(lastSnapshot.toString()).isTrue();
+        assertThat(lastSnapshot.get("client").has("cpu_percent_of_one_core")).isTrue(); // null before its first sample
+        JsonNode finished = all.stream().filter(e -> e.name().equals("point_finished")).reduce((a, b) -> b).orElseThrow().data();
+        assertThat(finished.get("summary").get("Total Requests").asLong()).isEqualTo(6);
+        JsonNode end = all.getLast().data();
+        assertThat(end.get("status").asText()).isEqualTo("finished");
+        assertThat(end.get("run_status").asText()).isEqualTo("finished");
+
+        JsonNode detail = JSON.readTree(f.get("/api/runs/" + id).body());
+        assertThat(detail.get("status").asText()).isEqualTo("finished");
+        assertThat(detail.get("name").asText()).isEqualTo("created");
+        assertThat(detail.get("request_count").asLong()).isEqualTo(12);
+        assertThat(detail.get("points")).hasSize(2);
+        assertThat(detail.get("config").get("provider").get("api_key_env").asText()).isEqualTo("TEST_KEY");
+        assertThat(detail.get("environment").get("provider").asText()).isEqualTo("local");
+        JsonNode list = JSON.readTree(f.get("/api/runs?status=finished&name=created").body()).get("runs");
+        assertThat(list).hasSize(1);
+        assertThat(list.get(0).get("id").asText()).isEqualTo(id);
+
+        // a stream opened after the end gets the end at once
+        List<Event> late = new ArrayList<>();
+        events(id).forEachRemaining(late::add);
+        assertThat(late.stream().map(Event::name).toList()).containsExactly("status", "run_finished");
+
+        for (String path : List.of("/api/runs/" + id, "/api/runs", "/runs/" + id, "/", "/api/runs/" + id + "/report.html",
+                "/api/runs/" + id + "/requests?format=jsonl", "/api/runs/" + id + "/requests?format=csv",
+                "/api/runs/" + id + "/events", "/api/openapi.json")) {
+            assertThat(f.get(path).body()).as(path).doesNotContain(WebFixture.API_KEY);
+        }
+        assertThat(f.logText.toString()).doesNotContain(WebFixture.API_KEY);
+    }
+
+    @Test
+    void aQueuedRunSaysWhyItWaitsAndEitherRunCanBeCancelled() throws Exception {
+        String slow = create(SLOW_YAML);
+        String waiting = create(quickYaml("waiting"));
+        Iterator<Event> slowEvents = events(slow);
+        until(slowEvents, "point_started"); // the slow run holds the only slot now
+
+        JsonNode queued = JSON.readTree(f.get("/api/runs/" + waiting).body());
+        assertThat(queued.get("status").asText()).isEqualTo("queued");
+        assertThat(queued.get("queue").get("position").asInt()).isEqualTo(1);
+        assertThat(queued.get("queue").get("reason").asText()).contains(slow).contains("--max-concurrent-runs 1");
+        Event first = events(waiting).next();
+        assertThat(first.name()).isEqualTo("status");
+        assertThat(first.data().get("status").asText()).isEqualTo("queued");
+        assertThat(first.data().get("reason").asText()).contains(slow);
+        assertThat(f.send(HttpRequest.newBuilder(URI.create(f.base() + "/api/runs/" + slow)).DELETE()).statusCode())
+                .isEqualTo(409);
+
+        HttpResponse<String> c = post("/api/runs/" + waiting + "/cancel", "application/json", "");
+        assertThat(c.statusCode()).isEqualTo(202);
+        JsonNode cancelled = JSON.readTree(f.get("/api/runs/" + waiting).body());
+        assertThat(cancelled.get("status").asText()).isEqualTo("cancelled");
+        assertThat(cancelled.get("status_reason").asText()).isEqualTo("cancelled before it started");
+        assertThat(cancelled.get("request_count").asLong()).isZero();
+
+        assertThat(post("/api/runs/" + slow + "/cancel", "application/json", "").statusCode()).isEqualTo(202);
+        Event end = until(slowEvents, "run_finished").getLast();
+        assertThat(end.data().get("status").asText()).isEqualTo("stopped");
+        assertThat(end.data().get("run_status").asText()).isEqualTo("cancelled");
+        JsonNode stopped = JSON.readTree(f.get("/api/runs/" + slow).body());
+        assertThat(stopped.get("status").asText()).isEqualTo("cancelled");
+        assertThat(stopped.get("status_reason").asText()).isEqualTo("cancelled by request");
+        assertThat(stopped.get("ended").isNull()).isFalse();
+
+        HttpResponse<String> again = post("/api/runs/" + slow + "/cancel", "application/json", "");
+        assertThat(again.statusCode()).isEqualTo(409);
+        assertThat(again.body()).contains("cancelled");
+        assertThat(f.send(HttpRequest.newBuilder(URI.create(f.base() + "/api/runs/" + slow)).DELETE()).statusCode())
+                .isEqualTo(204);
+        assertThat(post("/api/runs/nope/cancel", "application/json", "").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void badDocumentsAreRefusedWithEveryProblemInPlaceAndNothingIsQueued() throws Exception {
+        long before = f.store.count();
+        JsonNode syntax = problems(post("/api/runs", "application/yaml", "name: x\nprovider: [a\n"), 400);
+        assertThat(syntax.get(0).get("message").asText()).startsWith("YAML syntax error");
+        assertThat(syntax.get(0).get("line").asInt()).isPositive();
+
+        String twoProblems = quickYaml("bad").replace("max_tokens: 8", "max_tokens: lots")
+                .replace("type: chat", "type: chatty");
+        JsonNode two = problems(post("/api/runs", "application/yaml", twoProblems), 400);
+        assertThat(two).hasSize(2);
+        assertThat(two.get(0).get("path").asText()).isEqualTo("/generation/max_tokens");
+        assertThat(two.get(0).get("line").asInt()).isEqualTo(lineOf(twoProblems, "max_tokens: lots"));
+        assertThat(two.get(1).get("path").asText()).isEqualTo("/scenarios/0/type");
+        assertThat(two.get(1).get("line").asInt()).isEqualTo(lineOf(twoProblems, "type: chatty"));
+
+        JsonNode literal = problems(post("/api/runs", "application/yaml",
+                quickYaml("k").replace("api_key_env: TEST_KEY", "api_key: " + WebFixture.API_KEY)), 400);
+        assertThat(literal.get(0).get("path").asText()).isEqualTo("/provider/api_key");
+        assertThat(literal.get(0).get("message").asText()).contains("api_key_env");
+        assertThat(literal.toString()).doesNotContain(WebFixture.API_KEY);
+
+        JsonNode unset = problems(post("/api/runs", "application/yaml",
+                quickYaml("u").replace("TEST_KEY", "NOT_SET_ANYWHERE")), 400);
+        assertThat(unset.get(0).get("message").asText()).contains("NOT_SET_ANYWHERE").contains("not set");
+
+        String header = quickYaml("h").replace("  api_key_env: TEST_KEY\n",
+                "  headers:\n    Authorization: Bearer " + WebFixture.API_KEY + "\n");
+        JsonNode cred = problems(post("/api/runs", "application/yaml", header), 400);
+        assertThat(cred.get(0).get("path").asText()).isEqualTo("/provider/headers/Authorization");
+        assertThat(cred.get(0).get("line").asInt()).isEqualTo(lineOf(header, "Authorization:"));
+        assertThat(cred.toString()).doesNotContain(WebFixture.API_KEY);
+
+        JsonNode userInfo = problems(post("/api/runs", "application/yaml",
+                quickYaml("i").replace("http://", "http://user:pw@")), 400);
+        assertThat(userInfo.get(0).get("path").asText()).isEqualTo("/provider/base_url");
+        assertThat(userInfo.toString()).doesNotContain("user:pw");
+
+        String two0 = "{\"name\":\"p\",\"providers\":[{\"name\":\"a\",\"base_url\":\"sim\",\"model\":\"m\"},"
+                + "{\"name\":\"b\",\"base_url\":\"sim\",\"model\":\"m\"}],\"scenarios\":[{\"name\":\"s\",\"type\":\"chat\","
+                + "\"prompt\":\"hi\"}]}";
+        JsonNode providers = problems(post("/api/runs", "application/json", two0), 400);
+        assertThat(providers.get(0).get("path").asText()).isEqualTo("/providers/1");
+        assertThat(providers.get(0).has("line")).isFalse();
+
+        String scenarios = "\"scenarios\":[{\"name\":\"s\",\"type\":\"chat\",\"prompt\":\"hi\"}]";
+        JsonNode seed = problems(post("/api/runs", "application/json", "{" + scenarios + ", \"seed\": \"x\"}"), 400);
+        assertThat(seed.get(0).get("path").asText()).isEqualTo("/seed");
+        JsonNode missing = problems(post("/api/runs", "application/json", "{" + scenarios + "}"), 400);
+        assertThat(missing.get(0).get("path").asText()).isEmpty();
+        assertThat(missing.get(0).get("message").asText()).contains("'provider'");
+
+        JsonNode badJson = problems(post("/api/runs", "application/json", "{\"name\": "), 400);
+        assertThat(badJson.get(0).get("message").asText()).startsWith("JSON syntax error (line 1");
+        assertThat(problems(post("/api/runs", "application/json", "  "), 400).get(0).get("message").asText())
+                .isEqualTo("the document is empty");
+
+        HttpResponse<String> type = post("/api/runs", "text/plain", "name: x");
+        assertThat(type.statusCode()).isEqualTo(415);
+        assertThat(JSON.readTree(type.body()).get("error").asText()).contains("application/yaml");
+        HttpResponse<String> big = post("/api/runs", "application/yaml", "#" + "x".repeat(1 << 20));
+        assertThat(big.statusCode()).isEqualTo(413);
+
+        assertThat(f.store.count()).as("nothing was queued").isEqualTo(before);
+        JsonNode valid = JSON.readTree(post("/api/scenarios/validate", "application/yaml", quickYaml("v")).body());
+        assertThat(valid.get("valid").asBoolean()).isTrue();
+        assertThat(valid.get("levels").toString()).isEqualTo("[1,2]");
+        assertThat(f.store.count()).isEqualTo(before);
+    }
+
+    @Test
+    void testConnectionUsesTheRealClientAndSaysWhatFailed() throws Exception {
+        JsonNode ok = JSON.readTree(post("/api/connection-test", "application/yaml", quickYaml("t")).body());
+        assertThat(ok.get("ok").asBoolean()).as(ok.toString()).isTrue();
+        assertThat(ok.get("message").asText()).contains("answered model m");
+        JsonNode sim = JSON.readTree(post("/api/connection-test", "application/yaml", SLOW_YAML).body());
+        assertThat(sim.get("ok").asBoolean()).as(sim.toString()).isTrue();
+        assertThat(sim.get("message").asText()).contains("embedded simulator");
+
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        JsonNode refused = JSON.readTree(post("/api/connection-test", "application/yaml",
+                quickYaml("r").replace(f.sim.baseUrl(), "http://127.0.0.1:" + closed)).body());
+        assertThat(refused.get("ok").asBoolean()).isFalse();
+        assertThat(refused.get("message").asText()).contains("connection test to http://127.0.0.1:" + closed)
+                .contains("refused");
+    }
+
+    @Test
+    void runsLeftQueuedByAServiceThatIsGoneRunWhenTheNextOneStarts() throws Exception {
+        io.unibench.store.Owner me = io.unibench.store.Owner.current();
+        io.unibench.store.Owner gone = new io.unibench.store.Owner(me.host(), Long.MAX_VALUE - 1, 1);
+        com.fasterxml.jackson.databind.node.ObjectNode doc = (com.fasterxml.jackson.databind.node.ObjectNode)
+                new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(quickYaml("left"));
+        String id = f.store.createRun(new io.unibench.store.RunStart("left", List.of(), "m", "x", doc, java.util.Map.of()),
+                gone, System.currentTimeMillis(), io.unibench.store.RunRow.QUEUED);
+        java.io.StringWriter log = new java.io.StringWriter();
+        try (io.unibench.store.RunStore store = io.unibench.store.RunStore.open(f.location);
+             WebServer next = WebServer.start(new WebConfig("127.0.0.1", 0, null), store, f.location,
+                     new RunService(new io.unibench.cli.ScenarioLauncher(WebFixture.ENV, dir.resolve("next"),
+                             new java.io.PrintWriter(log, true)), 1, WebFixture.ENV), "test",
+                     new java.io.PrintWriter(log, true))) {
+            HttpResponse<Stream<String>> r = f.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + next.port() + "/api/runs/" + id + "/events")).timeout(Duration.ofSeconds(120)).GET().build(),
+                    HttpResponse.BodyHandlers.ofLines());
+            List<String> lines = r.body().toList();
+            assertThat(lines).contains("event: run_finished");
+            assertThat(lines.getLast().isEmpty() ? lines.get(lines.size() - 2) : lines.getLast()).contains("\"run_status\":\"finished\"");
+        }
+        assertThat(f.store.run(id).row().status()).isEqualTo("finished");
+        assertThat(f.store.run(id).row().requestCount()).isEqualTo(12);
+    }
+
+    private static JsonNode problems(HttpResponse<String> r, int status) throws Exception {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+        JsonNode body = JSON.readTree(r.body());
+        assertThat(body.get("error").asText()).contains("problem");
+        return body.get("problems");
+    }
+
+    private static int lineOf(String text, String needle) {
+        String[] lines = text.split("\n");
+        for (int i = 0; i < lines.length; i++) if (lines[i].contains(needle)) return i + 1;
+        throw new AssertionError(needle);
+    }
+}
