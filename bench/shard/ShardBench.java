@@ -9,7 +9,12 @@
 //
 // Without --db it uses a new SQLite file in a temporary folder. --concurrent writes the shards at once (one thread
 // each) instead of one after the other. The merge runs in the same JVM, so -Xmx512m bounds the merge's heap too.
+import io.unibench.Moments;
+import io.unibench.metrics.Outcome;
 import io.unibench.metrics.PhaseTimes;
+import io.unibench.metrics.Position;
+import io.unibench.metrics.Timing;
+import io.unibench.metrics.Tokens;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.store.ClockOffset;
@@ -127,11 +132,13 @@ public class ShardBench {
             t += 4_000_000L + rnd.nextLong(2_000_000L);
         }
         long end = ok ? t : start + 1_000_000L;
-        return new RequestRecord(i, "r-" + i, null, 0, false, true, ORIGIN_MS + start / 1_000_000,
-                RequestRecord.ABSENT, start, start + 10_000_000L, ok ? times[0] : RequestRecord.ABSENT,
-                ok ? times[0] : RequestRecord.ABSENT, end, times, 500 + rnd.nextInt(100), ok ? chunks : -1,
-                ok ? rnd.nextInt(200) : -1, ok ? RequestRecord.CacheSource.SERVER : null,
-                RequestRecord.TokenSource.SERVER, ok, ok ? null : "http_429", ok ? 200 : 429, ok ? null : "slow down",
-                ok ? "length" : null, PhaseTimes.NONE, -1, -1, null, null);
+        return new RequestRecord(new Position(i, "r-" + i, null, 0, false),
+                new Timing(true, ORIGIN_MS + start / 1_000_000, Moments.ABSENT, start, start + 10_000_000L,
+                        ok ? times[0] : Moments.ABSENT, ok ? times[0] : Moments.ABSENT, end, times),
+                new Tokens(500 + rnd.nextInt(100), ok ? chunks : -1, ok ? rnd.nextInt(200) : -1,
+                        ok ? RequestRecord.CacheSource.SERVER : null, RequestRecord.TokenSource.SERVER, -1, -1),
+                new Outcome(ok, ok ? null : "http_429", ok ? 200 : 429, ok ? null : "slow down", null,
+                        ok ? "length" : null),
+                PhaseTimes.NONE, null);
     }
 }

@@ -114,8 +114,10 @@ class EntrypointTest {
     @Test
     void healthcheckAsksTheRealServersHealthz() throws Exception {
         try (RunStore store = RunStore.open(StoreLocation.sqlite(tmp.resolve("h.db")))) {
-            WebServer server = WebServer.start(new WebConfig("127.0.0.1", 0, "tok"), store, store.location(), "test",
-                    new PrintWriter(new StringWriter()));
+            PrintWriter log = new PrintWriter(new StringWriter());
+            WebServer server = WebServer.start(new WebConfig("127.0.0.1", 0, "tok"), store, store.location(),
+                    new io.unibench.web.RunService(new io.unibench.cli.ScenarioLauncher(Map.of(), tmp.resolve("out"), log),
+                            1, Map.of()), "test", log);
             int port = server.port();
             try {
                 assertThat(run(Map.of("UNIBENCH_PORT", Integer.toString(port)), "healthcheck").exit()).isZero();

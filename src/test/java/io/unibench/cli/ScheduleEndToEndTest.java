@@ -151,7 +151,9 @@ class ScheduleEndToEndTest {
         io.unibench.store.StoreLocation location = io.unibench.store.StoreLocation.sqlite(Path.of(db));
         try (io.unibench.store.RunStore store = io.unibench.store.RunStore.open(location);
              io.unibench.web.WebServer web = io.unibench.web.WebServer.start(new io.unibench.web.WebConfig("127.0.0.1", 0,
-                     null), store, location, "test", new PrintWriter(new StringWriter()))) {
+                     null), store, location, new io.unibench.web.RunService(new ScenarioLauncher(Map.of(),
+                     Path.of(db).resolveSibling("service-outputs"), new PrintWriter(new StringWriter())), 1, Map.of()),
+                     "test", new PrintWriter(new StringWriter()))) {
             java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + web.port();
             JsonNode trend = json.readTree(get(http, base + "/api/trends?schedule=nightly&metric=ttft_p95_ms"));
