@@ -104,6 +104,11 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     sendError(e, keepAlive);
                     return;
                 }
+                if (engine.overloadLatched) {
+                    sendError(new ApiException(503, "ServiceUnavailableError", "The server is overloaded "
+                            + "(misbehaviour latch-overload: it stays so until restart).", null), keepAlive);
+                    return;
+                }
                 if (fault.kind() != null) engine.metrics.fault(fault.kind());
                 if (fault.kind() != null && fault.kind().immediate()) immediateFault(parsed, fault, keepAlive);
                 else startExchange(parsed, fault, keepAlive, arrivalNanos);
@@ -292,6 +297,11 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     private void sendError(ApiException e, boolean keepAlive) {
+        if (engine.config.misbehaviour().errorsAs200()) {
+            WireFormat.send(ctx, HttpResponseStatus.OK, Unpooled.copiedBuffer(WireFormat.errorJson(engine.mapper, e),
+                    StandardCharsets.UTF_8), "application/json", keepAlive);
+            return;
+        }
         WireFormat.sendError(ctx, engine.mapper, e, keepAlive);
     }
 
@@ -346,17 +356,20 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             String id = engine.newId(chat);
             long created = System.currentTimeMillis() / 1000;
             boolean report = engine.config.reportCachedTokens();
+            SimConfig.Misbehaviour bad = engine.config.misbehaviour();
             if (request.stream() && !fault.is(FaultKind.JSON_REPLY)) {
                 sse = new SseResponder(ctx, chat, keepAlive, id, created, WireFormat.quote(engine.mapper, request.model()),
-                        choices.length, request.includeUsage(), planned.promptTokens(), report, fault, engine.mapper,
-                        engine.config.debugSendTimes(), engine.config.debugSendTimesInText());
+                        choices.length, request.includeUsage() && !bad.omitUsage(), planned.promptTokens(), report,
+                        fault, engine.mapper,
+                        engine.config.debugSendTimes(), engine.config.debugSendTimesInText(), bad.bufferStream());
                 sink = sse;
             } else {
                 json = new JsonResponder(ctx, engine.mapper, chat, keepAlive, id, created, request.model(),
-                        choices.length, planned.promptTokens(), report, fault);
+                        choices.length, planned.promptTokens(), report, fault, bad.omitUsage());
                 sink = json;
             }
             if (!engine.submit(s)) {
+                if (engine.config.misbehaviour().latchOverload()) engine.overloadLatched = true;
                 int retry = engine.config.scheduling().retryAfterS();
                 refuse(new ApiException(429, "RateLimitError", "The server's request queue is full ("
                         + engine.config.scheduling().maxQueue() + " waiting); retry later.", null, null,
@@ -454,7 +467,9 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             }
             if (ended) return;
             ended = true;
-            if (seq != null) engine.cancel(seq);
+            SimConfig.Misbehaviour bad = engine.config.misbehaviour();
+            if (seq != null && !bad.ignoreCancel()) engine.cancel(seq);
+            if (bad.leakCancelled()) engine.metrics.leakedRunning.increment();
             engine.metrics.streamsActive.decrement();
             engine.metrics.streamsCancelled.increment();
             current = null;
