@@ -67,6 +67,9 @@ public final class PerfCommand implements Callable<Integer> {
     @Mixin
     EvalscopeOnlyFlags evalscopeOnly = new EvalscopeOnlyFlags();
 
+    @Mixin
+    ServerMetricsOption serverMetrics = new ServerMetricsOption(); // issue 19 hook
+
     @Spec
     CommandSpec spec;
 
@@ -85,6 +88,7 @@ public final class PerfCommand implements Callable<Integer> {
     private String lengthTokenizer;
     private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
     private TlsOptions tls; // how https servers are checked (--ca-cert, --insecure, --sim-tls)
+    private ServerMetricsHook serverHook; // issue 19 hook: --server-metrics
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -169,6 +173,7 @@ public final class PerfCommand implements Callable<Integer> {
                 peak * 2 + 8, options.debug, tls);
         CountDownLatch reportWritten = new CountDownLatch(1);
         store = StoreHook.open(options, s, url, environment, err);
+        serverHook = new ServerMetricsHook(serverMetrics.url(URI.create(url)), err); // issue 19 hook
         // after the store opened, so a bad --db is the only line
         if (s.embeddedSimulator()) {
             err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
@@ -219,6 +224,7 @@ public final class PerfCommand implements Callable<Integer> {
                 }
                 String text = TerminalReport.render(results, basicInfo(s, url, root, checks, stopped));
                 out.println(text);
+                out.print(serverHook.table()); // issue 19 hook
                 Files.writeString(root.resolve("performance_summary.txt"), text);
                 if (s.defaultLoad()) out.println("Reproduce: " + reproduceCommand(s));
                 out.println("Results: " + root.toAbsolutePath());
@@ -245,6 +251,7 @@ public final class PerfCommand implements Callable<Integer> {
         long runStart = System.nanoTime();
         RunOutcome outcome = null;
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
+        ServerMetricsHook.Point serverScrape = serverHook.startPoint(); // issue 19 hook
         try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(runDir.resolve("requests.jsonl"), runStart);
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
                      ProgressSink.stderrIsTerminal(), options.logEveryNQuery);
@@ -277,6 +284,7 @@ public final class PerfCommand implements Callable<Integer> {
         Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
         extraKeys.putAll(promptLengths.summaryKeys());
         if (serverCounted != null && firstPoint) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
+        extraKeys.putAll(serverScrape.finish(plan.label(), runDir, result, store)); // issue 19 hook
         store.pointFinished(result, extraKeys);
         EvalscopeFiles.write(runDir, result, extraKeys);
         return result;

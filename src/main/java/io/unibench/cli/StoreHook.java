@@ -60,6 +60,10 @@ final class StoreHook {
         recorder.pointFinished(result, extraSummaryKeys);
     }
 
+    void pointServerMetrics(String json) {
+        recorder.pointServerMetrics(json);
+    }
+
     void finish(boolean interrupted) {
         recorder.finish(interrupted);
         history.closeUnused();

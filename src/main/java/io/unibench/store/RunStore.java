@@ -188,6 +188,30 @@ public final class RunStore implements AutoCloseable {
         commit();
     }
 
+    /** A point's {@code server_metrics.json} object (the target server's own metrics during it). */
+    public synchronized void savePointServerMetrics(String runId, int index, String json) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE run_points SET server_metrics_json = ? WHERE run_id = ? AND point_index = ?")) {
+            ps.setString(1, json);
+            ps.setString(2, runId);
+            ps.setInt(3, index);
+            ps.executeUpdate();
+        }
+        commit();
+    }
+
+    /** The server metrics stored for a point, or null when it had none. */
+    public synchronized JsonNode pointServerMetrics(String runId, int index) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT server_metrics_json FROM run_points WHERE run_id = ? AND point_index = ?")) {
+            ps.setString(1, runId);
+            ps.setInt(2, index);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? json(rs, 1) : null;
+            }
+        }
+    }
+
     public synchronized void finishRun(String runId, String status, long nowMillis) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "UPDATE runs SET status = ?, ended_at = ?, heartbeat_at = ? WHERE run_id = ?")) {
