@@ -173,7 +173,7 @@ public final class PerfCommand implements Callable<Integer> {
                 peak * 2 + 8, options.debug, tls);
         CountDownLatch reportWritten = new CountDownLatch(1);
         store = StoreHook.open(options, s, url, environment, err);
-        serverHook = new ServerMetricsHook(serverMetrics.url(URI.create(url)), err); // issue 19 hook
+        serverHook = new ServerMetricsHook(serverMetrics, err, url); // issue 19 hook
         // after the store opened, so a bad --db is the only line
         if (s.embeddedSimulator()) {
             err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
@@ -251,7 +251,7 @@ public final class PerfCommand implements Callable<Integer> {
         long runStart = System.nanoTime();
         RunOutcome outcome = null;
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
-        ServerMetricsHook.Point serverScrape = serverHook.startPoint(); // issue 19 hook
+        io.unibench.engine.PointObserver.Point serverScrape = serverHook.start(plan.label()); // issue 19 hook
         try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(runDir.resolve("requests.jsonl"), runStart);
              ProgressSink progress = new ProgressSink(err, metrics, plan.label(), plan.number(),
                      ProgressSink.stderrIsTerminal(), options.logEveryNQuery);
@@ -284,7 +284,7 @@ public final class PerfCommand implements Callable<Integer> {
         Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
         extraKeys.putAll(promptLengths.summaryKeys());
         if (serverCounted != null && firstPoint) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
-        extraKeys.putAll(serverScrape.finish(plan.label(), runDir, result, store)); // issue 19 hook
+        extraKeys.putAll(serverHook.finish(serverScrape, runDir, result, store)); // issue 19 hook
         store.pointFinished(result, extraKeys);
         EvalscopeFiles.write(runDir, result, extraKeys);
         return result;

@@ -58,6 +58,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     HistoryOptions history = new HistoryOptions();
 
+    @Mixin
+    ServerMetricsOption serverMetrics = new ServerMetricsOption(); // issue 19 hook
+
     @Option(names = "--max-error-rate", paramLabel = "PCT", description = "exit 3 when a level of a provider and "
             + "scenario failed more than PCT percent of its requests (CI gates; overrides the file's max_error_rate); a "
             + "run in which no request succeeded exits 3 whatever this is (default: the file's, else no limit)")
@@ -122,13 +125,16 @@ public final class RunCommand implements Callable<Integer> {
             }
             store = RunHistory.open(history, environment, err);
             ProviderRecorders recorders = ScenarioStore.recorders(store, history.tags, config, bench);
-            ScenarioRunner r = new ScenarioRunner(bench, endpoints, environment, new StopSignal(), root, err, recorders);
+            ServerMetricsHook server = new ServerMetricsHook(serverMetrics, err, null); // issue 19 hook
+            ScenarioRunner r = new ScenarioRunner(bench, endpoints, environment, new StopSignal(), root, err, recorders)
+                    .observe(server); // issue 19 hook
             runner = r;
             if (installSignalHandler) hook = installHook(reportWritten);
             ScenarioResults results = r.run();
             lastResults = results;
             String text = ScenarioReport.render(results);
             out.println(text);
+            out.print(server.table()); // issue 19 hook
             Files.writeString(root.resolve("scenario_summary.txt"), text);
             for (Path f : ReportFiles.write(root, results, report)) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());

@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.Secrets;
+import io.unibench.engine.PointObserver;
 import io.unibench.metrics.RunResult;
 import io.unibench.report.ServerMetricsReport;
 import io.unibench.scrape.ServerMetricsScraper;
@@ -11,27 +12,47 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The server-metrics scrape of a sweep ({@code --server-metrics}): a scraper per point, {@code server_metrics.json}
  * and the stored series at the point's end, its summary keys in the point's summary, and the "Server" table after
  * the report. An endpoint that is not there is said once, in one line, and not asked again.
  */
-final class ServerMetricsHook {
+final class ServerMetricsHook implements PointObserver {
+    private final ServerMetricsOption option;
     private final PrintWriter err;
-    private URI url; // null: off, or found missing
+    private final String endpoint;
+    private final Set<URI> missing = new HashSet<>();
     private final List<ServerMetricsReport.Row> rows = new ArrayList<>();
 
-    ServerMetricsHook(URI url, PrintWriter err) {
-        this.url = url;
+    /** @param endpoint the target of {@link #start(String)} (perf's one URL); null when every start names its own */
+    ServerMetricsHook(ServerMetricsOption option, PrintWriter err, String endpoint) {
+        this.option = option;
         this.err = err;
+        this.endpoint = endpoint;
     }
 
-    /** Starts scraping for one point (nothing when off). */
-    Point startPoint() {
-        return new Point(url == null ? null : new ServerMetricsScraper(url, System::currentTimeMillis).start());
+    Point start(String label) {
+        return start(label, endpoint);
+    }
+
+    @Override
+    public Point start(String label, String endpoint) {
+        URI url = option.url(URI.create(endpoint));
+        if (url == null || missing.contains(url)) return Point.NONE;
+        ServerMetricsScraper scraper = new ServerMetricsScraper(url, System::currentTimeMillis).start();
+        return (dir, result) -> finish(label, scraper, dir, result);
+    }
+
+    /** perf: the point's summary keys; its series written beside its files and into the run history. */
+    Map<String, Object> finish(Point point, Path runDir, RunResult result, StoreHook store) throws IOException {
+        Observed o = point.finish(runDir, result);
+        if (o.storedJson() != null) store.pointServerMetrics(o.storedJson());
+        return o.summaryKeys();
     }
 
     /** The "Server" table of the points that had metrics, or "". */
@@ -39,30 +60,19 @@ final class ServerMetricsHook {
         return ServerMetricsReport.table(rows);
     }
 
-    final class Point {
-        private final ServerMetricsScraper scraper;
-
-        private Point(ServerMetricsScraper scraper) {
-            this.scraper = scraper;
+    private Observed finish(String label, ServerMetricsScraper scraper, Path dir, RunResult result) throws IOException {
+        ServerSeries series = scraper.stop();
+        scraper.close();
+        if (scraper.unavailable() != null) {
+            err.println("[" + label + "] SKIP server metrics: " + Secrets.redact(scraper.unavailable())
+                    + " (--server-metrics URL|off)");
+            missing.add(scraper.url());
+            return Observed.NOTHING;
         }
-
-        /** Stops the scrape; writes and stores the series; the summary keys for the point's summary. */
-        Map<String, Object> finish(String label, Path runDir, RunResult result, StoreHook store) throws IOException {
-            if (scraper == null) return Map.of();
-            ServerSeries series = scraper.stop();
-            scraper.close();
-            if (scraper.unavailable() != null) {
-                err.println("[" + label + "] SKIP server metrics: " + Secrets.redact(scraper.unavailable())
-                        + " (--server-metrics URL|off)");
-                url = null;
-                return Map.of();
-            }
-            String json = ServerMetricsReport.json(Secrets.redact(scraper.url().toString()), series);
-            ServerMetricsReport.write(runDir, json);
-            store.pointServerMetrics(json);
-            ServerSeries.Summary summary = series.summary();
-            rows.add(new ServerMetricsReport.Row(label, summary, result.summary().kvCacheHitRatePercent()));
-            return summary.toMap();
-        }
+        String json = ServerMetricsReport.json(Secrets.redact(scraper.url().toString()), series);
+        ServerMetricsReport.write(dir, json);
+        ServerSeries.Summary summary = series.summary();
+        rows.add(new ServerMetricsReport.Row(label, summary, result.summary().kvCacheHitRatePercent()));
+        return new Observed(summary.toMap(), json);
     }
 }

@@ -61,6 +61,7 @@ public final class ScenarioRunner {
     private volatile LlmClient active;
     /** The bug that stopped the run (a worker, sink or hook threw); null when none did. */
     private volatile RunFailedException failure;
+    private io.unibench.engine.PointObserver observer = io.unibench.engine.PointObserver.NONE; // issue 19 hook
 
     /**
      * @param endpoints provider name → full chat-completions URL (embedded simulators already started)
@@ -81,6 +82,12 @@ public final class ScenarioRunner {
         this.stop = stop;
         this.root = root;
         this.progress = progress;
+    }
+
+    /** Watches every level from outside the client (the server's own metrics); set before {@link #run}. */
+    public ScenarioRunner observe(io.unibench.engine.PointObserver o) { // issue 19 hook
+        this.observer = o;
+        return this;
     }
 
     /** Ctrl-C: no new requests; in-flight ones are cancelled and recorded as such. */
@@ -159,6 +166,7 @@ public final class ScenarioRunner {
             RunInfo info = new RunInfo(provider.name() + "/" + scenario.name() + "/parallel_" + level, level, -1,
                     number == Integer.MAX_VALUE ? 0 : number);
             gate.beginLevel(level);
+            var observed = observer.start(info.label(), endpoints.get(provider.name())); // issue 19 hook
             try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(dir.resolve("requests.jsonl"), seriesStart);
                  RecordSink stored = recorder.pointSink(info, seriesStart)) {
                 List<RecordSink> sinks = List.of(metrics, overall, cost, overallCost, jsonl, stored);
@@ -183,7 +191,9 @@ public final class ScenarioRunner {
             RunResult result = metrics.result(new RunInfo(provider.name() + "/" + scenario.name() + "/parallel_" + level,
                     level, -1, number == Integer.MAX_VALUE ? (int) metrics.total() : number));
             EvalscopeFiles.write(dir, result);
-            recorder.pointFinished(result, Map.of());
+            var seen = observed.finish(dir, result); // issue 19 hook
+            recorder.pointFinished(result, seen.summaryKeys()); // issue 19 hook: was Map.of()
+            if (seen.storedJson() != null) recorder.pointServerMetrics(seen.storedJson()); // issue 19 hook
             levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits()));
             progress.println(progressLine(provider, scenario, level, result));
             progress.flush();

@@ -129,6 +129,31 @@ class RunEndToEndTest {
     }
 
     @Test
+    void everyLevelHasTheServersOwnMetricsAndTheServerTable() throws Exception {
+        Path db = dir.resolve("h.db");
+        Outcome o = run("""
+                provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 15, itl_ms: 1}}
+                generation: {max_tokens: 4}
+                concurrency: {start: 1, peak: 2, step: 1, requests_per_level: 4}
+                scenarios:
+                  - {name: s, type: chat, prompt: hello}
+                """, "--db", db.toString());
+        assertThat(o.exit()).as(o.err()).isZero();
+        for (int level : List.of(1, 2)) {
+            JsonNode m = JSON.readTree(o.root().resolve("p/s/parallel_" + level + "/server_metrics.json").toFile());
+            assertThat(m.path("engine").asText()).isEqualTo("vLLM");
+            assertThat(m.path("summary").path("Server Generated Tokens").asDouble()).isPositive();
+        }
+        assertThat(o.out()).contains("Server (vLLM /metrics", "p/s/parallel_2");
+        try (io.unibench.store.RunStore store = io.unibench.store.RunStore.open(
+                io.unibench.store.StoreLocation.resolve(db.toString(), Map.of()))) {
+            String runId = store.list(io.unibench.store.RunFilter.all(5)).getFirst().runId();
+            assertThat(store.pointServerMetrics(runId, 1).path("engine").asText()).isEqualTo("vLLM");
+            assertThat(store.run(runId).points().get(1).summary().path("Server Engine").asText()).isEqualTo("vLLM");
+        }
+    }
+
+    @Test
     void rampVisitsLevelsInOrderAndHoldsEachForItsRequests() throws Exception {
         Outcome o = run("""
                 provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 15, itl_ms: 1}}
