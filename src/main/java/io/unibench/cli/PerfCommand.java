@@ -70,6 +70,9 @@ public final class PerfCommand implements Callable<Integer> {
     @Mixin
     ServerMetricsOption serverMetrics = new ServerMetricsOption(); // issue 19 hook
 
+    @Mixin
+    CancelOptions cancel = new CancelOptions(); // issue 19 hook
+
     @Spec
     CommandSpec spec;
 
@@ -89,6 +92,7 @@ public final class PerfCommand implements Callable<Integer> {
     private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
     private TlsOptions tls; // how https servers are checked (--ca-cert, --insecure, --sim-tls)
     private ServerMetricsHook serverHook; // issue 19 hook: --server-metrics
+    private io.unibench.engine.CancelPolicy cancels; // issue 19 hook: --cancel-rate
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
@@ -115,12 +119,14 @@ public final class PerfCommand implements Callable<Integer> {
             throw new io.unibench.BadInputException("--server-tokenize " + options.serverTokenize + ": expected >= 0");
         }
         tls = PerfSettings.tls(options, s.embeddedSimulator());
+        cancels = cancel.policy(s.seed()); // issue 19 hook
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
         lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
         sweepPromptLengths = new PromptLengthStats(lengthTokenizer);
         DatasetLoader datasets = new DatasetLoader(s, options, tokenizer);
         // Load the first run's prompts before anything starts, so a bad dataset fails fast and alone.
         multiTurn = MultiTurnPerf.createIfRequested(s, options, tokenizer, firstCount(s), spec.commandLine().getErr());
+        if (multiTurn != null) multiTurn.cancels = cancels; // issue 19 hook
         List<Prompt> firstPrompts = multiTurn != null ? MultiTurnPerf.PROBE_ONLY
                 : datasets.load(options.datasetOffset, firstCount(s));
         Path root = createOutputRoot(s);
@@ -189,7 +195,7 @@ public final class PerfCommand implements Callable<Integer> {
             Thread hook = installSignalHandler ? installHook(reportWritten) : null;
             try {
                 RecordFactory records = new RecordFactory(counting, userTokenizer != null);
-                BenchmarkRunner runner = new BenchmarkRunner(client, records, stop);
+                BenchmarkRunner runner = cancels.runner(client, records, stop); // issue 19 hook: was new BenchmarkRunner(client, records, stop)
                 long offset = options.datasetOffset;
                 for (int i = 0; i < s.number().size() && !stopped && failure == null; i++) {
                     int number = s.number().get(i);
@@ -285,6 +291,7 @@ public final class PerfCommand implements Callable<Integer> {
         extraKeys.putAll(promptLengths.summaryKeys());
         if (serverCounted != null && firstPoint) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
         extraKeys.putAll(serverHook.finish(serverScrape, runDir, result, store)); // issue 19 hook
+        extraKeys.putAll(cancels.summaryKeys()); // issue 19 hook
         store.pointFinished(result, extraKeys);
         EvalscopeFiles.write(runDir, result, extraKeys);
         return result;
