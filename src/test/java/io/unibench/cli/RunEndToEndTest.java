@@ -108,6 +108,9 @@ class RunEndToEndTest {
             assertThat(s.tokens().cost(price)).isEqualTo(expected);
             assertThat(s.tokens().per1000Requests(price)).isEqualTo(expected / 12 * 1000);
             assertThat(s.tokens().perMillionOutput(price)).isEqualTo(expected / (12 * 8) * 1e6);
+            // nothing failed: the cost per completed task is the plain cost per request
+            assertThat(s.tokens().costIncludingFailures(price)).isEqualTo(expected);
+            assertThat(s.tokens().perSuccessfulRequest(price)).isEqualTo(expected / 12);
             // the comparison's figure is the mean over the two levels of 6 requests each: the same, rounding aside
             assertThat(column(t, "Cost / 1k req").values()[i])
                     .isCloseTo(expected / 12 * 1000, org.assertj.core.api.Assertions.within(1e-12));
@@ -116,6 +119,7 @@ class RunEndToEndTest {
         assertThat(r.series().get(0).tokens().cachedInput()).isPositive();
 
         assertThat(o.out()).contains("Provider Comparison: qa").contains("Phases").contains(" *");
+        assertThat(o.out()).contains("Cost per completed task: ").contains("with the 0 unfinished requests");
         JsonNode report = JSON.readTree(o.root().resolve("scenario_report.json").toFile());
         assertThat(report.at("/comparisons/0/rows/0/best").toString()).contains("TTFT p50 (ms)");
         assertThat(report.at("/comparisons/0/levels").toString()).isEqualTo("[1,2]");
