@@ -6,10 +6,10 @@ import io.unibench.metrics.RequestRecord;
 /**
  * Token totals of successful requests for pricing: uncached input, cached input, output. A success whose server sent
  * no usage is priced with the client's token counts and counted in {@link Totals#estimatedRequests()}, so that
- * reports say the cost is estimated. The tokens of requests that did not succeed (failed, or cancelled mid-stream:
- * the prompt as counted, the tokens streamed before the end) are kept apart in {@link Totals#unfinished()}: the
- * failure-inclusive cost, and the cost per completed task, count them (an estimate: providers differ in what they
- * bill for a failure). Thread-safe.
+ * reports say the cost is estimated. The tokens of requests whose reply began (HTTP 200) but did not succeed (failed
+ * or cancelled mid-stream: the prompt as counted, the tokens streamed before the end) are kept apart in
+ * {@link Totals#unfinished()}; refusals (429, 5xx) are not billed. The failure-inclusive cost and the cost per
+ * completed task count them (an estimate: providers differ in what they bill for a failure). Thread-safe.
  */
 public final class CostMeter implements RecordSink {
     private long requests;
@@ -24,6 +24,7 @@ public final class CostMeter implements RecordSink {
     @Override
     public synchronized void accept(RequestRecord r) {
         if (!r.success()) {
+            if (r.httpStatus() != 200) return; // refused or broken before a reply began: not billed
             unfinishedRequests++;
             unfinishedInput += Math.max(r.promptTokens(), 0);
             unfinishedOutput += Math.max(r.completionTokens(), 0);
