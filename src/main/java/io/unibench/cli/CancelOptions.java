@@ -9,7 +9,8 @@ import java.time.Duration;
 /** {@code --cancel-rate} and {@code --cancel-after-ms} of {@code perf}. */
 public final class CancelOptions {
     @Option(names = "--cancel-rate", paramLabel = "P", description = "Share of requests (0..1) the client hangs up "
-            + "mid-stream, recorded as 'cancelled' (not failures), to measure what cancellations cost the others.")
+            + "mid-stream, recorded as 'cancelled' (not failures), to measure what cancellations cost the others. "
+            + "Default: none.")
     Double rate;
 
     @Option(names = "--cancel-after-ms", paramLabel = "MS", description = "With --cancel-rate: hang up this long after "

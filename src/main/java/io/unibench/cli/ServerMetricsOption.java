@@ -10,8 +10,8 @@ import java.net.URI;
 /** {@code --server-metrics URL|off}, shared by {@code perf}, {@code run} and {@code check}. */
 public final class ServerMetricsOption {
     @Option(names = "--server-metrics", paramLabel = "URL|off", description = "The target's Prometheus endpoint, "
-            + "read once a second during the run (default: the base URL's /metrics; 'off' to not read it). vLLM, "
-            + "SGLang, TGI and llama.cpp names are understood.")
+            + "read once a second during the run; 'off' to not read it. vLLM, SGLang, TGI and llama.cpp names are "
+            + "understood. Default: the base URL's /metrics.")
     String value;
 
     /** The endpoint to scrape for a target {@code endpoint}; null when off. */
