@@ -7,12 +7,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
- * queue-drains (load): a burst of {@code max(2 × limit, limit + 4)} streams, every other one abandoned by its client
- * after {@link #ABANDON_AFTER} (as real bursts have impatient users); once every reply ended, the server's waiting
- * and running gauges must return to their baseline within the settle time. Needs {@code /metrics}.
+ * queue-drains (load): a burst of {@code max(2 × limit, limit + 4)} streams; after {@link #ABANDON_AFTER} every other
+ * one still in flight is abandoned by its client (as real bursts have impatient users); once every reply ended, the
+ * server's waiting and running gauges must return to their baseline within the settle time. Needs {@code /metrics}.
  */
 final class QueueDrainsCheck implements Check {
     static final int MAX_TOKENS = 64;
@@ -31,19 +30,28 @@ final class QueueDrainsCheck implements Check {
         int limit = t.concurrencyLimit();
         int n = Math.max(2 * limit, limit + 4);
         List<CompletableFuture<ClientResult>> futures = new ArrayList<>();
+        List<CompletableFuture<Void>> cancels = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            CompletableFuture<Void> cancel = i % 2 == 1
-                    ? CompletableFuture.runAsync(() -> {}, CompletableFuture.delayedExecutor(
-                            ABANDON_AFTER.toMillis(), TimeUnit.MILLISECONDS))
-                    : new CompletableFuture<>();
+            CompletableFuture<Void> cancel = new CompletableFuture<>();
+            cancels.add(cancel);
             futures.add(t.sendAsync(Ask.of(t.model(), Prompts.STORY + " #" + i, MAX_TOKENS), cancel));
+        }
+        t.pause(ABANDON_AFTER);
+        int abandoned = 0;
+        int inFlight = 0;
+        for (int i = 0; i < n; i++) { // every other stream still in flight (refused ones ended at once)
+            if (futures.get(i).isDone()) continue;
+            if (inFlight++ % 2 == 0) {
+                cancels.get(i).complete(null);
+                abandoned++;
+            }
         }
         List<ClientResult> results = new ArrayList<>();
         for (CompletableFuture<ClientResult> f : futures) results.add(f.join());
         List<ServerSample> seen = new ArrayList<>();
         long drained = t.awaitGauges(t.settings.settle(), s -> s.running() <= running0
                 && (Double.isNaN(s.waiting()) || s.waiting() <= waiting0), seen);
-        String burst = "burst of " + n + " (" + n / 2 + " abandoned after " + ABANDON_AFTER.toMillis() + " ms; "
+        String burst = "burst of " + n + " (" + abandoned + " abandoned after " + ABANDON_AFTER.toMillis() + " ms; "
                 + Outcomes.of(results).served() + " served)";
         if (drained < 0) {
             ServerSample last = seen.getLast();
