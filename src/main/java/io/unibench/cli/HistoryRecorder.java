@@ -63,6 +63,12 @@ final class HistoryRecorder implements SessionRunner.Recorder {
     }
 
     @Override
+    public void pointObserved(RunSpec.Point point, String json) {
+        RunRecorder r = recorders.get(point.target());
+        if (r != null) r.pointServerMetrics(json);
+    }
+
+    @Override
     public void targetFinished(int target, boolean interrupted) {
         RunRecorder r = recorders.remove(target);
         if (r == null) return;

@@ -18,8 +18,8 @@ import java.io.PrintWriter;
                 + "OpenAI-compatible LLM endpoints. Flags of `evalscope perf` work unchanged.",
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
         exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
-        subcommands = {PerfCommand.class, RunCommand.class, SimCommand.class, RunsCommand.class, ServeCommand.class,
-                ScheduleCommand.class,
+        subcommands = {PerfCommand.class, RunCommand.class, CheckCommand.class, SimCommand.class, RunsCommand.class,
+                ServeCommand.class, ScheduleCommand.class,
                 DatasetCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** An internal error (a bug) ended the run; the partial report was printed before the one-line cause. */

@@ -36,6 +36,9 @@ import java.util.Map;
  * for both modes; it asks this class only where the modes differ.
  */
 final class MultiTurnPerf {
+    /** --cancel-rate (issue 19 hook). */
+    io.unibench.engine.CancelPolicy cancels = io.unibench.engine.CancelPolicy.NONE;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The single-turn request factory is still used for the connection test; it needs one prompt to exist. */
@@ -136,7 +139,7 @@ final class MultiTurnPerf {
         // token counts when the server sends no usage: as in single-turn mode (see RecordFactory)
         RecordFactory records = new RecordFactory(userTokenizer != null ? userTokenizer
                 : AgenticFlags.estimate(options), userTokenizer != null);
-        MultiTurnRunner runner = new MultiTurnRunner(client, records, stop, null);
+        MultiTurnRunner runner = cancels.multiTurnRunner(client, records, stop); // issue 19 hook: was new MultiTurnRunner(client, records, stop, null)
         ConversationRequests requests = new ConversationRequests(settings.generation(), seed,
                 Long.toString(System.currentTimeMillis(), 36));
         return runner.run(new MultiTurnPlan(plan, rateMode, options.maxTurns, AgenticFlags.toolLatencyScale(options)),

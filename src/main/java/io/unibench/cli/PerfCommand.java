@@ -3,6 +3,7 @@ package io.unibench.cli;
 import io.unibench.BadInputException;
 import io.unibench.Secrets;
 import io.unibench.client.TlsOptions;
+import io.unibench.engine.CancelPolicy;
 import io.unibench.engine.RecordFactory;
 import io.unibench.engine.ServerTokenize;
 import io.unibench.engine.SessionRunner;
@@ -68,6 +69,14 @@ public final class PerfCommand implements Callable<Integer> {
     private TlsOptions tls; // how https servers are checked (--ca-cert, --insecure, --sim-tls)
     private ShardRun shards = ShardRun.NONE; // --shard I/N --run-group G (issue 21)
 
+    @Mixin
+    ServerMetricsOption serverMetrics = new ServerMetricsOption(); // --server-metrics URL|off
+
+    @Mixin
+    CancelOptions cancel = new CancelOptions(); // --cancel-rate, --cancel-after-ms
+
+    private CancelPolicy cancels = CancelPolicy.NONE;
+
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
     PerfCommand forTest(Map<String, String> env) {
         this.environment = env;
@@ -94,6 +103,7 @@ public final class PerfCommand implements Callable<Integer> {
             throw new io.unibench.BadInputException("--server-tokenize " + options.serverTokenize + ": expected >= 0");
         }
         tls = PerfSettings.tls(options, s.embeddedSimulator());
+        cancels = cancel.policy(s.seed());
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
         if (options.tokenizePrompt) s = s.tokenizingPrompts(tokenizer); // apis: --tokenize-prompt
         lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
@@ -101,6 +111,7 @@ public final class PerfCommand implements Callable<Integer> {
         DatasetLoader datasets = new DatasetLoader(s, options, tokenizer);
         // Load the first run's prompts before anything starts, so a bad dataset fails fast and alone.
         multiTurn = MultiTurnPerf.createIfRequested(s, options, tokenizer, firstCount(s), spec.commandLine().getErr());
+        if (multiTurn != null) multiTurn.cancels = cancels;
         List<Prompt> firstPrompts = multiTurn != null ? MultiTurnPerf.PROBE_ONLY
                 : datasets.load(options.datasetOffset, firstCount(s));
         Path root = createOutputRoot(s);
@@ -157,6 +168,7 @@ public final class PerfCommand implements Callable<Integer> {
         long sweepTotal = s.number().stream().mapToLong(Integer::longValue).sum();
         ProgressFile progressFile = options.enableProgressTracker ? new ProgressFile(root, sweepTotal) : null;
         boolean terminal = ProgressSink.stderrIsTerminal();
+        ServerMetricsHook server = new ServerMetricsHook(serverMetrics, err); // --server-metrics
         PerfPoints points = new PerfPoints(s, options, spec, datasets, multiTurn, firstPrompts,
                 new RecordFactory(counting, userTokenizer != null), stop, err, progressFile,
                 sweepPromptLengths, lengthTokenizer, terminal, environment, shards);
@@ -164,7 +176,8 @@ public final class PerfCommand implements Callable<Integer> {
         boolean stopped = false;
         try (EventHub events = new EventHub();
              AutoCloseable bar = terminal ? events.subscribe(new ProgressView(err, multiTurn != null)) : null) {
-            session = new SessionRunner(spec, environment, options.debug, stop, events, store, err);
+            points.cancels = cancels;
+            session = new SessionRunner(spec, environment, options.debug, stop, events, store, err).observe(server);
             Thread hook = installSignalHandler ? installHook(reportWritten) : null;
             try {
                 SlaAutoTune.Outcome sla = null;
@@ -187,6 +200,7 @@ public final class PerfCommand implements Callable<Integer> {
                 String text = TerminalReport.render(ran.points(), basicInfo(s, url, root, ran.checks(), stopped))
                         + (sla != null ? "\n" + sla.report() : "");
                 out.println(text);
+                out.print(server.table()); // the server's own metrics per point, when it had any
                 Files.writeString(root.resolve("performance_summary.txt"), text);
                 if (s.defaultLoad()) out.println("Reproduce: " + reproduceCommand(s));
                 out.println("Results: " + root.toAbsolutePath());

@@ -2,6 +2,7 @@ package io.unibench.cli;
 
 import io.unibench.client.LlmClient;
 import io.unibench.engine.BenchmarkRunner;
+import io.unibench.engine.CancelPolicy;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.PreparedRequest;
 import io.unibench.engine.RecordFactory;
@@ -57,6 +58,7 @@ final class PerfPoints implements SessionRunner.Front {
     private BenchmarkRunner runner;
     private long offset;
     private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
+    CancelPolicy cancels = CancelPolicy.NONE; // --cancel-rate, set by PerfCommand
     private Path nextDir; // the next point's folder when not ROOT/LABEL (an SLA probe's), else null
 
     PerfPoints(PerfSettings settings, PerfOptions options, RunSpec spec, DatasetLoader datasets, MultiTurnPerf multiTurn,
@@ -92,7 +94,7 @@ final class PerfPoints implements SessionRunner.Front {
 
     @Override
     public void targetStarted(int target, LlmClient client) {
-        runner = new BenchmarkRunner(client, records, stop);
+        runner = cancels.runner(client, records, stop); // --cancel-rate cancels a share mid-stream
     }
 
     @Override
@@ -180,8 +182,16 @@ final class PerfPoints implements SessionRunner.Front {
         }
 
         @Override
-        public Map<String, Object> finished(RunResult result, SelfCheckReport check) throws IOException {
+        public Path dir() {
+            return dir;
+        }
+
+        @Override
+        public Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed)
+                throws IOException {
             Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
+            extraKeys.putAll(observed);
+            extraKeys.putAll(cancels.summaryKeys());
             extraKeys.putAll(promptLengths.summaryKeys());
             extraKeys.putAll(options.loads.summaryKeys(point.plan()));
             if (serverCounted != null && index == 0) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled

@@ -57,6 +57,9 @@ public final class RunCommand implements Callable<Integer> {
     boolean checkOnly;
 
     @Mixin
+    ServerMetricsOption serverMetrics = new ServerMetricsOption(); // --server-metrics URL|off
+
+    @Mixin
     HistoryOptions history = new HistoryOptions();
 
     @Option(names = "--max-error-rate", paramLabel = "PCT", description = "exit 3 when a level of a provider and "
@@ -103,6 +106,7 @@ public final class RunCommand implements Callable<Integer> {
             throw BadInputException.io("--outputs-dir", root, e);
         }
         CountDownLatch reportWritten = new CountDownLatch(1);
+        ServerMetricsHook server = new ServerMetricsHook(serverMetrics, err); // --server-metrics
         Thread hook = null;
         HistoryRecorder store = null;
         ScenarioTargets targets = null;
@@ -116,7 +120,8 @@ public final class RunCommand implements Callable<Integer> {
             StopSignal stop = new StopSignal();
             ScenarioRunner.Ran ran;
             try (EventHub events = new EventHub()) {
-                SessionRunner session = new SessionRunner(spec, environment, false, stop, events, store, err);
+                SessionRunner session = new SessionRunner(spec, environment, false, stop, events, store, err)
+                        .observe(server);
                 this.session = session;
                 if (installSignalHandler) hook = installHook(reportWritten);
                 ran = new ScenarioRunner(bench, spec, stop, err).run(session);
@@ -125,6 +130,7 @@ public final class RunCommand implements Callable<Integer> {
             lastResults = results;
             String text = ScenarioReport.render(results);
             out.println(text);
+            out.print(server.table()); // the servers' own metrics per level, when they had any
             Files.writeString(root.resolve("scenario_summary.txt"), text);
             for (Path f : ReportFiles.write(root, results, report)) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());

@@ -691,7 +691,7 @@ final class ChunkInterpreter {
         return firstTokenNanos;
     }
 
-    /** Arrival of the last data event (incl. {@code [DONE]}), or {@link ClientResult#ABSENT}. */
+    /** Arrival of the last data event (incl. {@code [DONE]}), or {@link Moments#ABSENT}. */
     long lastEventNanos() {
         return lastEventNanos;
     }

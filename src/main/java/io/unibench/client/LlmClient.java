@@ -122,11 +122,15 @@ public final class LlmClient implements AutoCloseable {
      * @param requestId sent as {@code X-Request-Id}; may be {@code null}
      */
     public CompletableFuture<ClientResult> send(byte[] jsonBody, boolean stream, String requestId) {
+        return dispatch(jsonBody, stream, requestId).future();
+    }
+
+    private Exchange dispatch(byte[] jsonBody, boolean stream, String requestId) {
         Exchange exchange = new Exchange(this, jsonBody, stream, requestId);
         if (cancelled) {
             exchange.start(System.nanoTime());
             exchange.abort(ErrorClass.CANCELLED, "cancelled");
-            return exchange.future();
+            return exchange;
         }
         inFlight.add(exchange);
         if (debug.enabled()) {
@@ -135,7 +139,7 @@ public final class LlmClient implements AutoCloseable {
         exchange.start(System.nanoTime());
         if (cancelled) { // cancelAll ran between the first check and the registration
             exchange.abort(ErrorClass.CANCELLED, "cancelled");
-            return exchange.future();
+            return exchange;
         }
         long total = nanos(config.totalTimeout());
         if (total > 0) {
@@ -144,6 +148,18 @@ public final class LlmClient implements AutoCloseable {
                     total, TimeUnit.NANOSECONDS));
         }
         pool.acquire(exchange);
+        return exchange;
+    }
+
+    /**
+     * {@link #send}, and when {@code cancel} completes (any thread, any value) the request ends as
+     * {@link ErrorClass#CANCELLED} and its connection is closed, as a client that hangs up mid-stream does (the
+     * server sees the disconnect). A cancel after the reply ended changes nothing.
+     */
+    public CompletableFuture<ClientResult> send(byte[] jsonBody, boolean stream, String requestId,
+                                                java.util.concurrent.CompletionStage<?> cancel) {
+        Exchange exchange = dispatch(jsonBody, stream, requestId);
+        cancel.thenRun(() -> exchange.abort(ErrorClass.CANCELLED, "cancelled by the client"));
         return exchange.future();
     }
 

@@ -19,6 +19,7 @@ import io.unibench.metrics.RunResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,8 +79,15 @@ public final class SessionRunner {
             return result;
         }
 
-        /** The point's result, its self-check; writes the point's files; returns extra summary keys for the store. */
-        Map<String, Object> finished(RunResult result, SelfCheckReport check) throws IOException;
+        /** The point's folder: where an outside observer of the point (the server's metrics) writes its files. */
+        Path dir();
+
+        /**
+         * The point's result, its self-check and what the run's {@link PointObserver} saw (summary keys, e.g. the
+         * server's own metrics); writes the point's files; returns extra summary keys for the store.
+         */
+        Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed)
+                throws IOException;
 
         @Override
         default void close() {}
@@ -101,6 +109,9 @@ public final class SessionRunner {
         void pointFinished(RunSpec.Point point, RunResult result, Map<String, Object> extraSummaryKeys);
 
         void targetFinished(int target, boolean interrupted);
+
+        /** What the run's {@link PointObserver} keeps of the point (JSON), after its sink, before its summaries. */
+        default void pointObserved(RunSpec.Point point, String json) {}
     }
 
     /**
@@ -126,6 +137,7 @@ public final class SessionRunner {
     private final Recorder recorder;
     private final PrintWriter err;
     private volatile LlmClient active;
+    private PointObserver observer = PointObserver.NONE;
 
     /**
      * @param env      where API keys are read from
@@ -142,6 +154,12 @@ public final class SessionRunner {
         this.events = events;
         this.recorder = recorder;
         this.err = err;
+    }
+
+    /** Watches every point from outside the client (the server-metrics scrape); set before {@link #run}. */
+    public SessionRunner observe(PointObserver observer) {
+        this.observer = observer;
+        return this;
     }
 
     /** Stops the run as Ctrl-C does: no new requests, in-flight ones cancelled, the partial result returned. */
@@ -275,6 +293,7 @@ public final class SessionRunner {
         // a search (SLA auto-tune) runs more points than the spec lists: then the count grows with it
         events.publish(new PointStarted(index, Math.max(spec.points().size(), index + 1), point.label(), plan));
         RunMetrics metrics = new RunMetrics();
+        PointObserver.Point watched = observer.start(point.label(), spec.target(point).url());
         long start = System.nanoTime();
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
         LiveRecorder live = new LiveRecorder(index, Clock.system(stop), client::inFlight,
@@ -301,7 +320,9 @@ public final class SessionRunner {
         }
         RunResult result = run.complete(metrics.result(held ? new RunInfo(info.label(), info.concurrency(),
                 info.rate(), (int) metrics.total()) : info));
-        Map<String, Object> extraKeys = run.finished(result, check);
+        PointObserver.Observed seen = watched.finish(run.dir(), result);
+        Map<String, Object> extraKeys = run.finished(result, check, seen.summaryKeys());
+        if (seen.storedJson() != null) recorder.pointObserved(point, seen.storedJson());
         recorder.pointFinished(point, result, extraKeys);
         events.publish(new PointFinished(index, point.label(), result));
         return new PointOutcome(result, check, failure);

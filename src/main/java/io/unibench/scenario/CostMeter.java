@@ -5,10 +5,12 @@ import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.Tokens;
 
 /**
- * Token totals of successful requests for pricing: uncached input, cached input, output. Failed requests carry no
- * server usage and cost nothing here (a provider that bills failures is not modelled). A success whose server sent no
- * usage is priced with the client's token counts and counted in {@link Totals#estimatedRequests()}, so that reports
- * say the cost is estimated. Thread-safe.
+ * Token totals of successful requests for pricing: uncached input, cached input, output. A success whose server sent
+ * no usage is priced with the client's token counts and counted in {@link Totals#estimatedRequests()}, so that
+ * reports say the cost is estimated. The tokens of requests whose reply began (HTTP 200) but did not succeed (failed
+ * or cancelled mid-stream: the prompt as counted, the tokens streamed before the end) are kept apart in
+ * {@link Totals#unfinished()}; refusals (429, 5xx) are not billed. The failure-inclusive cost and the cost per
+ * completed task count them (an estimate: providers differ in what they bill for a failure). Thread-safe.
  */
 public final class CostMeter implements RecordSink {
     private long requests;
@@ -16,11 +18,20 @@ public final class CostMeter implements RecordSink {
     private long cachedInput;
     private long output;
     private long estimated;
+    private long unfinishedRequests;
+    private long unfinishedInput;
+    private long unfinishedOutput;
 
     @Override
     public synchronized void accept(RequestRecord r) {
-        if (!r.success()) return;
         Tokens t = r.tokens();
+        if (!r.success()) {
+            if (r.outcome().httpStatus() != 200) return; // refused or broken before a reply began: not billed
+            unfinishedRequests++;
+            unfinishedInput += Math.max(t.prompt(), 0);
+            unfinishedOutput += Math.max(t.completion(), 0);
+            return;
+        }
         long prompt = Math.max(t.prompt(), 0);
         long cached = t.cachedSource() == RequestRecord.CacheSource.SERVER ? Math.max(t.cached(), 0) : 0;
         requests++;
@@ -31,7 +42,21 @@ public final class CostMeter implements RecordSink {
     }
 
     synchronized Totals totals() {
-        return new Totals(requests, uncachedInput, cachedInput, output, estimated);
+        return new Totals(requests, uncachedInput, cachedInput, output, estimated,
+                new Unfinished(unfinishedRequests, unfinishedInput, unfinishedOutput));
+    }
+
+    /**
+     * The tokens of the requests that did not succeed, as the client counted them (input priced as uncached).
+     *
+     * @param requests failed or cancelled requests
+     */
+    public record Unfinished(long requests, long input, long output) {
+        public static final Unfinished NONE = new Unfinished(0, 0, 0);
+
+        Unfinished plus(Unfinished o) {
+            return new Unfinished(requests + o.requests, input + o.input, output + o.output);
+        }
     }
 
     /**
@@ -39,7 +64,17 @@ public final class CostMeter implements RecordSink {
      *
      * @param estimatedRequests those of them whose token counts are the client's (the server sent no usage)
      */
-    public record Totals(long requests, long uncachedInput, long cachedInput, long output, long estimatedRequests) {
+    public record Totals(long requests, long uncachedInput, long cachedInput, long output, long estimatedRequests,
+                         Unfinished unfinished) {
+        public Totals {
+            if (unfinished == null) unfinished = Unfinished.NONE;
+        }
+
+        /** Totals of successes only. */
+        public Totals(long requests, long uncachedInput, long cachedInput, long output, long estimatedRequests) {
+            this(requests, uncachedInput, cachedInput, output, estimatedRequests, Unfinished.NONE);
+        }
+
         /** Totals whose counts all came from the server. */
         public Totals(long requests, long uncachedInput, long cachedInput, long output) {
             this(requests, uncachedInput, cachedInput, output, 0);
@@ -47,7 +82,23 @@ public final class CostMeter implements RecordSink {
 
         Totals plus(Totals o) {
             return new Totals(requests + o.requests, uncachedInput + o.uncachedInput, cachedInput + o.cachedInput,
-                    output + o.output, estimatedRequests + o.estimatedRequests);
+                    output + o.output, estimatedRequests + o.estimatedRequests, unfinished.plus(o.unfinished));
+        }
+
+        /** The cost of every request, the ones that did not succeed included; NaN without a price. */
+        public double costIncludingFailures(BenchConfig.Price price) {
+            return price == null ? Double.NaN
+                    : price.cost(uncachedInput + unfinished.input(), cachedInput, output + unfinished.output());
+        }
+
+        /** Cost per completed task: every request's cost over the successful ones; NaN without price or successes. */
+        public double perSuccessfulRequest(BenchConfig.Price price) {
+            return requests == 0 ? Double.NaN : costIncludingFailures(price) / requests;
+        }
+
+        /** Every request's cost over the conversations that ran to their end; NaN without price or any. */
+        public double perCompletedConversation(BenchConfig.Price price, Long completed) {
+            return completed == null || completed == 0 ? Double.NaN : costIncludingFailures(price) / completed;
         }
 
         /** True when some of the priced token counts are the client's, not the server's. */

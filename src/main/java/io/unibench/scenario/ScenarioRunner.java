@@ -223,9 +223,16 @@ public final class ScenarioRunner implements SessionRunner.Front {
         }
 
         @Override
-        public Map<String, Object> finished(RunResult result, SelfCheckReport check) throws IOException {
+        public Path dir() {
+            return dir;
+        }
+
+        @Override
+        public Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed)
+                throws IOException {
             // unibench run gets the self-check too: its figures join the level's summary (new keys, none renamed)
             Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
+            extraKeys.putAll(observed); // the server's own metrics during the level
             EvalscopeFiles.write(dir, result, extraKeys);
             s.levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits()));
             progress.println(progressLine(s.provider, s.scenario, level, result));

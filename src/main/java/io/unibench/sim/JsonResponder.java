@@ -26,11 +26,13 @@ final class JsonResponder implements GenerationSink {
     private final String[] finishReasons;
     private final int promptTokens;
     private final boolean reportCached;
+    private final boolean omitUsage;
     private int cachedTokens;
     private boolean malformed;
 
     JsonResponder(ChannelHandlerContext ctx, ObjectMapper mapper, WireApi api, boolean keepAlive, String id,
-                  long created, String model, int choices, int promptTokens, boolean reportCached, FaultSpec fault) {
+                  long created, String model, int choices, int promptTokens, boolean reportCached, FaultSpec fault,
+                  boolean omitUsage) {
         this.ctx = ctx;
         this.mapper = mapper;
         this.api = api;
@@ -43,6 +45,7 @@ final class JsonResponder implements GenerationSink {
         this.finishReasons = new String[choices];
         this.promptTokens = promptTokens;
         this.reportCached = reportCached;
+        this.omitUsage = omitUsage;
         this.malformed = fault.is(FaultKind.MALFORMED_SSE);
     }
 
@@ -119,7 +122,7 @@ final class JsonResponder implements GenerationSink {
             choice.putNull("logprobs");
             choice.put("finish_reason", finishReasons[c]);
         }
-        root.set("usage", WireFormat.usageNode(mapper, promptTokens, completionTokens, cachedTokens, reportCached));
+        if (!omitUsage) root.set("usage", WireFormat.usageNode(mapper, promptTokens, completionTokens, cachedTokens, reportCached));
         if (timings != null) {
             try {
                 root.set("timings", mapper.readTree(timings.json()));

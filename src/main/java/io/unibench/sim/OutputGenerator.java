@@ -43,8 +43,16 @@ final class OutputGenerator {
     private final int[] wordIds;
     private final long serverSeed;
     private final int meanOutputTokens;
+    private final SimConfig.Misbehaviour bad;
+    /** Misbehaviour nondeterministic: mixed into every draw, so no two requests get the same output. */
+    private final java.util.concurrent.atomic.AtomicLong draws = new java.util.concurrent.atomic.AtomicLong();
 
     OutputGenerator(Tokenizer tokenizer, long serverSeed, int meanOutputTokens) {
+        this(tokenizer, serverSeed, meanOutputTokens, SimConfig.Misbehaviour.none());
+    }
+
+    OutputGenerator(Tokenizer tokenizer, long serverSeed, int meanOutputTokens, SimConfig.Misbehaviour bad) {
+        this.bad = bad;
         List<byte[]> kept = new ArrayList<>();
         for (String w : COMMON_WORDS) {
             String token = " " + w;
@@ -68,17 +76,18 @@ final class OutputGenerator {
     byte[] word(int index) { return words[index]; }
 
     int maxTokens(SimRequest request) {
-        return request.maxTokens() != null ? request.maxTokens() : 16 * meanOutputTokens;
+        return request.maxTokens() != null && !bad.ignoreMaxTokens() ? request.maxTokens() : 16 * meanOutputTokens;
     }
 
     ChoiceOutput plan(SimRequest request, int[] promptTokens, int choiceIndex) {
         long seed = Mix.combine(serverSeed, request.seed() == null ? 0x5EED_AB5E_17L : Mix.combine(1, request.seed()));
         seed = Mix.combine(Mix.combine(seed, Mix.hashTokens(promptTokens)), choiceIndex);
+        if (bad.nondeterministic()) seed = Mix.combine(seed, draws.incrementAndGet());
         SplittableRandom rng = new SplittableRandom(seed);
         long wordSeed = Mix.combine(seed, 0x30AD5L);
         int max = maxTokens(request);
         int length;
-        if (request.ignoreEos()) {
+        if (request.ignoreEos() && !bad.ignoreIgnoreEos()) {
             length = max;
         } else {
             int natural = naturalLength(rng);
@@ -86,7 +95,7 @@ final class OutputGenerator {
         }
         String finishReason = length == max ? "length" : "stop";
         int cut = -1;
-        if (!request.stop().isEmpty()) {
+        if (!request.stop().isEmpty() && !bad.ignoreStop()) {
             int[] stopAt = findStop(request.stop(), wordSeed, length, request.minTokens());
             if (stopAt != null) {
                 length = stopAt[0];

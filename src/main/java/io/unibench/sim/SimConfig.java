@@ -35,12 +35,14 @@ import java.util.Map;
  * @param llamacppTimings     every reply carries llama.cpp's {@code timings} object with the engine's own figures
  *                            (prefill and decode time, tokens computed and served from the prefix cache)
  * @param connections         when the server closes keep-alive connections
+ * @param misbehaviour        deliberate departures from a well-behaved server, for proving that {@code unibench check}
+ *                            catches each one; all off by default
  */
 public record SimConfig(String host, int port, String model, double ttftMs, double prefillMsPerToken, double itlMs,
                         int meanOutputTokens, long seed, int blockSize, int cacheCapacityBlocks,
                         boolean reportCachedTokens, String tokenizer, Scheduling scheduling, Faults faults,
                         boolean debugSendTimes, boolean debugSendTimesInText, boolean llamacppTimings,
-                        Connections connections) {
+                        Connections connections, Misbehaviour misbehaviour) {
 
     public SimConfig {
         requireText("host", host);
@@ -56,6 +58,18 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
         if (scheduling == null) throw invalid("scheduling", "must not be null");
         if (faults == null) throw invalid("faults", "must not be null");
         if (connections == null) throw invalid("connections", "must not be null");
+        if (misbehaviour == null) throw invalid("misbehaviour", "must not be null");
+    }
+
+    /** All settings but the misbehaviours (none). */
+    public SimConfig(String host, int port, String model, double ttftMs, double prefillMsPerToken, double itlMs,
+                     int meanOutputTokens, long seed, int blockSize, int cacheCapacityBlocks,
+                     boolean reportCachedTokens, String tokenizer, Scheduling scheduling, Faults faults,
+                     boolean debugSendTimes, boolean debugSendTimesInText, boolean llamacppTimings,
+                     Connections connections) {
+        this(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize,
+                cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes,
+                debugSendTimesInText, llamacppTimings, connections, Misbehaviour.none());
     }
 
     /** All settings but the connection closing ones (connections kept open). */
@@ -194,24 +208,57 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
         }
     }
 
-    public SimConfig withHost(String v) { return new SimConfig(v, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withPort(int v) { return new SimConfig(host, v, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withModel(String v) { return new SimConfig(host, port, v, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withTtftMs(double v) { return new SimConfig(host, port, model, v, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withPrefillMsPerToken(double v) { return new SimConfig(host, port, model, ttftMs, v, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withItlMs(double v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, v, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withMeanOutputTokens(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, v, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withSeed(long v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, v, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withBlockSize(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, v, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withCacheCapacityBlocks(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, v, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withReportCachedTokens(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, v, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withTokenizer(String v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, v, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withScheduling(Scheduling v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, v, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withDebugSendTimes(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, v, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withDebugSendTimesInText(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, v, llamacppTimings, connections); }
-    public SimConfig withLlamacppTimings(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, v, connections); }
-    public SimConfig withFaults(Faults v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, v, debugSendTimes, debugSendTimesInText, llamacppTimings, connections); }
-    public SimConfig withConnections(Connections v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, v); }
+    public SimConfig withHost(String v) { return new SimConfig(v, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withPort(int v) { return new SimConfig(host, v, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withModel(String v) { return new SimConfig(host, port, v, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withTtftMs(double v) { return new SimConfig(host, port, model, v, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withPrefillMsPerToken(double v) { return new SimConfig(host, port, model, ttftMs, v, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withItlMs(double v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, v, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withMeanOutputTokens(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, v, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withSeed(long v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, v, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withBlockSize(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, v, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withCacheCapacityBlocks(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, v, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withReportCachedTokens(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, v, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withTokenizer(String v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, v, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withScheduling(Scheduling v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, v, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withDebugSendTimes(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, v, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withDebugSendTimesInText(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, v, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withLlamacppTimings(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, v, connections, misbehaviour); }
+    public SimConfig withFaults(Faults v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, v, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
+    public SimConfig withConnections(Connections v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, v, misbehaviour); }
+
+    public SimConfig withMisbehaviour(Misbehaviour v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, v); }
+
+    /**
+     * Ways a real server or the gateway in front of it breaks the contract a client relies on. Each is the fault
+     * one check of {@code unibench check} exists to catch, so the suite can be shown to fail on it; all off by
+     * default. (Missing {@code [DONE]}, a 200 with an error body, an unbounded queue and unreported cached tokens
+     * are already knobs: {@code fault-rate-missing-done}, {@code fault-rate-error-body}, {@code max-queue} with
+     * {@code max-queue-wait-ms 0}, {@code report-cached-tokens false}.)
+     *
+     * @param bufferStream     hold every frame of a stream until its end, as a buffering proxy does
+     *                         ({@code proxy_buffering on}, compression): the stream arrives in one burst
+     * @param omitUsage        never send {@code usage}, whether asked with {@code stream_options.include_usage} or not
+     * @param errorsAs200      every error answer (4xx/5xx of validation, scheduler, injected faults) is sent with
+     *                         HTTP 200, its body still the error object
+     * @param ignoreCancel     a client that disconnects does not stop its generation: it runs to the end
+     * @param leakCancelled    a cancelled request stays counted in {@code vllm:num_requests_running} for good (the
+     *                         gauge leak of a server that loses aborted requests)
+     * @param nondeterministic every request draws a fresh output, so the same prompt at temperature 0 (and the same
+     *                         {@code seed}) gives a different text
+     * @param ignoreMaxTokens  {@code max_tokens} is not a limit: the reply runs to its natural length (cap 16 x mean)
+     * @param ignoreStop       stop strings are not honoured
+     * @param ignoreIgnoreEos  {@code ignore_eos} is accepted but not honoured
+     * @param latchOverload    once the queue overflowed (a 429), every later completion is refused 503 until restart:
+     *                         a server that does not recover
+     */
+    public record Misbehaviour(boolean bufferStream, boolean omitUsage, boolean errorsAs200, boolean ignoreCancel,
+                               boolean leakCancelled, boolean nondeterministic, boolean ignoreMaxTokens,
+                               boolean ignoreStop, boolean ignoreIgnoreEos, boolean latchOverload) {
+        public static Misbehaviour none() {
+            return new Misbehaviour(false, false, false, false, false, false, false, false, false, false);
+        }
+    }
 
     /**
      * This configuration with knobs changed by name, as in a profile file: {@code with(Map.of("max-num-seqs", 4))}.

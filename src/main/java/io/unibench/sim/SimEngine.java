@@ -34,6 +34,8 @@ final class SimEngine implements AutoCloseable {
     private final String idNonce = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
     private final AtomicLong nextId = new AtomicLong();
     private final long overheadNanos;
+    /** Misbehaviour latch-overload: set by the first queue-full refusal, never cleared. */
+    volatile boolean overloadLatched;
 
     SimEngine(SimConfig config, Tokenizer tokenizer) {
         this.config = config;
@@ -41,7 +43,8 @@ final class SimEngine implements AutoCloseable {
         this.tokenizer = tokenizer;
         boolean caching = config.scheduling().prefixCaching() && config.cacheCapacityBlocks() > 0;
         this.cache = caching ? new PrefixCache(config.blockSize(), config.cacheCapacityBlocks()) : null;
-        this.output = new OutputGenerator(tokenizer, config.seed(), config.meanOutputTokens());
+        this.output = new OutputGenerator(tokenizer, config.seed(), config.meanOutputTokens(),
+                config.misbehaviour());
         this.faults = new FaultPlanner(mapper, config.faults(), config.seed());
         this.overheadNanos = Math.round(config.ttftMs() * 1e6);
         this.core = new EngineCore(config, cache, metrics, seq -> seq.outbox.offer(seq));

@@ -104,6 +104,11 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 sendError(e, keepAlive);
                 return;
             }
+            if (engine.overloadLatched) {
+                sendError(new ApiException(503, "ServiceUnavailableError", "The server is overloaded "
+                        + "(misbehaviour latch-overload: it stays so until restart).", null), keepAlive);
+                return;
+            }
             if (fault.kind() != null) engine.metrics.fault(fault.kind());
             if (fault.kind() != null && fault.kind().immediate()) immediateFault(parsed, fault, keepAlive);
             else startExchange(parsed, fault, keepAlive, arrivalNanos);
@@ -294,6 +299,11 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     private void sendError(ApiException e, boolean keepAlive) {
+        if (engine.config.misbehaviour().errorsAs200()) {
+            WireFormat.send(ctx, HttpResponseStatus.OK, Unpooled.copiedBuffer(WireFormat.errorJson(engine.mapper, e),
+                    StandardCharsets.UTF_8), "application/json", keepAlive);
+            return;
+        }
         WireFormat.sendError(ctx, engine.mapper, e, keepAlive);
     }
 
@@ -346,26 +356,29 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             long created = System.currentTimeMillis() / 1000;
             boolean report = engine.config.reportCachedTokens();
             String modelJson = WireFormat.quote(engine.mapper, request.model());
+            SimConfig.Misbehaviour bad = engine.config.misbehaviour(); // unibench check's failing servers
             boolean streamed = request.stream() && !fault.is(FaultKind.JSON_REPLY);
             sink = switch (request.api()) {
                 case CHAT, COMPLETIONS -> streamed
                         ? new SseResponder(ctx, request.chat(), keepAlive, id, created, modelJson, choices.length,
-                                request.includeUsage(), planned.promptTokens(), report, fault, engine.mapper,
-                                engine.config.debugSendTimes(), engine.config.debugSendTimesInText())
+                                request.includeUsage() && !bad.omitUsage(), planned.promptTokens(), report, fault,
+                                engine.mapper, engine.config.debugSendTimes(), engine.config.debugSendTimesInText(),
+                                bad.bufferStream())
                         : new JsonResponder(ctx, engine.mapper, request.api(), keepAlive, id, created, request.model(),
-                                choices.length, planned.promptTokens(), report, fault);
+                                choices.length, planned.promptTokens(), report, fault, bad.omitUsage());
                 case RESPONSES -> streamed
                         ? new ResponsesSseResponder(ctx, keepAlive, id, created, modelJson, planned.promptTokens(), report, fault)
                         : new JsonResponder(ctx, engine.mapper, request.api(), keepAlive, id, created, request.model(),
-                                choices.length, planned.promptTokens(), report, fault);
+                                choices.length, planned.promptTokens(), report, fault, false);
                 case MESSAGES -> streamed
                         ? new AnthropicSseResponder(ctx, keepAlive, id, modelJson, planned.promptTokens(), report, fault)
                         : new JsonResponder(ctx, engine.mapper, request.api(), keepAlive, id, created, request.model(),
-                                choices.length, planned.promptTokens(), report, fault);
+                                choices.length, planned.promptTokens(), report, fault, false);
                 case EMBEDDINGS, RERANK -> new InputOnlyResponder(ctx, engine.mapper, request.api(), keepAlive,
                         request.model(), choices.length, planned.promptTokens(), fault);
             };
             if (!engine.submit(s)) {
+                if (engine.config.misbehaviour().latchOverload()) engine.overloadLatched = true;
                 int retry = engine.config.scheduling().retryAfterS();
                 refuse(new ApiException(429, "RateLimitError", "The server's request queue is full ("
                         + engine.config.scheduling().maxQueue() + " waiting); retry later.", null, null,
@@ -462,7 +475,9 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             }
             if (ended) return;
             ended = true;
-            if (seq != null) engine.cancel(seq);
+            SimConfig.Misbehaviour bad = engine.config.misbehaviour();
+            if (seq != null && !bad.ignoreCancel()) engine.cancel(seq);
+            if (bad.leakCancelled()) engine.metrics.leakedRunning.increment();
             engine.metrics.streamsActive.decrement();
             engine.metrics.streamsCancelled.increment();
             current = null;

@@ -99,7 +99,43 @@ public final class SimKnobs {
                 + "prompt_ms (prompt tokens computed and their prefill time), predicted_n and predicted_ms (tokens "
                 + "generated and the time from the first to the last), cache_n (prompt tokens from the prefix cache). "
                 + "Off by default.", SimConfig::llamacppTimings));
+        misbehaviours(k);
         return Collections.unmodifiableList(k);
+    }
+
+    private static final String MISBEHAVE = "misbehave-";
+
+    /** The deliberate breakages of {@link SimConfig.Misbehaviour}, one boolean knob each, for proving checks fail. */
+    private static void misbehaviours(List<Knob> k) {
+        bad(k, "buffer-stream", "hold every frame of a stream until its end, as a buffering proxy does",
+                SimConfig.Misbehaviour::bufferStream);
+        bad(k, "omit-usage", "never send usage, even when stream_options.include_usage asks",
+                SimConfig.Misbehaviour::omitUsage);
+        bad(k, "errors-as-200", "send every error answer with HTTP 200 (the body is still the error object)",
+                SimConfig.Misbehaviour::errorsAs200);
+        bad(k, "ignore-cancel", "a client's disconnect does not stop its generation", SimConfig.Misbehaviour::ignoreCancel);
+        bad(k, "leak-cancelled", "a cancelled request stays counted in vllm:num_requests_running for good",
+                SimConfig.Misbehaviour::leakCancelled);
+        bad(k, "nondeterministic", "the same prompt at temperature 0 gives a different text every time",
+                SimConfig.Misbehaviour::nondeterministic);
+        bad(k, "ignore-max-tokens", "max_tokens is not a limit", SimConfig.Misbehaviour::ignoreMaxTokens);
+        bad(k, "ignore-stop", "stop strings are not honoured", SimConfig.Misbehaviour::ignoreStop);
+        bad(k, "ignore-ignore-eos", "ignore_eos is accepted but not honoured", SimConfig.Misbehaviour::ignoreIgnoreEos);
+        bad(k, "latch-overload", "after the first queue-full 429 every completion is refused 503 until restart",
+                SimConfig.Misbehaviour::latchOverload);
+    }
+
+    private static void bad(List<Knob> k, String name, String what, Function<SimConfig.Misbehaviour, Boolean> get) {
+        k.add(new Knob(MISBEHAVE + name, Boolean.class, "Misbehaviour, for proving `unibench check` fails: " + what
+                + ". Off by default.", c -> get.apply(c.misbehaviour())));
+    }
+
+    private static SimConfig.Misbehaviour misbehaviour(Map<String, Object> v) {
+        java.util.function.Predicate<String> on = name -> (Boolean) v.get(MISBEHAVE + name);
+        return new SimConfig.Misbehaviour(on.test("buffer-stream"), on.test("omit-usage"), on.test("errors-as-200"),
+                on.test("ignore-cancel"), on.test("leak-cancelled"), on.test("nondeterministic"),
+                on.test("ignore-max-tokens"), on.test("ignore-stop"), on.test("ignore-ignore-eos"),
+                on.test("latch-overload"));
     }
 
     private static Map<String, Knob> index() {
@@ -143,7 +179,8 @@ public final class SimKnobs {
                     (Boolean) v.get("debug-send-times"), (Boolean) v.get("debug-send-times-in-text"),
                     (Boolean) v.get("llamacpp-timings"),
                     new SimConfig.Connections((Boolean) v.get("close-after-reply"),
-                            (Long) v.get("keepalive-timeout-ms"), (Integer) v.get("keepalive-requests")));
+                            (Long) v.get("keepalive-timeout-ms"), (Integer) v.get("keepalive-requests")),
+                    misbehaviour(v));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(knobName(e.getMessage()), e);
         }

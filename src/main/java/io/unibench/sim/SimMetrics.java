@@ -26,6 +26,8 @@ final class SimMetrics {
     final LongAdder requestsReceived = new LongAdder();
     final LongAdder streamsActive = new LongAdder();
     final LongAdder streamsCancelled = new LongAdder();
+    /** Misbehaviour leak-cancelled: cancelled requests the running gauge keeps counting. */
+    final LongAdder leakedRunning = new LongAdder();
     final LongAdder promptTokens = new LongAdder();
     final LongAdder cachedTokens = new LongAdder();
     final LongAdder generationTokens = new LongAdder();
@@ -70,7 +72,7 @@ final class SimMetrics {
         String l = "{model_name=\"" + model.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
         String lp = l.substring(0, l.length() - 1) + ",";
         StringBuilder sb = new StringBuilder(8192);
-        gauge(sb, "vllm:num_requests_running", "Number of requests in the running batch.", l, running);
+        gauge(sb, "vllm:num_requests_running", "Number of requests in the running batch.", l, running + leakedRunning.sum());
         gauge(sb, "vllm:num_requests_waiting", "Number of requests waiting to be scheduled.", l, waiting);
         gauge(sb, "vllm:kv_cache_usage_perc", "KV-cache usage, 1 = 100 percent.", l, kvUsage);
         counter(sb, "vllm:prefix_cache_queries_total", "Prompt tokens looked up in the prefix cache.", l, prefixQueries.sum());

@@ -46,6 +46,8 @@ final class SseResponder implements GenerationSink {
     private final byte[][] tokenPrefix;
     private final byte[] tokenSuffix;
     private final boolean includeUsage;
+    /** Misbehaviour buffer-stream: nothing is written before the end, as behind a buffering proxy. */
+    private final boolean hold;
     private final int promptTokens;
     private final boolean reportCached;
     private final FaultSpec fault;
@@ -60,7 +62,8 @@ final class SseResponder implements GenerationSink {
      */
     SseResponder(ChannelHandlerContext ctx, boolean chat, boolean keepAlive, String id, long created, String modelJson,
                  int choices, boolean includeUsage, int promptTokens, boolean reportCached, FaultSpec fault,
-                 com.fasterxml.jackson.databind.ObjectMapper mapper, boolean stampSends, boolean stampInText) {
+                 com.fasterxml.jackson.databind.ObjectMapper mapper, boolean stampSends, boolean stampInText,
+                 boolean hold) {
         this.ctx = ctx;
         this.mapper = mapper;
         this.chat = chat;
@@ -79,6 +82,7 @@ final class SseResponder implements GenerationSink {
         }
         this.tokenSuffix = chat ? CHAT_SUFFIX : TEXT_SUFFIX;
         this.includeUsage = includeUsage;
+        this.hold = hold;
         this.promptTokens = promptTokens;
         this.reportCached = reportCached;
     }
@@ -118,6 +122,7 @@ final class SseResponder implements GenerationSink {
     }
 
     @Override public void flush() {
+        if (hold) return;
         writePending();
         ctx.flush();
     }

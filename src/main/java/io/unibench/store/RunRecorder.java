@@ -146,6 +146,21 @@ public final class RunRecorder implements AutoCloseable {
         }
     }
 
+    /** Stores the server metrics of the point {@link #pointSink} added last (before or after its summaries). */
+    public void pointServerMetrics(String json) {
+        state.lock();
+        try {
+            if (store == null || failed || runId == null || points == 0) return;
+            try {
+                store.savePointServerMetrics(runId, points - 1, json);
+            } catch (SQLException | RuntimeException e) {
+                fail(e);
+            }
+        } finally {
+            state.unlock();
+        }
+    }
+
     /**
      * Ends the run: {@code interrupted} when stopped, else {@code finished} when every started point finished,
      * else {@code failed}; and closes the store.

@@ -226,6 +226,38 @@ public final class RunStore implements AutoCloseable {
         }
     }
 
+    /** A point's {@code server_metrics.json} object (the target server's own metrics during it). */
+    public void savePointServerMetrics(String runId, int index, String json) throws SQLException {
+        lock.lock();
+        try {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE run_points SET server_metrics_json = ? WHERE run_id = ? AND point_index = ?")) {
+                ps.setString(1, json);
+                ps.setString(2, runId);
+                ps.setInt(3, index);
+                ps.executeUpdate();
+            }
+            commit();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The server metrics stored for a point, or null when it had none. */
+    public JsonNode pointServerMetrics(String runId, int index) throws SQLException {
+        lock.lock();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT server_metrics_json FROM run_points WHERE run_id = ? AND point_index = ?")) {
+            ps.setString(1, runId);
+            ps.setInt(2, index);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? json(rs, 1) : null;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * A queued run begins: {@code running}, started now, owned by {@code owner}, with what is known once it runs
      * (its model, URL, configuration and environment). False when it is no longer queued (cancelled meanwhile).

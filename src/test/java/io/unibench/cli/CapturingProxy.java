@@ -23,7 +23,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * A loopback HTTP proxy in front of the simulator that keeps every request it forwards (path, headers, JSON body),
+ * A loopback HTTP proxy in front of the simulator that keeps every POST it forwards (path, headers, JSON body);
+ * other requests (the server-metrics scrape's GET /metrics) are forwarded and not kept,
  * so a test sees exactly what unibench put on the wire and still gets the simulator's real (streamed) replies.
  */
 final class CapturingProxy implements AutoCloseable {
@@ -56,11 +57,29 @@ final class CapturingProxy implements AutoCloseable {
         return List.copyOf(requests);
     }
 
+    private void forwardGet(HttpExchange ex) throws IOException {
+        try {
+            HttpResponse<byte[]> reply = client.send(HttpRequest.newBuilder(target.resolve(ex.getRequestURI())).GET()
+                    .build(), HttpResponse.BodyHandlers.ofByteArray());
+            ex.sendResponseHeaders(reply.statusCode(), reply.body().length == 0 ? -1 : reply.body().length);
+            ex.getResponseBody().write(reply.body());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ex.sendResponseHeaders(502, -1);
+        } finally {
+            ex.close();
+        }
+    }
+
     void clear() {
         requests.clear();
     }
 
     private void forward(HttpExchange ex) throws IOException {
+        if (!ex.getRequestMethod().equals("POST")) {
+            forwardGet(ex);
+            return;
+        }
         byte[] body = ex.getRequestBody().readAllBytes();
         Map<String, String> headers = new TreeMap<>();
         ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));

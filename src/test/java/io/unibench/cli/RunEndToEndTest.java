@@ -108,6 +108,9 @@ class RunEndToEndTest {
             assertThat(s.tokens().cost(price)).isEqualTo(expected);
             assertThat(s.tokens().per1000Requests(price)).isEqualTo(expected / 12 * 1000);
             assertThat(s.tokens().perMillionOutput(price)).isEqualTo(expected / (12 * 8) * 1e6);
+            // nothing failed: the cost per completed task is the plain cost per request
+            assertThat(s.tokens().costIncludingFailures(price)).isEqualTo(expected);
+            assertThat(s.tokens().perSuccessfulRequest(price)).isEqualTo(expected / 12);
             // the comparison's figure is the mean over the two levels of 6 requests each: the same, rounding aside
             assertThat(column(t, "Cost / 1k req").values()[i])
                     .isCloseTo(expected / 12 * 1000, org.assertj.core.api.Assertions.within(1e-12));
@@ -116,6 +119,7 @@ class RunEndToEndTest {
         assertThat(r.series().get(0).tokens().cachedInput()).isPositive();
 
         assertThat(o.out()).contains("Provider Comparison: qa").contains("Phases").contains(" *");
+        assertThat(o.out()).contains("Cost per completed task: ").contains("with the 0 unfinished requests");
         JsonNode report = JSON.readTree(o.root().resolve("scenario_report.json").toFile());
         assertThat(report.at("/comparisons/0/rows/0/best").toString()).contains("TTFT p50 (ms)");
         assertThat(report.at("/comparisons/0/levels").toString()).isEqualTo("[1,2]");
@@ -126,6 +130,31 @@ class RunEndToEndTest {
         String html = Files.readString(o.root().resolve("scenario_report.html"));
         assertThat(html).contains("<svg").contains("<polyline").doesNotContain("<script").doesNotContain("http://cdn")
                 .doesNotContain("src=\"http");
+    }
+
+    @Test
+    void everyLevelHasTheServersOwnMetricsAndTheServerTable() throws Exception {
+        Path db = dir.resolve("h.db");
+        Outcome o = run("""
+                provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 15, itl_ms: 1}}
+                generation: {max_tokens: 4}
+                concurrency: {start: 1, peak: 2, step: 1, requests_per_level: 4}
+                scenarios:
+                  - {name: s, type: chat, prompt: hello}
+                """, "--db", db.toString());
+        assertThat(o.exit()).as(o.err()).isZero();
+        for (int level : List.of(1, 2)) {
+            JsonNode m = JSON.readTree(o.root().resolve("p/s/parallel_" + level + "/server_metrics.json").toFile());
+            assertThat(m.path("engine").asText()).isEqualTo("vLLM");
+            assertThat(m.path("summary").path("Server Generated Tokens").asDouble()).isPositive();
+        }
+        assertThat(o.out()).contains("Server (vLLM /metrics", "p/s/parallel_2");
+        try (io.unibench.store.RunStore store = io.unibench.store.RunStore.open(
+                io.unibench.store.StoreLocation.resolve(db.toString(), Map.of()))) {
+            String runId = store.list(io.unibench.store.RunFilter.all(5)).getFirst().runId();
+            assertThat(store.pointServerMetrics(runId, 1).path("engine").asText()).isEqualTo("vLLM");
+            assertThat(store.run(runId).points().get(1).summary().path("Server Engine").asText()).isEqualTo("vLLM");
+        }
     }
 
     @Test

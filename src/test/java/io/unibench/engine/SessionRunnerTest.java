@@ -91,7 +91,11 @@ class SessionRunnerTest {
                         throws InterruptedException {
                     return runner.run(plan, requests, sinks, 1);
                 }
-                @Override public Map<String, Object> finished(RunResult result, SelfCheckReport check) {
+                @Override public java.nio.file.Path dir() {
+                    return java.nio.file.Path.of("target");
+                }
+                @Override public Map<String, Object> finished(RunResult result, SelfCheckReport check,
+                                                              Map<String, Object> observed) {
                     calls.add("finished " + index + " " + result.summary().totalRequests());
                     return check.summaryKeys();
                 }

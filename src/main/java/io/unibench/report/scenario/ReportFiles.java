@@ -97,6 +97,11 @@ public final class ReportFiles {
             m.put("cost_per_1000_requests", finite(s.tokens().per1000Requests(s.provider().price())));
             m.put("cost_per_million_output_tokens", finite(s.tokens().perMillionOutput(s.provider().price())));
             m.put("cost_estimated", s.tokens().estimated()); // some token counts were the client's (no usage)
+            BenchConfig.Price price = s.provider().price();
+            m.put("cost_including_failures", finite(s.tokens().costIncludingFailures(price)));
+            m.put("cost_per_successful_request", finite(s.tokens().perSuccessfulRequest(price)));
+            m.put("cost_per_completed_conversation", finite(s.tokens().perCompletedConversation(price,
+                    s.overall().summary().completedTraces())));
             series.add(m);
         }
         root.put("series", series);

@@ -6,6 +6,7 @@ import io.unibench.metrics.Summary;
 import io.unibench.report.PhasesTable;
 import io.unibench.report.TextTable;
 import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.CostMeter;
 import io.unibench.scenario.ScenarioResults;
 
 import java.math.BigDecimal;
@@ -44,6 +45,7 @@ public final class ScenarioReport {
             List<RunResult> runs = s.levels().stream().map(ScenarioResults.Level::result).toList();
             if (PhasesTable.any(runs)) sb.append("Phases\n").append(PhasesTable.of(runs).render());
             errors(sb, s);
+            costPerTask(sb, s);
             sb.append('\n');
         }
         for (String scenario : results.config().scenarios().stream().map(BenchConfig.Scenario::name).toList()) {
@@ -64,6 +66,23 @@ public final class ScenarioReport {
         }
         if (results.stopped()) sb.append("Interrupted: the report is partial.\n");
         return sb.toString();
+    }
+
+    /** "Cost per completed task": every request's cost (failures included) per success and per finished conversation. */
+    private static void costPerTask(StringBuilder sb, ScenarioResults.Series s) {
+        BenchConfig.Price price = s.provider().price();
+        if (price == null) return;
+        CostMeter.Totals t = s.tokens();
+        Long conversations = s.overall().summary().completedTraces();
+        sb.append(String.format(Locale.ROOT, "Cost per completed task%s: %s per successful request%s; cost %s with "
+                        + "the %d unfinished requests, %s without%n", t.estimated() ? " (estimated)" : "",
+                money(t.perSuccessfulRequest(price)), conversations == null ? "" : ", "
+                        + money(t.perCompletedConversation(price, conversations)) + " per completed conversation",
+                money(t.costIncludingFailures(price)), t.unfinished().requests(), money(t.cost(price))));
+    }
+
+    private static String money(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.6f", v);
     }
 
     static TextTable levels(ScenarioResults.Series s) {

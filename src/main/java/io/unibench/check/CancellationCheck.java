@@ -1,0 +1,134 @@
+package io.unibench.check;
+
+import io.unibench.client.ClientResult;
+import io.unibench.scrape.ServerSample;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * cancellation-propagates (load): {@code min(limit, 8)} long streams are cancelled mid-generation (the client hangs
+ * up). From {@code /metrics}: the running gauge must fall back to its baseline, and on an idle server the
+ * generated-token counter must stop growing, within the settle time. Without {@code /metrics}: {@code limit}
+ * streams fill the server, are cancelled, and a new request must get its first token within the settle time
+ * (a server that keeps generating for the cancelled ones makes it wait).
+ */
+final class CancellationCheck implements Check {
+    static final int LONG_TOKENS = 1_024;
+    /** Streams are cancelled this long after the server shows them running: they are mid-generation. */
+    static final java.time.Duration MID_STREAM = java.time.Duration.ofMillis(300);
+
+    @Override public String id() { return "cancellation-propagates"; }
+
+    @Override public boolean load() { return true; }
+
+    @Override public Verdict run(Target t) throws InterruptedException {
+        int limit = t.concurrencyLimit();
+        return t.hasMetrics() ? withMetrics(t, Math.min(limit, 8)) : withoutMetrics(t, limit);
+    }
+
+    private Verdict withMetrics(Target t, int n) throws InterruptedException {
+        ServerSample before = t.gauges();
+        if (before == null || Double.isNaN(before.running())) return Verdict.skip(id(), "no running-requests gauge");
+        double base = before.running();
+        CompletableFuture<Void> cancel = new CompletableFuture<>();
+        List<CompletableFuture<ClientResult>> streams = start(t, n, cancel);
+        List<ServerSample> seen = new ArrayList<>();
+        long up = t.awaitGauges(t.settings.settle(), s -> s.running() >= base + n, seen);
+        if (up < 0) {
+            cancel.complete(null);
+            return Verdict.skip(id(), n + " long streams never showed as running (gauge at most "
+                    + max(seen) + ", baseline " + fmt(base) + "); " + firstFailure(streams));
+        }
+        t.pause(MID_STREAM);
+        ServerSample atCancel = t.gauges();
+        cancel.complete(null);
+        streams.forEach(CompletableFuture::join);
+        seen.clear();
+        long down = t.awaitGauges(t.settings.settle(), s -> s.running() <= base, seen);
+        if (down < 0) {
+            return Verdict.fail(id(), "running stayed at " + fmt(seen.getLast().running()) + " (baseline " + fmt(base)
+                    + ") " + t.settings.settle().toMillis() + " ms after cancelling " + n + " streams: the server "
+                    + "keeps generating for clients that left");
+        }
+        String evidence = n + " streams cancelled mid-generation; running " + fmt(atCancel == null ? Double.NaN
+                : atCancel.running()) + " → " + fmt(base) + " in " + Target.millis(down) + " ms";
+        if (base > 0 || Double.isNaN(before.generated())) return Verdict.pass(id(), evidence);
+        long stopped = tokensStop(t);
+        if (stopped < 0) {
+            return Verdict.fail(id(), evidence + ", but the generated-token counter still grew "
+                    + t.settings.settle().toMillis() + " ms later");
+        }
+        return Verdict.pass(id(), evidence + "; generated tokens stopped growing");
+    }
+
+    /** Nanoseconds until two gauge readings {@link Target#POLL} × 3 apart show the same generated count; -1 if never. */
+    private static long tokensStop(Target t) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + t.settings.settle().toNanos();
+        ServerSample prev = t.gauges();
+        while (System.nanoTime() < deadline) {
+            t.pause(Target.POLL.multipliedBy(3));
+            ServerSample now = t.gauges();
+            if (prev != null && now != null && now.generated() == prev.generated()) return System.nanoTime() - start;
+            prev = now;
+        }
+        return -1;
+    }
+
+    private Verdict withoutMetrics(Target t, int limit) throws InterruptedException {
+        CompletableFuture<Void> cancel = new CompletableFuture<>();
+        List<CompletableFuture<ClientResult>> streams = start(t, limit, cancel);
+        t.pause(MID_STREAM.multipliedBy(3));
+        cancel.complete(null);
+        for (CompletableFuture<ClientResult> s : streams) {
+            ClientResult r = s.join();
+            if (!r.success() && r.errorClass() != io.unibench.client.ErrorClass.CANCELLED) {
+                return Verdict.skip(id(), "the long streams failed before the cancel: " + r.errorClass() + " "
+                        + r.errorMessage() + " (" + t.noMetrics() + ")");
+            }
+        }
+        ClientResult next = t.send(Ask.of(t.model(), Prompts.SHORT, 4));
+        if (!next.success() || next.firstTokenNanos() == io.unibench.Moments.ABSENT) {
+            return Verdict.fail(id(), "after cancelling " + limit + " streams at the limit, a new request failed: "
+                    + next.errorClass() + " " + next.errorMessage() + ": the slots were not freed? (" + t.noMetrics() + ")");
+        }
+        long ttft = next.firstTokenNanos() - next.startNanos();
+        String evidence = "after cancelling " + limit + " streams at the limit, a new request's first token took "
+                + Target.millis(ttft) + " ms (" + t.noMetrics() + ")";
+        if (ttft > t.settings.settle().toNanos()) return Verdict.fail(id(), evidence + ": the slots were not freed");
+        return Verdict.pass(id(), evidence);
+    }
+
+    /** {@code n} long streams ({@code ignore_eos}; without it when the server refuses the field). */
+    private static List<CompletableFuture<ClientResult>> start(Target t, int n, CompletableFuture<Void> cancel) {
+        List<CompletableFuture<ClientResult>> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Ask ask = Ask.of(t.model(), Prompts.STORY + " #" + i, LONG_TOKENS).ignoringEos();
+            out.add(t.sendAsync(ask, cancel).thenCompose(r -> r.httpStatus() == 400
+                    ? t.sendAsync(Ask.of(ask.model(), ask.prompt(), LONG_TOKENS), cancel)
+                    : CompletableFuture.completedFuture(r)));
+        }
+        return out;
+    }
+
+    private static String firstFailure(List<CompletableFuture<ClientResult>> streams) {
+        for (CompletableFuture<ClientResult> s : streams) {
+            ClientResult r = s.join();
+            if (!r.success() && r.errorClass() != io.unibench.client.ErrorClass.CANCELLED) {
+                return "a stream failed: " + r.errorClass() + " " + r.errorMessage();
+            }
+        }
+        return "the streams ran";
+    }
+
+    private static String max(List<ServerSample> seen) {
+        return fmt(seen.stream().mapToDouble(ServerSample::running).max().orElse(Double.NaN));
+    }
+
+    static String fmt(double v) {
+        return Double.isNaN(v) ? "n/a" : v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+}

@@ -1,0 +1,26 @@
+package io.unibench.check;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * What {@code unibench check} was asked to do.
+ *
+ * @param endpoint         the chat completions URL ({@code …/v1/chat/completions})
+ * @param model            the model every request names
+ * @param headers          request headers (the API key as {@code Authorization}); never shown in clear
+ * @param timeout          the client's limit for one request: a request still waiting at this point "waited until
+ *                         the client's timeout"
+ * @param concurrencyLimit the server's concurrency limit when known ({@code --concurrency-limit}); null = found by
+ *                         ramping
+ * @param settle           how long the server may take to settle after a cancellation or a burst
+ * @param allowLoad        run the load checks
+ * @param metrics          the server's Prometheus endpoint; null = not scraped
+ */
+public record CheckSettings(URI endpoint, String model, Map<String, String> headers, Duration timeout,
+                            Integer concurrencyLimit, Duration settle, boolean allowLoad, URI metrics) {
+    public CheckSettings {
+        headers = Map.copyOf(headers);
+    }
+}

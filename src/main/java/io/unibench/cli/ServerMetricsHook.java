@@ -1,0 +1,64 @@
+package io.unibench.cli;
+
+import io.unibench.Secrets;
+import io.unibench.engine.PointObserver;
+import io.unibench.metrics.RunResult;
+import io.unibench.report.ServerMetricsReport;
+import io.unibench.scrape.ServerMetricsScraper;
+import io.unibench.scrape.ServerSeries;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The server-metrics scrape of a sweep ({@code --server-metrics}): a scraper per point, {@code server_metrics.json}
+ * and the stored series at the point's end, its summary keys in the point's summary, and the "Server" table after
+ * the report. An endpoint that is not there is said once, in one line, and not asked again.
+ */
+final class ServerMetricsHook implements PointObserver {
+    private final ServerMetricsOption option;
+    private final PrintWriter err;
+    private final Set<URI> missing = new HashSet<>();
+    private final List<ServerMetricsReport.Row> rows = new ArrayList<>();
+
+    ServerMetricsHook(ServerMetricsOption option, PrintWriter err) {
+        this.option = option;
+        this.err = err;
+    }
+
+    @Override
+    public Point start(String label, String endpoint) {
+        URI url = option.url(URI.create(endpoint));
+        if (url == null || missing.contains(url)) return Point.NONE;
+        ServerMetricsScraper scraper = new ServerMetricsScraper(url, System::currentTimeMillis).start();
+        return (dir, result) -> finish(label, scraper, dir, result);
+    }
+
+    /** The "Server" table of the points that had metrics, or "". */
+    String table() {
+        return ServerMetricsReport.table(rows);
+    }
+
+    private Observed finish(String label, ServerMetricsScraper scraper, Path dir, RunResult result) throws IOException {
+        ServerSeries series = scraper.stop();
+        scraper.close();
+        if (scraper.unavailable() != null) {
+            err.println("[" + label + "] SKIP server metrics: " + Secrets.redact(scraper.unavailable())
+                    + " (--server-metrics URL|off)");
+            missing.add(scraper.url());
+            return Observed.NOTHING;
+        }
+        String json = ServerMetricsReport.json(Secrets.redact(scraper.url().toString()), series);
+        ServerMetricsReport.write(dir, json);
+        ServerSeries.Summary summary = series.summary();
+        rows.add(new ServerMetricsReport.Row(label, summary, result.summary().kvCacheHitRatePercent()));
+        return new Observed(summary.toMap(), json);
+    }
+}

@@ -1,0 +1,76 @@
+package io.unibench.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.unibench.scrape.ServerSeries;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The target server's own metrics in a report: {@code server_metrics.json} beside a point's evalscope files, and the
+ * terminal's "Server" table, one row per point, with the server's prefix-cache hit rate beside the client's (from
+ * {@code cached_tokens}).
+ */
+public final class ServerMetricsReport {
+    public static final String FILE = "server_metrics.json";
+
+    private ServerMetricsReport() {}
+
+    /** One row of the table: the point's label, its server figures and the client-side hit rate (%, or null). */
+    public record Row(String label, ServerSeries.Summary server, Double clientHitRatePercent) {}
+
+    /** The object {@code server_metrics.json} holds (and the store keeps). */
+    public static String json(String url, ServerSeries series) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("url", url);
+        root.put("engine", series.engine());
+        root.put("interval_s", 1);
+        root.put("summary", series.summary().toMap());
+        root.put("series", series.rows());
+        try {
+            return Json.PRETTY.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("maps of numbers and strings always serialise", e);
+        }
+    }
+
+    public static void write(Path runDir, String json) throws IOException {
+        Files.writeString(runDir.resolve(FILE), json);
+    }
+
+    /** The "Server" table, or "" when no point had server metrics. */
+    public static String table(List<Row> rows) {
+        if (rows.isEmpty()) return "";
+        TextTable t = new TextTable(List.of("Point", "Running mean/max", "Waiting mean/max", "KV cache use mean/max",
+                "Prefix hit (server)", "Prefix hit (client)", "Generated tok/s"), TextTable.Align.LEFT,
+                TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
+                TextTable.Align.RIGHT, TextTable.Align.RIGHT);
+        String engine = rows.getFirst().server().engine();
+        for (Row r : rows) {
+            ServerSeries.Summary s = r.server();
+            t.row(r.label(), pair(s.runningMean(), s.runningMax(), false), pair(s.waitingMean(), s.waitingMax(), false),
+                    pair(s.kvUseMean(), s.kvUseMax(), true), percent(s.prefixHitRate()),
+                    r.clientHitRatePercent() == null ? "-" : String.format(Locale.ROOT, "%.1f%%", r.clientHitRatePercent()),
+                    number(s.generatedTokensPerSecond()));
+        }
+        return "Server (" + engine + " /metrics, scraped once a second)\n" + t.render();
+    }
+
+    private static String pair(double mean, double max, boolean percent) {
+        if (Double.isNaN(mean)) return "-";
+        return percent ? percent(mean) + " / " + percent(max) : number(mean) + " / " + number(max);
+    }
+
+    private static String percent(double share) {
+        return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%.1f%%", share * 100);
+    }
+
+    private static String number(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "-" : String.format(Locale.ROOT, "%.1f", v);
+    }
+}

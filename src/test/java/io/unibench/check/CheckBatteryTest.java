@@ -1,0 +1,140 @@
+package io.unibench.check;
+
+import io.unibench.sim.SimConfig;
+import io.unibench.sim.SimServer;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every check against the embedded simulator over loopback, through the real client: PASS when it behaves, FAIL
+ * when it has the misbehaviour the check exists to catch.
+ */
+class CheckBatteryTest {
+    private static final String MODEL = "check-model";
+    /** Small limits: the load checks' bursts stay a few dozen requests and their refusals come at once. */
+    private static final Map<String, Object> HEALTHY = Map.of("allowed-models", List.of(MODEL), "max-num-seqs", 2,
+            "max-queue", 2, "max-queue-wait-ms", 200.0, "max-model-len", 8192);
+
+    private static Verdict run(String check, Map<String, Object> knobs) throws InterruptedException {
+        return run(check, knobs, Duration.ofSeconds(5), Duration.ofMillis(1500), true);
+    }
+
+    private static Verdict run(String check, Map<String, Object> knobs, Duration timeout, Duration settle,
+                               boolean metrics) throws InterruptedException {
+        Map<String, Object> all = new HashMap<>(HEALTHY);
+        all.putAll(knobs);
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withModel(MODEL).with(all))) {
+            URI endpoint = URI.create(sim.baseUrl() + "/v1/chat/completions");
+            URI scrape = metrics ? URI.create(sim.baseUrl() + "/metrics") : null;
+            CheckSettings settings = new CheckSettings(endpoint, MODEL, Map.of(), timeout, 2, settle, true, scrape);
+            List<Verdict> seen = new ArrayList<>();
+            CheckReport report = CheckSuite.run(settings, Set.of(check), seen::add);
+            assertThat(report.verdicts()).hasSize(1).isEqualTo(seen);
+            return report.verdicts().getFirst();
+        }
+    }
+
+    private static void passes(String check) throws InterruptedException {
+        Verdict v = run(check, Map.of());
+        assertThat(v.status()).as(v.line()).isEqualTo(Verdict.Status.PASS);
+    }
+
+    private static Verdict fails(String check, Map<String, Object> knobs) throws InterruptedException {
+        Verdict v = run(check, knobs);
+        assertThat(v.status()).as(v.line()).isEqualTo(Verdict.Status.FAIL);
+        return v;
+    }
+
+    @Test void streamFormat() throws InterruptedException {
+        passes("stream-format");
+        assertThat(fails("stream-format", Map.of("fault-rate-missing-done", 1.0)).evidence()).contains("not [DONE]");
+        assertThat(fails("stream-format", Map.of("misbehave-omit-usage", true)).evidence()).contains("no usage");
+        assertThat(fails("stream-format", Map.of("fault-rate-malformed-sse", 1.0)).evidence()).isNotBlank();
+    }
+
+    @Test void streamIncremental() throws InterruptedException {
+        passes("stream-incremental");
+        assertThat(fails("stream-incremental", Map.of("misbehave-buffer-stream", true)).evidence()).contains("burst");
+    }
+
+    @Test void errorsAreErrors() throws InterruptedException {
+        Verdict ok = run("errors-are-errors", Map.of());
+        assertThat(ok.status()).as(ok.line()).isEqualTo(Verdict.Status.PASS);
+        assertThat(ok.evidence()).contains("malformed body → 400", "unknown model → 400", "context limit 8192");
+        assertThat(fails("errors-are-errors", Map.of("misbehave-errors-as-200", true)).evidence())
+                .contains("HTTP 200 with an error object");
+    }
+
+    @Test void maxTokens() throws InterruptedException {
+        passes("max-tokens");
+        assertThat(fails("max-tokens", Map.of("misbehave-ignore-max-tokens", true, "mean-output-tokens", 400))
+                .evidence()).contains("more than asked");
+    }
+
+    @Test void stop() throws InterruptedException {
+        passes("stop");
+        assertThat(fails("stop", Map.of("misbehave-ignore-stop", true)).evidence()).contains("contains the stop string");
+    }
+
+    @Test void ignoreEos() throws InterruptedException {
+        passes("ignore-eos");
+        assertThat(fails("ignore-eos", Map.of("misbehave-ignore-ignore-eos", true)).evidence()).contains("not honoured");
+    }
+
+    @Test void determinism() throws InterruptedException {
+        passes("determinism");
+        assertThat(fails("determinism", Map.of("misbehave-nondeterministic", true)).evidence()).contains("part at");
+    }
+
+    @Test void cacheReported() throws InterruptedException {
+        passes("cache-reported");
+        assertThat(fails("cache-reported", Map.of("report-cached-tokens", false)).evidence()).contains("no prompt_tokens_details");
+        assertThat(fails("cache-reported", Map.of("prefix-caching", false)).evidence()).contains("cached_tokens 0");
+    }
+
+    @Test void overloadBounded() throws InterruptedException {
+        Verdict ok = run("overload-bounded", Map.of());
+        assertThat(ok.status()).as(ok.line()).isEqualTo(Verdict.Status.PASS);
+        assertThat(ok.evidence()).contains("Retry-After: 1");
+        Verdict unbounded = run("overload-bounded", Map.of("max-queue", 1000, "max-queue-wait-ms", 0.0),
+                Duration.ofMillis(500), Duration.ofSeconds(1), true);
+        assertThat(unbounded.status()).as(unbounded.line()).isEqualTo(Verdict.Status.FAIL);
+        assertThat(unbounded.evidence()).contains("not bounded");
+    }
+
+    @Test void cancellationPropagates() throws InterruptedException {
+        passes("cancellation-propagates");
+        assertThat(fails("cancellation-propagates", Map.of("misbehave-ignore-cancel", true)).evidence())
+                .contains("keeps generating");
+    }
+
+    @Test void cancellationWithoutMetricsTimesANewRequest() throws InterruptedException {
+        Verdict ok = run("cancellation-propagates", Map.of(), Duration.ofSeconds(8), Duration.ofMillis(1500), false);
+        assertThat(ok.status()).as(ok.line()).isEqualTo(Verdict.Status.PASS);
+        Verdict bad = run("cancellation-propagates", Map.of("misbehave-ignore-cancel", true), Duration.ofSeconds(8),
+                Duration.ofMillis(1500), false);
+        assertThat(bad.status()).as(bad.line()).isEqualTo(Verdict.Status.FAIL);
+        assertThat(bad.evidence()).contains("after cancelling 2 streams", "not freed");
+    }
+
+    @Test void queueDrains() throws InterruptedException {
+        passes("queue-drains");
+        assertThat(fails("queue-drains", Map.of("misbehave-leak-cancelled", true)).evidence()).contains("after the last reply");
+        Verdict none = run("queue-drains", Map.of(), Duration.ofSeconds(5), Duration.ofSeconds(1), false);
+        assertThat(none.status()).isEqualTo(Verdict.Status.SKIP);
+    }
+
+    @Test void recovery() throws InterruptedException {
+        passes("recovery");
+        assertThat(fails("recovery", Map.of("misbehave-latch-overload", true)).evidence()).contains("does not recover");
+    }
+}
