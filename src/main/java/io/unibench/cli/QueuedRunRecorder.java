@@ -72,6 +72,16 @@ final class QueuedRunRecorder implements SessionRunner.Recorder {
     }
 
     @Override
+    public void pointObserved(RunSpec.Point point, String json) {
+        lock.lock();
+        try {
+            if (recorder != null) recorder.pointServerMetrics(json);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
     public void targetFinished(int target, boolean interrupted) {
         lock.lock();
         try {

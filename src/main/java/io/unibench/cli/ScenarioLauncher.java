@@ -62,7 +62,9 @@ public final class ScenarioLauncher implements RunLauncher {
                 session.subscribe(e -> {
                     if (!(e instanceof RunFinished)) launch.events().publish(e);
                 });
-                SessionRunner runner = new SessionRunner(spec, env, false, stop, session, recorder, log);
+                // the server's own metrics during each level, as `run --config` reads them (its /metrics)
+                SessionRunner runner = new SessionRunner(spec, env, false, stop, session, recorder, log)
+                        .observe(new ServerMetricsHook(new ServerMetricsOption(), log));
                 launch.cancel().onCancel(runner::stop);
                 try {
                     ran = new ScenarioRunner(bench, spec, stop, log).run(runner);
