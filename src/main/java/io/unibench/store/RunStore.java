@@ -178,17 +178,7 @@ public final class RunStore implements AutoCloseable {
     }
 
     public void heartbeat(String runId, long nowMillis) throws SQLException {
-        lock.lock();
-        try {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET heartbeat_at = ? WHERE run_id = ?")) {
-                ps.setLong(1, nowMillis);
-                ps.setString(2, runId);
-                ps.executeUpdate();
-            }
-            commit();
-        } finally {
-            lock.unlock();
-        }
+        update("UPDATE runs SET heartbeat_at = ? WHERE run_id = ?", nowMillis, runId);
     }
 
     /** The point's summaries, percentiles, workload throughput and errors, as computed at its end. */
@@ -203,44 +193,17 @@ public final class RunStore implements AutoCloseable {
 
     public void savePointResult(String runId, int index, RunResult r, Map<String, Object> extraSummaryKeys)
             throws SQLException {
-        lock.lock();
-        try {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE run_points SET summary_json = ?, "
-                    + "percentiles_json = ?, workload_json = ?, errors_json = ?, traces_json = ?, turn_positions_json = ?, "
-                    + "phases_json = ?, timeline_json = ? WHERE run_id = ? AND point_index = ?")) {
-                ps.setString(1, ResultJson.summary(r, extraSummaryKeys));
-                ps.setString(2, ResultJson.percentiles(r));
-                ps.setString(3, ResultJson.workload(r));
-                ps.setString(4, ResultJson.errors(r));
-                ps.setString(5, ResultJson.traces(r));
-                ps.setString(6, ResultJson.turnPositions(r));
-                ps.setString(7, ResultJson.phases(r));
-                ps.setString(8, ResultJson.timeline(r));
-                ps.setString(9, runId);
-                ps.setInt(10, index);
-                ps.executeUpdate();
-            }
-            commit();
-        } finally {
-            lock.unlock();
-        }
+        update("UPDATE run_points SET summary_json = ?, percentiles_json = ?, workload_json = ?, errors_json = ?, "
+                        + "traces_json = ?, turn_positions_json = ?, phases_json = ?, timeline_json = ? "
+                        + "WHERE run_id = ? AND point_index = ?",
+                ResultJson.summary(r, extraSummaryKeys), ResultJson.percentiles(r), ResultJson.workload(r),
+                ResultJson.errors(r), ResultJson.traces(r), ResultJson.turnPositions(r), ResultJson.phases(r),
+                ResultJson.timeline(r), runId, index);
     }
 
     /** A point's {@code server_metrics.json} object (the target server's own metrics during it). */
     public void savePointServerMetrics(String runId, int index, String json) throws SQLException {
-        lock.lock();
-        try {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE run_points SET server_metrics_json = ? WHERE run_id = ? AND point_index = ?")) {
-                ps.setString(1, json);
-                ps.setString(2, runId);
-                ps.setInt(3, index);
-                ps.executeUpdate();
-            }
-            commit();
-        } finally {
-            lock.unlock();
-        }
+        update("UPDATE run_points SET server_metrics_json = ? WHERE run_id = ? AND point_index = ?", json, runId, index);
     }
 
     /** The server metrics stored for a point, or null when it had none. */
@@ -263,49 +226,17 @@ public final class RunStore implements AutoCloseable {
      * (its model, URL, configuration and environment). False when it is no longer queued (cancelled meanwhile).
      */
     public boolean startQueued(String runId, RunStart s, Owner owner, long nowMillis) throws SQLException {
-        lock.lock();
-        try {
-            int n;
-            try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET status = ?, started_at = ?, heartbeat_at = ?, "
-                    + "model = ?, url = ?, owner_host = ?, owner_pid = ?, owner_started = ?, config_key = ?, "
-                    + "config_json = ?, environment_json = ? WHERE run_id = ? AND status = ?")) {
-                ps.setString(1, RunRow.RUNNING);
-                ps.setLong(2, nowMillis);
-                ps.setLong(3, nowMillis);
-                ps.setString(4, s.model());
-                ps.setString(5, s.url());
-                ps.setString(6, owner.host());
-                ps.setLong(7, owner.pid());
-                ps.setLong(8, owner.startedAt());
-                ps.setString(9, configKey(s.config()));
-                ps.setString(10, ResultJson.write(ResultJson.MAPPER.convertValue(s.config(), Object.class)));
-                ps.setString(11, ResultJson.write(s.environment()));
-                ps.setString(12, runId);
-                ps.setString(13, RunRow.QUEUED);
-                n = ps.executeUpdate();
-            }
-            commit();
-            return n == 1;
-        } finally {
-            lock.unlock();
-        }
+        return update("UPDATE runs SET status = ?, started_at = ?, heartbeat_at = ?, model = ?, url = ?, owner_host = ?, "
+                        + "owner_pid = ?, owner_started = ?, config_key = ?, config_json = ?, environment_json = ? "
+                        + "WHERE run_id = ? AND status = ?",
+                RunRow.RUNNING, nowMillis, nowMillis, s.model(), s.url(), owner.host(), owner.pid(), owner.startedAt(),
+                configKey(s.config()), ResultJson.write(ResultJson.MAPPER.convertValue(s.config(), Object.class)),
+                ResultJson.write(s.environment()), runId, RunRow.QUEUED) == 1;
     }
 
     /** Where a started run really goes (an embedded simulator's port) and the environment it runs in. */
     public void setTarget(String runId, String url, Map<String, Object> environment) throws SQLException {
-        lock.lock();
-        try {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE runs SET url = ?, environment_json = ? WHERE run_id = ?")) {
-                ps.setString(1, url);
-                ps.setString(2, ResultJson.write(environment));
-                ps.setString(3, runId);
-                ps.executeUpdate();
-            }
-            commit();
-        } finally {
-            lock.unlock();
-        }
+        update("UPDATE runs SET url = ?, environment_json = ? WHERE run_id = ?", url, ResultJson.write(environment), runId);
     }
 
     /**
@@ -313,59 +244,19 @@ public final class RunStore implements AutoCloseable {
      * a failure before the first point); false when it had already ended.
      */
     public boolean endActive(String runId, String status, String reason, long nowMillis) throws SQLException {
-        lock.lock();
-        try {
-            int n;
-            try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET status = ?, status_reason = ?, ended_at = ?, "
-                    + "heartbeat_at = ? WHERE run_id = ? AND status IN (?, ?)")) {
-                ps.setString(1, status);
-                ps.setString(2, reason);
-                ps.setLong(3, nowMillis);
-                ps.setLong(4, nowMillis);
-                ps.setString(5, runId);
-                ps.setString(6, RunRow.QUEUED);
-                ps.setString(7, RunRow.RUNNING);
-                n = ps.executeUpdate();
-            }
-            commit();
-            return n == 1;
-        } finally {
-            lock.unlock();
-        }
+        return update("UPDATE runs SET status = ?, status_reason = ?, ended_at = ?, heartbeat_at = ? "
+                        + "WHERE run_id = ? AND status IN (?, ?)",
+                status, reason, nowMillis, nowMillis, runId, RunRow.QUEUED, RunRow.RUNNING) == 1;
     }
 
     /** Sets the status and reason of a run whatever its status (the service's verdict once its runner returned). */
     public void setStatus(String runId, String status, String reason) throws SQLException {
-        lock.lock();
-        try {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE runs SET status = ?, status_reason = ? WHERE run_id = ?")) {
-                ps.setString(1, status);
-                ps.setString(2, reason);
-                ps.setString(3, runId);
-                ps.executeUpdate();
-            }
-            commit();
-        } finally {
-            lock.unlock();
-        }
+        update("UPDATE runs SET status = ?, status_reason = ? WHERE run_id = ?", status, reason, runId);
     }
 
     public void finishRun(String runId, String status, long nowMillis) throws SQLException {
-        lock.lock();
-        try {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE runs SET status = ?, ended_at = ?, heartbeat_at = ? WHERE run_id = ?")) {
-                ps.setString(1, status);
-                ps.setLong(2, nowMillis);
-                ps.setLong(3, nowMillis);
-                ps.setString(4, runId);
-                ps.executeUpdate();
-            }
-            commit();
-        } finally {
-            lock.unlock();
-        }
+        update("UPDATE runs SET status = ?, ended_at = ?, heartbeat_at = ? WHERE run_id = ?",
+                status, nowMillis, nowMillis, runId);
     }
 
     /**
@@ -815,6 +706,32 @@ public final class RunStore implements AutoCloseable {
 
     private void commit() throws SQLException {
         c.commit();
+    }
+
+    /**
+     * One statement that changes rows, committed, under the store's lock: {@code args} bound in order (a String,
+     * null included, as text; an Integer or Long as a number). Returns how many rows it changed.
+     */
+    private int update(String sql, Object... args) throws SQLException {
+        lock.lock();
+        try {
+            int n;
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                for (int i = 0; i < args.length; i++) {
+                    switch (args[i]) {
+                        case Integer v -> ps.setInt(i + 1, v);
+                        case Long v -> ps.setLong(i + 1, v);
+                        case null -> ps.setString(i + 1, null);
+                        default -> ps.setString(i + 1, (String) args[i]);
+                    }
+                }
+                n = ps.executeUpdate();
+            }
+            commit();
+            return n;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
