@@ -15,10 +15,17 @@ import java.util.Map;
  * averaged away by the levels below it); 0 otherwise. The reason is one line on stderr.
  */
 final class RunVerdict {
-    /** Named points of a perf sweep, by their result folder names. */
+    /**
+     * Named points of a perf sweep, by their result folder names. A label seen again (the SLA auto-tune's repeated
+     * runs of one value) is kept as {@code label #2}, {@code #3}…: every point counts towards the verdict.
+     */
     static Map<String, RunResult> byLabel(java.util.List<RunResult> results) {
         Map<String, RunResult> m = new java.util.LinkedHashMap<>();
-        for (RunResult r : results) m.put(r.info().label(), r);
+        for (RunResult r : results) {
+            String label = r.info().label();
+            for (int k = 2; m.containsKey(label); k++) label = r.info().label() + " #" + k;
+            m.put(label, r);
+        }
         return m;
     }
 

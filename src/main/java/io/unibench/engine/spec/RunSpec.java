@@ -62,7 +62,8 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
                          Map<String, String> headers, ApiKey apiKey, Timeouts timeouts, int connections,
                          TlsOptions tls, boolean testConnection) {
         public Target {
-            headers = Map.copyOf(headers);
+            // in the order given: headers go on the wire as the user wrote them
+            headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(headers));
             if (apiKey == null) apiKey = ApiKey.NONE;
             if (tls == null) tls = TlsOptions.DEFAULT;
         }
