@@ -48,7 +48,7 @@ final class LiveStream {
         ctx.res().setHeader("Cache-Control", "no-cache");
         ctx.res().setHeader("X-Accel-Buffering", "no"); // a reverse proxy must not buffer the stream
         Writer out = new Writer(ctx.res().getOutputStream());
-        RunQueue.Entry entry = queue.active(id);
+        RunQueue.Entry entry = queue.active(api.serviceRun(id)); // a linked provider's run streams its service run's
         out.send("status", status(id));
         if (entry == null) {
             RunRow row = store.run(id).row();
@@ -69,7 +69,7 @@ final class LiveStream {
             while (!done.await(KEEPALIVE_MILLIS, TimeUnit.MILLISECONDS)) {
                 boolean alive = queue.waiting(id) != null ? out.send("status", status(id)) : out.comment("alive");
                 // a hub closed without a run_finished (cannot happen today) must not hold the stream open
-                if (!alive || queue.active(id) == null) break;
+                if (!alive || queue.active(entry.runId()) == null) break;
             }
         }
     }

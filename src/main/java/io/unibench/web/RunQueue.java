@@ -172,8 +172,9 @@ final class RunQueue implements AutoCloseable {
             };
             String reason = end.reason();
             long now = System.currentTimeMillis();
-            // the runner's recorder ended the row already unless the run failed before its first point
+            // the queued run's end is the queue's (its recorder leaves it); a run cancelled meanwhile has ended
             if (!store.endActive(e.runId(), status, reason, now)) store.setStatus(e.runId(), status, reason);
+            if (cause != null) endLinked(e.runId(), status, reason);
             e.events().publish(end);
         } catch (SQLException | RuntimeException ex) {
             log.println("unibench serve: run " + e.runId() + ": cannot store its end: "
@@ -188,6 +189,16 @@ final class RunQueue implements AutoCloseable {
                 lock.unlock();
             }
             dispatch();
+        }
+    }
+
+    /**
+     * The other providers' runs of a stopped service run end as it did: their recorders stored them
+     * {@code interrupted}; a cancel makes them {@code cancelled}, with the run's reason.
+     */
+    private void endLinked(String runId, String status, String reason) throws SQLException {
+        for (RunRow linked : store.linkedRuns(runId)) {
+            if (linked.status().equals(RunRow.INTERRUPTED)) store.setStatus(linked.runId(), status, reason);
         }
     }
 

@@ -82,6 +82,21 @@ final class RunsApi {
         return w == null ? null : "position " + w.position() + "; " + w.reason();
     }
 
+    /**
+     * The service run a stored run belongs to: itself, or for a provider after the first of a several-provider run
+     * the queued run it is linked to, whose queue entry, live events and cancel it shares.
+     */
+    String serviceRun(String runId) throws SQLException {
+        String parent = store.parentRun(runId);
+        return parent != null ? parent : runId;
+    }
+
+    /** The runs of one service run of several providers this run belongs to (see {@link RunLinks}). */
+    RunLinks links(String runId) throws SQLException {
+        String parent = store.parentRun(runId);
+        return new RunLinks(parent, parent != null ? List.of() : store.linkedRuns(runId));
+    }
+
     StoredRun load(String idOrPrefix) throws SQLException {
         return store.run(resolve(idOrPrefix));
     }
@@ -160,6 +175,7 @@ final class RunsApi {
         Map<String, Object> m = RunViews.detail(run, headlines(List.of(run.row())).get(run.runId()));
         RunQueue.Waiting w = queue.waiting(run.runId());
         if (w != null) m.put("queue", Map.of("position", w.position(), "reason", w.reason()));
+        m.putAll(links(run.runId()).toMap());
         WebServer.json(ctx, m);
     }
 

@@ -196,6 +196,113 @@ class WebRunsTest {
         assertThat(f.logText.toString()).doesNotContain(WebFixture.API_KEY);
     }
 
+    /** Two providers: the fixture's simulator (its key from the service's environment) and an embedded one. */
+    static String twoProvidersYaml(String name, String second) {
+        return """
+                name: %s
+                providers:
+                  - name: local
+                    base_url: %s/v1
+                    model: m
+                    api_key_env: TEST_KEY
+                  - name: other
+                    base_url: sim
+                    model: m
+                    simulator: %s
+                generation:
+                  max_tokens: 8
+                concurrency:
+                  levels: [1, 2]
+                  requests_per_level: 6
+                scenarios:
+                  - name: qa
+                    type: chat
+                    prompt: Say hello.
+                """.formatted(name, f.sim.baseUrl(), second);
+    }
+
+    @Test
+    void aRunOfTwoProvidersStoresOneRunPerProviderLinkedToTheQueuedOne() throws Exception {
+        String id = create(twoProvidersYaml("pair", "{ttft_ms: 1, itl_ms: 1}"));
+        Iterator<Event> events = events(id);
+        // the first provider's first level has ended: its requests and environment are in the store while it runs
+        until(events, "point_finished");
+        JsonNode live = JSON.readTree(f.get("/api/runs/" + id).body());
+        assertThat(live.get("status").asText()).isEqualTo("running");
+        assertThat(live.get("request_count").asLong()).isEqualTo(6);
+        assertThat(live.get("environment").get("provider").asText()).isEqualTo("local");
+        assertThat(live.get("environment").get("target_base_url").asText()).contains(f.sim.baseUrl());
+
+        List<Event> rest = new ArrayList<>();
+        events.forEachRemaining(rest::add);
+        List<String> labels = rest.stream().filter(e -> e.name().equals("point_started"))
+                .map(e -> e.data().get("label").asText()).toList();
+        assertThat(labels).hasSize(3).allMatch(l -> l.startsWith("local/") || l.startsWith("other/"));
+        assertThat(labels).filteredOn(l -> l.startsWith("other/")).hasSize(2);
+        assertThat(rest.getLast().name()).isEqualTo("run_finished");
+        assertThat(rest.getLast().data().get("run_status").asText()).isEqualTo("finished");
+
+        JsonNode queued = JSON.readTree(f.get("/api/runs/" + id).body());
+        assertThat(queued.get("status").asText()).isEqualTo("finished");
+        assertThat(queued.get("request_count").asLong()).isEqualTo(12);
+        assertThat(queued.get("points")).hasSize(2);
+        assertThat(queued.get("environment").get("provider").asText()).isEqualTo("local");
+        assertThat(queued.has("part_of")).isFalse();
+        JsonNode linked = queued.get("linked_runs");
+        assertThat(linked).hasSize(1);
+        String other = linked.get(0).get("id").asText();
+        assertThat(linked.get(0).get("name").asText()).isEqualTo("pair/other");
+        assertThat(linked.get(0).get("status").asText()).isEqualTo("finished");
+
+        JsonNode second = JSON.readTree(f.get("/api/runs/" + other).body());
+        assertThat(second.get("status").asText()).isEqualTo("finished");
+        assertThat(second.get("part_of").asText()).isEqualTo(id);
+        assertThat(second.has("linked_runs")).isFalse();
+        assertThat(second.get("request_count").asLong()).isEqualTo(12);
+        assertThat(second.get("success_count").asLong()).isEqualTo(12);
+        assertThat(second.get("points")).hasSize(2);
+        assertThat(second.get("points").get(1).get("summary").get("Total Requests").asLong()).isEqualTo(6);
+        assertThat(second.get("environment").get("provider").asText()).isEqualTo("other");
+        assertThat(second.get("environment").get("embedded_simulator").asBoolean()).isTrue();
+        assertThat(second.get("config").get("providers")).hasSize(2); // the document, as the queued run's
+        String page = f.get("/runs/" + id).body();
+        assertThat(page).contains("href=\"/runs/" + other + "\"");
+        assertThat(f.get("/runs/" + other).body()).contains("href=\"/runs/" + id + "\"");
+        assertThat(f.get("/runs/" + other).body()).doesNotContain(WebFixture.API_KEY);
+    }
+
+    @Test
+    void cancellingAnyRunOfASeveralProviderRunStopsItAndEndsEveryProvidersRunCancelled() throws Exception {
+        // the second provider's requests each take about 30 s of prefill: it is running when the test cancels it
+        String id = create(twoProvidersYaml("pair-cancel", "{ttft_ms: 1, itl_ms: 1, prefill_ms_per_token: 100}")
+                .replace("prompt: Say hello.", "prompt: " + "word ".repeat(300).strip()));
+        Iterator<Event> events = events(id);
+        Event started;
+        do {
+            started = until(events, "point_started").getLast();
+        } while (!started.data().get("label").asText().startsWith("other/"));
+        int point = started.data().get("point").asInt();
+        Event tick; // the point's snapshots tick once its stored run exists (its sink is added before they start)
+        do {
+            tick = until(events, "snapshot").getLast();
+        } while (tick.data().get("point").asInt() != point);
+        String other = JSON.readTree(f.get("/api/runs/" + id).body()).get("linked_runs").get(0).get("id").asText();
+        assertThat(JSON.readTree(f.get("/api/runs/" + other).body()).get("status").asText()).isEqualTo("running");
+        Event followed = events(other).next(); // a linked run's stream is its service run's
+        assertThat(followed.name()).isEqualTo("status");
+        assertThat(followed.data().get("status").asText()).isEqualTo("running");
+
+        HttpResponse<String> c = post("/api/runs/" + other + "/cancel", "application/json", "");
+        assertThat(c.statusCode()).as(c.body()).isEqualTo(202);
+        Event end = until(events, "run_finished").getLast();
+        assertThat(end.data().get("run_status").asText()).isEqualTo("cancelled");
+        for (String run : List.of(id, other)) {
+            JsonNode d = JSON.readTree(f.get("/api/runs/" + run).body());
+            assertThat(d.get("status").asText()).as(run).isEqualTo("cancelled");
+            assertThat(d.get("status_reason").asText()).as(run).isEqualTo("cancelled by request");
+        }
+    }
+
     @Test
     void aQueuedRunSaysWhyItWaitsAndEitherRunCanBeCancelled() throws Exception {
         String slow = create(SLOW_YAML);
@@ -276,11 +383,11 @@ class WebRunsTest {
         assertThat(userInfo.get(0).get("path").asText()).isEqualTo("/provider/base_url");
         assertThat(userInfo.toString()).doesNotContain("user:pw");
 
-        String two0 = "{\"name\":\"p\",\"providers\":[{\"name\":\"a\",\"base_url\":\"sim\",\"model\":\"m\"},"
-                + "{\"name\":\"b\",\"base_url\":\"sim\",\"model\":\"m\"}],\"scenarios\":[{\"name\":\"s\",\"type\":\"chat\","
-                + "\"prompt\":\"hi\"}]}";
-        JsonNode providers = problems(post("/api/runs", "application/json", two0), 400);
-        assertThat(providers.get(0).get("path").asText()).isEqualTo("/providers/1");
+        String secondBad = "{\"name\":\"p\",\"providers\":[{\"name\":\"a\",\"base_url\":\"sim\",\"model\":\"m\"},"
+                + "{\"name\":\"b\",\"base_url\":\"http://u:pw@127.0.0.1:1/v1\",\"model\":\"m\"}],"
+                + "\"scenarios\":[{\"name\":\"s\",\"type\":\"chat\",\"prompt\":\"hi\"}]}";
+        JsonNode providers = problems(post("/api/runs", "application/json", secondBad), 400);
+        assertThat(providers.get(0).get("path").asText()).isEqualTo("/providers/1/base_url");
         assertThat(providers.get(0).has("line")).isFalse();
 
         String scenarios = "\"scenarios\":[{\"name\":\"s\",\"type\":\"chat\",\"prompt\":\"hi\"}]";
