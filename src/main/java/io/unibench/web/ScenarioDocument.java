@@ -75,6 +75,11 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
     }
 
     static ScenarioDocument parse(String contentType, byte[] body, Map<String, String> env) {
+        return parse(FILE_NAME, contentType, body, env);
+    }
+
+    /** @param fileName where the document came from (a schedule's file): a run's default name is derived from it */
+    static ScenarioDocument parse(String fileName, String contentType, byte[] body, Map<String, String> env) {
         boolean yaml = isYaml(contentType);
         if (!yaml && !mediaType(contentType).equals("application/json")) {
             throw new ApiError(415, "Content-Type '" + contentType + "': send the scenario document as application/json "
@@ -85,7 +90,7 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
         if (!yaml) text = jsonAsYaml(text);
         BenchConfig config;
         try {
-            config = ScenarioFile.parse(FILE_NAME, text, env);
+            config = ScenarioFile.parse(fileName, text, env);
         } catch (ScenarioProblems e) {
             List<Problem> out = new ArrayList<>();
             for (ScenarioProblems.Problem p : e.problems()) out.add(new Problem(pointer(p.path()), yaml ? p.line() : 0, p.message()));

@@ -304,6 +304,81 @@ class WebRunsTest {
     }
 
     @Test
+    void aRoundFiredWhileAnotherRunHoldsTheQueueWaitsThereThenRunsAndAnOverlappingFireIsSkipped() throws Exception {
+        String slow = create(SLOW_YAML);
+        Iterator<Event> slowEvents = events(slow);
+        until(slowEvents, "point_started"); // the slow run holds the only slot now
+
+        long stored = 1_000_000_000_000L;
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(stored);
+        String doc = quickYaml("nightly-round") + """
+                alerts:
+                  - {name: any-first-token, metric: ttft_p95_ms, op: ">", threshold: 0, for_rounds: 1}
+                """;
+        try (io.unibench.schedule.ScheduleStore schedules = io.unibench.schedule.ScheduleStore.open(f.location)) {
+            schedules.add(new io.unibench.schedule.Schedule("nightly", doc, "nightly.yaml",
+                    io.unibench.schedule.Trigger.every(Duration.ofMinutes(1), stored, "--every"), Duration.ZERO, true,
+                    null, null, stored, stored));
+            io.unibench.schedule.RoundRunner rounds = new io.unibench.schedule.RoundRunner(schedules, f.store,
+                    f.server.rounds(), now::get, null, new java.io.PrintWriter(f.logText, true));
+            java.util.concurrent.CompletableFuture<io.unibench.schedule.RoundRunner.Done> done =
+                    new java.util.concurrent.CompletableFuture<>();
+            io.unibench.schedule.Scheduler scheduler = new io.unibench.schedule.Scheduler(schedules, now::get, b -> 0,
+                    (sched, round) -> Thread.ofVirtual().start(() -> {
+                        try {
+                            done.complete(rounds.run(sched, round));
+                        } catch (Exception e) {
+                            done.completeExceptionally(e);
+                        }
+                    }), new java.io.PrintWriter(f.logText, true));
+
+            now.set(stored + Duration.ofMinutes(1).toMillis());
+            scheduler.tick();
+            io.unibench.schedule.Round first = schedules.rounds("nightly", 10).getFirst();
+            String roundTag = io.unibench.schedule.RoundLauncher.roundTag(first.roundId());
+            JsonNode listed = null;
+            for (int tick = 0; tick < 30 && listed == null; tick++) { // the round's run is queued by its own thread
+                JsonNode runs = JSON.readTree(f.get("/api/runs?tag=" + roundTag).body()).get("runs");
+                if (!runs.isEmpty()) listed = runs.get(0);
+                else until(slowEvents, "snapshot"); // once a second while the slow run goes on
+            }
+            assertThat(listed).as("the round's run is listed").isNotNull();
+            String run = listed.get("id").asText();
+            JsonNode waiting = JSON.readTree(f.get("/api/runs/" + run).body());
+            assertThat(waiting.get("status").asText()).isEqualTo("queued");
+            assertThat(waiting.get("queue").get("reason").asText()).contains(slow);
+            assertThat(waiting.get("tags").toString()).contains("schedule:nightly").contains(roundTag);
+            assertThat(schedules.round(first.roundId()).status()).as("its run has not started").isEqualTo("queued");
+
+            now.addAndGet(Duration.ofMinutes(1).toMillis()); // the next fire time: the first round is still queued
+            scheduler.tick();
+            io.unibench.schedule.Round skipped = schedules.rounds("nightly", 10).stream()
+                    .filter(r -> !r.roundId().equals(first.roundId())).findFirst().orElseThrow();
+            assertThat(skipped.status()).isEqualTo("skipped");
+            assertThat(skipped.reason()).contains(first.roundId()).contains("queued");
+            assertThat(JSON.readTree(f.get("/api/runs?tag=schedule:nightly").body()).get("runs")).hasSize(1);
+
+            assertThat(post("/api/runs/" + slow + "/cancel", "application/json", "").statusCode()).isEqualTo(202);
+            Event end = until(events(run), "run_finished").getLast();
+            assertThat(end.data().get("run_status").asText()).isEqualTo("finished");
+            io.unibench.schedule.RoundRunner.Done ran = done.get(120, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(ran.round().status()).as(String.valueOf(ran.round().reason())).isEqualTo("finished");
+            assertThat(ran.round().runIds()).containsExactly(run);
+            assertThat(ran.round().startedAt()).isNotNull();
+            // its alerts were evaluated from the stored run once it ended: one target per level, each firing
+            assertThat(ran.outcomes()).extracting(o -> o.target().level()).containsExactly(1, 2);
+            assertThat(ran.outcomes()).allSatisfy(o -> {
+                assertThat(o.state().status()).isEqualTo(io.unibench.schedule.AlertState.Status.FIRING);
+                assertThat(o.target().provider()).isEqualTo("local");
+                assertThat(o.observation().runId()).isEqualTo(run);
+            });
+            JsonNode stored2 = JSON.readTree(f.get("/api/runs/" + run).body());
+            assertThat(stored2.get("request_count").asLong()).isEqualTo(12);
+            assertThat(stored2.get("name").asText()).isEqualTo("nightly-round");
+        }
+    }
+
+    @Test
     void aQueuedRunSaysWhyItWaitsAndEitherRunCanBeCancelled() throws Exception {
         String slow = create(SLOW_YAML);
         String waiting = create(quickYaml("waiting"));
