@@ -2,9 +2,7 @@ package io.unibench.web;
 
 import io.unibench.store.RunRow;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The runs of one service run of several providers: the queued run holds the first provider's results and links the
@@ -17,23 +15,5 @@ import java.util.Map;
 public record RunLinks(String partOf, List<RunRow> linked) {
     public RunLinks {
         linked = List.copyOf(linked);
-    }
-
-    /** {@code part_of} or {@code linked_runs: [{id, name, status, model, base_url}]}, or nothing, for the API. */
-    Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        if (partOf != null) m.put("part_of", partOf);
-        if (!linked.isEmpty()) {
-            m.put("linked_runs", linked.stream().map(r -> {
-                Map<String, Object> l = new LinkedHashMap<>();
-                l.put("id", r.runId());
-                l.put("name", r.name());
-                l.put("status", r.status());
-                l.put("model", r.model());
-                l.put("base_url", r.url());
-                return l;
-            }).toList());
-        }
-        return m;
     }
 }

@@ -175,7 +175,12 @@ final class RunsApi {
         Map<String, Object> m = RunViews.detail(run, headlines(List.of(run.row())).get(run.runId()));
         RunQueue.Waiting w = queue.waiting(run.runId());
         if (w != null) m.put("queue", Map.of("position", w.position(), "reason", w.reason()));
-        m.putAll(links(run.runId()).toMap());
+        RunLinks links = links(run.runId());
+        if (links.partOf() != null) m.put("part_of", links.partOf());
+        if (!links.linked().isEmpty()) {
+            Map<String, RunViews.Headline> h = headlines(links.linked());
+            m.put("linked_runs", links.linked().stream().map(r -> RunViews.listEntry(r, h.get(r.runId()))).toList());
+        }
         WebServer.json(ctx, m);
     }
 

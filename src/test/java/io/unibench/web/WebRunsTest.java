@@ -198,27 +198,13 @@ class WebRunsTest {
 
     /** Two providers: the fixture's simulator (its key from the service's environment) and an embedded one. */
     static String twoProvidersYaml(String name, String second) {
-        return """
-                name: %s
+        String one = quickYaml(name);
+        String provider = one.substring(one.indexOf("provider:\n"), one.indexOf("generation:"));
+        return one.replace(provider, """
                 providers:
-                  - name: local
-                    base_url: %s/v1
-                    model: m
-                    api_key_env: TEST_KEY
-                  - name: other
-                    base_url: sim
-                    model: m
-                    simulator: %s
-                generation:
-                  max_tokens: 8
-                concurrency:
-                  levels: [1, 2]
-                  requests_per_level: 6
-                scenarios:
-                  - name: qa
-                    type: chat
-                    prompt: Say hello.
-                """.formatted(name, f.sim.baseUrl(), second);
+                  - {name: local, base_url: "%s/v1", model: m, api_key_env: TEST_KEY}
+                  - {name: other, base_url: sim, model: m, simulator: %s}
+                """.formatted(f.sim.baseUrl(), second));
     }
 
     @Test
@@ -253,6 +239,7 @@ class WebRunsTest {
         String other = linked.get(0).get("id").asText();
         assertThat(linked.get(0).get("name").asText()).isEqualTo("pair/other");
         assertThat(linked.get(0).get("status").asText()).isEqualTo("finished");
+        assertThat(linked.get(0).get("request_count").asLong()).isEqualTo(12);
 
         JsonNode second = JSON.readTree(f.get("/api/runs/" + other).body());
         assertThat(second.get("status").asText()).isEqualTo("finished");
