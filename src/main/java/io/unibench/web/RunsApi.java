@@ -55,7 +55,10 @@ final class RunsApi {
                         param("limit", "page size, 1 … " + MAX_LIMIT + " (default " + DEFAULT_LIMIT + ")"),
                         param("cursor", "the previous page's \"next\"")),
                 Route.api("get", "/api/runs/{id}", "One run: status, masked configuration, environment, every "
-                        + "point's summary, percentiles, workload, errors, per-trace and per-turn tables.",
+                        + "point's summary, percentiles, workload, errors, per-trace and per-turn tables; while queued "
+                        + "its queue {position, reason}; for a run of several providers (one stored run per provider) "
+                        + "linked_runs (the created run: the other providers' runs, as listed) or part_of (their "
+                        + "created run's id).",
                         "application/json", this::detail),
                 Route.api("get", "/api/runs/{id}/requests", "Every stored request, streamed from the store.",
                         "application/x-ndjson", this::requests, param("format", "jsonl (default) or csv")),

@@ -256,6 +256,10 @@ class WebRunsTest {
         assertThat(page).contains("href=\"/runs/" + other + "\"");
         assertThat(f.get("/runs/" + other).body()).contains("href=\"/runs/" + id + "\"");
         assertThat(f.get("/runs/" + other).body()).doesNotContain(WebFixture.API_KEY);
+        JsonNode api = JSON.readTree(f.get("/api/openapi.json").body());
+        assertThat(api.get("paths").get("/api/runs/{id}").get("get").get("summary").asText())
+                .contains("linked_runs").contains("part_of");
+        assertThat(api.at("/components/schemas/Scenario/description").asText()).contains("several");
     }
 
     @Test
