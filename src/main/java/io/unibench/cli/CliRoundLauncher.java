@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * A round run the way {@code unibench run --config} runs: the schedule's document written to a private temporary
  * folder under its own file name (the runs' names come from it) and given to {@link RunCommand} with the round's
  * tags and the same run history; the runs are then found by the round's tag. What {@code run} prints goes to the
- * caller's streams ({@code schedule run}: the terminal; the service: its log).
+ * caller's streams ({@code schedule run}: the terminal). The service queues its rounds instead
+ * ({@code web.QueuedRoundLauncher}).
  */
 final class CliRoundLauncher implements RoundLauncher {
     private final StoreLocation location;
@@ -35,7 +36,7 @@ final class CliRoundLauncher implements RoundLauncher {
     private final PrintWriter err;
 
     /**
-     * @param foreground Ctrl-C stops the round's run as it stops {@code unibench run} (false in the service and in
+     * @param foreground Ctrl-C stops the round's run as it stops {@code unibench run} (false in
      *                   tests, where the environment is the one given)
      */
     CliRoundLauncher(StoreLocation location, Map<String, String> env, boolean foreground, String outputsDir,
@@ -49,7 +50,8 @@ final class CliRoundLauncher implements RoundLauncher {
     }
 
     @Override
-    public Result launch(Schedule schedule, Round round) {
+    public Result launch(Schedule schedule, Round round, Runnable started) {
+        started.run(); // in the foreground: nothing to wait for
         Path dir = null;
         try {
             dir = Files.createTempDirectory("unibench-round-");

@@ -30,6 +30,8 @@ import java.util.function.IntFunction;
  * the target's first point starts (so a run stopped before it stores nothing), with every request of every point,
  * each point's summaries, and how it ended. What a stored run says of itself (name, tags, configuration,
  * environment) is the front end's: {@link #perfStart} for {@code perf}, {@link #scenarioStart} for a scenario file.
+ * A service run ({@link #queued}) records its first provider into the run the service queued instead of starting one,
+ * and each other provider into a run of its own linked to it.
  */
 final class HistoryRecorder implements SessionRunner.Recorder {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -40,19 +42,38 @@ final class HistoryRecorder implements SessionRunner.Recorder {
 
     private final RunHistory history;
     private final IntFunction<RunStart> starts;
+    private final String queuedRunId; // the service's run the first target adopts; null: each target starts its own
     private final Map<Integer, RunRecorder> recorders = new ConcurrentHashMap<>();
     private volatile String runId; // the last stored run's id, kept after its target finished
 
     /** @param starts target index → what its stored run says of itself; called at the target's first point */
     HistoryRecorder(RunHistory history, IntFunction<RunStart> starts) {
+        this(history, starts, null);
+    }
+
+    private HistoryRecorder(RunHistory history, IntFunction<RunStart> starts, String queuedRunId) {
         this.history = history;
         this.starts = starts;
+        this.queuedRunId = queuedRunId;
+    }
+
+    /**
+     * A service run: its first provider records into the run the service queued and started, which keeps its name,
+     * tags and configuration (the submitted document) and gets the provider's URL and environment; every other
+     * provider gets a stored run of its own, named and environed as {@link #scenarioStart} names a file's, with the
+     * queued run's tags and document, linked to it ({@link RunStart#parentRunId}).
+     */
+    static HistoryRecorder queued(RunHistory history, String queuedRunId, List<String> tags, JsonNode document,
+                                  BenchConfig bench, RunSpec spec) {
+        return new HistoryRecorder(history, t -> scenarioStart(bench, spec, t, tags, document).under(queuedRunId),
+                queuedRunId);
     }
 
     @Override
     public RecordSink pointSink(RunSpec.Point point, RunInfo info, long originNanos) {
         if (!history.enabled()) return record -> { };
-        return recorders.computeIfAbsent(point.target(), t -> history.start(starts.apply(t)))
+        return recorders.computeIfAbsent(point.target(), t -> queuedRunId != null && t == 0
+                        ? history.adopt(queuedRunId, starts.apply(t)) : history.start(starts.apply(t)))
                 .pointSink(info, originNanos);
     }
 
@@ -159,14 +180,16 @@ final class HistoryRecorder implements SessionRunner.Recorder {
         ObjectNode config = maskedConfig(file);
         List<String> allTags = new ArrayList<>(tags);
         allTags.add("scenario-file");
-        return t -> {
-            BenchConfig.Provider provider = bench.providers().get(t);
-            String url = spec.targets().get(t).url();
-            Map<String, Object> env = RunHistory.environment(url, provider.embeddedSimulator(), provider.model());
-            env.put("provider", provider.name());
-            return new RunStart(bench.name() + "/" + provider.name(), allTags, provider.model(), Secrets.redact(url),
-                    config, env);
-        };
+        return t -> scenarioStart(bench, spec, t, allTags, config);
+    }
+
+    private static RunStart scenarioStart(BenchConfig bench, RunSpec spec, int t, List<String> tags, JsonNode config) {
+        BenchConfig.Provider provider = bench.providers().get(t);
+        String url = spec.targets().get(t).url();
+        Map<String, Object> env = RunHistory.environment(url, provider.embeddedSimulator(), provider.model());
+        env.put("provider", provider.name());
+        return new RunStart(bench.name() + "/" + provider.name(), tags, provider.model(), Secrets.redact(url),
+                config, env);
     }
 
     private static ObjectNode maskedConfig(Path file) {

@@ -2,8 +2,6 @@ package io.unibench.cli;
 
 import io.unibench.BadInputException;
 import io.unibench.engine.SessionRunner;
-import io.unibench.engine.StopSignal;
-import io.unibench.engine.live.EventHub;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.report.scenario.ReportFiles;
 import io.unibench.report.scenario.ScenarioReport;
@@ -11,7 +9,6 @@ import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.ScenarioFile;
 import io.unibench.scenario.ScenarioResults;
 import io.unibench.scenario.ScenarioRunner;
-import io.unibench.scenario.ScenarioSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -73,6 +70,7 @@ public final class RunCommand implements Callable<Integer> {
     private Map<String, String> environment = System.getenv();
     private boolean installSignalHandler = true;
     private volatile SessionRunner session;
+    private Thread hook; // the interrupt hook of the running session, removed once its report is written
     private ScenarioResults lastResults;
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
@@ -107,25 +105,15 @@ public final class RunCommand implements Callable<Integer> {
         }
         CountDownLatch reportWritten = new CountDownLatch(1);
         ServerMetricsHook server = new ServerMetricsHook(serverMetrics, err); // --server-metrics
-        Thread hook = null;
-        HistoryRecorder store = null;
-        ScenarioTargets targets = null;
+        hook = null;
         try {
-            targets = ScenarioTargets.start(bench, err);
-            Map<String, String> endpoints = targets.endpoints();
-            RunHistory runHistory = RunHistory.open(history, environment, err);
-            RunSpec spec = ScenarioSpec.of(bench, endpoints, root,
-                    new RunSpec.History(!history.noDb, history.store.db, history.tags));
-            store = new HistoryRecorder(runHistory, HistoryRecorder.scenarioStart(history.tags, config, bench, spec));
-            StopSignal stop = new StopSignal();
-            ScenarioRunner.Ran ran;
-            try (EventHub events = new EventHub()) {
-                SessionRunner session = new SessionRunner(spec, environment, false, stop, events, store, err)
-                        .observe(server);
-                this.session = session;
-                if (installSignalHandler) hook = installHook(reportWritten);
-                ran = new ScenarioRunner(bench, spec, stop, err).run(session);
-            }
+            ScenarioRunner.Ran ran = ScenarioSession.run(bench, root,
+                    new RunSpec.History(!history.noDb, history.store.db, history.tags), environment,
+                    new ScenarioSession.Wiring(spec -> new HistoryRecorder(RunHistory.open(history, environment, err),
+                            HistoryRecorder.scenarioStart(history.tags, config, bench, spec)), server, null, session -> {
+                                this.session = session;
+                                if (installSignalHandler) hook = installHook(reportWritten);
+                            }), err);
             ScenarioResults results = ran.results();
             lastResults = results;
             String text = ScenarioReport.render(results);
@@ -148,8 +136,6 @@ public final class RunCommand implements Callable<Integer> {
                     // the JVM is exiting; the hook found the report written
                 }
             }
-            if (targets != null) targets.close();
-            if (store != null) store.close(session == null || session.stopped());
         }
     }
 

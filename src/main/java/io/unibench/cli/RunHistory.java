@@ -46,24 +46,40 @@ final class RunHistory {
         }
     }
 
+    /** The service's run history: its store is open already, so there is no fail-fast recorder to hand over. */
+    static RunHistory at(StoreLocation location, PrintWriter err) {
+        return new RunHistory(location, null, err);
+    }
+
     boolean enabled() {
         return location != null;
     }
 
     /** A recorder with its run started, or a disabled one ({@code --no-db}, or the store failed since: said on err). */
     RunRecorder start(RunStart start) {
-        if (location == null) return RunRecorder.disabled();
-        RunRecorder recorder = takeOpened();
-        if (recorder == null) {
-            try {
-                recorder = RunRecorder.open(location, err);
-            } catch (SQLException e) {
-                err.println("Run history: not stored (" + StoreLocation.mask(String.valueOf(e.getMessage())) + ")");
-                return RunRecorder.disabled();
-            }
-        }
+        RunRecorder recorder = recorder();
         recorder.start(start);
         return recorder;
+    }
+
+    /**
+     * A recorder writing into the run the service queued and started ({@code queuedRunId}), which keeps its name,
+     * tags and configuration and gets {@code start}'s URL and environment.
+     */
+    RunRecorder adopt(String queuedRunId, RunStart start) {
+        return recorder().adopt(queuedRunId, start.url(), start.environment());
+    }
+
+    private RunRecorder recorder() {
+        if (location == null) return RunRecorder.disabled();
+        RunRecorder recorder = takeOpened();
+        if (recorder != null) return recorder;
+        try {
+            return RunRecorder.open(location, err);
+        } catch (SQLException e) {
+            err.println("Run history: not stored (" + StoreLocation.mask(String.valueOf(e.getMessage())) + ")");
+            return RunRecorder.disabled();
+        }
     }
 
     /** Closes the fail-fast recorder when no run was started on it (a run stopped before its first point). */

@@ -1,18 +1,21 @@
 package io.unibench.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.Secrets;
 import io.unibench.client.LlmClient;
 import io.unibench.engine.ConnectionTest;
 import io.unibench.engine.RequestFactory;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
-import io.unibench.engine.live.EventHub;
 import io.unibench.engine.live.RunFinished;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.report.scenario.ScenarioReport;
 import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.ScenarioRunner;
 import io.unibench.scenario.ScenarioSpec;
+import io.unibench.store.RunRow;
+import io.unibench.store.RunStore;
+import io.unibench.store.StoredRun;
 import io.unibench.web.RunLauncher;
 import io.unibench.workload.Prompt;
 
@@ -24,11 +27,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The service's runs through the one pipeline, as {@code unibench run --config} runs a file: the same targets
- * (embedded simulators for {@code base_url: sim}), {@link ScenarioSpec} → {@link SessionRunner} with the
- * {@link ScenarioRunner} front, recording into the run the service queued ({@link QueuedRunRecorder}). Its files go to
- * {@code OUTPUTS/RUN-ID/}. The session publishes its live events; they are forwarded to the service's hub but for its
- * {@link RunFinished}, which the queue publishes itself once it has stored the run's end.
+ * The service's runs through the one pipeline, as {@code unibench run --config} runs a file ({@link ScenarioSession}):
+ * the same targets (embedded simulators for {@code base_url: sim}), {@link ScenarioSpec} → {@link SessionRunner} with
+ * the {@link ScenarioRunner} front, the servers' own metrics read during each level ({@link ServerMetricsHook}),
+ * recording into the run the service queued ({@link HistoryRecorder#queued}: its first provider there, every other
+ * provider into a run of its own linked to it). Its files go to {@code OUTPUTS/RUN-ID/}. The session publishes its
+ * live events; they are forwarded to the service's hub but for its {@link RunFinished}, which the queue publishes
+ * itself once it has stored the run's end. Cancelling stops the session.
  */
 public final class ScenarioLauncher implements RunLauncher {
     private final Map<String, String> env;
@@ -51,32 +56,26 @@ public final class ScenarioLauncher implements RunLauncher {
         BenchConfig bench = launch.config();
         Path root = outputs.resolve(launch.runId());
         Files.createDirectories(root);
-        StopSignal stop = new StopSignal();
-        try (ScenarioTargets targets = ScenarioTargets.start(bench, log)) {
-            RunSpec spec = ScenarioSpec.of(bench, targets.endpoints(), root, new RunSpec.History(true, null, List.of()));
-            BenchConfig.Provider provider = bench.providers().getFirst();
-            QueuedRunRecorder recorder = new QueuedRunRecorder(launch.runId(), launch.store(), provider,
-                    targets.endpoints().get(provider.name()), log);
-            ScenarioRunner.Ran ran;
-            try (EventHub session = new EventHub()) {
-                session.subscribe(e -> {
-                    if (!(e instanceof RunFinished)) launch.events().publish(e);
-                });
-                // the server's own metrics during each level, as `run --config` reads them (its /metrics)
-                SessionRunner runner = new SessionRunner(spec, env, false, stop, session, recorder, log)
-                        .observe(new ServerMetricsHook(new ServerMetricsOption(), log));
-                launch.cancel().onCancel(runner::stop);
-                try {
-                    ran = new ScenarioRunner(bench, spec, stop, log).run(runner);
-                } finally {
-                    recorder.targetFinished(0, stop.isStopped()); // a run that failed before its target ended
-                }
-            } // closing the session's hub delivers what it queued: every event is forwarded before the end
-            Files.writeString(root.resolve("scenario_summary.txt"), ScenarioReport.render(ran.results()));
-            SessionRunner.Result r = ran.session();
-            return new RunFinished(r.status(), r.failure() != null ? r.failure().getMessage()
-                    : r.stopped() ? "stopped" : null);
+        RunRow queued;
+        JsonNode document;
+        try (RunStore store = RunStore.open(launch.store())) {
+            StoredRun run = store.run(launch.runId());
+            queued = run.row();
+            document = run.config();
         }
+        RunHistory history = RunHistory.at(launch.store(), log);
+        ScenarioRunner.Ran ran = ScenarioSession.run(bench, root, new RunSpec.History(true, null, queued.tags()), env,
+                new ScenarioSession.Wiring(
+                        spec -> HistoryRecorder.queued(history, launch.runId(), queued.tags(), document, bench, spec),
+                        new ServerMetricsHook(new ServerMetricsOption(), log),
+                        e -> {
+                            if (!(e instanceof RunFinished)) launch.events().publish(e);
+                        },
+                        session -> launch.cancel().onCancel(session::stop)), log);
+        Files.writeString(root.resolve("scenario_summary.txt"), ScenarioReport.render(ran.results()));
+        SessionRunner.Result r = ran.session();
+        return new RunFinished(r.status(), r.failure() != null ? r.failure().getMessage()
+                : r.stopped() ? "stopped" : null);
     }
 
     @Override

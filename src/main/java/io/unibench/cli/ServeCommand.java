@@ -80,8 +80,8 @@ public final class ServeCommand implements Callable<Integer> {
             throw new BadInputException("--host " + host + " --port " + port + ": cannot listen ("
                     + rootMessage(e) + ")");
         }
-        ScheduleService schedules = ScheduleService.start(store.location(), new CliRoundLauncher(store.location(), env,
-                false, "outputs", err, err), env, env.get(ScheduleRunCommand.PUBLIC_URL_ENV), err);
+        ScheduleService schedules = ScheduleService.start(store.location(), server.rounds(), env,
+                env.get(ScheduleRunCommand.PUBLIC_URL_ENV), err);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             schedules.close();

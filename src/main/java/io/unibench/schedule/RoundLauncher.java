@@ -10,11 +10,13 @@ import java.util.List;
  */
 public interface RoundLauncher {
     /**
-     * Runs the round to its end (blocking).
+     * Runs the round to its end (blocking). The service's implementation returns once the round's run has waited its
+     * turn in the queue and ended, so rounds reach it at once and wait there, not in the scheduler.
      *
+     * @param started call once the round's run starts (it may wait in a queue first)
      * @return the runs stored, and a problem when the round failed (bad document, endpoint down, …)
      */
-    Result launch(Schedule schedule, Round round) throws InterruptedException;
+    Result launch(Schedule schedule, Round round, Runnable started) throws InterruptedException;
 
     /** @param problem null when the round ran; else one line saying why it failed */
     record Result(List<String> runIds, String problem) {

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * Runs one queued round to its end: running → the launcher → finished or failed (with why and the runs it stored)
+ * Runs one queued round to its end: the launcher (running once its run starts) → finished or failed (with why and the runs it stored)
  * → its alert rules evaluated from the stored runs (the document's {@code alerts:} and the schedule's own rules)
  * → notices in the outbox. Delivering them is the {@link Notifier}'s job, so a webhook never holds up a round.
  */
@@ -36,10 +36,9 @@ public final class RoundRunner {
     public record Done(Round round, List<AlertEvaluator.Outcome> outcomes) {}
 
     public Done run(Schedule schedule, Round queued) throws SQLException, InterruptedException {
-        store.roundRunning(queued.roundId(), clock.getAsLong());
         RoundLauncher.Result r;
         try {
-            r = launcher.launch(schedule, queued);
+            r = launcher.launch(schedule, queued, () -> running(schedule, queued));
         } catch (RuntimeException e) { // a bug in a launcher must not leave the round running forever
             r = new RoundLauncher.Result(List.of(), "the round could not run: " + StoreLocation.mask(String.valueOf(e)));
         }
@@ -47,6 +46,17 @@ public final class RoundRunner {
                 clock.getAsLong());
         Round ended = store.round(queued.roundId());
         return new Done(ended, evaluate(schedule, ended));
+    }
+
+    /** The round's run has started (it may have waited in the service's queue): the round is running since now. */
+    private void running(Schedule schedule, Round queued) {
+        try {
+            store.roundRunning(queued.roundId(), clock.getAsLong());
+        } catch (SQLException e) { // the round's end is stored all the same; only its start time is lost
+            log.println("schedule " + schedule.name() + ": round " + queued.roundId() + ": run history: "
+                    + StoreLocation.mask(String.valueOf(e.getMessage())));
+            log.flush();
+        }
     }
 
     /** The round's rules evaluated again from its stored runs (the same answer every time for the same store). */

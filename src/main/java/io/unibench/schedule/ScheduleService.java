@@ -15,13 +15,12 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The service's scheduler: one loop thread that ticks the {@link Scheduler} and delivers the outbox, and one round
- * thread that runs the rounds one after another (so rounds queue behind each other and never compete for the
- * client's CPU). The loop sleeps until the next due round or message, at most {@link #MAX_IDLE}, and wakes at once
- * when {@link #wake} is called (a schedule was added or edited).
- *
- * <p>Until the service's run queue exists, rounds run here through the {@link RoundLauncher} given (the CLI's);
- * with a run queue, that launcher enqueues and waits, and nothing else here changes.
+ * The service's scheduler: one loop thread that ticks the {@link Scheduler} and delivers the outbox, and a virtual
+ * thread per round that hands it to the {@link RoundLauncher} (the service's run queue, {@code web.QueuedRoundLauncher})
+ * and waits for its end, then evaluates its alerts. Rounds wait in that queue behind other runs like any run, so
+ * they never compete for the client's CPU; two rounds of one schedule never overlap (the {@link Scheduler} records
+ * the second as skipped). The loop sleeps until the next due round or message, at most {@link #MAX_IDLE}, and wakes
+ * at once when {@link #wake} is called (a schedule was added or edited, or a round ended with notices to deliver).
  */
 public final class ScheduleService implements AutoCloseable {
     static final Duration MAX_IDLE = Duration.ofSeconds(30);
@@ -32,11 +31,8 @@ public final class ScheduleService implements AutoCloseable {
     private final Notifier notifier;
     private final RoundRunner rounds;
     private final PrintWriter log;
-    private final ExecutorService roundThread = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "unibench-schedule-rounds");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService roundThreads = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("unibench-schedule-round-", 0).factory());
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition woken = lock.newCondition();
     private boolean wakeRequested; // guarded by lock
@@ -82,7 +78,7 @@ public final class ScheduleService implements AutoCloseable {
     }
 
     private void submit(Schedule s, Round r) {
-        roundThread.execute(() -> {
+        roundThreads.execute(() -> {
             try {
                 RoundRunner.Done done = rounds.run(s, r);
                 log.println("schedule " + s.name() + ": round " + r.roundId() + " " + done.round().status()
@@ -137,10 +133,10 @@ public final class ScheduleService implements AutoCloseable {
         stopped = true;
         wake();
         loop.interrupt();
-        roundThread.shutdownNow();
+        roundThreads.shutdownNow();
         try {
             loop.join(5000);
-            roundThread.awaitTermination(5, TimeUnit.SECONDS);
+            roundThreads.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

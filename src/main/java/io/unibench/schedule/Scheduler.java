@@ -7,8 +7,9 @@ import java.util.function.LongSupplier;
 import java.util.function.LongUnaryOperator;
 
 /**
- * Decides when each enabled schedule's next round starts; the rounds themselves go to {@code submit} (the service's
- * queue), which runs them one after another. Driven by {@link #tick} with an injected clock, so tests step time.
+ * Decides when each enabled schedule's next round starts; the rounds themselves go to {@code submit}, which hands
+ * each to the launcher (in the service: a run of its queue). Driven by {@link #tick} with an injected clock, so tests
+ * step time.
  *
  * <ul>
  *   <li>A schedule first seen (new, re-enabled, edited) gets its next fire time after the moment it was stored,

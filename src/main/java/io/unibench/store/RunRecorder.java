@@ -36,6 +36,7 @@ public final class RunRecorder implements AutoCloseable {
     private String runId;
     private int points;
     private int finishedPoints;
+    private boolean adopted; // the run's end is its owner's (adopt)
     private volatile boolean failed;
     /**
      * Guards the run's rows and counters. A lock, not {@code synchronized}: the holder does JDBC I/O, and a virtual
@@ -95,12 +96,22 @@ public final class RunRecorder implements AutoCloseable {
 
     /**
      * Records into a run the service already created and started ({@link RunStore#startQueued}) instead of creating
-     * one: {@code unibench serve}'s queued runs keep the id they were given when queued.
+     * one: {@code unibench serve}'s queued runs keep the id they were given when queued, and their name, tags and
+     * configuration; the row gets where the run really goes (an embedded simulator's port) and its environment. Its
+     * end is the service's (the whole service run's, which may go on with other providers): {@link #finish} leaves
+     * its status alone.
      */
-    public RunRecorder adopt(String existingRunId) {
+    public RunRecorder adopt(String existingRunId, String url, Map<String, Object> environment) {
         state.lock();
         try {
-            if (store != null && !failed) runId = existingRunId;
+            if (store == null || failed) return this;
+            try {
+                store.setTarget(existingRunId, url, environment);
+                runId = existingRunId;
+                adopted = true;
+            } catch (SQLException | RuntimeException e) {
+                fail(e);
+            }
             return this;
         } finally {
             state.unlock();
@@ -163,14 +174,14 @@ public final class RunRecorder implements AutoCloseable {
 
     /**
      * Ends the run: {@code interrupted} when stopped, else {@code finished} when every started point finished,
-     * else {@code failed}; and closes the store.
+     * else {@code failed} (an adopted run's status is left to its owner); and closes the store.
      */
     public void finish(boolean interrupted) {
         state.lock();
         try {
             if (store == null) return;
             try {
-                if (runId != null && !failed) {
+                if (runId != null && !failed && !adopted) {
                     String status = interrupted ? RunRow.INTERRUPTED
                             : finishedPoints == points && points > 0 ? RunRow.FINISHED : RunRow.FAILED;
                     store.finishRun(runId, status, System.currentTimeMillis());

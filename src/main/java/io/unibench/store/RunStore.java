@@ -93,7 +93,7 @@ public final class RunStore implements AutoCloseable {
                     + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(2);
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO runs (run_id, name, model, url, status, "
                     + "started_at, heartbeat_at, owner_host, owner_pid, owner_started, config_key, config_json, "
-                    + "environment_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + "environment_json, parent_run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, id);
                 ps.setString(2, s.name());
                 ps.setString(3, s.model());
@@ -107,6 +107,7 @@ public final class RunStore implements AutoCloseable {
                 ps.setString(11, configKey(s.config()));
                 ps.setString(12, ResultJson.write(ResultJson.MAPPER.convertValue(s.config(), Object.class)));
                 ps.setString(13, ResultJson.write(s.environment()));
+                ps.setString(14, s.parentRunId());
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO run_tags (run_id, tag) VALUES (?, ?)")) {
@@ -492,6 +493,34 @@ public final class RunStore implements AutoCloseable {
                     + "ORDER BY r.started_at DESC LIMIT ?", List.of(configKey, RunRow.FINISHED, limit + except.size()));
             commit();
             return rows.stream().filter(r -> !except.contains(r.runId())).limit(limit).toList();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The other providers' runs of a service run ({@link RunStart#parentRunId}), in the order they started. */
+    public List<RunRow> linkedRuns(String parentRunId) throws SQLException {
+        lock.lock();
+        try {
+            List<RunRow> rows = queryRuns("SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.parent_run_id = ? "
+                    + "ORDER BY r.started_at, r.run_id", List.of(parentRunId));
+            commit();
+            return rows;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The service run a run belongs to (it is one of its providers after the first), or null. */
+    public String parentRun(String runId) throws SQLException {
+        lock.lock();
+        try (PreparedStatement ps = c.prepareStatement("SELECT parent_run_id FROM runs WHERE run_id = ?")) {
+            ps.setString(1, runId);
+            try (ResultSet rs = ps.executeQuery()) {
+                String parent = rs.next() ? rs.getString(1) : null;
+                commit();
+                return parent;
+            }
         } finally {
             lock.unlock();
         }

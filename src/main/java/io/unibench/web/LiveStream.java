@@ -18,7 +18,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code GET /api/runs/{id}/events}: a run's live events as {@code text/event-stream}, ending with the run. First a
  * {@code status} event (the stored status; for a queued run its place and why it waits, repeated while it waits),
  * then the hub's events from the run's current state on ({@code point_started}, {@code snapshot} once a second,
- * {@code point_finished}), last {@code run_finished}. A run that has already ended gets its {@code status} and
+ * {@code point_finished}), last {@code run_finished}; a provider's run linked to a created run of several providers
+ * streams that run's events (it is one session). A run that has already ended gets its {@code status} and
  * {@code run_finished} at once. Each subscriber has its own bounded queue in the hub: a slow browser loses
  * snapshots, never the run's measurements.
  */
@@ -39,7 +40,8 @@ final class LiveStream {
     Route route() {
         return Route.api("get", "/api/runs/{id}/events", "The run's live events (text/event-stream, one JSON object "
                 + "per event): status, point_started, snapshot (once a second), point_finished, run_finished (last; "
-                + "the stream ends with it).", "text/event-stream", this::events);
+                + "the stream ends with it). A provider's run linked to a created run of several providers streams "
+                + "the whole run's.", "text/event-stream", this::events);
     }
 
     private void events(Context ctx) throws Exception {
@@ -48,7 +50,7 @@ final class LiveStream {
         ctx.res().setHeader("Cache-Control", "no-cache");
         ctx.res().setHeader("X-Accel-Buffering", "no"); // a reverse proxy must not buffer the stream
         Writer out = new Writer(ctx.res().getOutputStream());
-        RunQueue.Entry entry = queue.active(id);
+        RunQueue.Entry entry = queue.active(api.serviceRun(id)); // a linked provider's run streams its service run's
         out.send("status", status(id));
         if (entry == null) {
             RunRow row = store.run(id).row();
@@ -69,7 +71,7 @@ final class LiveStream {
             while (!done.await(KEEPALIVE_MILLIS, TimeUnit.MILLISECONDS)) {
                 boolean alive = queue.waiting(id) != null ? out.send("status", status(id)) : out.comment("alive");
                 // a hub closed without a run_finished (cannot happen today) must not hold the stream open
-                if (!alive || queue.active(id) == null) break;
+                if (!alive || queue.active(entry.runId()) == null) break;
             }
         }
     }

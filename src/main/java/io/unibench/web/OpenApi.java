@@ -57,7 +57,8 @@ final class OpenApi {
                 "problems", Map.of("type", "array", "description", "a refused scenario document: where and what",
                         "items", problem)));
         Map<String, Object> scenario = Map.of("type", "object", "description", "a scenario document: the schema of "
-                + "`unibench run --config` (bench.schema.json in the repository), one provider");
+                + "`unibench run --config` (bench.schema.json in the repository), one provider or several: one stored run "
+                + "per provider, the first in the created run, each other one linked to it (linked_runs, part_of)");
         components.put("schemas", Map.of("Error", error, "Scenario", scenario));
         components.put("securitySchemes", Map.of("bearer", Map.of("type", "http", "scheme", "bearer")));
         doc.put("components", components);

@@ -69,10 +69,11 @@ public final class Pages {
 
     public record RunsModel(Map<String, String> filters, List<RunItem> runs, String nextUrl, boolean loggedIn) {}
 
-    /** @param queueReason why a queued run waits, or null */
+    /** @param queueReason why a queued run waits, or null; @param links the other runs of its service run */
     public record RunModel(RunRow row, String started, String ended, List<Table> tables,
                            List<Map.Entry<String, String>> environment, String configJson, String chartJson,
-                           boolean standalone, String inlineCss, String inlineJs, boolean loggedIn, String queueReason) {}
+                           boolean standalone, String inlineCss, String inlineJs, boolean loggedIn, String queueReason,
+                           RunLinks links) {}
 
     public record CompareModel(RunRow a, RunRow b, List<Table> tables, List<String> notes, String chartJson,
                                boolean loggedIn) {}
@@ -157,7 +158,8 @@ public final class Pages {
         return new RunModel(run.row(), time(run.row().startedAt()),
                 run.row().endedAt() == null ? "" : time(run.row().endedAt()), RunViews.tables(run),
                 RunViews.environment(run), pretty(run.config()), scriptJson(ChartData.of(store, run)), standalone,
-                css.replace("</", "<\\/"), js.replace("</script", "<\\/script"), auth.required(), api.queueReason(run.runId()));
+                css.replace("</", "<\\/"), js.replace("</script", "<\\/script"), auth.required(), api.queueReason(run.runId()),
+                api.links(run.runId()));
     }
 
     private void report(Context ctx) throws Exception {

@@ -38,7 +38,8 @@ final class RunControl {
                         + "201 with {id, status: \"queued\"}.", "application/json", this::create,
                         param("tag", "a tag for the run (repeatable)")).with(201, Route.SCENARIO_DOCUMENT),
                 Route.api("post", "/api/runs/{id}/cancel", "Cancels a queued run (it never starts) or a running one "
-                        + "(it stops; what ran is kept): 202 with {id, status}; 409 when it has already ended.",
+                        + "(it stops; what ran is kept), with every provider's run of it: 202 with {id, status}; 409 "
+                        + "when it has already ended.",
                         "application/json", this::cancel).with(202, List.of()),
                 Route.api("post", "/api/scenarios/validate", "Validates a scenario document as POST /api/runs "
                         + "would, without queueing anything: 200 with {valid: true, name, levels, scenarios} or 400 "
@@ -68,7 +69,7 @@ final class RunControl {
 
     private void cancel(Context ctx) throws Exception {
         StoredRun run = api.load(ctx.pathParam("id"));
-        if (!queue.cancel(run.runId())) {
+        if (!queue.cancel(api.serviceRun(run.runId()))) {
             throw new ApiError(409, "run " + run.runId() + " is " + store.run(run.runId()).row().status()
                     + "; only a queued or running run can be cancelled");
         }

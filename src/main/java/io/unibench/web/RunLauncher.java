@@ -7,14 +7,15 @@ import io.unibench.store.StoreLocation;
 
 /**
  * How the service executes a run: the one seam between the platform and the benchmark pipeline, so the service never
- * orchestrates a run itself. {@code unibench serve} wires the same runner {@code unibench run --config} uses
- * ({@code cli.ScenarioLauncher}); pointing this at the session runner is a change of that one class.
+ * orchestrates a run itself. {@code unibench serve} wires the same code {@code unibench run --config} runs
+ * ({@code cli.ScenarioLauncher} through {@code cli.ScenarioSession}).
  */
 public interface RunLauncher {
     /**
      * One run the queue starts.
      *
-     * @param runId  the stored run, already {@code running}: the runner records into it (no new row)
+     * @param runId  the stored run, already {@code running}: its first provider records into it (no new row), each
+     *               other provider into a run of its own linked to it; its end is the queue's to store
      * @param config the validated document
      * @param store  the run history to record into
      * @param events where the run's live events go; the queue publishes the {@link RunFinished} itself once it has

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -36,8 +37,14 @@ final class RunQueue implements AutoCloseable {
     /** How long {@link #close()} lets running runs write their reports after asking them to stop. */
     static final Duration STOP_WAIT = Duration.ofSeconds(30);
 
-    /** A run the service holds: waiting or running. */
-    record Entry(String runId, BenchConfig config, JsonNode document, EventHub events, Cancellation cancel) {}
+    /**
+     * A run the service holds: waiting or running.
+     *
+     * @param started called once the run has left the queue and started (a schedule's round is then running)
+     * @param ended   counted down once the run's end is stored, or when it leaves a stopping service's queue
+     */
+    record Entry(String runId, BenchConfig config, JsonNode document, EventHub events, Cancellation cancel,
+                 Runnable started, CountDownLatch ended) {}
 
     /** Where a run stands in the queue: its place (1 = next) and why it waits. */
     record Waiting(int position, String reason) {}
@@ -70,7 +77,12 @@ final class RunQueue implements AutoCloseable {
 
     /** Queues a stored {@code queued} run; it starts as soon as a slot is free. */
     void submit(String runId, BenchConfig config, JsonNode document) {
-        Entry e = new Entry(runId, config, document, new EventHub(), new Cancellation());
+        submit(runId, config, document, () -> { });
+    }
+
+    /** Queues a stored {@code queued} run, calling {@code started} when it starts; returns its entry. */
+    Entry submit(String runId, BenchConfig config, JsonNode document, Runnable started) {
+        Entry e = new Entry(runId, config, document, new EventHub(), new Cancellation(), started, new CountDownLatch(1));
         lock.lock();
         try {
             if (closed) throw new ApiError(503, "the service is stopping; no run is queued");
@@ -79,6 +91,7 @@ final class RunQueue implements AutoCloseable {
             lock.unlock();
         }
         dispatch();
+        return e;
     }
 
     /** The run's entry while it is queued or running, else null. */
@@ -139,6 +152,7 @@ final class RunQueue implements AutoCloseable {
         store.endActive(runId, RunRow.CANCELLED, "cancelled before it started", System.currentTimeMillis());
         queued.events().publish(new RunFinished(RunStatus.STOPPED, "cancelled before it started"));
         queued.events().close();
+        queued.ended().countDown();
         return true;
     }
 
@@ -172,8 +186,9 @@ final class RunQueue implements AutoCloseable {
             };
             String reason = end.reason();
             long now = System.currentTimeMillis();
-            // the runner's recorder ended the row already unless the run failed before its first point
+            // the queued run's end is the queue's (its recorder leaves it); a run cancelled meanwhile has ended
             if (!store.endActive(e.runId(), status, reason, now)) store.setStatus(e.runId(), status, reason);
+            if (cause != null) endLinked(e.runId(), status, reason);
             e.events().publish(end);
         } catch (SQLException | RuntimeException ex) {
             log.println("unibench serve: run " + e.runId() + ": cannot store its end: "
@@ -187,7 +202,18 @@ final class RunQueue implements AutoCloseable {
             } finally {
                 lock.unlock();
             }
+            e.ended().countDown();
             dispatch();
+        }
+    }
+
+    /**
+     * The other providers' runs of a stopped service run end as it did: their recorders stored them
+     * {@code interrupted}; a cancel makes them {@code cancelled}, with the run's reason.
+     */
+    private void endLinked(String runId, String status, String reason) throws SQLException {
+        for (RunRow linked : store.linkedRuns(runId)) {
+            if (linked.status().equals(RunRow.INTERRUPTED)) store.setStatus(linked.runId(), status, reason);
         }
     }
 
@@ -199,6 +225,7 @@ final class RunQueue implements AutoCloseable {
             return new RunFinished(RunStatus.STOPPED, "cancelled before it started");
         }
         try {
+            e.started().run();
             return launcher.run(new RunLauncher.Launch(e.runId(), e.config(), location, e.events(), e.cancel()));
         } catch (BadInputException ex) {
             return failed(ex.getMessage());
@@ -227,7 +254,10 @@ final class RunQueue implements AutoCloseable {
         try {
             closed = true;
             stop = List.copyOf(running.values());
-            waiting.forEach(e -> e.events().close());
+            waiting.forEach(e -> {
+                e.events().close();
+                e.ended().countDown(); // it stays queued in the store; whoever waits on it stops waiting
+            });
             waiting.clear();
         } finally {
             lock.unlock();

@@ -55,7 +55,10 @@ final class RunsApi {
                         param("limit", "page size, 1 … " + MAX_LIMIT + " (default " + DEFAULT_LIMIT + ")"),
                         param("cursor", "the previous page's \"next\"")),
                 Route.api("get", "/api/runs/{id}", "One run: status, masked configuration, environment, every "
-                        + "point's summary, percentiles, workload, errors, per-trace and per-turn tables.",
+                        + "point's summary, percentiles, workload, errors, per-trace and per-turn tables; while queued "
+                        + "its queue {position, reason}; for a run of several providers (one stored run per provider) "
+                        + "linked_runs (the created run: the other providers' runs, as listed) or part_of (their "
+                        + "created run's id).",
                         "application/json", this::detail),
                 Route.api("get", "/api/runs/{id}/requests", "Every stored request, streamed from the store.",
                         "application/x-ndjson", this::requests, param("format", "jsonl (default) or csv")),
@@ -80,6 +83,21 @@ final class RunsApi {
     String queueReason(String runId) {
         RunQueue.Waiting w = queue.waiting(runId);
         return w == null ? null : "position " + w.position() + "; " + w.reason();
+    }
+
+    /**
+     * The service run a stored run belongs to: itself, or for a provider after the first of a several-provider run
+     * the queued run it is linked to, whose queue entry, live events and cancel it shares.
+     */
+    String serviceRun(String runId) throws SQLException {
+        String parent = store.parentRun(runId);
+        return parent != null ? parent : runId;
+    }
+
+    /** The runs of one service run of several providers this run belongs to (see {@link RunLinks}). */
+    RunLinks links(String runId) throws SQLException {
+        String parent = store.parentRun(runId);
+        return new RunLinks(parent, parent != null ? List.of() : store.linkedRuns(runId));
     }
 
     StoredRun load(String idOrPrefix) throws SQLException {
@@ -160,6 +178,12 @@ final class RunsApi {
         Map<String, Object> m = RunViews.detail(run, headlines(List.of(run.row())).get(run.runId()));
         RunQueue.Waiting w = queue.waiting(run.runId());
         if (w != null) m.put("queue", Map.of("position", w.position(), "reason", w.reason()));
+        RunLinks links = links(run.runId());
+        if (links.partOf() != null) m.put("part_of", links.partOf());
+        if (!links.linked().isEmpty()) {
+            Map<String, RunViews.Headline> h = headlines(links.linked());
+            m.put("linked_runs", links.linked().stream().map(r -> RunViews.listEntry(r, h.get(r.runId()))).toList());
+        }
         WebServer.json(ctx, m);
     }
 

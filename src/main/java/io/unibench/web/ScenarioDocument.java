@@ -20,7 +20,7 @@ import java.util.Map;
 /**
  * A scenario document posted to the service ({@code unibench run --config}'s schema, as JSON or YAML), validated
  * before anything is queued: by the scenario file's own rules (schema, cross-field rules, the api_key_env variable
- * set in the service's environment) and by the service's: one provider per run, and no credential in the document —
+ * set in the service's environment) and by the service's: no credential in the document —
  * keys stay in the service's environment, so they never travel through a browser. Every problem is reported with
  * its place: a JSON pointer, and for YAML also its line.
  *
@@ -75,6 +75,11 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
     }
 
     static ScenarioDocument parse(String contentType, byte[] body, Map<String, String> env) {
+        return parse(FILE_NAME, contentType, body, env);
+    }
+
+    /** @param fileName where the document came from (a schedule's file): a run's default name is derived from it */
+    static ScenarioDocument parse(String fileName, String contentType, byte[] body, Map<String, String> env) {
         boolean yaml = isYaml(contentType);
         if (!yaml && !mediaType(contentType).equals("application/json")) {
             throw new ApiError(415, "Content-Type '" + contentType + "': send the scenario document as application/json "
@@ -85,7 +90,7 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
         if (!yaml) text = jsonAsYaml(text);
         BenchConfig config;
         try {
-            config = ScenarioFile.parse(FILE_NAME, text, env);
+            config = ScenarioFile.parse(fileName, text, env);
         } catch (ScenarioProblems e) {
             List<Problem> out = new ArrayList<>();
             for (ScenarioProblems.Problem p : e.problems()) out.add(new Problem(pointer(p.path()), yaml ? p.line() : 0, p.message()));
@@ -115,17 +120,13 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
         }
     }
 
-    /** The service's own rules: one provider; no credential header, no user info in a URL. */
+    /** The service's own rules: no credential header, no user info in a URL. */
     private static List<Problem> serviceRules(ObjectNode tree, String yamlText) {
         List<Problem> out = new ArrayList<>();
         List<JsonNode> providers = new ArrayList<>();
         String base = tree.has("provider") ? "/provider" : "/providers";
         if (tree.has("provider")) providers.add(tree.get("provider"));
         tree.path("providers").forEach(providers::add);
-        if (tree.path("providers").size() > 1) {
-            out.add(problem("/providers/1", "the service runs one provider per run: submit one run per provider "
-                    + "(and compare them at /compare)", yamlText));
-        }
         for (int i = 0; i < providers.size(); i++) {
             String at = base.equals("/provider") ? base : base + "/" + i;
             JsonNode p = providers.get(i);

@@ -8,6 +8,7 @@ import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.staticfiles.Location;
 import io.unibench.BadInputException;
+import io.unibench.schedule.RoundLauncher;
 import io.unibench.store.RunStore;
 import io.unibench.store.StoreLocation;
 
@@ -31,12 +32,14 @@ public final class WebServer implements AutoCloseable {
     private final RunQueue queue;
     private final List<Route> routes;
     private final SchedulePages schedules;
+    private final RoundLauncher rounds;
 
-    private WebServer(Javalin app, RunQueue queue, List<Route> routes, SchedulePages schedules) {
+    private WebServer(Javalin app, RunQueue queue, List<Route> routes, SchedulePages schedules, RoundLauncher rounds) {
         this.app = app;
         this.queue = queue;
         this.routes = routes;
         this.schedules = schedules;
+        this.rounds = rounds;
     }
 
     /** Starts listening; {@code config.port() == 0} takes a free port ({@link #port()}). */
@@ -107,7 +110,8 @@ public final class WebServer implements AutoCloseable {
         });
         app.start();
         control.requeueAdopted();
-        return new WebServer(app, queue, List.copyOf(routes), schedules);
+        return new WebServer(app, queue, List.copyOf(routes), schedules,
+                new QueuedRoundLauncher(store, queue, service.environment()));
     }
 
     /** Paths served without the token: health, the login form and the static assets (no data in them). */
@@ -141,6 +145,11 @@ public final class WebServer implements AutoCloseable {
 
     public int port() {
         return app.port();
+    }
+
+    /** How the service's scheduler runs a round: as a run of this server's queue, behind the runs queued before it. */
+    public RoundLauncher rounds() {
+        return rounds;
     }
 
     List<Route> routes() {

@@ -1,7 +1,6 @@
 package io.unibench.cli;
 
 import io.unibench.schedule.Round;
-import io.unibench.schedule.RoundLauncher;
 import io.unibench.schedule.Schedule;
 import io.unibench.schedule.ScheduleService;
 import io.unibench.schedule.ScheduleStore;
@@ -10,6 +9,9 @@ import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import io.unibench.store.RunStore;
 import io.unibench.store.StoreLocation;
+import io.unibench.web.RunService;
+import io.unibench.web.WebConfig;
+import io.unibench.web.WebServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,9 +28,9 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The service's scheduler with the CLI launcher: a due schedule's round runs in the background against the
- * simulator and is stored as an ordinary run tagged with its schedule and round. Synchronised on the service's log
- * line for the round, not on time.
+ * The service's scheduler wired as {@code unibench serve} wires it: a due schedule's round becomes a run of the
+ * service's queue ({@link WebServer#rounds}), runs in the background against the simulator and is stored as an
+ * ordinary run tagged with its schedule and round. Synchronised on the service's log line for the round, not on time.
  */
 class ScheduleServiceTest {
     @TempDir
@@ -67,8 +69,10 @@ class ScheduleServiceTest {
                         Duration.ZERO, true, null, null, stored, stored));
             }
             PrintWriter log = new PrintWriter(watching, true);
-            RoundLauncher launcher = new CliRoundLauncher(location, Map.of(), false, dir.resolve("out").toString(), log, log);
-            try (ScheduleService service = ScheduleService.start(location, launcher, Map.of(), null, log)) {
+            try (RunStore store = RunStore.open(location);
+                 WebServer server = WebServer.start(new WebConfig("127.0.0.1", 0, null), store, location,
+                         new RunService(new ScenarioLauncher(Map.of(), dir.resolve("out"), log), 1, Map.of()), "test", log);
+                 ScheduleService service = ScheduleService.start(location, server.rounds(), Map.of(), null, log)) {
                 assertThat(roundLogged.await(60, TimeUnit.SECONDS)).as(logText.toString()).isTrue();
                 List<Round> rounds = service.store().rounds("every-minute", 10);
                 assertThat(rounds).singleElement().satisfies(r -> {
@@ -76,10 +80,12 @@ class ScheduleServiceTest {
                     assertThat(r.trigger()).isEqualTo(Round.SCHEDULED);
                     assertThat(r.runIds()).hasSize(1);
                 });
-                try (RunStore runs = RunStore.open(location)) {
-                    assertThat(runs.run(rounds.getFirst().runIds().getFirst()).row().tags())
-                            .contains("schedule:every-minute", "round:" + rounds.getFirst().roundId());
-                }
+                String run = rounds.getFirst().runIds().getFirst();
+                assertThat(store.run(run).row().tags())
+                        .contains("schedule:every-minute", "round:" + rounds.getFirst().roundId());
+                assertThat(store.run(run).row().requestCount()).isEqualTo(3);
+                // a run of the service's queue: its files where the service writes every run's
+                assertThat(dir.resolve("out").resolve(run).resolve("scenario_summary.txt")).exists();
             }
         }
     }

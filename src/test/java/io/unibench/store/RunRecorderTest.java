@@ -61,6 +61,36 @@ class RunRecorderTest {
     }
 
     @Test
+    void anAdoptedRunGetsItsTargetAndRecordsButItsEndIsLeftToItsOwner() throws Exception {
+        StoreLocation loc = StoreLocation.sqlite(tmp.resolve("u.db"));
+        String id;
+        try (RunStore store = RunStore.open(loc)) {
+            id = store.createRun(start(), Owner.current(), 1000, RunRow.QUEUED);
+            assertThat(store.startQueued(id, start(), Owner.current(), 2000)).isTrue();
+        }
+        RunRecorder recorder = RunRecorder.open(loc, new PrintWriter(err, true))
+                .adopt(id, "http://127.0.0.1:9/v1", Map.of("provider", "p1"));
+        RunInfo info = new RunInfo("p", 1, -1, 5);
+        List<RequestRecord> records = TestStores.records(5, 0, 1);
+        try (RecordSink sink = recorder.pointSink(info, 0)) {
+            records.forEach(sink::accept);
+        }
+        RunMetrics m = new RunMetrics();
+        records.forEach(m::accept);
+        recorder.pointFinished(m.result(info), Map.of());
+        recorder.finish(false);
+        try (RunStore store = RunStore.open(loc)) {
+            StoredRun run = store.run(id);
+            assertThat(run.row().status()).as("the owner (the service's queue) ends it").isEqualTo(RunRow.RUNNING);
+            assertThat(run.row().endedAt()).isNull();
+            assertThat(run.row().requestCount()).isEqualTo(5);
+            assertThat(run.row().url()).isEqualTo("http://127.0.0.1:9/v1");
+            assertThat(run.environment().get("provider").asText()).isEqualTo("p1");
+            assertThat(run.row().tags()).containsExactly("t"); // kept from when it was queued
+        }
+    }
+
+    @Test
     void statusIsInterruptedWhenStoppedAndFailedWhenAPointNeverFinished() throws Exception {
         StoreLocation loc = StoreLocation.sqlite(tmp.resolve("u.db"));
         RunRecorder stopped = RunRecorder.open(loc, new PrintWriter(err, true));

@@ -72,6 +72,20 @@ abstract class RunStoreContract {
         return new RunStart(name, tags, model, url, config, Map.of("java_version", "21"));
     }
 
+    @Test
+    void theProvidersOfAServiceRunAreLinkedToTheQueuedRunInTheOrderTheyStarted() throws Exception {
+        String queued = store.createRun(start("svc", "m", "http://a/v1", List.of("t")), me, 1000, RunRow.QUEUED);
+        String second = store.createRun(start("svc/b", "m", "http://b/v1", List.of("t")).under(queued), me, 2000);
+        String third = store.createRun(start("svc/c", "m", "http://c/v1", List.of("t")).under(queued), me, 3000);
+        String alone = store.createRun(start("other", "m", "http://d/v1", List.of()), me, 4000);
+        assertThat(store.linkedRuns(queued)).extracting(RunRow::runId).containsExactly(second, third);
+        assertThat(store.linkedRuns(queued).getFirst().tags()).containsExactly("t");
+        assertThat(store.parentRun(second)).isEqualTo(queued);
+        assertThat(store.parentRun(queued)).isNull();
+        assertThat(store.linkedRuns(alone)).isEmpty();
+        assertThat(store.parentRun(alone)).isNull();
+    }
+
     /** A finished run of one point holding {@code records}; returns its id. */
     String storeRun(RunStart s, List<RequestRecord> records, long now) throws Exception {
         String id = store.createRun(s, me, now);

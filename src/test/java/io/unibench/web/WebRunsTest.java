@@ -196,6 +196,179 @@ class WebRunsTest {
         assertThat(f.logText.toString()).doesNotContain(WebFixture.API_KEY);
     }
 
+    /** Two providers: the fixture's simulator (its key from the service's environment) and an embedded one. */
+    static String twoProvidersYaml(String name, String second) {
+        String one = quickYaml(name);
+        String provider = one.substring(one.indexOf("provider:\n"), one.indexOf("generation:"));
+        return one.replace(provider, """
+                providers:
+                  - {name: local, base_url: "%s/v1", model: m, api_key_env: TEST_KEY}
+                  - {name: other, base_url: sim, model: m, simulator: %s}
+                """.formatted(f.sim.baseUrl(), second));
+    }
+
+    @Test
+    void aRunOfTwoProvidersStoresOneRunPerProviderLinkedToTheQueuedOne() throws Exception {
+        String id = create(twoProvidersYaml("pair", "{ttft_ms: 1, itl_ms: 1}"));
+        Iterator<Event> events = events(id);
+        // the first provider's first level has ended: its requests and environment are in the store while it runs
+        until(events, "point_finished");
+        JsonNode live = JSON.readTree(f.get("/api/runs/" + id).body());
+        assertThat(live.get("status").asText()).isEqualTo("running");
+        assertThat(live.get("request_count").asLong()).isEqualTo(6);
+        assertThat(live.get("environment").get("provider").asText()).isEqualTo("local");
+        assertThat(live.get("environment").get("target_base_url").asText()).contains(f.sim.baseUrl());
+
+        List<Event> rest = new ArrayList<>();
+        events.forEachRemaining(rest::add);
+        List<String> labels = rest.stream().filter(e -> e.name().equals("point_started"))
+                .map(e -> e.data().get("label").asText()).toList();
+        assertThat(labels).hasSize(3).allMatch(l -> l.startsWith("local/") || l.startsWith("other/"));
+        assertThat(labels).filteredOn(l -> l.startsWith("other/")).hasSize(2);
+        assertThat(rest.getLast().name()).isEqualTo("run_finished");
+        assertThat(rest.getLast().data().get("run_status").asText()).isEqualTo("finished");
+
+        JsonNode queued = JSON.readTree(f.get("/api/runs/" + id).body());
+        assertThat(queued.get("status").asText()).isEqualTo("finished");
+        assertThat(queued.get("request_count").asLong()).isEqualTo(12);
+        assertThat(queued.get("points")).hasSize(2);
+        assertThat(queued.get("environment").get("provider").asText()).isEqualTo("local");
+        assertThat(queued.has("part_of")).isFalse();
+        JsonNode linked = queued.get("linked_runs");
+        assertThat(linked).hasSize(1);
+        String other = linked.get(0).get("id").asText();
+        assertThat(linked.get(0).get("name").asText()).isEqualTo("pair/other");
+        assertThat(linked.get(0).get("status").asText()).isEqualTo("finished");
+        assertThat(linked.get(0).get("request_count").asLong()).isEqualTo(12);
+
+        JsonNode second = JSON.readTree(f.get("/api/runs/" + other).body());
+        assertThat(second.get("status").asText()).isEqualTo("finished");
+        assertThat(second.get("part_of").asText()).isEqualTo(id);
+        assertThat(second.has("linked_runs")).isFalse();
+        assertThat(second.get("request_count").asLong()).isEqualTo(12);
+        assertThat(second.get("success_count").asLong()).isEqualTo(12);
+        assertThat(second.get("points")).hasSize(2);
+        assertThat(second.get("points").get(1).get("summary").get("Total Requests").asLong()).isEqualTo(6);
+        assertThat(second.get("environment").get("provider").asText()).isEqualTo("other");
+        assertThat(second.get("environment").get("embedded_simulator").asBoolean()).isTrue();
+        assertThat(second.get("config").get("providers")).hasSize(2); // the document, as the queued run's
+        String page = f.get("/runs/" + id).body();
+        assertThat(page).contains("href=\"/runs/" + other + "\"");
+        assertThat(f.get("/runs/" + other).body()).contains("href=\"/runs/" + id + "\"");
+        assertThat(f.get("/runs/" + other).body()).doesNotContain(WebFixture.API_KEY);
+        JsonNode api = JSON.readTree(f.get("/api/openapi.json").body());
+        assertThat(api.get("paths").get("/api/runs/{id}").get("get").get("summary").asText())
+                .contains("linked_runs").contains("part_of");
+        assertThat(api.at("/components/schemas/Scenario/description").asText()).contains("several");
+    }
+
+    @Test
+    void cancellingAnyRunOfASeveralProviderRunStopsItAndEndsEveryProvidersRunCancelled() throws Exception {
+        // the second provider's requests each take about 30 s of prefill: it is running when the test cancels it
+        String id = create(twoProvidersYaml("pair-cancel", "{ttft_ms: 1, itl_ms: 1, prefill_ms_per_token: 100}")
+                .replace("prompt: Say hello.", "prompt: " + "word ".repeat(300).strip()));
+        Iterator<Event> events = events(id);
+        Event started;
+        do {
+            started = until(events, "point_started").getLast();
+        } while (!started.data().get("label").asText().startsWith("other/"));
+        int point = started.data().get("point").asInt();
+        Event tick; // the point's snapshots tick once its stored run exists (its sink is added before they start)
+        do {
+            tick = until(events, "snapshot").getLast();
+        } while (tick.data().get("point").asInt() != point);
+        String other = JSON.readTree(f.get("/api/runs/" + id).body()).get("linked_runs").get(0).get("id").asText();
+        assertThat(JSON.readTree(f.get("/api/runs/" + other).body()).get("status").asText()).isEqualTo("running");
+        Event followed = events(other).next(); // a linked run's stream is its service run's
+        assertThat(followed.name()).isEqualTo("status");
+        assertThat(followed.data().get("status").asText()).isEqualTo("running");
+
+        HttpResponse<String> c = post("/api/runs/" + other + "/cancel", "application/json", "");
+        assertThat(c.statusCode()).as(c.body()).isEqualTo(202);
+        Event end = until(events, "run_finished").getLast();
+        assertThat(end.data().get("run_status").asText()).isEqualTo("cancelled");
+        for (String run : List.of(id, other)) {
+            JsonNode d = JSON.readTree(f.get("/api/runs/" + run).body());
+            assertThat(d.get("status").asText()).as(run).isEqualTo("cancelled");
+            assertThat(d.get("status_reason").asText()).as(run).isEqualTo("cancelled by request");
+        }
+    }
+
+    @Test
+    void aRoundFiredWhileAnotherRunHoldsTheQueueWaitsThereThenRunsAndAnOverlappingFireIsSkipped() throws Exception {
+        String slow = create(SLOW_YAML);
+        Iterator<Event> slowEvents = events(slow);
+        until(slowEvents, "point_started"); // the slow run holds the only slot now
+
+        long stored = 1_000_000_000_000L;
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(stored);
+        String doc = quickYaml("nightly-round") + """
+                alerts:
+                  - {name: any-first-token, metric: ttft_p95_ms, op: ">", threshold: 0, for_rounds: 1}
+                """;
+        try (io.unibench.schedule.ScheduleStore schedules = io.unibench.schedule.ScheduleStore.open(f.location)) {
+            schedules.add(new io.unibench.schedule.Schedule("nightly", doc, "nightly.yaml",
+                    io.unibench.schedule.Trigger.every(Duration.ofMinutes(1), stored, "--every"), Duration.ZERO, true,
+                    null, null, stored, stored));
+            io.unibench.schedule.RoundRunner rounds = new io.unibench.schedule.RoundRunner(schedules, f.store,
+                    f.server.rounds(), now::get, null, new java.io.PrintWriter(f.logText, true));
+            java.util.concurrent.CompletableFuture<io.unibench.schedule.RoundRunner.Done> done =
+                    new java.util.concurrent.CompletableFuture<>();
+            io.unibench.schedule.Scheduler scheduler = new io.unibench.schedule.Scheduler(schedules, now::get, b -> 0,
+                    (sched, round) -> Thread.ofVirtual().start(() -> {
+                        try {
+                            done.complete(rounds.run(sched, round));
+                        } catch (Exception e) {
+                            done.completeExceptionally(e);
+                        }
+                    }), new java.io.PrintWriter(f.logText, true));
+
+            now.set(stored + Duration.ofMinutes(1).toMillis());
+            scheduler.tick();
+            io.unibench.schedule.Round first = schedules.rounds("nightly", 10).getFirst();
+            String roundTag = io.unibench.schedule.RoundLauncher.roundTag(first.roundId());
+            JsonNode listed = null;
+            for (int tick = 0; tick < 30 && listed == null; tick++) { // the round's run is queued by its own thread
+                JsonNode runs = JSON.readTree(f.get("/api/runs?tag=" + roundTag).body()).get("runs");
+                if (!runs.isEmpty()) listed = runs.get(0);
+                else until(slowEvents, "snapshot"); // once a second while the slow run goes on
+            }
+            assertThat(listed).as("the round's run is listed").isNotNull();
+            String run = listed.get("id").asText();
+            JsonNode waiting = JSON.readTree(f.get("/api/runs/" + run).body());
+            assertThat(waiting.get("status").asText()).isEqualTo("queued");
+            assertThat(waiting.get("queue").get("reason").asText()).contains(slow);
+            assertThat(waiting.get("tags").toString()).contains("schedule:nightly").contains(roundTag);
+            assertThat(schedules.round(first.roundId()).status()).as("its run has not started").isEqualTo("queued");
+
+            now.addAndGet(Duration.ofMinutes(1).toMillis()); // the next fire time: the first round is still queued
+            scheduler.tick();
+            io.unibench.schedule.Round skipped = schedules.rounds("nightly", 10).stream()
+                    .filter(r -> !r.roundId().equals(first.roundId())).findFirst().orElseThrow();
+            assertThat(skipped.status()).isEqualTo("skipped");
+            assertThat(skipped.reason()).contains(first.roundId()).contains("queued");
+            assertThat(JSON.readTree(f.get("/api/runs?tag=schedule:nightly").body()).get("runs")).hasSize(1);
+
+            assertThat(post("/api/runs/" + slow + "/cancel", "application/json", "").statusCode()).isEqualTo(202);
+            Event end = until(events(run), "run_finished").getLast();
+            assertThat(end.data().get("run_status").asText()).isEqualTo("finished");
+            io.unibench.schedule.RoundRunner.Done ran = done.get(120, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(ran.round().status()).as(String.valueOf(ran.round().reason())).isEqualTo("finished");
+            assertThat(ran.round().runIds()).containsExactly(run);
+            assertThat(ran.round().startedAt()).isNotNull();
+            // its alerts were evaluated from the stored run once it ended: one target per level, each firing
+            assertThat(ran.outcomes()).extracting(o -> o.target().level()).containsExactly(1, 2);
+            assertThat(ran.outcomes()).allSatisfy(o -> {
+                assertThat(o.state().status()).isEqualTo(io.unibench.schedule.AlertState.Status.FIRING);
+                assertThat(o.target().provider()).isEqualTo("local");
+                assertThat(o.observation().runId()).isEqualTo(run);
+            });
+            JsonNode stored2 = JSON.readTree(f.get("/api/runs/" + run).body());
+            assertThat(stored2.get("request_count").asLong()).isEqualTo(12);
+            assertThat(stored2.get("name").asText()).isEqualTo("nightly-round");
+        }
+    }
+
     @Test
     void aQueuedRunSaysWhyItWaitsAndEitherRunCanBeCancelled() throws Exception {
         String slow = create(SLOW_YAML);
@@ -276,11 +449,11 @@ class WebRunsTest {
         assertThat(userInfo.get(0).get("path").asText()).isEqualTo("/provider/base_url");
         assertThat(userInfo.toString()).doesNotContain("user:pw");
 
-        String two0 = "{\"name\":\"p\",\"providers\":[{\"name\":\"a\",\"base_url\":\"sim\",\"model\":\"m\"},"
-                + "{\"name\":\"b\",\"base_url\":\"sim\",\"model\":\"m\"}],\"scenarios\":[{\"name\":\"s\",\"type\":\"chat\","
-                + "\"prompt\":\"hi\"}]}";
-        JsonNode providers = problems(post("/api/runs", "application/json", two0), 400);
-        assertThat(providers.get(0).get("path").asText()).isEqualTo("/providers/1");
+        String secondBad = "{\"name\":\"p\",\"providers\":[{\"name\":\"a\",\"base_url\":\"sim\",\"model\":\"m\"},"
+                + "{\"name\":\"b\",\"base_url\":\"http://u:pw@127.0.0.1:1/v1\",\"model\":\"m\"}],"
+                + "\"scenarios\":[{\"name\":\"s\",\"type\":\"chat\",\"prompt\":\"hi\"}]}";
+        JsonNode providers = problems(post("/api/runs", "application/json", secondBad), 400);
+        assertThat(providers.get(0).get("path").asText()).isEqualTo("/providers/1/base_url");
         assertThat(providers.get(0).has("line")).isFalse();
 
         String scenarios = "\"scenarios\":[{\"name\":\"s\",\"type\":\"chat\",\"prompt\":\"hi\"}]";

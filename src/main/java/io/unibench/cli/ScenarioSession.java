@@ -1,0 +1,58 @@
+package io.unibench.cli;
+
+import io.unibench.engine.SessionRunner;
+import io.unibench.engine.StopSignal;
+import io.unibench.engine.live.EventHub;
+import io.unibench.engine.live.RunListener;
+import io.unibench.engine.spec.RunSpec;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.ScenarioRunner;
+import io.unibench.scenario.ScenarioSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A scenario document run to its end, the one way {@code unibench run --config} and the service's runs both go: the
+ * providers' targets started ({@link ScenarioTargets}), the document mapped to a {@link RunSpec}
+ * ({@link ScenarioSpec}), and the {@link SessionRunner} driven by the {@link ScenarioRunner} front, recording through
+ * a {@link HistoryRecorder}, observing the servers' own metrics, and publishing its live events. The callers differ
+ * only in where the history goes, who listens and who may stop the session.
+ */
+final class ScenarioSession {
+    private ScenarioSession() {}
+
+    /**
+     * What a caller plugs in.
+     *
+     * @param recorder the run history's adapter for the spec; closed here when the session ends
+     * @param server   the servers' metrics during each level ({@code --server-metrics}; the service reads /metrics)
+     * @param listener gets every live event the session publishes, all delivered before {@link #run} returns; null: none
+     * @param started  gets the session before its first point (to stop it on a signal or a cancel)
+     */
+    record Wiring(Function<RunSpec, HistoryRecorder> recorder, ServerMetricsHook server, RunListener listener,
+                  Consumer<SessionRunner> started) {}
+
+    /** @param root the run's output folder; @param history the spec's history section */
+    static ScenarioRunner.Ran run(BenchConfig bench, Path root, RunSpec.History history, Map<String, String> env,
+                                  Wiring wiring, PrintWriter err) throws IOException, InterruptedException {
+        try (ScenarioTargets targets = ScenarioTargets.start(bench, err)) {
+            RunSpec spec = ScenarioSpec.of(bench, targets.endpoints(), root, history);
+            HistoryRecorder store = wiring.recorder().apply(spec);
+            StopSignal stop = new StopSignal();
+            SessionRunner session = null;
+            try (EventHub events = new EventHub()) {
+                if (wiring.listener() != null) events.subscribe(wiring.listener());
+                session = new SessionRunner(spec, env, false, stop, events, store, err).observe(wiring.server());
+                wiring.started().accept(session);
+                return new ScenarioRunner(bench, spec, stop, err).run(session);
+            } finally { // closing the hub above delivered every event first
+                store.close(session == null || session.stopped()); // also a run that failed before its target ended
+            }
+        }
+    }
+}
