@@ -161,6 +161,10 @@ class BrowserTest {
         assertThat(Long.parseLong(page.locator("#live-completed").textContent())).isPositive();
         assertThat(page.locator("#live-level").textContent()).startsWith("concurrency ");
         assertThat(page.locator("#live-state").textContent()).startsWith("running: point ");
+        // the facts rendered while the run was queued follow the store once a point has started or ended
+        page.waitForFunction("document.getElementById('live') !== null"
+                + " && /^[1-9]/.test(document.getElementById('run-requests').textContent)"
+                + " && document.querySelectorAll('#run-environment tr').length > 0");
         page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("run-live.png")).setFullPage(true));
 
         // the end reloads the page into the run's report

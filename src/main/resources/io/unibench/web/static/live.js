@@ -109,6 +109,25 @@
     drawAll();
   }
 
+  // The facts rendered when the page opened (often while the run was still queued: 0 requests, no environment)
+  // follow the store: refreshed from the run's JSON when a point starts or ends, the moments they change most.
+  function refreshFacts() {
+    fetch("/api/runs/" + encodeURIComponent(run)).then(function (r) { return r.ok ? r.json() : null; }).then(function (d) {
+      if (!d) return;
+      $("run-requests").textContent = d.request_count + " stored, " + d.success_count + " succeeded";
+      var env = d.environment || {}, table = $("run-environment");
+      if (!table || Object.keys(env).length === 0) return;
+      table.innerHTML = "";
+      Object.keys(env).forEach(function (k) {
+        var tr = document.createElement("tr"), th = document.createElement("th"), td = document.createElement("td");
+        var v = env[k];
+        th.textContent = k;
+        td.textContent = v !== null && typeof v === "object" ? JSON.stringify(v) : String(v);
+        tr.appendChild(th); tr.appendChild(td); table.appendChild(tr);
+      });
+    }).catch(function () { /* the next point's refresh tries again */ });
+  }
+
   var source = new EventSource("/api/runs/" + encodeURIComponent(run) + "/events");
   function on(name, f) {
     source.addEventListener(name, function (e) { f(JSON.parse(e.data)); });
@@ -117,10 +136,11 @@
     if (s.status === "queued") $("live-state").textContent = "queued (position " + s.position + "): " + s.reason;
     live.setAttribute("data-status", s.status);
   });
-  on("point_started", onStarted);
+  on("point_started", function (p) { onStarted(p); refreshFacts(); });
   on("snapshot", onSnapshot);
   on("point_finished", function (f) {
     $("live-progress").textContent = "point " + (f.point + 1) + " finished: " + f.summary["Total Requests"] + " requests";
+    refreshFacts();
   });
   on("run_finished", function (r) {
     source.close();
