@@ -297,7 +297,8 @@ public final class SessionRunner {
         long start = System.nanoTime();
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
         LiveRecorder live = new LiveRecorder(index, Clock.system(stop), client::inFlight,
-                () -> new Snapshot.ClientLoad(selfCheck.cpuPercentOfOneCoreNow(), Double.NaN, selfCheck.warningNow()),
+                () -> new Snapshot.ClientLoad(selfCheck.cpuPercentOfOneCoreNow(), selfCheck.loopLagP99MillisNow(),
+                        selfCheck.warningNow()),
                 events::publish);
         RuntimeException failure = null;
         RunOutcome outcome = null;

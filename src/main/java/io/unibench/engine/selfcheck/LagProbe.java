@@ -21,6 +21,9 @@ public interface LagProbe {
     /** Stops the timer and returns the delays it saw. Idempotent. */
     LagHistogramView stop();
 
+    /** The delays seen so far, while the timer goes on (for the live view, about once a second). */
+    LagHistogramView now();
+
     /** A timer on every event loop of {@code loops} (the client's Netty I/O threads). */
     static LagProbe onEventLoops(EventExecutorGroup loops, Duration period) {
         return new EventLoopProbe(loops, period.toNanos());
@@ -58,6 +61,13 @@ public interface LagProbe {
             return LagHistogramView.of(all);
         }
 
+        @Override
+        public LagHistogramView now() {
+            LagHistogram all = new LagHistogram();
+            for (Timer t : timers) all.add(t.sofar());
+            return LagHistogramView.of(all);
+        }
+
         private final class Timer implements Runnable {
             private final EventExecutor loop;
             private final LagHistogram lags = new LagHistogram();
@@ -92,6 +102,10 @@ public interface LagProbe {
                 stopped = true;
                 ScheduledFuture<?> p = pending;
                 if (p != null) p.cancel(false);
+                return sofar();
+            }
+
+            LagHistogram sofar() {
                 synchronized (lags) {
                     return lags.copy();
                 }
@@ -134,6 +148,11 @@ public interface LagProbe {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            return now();
+        }
+
+        @Override
+        public LagHistogramView now() {
             synchronized (lags) {
                 return LagHistogramView.of(lags.copy());
             }

@@ -67,6 +67,14 @@ public final class SelfCheck {
         return cpu.lastShare() * Runtime.getRuntime().availableProcessors() * 100;
     }
 
+    /**
+     * The client's event-loop timer lag p99 so far in milliseconds, for the live view (HdrHistogram, 3 significant
+     * digits, as in the report); NaN without event loops (a dry run) or before the first timer fired.
+     */
+    public double loopLagP99MillisNow() {
+        return eventLoops == null ? Double.NaN : eventLoops.now().p99Millis();
+    }
+
     /** A warning for the live view when the last period's CPU is above the threshold; null when fine. */
     public String warningNow() {
         double share = cpu.lastShare();

@@ -101,7 +101,9 @@ class SelfCheckTest {
             while (System.nanoTime() < end) { // bounded: 600 ms of 30 ms slices
                 loop.submit(() -> spin(30)).get();
             }
+            double live = check.loopLagP99MillisNow(); // what the live view shows while the run goes on
             SelfCheckReport r = check.stop();
+            assertThat(live).isGreaterThan(5.0);
             assertThat(r.eventLoopLag().samples()).isPositive();
             assertThat(r.eventLoopLag().p99Millis()).isGreaterThan(5.0);
             assertThat(r.cpuSeconds()).isPositive();
@@ -129,7 +131,9 @@ class SelfCheckTest {
             SelfCheck check = SelfCheck.start(loops, new SelfCheck.Thresholds(0.95, 100), Duration.ofMillis(50),
                     Duration.ofMillis(10));
             Thread.sleep(400); // the idle "run" being checked, not a synchronisation
+            double live = check.loopLagP99MillisNow();
             SelfCheckReport r = check.stop();
+            assertThat(live).isBetween(0.0, 100.0);
             assertThat(r.eventLoopLag().samples()).isPositive();
             assertThat(r.virtualThreadLag().samples()).isPositive();
             assertThat(r.bottleneck()).as(r.describeCpu() + " / " + r.describeLag()).isFalse();
