@@ -1,11 +1,14 @@
 package io.unibench.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.scrape.ServerSample;
 import io.unibench.scrape.ServerSeries;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +40,27 @@ public final class ServerMetricsReport {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("maps of numbers and strings always serialise", e);
         }
+    }
+
+    /**
+     * The series back from {@link #json}'s object (a stored point's, or a {@code server_metrics.json}): the samples
+     * as scraped, so its summary is the one the run printed, not one recomputed from rounded figures.
+     */
+    public static ServerSeries series(JsonNode stored) {
+        List<ServerSample> samples = new ArrayList<>();
+        for (JsonNode row : stored.path("series")) {
+            samples.add(new ServerSample(row.path("timestamp_ms").asLong(), value(row, "running"),
+                    value(row, "waiting"), value(row, "kv_cache_usage"), value(row, "prefix_cache_hits"),
+                    value(row, "prefix_cache_queries"), value(row, "prefix_cache_hit_rate"),
+                    value(row, "generation_tokens"), value(row, "prompt_tokens")));
+        }
+        return new ServerSeries(stored.path("engine").textValue(), samples);
+    }
+
+    /** A field {@link ServerSeries#rows} left out is a series the engine did not expose: NaN, as it was scraped. */
+    private static double value(JsonNode row, String key) {
+        JsonNode v = row.get(key);
+        return v == null || !v.isNumber() ? Double.NaN : v.asDouble();
     }
 
     public static void write(Path runDir, String json) throws IOException {
