@@ -12,6 +12,10 @@ import io.unibench.scenario.ScenarioFile;
 import io.unibench.scenario.ScenarioResults;
 import io.unibench.scenario.ScenarioRunner;
 import io.unibench.scenario.ScenarioSpec;
+import io.unibench.store.RunStore;
+import io.unibench.store.StoreLocation;
+import io.unibench.store.StoredRun;
+import io.unibench.web.ReportPage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,6 +26,7 @@ import java.io.PrintWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -110,10 +115,15 @@ public final class RunCommand implements Callable<Integer> {
         Thread hook = null;
         HistoryRecorder store = null;
         ScenarioTargets targets = null;
+        Path scratch = null; // --no-db --report html: the stored runs the report draws, deleted after it
         try {
             targets = ScenarioTargets.start(bench, err);
             Map<String, String> endpoints = targets.endpoints();
-            RunHistory runHistory = RunHistory.open(history, environment, err);
+            boolean html = report.contains(ReportFiles.Format.html);
+            if (html && history.noDb) scratch = Files.createTempDirectory("unibench-report");
+            RunHistory runHistory = scratch == null ? RunHistory.open(history, environment, err)
+                    : RunHistory.at(StoreLocation.sqlite(scratch.resolve("report.db")),
+                    new PrintWriter(java.io.Writer.nullWriter()));
             RunSpec spec = ScenarioSpec.of(bench, endpoints, root,
                     new RunSpec.History(!history.noDb, history.store.db, history.tags));
             store = new HistoryRecorder(runHistory, HistoryRecorder.scenarioStart(history.tags, config, bench, spec));
@@ -132,7 +142,9 @@ public final class RunCommand implements Callable<Integer> {
             out.println(text);
             out.print(server.table()); // the servers' own metrics per level, when they had any
             Files.writeString(root.resolve("scenario_summary.txt"), text);
-            for (Path f : ReportFiles.write(root, results, report)) out.println("Report: " + f.toAbsolutePath());
+            store.close(session == null || session.stopped()); // every stored run ended: the HTML report reads them
+            String page = html ? htmlReport(runHistory, store, bench, results) : null;
+            for (Path f : ReportFiles.write(root, results, report, page)) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());
             if (ran.session().failure() != null) {
                 err.println("unibench: " + ran.session().failure().getMessage() + "; the report above is partial");
@@ -150,6 +162,29 @@ public final class RunCommand implements Callable<Integer> {
             }
             if (targets != null) targets.close();
             if (store != null) store.close(session == null || session.stopped());
+            if (scratch != null) deleteScratch(scratch);
+        }
+    }
+
+    /** {@code scenario_report.html}: each provider's stored run drawn as the platform's run page draws it. */
+    private static String htmlReport(RunHistory history, HistoryRecorder recorded, BenchConfig bench,
+                                     ScenarioResults results) throws SQLException {
+        try (RunStore store = RunStore.open(history.location())) {
+            List<StoredRun> runs = new ArrayList<>();
+            for (int t = 0; t < bench.providers().size(); t++) {
+                String id = recorded.runId(t);
+                if (id != null) runs.add(store.run(id));
+            }
+            return ReportPage.scenario(store, runs, results);
+        }
+    }
+
+    private static void deleteScratch(Path dir) {
+        try (var files = Files.list(dir)) {
+            for (Path f : files.toList()) Files.deleteIfExists(f);
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // a temporary folder left behind is the OS's to clear; the report is written
         }
     }
 
