@@ -154,6 +154,16 @@ final class ChartData {
      * engine does not expose is all nulls.
      */
     static Map<String, Object> server(RunStore store, StoredRun run) throws SQLException {
+        List<JsonNode> stored = new ArrayList<>();
+        for (StoredPoint p : run.points()) {
+            JsonNode json = store.pointServerMetrics(run.runId(), p.index());
+            if (json != null) stored.add(json);
+        }
+        return server(stored, run.row().startedAt());
+    }
+
+    /** The series of the points' stored {@code server_metrics.json} objects, in run order. */
+    static Map<String, Object> server(List<JsonNode> points, long runStartEpochMs) {
         String engine = null;
         List<Double> t = new ArrayList<>();
         List<Double> running = new ArrayList<>();
@@ -161,13 +171,11 @@ final class ChartData {
         List<Double> kv = new ArrayList<>();
         List<Double> hit = new ArrayList<>();
         List<Double> generated = new ArrayList<>();
-        for (StoredPoint p : run.points()) {
-            JsonNode stored = store.pointServerMetrics(run.runId(), p.index());
-            if (stored == null) continue;
+        for (JsonNode stored : points) {
             if (engine == null) engine = stored.path("engine").textValue();
             JsonNode previous = null;
             for (JsonNode row : stored.path("series")) {
-                t.add(round((row.path("timestamp_ms").asLong() - run.row().startedAt()) / 1000.0, 3));
+                t.add(round((row.path("timestamp_ms").asLong() - runStartEpochMs) / 1000.0, 3));
                 running.add(value(row, "running", 1));
                 waiting.add(value(row, "waiting", 1));
                 kv.add(value(row, "kv_cache_usage", 100));
