@@ -9,6 +9,7 @@ import static io.unibench.report.DisplayNumbers.SECONDS;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.Summary;
 import io.unibench.report.DisplayNumbers;
 import io.unibench.store.RunRow;
 import io.unibench.store.StoredPoint;
@@ -136,6 +137,13 @@ final class RunViews {
                 perRequest.row(label, metric[0], avail(avg, metric[3].equals("n") ? AVG_COUNT : precision),
                         fmt(percentile(p, "50%", metric[2]), precision), fmt(percentile(p, "95%", metric[2]), precision),
                         fmt(percentile(p, "99%", metric[2]), precision), fmt(percentile(p, "max", metric[2]), precision));
+                label = "";
+            }
+            Double cached = number(s, Summary.TOTAL_CACHED_TOKENS);
+            if (cached != null) {
+                String source = s.path(Summary.CACHED_TOKENS_SOURCE).textValue();
+                perRequest.row(label, "Cached tokens" + (source == null ? "" : " (source: " + source + ")"),
+                        fmt(cached, COUNT), "", "", "", "");
                 label = "";
             }
             StoredPoint.Details d = p.details();
