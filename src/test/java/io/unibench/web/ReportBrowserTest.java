@@ -111,16 +111,19 @@ class ReportBrowserTest {
     }
 
     @Test
-    void withoutTheRunHistoryTheReportStillDrawsItsCharts() throws Exception {
-        Path html = report("nodb", "--no-db");
+    void withoutTheRunHistoryTheReportStillDrawsItsChartsAndWithoutServerMetricsHidesTheirs() throws Exception {
+        Path html = report("nodb", "--no-db", "--server-metrics", "off");
         assertNoExternalReference(Files.readString(html));
         assertThat(Files.list(dir.resolve("out").resolve("nodb")).map(p -> p.getFileName().toString()))
                 .noneMatch(n -> n.endsWith(".db"));
         Page page = browser.newPage(new Browser.NewPageOptions().setViewportSize(1400, 1000));
         page.navigate(html.toUri().toString());
-        page.waitForFunction("Object.keys(window.unibenchCharts).length === 18");
+        page.waitForFunction("Object.keys(window.unibenchCharts).length === 12"); // six a provider, none of the server's
         assertThat(BrowserTest.series(page, "p1-chart-ttft-time")).isEqualTo(1);
         assertThat(BrowserTest.drawn(page, "p1-chart-ttft-time")).isTrue();
+        assertThat(BrowserTest.series(page, "p0-chart-server-load")).isEqualTo(-1);
+        assertThat(page.locator(".server-charts").count()).isEqualTo(2);
+        assertThat(page.locator(".server-charts:visible").count()).isZero();
     }
 
     /**
