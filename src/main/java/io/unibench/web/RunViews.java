@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.Summary;
 import io.unibench.report.DisplayNumbers;
+import io.unibench.report.ServerMetricsReport;
 import io.unibench.store.RunRow;
 import io.unibench.store.StoredPoint;
 import io.unibench.store.StoredRun;
@@ -114,6 +115,8 @@ final class RunViews {
         Table.Builder workload = new Table.Builder("Workload Throughput", 2, "Point", "Metric (tok/s)", "Overall",
                 "Last 30s", "Steady (drop 20%)");
         Table.Builder errors = new Table.Builder("Errors", 2, "Point", "Error class", "Count", "Sample message");
+        Table.Builder server = new Table.Builder("Server", 1,
+                ServerMetricsReport.COLUMNS.toArray(String[]::new));
         for (StoredPoint p : done) {
             JsonNode s = p.summary();
             overview.row(p.label(), p.concurrency() < 0 ? "INF" : Integer.toString(p.concurrency()),
@@ -198,9 +201,11 @@ final class RunViews {
                     label = "";
                 }
             }
+            List<String> serverRow = ServerMetricsReport.cells(p.label(), s);
+            if (serverRow != null) server.row(serverRow.toArray(String[]::new));
         }
         List<Table> out = new ArrayList<>();
-        for (Table.Builder b : List.of(overview, perRequest, phases, traces, turns, workload, errors)) {
+        for (Table.Builder b : List.of(overview, perRequest, phases, traces, turns, workload, errors, server)) {
             if (!b.isEmpty()) out.add(b.build());
         }
         return out;

@@ -72,6 +72,11 @@ class WebPagesTest {
         // the cached-token figure with its source (the simulator answers in OpenAI's usage shape)
         assertThat(d.select("h2:containsOwn(Per-Request Metrics) + div table td").eachText())
                 .contains("Cached tokens (source: prompt_tokens_details.cached_tokens)");
+        // the terminal's Server table, from the points' stored summary keys
+        Element server = d.select("h2:matchesOwn(^Server$) + div table").first();
+        assertThat(server.select("thead th").eachText()).contains("Running mean/max", "Prefix hit (client)");
+        assertThat(server.select("tbody tr")).hasSize(2);
+        assertThat(server.select("tbody tr").first().select("td").eachText().getLast()).matches("\\d+\\.\\d");
         assertThat(charts.get("ttft_over_time").get("t_s")).hasSize(28);
         assertThat(charts.get("levels").get("x")).hasSize(2);
         assertThat(d.select("table.kv th").eachText()).contains("model", "tool_version");
