@@ -45,6 +45,7 @@ final class HistoryRecorder implements SessionRunner.Recorder {
     private final String queuedRunId; // the service's run the first target adopts; null: each target starts its own
     private final Map<Integer, RunRecorder> recorders = new ConcurrentHashMap<>();
     private volatile String runId; // the last stored run's id, kept after its target finished
+    private final Map<Integer, String> runIds = new ConcurrentHashMap<>(); // target → its stored run's id
 
     /** @param starts target index → what its stored run says of itself; called at the target's first point */
     HistoryRecorder(RunHistory history, IntFunction<RunStart> starts) {
@@ -93,13 +94,21 @@ final class HistoryRecorder implements SessionRunner.Recorder {
     public void targetFinished(int target, boolean interrupted) {
         RunRecorder r = recorders.remove(target);
         if (r == null) return;
-        if (r.runId() != null) runId = r.runId();
+        if (r.runId() != null) {
+            runId = r.runId();
+            runIds.put(target, r.runId());
+        }
         r.finish(interrupted);
     }
 
     /** The stored run's id (perf has one target); null before the first point, with --no-db, or when the store failed. */
     String runId() {
         return runId;
+    }
+
+    /** The stored run of a target ({@code run}: a provider) once it finished; null when it stored nothing. */
+    String runId(int target) {
+        return runIds.get(target);
     }
 
     /** Ends what is still open (a run that failed before its target finished) and the unused fail-fast store. */

@@ -9,6 +9,10 @@ import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.ScenarioFile;
 import io.unibench.scenario.ScenarioResults;
 import io.unibench.scenario.ScenarioRunner;
+import io.unibench.store.RunStore;
+import io.unibench.store.StoreLocation;
+import io.unibench.store.StoredRun;
+import io.unibench.web.ReportPage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,6 +23,7 @@ import java.io.PrintWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -106,10 +111,17 @@ public final class RunCommand implements Callable<Integer> {
         CountDownLatch reportWritten = new CountDownLatch(1);
         ServerMetricsHook server = new ServerMetricsHook(serverMetrics, err); // --server-metrics
         hook = null;
+        boolean html = report.contains(ReportFiles.Format.html);
+        Path scratch = null; // --no-db --report html: the stored runs the report draws, deleted after it
         try {
+            if (html && history.noDb) scratch = Files.createTempDirectory("unibench-report");
+            RunHistory runHistory = scratch == null ? RunHistory.open(history, environment, err)
+                    : RunHistory.scratch(StoreLocation.sqlite(scratch.resolve("report.db")),
+                    new PrintWriter(java.io.Writer.nullWriter()));
+            HistoryRecorder[] recorded = new HistoryRecorder[1]; // closed by the session: the HTML report reads its runs
             ScenarioRunner.Ran ran = ScenarioSession.run(bench, root,
                     new RunSpec.History(!history.noDb, history.store.db, history.tags), environment,
-                    new ScenarioSession.Wiring(spec -> new HistoryRecorder(RunHistory.open(history, environment, err),
+                    new ScenarioSession.Wiring(spec -> recorded[0] = new HistoryRecorder(runHistory,
                             HistoryRecorder.scenarioStart(history.tags, config, bench, spec)), server, null, session -> {
                                 this.session = session;
                                 if (installSignalHandler) hook = installHook(reportWritten);
@@ -120,7 +132,8 @@ public final class RunCommand implements Callable<Integer> {
             out.println(text);
             out.print(server.table()); // the servers' own metrics per level, when they had any
             Files.writeString(root.resolve("scenario_summary.txt"), text);
-            for (Path f : ReportFiles.write(root, results, report)) out.println("Report: " + f.toAbsolutePath());
+            String page = html ? htmlReport(runHistory, recorded[0], bench, results) : null;
+            for (Path f : ReportFiles.write(root, results, report, page)) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());
             if (ran.session().failure() != null) {
                 err.println("unibench: " + ran.session().failure().getMessage() + "; the report above is partial");
@@ -136,6 +149,29 @@ public final class RunCommand implements Callable<Integer> {
                     // the JVM is exiting; the hook found the report written
                 }
             }
+            if (scratch != null) deleteScratch(scratch);
+        }
+    }
+
+    /** {@code scenario_report.html}: each provider's stored run drawn as the platform's run page draws it. */
+    private static String htmlReport(RunHistory history, HistoryRecorder recorded, BenchConfig bench,
+                                     ScenarioResults results) throws SQLException {
+        try (RunStore store = RunStore.open(history.location())) {
+            List<StoredRun> runs = new ArrayList<>();
+            for (int t = 0; t < bench.providers().size(); t++) {
+                String id = recorded.runId(t);
+                if (id != null) runs.add(store.run(id));
+            }
+            return ReportPage.scenario(store, runs, results);
+        }
+    }
+
+    private static void deleteScratch(Path dir) {
+        try (var files = Files.list(dir)) {
+            for (Path f : files.toList()) Files.deleteIfExists(f);
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // a temporary folder left behind is the OS's to clear; the report is written
         }
     }
 

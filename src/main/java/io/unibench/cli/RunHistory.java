@@ -51,6 +51,19 @@ final class RunHistory {
         return new RunHistory(location, null, err);
     }
 
+    /**
+     * A history in {@code location} whose messages go to {@code err}: the scratch store of a {@code --no-db} run
+     * that writes {@code --report html} (the report draws the stored runs' charts, then the store is deleted).
+     */
+    static RunHistory scratch(StoreLocation location, PrintWriter err) throws SQLException {
+        return new RunHistory(location, RunRecorder.open(location, err), err);
+    }
+
+    /** Where the runs are stored; null with {@code --no-db}. */
+    StoreLocation location() {
+        return location;
+    }
+
     boolean enabled() {
         return location != null;
     }

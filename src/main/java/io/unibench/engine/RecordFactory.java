@@ -21,9 +21,13 @@ import io.unibench.workload.Prompt;
  * when it sent one; otherwise they are counted on the client: with the user's {@code --tokenizer-path}
  * (labelled client-counted) or, without one, with the bundled cl100k_base encoding (labelled estimated,
  * since it is not the model's own tokenizer). Client counts cover the message contents only, not the
- * server's chat template, and the prefix-cache figure stays unknown (-1).
+ * server's chat template, and the prefix-cache figure stays unknown (-1). The cached figure is the usage's (its
+ * member kept as its source); without one, llama.cpp's {@code timings.cache_n}.
  */
 public final class RecordFactory {
+    /** The source of a cached figure read from llama.cpp's {@code timings} (its usage has none). */
+    public static final String LLAMACPP_CACHED = "timings.cache_n";
+
     private final Tokenizer tokenizer;
     private final TokenSource clientSource;
 
@@ -42,12 +46,18 @@ public final class RecordFactory {
         int prompt;
         int completion;
         int cached;
+        String cachedField = null;
         TokenSource source;
         Usage usage = r.usage();
         if (usage != null && usage.promptTokens() >= 0 && usage.completionTokens() >= 0) {
             prompt = usage.promptTokens();
             completion = usage.completionTokens();
             cached = usage.cachedTokens();
+            cachedField = usage.cachedField();
+            if (cached < 0 && r.timings() != null && r.timings().cacheN() >= 0) {
+                cached = r.timings().cacheN();
+                cachedField = LLAMACPP_CACHED;
+            }
             source = TokenSource.SERVER;
         } else if (r.success()) {
             prompt = promptTokens(request.prompt());
@@ -66,7 +76,7 @@ public final class RecordFactory {
                 new Timing(r.stream(), startEpochMillis, scheduledNanos, r.startNanos(), r.headersNanos(),
                         r.firstChunkNanos(), r.firstTokenNanos(), r.endNanos(), r.tokenChunkNanos()),
                 new Tokens(prompt, completion, cached, cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source,
-                        target, target >= 0 ? request.prompt().actualTokens() : -1),
+                        target, target >= 0 ? request.prompt().actualTokens() : -1, cachedField),
                 new Outcome(r.success(), r.errorClass() == null ? null : r.errorClass().label(), r.httpStatus(),
                         r.errorMessage(), r.errorType(), r.finishReason()),
                 phases(r.wire()), serverTimings(r.timings()));

@@ -160,7 +160,8 @@ public final class RequestFields {
                     r -> r.serverTimings() == null ? Double.NaN : r.serverTimings().predictedMs()),
             new Count("server_cache_n", r -> r.serverTimings() == null ? -1 : r.serverTimings().cacheN()),
             new Flag("retried_stale_connection", RequestRecord::retriedStaleConnection),
-            new Moment("stale_attempt_start_s", r -> r.phases().staleStartNanos()));
+            new Moment("stale_attempt_start_s", r -> r.phases().staleStartNanos()),
+            new Text("cached_token_field", r -> r.tokens().cachedField()));
 
     /** The fields of {@code requests.jsonl}: all but {@code token_chunk_s}. */
     public static final List<Field> JSONL = ALL.stream().filter(f -> !(f instanceof ChunkMoments)).toList();

@@ -86,6 +86,8 @@ public final class RunMetrics implements RecordSink {
 
     // Which cached-token figures were the server's and which the client's multi-turn estimate.
     private final EnumMap<RequestRecord.CacheSource, Long> cacheSources = new EnumMap<>(RequestRecord.CacheSource.class);
+    // ... and by the reply's member (Tokens.cachedSourceLabel: a handful of constant strings)
+    private final Map<String, Long> cachedFields = new HashMap<>();
 
     // Multi-turn (records with a conversation id): per conversation and per turn position.
     private final TraceAggregator traces = new TraceAggregator();
@@ -211,6 +213,8 @@ public final class RunMetrics implements RecordSink {
             cachePromptSum += prompt;
             cachedSum += r.tokens().cached();
             if (r.tokens().cachedSource() != null) cacheSources.merge(r.tokens().cachedSource(), 1L, Long::sum);
+            String field = r.tokens().cachedSourceLabel();
+            if (field != null) cachedFields.merge(field, 1L, Long::sum);
         }
 
         if (r.position().conversationId() != null) {
@@ -323,6 +327,7 @@ public final class RunMetrics implements RecordSink {
         final long cachePromptSum = RunMetrics.this.cachePromptSum;
         final long cachedSum = RunMetrics.this.cachedSum;
         final EnumMap<RequestRecord.CacheSource, Long> cacheSourceCounts = new EnumMap<>(cacheSources);
+        final Map<String, Long> cachedFieldCounts = new HashMap<>(cachedFields);
         final long turnSum = RunMetrics.this.turnSum;
         final long multiTurnSuccesses = RunMetrics.this.multiTurnSuccesses;
         final double firstTurnTtftSumMs = RunMetrics.this.firstTurnTtftSumMs;
@@ -435,6 +440,7 @@ public final class RunMetrics implements RecordSink {
                     .avgLatencyInclQueueSeconds(scheduled ? r4d(latencyInclQueue.mean()) : null)
                     .avgTtftInclQueueMs(scheduled ? r2(ttftInclQueue.mean()) : null)
                     .cacheHitSource(cacheRecords > 0 ? cacheSource(cacheSourceCounts) : null)
+                    .cachedTokensSource(cachedTokensSource(cachedFieldCounts))
                     .completedTraces(traceSummary == null ? null : traceSummary.completedTraces())
                     .percentileMethod(percentileMethod())
                     .build();
@@ -476,6 +482,21 @@ public final class RunMetrics implements RecordSink {
         for (int i = 0; i < present.size(); i++) {
             if (i > 0) sb.append(", ");
             sb.append(sourceLabel(present.get(i).getKey())).append(' ').append(present.get(i).getValue());
+        }
+        return sb.toString();
+    }
+
+    /** The one member the cached figures came from, or "mixed: A 12, B 3" (most replies first, then by name). */
+    static String cachedTokensSource(Map<String, Long> counts) {
+        if (counts.isEmpty()) return null;
+        if (counts.size() == 1) return counts.keySet().iterator().next();
+        List<Map.Entry<String, Long>> byCount = counts.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .toList();
+        StringBuilder sb = new StringBuilder("mixed: ");
+        for (int i = 0; i < byCount.size(); i++) {
+            if (i > 0) sb.append(", ");
+            sb.append(byCount.get(i).getKey()).append(' ').append(byCount.get(i).getValue());
         }
         return sb.toString();
     }

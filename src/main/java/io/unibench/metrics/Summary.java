@@ -58,7 +58,8 @@ public record Summary(
         String cacheHitSource,
         Long completedTraces,
         String percentileMethod,
-        long cancelledRequests) {
+        long cancelledRequests,
+        String cachedTokensSource) {
 
     /** {@link #percentileMethod()} when every percentile is an observed value ({@link Percentiles}). */
     public static final String PERCENTILES_EXACT = "exact (nearest rank)";
@@ -107,6 +108,13 @@ public record Summary(
      * client estimate: history tokens / input tokens, an upper bound) or "mixed: server N, estimated M".
      */
     public static final String CACHE_HIT_SOURCE = "Cache Hit Source";
+    /**
+     * Where {@link #TOTAL_CACHED_TOKENS} came from, by the reply's member: {@code prompt_tokens_details.cached_tokens}
+     * (OpenAI, vLLM, SGLang), {@code input_tokens_details.cached_tokens} (Responses), {@code prompt_cache_hit_tokens}
+     * (DeepSeek), {@code cache_read_input_tokens} (Anthropic), {@code timings.cache_n} (llama.cpp), "client estimate"
+     * (multi-turn), or "mixed: A 12, B 3" (most replies first). Beside {@link #CACHE_HIT_SOURCE}, which it refines.
+     */
+    public static final String CACHED_TOKENS_SOURCE = "Cached Tokens Source";
     /** Multi-turn: conversations whose last turn succeeded. */
     public static final String COMPLETED_TRACES = "Completed Traces";
     /**
@@ -180,6 +188,7 @@ public record Summary(
         m.put(TOKEN_COUNT_SOURCE, tokenCountSource);
         if (tokenCountsNotFromServer()) m.put(FROM_CLIENT_TOKEN_COUNTS, TOKEN_DERIVED);
         putIfPresent(m, CACHE_HIT_SOURCE, cacheHitSource);
+        putIfPresent(m, CACHED_TOKENS_SOURCE, cachedTokensSource);
         putIfPresent(m, COMPLETED_TRACES, completedTraces);
         putIfPresent(m, PERCENTILE_METHOD, percentileMethod);
         if (cancelledRequests > 0) m.put(CANCELLED_REQUESTS, cancelledRequests);
@@ -241,6 +250,7 @@ public record Summary(
         private Double avgQueueDelayMs;
         private Double avgLatencyInclQueueSeconds;
         private Double avgTtftInclQueueMs;
+        private String cachedTokensSource;
         private String cacheHitSource;
         private Long completedTraces;
         private String percentileMethod;
@@ -287,6 +297,7 @@ public record Summary(
         public Builder completedTraces(Long v) { completedTraces = v; return this; }
         public Builder percentileMethod(String v) { percentileMethod = v; return this; }
         public Builder cancelledRequests(long v) { cancelledRequests = v; return this; }
+        public Builder cachedTokensSource(String v) { cachedTokensSource = v; return this; }
 
         public Summary build() {
             return new Summary(set(testDurationSeconds, "testDurationSeconds"), set(concurrency, "concurrency"),
@@ -302,7 +313,7 @@ public record Summary(
                     set(totalInputTokens, "totalInputTokens"), set(totalOutputTokens, "totalOutputTokens"),
                     totalCachedTokens, avgFirstChunkMs, avgItlPerTokenMs, tokenCountSource, scheduled,
                     avgQueueDelayMs, avgLatencyInclQueueSeconds, avgTtftInclQueueMs, cacheHitSource, completedTraces,
-                    percentileMethod, cancelledRequests);
+                    percentileMethod, cancelledRequests, cachedTokensSource);
         }
 
         private static <T> T set(T value, String name) {

@@ -16,9 +16,24 @@ import io.unibench.metrics.RequestRecord.TokenSource;
  * @param promptTarget tokens the dataset aimed the prompt at (multi-turn: this turn's new message); -1 none
  * @param promptSynth  tokens of that prompt text as the client's tokenizer counts it; -1 unknown. Together they show
  *                     where synthesized prompts missed their length (evalscope's re-tokenization)
+ * @param cachedField  for a {@link CacheSource#SERVER} figure, the reply's member it was read from
+ *                     ({@code prompt_tokens_details.cached_tokens}, DeepSeek's {@code prompt_cache_hit_tokens},
+ *                     llama.cpp's {@code timings.cache_n}, …); null when not known (runs stored before it was kept)
  */
 public record Tokens(int prompt, int completion, int cached, CacheSource cachedSource, TokenSource source,
-                     int promptTarget, int promptSynth) {
+                     int promptTarget, int promptSynth, String cachedField) {
+    /** The label of the multi-turn client estimate among the cached figures' sources. */
+    public static final String CLIENT_ESTIMATE = "client estimate";
+
+    public Tokens {
+        if (cachedSource != CacheSource.SERVER) cachedField = null;
+    }
+
+    /** Counts without the cached figure's member. */
+    public Tokens(int prompt, int completion, int cached, CacheSource cachedSource, TokenSource source,
+                  int promptTarget, int promptSynth) {
+        this(prompt, completion, cached, cachedSource, source, promptTarget, promptSynth, null);
+    }
 
     /** Counts from {@code source} without a cached figure or prompt-length target. */
     public static Tokens counted(int prompt, int completion, TokenSource source) {
@@ -27,11 +42,21 @@ public record Tokens(int prompt, int completion, int cached, CacheSource cachedS
 
     /** These counts with a cached-token figure ({@code -1} and {@code null}: unknown). */
     public Tokens withCached(int count, CacheSource from) {
-        return new Tokens(prompt, completion, count, from, source, promptTarget, promptSynth);
+        return new Tokens(prompt, completion, count, from, source, promptTarget, promptSynth, cachedField);
+    }
+
+    /**
+     * Where the cached figure came from, as reports name it: the server's member, "server" when it is not known,
+     * {@link #CLIENT_ESTIMATE}; null without a figure.
+     */
+    public String cachedSourceLabel() {
+        if (cached < 0 || cachedSource == null) return null;
+        if (cachedSource == CacheSource.ESTIMATE) return CLIENT_ESTIMATE;
+        return cachedField != null ? cachedField : Summary.SOURCE_SERVER;
     }
 
     /** These counts with the prompt's target and synthesized lengths (-1 = none). */
     public Tokens withPromptLengths(int target, int synthesized) {
-        return new Tokens(prompt, completion, cached, cachedSource, source, target, synthesized);
+        return new Tokens(prompt, completion, cached, cachedSource, source, target, synthesized, cachedField);
     }
 }

@@ -57,7 +57,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code retried_stale_connection}, true when the request's first attempt went out on a pooled connection the server
  * had closed and failed before any response byte, so it was sent again on a new connection (its {@code start_s}
  * and latencies are the second attempt's), and {@code stale_attempt_start_s}, when that wasted attempt began (its
- * duration is {@code phases_ms.stale_attempt}).
+ * duration is {@code phases_ms.stale_attempt}); {@code cached_token_field}: the member of the server's reply its
+ * cached-token figure was read from ({@code prompt_tokens_details.cached_tokens}, {@code prompt_cache_hit_tokens},
+ * {@code cache_read_input_tokens}, {@code input_tokens_details.cached_tokens}, llama.cpp's {@code timings.cache_n};
+ * null when none or the client's estimate).
  *
  * <p>Flushing: after a write when half a second has passed since the last flush, by a background virtual thread
  * every half second while idle, and on close: as often as the run history commits (store.RunRecorder, 0.5 s),

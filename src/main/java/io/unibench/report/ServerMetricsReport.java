@@ -1,11 +1,15 @@
 package io.unibench.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.metrics.Summary;
+import io.unibench.scrape.ServerSample;
 import io.unibench.scrape.ServerSeries;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,15 +43,54 @@ public final class ServerMetricsReport {
         }
     }
 
+    /**
+     * The series back from {@link #json}'s object (a stored point's, or a {@code server_metrics.json}): the samples
+     * as scraped, so its summary is the one the run printed, not one recomputed from rounded figures.
+     */
+    public static ServerSeries series(JsonNode stored) {
+        List<ServerSample> samples = new ArrayList<>();
+        for (JsonNode row : stored.path("series")) {
+            samples.add(new ServerSample(row.path("timestamp_ms").asLong(), value(row, "running"),
+                    value(row, "waiting"), value(row, "kv_cache_usage"), value(row, "prefix_cache_hits"),
+                    value(row, "prefix_cache_queries"), value(row, "prefix_cache_hit_rate"),
+                    value(row, "generation_tokens"), value(row, "prompt_tokens")));
+        }
+        return new ServerSeries(stored.path("engine").textValue(), samples);
+    }
+
+    /** A field {@link ServerSeries#rows} left out is a series the engine did not expose: NaN, as it was scraped. */
+    private static double value(JsonNode row, String key) {
+        JsonNode v = row.get(key);
+        return v == null || !v.isNumber() ? Double.NaN : v.asDouble();
+    }
+
     public static void write(Path runDir, String json) throws IOException {
         Files.writeString(runDir.resolve(FILE), json);
+    }
+
+    /** The "Server" table's columns. */
+    public static final List<String> COLUMNS = List.of("Point", "Running mean/max", "Waiting mean/max",
+            "KV cache use mean/max", "Prefix hit (server)", "Prefix hit (client)", "Generated tok/s");
+
+    /**
+     * A row of the table from a stored point's summary (its {@code Server …} keys and the client's
+     * {@code KV Cache Hit Rate (%)}), formatted as the terminal's; null when the point had no server metrics.
+     */
+    public static List<String> cells(String label, JsonNode summary) {
+        if (summary == null || !summary.hasNonNull("Server Engine")) return null;
+        JsonNode client = summary.get(Summary.KV_CACHE_HIT_RATE);
+        return List.of(label, pair(value(summary, "Server Running Mean"), value(summary, "Server Running Max"), false),
+                pair(value(summary, "Server Waiting Mean"), value(summary, "Server Waiting Max"), false),
+                pair(value(summary, "Server KV Cache Use Mean"), value(summary, "Server KV Cache Use Max"), true),
+                percent(value(summary, "Server Prefix Cache Hit Rate")),
+                clientPercent(client == null || !client.isNumber() ? null : client.asDouble()),
+                number(value(summary, "Server Generated Tokens/s")));
     }
 
     /** The "Server" table, or "" when no point had server metrics. */
     public static String table(List<Row> rows) {
         if (rows.isEmpty()) return "";
-        TextTable t = new TextTable(List.of("Point", "Running mean/max", "Waiting mean/max", "KV cache use mean/max",
-                "Prefix hit (server)", "Prefix hit (client)", "Generated tok/s"), TextTable.Align.LEFT,
+        TextTable t = new TextTable(COLUMNS, TextTable.Align.LEFT,
                 TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
                 TextTable.Align.RIGHT, TextTable.Align.RIGHT);
         String engine = rows.getFirst().server().engine();
@@ -55,7 +98,7 @@ public final class ServerMetricsReport {
             ServerSeries.Summary s = r.server();
             t.row(r.label(), pair(s.runningMean(), s.runningMax(), false), pair(s.waitingMean(), s.waitingMax(), false),
                     pair(s.kvUseMean(), s.kvUseMax(), true), percent(s.prefixHitRate()),
-                    r.clientHitRatePercent() == null ? "-" : String.format(Locale.ROOT, "%.1f%%", r.clientHitRatePercent()),
+                    clientPercent(r.clientHitRatePercent()),
                     number(s.generatedTokensPerSecond()));
         }
         return "Server (" + engine + " /metrics, scraped once a second)\n" + t.render();
@@ -64,6 +107,10 @@ public final class ServerMetricsReport {
     private static String pair(double mean, double max, boolean percent) {
         if (Double.isNaN(mean)) return "-";
         return percent ? percent(mean) + " / " + percent(max) : number(mean) + " / " + number(max);
+    }
+
+    private static String clientPercent(Double percent) {
+        return percent == null ? "-" : String.format(Locale.ROOT, "%.1f%%", percent);
     }
 
     private static String percent(double share) {

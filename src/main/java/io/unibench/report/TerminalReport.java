@@ -177,6 +177,12 @@ public final class TerminalReport {
         return t;
     }
 
+    /** "Total Cached Tokens (source: prompt_tokens_details.cached_tokens)": the figure and the reply's member. */
+    public static String cachedTokensLabel(String source) {
+        return source == null ? Summary.TOTAL_CACHED_TOKENS
+                : Summary.TOTAL_CACHED_TOKENS + " (source: " + source + ")";
+    }
+
     private static TextTable perRequest(List<RunResult> runs) {
         TextTable t = new TextTable(List.of("Conc.", "Rate", "Metric", "avg", "p50", "p99", "max"), R, R, L, R, R, R, R);
         for (RunResult r : runs) {
@@ -197,6 +203,9 @@ public final class TerminalReport {
             if (s.kvCacheHitRatePercent() != null) {
                 rows.scalar(s.cacheHitEstimated() ? "Cache Hit (%, estimated)" : "Cache Hit (%)",
                         format(s.kvCacheHitRatePercent(), PERCENT));
+            }
+            if (s.totalCachedTokens() != null) {
+                rows.scalar(cachedTokensLabel(s.cachedTokensSource()), format(s.totalCachedTokens().doubleValue(), COUNT));
             }
             if (r.multiTurn()) {
                 rows.scalar("First-Turn TTFT (ms)", format(s.avgFirstTurnTtftMs(), MILLIS));

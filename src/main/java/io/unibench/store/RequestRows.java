@@ -20,7 +20,8 @@ import java.util.Locale;
  * A {@link RequestRecord} as a row of {@code requests}: the fields of {@code requests.jsonl}, with moments kept
  * as exact nanoseconds since the point's start (so a stored run rebuilds the very same report) and the text
  * chunk arrivals packed by {@link ChunkTimes}. Counts that were unknown stay -1. A request retried after a stale
- * connection has its wasted attempt's start in {@code stale_start_ns} (V2; null = sent once).
+ * connection has its wasted attempt's start in {@code stale_start_ns} (V2; null = sent once); the member a
+ * server's cached-token figure was read from is {@code cached_token_field} (V16).
  */
 final class RequestRows {
     /** Migration V3: the server's own words (error type, llama.cpp timings); NULL when it said nothing. */
@@ -32,16 +33,16 @@ final class RequestRows {
             + "error_class, http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, "
             + "headers_ns, first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, "
             + "cached_tokens, token_source, last_turn, cached_source, " + PHASE_COLUMNS
-            + ", prompt_target_tokens, prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns";
+            + ", prompt_target_tokens, prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns, cached_token_field";
     static final String INSERT = "INSERT INTO requests (" + COLUMNS + ") VALUES ("
             + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     /** Columns read back, in {@link #read} order (run_id and point_index are known to the caller). */
     static final String SELECT = "SELECT idx, request_id, conversation_id, turn, stream, success, error_class, "
             + "http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, headers_ns, "
             + "first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, cached_tokens, "
             + "token_source, last_turn, cached_source, " + PHASE_COLUMNS + ", prompt_target_tokens, "
-            + "prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns FROM requests";
+            + "prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns, cached_token_field FROM requests";
 
     /** Stored names of the enums, lower-cased once (per row it was a visible share of the writer's samples). */
     private static final String[] TOKEN_SOURCES = lowerNames(RequestRecord.TokenSource.values());
@@ -112,7 +113,8 @@ final class RequestRows {
             millis(ps, i++, t.predictedMs());
             ps.setInt(i++, t.cacheN());
         }
-        moment(ps, i, p.staleStartNanos(), base);
+        moment(ps, i++, p.staleStartNanos(), base);
+        ps.setString(i, r.tokens().cachedField());
     }
 
     /** The timings of columns {@code from..from+4}, or null when the server sent none (the first is NULL). */
@@ -146,7 +148,7 @@ final class RequestRows {
                         cachedSource == null ? null
                                 : RequestRecord.CacheSource.valueOf(cachedSource.toUpperCase(Locale.ROOT)),
                         source == null ? null : RequestRecord.TokenSource.valueOf(source.toUpperCase(Locale.ROOT)),
-                        rs.getInt(32), rs.getInt(33)),
+                        rs.getInt(32), rs.getInt(33), rs.getString(41)),
                 new Outcome(rs.getInt(6) != 0, rs.getString(7), rs.getInt(8), rs.getString(9), rs.getString(34),
                         rs.getString(10)),
                 new PhaseTimes(moment(rs, 25), moment(rs, 26), moment(rs, 27), moment(rs, 28), moment(rs, 29),

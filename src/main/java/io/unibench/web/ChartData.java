@@ -17,7 +17,9 @@ import java.util.Map;
 /**
  * The series a run's charts draw, as plain arrays for uPlot: distributions from the stored percentile rows, the
  * throughput timeline from the stored (down-sampled) workload timeline in equal windows, TTFT over time from at most
- * {@link #MAX_DOTS} requests spread evenly over the run, and the per-level curves from the points' summaries.
+ * {@link #MAX_DOTS} requests spread evenly over the run, the per-level curves from the points' summaries, and the
+ * target server's own series (its {@code /metrics}, scraped once a second) from each point's stored
+ * {@code server_metrics.json}.
  */
 final class ChartData {
     /** Dots of the TTFT-over-time chart: readable at any width, a few kilobytes, index lookups in the store. */
@@ -34,6 +36,7 @@ final class ChartData {
         m.put("itl_ms", distribution(done, PercentileRow.ITL));
         m.put("ttft_over_time", ttftOverTime(store, run));
         m.put("throughput", throughput(run));
+        m.put("server", server(store, run));
         m.put("levels", levels(done, run.config() == null ? DEFAULT_KNEE_GAIN_PERCENT
                 : run.config().path("knee").path("min_gain_percent").asDouble(DEFAULT_KNEE_GAIN_PERCENT)));
         return m;
@@ -141,6 +144,75 @@ final class ChartData {
             prevCum = pc;
         }
         return prevCum;
+    }
+
+    /**
+     * The server's series over the run, x in seconds since the run's start (scrape time): the running and waiting
+     * gauges, KV-cache use and the prefix-cache hit rate in percent, and generated tokens per second; counters as
+     * increases between two scrapes of a point (a value below the previous one is a restart: the increase is the
+     * value itself), so a point's first scrape has no rate. Null for a run without server metrics; a series the
+     * engine does not expose is all nulls.
+     */
+    static Map<String, Object> server(RunStore store, StoredRun run) throws SQLException {
+        List<JsonNode> stored = new ArrayList<>();
+        for (StoredPoint p : run.points()) {
+            JsonNode json = store.pointServerMetrics(run.runId(), p.index());
+            if (json != null) stored.add(json);
+        }
+        return server(stored, run.row().startedAt());
+    }
+
+    /** The series of the points' stored {@code server_metrics.json} objects, in run order. */
+    static Map<String, Object> server(List<JsonNode> points, long runStartEpochMs) {
+        String engine = null;
+        List<Double> t = new ArrayList<>();
+        List<Double> running = new ArrayList<>();
+        List<Double> waiting = new ArrayList<>();
+        List<Double> kv = new ArrayList<>();
+        List<Double> hit = new ArrayList<>();
+        List<Double> generated = new ArrayList<>();
+        for (JsonNode stored : points) {
+            if (engine == null) engine = stored.path("engine").textValue();
+            JsonNode previous = null;
+            for (JsonNode row : stored.path("series")) {
+                t.add(round((row.path("timestamp_ms").asLong() - runStartEpochMs) / 1000.0, 3));
+                running.add(value(row, "running", 1));
+                waiting.add(value(row, "waiting", 1));
+                kv.add(value(row, "kv_cache_usage", 100));
+                Double hits = increase(previous, row, "prefix_cache_hits");
+                Double queries = increase(previous, row, "prefix_cache_queries");
+                hit.add(hits != null && queries != null && queries > 0 ? Double.valueOf(round(100 * hits / queries, 2))
+                        : value(row, "prefix_cache_hit_rate", 100));
+                Double tokens = increase(previous, row, "generation_tokens");
+                double seconds = previous == null ? 0
+                        : (row.path("timestamp_ms").asLong() - previous.path("timestamp_ms").asLong()) / 1000.0;
+                generated.add(tokens == null || seconds <= 0 ? null : Double.valueOf(round(tokens / seconds, 2)));
+                previous = row;
+            }
+        }
+        if (t.isEmpty()) return null;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("engine", engine);
+        m.put("t_s", t);
+        m.put("running", running);
+        m.put("waiting", waiting);
+        m.put("kv_cache_pct", kv);
+        m.put("prefix_hit_pct", hit);
+        m.put("generated_tok_s", generated);
+        return m;
+    }
+
+    private static Double value(JsonNode row, String key, double scale) {
+        JsonNode v = row.get(key);
+        return v == null || !v.isNumber() ? null : round(v.asDouble() * scale, 4);
+    }
+
+    /** A counter's increase since the point's previous scrape; null without both values. */
+    private static Double increase(JsonNode previous, JsonNode row, String key) {
+        Double now = value(row, key, 1);
+        Double before = previous == null ? null : value(previous, key, 1);
+        if (now == null || before == null) return null;
+        return now >= before ? now - before : now;
     }
 
     /** A scenario file's default {@code knee.min_gain_percent}, used for runs that name none (perf sweeps). */

@@ -14,9 +14,6 @@ import io.unibench.store.RunRow;
 import io.unibench.store.RunStore;
 import io.unibench.store.StoredRun;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -153,13 +150,11 @@ public final class Pages {
 
     RunModel runModel(String id, boolean standalone) throws SQLException {
         StoredRun run = api.load(id);
-        String css = standalone ? resource("/META-INF/resources" + UPLOT_CSS) + resource("/io/unibench/web/static/app.css") : "";
-        String js = standalone ? resource("/META-INF/resources" + UPLOT_JS) + resource("/io/unibench/web/static/app.js") : "";
         return new RunModel(run.row(), time(run.row().startedAt()),
                 run.row().endedAt() == null ? "" : time(run.row().endedAt()), RunViews.tables(run),
                 RunViews.environment(run), pretty(run.config()), scriptJson(ChartData.of(store, run)), standalone,
-                css.replace("</", "<\\/"), js.replace("</script", "<\\/script"), auth.required(), api.queueReason(run.runId()),
-                api.links(run.runId()));
+                standalone ? ReportPage.inlineCss() : "", standalone ? ReportPage.inlineJs() : "", auth.required(),
+                api.queueReason(run.runId()), api.links(run.runId()));
     }
 
     private void report(Context ctx) throws Exception {
@@ -214,7 +209,7 @@ public final class Pages {
     }
 
     /** JSON for a {@code <script type="application/json">} block: nothing in it can close the element. */
-    private static String scriptJson(Object value) {
+    static String scriptJson(Object value) {
         try {
             return WebServer.JSON.writeValueAsString(value).replace("</", "<\\/");
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -227,15 +222,6 @@ public final class Pages {
             return WebServer.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static String resource(String path) {
-        try (InputStream in = Pages.class.getResourceAsStream(path)) {
-            if (in == null) throw new IllegalStateException("missing resource " + path);
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8) + "\n";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -9,7 +9,9 @@ import static io.unibench.report.DisplayNumbers.SECONDS;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.Summary;
 import io.unibench.report.DisplayNumbers;
+import io.unibench.report.ServerMetricsReport;
 import io.unibench.store.RunRow;
 import io.unibench.store.StoredPoint;
 import io.unibench.store.StoredRun;
@@ -113,6 +115,8 @@ final class RunViews {
         Table.Builder workload = new Table.Builder("Workload Throughput", 2, "Point", "Metric (tok/s)", "Overall",
                 "Last 30s", "Steady (drop 20%)");
         Table.Builder errors = new Table.Builder("Errors", 2, "Point", "Error class", "Count", "Sample message");
+        Table.Builder server = new Table.Builder("Server", 1,
+                ServerMetricsReport.COLUMNS.toArray(String[]::new));
         for (StoredPoint p : done) {
             JsonNode s = p.summary();
             overview.row(p.label(), p.concurrency() < 0 ? "INF" : Integer.toString(p.concurrency()),
@@ -136,6 +140,13 @@ final class RunViews {
                 perRequest.row(label, metric[0], avail(avg, metric[3].equals("n") ? AVG_COUNT : precision),
                         fmt(percentile(p, "50%", metric[2]), precision), fmt(percentile(p, "95%", metric[2]), precision),
                         fmt(percentile(p, "99%", metric[2]), precision), fmt(percentile(p, "max", metric[2]), precision));
+                label = "";
+            }
+            Double cached = number(s, Summary.TOTAL_CACHED_TOKENS);
+            if (cached != null) {
+                String source = s.path(Summary.CACHED_TOKENS_SOURCE).textValue();
+                perRequest.row(label, "Cached tokens" + (source == null ? "" : " (source: " + source + ")"),
+                        fmt(cached, COUNT), "", "", "", "");
                 label = "";
             }
             StoredPoint.Details d = p.details();
@@ -190,9 +201,11 @@ final class RunViews {
                     label = "";
                 }
             }
+            List<String> serverRow = ServerMetricsReport.cells(p.label(), s);
+            if (serverRow != null) server.row(serverRow.toArray(String[]::new));
         }
         List<Table> out = new ArrayList<>();
-        for (Table.Builder b : List.of(overview, perRequest, phases, traces, turns, workload, errors)) {
+        for (Table.Builder b : List.of(overview, perRequest, phases, traces, turns, workload, errors, server)) {
             if (!b.isEmpty()) out.add(b.build());
         }
         return out;

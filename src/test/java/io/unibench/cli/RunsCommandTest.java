@@ -233,7 +233,7 @@ class RunsCommandTest {
         int at = text.indexOf("Performance Overview\n");
         assertThat(at).as(text).isNotNegative();
         int end = text.length();
-        // the "Server" table is the target's /metrics, not the records: stored per point, not rendered by runs report
+        // the "Server" table is the target's /metrics, not the records: ServerMetricsEndToEndTest compares it
         for (String after : List.of("\nReproduce: ", "\nResults: ", "\nServer (")) {
             int i = text.indexOf(after, at);
             if (i >= 0) end = Math.min(end, i);

@@ -55,6 +55,34 @@ class ServerMetricsEndToEndTest {
     }
 
     @Test
+    void runsReportPrintsTheServerTableTheRunPrinted() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults())) {
+            CliHarness.Run live = perf(sim, "--parallel", "1", "3", "--number", "4", "9");
+            assertThat(live.exit()).as(live.err()).isZero();
+            String runId;
+            try (RunStore store = RunStore.open(StoreLocation.resolve(out.resolve("h.db").toString(), Map.of()))) {
+                runId = store.list(RunFilter.all(10)).getFirst().runId();
+            }
+            CliHarness.Run report = CliHarness.main("runs", "report", runId, "--db", out.resolve("h.db").toString());
+            assertThat(report.exit()).as(report.err()).isZero();
+            assertThat(serverTable(live.out())).contains("parallel_1_number_4", "parallel_3_number_9");
+            assertThat(serverTable(report.out())).isEqualTo(serverTable(live.out()));
+        }
+    }
+
+    /** The "Server" table: its title line and its rows, up to the first line that is not part of it. */
+    private static String serverTable(String text) {
+        int at = text.indexOf("Server (");
+        assertThat(at).as(text).isNotNegative();
+        StringBuilder sb = new StringBuilder();
+        for (String line : text.substring(at).split("\n")) {
+            if (line.isBlank() || line.startsWith("Results: ") || line.startsWith("Reproduce: ")) break;
+            sb.append(line).append('\n');
+        }
+        return sb.toString();
+    }
+
+    @Test
     void offMeansNoScrapeAndAMissingEndpointIsOneSkipLine() throws Exception {
         try (SimServer sim = SimServer.start(SimConfig.defaults())) {
             CliHarness.Run off = perf(sim, "--server-metrics", "off");

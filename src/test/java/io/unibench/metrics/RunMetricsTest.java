@@ -435,4 +435,23 @@ class RunMetricsTest {
                 .append('\n'));
         io.unibench.Golden.assertMatches("summary.tsv", text.toString());
     }
+
+    @Test
+    void theCachedFiguresSourceIsTheOneMemberOrNamedAsMixed() {
+        assertThat(RunMetrics.cachedTokensSource(Map.of())).isNull();
+        assertThat(RunMetrics.cachedTokensSource(Map.of("prompt_cache_hit_tokens", 4L)))
+                .isEqualTo("prompt_cache_hit_tokens");
+        assertThat(RunMetrics.cachedTokensSource(Map.of("client estimate", 3L,
+                "prompt_tokens_details.cached_tokens", 12L, "timings.cache_n", 3L)))
+                .isEqualTo("mixed: prompt_tokens_details.cached_tokens 12, client estimate 3, timings.cache_n 3");
+        // a record's own label: its member; a server figure stored before members were kept is "server"
+        Tokens deepseek = new Tokens(10, 2, 6, RequestRecord.CacheSource.SERVER, RequestRecord.TokenSource.SERVER, -1,
+                -1, "prompt_cache_hit_tokens");
+        assertThat(deepseek.cachedSourceLabel()).isEqualTo("prompt_cache_hit_tokens");
+        assertThat(deepseek.withCached(6, RequestRecord.CacheSource.ESTIMATE).cachedSourceLabel())
+                .isEqualTo("client estimate");
+        assertThat(new Tokens(10, 2, 6, RequestRecord.CacheSource.SERVER, RequestRecord.TokenSource.SERVER, -1, -1)
+                .cachedSourceLabel()).isEqualTo("server");
+        assertThat(Tokens.counted(10, 2, RequestRecord.TokenSource.SERVER).cachedSourceLabel()).isNull();
+    }
 }

@@ -46,6 +46,14 @@ class BrowserTest {
 
     @BeforeAll
     static void start() throws Exception {
+        playwright = playwright();
+        browser = chromium(playwright);
+        f = new WebFixture(dir, null);
+        Files.createDirectories(SHOTS);
+    }
+
+    /** Playwright on Debian's node and the installed driver; skips (fails in CI) when one is missing. */
+    static Playwright playwright() {
         Path driver = driverDir();
         String missing = !Files.isExecutable(CHROMIUM) ? CHROMIUM + " (apt-get install chromium)"
                 : !Files.isExecutable(NODE) ? NODE.toString()
@@ -56,13 +64,15 @@ class BrowserTest {
             Assumptions.abort("browser tests skipped: missing " + missing);
         }
         System.setProperty("playwright.cli.dir", driver.toString());
-        playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of(
+        return Playwright.create(new Playwright.CreateOptions().setEnv(Map.of(
                 "PLAYWRIGHT_NODEJS_PATH", NODE.toString(), "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-        browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM)
+    }
+
+    /** Debian's headless Chromium, nothing of it reaching out (no background networking, updates or sync). */
+    static Browser chromium(Playwright playwright) {
+        return playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM)
                 .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                         "--disable-background-networking", "--disable-component-update", "--disable-sync")));
-        f = new WebFixture(dir, null);
-        Files.createDirectories(SHOTS);
     }
 
     @AfterAll
@@ -79,13 +89,13 @@ class BrowserTest {
     }
 
     /** True when the chart's canvas has a drawn (non-transparent) pixel. */
-    private static boolean drawn(Page page, String chartId) {
+    static boolean drawn(Page page, String chartId) {
         return (Boolean) page.evaluate("id => [...document.querySelectorAll('#' + id + ' canvas')].some(c => {"
                 + " const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
                 + " for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) return true; return false; })", chartId);
     }
 
-    private static int series(Page page, String chartId) {
+    static int series(Page page, String chartId) {
         return ((Number) page.evaluate("id => window.unibenchCharts[id] ? window.unibenchCharts[id].series : -1",
                 chartId)).intValue();
     }
@@ -115,9 +125,12 @@ class BrowserTest {
     @Test
     void detailPageDrawsEveryChartWithItsSeries() {
         Page page = open("/runs/" + f.runIds.get(0));
-        page.waitForFunction("Object.keys(window.unibenchCharts).length === 6");
+        page.waitForFunction("Object.keys(window.unibenchCharts).length === 9");
+        // the server's charts (the simulator's /metrics, vLLM's names): running and waiting, KV-cache use and
+        // prefix-cache hit rate, generated tok/s
         Map<String, Integer> expected = Map.of("chart-latency", 2, "chart-ttft", 2, "chart-itl", 2,
-                "chart-ttft-time", 1, "chart-throughput", 1, "chart-levels", 2);
+                "chart-ttft-time", 1, "chart-throughput", 1, "chart-levels", 2, "chart-server-load", 2,
+                "chart-server-cache", 2, "chart-server-tokens", 1);
         expected.forEach((id, n) -> {
             assertThat(series(page, id)).as(id).isEqualTo(n);
             assertThat(drawn(page, id)).as(id).isTrue();
@@ -170,7 +183,7 @@ class BrowserTest {
         // the end reloads the page into the run's report
         page.waitForSelector("h1 .badge.finished", new Page.WaitForSelectorOptions().setTimeout(60_000));
         assertThat(page.locator("#live").count()).isZero();
-        page.waitForFunction("Object.keys(window.unibenchCharts).length === 6");
+        page.waitForFunction("Object.keys(window.unibenchCharts).length === 9");
         for (String chart : List.of("chart-latency", "chart-ttft", "chart-ttft-time", "chart-throughput", "chart-itl",
                 "chart-levels")) {
             assertThat(drawn(page, chart)).as(chart).isTrue();

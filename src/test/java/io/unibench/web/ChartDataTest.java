@@ -39,4 +39,29 @@ class ChartDataTest {
         assertThat(ChartData.levels(List.of(point(0, 8, 5, 5), point(1, 8, 10, 5.1)), 10))
                 .containsEntry("x_label", "request rate (req/s)").doesNotContainKey("knee");
     }
+
+    @Test
+    void theServersCountersBecomeRatesPerScrapeAndARestartIsNoNegativeRate() throws Exception {
+        // two points; the second one's generation counter falls (a restart): its increase is the new value
+        var first = JSON.readTree("""
+                {"engine": "vLLM", "series": [
+                  {"timestamp_ms": 1000, "running": 0, "waiting": 0, "kv_cache_usage": 0.0, "prefix_cache_hits": 0,
+                   "prefix_cache_queries": 0, "generation_tokens": 100},
+                  {"timestamp_ms": 2000, "running": 3, "waiting": 1, "kv_cache_usage": 0.25, "prefix_cache_hits": 30,
+                   "prefix_cache_queries": 120, "generation_tokens": 300}]}""");
+        var second = JSON.readTree("""
+                {"engine": "vLLM", "series": [
+                  {"timestamp_ms": 4000, "running": 2, "generation_tokens": 500},
+                  {"timestamp_ms": 4500, "running": 1, "generation_tokens": 40}]}""");
+        Map<String, Object> m = ChartData.server(List.of(first, second), 500);
+        assertThat(m).containsEntry("engine", "vLLM");
+        assertThat(m.get("t_s")).isEqualTo(List.of(0.5, 1.5, 3.5, 4.0));
+        assertThat(m.get("running")).isEqualTo(List.of(0.0, 3.0, 2.0, 1.0));
+        assertThat(m.get("waiting")).isEqualTo(java.util.Arrays.asList(0.0, 1.0, null, null));
+        assertThat(m.get("kv_cache_pct")).isEqualTo(java.util.Arrays.asList(0.0, 25.0, null, null));
+        assertThat(m.get("prefix_hit_pct")).isEqualTo(java.util.Arrays.asList(null, 25.0, null, null));
+        // a point's first scrape has no rate; 200 tokens in 1 s; after the restart 40 tokens in 0.5 s
+        assertThat(m.get("generated_tok_s")).isEqualTo(java.util.Arrays.asList(null, 200.0, null, 80.0));
+        assertThat(ChartData.server(List.of(), 0)).isNull();
+    }
 }

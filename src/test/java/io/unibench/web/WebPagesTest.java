@@ -64,9 +64,19 @@ class WebPagesTest {
         Element overview = d.select("h2:containsOwn(Performance Overview) + div table").first();
         assertThat(overview.select("tbody tr")).hasSize(2);
         assertThat(overview.select("tbody tr").first().select("td").eachText()).startsWith("parallel_2_number_12", "2");
-        assertThat(d.select(".chart")).hasSize(6);
+        assertThat(d.select(".chart")).hasSize(9); // six of the client's, three of the server's own /metrics
         JsonNode charts = new ObjectMapper().readTree(d.getElementById("chart-data").data());
         assertThat(charts.get("labels")).hasSize(2);
+        assertThat(charts.get("server").get("engine").asText()).isEqualTo("vLLM");
+        assertThat(charts.get("server").get("t_s").size()).isGreaterThanOrEqualTo(4); // ≥ 2 scrapes per point
+        // the cached-token figure with its source (the simulator answers in OpenAI's usage shape)
+        assertThat(d.select("h2:containsOwn(Per-Request Metrics) + div table td").eachText())
+                .contains("Cached tokens (source: prompt_tokens_details.cached_tokens)");
+        // the terminal's Server table, from the points' stored summary keys
+        Element server = d.select("h2:matchesOwn(^Server$) + div table").first();
+        assertThat(server.select("thead th").eachText()).contains("Running mean/max", "Prefix hit (client)");
+        assertThat(server.select("tbody tr")).hasSize(2);
+        assertThat(server.select("tbody tr").first().select("td").eachText().getLast()).matches("\\d+\\.\\d");
         assertThat(charts.get("ttft_over_time").get("t_s")).hasSize(28);
         assertThat(charts.get("levels").get("x")).hasSize(2);
         assertThat(d.select("table.kv th").eachText()).contains("model", "tool_version");

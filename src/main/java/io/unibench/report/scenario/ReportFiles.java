@@ -20,9 +20,8 @@ import java.util.Map;
 
 /**
  * {@code --report json|csv|html}: {@code scenario_report.json} (everything of the terminal report, numbers
- * unrounded), {@code scenario_report.csv} (one row per provider × scenario × level) and {@code scenario_report.html}
- * (one self-contained file: tables and inline SVG charts of concurrency → latency and concurrency → throughput per
- * provider; no script, no CDN).
+ * unrounded) and {@code scenario_report.csv} (one row per provider × scenario × level); {@code scenario_report.html}
+ * is rendered by {@code web.ReportPage} and written here.
  */
 public final class ReportFiles {
     public static final String JSON = "scenario_report.json";
@@ -40,8 +39,13 @@ public final class ReportFiles {
     /** The extra report files of {@code unibench run --report} (lower case: the flag's values are these names). */
     public enum Format { json, csv, html }
 
-    /** Writes the requested formats into {@code dir}; returns the files written. */
-    public static List<Path> write(Path dir, ScenarioResults results, List<Format> formats) throws IOException {
+    /**
+     * Writes the requested formats into {@code dir}; returns the files written. {@code html} is the rendered
+     * {@code scenario_report.html} (the web package draws it, with the platform's charts), null without
+     * {@link Format#html}.
+     */
+    public static List<Path> write(Path dir, ScenarioResults results, List<Format> formats, String html)
+            throws IOException {
         List<Path> out = new ArrayList<>();
         for (Format f : formats) {
             Path file = switch (f) {
@@ -52,7 +56,7 @@ public final class ReportFiles {
             String text = switch (f) {
                 case json -> MAPPER.writeValueAsString(json(results));
                 case csv -> csv(results);
-                case html -> HtmlReport.render(results);
+                case html -> html;
             };
             Files.writeString(file, text);
             out.add(file);

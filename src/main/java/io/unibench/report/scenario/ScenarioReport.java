@@ -155,7 +155,7 @@ public final class ScenarioReport {
         return seconds == null ? "—" : num(seconds * 1000, 1);
     }
 
-    static String num(Double v, int decimals) {
+    public static String num(Double v, int decimals) {
         if (v == null || !Double.isFinite(v) || v == -1.0) return "—";
         return BigDecimal.valueOf(v).setScale(decimals, RoundingMode.HALF_UP).toPlainString();
     }

@@ -1,13 +1,24 @@
-// Charts of the run and compare pages: uPlot (served from its WebJar) over the JSON the server embedded in
-// #chart-data. Every chart registers itself in window.unibenchCharts (id -> {series, points}) for the tests.
+// Charts of the run and compare pages and of the HTML reports (which inline this file and uPlot): uPlot over the
+// JSON the server embedded in a <script type="application/json">: the one named by the chart's enclosing
+// [data-charts] element, else #chart-data (a report of several runs has one block per run). Every chart registers
+// itself in window.unibenchCharts (id -> {series, points}) for the tests.
 (function () {
   "use strict";
   window.unibenchCharts = {};
   var COLORS = ["#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563"];
-  var dataEl = document.getElementById("chart-data");
   wirePicker();
-  if (!dataEl || typeof uPlot === "undefined") return;
-  var data = JSON.parse(dataEl.textContent);
+  if (typeof uPlot === "undefined") return;
+  var blocks = {};
+
+  function dataOf(el) {
+    var holder = el.closest("[data-charts]");
+    var id = holder ? holder.getAttribute("data-charts") : "chart-data";
+    if (!(id in blocks)) {
+      var script = document.getElementById(id);
+      blocks[id] = script ? JSON.parse(script.textContent) : null;
+    }
+    return blocks[id];
+  }
 
   function width(el) { return Math.max(280, el.clientWidth - 16); }
 
@@ -111,19 +122,32 @@
     }, [d.x, d.output_tok_s, d.ttft_p95_ms], d.x.length);
   }
 
+  // the server's own series: the keys ("key:label,...") the engine exposed; the block hidden when it had none
+  function server(el, d) {
+    var holder = el.closest(".server-charts");
+    if (!d) { if (holder) holder.hidden = true; return; }
+    var keys = el.getAttribute("data-keys").split(",").map(function (k) { return k.split(":"); })
+      .filter(function (k) { return d[k[0]].some(function (v) { return v !== null; }); });
+    el.setAttribute("data-title", "Server (" + d.engine + "): " + el.getAttribute("data-title"));
+    if (keys.length === 0) return empty(el, "The server's /metrics has none of these series.");
+    draw(el, { series: [{ label: "s" }].concat(keys.map(function (k, i) { return line(k[1], i); })),
+      axes: [{ label: "seconds since start" }, {}], scales: { x: { time: false } } },
+      [d.t_s].concat(keys.map(function (k) { return d[k[0]]; })), d.t_s.length);
+  }
+
   function lastOf(d, key) {
     var dd = d[key];
     return { x: dd.x, y: dd.y.length ? dd.y[dd.y.length - 1] : [] };
   }
 
-  function cmpDist(el, key) {
+  function cmpDist(el, data, key) {
     var a = lastOf(data.a, key), b = lastOf(data.b, key);
     if (!anyValue([a.y, b.y])) return empty(el, "No values stored for this metric.");
     draw(el, { series: [{ label: "percentile" }, line("A", 0), line("B", 1)],
       axes: [{ label: "percentile (%)" }, {}], scales: { x: { time: false } } }, [a.x, a.y, b.y], a.x.length);
   }
 
-  function cmpLevels(el, key) {
+  function cmpLevels(el, data, key) {
     var la = data.a.levels, lb = data.b.levels;
     var xs = Array.from(new Set(la.x.concat(lb.x))).sort(function (p, q) { return p - q; });
     function col(l) { return xs.map(function (x) { var i = l.x.indexOf(x); return i < 0 ? null : l[key][i]; }); }
@@ -133,7 +157,7 @@
   }
 
   // two runs' series over their own seconds since start, on one x axis (uPlot.join fills the gaps with nulls)
-  function cmpOverTime(el, key, ykey, dots) {
+  function cmpOverTime(el, data, key, ykey, dots) {
     var a = data.a[key], b = data.b[key];
     if ((!a || a.t_s.length === 0) && (!b || b.t_s.length === 0)) return empty(el, "No values stored for either run.");
     function sorted(d) {
@@ -151,14 +175,18 @@
 
   document.querySelectorAll(".chart").forEach(function (el) {
     var kind = el.getAttribute("data-kind"), key = el.getAttribute("data-key");
+    if (!kind) return; // the live page's charts: live.js draws them
+    var data = dataOf(el);
+    if (!data) return;
     if (kind === "dist") dist(el, data[key], data.labels);
     else if (kind === "ttft-time") ttftTime(el, data.ttft_over_time);
     else if (kind === "throughput") throughput(el, data.throughput);
     else if (kind === "levels") levels(el, data.levels);
-    else if (kind === "cmp-dist") cmpDist(el, key);
-    else if (kind === "cmp-levels") cmpLevels(el, key);
-    else if (kind === "cmp-ttft-time") cmpOverTime(el, "ttft_over_time", "ttft_ms", true);
-    else if (kind === "cmp-throughput") cmpOverTime(el, "throughput", "output_tok_s", false);
+    else if (kind === "server") server(el, data.server);
+    else if (kind === "cmp-dist") cmpDist(el, data, key);
+    else if (kind === "cmp-levels") cmpLevels(el, data, key);
+    else if (kind === "cmp-ttft-time") cmpOverTime(el, data, "ttft_over_time", "ttft_ms", true);
+    else if (kind === "cmp-throughput") cmpOverTime(el, data, "throughput", "output_tok_s", false);
   });
 
   // runs page: two ticked runs -> /compare?a=&b= (the first ticked is A)
