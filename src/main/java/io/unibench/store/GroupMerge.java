@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * Per sweep point, every shard's requests are put on the group's timeline ({@link ShardTimeline}: the shard's
  * origin on the database's clock, from its recorded clock offset) and fed, in the order they ended across all
  * shards, to one {@link RunMetrics}: the same aggregation a one-process run does, so percentiles are computed from
- * the raw values of the union (exact, by the same rule as any run: up to {@code Distribution.EXACT_LIMIT} samples of a
+ * the raw values of the union (exact, by the same rule as any run: up to {@code Distribution.EXACT_LIMIT}, 8,388,608, samples of a
  * metric), throughputs are over the group's wall time (first start to last end on that timeline), error classes
  * and per-trace tables span the shards.
  *

@@ -96,6 +96,44 @@ class GroupMergeTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
+    void aMergePastTheOldCapOf262144RequestsGivesThePercentilesOfTheSortedRawValues(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            int perShard = 170_000; // 272,000 successes in all: every column past 262,144 samples
+            List<RequestRecord> a = records(0, perShard, 21);
+            List<RequestRecord> c = records(1, perShard, 22);
+            store(b.location(), "gx", 0, 2, 0, new ClockOffset(0, 100), TRUE_EPOCH_MS, a, "ok");
+            store(b.location(), "gx", 1, 2, perShard, new ClockOffset(0, 100), TRUE_EPOCH_MS, c, "ok");
+
+            RunResult got = GroupMerge.merge(b.location(), "gx").points().getFirst().result();
+
+            List<Double> latency = new ArrayList<>();
+            List<Double> ttft = new ArrayList<>();
+            for (List<RequestRecord> shard : List.of(a, c)) {
+                for (RequestRecord r : shard) {
+                    if (!r.success()) continue;
+                    latency.add(r.latencySeconds());
+                    ttft.add(r.ttftSeconds() * 1000);
+                }
+            }
+            double[] lat = latency.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] tt = ttft.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            assertThat(lat.length).isGreaterThan(1 << 18);
+            assertThat(got.summary().totalRequests()).isEqualTo(2L * perShard);
+            assertThat(got.summary().percentileMethod()).isEqualTo(io.unibench.metrics.Summary.PERCENTILES_EXACT);
+            for (int i = 0; i < PercentileRow.POINTS.length; i++) {
+                PercentileRow row = got.percentiles().get(i);
+                assertThat(row.value(PercentileRow.LATENCY)).as(row.label())
+                        .isEqualTo(io.unibench.metrics.Rounding.round(
+                                io.unibench.metrics.Percentiles.nearestRankHigh(lat, PercentileRow.POINTS[i]), 4));
+                assertThat(row.value(PercentileRow.TTFT)).as(row.label())
+                        .isEqualTo(io.unibench.metrics.Rounding.round(
+                                io.unibench.metrics.Percentiles.nearestRankHigh(tt, PercentileRow.POINTS[i]), 2));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
     void aMissingFailedOrClientBoundShardMakesThePartialMergeSayWhy(String kind) throws Exception {
         try (TestStores.Backend b = backend(kind)) {
             store(b.location(), "g2", 0, 3, 0, new ClockOffset(0, 100), TRUE_EPOCH_MS, records(0, 50, 1),
