@@ -5,6 +5,7 @@ import io.unibench.engine.Shard;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.store.ClockOffset;
+import io.unibench.store.MergedRuns;
 import io.unibench.store.Owner;
 import io.unibench.store.RunRow;
 import io.unibench.store.ShardRegistry;
@@ -201,11 +202,34 @@ final class ShardRun {
                 .map(c -> ShardRow.CLIENT_BOUND + ": " + c.warningLine()).orElse(ShardRow.SELF_CHECK_OK);
         try (ShardRegistry r = registry) {
             r.finish(group, shard.index(), runId, status, verdict);
-            err.println("Shard " + shard + " of run group '" + group + "': " + status + "; `unibench runs merge " + group
-                    + "` once all have ended");
         } catch (SQLException e) {
             err.println("Warning: run history: shard " + shard + " not marked " + status + " ("
                     + StoreLocation.mask(String.valueOf(e.getMessage())) + ")");
+            return;
+        }
+        err.println("Shard " + shard + " of run group '" + group + "': " + status);
+        storeMergeWhenLast(err);
+    }
+
+    /** The last shard to end stores the group's merged run ({@link MergedRuns}: exactly one process does). */
+    private void storeMergeWhenLast(PrintWriter err) {
+        try {
+            MergedRuns.Result m = MergedRuns.mergeWhenDone(location, group, Owner.current(), System.currentTimeMillis());
+            err.println(switch (m.kind()) {
+                case STORED -> "Run group '" + group + "': every shard has ended; merged run " + m.runId() + " stored"
+                        + (m.why() == null ? "" : " (partial: " + m.why() + ")");
+                case ALREADY -> "Run group '" + group + "': merged run " + m.runId() + " stored by another process";
+                case NOT_YET -> "Run group '" + group + "': " + m.why() + "; the last shard to end stores the merged "
+                        + "run " + m.runId() + " (or `unibench runs merge " + group + "`)";
+            });
+        } catch (SQLException e) {
+            err.println("Warning: run history: the merged run of group '" + group + "' was not stored ("
+                    + StoreLocation.mask(String.valueOf(e.getMessage())) + "); `unibench runs merge " + group
+                    + "` computes it");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("Warning: the merge of run group '" + group + "' was interrupted; `unibench runs merge " + group
+                    + "` computes it");
         }
     }
 

@@ -108,7 +108,7 @@ public final class ShardRegistry implements AutoCloseable {
                 + "--run-group");
     }
 
-    private static boolean isUniqueViolation(SQLException e) {
+    static boolean isUniqueViolation(SQLException e) {
         String state = e.getSQLState();
         String message = String.valueOf(e.getMessage());
         return "23505".equals(state) || message.contains("UNIQUE constraint") || message.contains("PRIMARY KEY");
@@ -209,6 +209,19 @@ public final class ShardRegistry implements AutoCloseable {
         }
         commit();
         return id;
+    }
+
+    /** The last commit of a run's writer (epoch ms, the writer's clock), or null when the run is not stored. */
+    Long lastCommitMillis(String runId) throws SQLException {
+        Long at;
+        try (PreparedStatement ps = c.prepareStatement("SELECT heartbeat_at FROM runs WHERE run_id = ?")) {
+            ps.setString(1, runId);
+            try (ResultSet rs = ps.executeQuery()) {
+                at = rs.next() ? rs.getLong(1) : null;
+            }
+        }
+        commit();
+        return at;
     }
 
     /**

@@ -31,12 +31,14 @@ public final class WebServer implements AutoCloseable {
     private final RunQueue queue;
     private final List<Route> routes;
     private final SchedulePages schedules;
+    private final GroupMerger merger; // sharded runs merged once their last shard ended
 
-    private WebServer(Javalin app, RunQueue queue, List<Route> routes, SchedulePages schedules) {
+    private WebServer(Javalin app, RunQueue queue, List<Route> routes, SchedulePages schedules, GroupMerger merger) {
         this.app = app;
         this.queue = queue;
         this.routes = routes;
         this.schedules = schedules;
+        this.merger = merger;
     }
 
     /** Starts listening; {@code config.port() == 0} takes a free port ({@link #port()}). */
@@ -107,7 +109,7 @@ public final class WebServer implements AutoCloseable {
         });
         app.start();
         control.requeueAdopted();
-        return new WebServer(app, queue, List.copyOf(routes), schedules);
+        return new WebServer(app, queue, List.copyOf(routes), schedules, new GroupMerger(location, log));
     }
 
     /** Paths served without the token: health, the login form and the static assets (no data in them). */
@@ -150,6 +152,7 @@ public final class WebServer implements AutoCloseable {
     /** Stops running runs (they end interrupted, their reports written; queued ones wait for the next start). */
     @Override
     public void close() {
+        merger.close();
         queue.close();
         app.stop();
         schedules.close();

@@ -108,6 +108,23 @@ class ShardedRunEndToEndTest {
             // the text form says the same group and shards
             CliHarness.Run text = CliHarness.main("runs", "merge", "g4", "--db", db);
             assertThat(text.out()).contains("Run group g4: 4 of 4 shards", "group:g4 (merged from 4 of 4 shards)");
+
+            // nobody ran `runs merge` for this: the last shard to end stored the merged run, exactly one of the four
+            long storers = 0;
+            for (int i = 0; i < SHARDS; i++) {
+                if (console(i).contains("every shard has ended; merged run group:g4 stored")) storers++;
+            }
+            assertThat(storers).as(console(0) + console(1) + console(2) + console(3)).isEqualTo(1);
+            try (RunStore s = RunStore.open(StoreLocation.resolve(db, Map.of()))) {
+                // listed once, instead of its four shards
+                assertThat(s.list(io.unibench.store.RunFilter.all(10))).extracting(io.unibench.store.RunRow::runId)
+                        .containsExactly("group:g4");
+                io.unibench.store.StoredRun stored = s.run("group:g4");
+                assertThat(stored.row().requestCount()).isEqualTo(CONVERSATIONS * TURNS);
+                assertThat(stored.points().getFirst().percentiles()).isEqualTo(m.at("/points/0/percentiles"));
+                assertThat(stored.points().getFirst().summary().path("Total Requests").asLong())
+                        .isEqualTo(CONVERSATIONS * TURNS);
+            }
         }
     }
 
@@ -153,6 +170,21 @@ class ShardedRunEndToEndTest {
             long survivor = m.at("/shards/0/requests").asLong();
             assertThat(killed).isGreaterThanOrEqualTo(20);
             assertThat(m.at("/points/0/summary/Total Requests").asLong()).isEqualTo(killed + survivor);
+
+            // stored partial without `runs merge`: by shard 0 when it ended after the kill, else by the service's poll
+            StoreLocation loc = StoreLocation.resolve(db, Map.of());
+            if (!console(0).contains("merged run group:gk stored")) {
+                assertThat(io.unibench.store.MergedRuns.mergeOpenGroups(loc, io.unibench.store.Owner.current(),
+                        System.currentTimeMillis(), (g, e) -> { throw new AssertionError(e); })).hasSize(1);
+            }
+            try (RunStore s = RunStore.open(loc)) {
+                io.unibench.store.RunRow row = s.run("group:gk").row();
+                assertThat(row.status()).isEqualTo(io.unibench.store.RunRow.PARTIAL);
+                // running when shard 0 merged at its end; interrupted once a later start recovered the killed run
+                assertThat(row.statusReason()).matches("(.*; )?shard 1/2: run \\S+ is (running|interrupted) \\(its "
+                        + "process ended before the shard finished\\); \\d+ requests stored(; .*)?");
+                assertThat(row.requestCount()).isEqualTo(killed + survivor);
+            }
         }
     }
 

@@ -33,7 +33,7 @@ import java.util.SplittableRandom;
  * start is its moment on its shard's (possibly skewed) clock.
  */
 class GroupMergeTest {
-    private static final long TRUE_EPOCH_MS = 1_780_000_000_000L; // where shard 0's point starts, true time
+    static final long TRUE_EPOCH_MS = 1_780_000_000_000L; // where shard 0's point starts, true time
     @TempDir
     Path tmp;
 
@@ -178,7 +178,7 @@ class GroupMergeTest {
     }
 
     /** Shard {@code index}'s run: registered, its records stored, finished with the verdict (null: failed). */
-    private static void store(StoreLocation loc, String group, int index, int count, long first, ClockOffset clock,
+    static void store(StoreLocation loc, String group, int index, int count, long first, ClockOffset clock,
                               long localOriginMs, List<RequestRecord> records, String verdict) throws Exception {
         try (ShardRegistry r = ShardRegistry.open(loc); RunStore s = RunStore.open(loc)) {
             r.register(group, index, count, first, clock, Owner.current());
@@ -195,7 +195,7 @@ class GroupMergeTest {
     }
 
     /** Closed-loop-looking records of one shard, moments from its point's start; every fifth a 429. */
-    private static List<RequestRecord> records(int shard, int n, long seed) {
+    static List<RequestRecord> records(int shard, int n, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
         List<RequestRecord> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
