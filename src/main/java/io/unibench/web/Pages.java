@@ -69,10 +69,17 @@ public final class Pages {
 
     public record RunsModel(Map<String, String> filters, List<RunItem> runs, String nextUrl, boolean loggedIn) {}
 
-    /** @param queueReason why a queued run waits, or null */
+    /**
+     * @param queueReason why a queued run waits, or null
+     * @param shards      a sharded run's merge: its Shards tab; null for any other run
+     */
     public record RunModel(RunRow row, String started, String ended, List<Table> tables,
                            List<Map.Entry<String, String>> environment, String configJson, String chartJson,
-                           boolean standalone, String inlineCss, String inlineJs, boolean loggedIn, String queueReason) {}
+                           boolean standalone, String inlineCss, String inlineJs, boolean loggedIn, String queueReason,
+                           ShardsModel shards) {}
+
+    /** The Shards tab: the table, and the partial marker's reasons (empty when the merge is whole). */
+    public record ShardsModel(String group, int count, List<String> partialReasons, Table table) {}
 
     public record CompareModel(RunRow a, RunRow b, List<Table> tables, List<String> notes, String chartJson,
                                boolean loggedIn) {}
@@ -157,7 +164,12 @@ public final class Pages {
         return new RunModel(run.row(), time(run.row().startedAt()),
                 run.row().endedAt() == null ? "" : time(run.row().endedAt()), RunViews.tables(run),
                 RunViews.environment(run), pretty(run.config()), scriptJson(ChartData.of(store, run)), standalone,
-                css.replace("</", "<\\/"), js.replace("</script", "<\\/script"), auth.required(), api.queueReason(run.runId()));
+                css.replace("</", "<\\/"), js.replace("</script", "<\\/script"), auth.required(), api.queueReason(run.runId()),
+                shardsModel(api.shards(run.runId())));
+    }
+
+    private static ShardsModel shardsModel(ShardsView v) {
+        return v == null ? null : new ShardsModel(v.group(), v.members().size(), v.reasons(), v.table());
     }
 
     private void report(Context ctx) throws Exception {

@@ -55,7 +55,8 @@ final class RunsApi {
                         param("limit", "page size, 1 … " + MAX_LIMIT + " (default " + DEFAULT_LIMIT + ")"),
                         param("cursor", "the previous page's \"next\"")),
                 Route.api("get", "/api/runs/{id}", "One run: status, masked configuration, environment, every "
-                        + "point's summary, percentiles, workload, errors, per-trace and per-turn tables.",
+                        + "point's summary, percentiles, workload, errors, per-trace and per-turn tables; a sharded "
+                        + "run's merge (group:G) also run_group, partial, partial_reasons and its shards.",
                         "application/json", this::detail),
                 Route.api("get", "/api/runs/{id}/requests", "Every stored request, streamed from the store.",
                         "application/x-ndjson", this::requests, param("format", "jsonl (default) or csv")),
@@ -84,6 +85,11 @@ final class RunsApi {
 
     StoredRun load(String idOrPrefix) throws SQLException {
         return store.run(resolve(idOrPrefix));
+    }
+
+    /** The shards of a sharded run's merge, or null for any other run. */
+    ShardsView shards(String runId) throws SQLException {
+        return ShardsView.of(io.unibench.store.MergedRuns.group(location, runId));
     }
 
     /** One page of runs and the headlines of its runs; {@code next} is null on the last page. */
@@ -160,6 +166,8 @@ final class RunsApi {
         Map<String, Object> m = RunViews.detail(run, headlines(List.of(run.row())).get(run.runId()));
         RunQueue.Waiting w = queue.waiting(run.runId());
         if (w != null) m.put("queue", Map.of("position", w.position(), "reason", w.reason()));
+        ShardsView shards = shards(run.runId());
+        if (shards != null) m.putAll(shards.toMap());
         WebServer.json(ctx, m);
     }
 
