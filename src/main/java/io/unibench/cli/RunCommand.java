@@ -62,6 +62,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     HistoryOptions history = new HistoryOptions();
 
+    @Mixin
+    ShardOptions shard = new ShardOptions(); // --shard I/N --run-group G: one shard of a sharded run (issue 21)
+
     @Option(names = "--max-error-rate", paramLabel = "PCT", description = "exit 3 when a level of a provider and "
             + "scenario failed more than PCT percent of its requests (CI gates; overrides the file's max_error_rate); a "
             + "run in which no request succeeded exits 3 whatever this is (default: the file's, else no limit)")
@@ -93,6 +96,7 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         RunVerdict.checkedLimit(maxErrorRate, "--max-error-rate");
         BenchConfig bench = ScenarioFile.load(config, environment);
+        ShardRun shards = ShardRun.forScenario(shard, history, bench, environment);
         Double errorLimit = maxErrorRate != null ? maxErrorRate : bench.maxErrorRatePercent();
         if (checkOnly) {
             out.println(config + ": valid (" + bench.providers().size() + " provider(s), " + bench.scenarios().size()
@@ -110,21 +114,22 @@ public final class RunCommand implements Callable<Integer> {
         Thread hook = null;
         HistoryRecorder store = null;
         ScenarioTargets targets = null;
+        ScenarioRunner.Ran ran = null;
         try {
             targets = ScenarioTargets.start(bench, err);
             Map<String, String> endpoints = targets.endpoints();
             RunHistory runHistory = RunHistory.open(history, environment, err);
             RunSpec spec = ScenarioSpec.of(bench, endpoints, root,
-                    new RunSpec.History(!history.noDb, history.store.db, history.tags));
+                    new RunSpec.History(!history.noDb, history.store.db, history.tags), shards.shard());
             store = new HistoryRecorder(runHistory, HistoryRecorder.scenarioStart(history.tags, config, bench, spec));
             StopSignal stop = new StopSignal();
-            ScenarioRunner.Ran ran;
             try (EventHub events = new EventHub()) {
                 SessionRunner session = new SessionRunner(spec, environment, false, stop, events, store, err)
                         .observe(server);
                 this.session = session;
                 if (installSignalHandler) hook = installHook(reportWritten);
-                ran = new ScenarioRunner(bench, spec, stop, err).run(session);
+                ran = new ScenarioRunner(bench, spec, stop, err, shards.shard(), p -> shards.awaitPoint(p, stop, err))
+                        .run(session);
             }
             ScenarioResults results = ran.results();
             lastResults = results;
@@ -150,6 +155,8 @@ public final class RunCommand implements Callable<Integer> {
             }
             if (targets != null) targets.close();
             if (store != null) store.close(session == null || session.stopped());
+            if (store != null) shards.finish(store.runId(), ran == null ? List.of() : ran.session().checks(),
+                    session != null && session.stopped(), ran == null || ran.session().failure() != null, err);
         }
     }
 

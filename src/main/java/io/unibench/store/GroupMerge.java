@@ -162,7 +162,7 @@ public final class GroupMerge {
         for (Member m : at) {
             StoredPoint sp = m.run.points().get(p);
             concurrency += sp.concurrency();
-            number += sp.number();
+            number = (int) Math.min(Integer.MAX_VALUE, (long) number + sp.number()); // a level held by time: MAX
             if (sp.rate() > 0) {
                 rate += sp.rate();
                 paced = true;
@@ -170,6 +170,9 @@ public final class GroupMerge {
             openLoop |= sp.label().startsWith("rate_");
         }
         String label = openLoop ? "rate_" + rate + "_number_" + number : "parallel_" + concurrency + "_number_" + number;
+        String shardLabel = at.getFirst().run.points().get(p).label();
+        int level = shardLabel.lastIndexOf("/parallel_"); // a scenario file's provider/scenario/parallel_C
+        if (level >= 0) label = shardLabel.substring(0, level) + "/parallel_" + concurrency;
         return new RunInfo(label, concurrency, paced ? rate : -1, number);
     }
 

@@ -138,6 +138,39 @@ public final class ShardRegistry implements AutoCloseable {
         return n;
     }
 
+    /**
+     * The shard has reached sweep point {@code point} (a scenario file's level after the first) and waits there;
+     * {@link #arrived} counts it.
+     */
+    public void arrive(String group, int index, int point) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE run_shards SET barrier_point = ? WHERE run_group = ? AND shard_index = ?")) {
+            ps.setInt(1, point);
+            ps.setString(2, group);
+            ps.setInt(3, index);
+            ps.executeUpdate();
+        }
+        c.commit();
+    }
+
+    /** The group's shards at point {@code point} or past it, and those that ended (they will not come). */
+    public int arrived(String group, int point) throws SQLException {
+        int n;
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM run_shards WHERE run_group = ? AND "
+                + "(barrier_point >= ? OR status NOT IN (?, ?))")) {
+            ps.setString(1, group);
+            ps.setInt(2, point);
+            ps.setString(3, ShardRow.REGISTERED);
+            ps.setString(4, ShardRow.RUNNING);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                n = rs.getInt(1);
+            }
+        }
+        commit();
+        return n;
+    }
+
     /** The barrier passed: the shard is sending. */
     public void started(String group, int index) throws SQLException {
         update(group, index, "UPDATE run_shards SET status = ? WHERE run_group = ? AND shard_index = ?",

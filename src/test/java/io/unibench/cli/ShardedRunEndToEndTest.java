@@ -188,7 +188,7 @@ class ShardedRunEndToEndTest {
         }
     }
 
-    private static List<String> otherThanClientBound(JsonNode merged) {
+    static List<String> otherThanClientBound(JsonNode merged) {
         List<String> out = new ArrayList<>();
         for (JsonNode r : merged.path("partial_reasons")) {
             if (!r.asText().matches("shard \\d+/\\d+: " + ShardRow.CLIENT_BOUND + ": .*")) out.add(r.asText());
@@ -216,7 +216,7 @@ class ShardedRunEndToEndTest {
     }
 
     /** Every row's value equals sorted[floor(n·p/100)] (min and max the extremes), rounded as the table rounds. */
-    private static void assertPercentiles(JsonNode rows, List<JsonNode> requests, String column, String field,
+    static void assertPercentiles(JsonNode rows, List<JsonNode> requests, String column, String field,
                                           double scale, int decimals) {
         double[] v = requests.stream().filter(r -> r.path("success").asBoolean()).map(r -> r.get(field))
                 .filter(n -> n != null && !n.isNull()).mapToDouble(n -> n.asDouble() * scale).sorted().toArray();
@@ -230,7 +230,7 @@ class ShardedRunEndToEndTest {
         }
     }
 
-    private static List<JsonNode> jsonl(Path dir) throws IOException {
+    static List<JsonNode> jsonl(Path dir) throws IOException {
         List<JsonNode> out = new ArrayList<>();
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path f : files.filter(p -> p.getFileName().toString().equals("requests.jsonl")).toList()) {
@@ -240,7 +240,7 @@ class ShardedRunEndToEndTest {
         return out;
     }
 
-    private Process jvm(List<String> args, Path console) throws IOException {
+    static Process jvm(List<String> args, Path console) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(Arrays.asList(java, "-XX:TieredStopAtLevel=1", "-cp",
                 System.getProperty("java.class.path"), Main.class.getName()));

@@ -3,6 +3,8 @@
 -- group, inserted by whoever builds it (the last shard to end, or `unibench serve`): the primary key lets exactly
 -- one process merge a group, however many try at once.
 ALTER TABLE runs ADD COLUMN run_group TEXT;
+-- the level a shard of a scenario file (`run --config F --shard I/N`) has reached: its levels start together
+ALTER TABLE run_shards ADD COLUMN barrier_point INTEGER;
 CREATE INDEX runs_run_group ON runs (run_group);
 CREATE TABLE run_group_merges (
     run_group       TEXT PRIMARY KEY,
