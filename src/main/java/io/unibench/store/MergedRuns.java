@@ -45,11 +45,20 @@ public final class MergedRuns {
     /** Builds and stores the group's merged run when every shard has ended and nobody else did or does. */
     public static Result mergeWhenDone(StoreLocation location, String group, Owner me, long nowMillis)
             throws SQLException, InterruptedException {
-        String id = runId(group);
         try (ShardRegistry registry = ShardRegistry.open(location)) {
             String open = stillOpen(registry, group, me, nowMillis);
-            if (open != null) return new Result(Result.Kind.NOT_YET, id, open);
+            if (open != null) return new Result(Result.Kind.NOT_YET, runId(group), open);
         }
+        return store(location, group, me, nowMillis);
+    }
+
+    /**
+     * Builds and stores the group's merged run now, whether or not every shard has ended ({@code runs merge G
+     * --store}: a group a shard never joined), unless another process stored it or is storing it.
+     */
+    public static Result store(StoreLocation location, String group, Owner me, long nowMillis)
+            throws SQLException, InterruptedException {
+        String id = runId(group);
         try (Connection c = RunStore.connect(location)) {
             if (!claim(c, group, id, me, nowMillis)) return new Result(Result.Kind.ALREADY, id, "merged by another process");
         }

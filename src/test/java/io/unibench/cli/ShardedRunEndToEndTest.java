@@ -42,9 +42,13 @@ class ShardedRunEndToEndTest {
     Path tmp;
 
     private String db(String kind) throws Exception {
-        if (kind.equals("sqlite")) return tmp.resolve("shared.db").toString();
-        TestStores.Backend pg = TestStores.postgres(); // dropped with the test server's cluster (.ci/run)
-        return pg.location().jdbcUrl();
+        return db(kind, tmp);
+    }
+
+    /** The store every shard JVM writes to: a SQLite file in {@code dir}, or a new PostgreSQL schema. */
+    static String db(String kind, Path dir) throws Exception {
+        if (kind.equals("sqlite")) return dir.resolve("shared.db").toString();
+        return TestStores.postgres().location().jdbcUrl(); // dropped with the test server's cluster (.ci/run)
     }
 
     private static List<String> spec(String url) {

@@ -12,7 +12,6 @@ import io.unibench.store.RunStore;
 import io.unibench.store.StoreLocation;
 import io.unibench.store.StoredPoint;
 import io.unibench.store.StoredRun;
-import io.unibench.store.TestStores;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -37,15 +36,10 @@ class ShardedScenarioEndToEndTest {
     @TempDir
     Path tmp;
 
-    private String db(String kind) throws Exception {
-        if (kind.equals("sqlite")) return tmp.resolve("shared.db").toString();
-        return TestStores.postgres().location().jdbcUrl(); // dropped with the test server's cluster (.ci/run)
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
     void threeShardJvmsOfAScenarioFileMergeIntoTheOneProcessRunLevelByLevel(String kind) throws Exception {
-        String db = db(kind);
+        String db = ShardedRunEndToEndTest.db(kind, tmp);
         try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1).withSeed(9))) {
             Path file = tmp.resolve("bench.yaml");
             Files.writeString(file, """

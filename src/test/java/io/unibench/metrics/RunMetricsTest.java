@@ -341,12 +341,7 @@ class RunMetricsTest {
         java.util.Arrays.sort(all);
 
         assertThat(result.summary().percentileMethod()).isEqualTo(Summary.PERCENTILES_EXACT);
-        for (PercentileRow row : result.percentiles()) {
-            double p = row.label().equals("min") ? 0 : row.label().equals("max") ? 100
-                    : Double.parseDouble(row.label().replace("%", ""));
-            assertThat(row.values().get(PercentileRow.ITL)).as(row.label())
-                    .isEqualTo(Rounding.round(Percentiles.nearestRankHigh(all, p), 2));
-        }
+        assertColumnIsOfTheSorted(result, PercentileRow.ITL, all);
         assertThat(result.summary().avgItlMs())
                 .isEqualTo(Rounding.round(java.util.Arrays.stream(all).sum() / all.length, 2));
     }
@@ -371,13 +366,16 @@ class RunMetricsTest {
         java.util.Arrays.sort(latency);
         java.util.Arrays.sort(ttft);
         assertThat(result.summary().percentileMethod()).isEqualTo(Summary.PERCENTILES_EXACT);
-        for (PercentileRow row : result.percentiles()) {
-            double p = row.label().equals("min") ? 0 : row.label().equals("max") ? 100
-                    : Double.parseDouble(row.label().replace("%", ""));
-            assertThat(row.values().get(PercentileRow.LATENCY)).as(row.label())
-                    .isEqualTo(Rounding.round(Percentiles.nearestRankHigh(latency, p), 4));
-            assertThat(row.values().get(PercentileRow.TTFT)).as(row.label())
-                    .isEqualTo(Rounding.round(Percentiles.nearestRankHigh(ttft, p), 2));
+        assertColumnIsOfTheSorted(result, PercentileRow.LATENCY, latency);
+        assertColumnIsOfTheSorted(result, PercentileRow.TTFT, ttft);
+    }
+
+    /** Every row of the column is {@code sorted}'s value at that rank, rounded as the table rounds the column. */
+    private static void assertColumnIsOfTheSorted(RunResult result, String column, double[] sorted) {
+        for (int i = 0; i < PercentileRow.POINTS.length; i++) {
+            PercentileRow row = result.percentiles().get(i);
+            assertThat(row.value(column)).as("%s %s", column, row.label()).isEqualTo(Rounding.round(
+                    Percentiles.nearestRankHigh(sorted, PercentileRow.POINTS[i]), PercentileRow.decimals(column)));
         }
     }
 

@@ -38,7 +38,7 @@ class GroupMergeTest {
     Path tmp;
 
     private TestStores.Backend backend(String kind) throws Exception {
-        return kind.equals("sqlite") ? TestStores.sqlite(tmp) : TestStores.postgres();
+        return TestStores.of(kind, tmp);
     }
 
     @ParameterizedTest

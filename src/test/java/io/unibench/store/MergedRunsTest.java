@@ -28,7 +28,7 @@ class MergedRunsTest {
     Path tmp;
 
     private TestStores.Backend backend(String kind) throws Exception {
-        return kind.equals("sqlite") ? TestStores.sqlite(tmp) : TestStores.postgres();
+        return TestStores.of(kind, tmp);
     }
 
     @ParameterizedTest
@@ -74,6 +74,9 @@ class MergedRunsTest {
                 assertThat(p.percentiles()).isEqualTo(want.points().getFirst().percentiles());
                 assertThat(p.percentiles()).hasSize(PercentileRow.LABELS.size());
                 assertThat(run.config().path("run_group").asText()).isEqualTo("m1");
+                // `runs report group:m1`: the merged run holds no requests; its report comes from its shards'
+                assertThat(StoredReports.results(s, run)).singleElement()
+                        .satisfies(x -> assertThat(x.summary().totalRequests()).isEqualTo(200));
                 // the shards' runs stay stored (and can be shown), only the list leaves them out
                 for (MergedGroup.Shard shard : want.shards()) assertThat(s.run(shard.runId()).row().status()).isEqualTo("finished");
             }
@@ -144,6 +147,29 @@ class MergedRunsTest {
                 assertThat(row.statusReason()).isEqualTo(stored.getFirst().why());
             }
             assertThat(MergedRuns.group(loc, "group:m3").partialReasons()).containsExactly(stored.getFirst().why());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void aGroupAShardNeverJoinedIsStoredOnlyWhenAskedAndThenOnlyOnce(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            StoreLocation loc = b.location();
+            GroupMergeTest.store(loc, "m4", 0, 2, 0, new ClockOffset(0, 100), GroupMergeTest.TRUE_EPOCH_MS,
+                    GroupMergeTest.records(0, 40, 4), "ok");
+            assertThat(MergedRuns.mergeWhenDone(loc, "m4", Owner.current(), NOW).why())
+                    .isEqualTo("1 of 2 shards registered");
+            MergedRuns.Result r = MergedRuns.store(loc, "m4", Owner.current(), NOW); // runs merge m4 --store
+            assertThat(r.kind()).isEqualTo(MergedRuns.Result.Kind.STORED);
+            assertThat(r.why()).isEqualTo("shard 1/2: never registered");
+            assertThat(MergedRuns.store(loc, "m4", Owner.current(), NOW).kind()).isEqualTo(MergedRuns.Result.Kind.ALREADY);
+            try (RunStore s = RunStore.open(loc)) {
+                assertThat(s.run("group:m4").row().status()).isEqualTo(RunRow.PARTIAL);
+            }
+            // an unknown group: bad input, and no claim is left behind
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> MergedRuns.store(loc, "nope", Owner.current(), NOW))
+                    .isInstanceOf(io.unibench.BadInputException.class);
+            assertThat(MergedRuns.group(loc, "group:nope")).isNull();
         }
     }
 
