@@ -3,9 +3,9 @@ package io.unibench.cli;
 import io.unibench.BadInputException;
 import io.unibench.engine.Shard;
 import io.unibench.engine.StopSignal;
+import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.ScenarioSpec;
-import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.store.ClockOffset;
 import io.unibench.store.MergedRuns;
 import io.unibench.store.Owner;
@@ -90,8 +90,8 @@ final class ShardRun {
 
     /**
      * A shard of {@code unibench run --config F}: the flags checked as {@code perf}'s, and every level of the file
-     * able to be split ({@link io.unibench.scenario.ScenarioSpec#of} slices each level; this only refuses what cannot
-     * be): a concurrency level or a level's request count below N. {@link #NONE} without {@code --shard}.
+     * able to be split ({@link ScenarioSpec#of} slices each level; this only refuses what cannot be): a concurrency
+     * level or a level's request count below N. {@link #NONE} without {@code --shard}.
      */
     static ShardRun forScenario(ShardOptions f, HistoryOptions history, BenchConfig bench, Map<String, String> env) {
         Shard shard = checked(f, history);
