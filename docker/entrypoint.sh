@@ -4,7 +4,7 @@
 #
 #   healthcheck                      GET http://127.0.0.1:$UNIBENCH_PORT/healthz; exit 0 on 200 (Docker HEALTHCHECK)
 #   serve …                          adds --port $UNIBENCH_PORT unless --port is given
-#   perf …                           with UNIBENCH_SHARDS=N: adds --shard $JOB_COMPLETION_INDEX/N (a Kubernetes
+#   perf …, run …                    with UNIBENCH_SHARDS=N: adds --shard $JOB_COMPLETION_INDEX/N (a Kubernetes
 #                                    Indexed Job's pod index; UNIBENCH_SHARD_INDEX outside Kubernetes) and
 #                                    --run-group $UNIBENCH_RUN_GROUP, unless --shard is given
 #   NAME_FILE=/run/secrets/x         for secrets (names with KEY, TOKEN, PASSWORD or SECRET, and UNIBENCH_DB): NAME is
@@ -71,7 +71,7 @@ case "${args[0]}" in
       args+=(--port "$UNIBENCH_PORT")
     fi
     ;;
-  perf)
+  perf|run)
     jvm+=(-XX:TieredStopAtLevel=1) # as ./unibench runs it: less CPU per run than C2's compilations
     if [ -n "${UNIBENCH_SHARDS:-}" ] && ! has_flag --shard "${args[@]}"; then
       [[ "$UNIBENCH_SHARDS" =~ ^[1-9][0-9]*$ ]] || fail "UNIBENCH_SHARDS=$UNIBENCH_SHARDS: expected a shard count ≥ 1"
@@ -86,9 +86,6 @@ case "${args[0]}" in
         args+=(--run-group "$UNIBENCH_RUN_GROUP")
       fi
     fi
-    ;;
-  run)
-    jvm+=(-XX:TieredStopAtLevel=1)
     ;;
 esac
 # word-split on purpose: several JVM flags in one variable, as the launcher reads it

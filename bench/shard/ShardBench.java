@@ -9,6 +9,11 @@
 //
 // Without --db it uses a new SQLite file in a temporary folder. --concurrent writes the shards at once (one thread
 // each) instead of one after the other. The merge runs in the same JVM, so -Xmx512m bounds the merge's heap too.
+//
+//   java -Xmx1g -cp target/unibench.jar bench/shard/ShardBench.java --in-memory [--shards 1] --requests 4000000
+//
+// --in-memory skips the store: the shards' records go straight into one RunMetrics (what a run of that many
+// requests, or the merge, aggregates), then its report: the heap and time of exact percentiles at that size.
 import io.unibench.Moments;
 import io.unibench.metrics.Outcome;
 import io.unibench.metrics.PhaseTimes;
@@ -17,6 +22,8 @@ import io.unibench.metrics.Timing;
 import io.unibench.metrics.Tokens;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.RunMetrics;
+import io.unibench.metrics.RunResult;
 import io.unibench.store.ClockOffset;
 import io.unibench.store.GroupMerge;
 import io.unibench.store.MergedGroup;
@@ -48,6 +55,7 @@ public class ShardBench {
         int requests = 250_000;
         int chunks = 16;
         boolean concurrent = false;
+        boolean inMemory = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--db" -> db = args[++i];
@@ -55,8 +63,13 @@ public class ShardBench {
                 case "--requests" -> requests = Integer.parseInt(args[++i]);
                 case "--chunks" -> chunks = Integer.parseInt(args[++i]);
                 case "--concurrent" -> concurrent = true;
+                case "--in-memory" -> inMemory = true;
                 default -> throw new IllegalArgumentException(args[i]);
             }
+        }
+        if (inMemory) {
+            aggregate(shards, requests, chunks);
+            return;
         }
         StoreLocation loc = db != null ? StoreLocation.resolve(db, System.getenv())
                 : StoreLocation.sqlite(Files.createTempDirectory("shardbench").resolve("unibench.db"));
@@ -86,14 +99,46 @@ public class ShardBench {
         long t0 = System.nanoTime();
         MergedGroup g = GroupMerge.merge(loc, group);
         double mergeSeconds = (System.nanoTime() - t0) / 1e9;
-        long peak = 0;
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (p.getType() == MemoryType.HEAP) peak += p.getPeakUsage().getUsed();
-        }
+        long peak = heapPeak();
         var summary = g.points().getFirst().result().summary();
         System.out.printf(Locale.ROOT, "merge: %,d requests (%,d successes) in %.2f s = %,.0f requests/s; heap peak %d MiB "
                         + "(sum of pool peaks, an upper bound); partial=%s%n", summary.totalRequests(),
                 summary.successRequests(), mergeSeconds, summary.totalRequests() / mergeSeconds, peak >> 20, g.partial());
+    }
+
+    /** Every shard's records into one RunMetrics, then its report; prints the time and heap of both. */
+    static void aggregate(int shards, int n, int chunks) {
+        System.gc();
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) p.resetPeakUsage();
+        RunMetrics m = new RunMetrics();
+        long t0 = System.nanoTime();
+        for (int s = 0; s < shards; s++) {
+            SplittableRandom rnd = new SplittableRandom(s);
+            for (int i = 0; i < n; i++) m.accept(record(i, chunks, rnd));
+        }
+        double acceptSeconds = (System.nanoTime() - t0) / 1e9;
+        long t1 = System.nanoTime();
+        long total = (long) shards * n;
+        RunResult r = m.result(new RunInfo("parallel_64_number_" + total, 64, -1, (int) total));
+        double reportSeconds = (System.nanoTime() - t1) / 1e9;
+        long peak = heapPeak();
+        System.gc();
+        long live = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
+        System.out.printf(Locale.ROOT, "in memory: %,d requests x %d chunks (heap max %d MiB): accept %.2f s, report "
+                        + "%.2f s; heap peak %d MiB (sum of pool peaks, an upper bound), live after the report %d MiB%n",
+                total, chunks, Runtime.getRuntime().maxMemory() >> 20, acceptSeconds, reportSeconds, peak >> 20,
+                live >> 20);
+        System.out.println("Percentile Method: " + r.summary().percentileMethod());
+        java.lang.ref.Reference.reachabilityFence(m); // "live" counts the metrics and the report held
+        java.lang.ref.Reference.reachabilityFence(r);
+    }
+
+    static long heapPeak() {
+        long peak = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP) peak += p.getPeakUsage().getUsed();
+        }
+        return peak;
     }
 
     /** One shard's run written as perf's recorder writes it; returns requests per second of the inserts. */

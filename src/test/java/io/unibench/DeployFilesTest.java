@@ -6,7 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.unibench.cli.PerfCommand;
+import io.unibench.cli.RunCommand;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.ScenarioFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 import java.nio.file.Files;
@@ -25,6 +31,8 @@ import java.util.regex.Pattern;
  */
 class DeployFilesTest {
     private static final YAMLMapper YAML = new YAMLMapper();
+    @TempDir
+    Path tmp;
     private static final int PORT = 8080;
     private static final int UID = 10001;
 
@@ -113,13 +121,16 @@ class DeployFilesTest {
         assertThat(c.path("image").asText()).isEqualTo(shardContainer().path("image").asText());
     }
 
-    @Test
-    void shardedRunIsAnIndexedJobWhosePodsBecomeShardsOfOneGroup() throws Exception {
-        JsonNode job = kind(docs("deploy/k8s/sharded-run.yaml"), "Job");
+    @ParameterizedTest
+    @ValueSource(strings = {"deploy/k8s/sharded-run.yaml", "deploy/k8s/sharded-scenario.yaml"})
+    void shardedRunIsAnIndexedJobWhosePodsBecomeShardsOfOneGroup(String manifest) throws Exception {
+        JsonNode job = kind(docs(manifest), "Job");
         assertThat(job.at("/spec/completionMode").asText()).isEqualTo("Indexed");
         int n = job.at("/spec/completions").asInt();
         assertThat(job.at("/spec/parallelism").asInt()).isEqualTo(n);
-        JsonNode c = shardContainer();
+        assertThat(job.at("/spec/backoffLimit").asInt()).isZero();
+        JsonNode c = job.at("/spec/template/spec/containers/0");
+        assertThat(c.path("image").asText()).isEqualTo(shardContainer().path("image").asText());
         assertThat(find(c.path("env"), "name", "UNIBENCH_SHARDS").path("value").asText()).isEqualTo("" + n);
         assertThat(find(c.path("env"), "name", "JOB_COMPLETION_INDEX").at("/valueFrom/fieldRef/fieldPath").asText())
                 .contains("job-completion-index");
@@ -140,11 +151,31 @@ class DeployFilesTest {
             assertThat(ref.path("name").asText()).isEqualTo(secret.at("/metadata/name").asText());
             assertThat(secret.at("/stringData").has(ref.path("key").asText())).as(ref.toString()).isTrue();
         }
-        // the flags are perf's own, with the entrypoint's --shard/--run-group added: picocli parses them
+        // the flags are perf's (or run's) own, with the entrypoint's --shard/--run-group added: picocli parses them
         List<String> args = new ArrayList<>(texts(c.path("args")));
-        assertThat(args.removeFirst()).isEqualTo("perf");
+        String command = args.removeFirst();
         args.addAll(List.of("--shard", "0/" + n, "--run-group", "g"));
-        new CommandLine(new PerfCommand()).parseArgs(args.toArray(String[]::new));
+        if (command.equals("perf")) {
+            new CommandLine(new PerfCommand()).parseArgs(args.toArray(String[]::new));
+            return;
+        }
+        assertThat(command).isEqualTo("run");
+        new CommandLine(new RunCommand()).parseArgs(args.toArray(String[]::new));
+        // run --config names the file of the ConfigMap the pod mounts; that file is a valid scenario file whose
+        // every level and request count N shards can split
+        String config = args.get(args.indexOf("--config") + 1);
+        Path path = Path.of(config);
+        JsonNode mount = find(c.path("volumeMounts"), "mountPath", path.getParent().toString());
+        JsonNode volume = find(job.at("/spec/template/spec/volumes"), "name", mount.path("name").asText());
+        JsonNode map = kind(docs(manifest), "ConfigMap");
+        assertThat(volume.at("/configMap/name").asText()).isEqualTo(map.at("/metadata/name").asText());
+        Path file = tmp.resolve(path.getFileName().toString());
+        Files.writeString(file, map.at("/data").path(path.getFileName().toString()).asText());
+        BenchConfig bench = ScenarioFile.load(file, java.util.Map.of("OPENAI_API_KEY", "sk-test"));
+        assertThat(bench.concurrency().levels()).allMatch(level -> level >= n);
+        assertThat(bench.concurrency().requestsPerLevel()).isGreaterThanOrEqualTo(n);
+        assertThat(bench.providers()).allMatch(p -> p.apiKeyEnv() == null || find(c.path("env"), "name",
+                p.apiKeyEnv()).has("valueFrom"));
     }
 
     private static JsonNode shardContainer() throws Exception {

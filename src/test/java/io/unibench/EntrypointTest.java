@@ -82,6 +82,12 @@ class EntrypointTest {
         assertThat(run(Map.of("UNIBENCH_SHARDS", "2", "UNIBENCH_SHARD_INDEX", "1", "UNIBENCH_RUN_GROUP", "g"), "perf")
                 .argv()).containsSubsequence("--shard", "1/2");
         assertThat(run(env, "perf", "--shard", "0/4", "--run-group", "x").argv()).doesNotContain("2/4", "nightly-7");
+        // a scenario file's shard, the same way
+        assertThat(run(env, "run", "--config", "/etc/unibench/bench.yaml").argv()).containsSubsequence(
+                "-XX:TieredStopAtLevel=1", "-jar", "/opt/unibench/unibench.jar", "run", "--config",
+                "/etc/unibench/bench.yaml", "--shard", "2/4", "--run-group", "nightly-7");
+        // other commands are never sharded
+        assertThat(run(env, "runs", "list").argv()).doesNotContain("--shard");
     }
 
     @Test

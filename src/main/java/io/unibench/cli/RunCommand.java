@@ -64,6 +64,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     HistoryOptions history = new HistoryOptions();
 
+    @Mixin
+    ShardOptions shard = new ShardOptions(); // --shard I/N --run-group G: one shard of a sharded run (issue 21)
+
     @Option(names = "--max-error-rate", paramLabel = "PCT", description = "exit 3 when a level of a provider and "
             + "scenario failed more than PCT percent of its requests (CI gates; overrides the file's max_error_rate); a "
             + "run in which no request succeeded exits 3 whatever this is (default: the file's, else no limit)")
@@ -96,6 +99,7 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         RunVerdict.checkedLimit(maxErrorRate, "--max-error-rate");
         BenchConfig bench = ScenarioFile.load(config, environment);
+        ShardRun shards = ShardRun.forScenario(shard, history, bench, environment);
         Double errorLimit = maxErrorRate != null ? maxErrorRate : bench.maxErrorRatePercent();
         if (checkOnly) {
             out.println(config + ": valid (" + bench.providers().size() + " provider(s), " + bench.scenarios().size()
@@ -113,19 +117,20 @@ public final class RunCommand implements Callable<Integer> {
         hook = null;
         boolean html = report.contains(ReportFiles.Format.html);
         Path scratch = null; // --no-db --report html: the stored runs the report draws, deleted after it
+        ScenarioRunner.Ran ran = null;
+        HistoryRecorder[] recorded = new HistoryRecorder[1]; // closed by the session: the HTML report reads its runs
         try {
             if (html && history.noDb) scratch = Files.createTempDirectory("unibench-report");
             RunHistory runHistory = scratch == null ? RunHistory.open(history, environment, err)
                     : RunHistory.scratch(StoreLocation.sqlite(scratch.resolve("report.db")),
                     new PrintWriter(java.io.Writer.nullWriter()));
-            HistoryRecorder[] recorded = new HistoryRecorder[1]; // closed by the session: the HTML report reads its runs
-            ScenarioRunner.Ran ran = ScenarioSession.run(bench, root,
+            ran = ScenarioSession.run(bench, root,
                     new RunSpec.History(!history.noDb, history.store.db, history.tags), environment,
                     new ScenarioSession.Wiring(spec -> recorded[0] = new HistoryRecorder(runHistory,
                             HistoryRecorder.scenarioStart(history.tags, config, bench, spec)), server, null, session -> {
                                 this.session = session;
                                 if (installSignalHandler) hook = installHook(reportWritten);
-                            }), err);
+                            }, shards.shard(), (point, stop) -> shards.awaitPoint(point, stop, err)), err);
             ScenarioResults results = ran.results();
             lastResults = results;
             String text = ScenarioReport.render(results);
@@ -149,6 +154,8 @@ public final class RunCommand implements Callable<Integer> {
                     // the JVM is exiting; the hook found the report written
                 }
             }
+            if (recorded[0] != null) shards.finish(recorded[0].runId(), ran == null ? List.of() : ran.session().checks(),
+                    session != null && session.stopped(), ran == null || ran.session().failure() != null, err);
             if (scratch != null) deleteScratch(scratch);
         }
     }

@@ -5,6 +5,8 @@ import io.unibench.report.TerminalReport;
 import io.unibench.report.TextTable;
 import io.unibench.store.GroupMerge;
 import io.unibench.store.MergedGroup;
+import io.unibench.store.MergedRuns;
+import io.unibench.store.Owner;
 import io.unibench.store.RunRow;
 import io.unibench.store.RunStore;
 import io.unibench.store.StoredRun;
@@ -36,8 +38,18 @@ final class RunsMergeCommand extends RunsStoreCommand {
             + "Default: text.")
     boolean json;
 
+    @Option(names = "--store", description = "Also store the merged run as group:G, as the last shard to end does "
+            + "by itself (for a group one of whose shards never started); nothing when it is stored already. "
+            + "Default: print only.")
+    boolean storeIt;
+
     @Override
     int run(RunStore store) throws Exception {
+        if (storeIt) {
+            MergedRuns.Result r = MergedRuns.store(store.location(), group, Owner.current(), System.currentTimeMillis());
+            err().println(r.kind() == MergedRuns.Result.Kind.STORED ? "Stored merged run " + r.runId()
+                    : "Merged run " + r.runId() + " already stored (or being stored); not stored again");
+        }
         MergedGroup g = GroupMerge.merge(store.location(), group);
         if (json) out().println(RunsCommand.JSON.writeValueAsString(toMap(g)));
         else render(g, out());

@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.engine.SessionRunner;
+import io.unibench.engine.Shard;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.live.EventHub;
 import io.unibench.engine.live.RunListener;
@@ -33,15 +34,30 @@ final class ScenarioSession {
      * @param server   the servers' metrics during each level ({@code --server-metrics}; the service reads /metrics)
      * @param listener gets every live event the session publishes, all delivered before {@link #run} returns; null: none
      * @param started  gets the session before its first point (to stop it on a signal or a cancel)
+     * @param shard    this process's slice of a sharded run ({@code run --shard I/N}); {@link Shard#WHOLE} otherwise
+     * @param levels   waits before each level until every shard has reached it; {@link LevelGate#NONE} unsharded
      */
     record Wiring(Function<RunSpec, HistoryRecorder> recorder, ServerMetricsHook server, RunListener listener,
-                  Consumer<SessionRunner> started) {}
+                  Consumer<SessionRunner> started, Shard shard, LevelGate levels) {
+        Wiring(Function<RunSpec, HistoryRecorder> recorder, ServerMetricsHook server, RunListener listener,
+               Consumer<SessionRunner> started) {
+            this(recorder, server, listener, started, Shard.WHOLE, LevelGate.NONE);
+        }
+    }
+
+    /** The start barrier of each level of a sharded run; returns early when the session is stopped. */
+    @FunctionalInterface
+    interface LevelGate {
+        LevelGate NONE = (point, stop) -> { };
+
+        void await(int point, StopSignal stop) throws InterruptedException;
+    }
 
     /** @param root the run's output folder; @param history the spec's history section */
     static ScenarioRunner.Ran run(BenchConfig bench, Path root, RunSpec.History history, Map<String, String> env,
                                   Wiring wiring, PrintWriter err) throws IOException, InterruptedException {
         try (ScenarioTargets targets = ScenarioTargets.start(bench, err)) {
-            RunSpec spec = ScenarioSpec.of(bench, targets.endpoints(), root, history);
+            RunSpec spec = ScenarioSpec.of(bench, targets.endpoints(), root, history, wiring.shard());
             HistoryRecorder store = wiring.recorder().apply(spec);
             StopSignal stop = new StopSignal();
             SessionRunner session = null;
@@ -49,7 +65,8 @@ final class ScenarioSession {
                 if (wiring.listener() != null) events.subscribe(wiring.listener());
                 session = new SessionRunner(spec, env, false, stop, events, store, err).observe(wiring.server());
                 wiring.started().accept(session);
-                return new ScenarioRunner(bench, spec, stop, err).run(session);
+                return new ScenarioRunner(bench, spec, stop, err, wiring.shard(),
+                        point -> wiring.levels().await(point, stop)).run(session);
             } finally { // closing the hub above delivered every event first
                 store.close(session == null || session.stopped()); // also a run that failed before its target ended
             }

@@ -4,7 +4,10 @@ import io.unibench.BadInputException;
 import io.unibench.engine.Shard;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.selfcheck.SelfCheckReport;
+import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.ScenarioSpec;
 import io.unibench.store.ClockOffset;
+import io.unibench.store.MergedRuns;
 import io.unibench.store.Owner;
 import io.unibench.store.RunRow;
 import io.unibench.store.ShardRegistry;
@@ -45,6 +48,7 @@ final class ShardRun {
     private final LongSupplier localMicros;
     private ShardRegistry registry; // open from awaitStart to finish
     private boolean registered; // this process holds the group's row of its index
+    private int absent; // shards that did not reach a level within --shard-wait: later levels do not wait for them
 
     private ShardRun(Shard shard, String group, Long startAt, StoreLocation location, long firstIndex,
                      double waitSeconds, LongSupplier localMicros) {
@@ -67,25 +71,8 @@ final class ShardRun {
 
     static ShardRun prepare(PerfOptions o, Map<String, String> env, LongSupplier localMicros) {
         ShardOptions f = o.shard;
-        if (f.shard == null) {
-            if (f.runGroup != null) throw new BadInputException("--run-group needs --shard I/N");
-            if (f.startAt != null) throw new BadInputException("--start-at needs --shard I/N");
-            return NONE;
-        }
-        Shard shard = Shard.parse("--shard", f.shard);
-        if (f.runGroup == null) {
-            throw new BadInputException("--shard " + shard + " needs --run-group G: the name every shard of the run gives");
-        }
-        if (!GROUP.matcher(f.runGroup).matches()) {
-            throw new BadInputException("--run-group '" + f.runGroup + "': letters, digits and . _ : - only (at most "
-                    + "128, starting with a letter or digit)");
-        }
-        if (o.history.noDb) {
-            throw new BadInputException("--shard: the shards meet in the run history; drop --no-db and give every "
-                    + "shard the same --db");
-        }
-        if (f.startAt != null && f.startAt <= 0) throw new BadInputException("--start-at " + f.startAt + ": epoch ms > 0");
-        if (!(f.shardWaitSeconds > 0)) throw new BadInputException("--shard-wait " + f.shardWaitSeconds + ": must be > 0");
+        Shard shard = checked(f, o.history);
+        if (shard == null) return NONE;
         int number = single("--number", o.number, null);
         long first = shard.first(number);
         o.number = List.of(share("--number", shard, number));
@@ -99,6 +86,57 @@ final class ShardRun {
         o.datasetOffset += first; // a contiguous block of the dataset: no prompt or conversation in two shards
         return new ShardRun(shard, f.runGroup, f.startAt, StoreLocation.resolve(o.history.store.db, env), first,
                 f.shardWaitSeconds, localMicros);
+    }
+
+    /**
+     * A shard of {@code unibench run --config F}: the flags checked as {@code perf}'s, and every level of the file
+     * able to be split ({@link ScenarioSpec#of} slices each level; this only refuses what cannot be): a concurrency
+     * level or a level's request count below N. {@link #NONE} without {@code --shard}.
+     */
+    static ShardRun forScenario(ShardOptions f, HistoryOptions history, BenchConfig bench, Map<String, String> env) {
+        Shard shard = checked(f, history);
+        if (shard == null) return NONE;
+        for (int level : bench.concurrency().levels()) share(bench.file() + ": concurrency level", shard, level);
+        long first = 0;
+        if (bench.concurrency().holdSeconds() == null) {
+            for (int i = 0; i < bench.scenarios().size(); i++) {
+                int perLevel = ScenarioSpec.perLevel(bench, i);
+                share(bench.file() + ": requests per level of scenario '" + bench.scenarios().get(i).name() + "'",
+                        shard, perLevel);
+                if (i == 0) first = shard.first(perLevel);
+            }
+        }
+        return new ShardRun(shard, f.runGroup, f.startAt, StoreLocation.resolve(history.store.db, env), first,
+                f.shardWaitSeconds, ShardRun::wallMicros);
+    }
+
+    /** The shard of the flags, checked (bad input naming the flag); null without {@code --shard}. */
+    private static Shard checked(ShardOptions f, HistoryOptions history) {
+        if (f.shard == null) {
+            if (f.runGroup != null) throw new BadInputException("--run-group needs --shard I/N");
+            if (f.startAt != null) throw new BadInputException("--start-at needs --shard I/N");
+            return null;
+        }
+        Shard shard = Shard.parse("--shard", f.shard);
+        if (f.runGroup == null) {
+            throw new BadInputException("--shard " + shard + " needs --run-group G: the name every shard of the run gives");
+        }
+        if (!GROUP.matcher(f.runGroup).matches()) {
+            throw new BadInputException("--run-group '" + f.runGroup + "': letters, digits and . _ : - only (at most "
+                    + "128, starting with a letter or digit)");
+        }
+        if (history.noDb) {
+            throw new BadInputException("--shard: the shards meet in the run history; drop --no-db and give every "
+                    + "shard the same --db");
+        }
+        if (f.startAt != null && f.startAt <= 0) throw new BadInputException("--start-at " + f.startAt + ": epoch ms > 0");
+        if (!(f.shardWaitSeconds > 0)) throw new BadInputException("--shard-wait " + f.shardWaitSeconds + ": must be > 0");
+        return shard;
+    }
+
+    /** This process's slice: {@link Shard#WHOLE} when not sharded. */
+    Shard shard() {
+        return shard == null ? Shard.WHOLE : shard;
     }
 
     private static int single(String flag, List<Integer> values, Integer absent) {
@@ -170,6 +208,37 @@ final class ShardRun {
         registry.started(group, shard.index());
     }
 
+    /**
+     * A scenario file's level {@code point} may start: the first registers and waits as {@link #awaitStart}; each
+     * later one waits until every shard has reached it (or ended), at most {@code --shard-wait}, then goes on
+     * without the missing ones (said on {@code err}) — a shard that died must not hold the others for ever.
+     */
+    void awaitPoint(int point, StopSignal stop, PrintWriter err) throws InterruptedException {
+        if (shard == null) return;
+        if (registry == null) {
+            awaitStart(stop, err);
+            return;
+        }
+        try {
+            registry.arrive(group, shard.index(), point);
+            long deadline = System.nanoTime() + (long) (waitSeconds * 1e9);
+            int seen = registry.arrived(group, point);
+            while (seen < shard.count() - absent) {
+                if (System.nanoTime() - deadline > 0) {
+                    err.println("Shard " + shard + ": " + seen + " of " + shard.count() + " shards reached level "
+                            + point + " within " + waitSeconds + " s (--shard-wait); going on without the others");
+                    absent = shard.count() - seen;
+                    return;
+                }
+                if (stop.awaitUntil(System.nanoTime() + POLL_NANOS)) return;
+                seen = registry.arrived(group, point);
+            }
+        } catch (SQLException e) {
+            throw new BadInputException("--shard " + shard + ": run history " + location.display() + ": "
+                    + StoreLocation.mask(String.valueOf(e.getMessage())));
+        }
+    }
+
     private void awaitAllRegistered(StopSignal stop, PrintWriter err) throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + (long) (waitSeconds * 1e9);
         int seen = registry.registered(group);
@@ -201,11 +270,34 @@ final class ShardRun {
                 .map(c -> ShardRow.CLIENT_BOUND + ": " + c.warningLine()).orElse(ShardRow.SELF_CHECK_OK);
         try (ShardRegistry r = registry) {
             r.finish(group, shard.index(), runId, status, verdict);
-            err.println("Shard " + shard + " of run group '" + group + "': " + status + "; `unibench runs merge " + group
-                    + "` once all have ended");
         } catch (SQLException e) {
             err.println("Warning: run history: shard " + shard + " not marked " + status + " ("
                     + StoreLocation.mask(String.valueOf(e.getMessage())) + ")");
+            return;
+        }
+        err.println("Shard " + shard + " of run group '" + group + "': " + status);
+        storeMergeWhenLast(err);
+    }
+
+    /** The last shard to end stores the group's merged run ({@link MergedRuns}: exactly one process does). */
+    private void storeMergeWhenLast(PrintWriter err) {
+        try {
+            MergedRuns.Result m = MergedRuns.mergeWhenDone(location, group, Owner.current(), System.currentTimeMillis());
+            err.println(switch (m.kind()) {
+                case STORED -> "Run group '" + group + "': every shard has ended; merged run " + m.runId() + " stored"
+                        + (m.why() == null ? "" : " (partial: " + m.why() + ")");
+                case ALREADY -> "Run group '" + group + "': merged run " + m.runId() + " stored by another process";
+                case NOT_YET -> "Run group '" + group + "': " + m.why() + "; the last shard to end stores the merged "
+                        + "run " + m.runId() + " (or `unibench runs merge " + group + "`)";
+            });
+        } catch (SQLException e) {
+            err.println("Warning: run history: the merged run of group '" + group + "' was not stored ("
+                    + StoreLocation.mask(String.valueOf(e.getMessage())) + "); `unibench runs merge " + group
+                    + "` computes it");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("Warning: the merge of run group '" + group + "' was interrupted; `unibench runs merge " + group
+                    + "` computes it");
         }
     }
 

@@ -7,8 +7,10 @@ import org.HdrHistogram.DoubleHistogramIterationValue;
 /**
  * The samples of one metric of a run (every TTFT, every inter-chunk interval, …) in memory that stops growing.
  *
- * <p>Up to {@link #EXACT_LIMIT} samples the raw values are kept (8 bytes each) and every percentile is an observed
- * value, exactly as {@link Percentiles} defines it. The next sample moves all of them into an HdrHistogram
+ * <p>Up to {@link #EXACT_LIMIT} samples (8,388,608: every per-request column of a run of several million requests)
+ * the raw values are kept in one primitive {@code double[]} (8 bytes a sample, at most 64 MiB a column; it grows by
+ * half when full) and every percentile is an observed value, exactly as {@link Percentiles} defines it: the array is
+ * sorted once and the value of each rank read from it. The next sample moves all of them into an HdrHistogram
  * {@link DoubleHistogram} with {@value #SIGNIFICANT_DIGITS} significant digits and the raw array is dropped: from
  * then on memory is fixed (≈ 3 MiB for values spanning 7 decades) whatever the run's length, and a percentile is the
  * midpoint of the histogram bucket holding the sample of that rank, clamped to the exact minimum and maximum. With
@@ -18,15 +20,19 @@ import org.HdrHistogram.DoubleHistogramIterationValue;
  * distribution is in, so reports can say so.
  *
  * <p>Why a cap rather than always exact: a 1,000,000-request run of 256-chunk replies has 255 M inter-chunk
- * intervals — 2 GB of doubles to keep and sort for one column. Why not always a histogram: most runs are far below
- * the cap, and their reports then match evalscope's exact ranks value for value.
+ * intervals — 2 GB of doubles to keep and sort for one column. Per-request columns reach the cap only past 8.4 M
+ * requests; the inter-chunk intervals past 8.4 M chunks (≈ 33,000 replies of 256 chunks).
+ *
+ * <p>{@link #copy()} (the report's snapshot) sorts the array in place and shares it with the copy instead of
+ * duplicating it, so a report never needs twice a column's memory; the owner copies it again before its next
+ * {@link #add} (copy on write), which a finished run never does.
  *
  * <p>Only finite values are recorded (NaN means "undefined for this request" everywhere in this package). Not
  * thread-safe: {@link RunMetrics} uses it under its lock.
  */
 final class Distribution {
-    /** Samples kept raw before switching to the histogram: 2 MiB of doubles. */
-    static final int EXACT_LIMIT = 1 << 18;
+    /** Samples kept raw before switching to the histogram: 64 MiB of doubles. */
+    static final int EXACT_LIMIT = 1 << 23;
     static final int SIGNIFICANT_DIGITS = 4;
     static final String MAX_RELATIVE_ERROR_TEXT = "0.01%";
 
@@ -34,6 +40,8 @@ final class Distribution {
     private double[] values = new double[16];
     private int size;
     private boolean sorted = true;
+    /** {@link #values} is also a copy's: written only after copying it (copy on write). */
+    private boolean shared;
     private DoubleHistogram histogram;
     private long count;
     private double sum;
@@ -65,7 +73,13 @@ final class Distribution {
             record(v);
             return;
         }
-        if (size == values.length) values = Arrays.copyOf(values, Math.min(exactLimit, size + (size >> 1) + 1));
+        if (size == values.length) {
+            values = Arrays.copyOf(values, (int) Math.min(exactLimit, size + (size >> 1) + 1L));
+            shared = false;
+        } else if (shared) {
+            values = values.clone();
+            shared = false;
+        }
         values[size++] = v;
         sorted = false;
     }
@@ -120,10 +134,7 @@ final class Distribution {
         if (k <= 0) return min;
         if (k >= count - 1) return max;
         if (histogram == null) {
-            if (!sorted) {
-                Arrays.sort(values, 0, size);
-                sorted = true;
-            }
+            sort();
             return values[(int) k];
         }
         long seen = 0;
@@ -137,7 +148,21 @@ final class Distribution {
         return max;
     }
 
-    /** An independent copy, so percentiles can be computed outside the owner's lock. */
+    private void sort() {
+        if (sorted) return;
+        if (shared) { // a copy reads this order
+            values = values.clone();
+            shared = false;
+        }
+        Arrays.sort(values, 0, size);
+        sorted = true;
+    }
+
+    /**
+     * A copy that later samples of this one do not change, so percentiles can be computed outside the owner's lock.
+     * Exact mode: sorts here (under the owner's lock; 4 M samples take well under a second) and shares the sorted
+     * array, which neither side writes again without copying it.
+     */
     Distribution copy() {
         Distribution c = new Distribution(exactLimit);
         c.count = count;
@@ -148,9 +173,12 @@ final class Distribution {
             c.histogram = histogram.copy();
             c.values = null;
         } else {
-            c.values = Arrays.copyOf(values, Math.max(size, 1));
+            sort();
+            shared = true;
+            c.values = values;
+            c.shared = true;
             c.size = size;
-            c.sorted = sorted;
+            c.sorted = true;
         }
         return c;
     }

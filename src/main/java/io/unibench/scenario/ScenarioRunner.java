@@ -14,6 +14,7 @@ import io.unibench.engine.RequestFactory;
 import io.unibench.engine.RequestHooks;
 import io.unibench.engine.RunOutcome;
 import io.unibench.engine.SessionRunner;
+import io.unibench.engine.Shard;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
@@ -54,6 +55,8 @@ public final class ScenarioRunner implements SessionRunner.Front {
     private final RunSpec spec;
     private final StopSignal stop;
     private final PrintWriter progress;
+    private final Shard shard; // run --shard I/N: this process's slice of every level
+    private final LevelStart levelStart;
     private final Tokenizer tokenizer = Tokenizers.defaultTokenizer();
     private final RecordFactory records = new RecordFactory(tokenizer, false);
     private final List<ScenarioResults.Series> series = new ArrayList<>();
@@ -66,10 +69,28 @@ public final class ScenarioRunner implements SessionRunner.Front {
      * @param progress where one line per finished level goes
      */
     public ScenarioRunner(BenchConfig config, RunSpec spec, StopSignal stop, PrintWriter progress) {
+        this(config, spec, stop, progress, Shard.WHOLE, point -> { });
+    }
+
+    /**
+     * A shard's runner ({@code run --shard I/N}, {@code spec} from {@link ScenarioSpec#of} with the same shard): each
+     * level sends its block of the level's prompts or conversations (no request index in two shards), under its
+     * share of {@code rate_limit}, and starts when {@code levelStart} lets it (the shards' start barrier).
+     */
+    public ScenarioRunner(BenchConfig config, RunSpec spec, StopSignal stop, PrintWriter progress, Shard shard,
+                          LevelStart levelStart) {
         this.config = config;
         this.spec = spec;
         this.stop = stop;
         this.progress = progress;
+        this.shard = shard;
+        this.levelStart = levelStart;
+    }
+
+    /** Waits until level {@code point} (0-based over the run) may start; the shards' start barrier. */
+    @FunctionalInterface
+    public interface LevelStart {
+        void await(int point) throws InterruptedException;
     }
 
     /** Runs the file's points through {@code session}; the results hold what ran (all of it unless stopped). */
@@ -89,7 +110,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
 
     @Override
     public void targetStarted(int target, LlmClient client) {
-        gate = StartGate.of(config, stop);
+        gate = StartGate.of(config, stop, shard);
     }
 
     @Override
@@ -105,7 +126,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
             closeSeries();
             current = new SeriesState(provider, scenario);
         }
-        return current.level(point);
+        return current.level(index, point);
     }
 
     private void closeSeries() {
@@ -152,14 +173,15 @@ public final class ScenarioRunner implements SessionRunner.Front {
             };
         }
 
-        Level level(RunSpec.Point point) {
-            return new Level(this, point, levelIndex++);
+        Level level(int index, RunSpec.Point point) {
+            return new Level(this, index, point, levelIndex++);
         }
     }
 
     /** One concurrency level of a series. */
     private final class Level implements SessionRunner.PointRun {
         private final SeriesState s;
+        private final int index;
         private final RunSpec.Point point;
         private final int li;
         private final int level;
@@ -170,8 +192,9 @@ public final class ScenarioRunner implements SessionRunner.Front {
         private RequestFactory probe;
         private RequestFactory requests;
 
-        Level(SeriesState s, RunSpec.Point point, int li) {
+        Level(SeriesState s, int index, RunSpec.Point point, int li) {
             this.s = s;
+            this.index = index;
             this.point = point;
             this.li = li;
             this.level = point.plan().parallel();
@@ -193,6 +216,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
         public void beforeStart() throws IOException, InterruptedException {
             Files.createDirectories(dir);
             gate.beginLevel(level);
+            levelStart.await(index);
         }
 
         @Override
@@ -207,14 +231,25 @@ public final class ScenarioRunner implements SessionRunner.Front {
         public RunOutcome dispatch(LlmClient client, LoadPlan plan, List<RecordSink> sinks) throws InterruptedException {
             var params = config.generation().params(s.provider.model(), s.scenario.stream(), s.scenario.maxTokens());
             int perLevel = ScenarioSpec.perLevel(config.concurrency(), s.scenario);
+            int first = firstIndex(perLevel);
+            long seed = s.seed + li + first; // a shard's arrivals and draws differ from the others'
             if (s.scenario.type() == BenchConfig.Type.MULTI_TURN) {
                 MultiTurnPlan mt = new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null);
-                ConversationPool pool = new ConversationPool(s.prompts.conversationsForLevel(li, perLevel));
-                ConversationRequests requests = new ConversationRequests(params, s.seed + li, tag);
-                return new MultiTurnRunner(client, records, stop, null, s.hooks).run(mt, pool, requests, sinks, s.seed + li);
+                ConversationPool pool = new ConversationPool(from(s.prompts.conversationsForLevel(li, perLevel), first));
+                ConversationRequests requests = new ConversationRequests(params, seed, tag);
+                return new MultiTurnRunner(client, records, stop, null, s.hooks).run(mt, pool, requests, sinks, seed);
             }
-            requests = new RequestFactory(s.prompts.forLevel(li), params, s.seed + li, tag);
-            return new BenchmarkRunner(client, records, stop, s.hooks).run(plan, requests, sinks, s.seed + li);
+            requests = new RequestFactory(from(s.prompts.forLevel(li), first), params, seed, tag);
+            return new BenchmarkRunner(client, records, stop, s.hooks).run(plan, requests, sinks, seed);
+        }
+
+        /**
+         * The level's index of this shard's first request: its block of a counted level (the whole file: 0); of a
+         * level held by time, the start of its 1/N of the index range, so no two shards send the same index.
+         */
+        private int firstIndex(int perLevel) {
+            if (point.plan().duration() == null) return (int) shard.first(perLevel);
+            return (int) (shard.index() * ((long) Integer.MAX_VALUE / shard.count()));
         }
 
         @Override
@@ -252,6 +287,11 @@ public final class ScenarioRunner implements SessionRunner.Front {
         return String.format(Locale.ROOT, "[%s/%s] concurrency %d: %d requests, %d ok, %.2f req/s, %.1f tok/s",
                 p.name(), s.name(), level, sum.totalRequests(), sum.successRequests(), Math.max(sum.reqThroughput(), 0),
                 Math.max(sum.outputThroughput(), 0));
+    }
+
+    /** The requests (conversations) of a level from index {@code first} on: the engine's sequence 0 is {@code first}. */
+    private static <T> List<T> from(List<T> items, int first) {
+        return first == 0 ? items : items.subList(first, items.size());
     }
 
     static String safe(String name) {

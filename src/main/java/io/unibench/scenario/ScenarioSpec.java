@@ -2,6 +2,7 @@ package io.unibench.scenario;
 
 import io.unibench.client.ApiFormat;
 import io.unibench.engine.LoadPlan;
+import io.unibench.engine.Shard;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.engine.spec.SpecPaths;
 import io.unibench.engine.spec.SpecRules;
@@ -55,6 +56,16 @@ public final class ScenarioSpec {
      * @param history   the run history's settings ({@code --db}, {@code --no-db}, {@code --tag})
      */
     public static RunSpec of(BenchConfig config, Map<String, String> endpoints, Path root, RunSpec.History history) {
+        return of(config, endpoints, root, history, Shard.WHOLE);
+    }
+
+    /**
+     * The file as shard {@code shard} of a sharded run ({@code run --shard I/N}) runs it: every level its share of
+     * the level's concurrency and of its requests (a held level keeps its hold time); {@link ScenarioRunner} gives
+     * it its block of each level's prompts and conversations and its share of {@code rate_limit}.
+     */
+    public static RunSpec of(BenchConfig config, Map<String, String> endpoints, Path root, RunSpec.History history,
+                             Shard shard) {
         List<RunSpec.Target> targets = new ArrayList<>();
         for (BenchConfig.Provider p : config.providers()) targets.add(target(config, p, endpoints.get(p.name())));
         List<RunSpec.Workload> workloads = new ArrayList<>();
@@ -73,9 +84,9 @@ public final class ScenarioSpec {
         for (int p = 0; p < config.providers().size(); p++) {
             for (int s = 0; s < config.scenarios().size(); s++) {
                 BenchConfig.Scenario scenario = config.scenarios().get(s);
-                int number = hold != null ? Integer.MAX_VALUE : perLevel(config.concurrency(), scenario);
+                int number = hold != null ? Integer.MAX_VALUE : (int) shard.share(perLevel(config.concurrency(), scenario));
                 for (int li = 0; li < levels.size(); li++) {
-                    int level = levels.get(li);
+                    int level = (int) shard.share(levels.get(li));
                     points.add(new RunSpec.Point(label(config.providers().get(p), scenario, level), p, s,
                             new LoadPlan(level, number, 0, hold, 0), li + 1 < levels.size() ? pause : Duration.ZERO));
                 }
@@ -98,6 +109,11 @@ public final class ScenarioSpec {
     /** The label of one level, as reports and the run history name it. */
     static String label(BenchConfig.Provider p, BenchConfig.Scenario s, int level) {
         return p.name() + "/" + s.name() + "/parallel_" + level;
+    }
+
+    /** Requests (conversations) each level of scenario {@code scenario} sends; for levels held by count. */
+    public static int perLevel(BenchConfig config, int scenario) {
+        return perLevel(config.concurrency(), config.scenarios().get(scenario));
     }
 
     static int perLevel(BenchConfig.Concurrency c, BenchConfig.Scenario s) {

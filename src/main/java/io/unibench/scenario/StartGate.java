@@ -1,5 +1,6 @@
 package io.unibench.scenario;
 
+import io.unibench.engine.Shard;
 import io.unibench.engine.Clock;
 import io.unibench.engine.RateLimiter;
 import io.unibench.engine.StopSignal;
@@ -41,8 +42,13 @@ final class StartGate {
     }
 
     static StartGate of(BenchConfig config, StopSignal stop) {
-        return new StartGate(new RateLimiter(config.rateLimitPerSec(), config.rateLimitBurst(), Clock.system(stop)),
-                config.rateLimitRampOnly());
+        return of(config, stop, Shard.WHOLE);
+    }
+
+    /** A shard's gate: its share of the rate and of the burst (λ/N each, a burst of at least 1). */
+    static StartGate of(BenchConfig config, StopSignal stop, Shard shard) {
+        return new StartGate(new RateLimiter(shard.rate(config.rateLimitPerSec()),
+                Math.max(1, shard.rate(config.rateLimitBurst())), Clock.system(stop)), config.rateLimitRampOnly());
     }
 
     /** A level of {@code concurrency} workers begins: its starts past the warm connections, up to it, are its ramp. */

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * Per sweep point, every shard's requests are put on the group's timeline ({@link ShardTimeline}: the shard's
  * origin on the database's clock, from its recorded clock offset) and fed, in the order they ended across all
  * shards, to one {@link RunMetrics}: the same aggregation a one-process run does, so percentiles are computed from
- * the raw values of the union (exact, by the same rule as any run: up to {@code Distribution.EXACT_LIMIT} samples of a
+ * the raw values of the union (exact, by the same rule as any run: up to {@code Distribution.EXACT_LIMIT}, 8,388,608, samples of a
  * metric), throughputs are over the group's wall time (first start to last end on that timeline), error classes
  * and per-trace tables span the shards.
  *
@@ -162,7 +162,7 @@ public final class GroupMerge {
         for (Member m : at) {
             StoredPoint sp = m.run.points().get(p);
             concurrency += sp.concurrency();
-            number += sp.number();
+            number = (int) Math.min(Integer.MAX_VALUE, (long) number + sp.number()); // a level held by time: MAX
             if (sp.rate() > 0) {
                 rate += sp.rate();
                 paced = true;
@@ -170,6 +170,9 @@ public final class GroupMerge {
             openLoop |= sp.label().startsWith("rate_");
         }
         String label = openLoop ? "rate_" + rate + "_number_" + number : "parallel_" + concurrency + "_number_" + number;
+        String shardLabel = at.getFirst().run.points().get(p).label();
+        int level = shardLabel.lastIndexOf("/parallel_"); // a scenario file's provider/scenario/parallel_C
+        if (level >= 0) label = shardLabel.substring(0, level) + "/parallel_" + concurrency;
         return new RunInfo(label, concurrency, paced ? rate : -1, number);
     }
 

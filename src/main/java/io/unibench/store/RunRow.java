@@ -21,8 +21,11 @@ public record RunRow(String runId, String name, String model, String url, String
     public static final String INTERRUPTED = "interrupted";
     /** Stopped on request ({@code POST /api/runs/{id}/cancel}), queued or running. */
     public static final String CANCELLED = "cancelled";
+    /** A sharded run's merge of which a shard failed, was killed or client-bound ({@code status_reason} says which). */
+    public static final String PARTIAL = "partial";
     /** Every status a run can have, in its life's order. */
-    public static final List<String> STATUSES = List.of(QUEUED, RUNNING, FINISHED, FAILED, CANCELLED, INTERRUPTED);
+    public static final List<String> STATUSES =
+            List.of(QUEUED, RUNNING, FINISHED, FAILED, CANCELLED, INTERRUPTED, PARTIAL);
 
     public RunRow {
         tags = List.copyOf(tags);

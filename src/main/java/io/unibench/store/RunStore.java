@@ -43,6 +43,9 @@ public final class RunStore implements AutoCloseable {
     static final long FOREIGN_STALE_MILLIS = 10 * 60_000L;
     private static final Set<String> CONFIG_KEY_IGNORED =
             Set.of("name", "outputs_dir", "no_timestamp", "log_every_n_query", "debug");
+    /** The id of a run group's merged run is this prefix and the group's name. */
+    public static final String MERGED_PREFIX = "group:";
+    private static final String MERGED_PREFIX_SQL = "'" + MERGED_PREFIX + "'";
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
 
     private final StoreLocation location;
@@ -87,10 +90,16 @@ public final class RunStore implements AutoCloseable {
      * queue, whose {@code started_at} is the time it was queued until {@link #startQueued} sets the real start).
      */
     public String createRun(RunStart s, Owner owner, long nowMillis, String status) throws SQLException {
+        String id = ZonedDateTime.now(ZoneOffset.UTC).format(ID_TIME) + "-"
+                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(2);
+        createRun(id, s, owner, nowMillis, status);
+        return id;
+    }
+
+    /** Inserts the run under the id given (a sharded run's merge: {@code group:G}). */
+    public void createRun(String id, RunStart s, Owner owner, long nowMillis, String status) throws SQLException {
         lock.lock();
         try {
-            String id = ZonedDateTime.now(ZoneOffset.UTC).format(ID_TIME) + "-"
-                    + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(2);
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO runs (run_id, name, model, url, status, "
                     + "started_at, heartbeat_at, owner_host, owner_pid, owner_started, config_key, config_json, "
                     + "environment_json, parent_run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
@@ -118,7 +127,6 @@ public final class RunStore implements AutoCloseable {
                 }
             }
             commit();
-            return id;
         } finally {
             lock.unlock();
         }
@@ -255,6 +263,16 @@ public final class RunStore implements AutoCloseable {
         update("UPDATE runs SET status = ?, status_reason = ? WHERE run_id = ?", status, reason, runId);
     }
 
+    /** The stored request counts of a run whose requests live elsewhere (a sharded run's merge). */
+    public void setCounts(String runId, long requests, long successes) throws SQLException {
+        update("UPDATE runs SET request_count = ?, success_count = ? WHERE run_id = ?", requests, successes, runId);
+    }
+
+    /** The run group a run belongs to: a shard's run, or the group's merged run (lists show only the latter). */
+    public void setRunGroup(String runId, String group) throws SQLException {
+        update("UPDATE runs SET run_group = ? WHERE run_id = ?", group, runId);
+    }
+
     public void finishRun(String runId, String status, long nowMillis) throws SQLException {
         update("UPDATE runs SET status = ?, ended_at = ?, heartbeat_at = ? WHERE run_id = ?",
                 status, nowMillis, nowMillis, runId);
@@ -379,7 +397,10 @@ public final class RunStore implements AutoCloseable {
     public List<RunRow> list(RunFilter f) throws SQLException {
         lock.lock();
         try {
-            StringBuilder sql = new StringBuilder("SELECT " + RUN_COLUMNS + " FROM runs r WHERE 1 = 1");
+            // a sharded run is listed once: its merged run (group:G) stands for its shards' runs once it exists
+            StringBuilder sql = new StringBuilder("SELECT " + RUN_COLUMNS + " FROM runs r WHERE NOT (r.run_group IS "
+                    + "NOT NULL AND r.run_id <> " + MERGED_PREFIX_SQL + " || r.run_group AND EXISTS (SELECT 1 FROM runs m "
+                    + "WHERE m.run_id = " + MERGED_PREFIX_SQL + " || r.run_group))");
             List<Object> args = new ArrayList<>();
             like(sql, args, "r.model", f.model());
             like(sql, args, "r.url", f.url());

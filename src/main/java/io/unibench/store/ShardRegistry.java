@@ -108,7 +108,7 @@ public final class ShardRegistry implements AutoCloseable {
                 + "--run-group");
     }
 
-    private static boolean isUniqueViolation(SQLException e) {
+    static boolean isUniqueViolation(SQLException e) {
         String state = e.getSQLState();
         String message = String.valueOf(e.getMessage());
         return "23505".equals(state) || message.contains("UNIQUE constraint") || message.contains("PRIMARY KEY");
@@ -129,6 +129,39 @@ public final class ShardRegistry implements AutoCloseable {
         int n;
         try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM run_shards WHERE run_group = ?")) {
             ps.setString(1, group);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                n = rs.getInt(1);
+            }
+        }
+        commit();
+        return n;
+    }
+
+    /**
+     * The shard has reached sweep point {@code point} (a scenario file's level after the first) and waits there;
+     * {@link #arrived} counts it.
+     */
+    public void arrive(String group, int index, int point) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE run_shards SET barrier_point = ? WHERE run_group = ? AND shard_index = ?")) {
+            ps.setInt(1, point);
+            ps.setString(2, group);
+            ps.setInt(3, index);
+            ps.executeUpdate();
+        }
+        c.commit();
+    }
+
+    /** The group's shards at point {@code point} or past it, and those that ended (they will not come). */
+    public int arrived(String group, int point) throws SQLException {
+        int n;
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM run_shards WHERE run_group = ? AND "
+                + "(barrier_point >= ? OR status NOT IN (?, ?))")) {
+            ps.setString(1, group);
+            ps.setInt(2, point);
+            ps.setString(3, ShardRow.REGISTERED);
+            ps.setString(4, ShardRow.RUNNING);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 n = rs.getInt(1);
@@ -209,6 +242,19 @@ public final class ShardRegistry implements AutoCloseable {
         }
         commit();
         return id;
+    }
+
+    /** The last commit of a run's writer (epoch ms, the writer's clock), or null when the run is not stored. */
+    Long lastCommitMillis(String runId) throws SQLException {
+        Long at;
+        try (PreparedStatement ps = c.prepareStatement("SELECT heartbeat_at FROM runs WHERE run_id = ?")) {
+            ps.setString(1, runId);
+            try (ResultSet rs = ps.executeQuery()) {
+                at = rs.next() ? rs.getLong(1) : null;
+            }
+        }
+        commit();
+        return at;
     }
 
     /**

@@ -18,8 +18,14 @@ import java.util.Map;
 public final class StoredReports {
     private StoredReports() {}
 
-    /** One result per stored sweep point (a point with no stored request is left out). */
+    /**
+     * One result per stored sweep point (a point with no stored request is left out); for a sharded run's merge
+     * ({@code group:G}), recomputed from its shards' requests as {@link GroupMerge} does.
+     */
     public static List<RunResult> results(RunStore store, StoredRun run) throws SQLException {
+        if (run.runId().startsWith(RunStore.MERGED_PREFIX) && MergedRuns.group(store.location(), run.runId()) != null) {
+            return merged(store, run); // a sharded run's requests are its shards'
+        }
         List<RunResult> results = new ArrayList<>();
         for (StoredPoint p : run.points()) {
             RunMetrics metrics = new RunMetrics();
@@ -27,6 +33,16 @@ public final class StoredReports {
             if (metrics.total() > 0) results.add(metrics.result(p.info()));
         }
         return results;
+    }
+
+    private static List<RunResult> merged(RunStore store, StoredRun run) throws SQLException {
+        try {
+            String group = run.runId().substring(RunStore.MERGED_PREFIX.length());
+            return GroupMerge.merge(store.location(), group).points().stream().map(MergedGroup.Point::result).toList();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while merging " + run.runId(), e);
+        }
     }
 
     /** The "Basic Information" rows of the stored run's report: which run, its state, target and tags. */

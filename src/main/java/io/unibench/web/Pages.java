@@ -66,11 +66,18 @@ public final class Pages {
 
     public record RunsModel(Map<String, String> filters, List<RunItem> runs, String nextUrl, boolean loggedIn) {}
 
-    /** @param queueReason why a queued run waits, or null; @param links the other runs of its service run */
+    /**
+     * @param queueReason why a queued run waits, or null
+     * @param links       the other runs of its service run
+     * @param shards      a sharded run's merge: its Shards tab; null for any other run
+     */
     public record RunModel(RunRow row, String started, String ended, List<Table> tables,
                            List<Map.Entry<String, String>> environment, String configJson, String chartJson,
                            boolean standalone, String inlineCss, String inlineJs, boolean loggedIn, String queueReason,
-                           RunLinks links) {}
+                           RunLinks links, ShardsModel shards) {}
+
+    /** The Shards tab: the table, and the partial marker's reasons (empty when the merge is whole). */
+    public record ShardsModel(String group, int count, List<String> partialReasons, Table table) {}
 
     public record CompareModel(RunRow a, RunRow b, List<Table> tables, List<String> notes, String chartJson,
                                boolean loggedIn) {}
@@ -154,7 +161,11 @@ public final class Pages {
                 run.row().endedAt() == null ? "" : time(run.row().endedAt()), RunViews.tables(run),
                 RunViews.environment(run), pretty(run.config()), scriptJson(ChartData.of(store, run)), standalone,
                 standalone ? ReportPage.inlineCss() : "", standalone ? ReportPage.inlineJs() : "", auth.required(),
-                api.queueReason(run.runId()), api.links(run.runId()));
+                api.queueReason(run.runId()), api.links(run.runId()), shardsModel(api.shards(run.runId())));
+    }
+
+    private static ShardsModel shardsModel(ShardsView v) {
+        return v == null ? null : new ShardsModel(v.group(), v.members().size(), v.reasons(), v.table());
     }
 
     private void report(Context ctx) throws Exception {

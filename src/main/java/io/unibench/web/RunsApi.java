@@ -58,7 +58,8 @@ final class RunsApi {
                         + "point's summary, percentiles, workload, errors, per-trace and per-turn tables; while queued "
                         + "its queue {position, reason}; for a run of several providers (one stored run per provider) "
                         + "linked_runs (the created run: the other providers' runs, as listed) or part_of (their "
-                        + "created run's id).",
+                        + "created run's id); a sharded run's merge (group:G) also run_group, partial, partial_reasons and its "
+                        + "shards.",
                         "application/json", this::detail),
                 Route.api("get", "/api/runs/{id}/requests", "Every stored request, streamed from the store.",
                         "application/x-ndjson", this::requests, param("format", "jsonl (default) or csv")),
@@ -102,6 +103,11 @@ final class RunsApi {
 
     StoredRun load(String idOrPrefix) throws SQLException {
         return store.run(resolve(idOrPrefix));
+    }
+
+    /** The shards of a sharded run's merge, or null for any other run. */
+    ShardsView shards(String runId) throws SQLException {
+        return ShardsView.of(io.unibench.store.MergedRuns.group(location, runId));
     }
 
     /** One page of runs and the headlines of its runs; {@code next} is null on the last page. */
@@ -184,6 +190,8 @@ final class RunsApi {
             Map<String, RunViews.Headline> h = headlines(links.linked());
             m.put("linked_runs", links.linked().stream().map(r -> RunViews.listEntry(r, h.get(r.runId()))).toList());
         }
+        ShardsView shards = shards(run.runId());
+        if (shards != null) m.putAll(shards.toMap());
         WebServer.json(ctx, m);
     }
 

@@ -33,13 +33,16 @@ public final class WebServer implements AutoCloseable {
     private final List<Route> routes;
     private final SchedulePages schedules;
     private final RoundLauncher rounds;
+    private final GroupMerger merger; // sharded runs merged once their last shard ended
 
-    private WebServer(Javalin app, RunQueue queue, List<Route> routes, SchedulePages schedules, RoundLauncher rounds) {
+    private WebServer(Javalin app, RunQueue queue, List<Route> routes, SchedulePages schedules, RoundLauncher rounds,
+                      GroupMerger merger) {
         this.app = app;
         this.queue = queue;
         this.routes = routes;
         this.schedules = schedules;
         this.rounds = rounds;
+        this.merger = merger;
     }
 
     /** Starts listening; {@code config.port() == 0} takes a free port ({@link #port()}). */
@@ -111,7 +114,7 @@ public final class WebServer implements AutoCloseable {
         app.start();
         control.requeueAdopted();
         return new WebServer(app, queue, List.copyOf(routes), schedules,
-                new QueuedRoundLauncher(store, queue, service.environment()));
+                new QueuedRoundLauncher(store, queue, service.environment()), new GroupMerger(location, log));
     }
 
     /** Paths served without the token: health, the login form and the static assets (no data in them). */
@@ -159,6 +162,7 @@ public final class WebServer implements AutoCloseable {
     /** Stops running runs (they end interrupted, their reports written; queued ones wait for the next start). */
     @Override
     public void close() {
+        merger.close();
         queue.close();
         app.stop();
         schedules.close();

@@ -95,4 +95,78 @@ class ShardRunTest {
             assertThat(r.shards("g").getFirst().status()).isEqualTo("finished");
         }
     }
+
+    /** A shard of a scenario file with levels [4, 8] of 10 requests, parsed as `run` parses its flags. */
+    private ShardRun scenarioShard(String shard, String db, String... more) throws Exception {
+        java.nio.file.Path file = tmp.resolve("bench.yaml");
+        java.nio.file.Files.writeString(file, """
+                provider: {name: p, base_url: sim, model: m}
+                concurrency: {levels: [4, 8], requests_per_level: 10}
+                scenarios:
+                  - {name: s, type: chat, prompt: hi}
+                """);
+        RunCommand command = new RunCommand();
+        List<String> args = new java.util.ArrayList<>(List.of("--config", file.toString(), "--shard", shard,
+                "--run-group", "sg", "--db", db));
+        args.addAll(List.of(more));
+        new CommandLine(command).parseArgs(args.toArray(String[]::new));
+        return ShardRun.forScenario(command.shard, command.history,
+                io.unibench.scenario.ScenarioFile.load(file, Map.of()), Map.of());
+    }
+
+    @Test
+    void aScenarioFileSplitsEveryLevelAndRefusesALevelSmallerThanN() throws Exception {
+        String db = tmp.resolve("s.db").toString();
+        assertThat(scenarioShard("1/4", db).shard()).isEqualTo(new io.unibench.engine.Shard(1, 4));
+        assertThatThrownBy(() -> scenarioShard("1/5", db)).isInstanceOf(BadInputException.class)
+                .hasMessageEndingWith("bench.yaml: concurrency level 4: fewer than the 5 shards; each shard needs at least 1");
+        assertThatThrownBy(() -> scenarioShard("1/11", db)).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("concurrency level 4: fewer than the 11 shards");
+        assertThatThrownBy(() -> scenarioShard("0/2", db, "--no-db")).isInstanceOf(BadInputException.class)
+                .hasMessageStartingWith("--shard: the shards meet in the run history");
+    }
+
+    @Test
+    void eachLevelOfAScenarioShardWaitsForEveryShardAndAMissingOneHoldsItOnlyForShardWait() throws Exception {
+        String db = tmp.resolve("s.db").toString();
+        ShardRun a = scenarioShard("0/2", db, "--start-at", "1000", "--shard-wait", "60");
+        ShardRun b = scenarioShard("1/2", db, "--start-at", "1000", "--shard-wait", "60");
+        StringWriter err = new StringWriter();
+        PrintWriter w = new PrintWriter(err, true);
+        a.awaitPoint(0, new StopSignal(), w); // the first level: registration and --start-at (in the past)
+        b.awaitPoint(0, new StopSignal(), w);
+        java.util.concurrent.CountDownLatch aPassed = new java.util.concurrent.CountDownLatch(1);
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                a.awaitPoint(1, new StopSignal(), w);
+                aPassed.countDown();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try (ShardRegistry r = ShardRegistry.open(StoreLocation.resolve(db, Map.of()))) {
+            // bounded (30 s): until a has arrived at level 1
+            for (int i = 0; i < 3000 && r.arrived("sg", 1) < 1; i++) {
+                java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+            }
+            assertThat(r.arrived("sg", 1)).isEqualTo(1);
+            assertThat(aPassed.getCount()).isEqualTo(1); // 1 of 2 at level 1: a waits
+            b.awaitPoint(1, new StopSignal(), w);
+            assertThat(aPassed.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        }
+        t.join();
+        assertThat(err.toString()).doesNotContain("going on without");
+
+        // b's process is gone: a waits --shard-wait at the next level, says so, and no longer waits for b after
+        ShardRun c = scenarioShard("0/2", tmp.resolve("t.db").toString(), "--start-at", "1000", "--shard-wait", "0.2");
+        ShardRun d = scenarioShard("1/2", tmp.resolve("t.db").toString(), "--start-at", "1000", "--shard-wait", "0.2");
+        c.awaitPoint(0, new StopSignal(), w);
+        d.awaitPoint(0, new StopSignal(), w);
+        c.awaitPoint(1, new StopSignal(), w);
+        assertThat(err.toString()).contains("Shard 0/2: 1 of 2 shards reached level 1 within 0.2 s (--shard-wait); "
+                + "going on without the others");
+        int said = err.toString().split("going on without", -1).length;
+        c.awaitPoint(2, new StopSignal(), w);
+        assertThat(err.toString().split("going on without", -1).length).isEqualTo(said);
+    }
 }

@@ -42,9 +42,13 @@ class ShardedRunEndToEndTest {
     Path tmp;
 
     private String db(String kind) throws Exception {
-        if (kind.equals("sqlite")) return tmp.resolve("shared.db").toString();
-        TestStores.Backend pg = TestStores.postgres(); // dropped with the test server's cluster (.ci/run)
-        return pg.location().jdbcUrl();
+        return db(kind, tmp);
+    }
+
+    /** The store every shard JVM writes to: a SQLite file in {@code dir}, or a new PostgreSQL schema. */
+    static String db(String kind, Path dir) throws Exception {
+        if (kind.equals("sqlite")) return dir.resolve("shared.db").toString();
+        return TestStores.postgres().location().jdbcUrl(); // dropped with the test server's cluster (.ci/run)
     }
 
     private static List<String> spec(String url) {
@@ -108,6 +112,23 @@ class ShardedRunEndToEndTest {
             // the text form says the same group and shards
             CliHarness.Run text = CliHarness.main("runs", "merge", "g4", "--db", db);
             assertThat(text.out()).contains("Run group g4: 4 of 4 shards", "group:g4 (merged from 4 of 4 shards)");
+
+            // nobody ran `runs merge` for this: the last shard to end stored the merged run, exactly one of the four
+            long storers = 0;
+            for (int i = 0; i < SHARDS; i++) {
+                if (console(i).contains("every shard has ended; merged run group:g4 stored")) storers++;
+            }
+            assertThat(storers).as(console(0) + console(1) + console(2) + console(3)).isEqualTo(1);
+            try (RunStore s = RunStore.open(StoreLocation.resolve(db, Map.of()))) {
+                // listed once, instead of its four shards
+                assertThat(s.list(io.unibench.store.RunFilter.all(10))).extracting(io.unibench.store.RunRow::runId)
+                        .containsExactly("group:g4");
+                io.unibench.store.StoredRun stored = s.run("group:g4");
+                assertThat(stored.row().requestCount()).isEqualTo(CONVERSATIONS * TURNS);
+                assertThat(stored.points().getFirst().percentiles()).isEqualTo(m.at("/points/0/percentiles"));
+                assertThat(stored.points().getFirst().summary().path("Total Requests").asLong())
+                        .isEqualTo(CONVERSATIONS * TURNS);
+            }
         }
     }
 
@@ -153,10 +174,25 @@ class ShardedRunEndToEndTest {
             long survivor = m.at("/shards/0/requests").asLong();
             assertThat(killed).isGreaterThanOrEqualTo(20);
             assertThat(m.at("/points/0/summary/Total Requests").asLong()).isEqualTo(killed + survivor);
+
+            // stored partial without `runs merge`: by shard 0 when it ended after the kill, else by the service's poll
+            StoreLocation loc = StoreLocation.resolve(db, Map.of());
+            if (!console(0).contains("merged run group:gk stored")) {
+                assertThat(io.unibench.store.MergedRuns.mergeOpenGroups(loc, io.unibench.store.Owner.current(),
+                        System.currentTimeMillis(), (g, e) -> { throw new AssertionError(e); })).hasSize(1);
+            }
+            try (RunStore s = RunStore.open(loc)) {
+                io.unibench.store.RunRow row = s.run("group:gk").row();
+                assertThat(row.status()).isEqualTo(io.unibench.store.RunRow.PARTIAL);
+                // running when shard 0 merged at its end; interrupted once a later start recovered the killed run
+                assertThat(row.statusReason()).matches("(.*; )?shard 1/2: run \\S+ is (running|interrupted) \\(its "
+                        + "process ended before the shard finished\\); \\d+ requests stored(; .*)?");
+                assertThat(row.requestCount()).isEqualTo(killed + survivor);
+            }
         }
     }
 
-    private static List<String> otherThanClientBound(JsonNode merged) {
+    static List<String> otherThanClientBound(JsonNode merged) {
         List<String> out = new ArrayList<>();
         for (JsonNode r : merged.path("partial_reasons")) {
             if (!r.asText().matches("shard \\d+/\\d+: " + ShardRow.CLIENT_BOUND + ": .*")) out.add(r.asText());
@@ -184,7 +220,7 @@ class ShardedRunEndToEndTest {
     }
 
     /** Every row's value equals sorted[floor(n·p/100)] (min and max the extremes), rounded as the table rounds. */
-    private static void assertPercentiles(JsonNode rows, List<JsonNode> requests, String column, String field,
+    static void assertPercentiles(JsonNode rows, List<JsonNode> requests, String column, String field,
                                           double scale, int decimals) {
         double[] v = requests.stream().filter(r -> r.path("success").asBoolean()).map(r -> r.get(field))
                 .filter(n -> n != null && !n.isNull()).mapToDouble(n -> n.asDouble() * scale).sorted().toArray();
@@ -198,7 +234,7 @@ class ShardedRunEndToEndTest {
         }
     }
 
-    private static List<JsonNode> jsonl(Path dir) throws IOException {
+    static List<JsonNode> jsonl(Path dir) throws IOException {
         List<JsonNode> out = new ArrayList<>();
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path f : files.filter(p -> p.getFileName().toString().equals("requests.jsonl")).toList()) {
@@ -208,7 +244,7 @@ class ShardedRunEndToEndTest {
         return out;
     }
 
-    private Process jvm(List<String> args, Path console) throws IOException {
+    static Process jvm(List<String> args, Path console) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(Arrays.asList(java, "-XX:TieredStopAtLevel=1", "-cp",
                 System.getProperty("java.class.path"), Main.class.getName()));

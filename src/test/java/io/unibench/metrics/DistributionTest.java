@@ -110,4 +110,22 @@ class DistributionTest {
         assertThat(h.count()).isEqualTo(4);
         assertThat(h.nearestRankHigh(100)).isEqualTo(200.0);
     }
+
+    @Test
+    void aCopySharesTheSortedSamplesAndTheSourceCopiesThemBeforeWritingAgain() {
+        Distribution d = new Distribution(100);
+        for (double v : new double[] {5, 1, 4, 2, 3}) d.add(v);
+        Distribution c = d.copy();
+        // the source goes on: smaller values than every one the copy saw, then a sort of its own
+        d.add(0.5);
+        d.add(0.25);
+        assertThat(d.valueAtRank(1)).isEqualTo(0.5);
+        Distribution c2 = d.copy();
+        d.add(-1);
+        assertThat(d.valueAtRank(0)).isEqualTo(-1.0);
+        for (int k = 0; k < 5; k++) assertThat(c.valueAtRank(k)).as("rank %d", k).isEqualTo(k + 1.0);
+        assertThat(c2.valueAtRank(0)).isEqualTo(0.25);
+        assertThat(c2.valueAtRank(2)).isEqualTo(1.0);
+        assertThat(c2.count()).isEqualTo(7);
+    }
 }

@@ -315,8 +315,8 @@ class RunMetricsTest {
     }
 
     @Test
-    void pastTheExactLimitItlComesFromTheHistogramAndTheSummarySaysSo() {
-        // 1,100 replies of 257 chunks: 282,700 intervals, past Distribution.EXACT_LIMIT; 1,100 latencies stay exact
+    void pastTheOldCapOf262144SamplesItlPercentilesAreStillTheSortedValues() {
+        // 1,100 replies of 257 chunks: 282,700 intervals, past the histogram cap this package had (262,144)
         RunMetrics m = new RunMetrics();
         java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
         double[] all = new double[1100 * 256];
@@ -336,22 +336,47 @@ class RunMetricsTest {
             for (int c = 0; c < r.interChunkCount(); c++) all[n++] = r.interChunkSeconds(c) * 1000;
             m.accept(r);
         }
-        assertThat(n).isEqualTo(all.length).isGreaterThan(Distribution.EXACT_LIMIT);
+        assertThat(n).isEqualTo(all.length).isGreaterThan(1 << 18);
         RunResult result = m.result(INFO);
         java.util.Arrays.sort(all);
 
-        String method = result.summary().percentileMethod();
-        assertThat(method).startsWith(Summary.PERCENTILES_EXACT + "; past 262144 samples from an HdrHistogram")
-                .endsWith(": ITL (ms), ITL per Token (ms)");
-        assertThat(result.summary().toMap()).containsEntry(Summary.PERCENTILE_METHOD, method);
-        for (String label : List.of("10%", "50%", "90%", "99%")) {
-            double exact = Percentiles.nearestRankHigh(all, Double.parseDouble(label.replace("%", "")));
-            // within 0.01% of the exact value, then rounded to 2 decimals like every ms column
-            assertThat(result.percentile(label, PercentileRow.ITL)).as(label).isCloseTo(exact, within(exact * 1e-4 + 0.005));
-        }
-        assertThat(result.percentile("max", PercentileRow.ITL)).isEqualTo(Rounding.round(all[all.length - 1], 2));
+        assertThat(result.summary().percentileMethod()).isEqualTo(Summary.PERCENTILES_EXACT);
+        assertColumnIsOfTheSorted(result, PercentileRow.ITL, all);
         assertThat(result.summary().avgItlMs())
                 .isEqualTo(Rounding.round(java.util.Arrays.stream(all).sum() / all.length, 2));
+    }
+
+    @Test
+    void aRunOf300000RequestsReportsTheExactPercentilesOfItsLatencies() {
+        RunMetrics m = new RunMetrics();
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+        int requests = 300_000;
+        double[] latency = new double[requests];
+        double[] ttft = new double[requests];
+        for (int i = 0; i < requests; i++) {
+            double first = 1 + rnd.nextInt(500_000) / 1000.0; // ms, µs steps
+            double end = first + rnd.nextInt(2_000_000) / 1000.0;
+            RequestRecord r = record().index(i).startMs(i).firstChunkMs(first + i).chunksMs(first + i, end + i)
+                    .endMs(end + i).tokens(10, 2).build();
+            latency[i] = r.latencySeconds();
+            ttft[i] = r.ttftSeconds() * 1000;
+            m.accept(r);
+        }
+        RunResult result = m.result(INFO);
+        java.util.Arrays.sort(latency);
+        java.util.Arrays.sort(ttft);
+        assertThat(result.summary().percentileMethod()).isEqualTo(Summary.PERCENTILES_EXACT);
+        assertColumnIsOfTheSorted(result, PercentileRow.LATENCY, latency);
+        assertColumnIsOfTheSorted(result, PercentileRow.TTFT, ttft);
+    }
+
+    /** Every row of the column is {@code sorted}'s value at that rank, rounded as the table rounds the column. */
+    private static void assertColumnIsOfTheSorted(RunResult result, String column, double[] sorted) {
+        for (int i = 0; i < PercentileRow.POINTS.length; i++) {
+            PercentileRow row = result.percentiles().get(i);
+            assertThat(row.value(column)).as("%s %s", column, row.label()).isEqualTo(Rounding.round(
+                    Percentiles.nearestRankHigh(sorted, PercentileRow.POINTS[i]), PercentileRow.decimals(column)));
+        }
     }
 
     @Test

@@ -33,12 +33,12 @@ import java.util.SplittableRandom;
  * start is its moment on its shard's (possibly skewed) clock.
  */
 class GroupMergeTest {
-    private static final long TRUE_EPOCH_MS = 1_780_000_000_000L; // where shard 0's point starts, true time
+    static final long TRUE_EPOCH_MS = 1_780_000_000_000L; // where shard 0's point starts, true time
     @TempDir
     Path tmp;
 
     private TestStores.Backend backend(String kind) throws Exception {
-        return kind.equals("sqlite") ? TestStores.sqlite(tmp) : TestStores.postgres();
+        return TestStores.of(kind, tmp);
     }
 
     @ParameterizedTest
@@ -96,6 +96,44 @@ class GroupMergeTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
+    void aMergePastTheOldCapOf262144RequestsGivesThePercentilesOfTheSortedRawValues(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            int perShard = 170_000; // 272,000 successes in all: every column past 262,144 samples
+            List<RequestRecord> a = records(0, perShard, 21);
+            List<RequestRecord> c = records(1, perShard, 22);
+            store(b.location(), "gx", 0, 2, 0, new ClockOffset(0, 100), TRUE_EPOCH_MS, a, "ok");
+            store(b.location(), "gx", 1, 2, perShard, new ClockOffset(0, 100), TRUE_EPOCH_MS, c, "ok");
+
+            RunResult got = GroupMerge.merge(b.location(), "gx").points().getFirst().result();
+
+            List<Double> latency = new ArrayList<>();
+            List<Double> ttft = new ArrayList<>();
+            for (List<RequestRecord> shard : List.of(a, c)) {
+                for (RequestRecord r : shard) {
+                    if (!r.success()) continue;
+                    latency.add(r.latencySeconds());
+                    ttft.add(r.ttftSeconds() * 1000);
+                }
+            }
+            double[] lat = latency.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] tt = ttft.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            assertThat(lat.length).isGreaterThan(1 << 18);
+            assertThat(got.summary().totalRequests()).isEqualTo(2L * perShard);
+            assertThat(got.summary().percentileMethod()).isEqualTo(io.unibench.metrics.Summary.PERCENTILES_EXACT);
+            for (int i = 0; i < PercentileRow.POINTS.length; i++) {
+                PercentileRow row = got.percentiles().get(i);
+                assertThat(row.value(PercentileRow.LATENCY)).as(row.label())
+                        .isEqualTo(io.unibench.metrics.Rounding.round(
+                                io.unibench.metrics.Percentiles.nearestRankHigh(lat, PercentileRow.POINTS[i]), 4));
+                assertThat(row.value(PercentileRow.TTFT)).as(row.label())
+                        .isEqualTo(io.unibench.metrics.Rounding.round(
+                                io.unibench.metrics.Percentiles.nearestRankHigh(tt, PercentileRow.POINTS[i]), 2));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
     void aMissingFailedOrClientBoundShardMakesThePartialMergeSayWhy(String kind) throws Exception {
         try (TestStores.Backend b = backend(kind)) {
             store(b.location(), "g2", 0, 3, 0, new ClockOffset(0, 100), TRUE_EPOCH_MS, records(0, 50, 1),
@@ -140,7 +178,7 @@ class GroupMergeTest {
     }
 
     /** Shard {@code index}'s run: registered, its records stored, finished with the verdict (null: failed). */
-    private static void store(StoreLocation loc, String group, int index, int count, long first, ClockOffset clock,
+    static void store(StoreLocation loc, String group, int index, int count, long first, ClockOffset clock,
                               long localOriginMs, List<RequestRecord> records, String verdict) throws Exception {
         try (ShardRegistry r = ShardRegistry.open(loc); RunStore s = RunStore.open(loc)) {
             r.register(group, index, count, first, clock, Owner.current());
@@ -157,7 +195,7 @@ class GroupMergeTest {
     }
 
     /** Closed-loop-looking records of one shard, moments from its point's start; every fifth a 429. */
-    private static List<RequestRecord> records(int shard, int n, long seed) {
+    static List<RequestRecord> records(int shard, int n, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
         List<RequestRecord> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {

@@ -38,6 +38,11 @@ public final class TestStores {
         }
     }
 
+    /** {@code sqlite} (a file in {@code dir}) or {@code postgres}: the parameter of the tests run on both stores. */
+    public static Backend of(String kind, Path dir) throws SQLException {
+        return kind.equals("sqlite") ? sqlite(dir) : postgres();
+    }
+
     public static Backend sqlite(Path dir) {
         return new Backend(StoreLocation.sqlite(dir.resolve("unibench.db")), () -> { });
     }

@@ -1,0 +1,110 @@
+package io.unibench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.sim.SimConfig;
+import io.unibench.sim.SimServer;
+import io.unibench.store.RunFilter;
+import io.unibench.store.RunRow;
+import io.unibench.store.RunStore;
+import io.unibench.store.StoreLocation;
+import io.unibench.store.StoredPoint;
+import io.unibench.store.StoredRun;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A scenario file run as a sharded run: three JVMs run {@code run --config F --shard I/3 --run-group G} against one
+ * simulator on loopback, sharing one store; each level of the file is split (its concurrency and requests), every
+ * level starts on all shards together, and the last shard to end stores the merged run, whose every level has the
+ * one-process run's counts and the exact percentiles of the union of the shards' {@code requests.jsonl}.
+ */
+class ShardedScenarioEndToEndTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int SHARDS = 3;
+    private static final int PER_LEVEL = 30;
+    @TempDir
+    Path tmp;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void threeShardJvmsOfAScenarioFileMergeIntoTheOneProcessRunLevelByLevel(String kind) throws Exception {
+        String db = ShardedRunEndToEndTest.db(kind, tmp);
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1).withSeed(9))) {
+            Path file = tmp.resolve("bench.yaml");
+            Files.writeString(file, """
+                    name: sc
+                    provider: {name: p, base_url: %s/v1, model: unibench-sim}
+                    generation: {max_tokens: 6, ignore_eos: true}
+                    concurrency: {levels: [3, 6], requests_per_level: %d}
+                    rate_limit: 100000
+                    scenarios:
+                      - {name: chat, type: chat, prompt: Say hello., cache_bust: true}
+                    """.formatted(sim.baseUrl(), PER_LEVEL));
+            List<Process> shards = new ArrayList<>();
+            for (int i = 0; i < SHARDS; i++) {
+                shards.add(ShardedRunEndToEndTest.jvm(List.of("run", "--config", file.toString(), "--shard",
+                        i + "/" + SHARDS, "--run-group", "gs", "--db", db, "--outputs-dir",
+                        tmp.resolve("shard-" + i).toString(), "--no-timestamp"), tmp.resolve("shard-" + i + ".txt")));
+            }
+            StringBuilder consoles = new StringBuilder();
+            for (int i = 0; i < SHARDS; i++) {
+                assertThat(shards.get(i).waitFor(180, TimeUnit.SECONDS)).isTrue();
+                String console = Files.readString(tmp.resolve("shard-" + i + ".txt"));
+                consoles.append(console);
+                assertThat(shards.get(i).exitValue()).as(console).isZero();
+                // its slice: a third of each level's concurrency and requests
+                assertThat(console).contains("[p/chat] concurrency 1: 10 requests", "[p/chat] concurrency 2: 10 requests");
+                assertThat(console).doesNotContain("going on without");
+            }
+            assertThat(consoles.toString().split("every shard has ended; merged run group:gs stored", -1)).hasSize(2);
+            CliHarness.Run one = CliHarness.main("run", "--config", file.toString(), "--db",
+                    tmp.resolve("one.db").toString(), "--outputs-dir", tmp.resolve("one").toString(), "--no-timestamp");
+            assertThat(one.exit()).as(one.err()).isZero();
+
+            StoredRun merged;
+            try (RunStore s = RunStore.open(StoreLocation.resolve(db, Map.of()))) {
+                assertThat(s.list(RunFilter.all(10))).extracting(RunRow::runId).containsExactly("group:gs");
+                merged = s.run("group:gs");
+            }
+            List<StoredPoint> onePoints;
+            try (RunStore s = RunStore.open(StoreLocation.sqlite(tmp.resolve("one.db")))) {
+                onePoints = s.run(s.list(RunFilter.all(1)).getFirst().runId()).points();
+            }
+            assertThat(merged.points()).extracting(StoredPoint::label)
+                    .containsExactly("p/chat/parallel_3", "p/chat/parallel_6");
+            assertThat(merged.points()).extracting(StoredPoint::concurrency).containsExactly(3, 6);
+            List<String> reasons = new ArrayList<>();
+            for (String r : merged.row().statusReason() == null ? new String[0] : merged.row().statusReason().split("; ")) {
+                if (!r.matches("shard \\d/3: client-bound: .*")) reasons.add(r);
+            }
+            assertThat(reasons).isEmpty(); // whole, but for a self-check verdict this 2-core machine may give
+            for (int p = 0; p < 2; p++) {
+                JsonNode summary = merged.points().get(p).summary();
+                for (String key : List.of("Total Requests", "Success Requests", "Failed Requests")) {
+                    assertThat(summary.path(key).asLong()).as(key).isEqualTo(onePoints.get(p).summary().path(key).asLong());
+                }
+                assertThat(summary.path("Total Requests").asLong()).isEqualTo(PER_LEVEL);
+                List<JsonNode> union = new ArrayList<>();
+                for (int i = 0; i < SHARDS; i++) {
+                    union.addAll(ShardedRunEndToEndTest.jsonl(tmp.resolve("shard-" + i).resolve("sc/p/chat/parallel_"
+                            + (p + 1))));
+                }
+                assertThat(union).hasSize(PER_LEVEL);
+                JsonNode rows = JSON.valueToTree(merged.points().get(p).percentiles());
+                ShardedRunEndToEndTest.assertPercentiles(rows, union, "Latency (s)", "latency_s", 1, 4);
+                ShardedRunEndToEndTest.assertPercentiles(rows, union, "TTFT (ms)", "ttft_s", 1000, 2);
+            }
+        }
+    }
+}
