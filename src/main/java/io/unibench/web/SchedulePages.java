@@ -1,14 +1,17 @@
 package io.unibench.web;
 
-import gg.jte.ContentType;
-import gg.jte.TemplateEngine;
-import gg.jte.output.StringOutput;
+import static io.unibench.web.Html.nz;
+import static io.unibench.web.Html.render;
+import static io.unibench.web.Html.time;
+
 import io.javalin.http.Context;
 import io.unibench.BadInputException;
 import io.unibench.schedule.AlertRule;
+import io.unibench.schedule.AlertStore;
 import io.unibench.schedule.AlertsDocument;
 import io.unibench.schedule.Durations;
 import io.unibench.schedule.Incident;
+import io.unibench.schedule.Numbers;
 import io.unibench.schedule.Round;
 import io.unibench.schedule.Schedule;
 import io.unibench.schedule.ScheduleDocument;
@@ -35,8 +38,6 @@ public final class SchedulePages implements AutoCloseable {
     private final ScheduleStore schedules;
     private final RunStore runs;
     private final Map<String, String> env;
-    private final TemplateEngine templates =
-            TemplateEngine.createPrecompiled(null, ContentType.Html, SchedulePages.class.getClassLoader(), "io.unibench.web.jte");
 
     private SchedulePages(ScheduleStore schedules, RunStore runs, Map<String, String> env) {
         this.schedules = schedules;
@@ -45,9 +46,9 @@ public final class SchedulePages implements AutoCloseable {
     }
 
     /** Over a connection of its own to the run database; documents are checked against the service's environment. */
-    static SchedulePages open(StoreLocation location, RunStore runs) {
+    static SchedulePages open(StoreLocation location, RunStore runs, Map<String, String> env) {
         try {
-            return new SchedulePages(ScheduleStore.open(location), runs, System.getenv());
+            return new SchedulePages(ScheduleStore.open(location), runs, env);
         } catch (SQLException e) {
             throw new IllegalStateException("the schedules of " + location.display() + " cannot be opened: "
                     + StoreLocation.mask(String.valueOf(e.getMessage())), e);
@@ -89,6 +90,11 @@ public final class SchedulePages implements AutoCloseable {
                 Route.page("post", "/schedules", ctx -> submit(ctx, null)),
                 Route.page("get", "/schedules/{name}", this::page),
                 Route.page("post", "/schedules/{name}", ctx -> submit(ctx, ctx.pathParam("name"))),
+                Route.page("post", "/schedules/{name}/rules", this::submitRule),
+                Route.page("post", "/schedules/{name}/rules/{rule}/remove", ctx -> {
+                    schedules.removeRule(schedules.get(ctx.pathParam("name")).name(), ctx.pathParam("rule"));
+                    ctx.redirect("/schedules/" + ctx.pathParam("name") + "#rules");
+                }),
                 Route.page("get", "/schedules/{name}/trend", this::trendPage));
     }
 
@@ -163,9 +169,15 @@ public final class SchedulePages implements AutoCloseable {
 
     private void addRule(Context ctx) throws Exception {
         Schedule s = schedules.get(ctx.pathParam("name"));
-        AlertRule rule = ScheduleDocument.checkRule(s, ctx.body(), env);
-        schedules.putRule(s.name(), rule.name(), ctx.body());
+        AlertRule rule = putRule(s, ctx.body());
         WebServer.json(ctx.status(201), Map.of("schedule", s.name(), "rule", rule.name(), "condition", rule.condition()));
+    }
+
+    /** One rule added to the schedule (its alerts: entry as JSON), checked against the document and the service's environment. */
+    private AlertRule putRule(Schedule s, String json) throws SQLException {
+        AlertRule rule = ScheduleDocument.checkRule(s, json, env);
+        schedules.putRule(s.name(), rule.name(), json);
+        return rule;
     }
 
     private void cron(Context ctx) throws Exception {
@@ -212,8 +224,20 @@ public final class SchedulePages implements AutoCloseable {
 
     public record IncidentRow(String rule, String target, String kind, String opened, String resolved, String worst) {}
 
-    public record PageModel(String name, String when, boolean enabled, List<String> nextFires, List<String> rules,
-                            List<String> metrics, List<RoundRow> rounds, List<IncidentRow> incidents, FormModel form) {}
+    /** @param added added to the schedule (UI/API), so it can be removed here; else from the document */
+    public record RuleRow(String name, String text, boolean added) {}
+
+    /** One entry of the alert history, with the runs of its round. */
+    public record EventRow(String at, String kind, String rule, String target, String value, List<String> runIds) {}
+
+    /**
+     * @param problem why the rules cannot be read (null when they can)
+     * @param open    the open incidents; {@code incidents}: every incident, newest first
+     */
+    public record PageModel(String name, String when, boolean enabled, List<String> nextFires, List<RuleRow> rules,
+                            String problem, List<String> metrics, List<RoundRow> rounds, List<IncidentRow> open,
+                            List<IncidentRow> incidents, List<EventRow> history, FormModel form,
+                            RuleEditor.Model ruleForm) {}
 
     public record TrendModel(String schedule, String metric, List<String> metrics, String json) {}
 
@@ -223,44 +247,81 @@ public final class SchedulePages implements AutoCloseable {
         for (Schedule s : schedules.list()) {
             List<Round> last = schedules.rounds(s.name(), 1);
             out.add(new Row(s.name(), s.trigger().describe(), s.enabled(),
-                    s.enabled() ? Pages.time(s.trigger().nextAfter(now)) : "-",
-                    last.isEmpty() ? "-" : last.getFirst().status() + " · " + Pages.time(last.getFirst().dueAt())));
+                    s.enabled() ? time(s.trigger().nextAfter(now)) : "-",
+                    last.isEmpty() ? "-" : last.getFirst().status() + " · " + time(last.getFirst().dueAt())));
         }
         return out;
     }
 
     private void page(Context ctx) throws SQLException {
         Schedule s = schedules.get(ctx.pathParam("name"));
-        ctx.html(render("schedule.jte", pageModel(s, form(s, null))));
+        ctx.html(render("schedule.jte", pageModel(s, form(s, null), null)));
     }
 
-    private PageModel pageModel(Schedule s, FormModel form) throws SQLException {
+    /** The schedule's page; {@code ruleForm} null: a blank rule editor. */
+    private PageModel pageModel(Schedule s, FormModel form, RuleEditor.Model ruleForm) throws SQLException {
         List<String> next = new ArrayList<>();
-        for (long t : s.trigger().next(5, System.currentTimeMillis())) next.add(Pages.time(t));
-        List<String> rules = new ArrayList<>();
+        for (long t : s.trigger().next(5, System.currentTimeMillis())) next.add(time(t));
+        List<RuleRow> rules = new ArrayList<>();
         List<String> metrics = new ArrayList<>();
+        List<String> channels = new ArrayList<>();
+        String problem = null;
+        Map<String, String> added = schedules.rules(s.name());
         try {
-            AlertsDocument a = ScheduleDocument.alerts(s, schedules.rules(s.name()));
+            AlertsDocument a = ScheduleDocument.alerts(s, added);
+            channels.addAll(a.channels().keySet());
             for (AlertRule r : a.rules()) {
-                rules.add(r.name() + ": " + r.condition() + " for " + r.forRounds() + " round(s)");
+                rules.add(new RuleRow(r.name(), r.name() + ": " + r.condition() + " for " + r.forRounds() + " round(s)"
+                        + (r.channels().isEmpty() ? "" : " → " + String.join(", ", r.channels())), added.containsKey(r.name())));
                 if (!metrics.contains(r.metric().name())) metrics.add(r.metric().name());
             }
         } catch (BadInputException e) {
-            rules.add("cannot be read: " + e.getMessage());
+            problem = "cannot be read: " + e.getMessage();
         }
         for (String m : List.of("ttft_p95_ms", "latency_p95_s", "success_rate", "output_tps")) {
             if (!metrics.contains(m)) metrics.add(m);
         }
+        List<Round> stored = schedules.rounds(s.name(), 50);
+        Map<String, List<String>> runsOfRound = new LinkedHashMap<>();
         List<RoundRow> rounds = new ArrayList<>();
-        for (Round r : schedules.rounds(s.name(), 50)) {
-            rounds.add(new RoundRow(Pages.time(r.dueAt()), r.status(), r.trigger(), r.reason(), r.runIds()));
+        for (Round r : stored) {
+            runsOfRound.put(r.roundId(), r.runIds());
+            rounds.add(new RoundRow(time(r.dueAt()), r.status(), r.trigger(), r.reason(), r.runIds()));
         }
         List<IncidentRow> incidents = new ArrayList<>();
-        for (Incident i : schedules.alerts().incidents(s.name(), 20)) {
-            incidents.add(new IncidentRow(i.rule(), i.target(), i.kind(), Pages.time(i.openedAt()),
-                    i.open() ? "open" : Pages.time(i.resolvedAt()), String.valueOf(i.worstValue())));
+        List<IncidentRow> open = new ArrayList<>();
+        for (Incident i : schedules.alerts().incidents(s.name(), 50)) {
+            IncidentRow row = new IncidentRow(i.rule(), i.target(), i.kind(), time(i.openedAt()),
+                    i.open() ? "open" : time(i.resolvedAt()), Numbers.format(i.worstValue()));
+            incidents.add(row);
+            if (i.open()) open.add(row);
         }
-        return new PageModel(s.name(), s.trigger().describe(), s.enabled(), next, rules, metrics, rounds, incidents, form);
+        List<EventRow> history = new ArrayList<>();
+        for (AlertStore.HistoryEvent e : schedules.alerts().events(s.name()).reversed()) {
+            if (history.size() == 50) break;
+            history.add(new EventRow(time(e.at()), e.kind(), e.rule(), e.target(), Numbers.format(e.value()),
+                    runsOfRound.getOrDefault(e.roundId(), List.of())));
+        }
+        return new PageModel(s.name(), s.trigger().describe(), s.enabled(), next, rules, problem, metrics, rounds, open,
+                incidents, history, form, ruleForm == null ? RuleEditor.blank(channels) : ruleForm);
+    }
+
+    /** The rule editor's form: stored as the API stores a rule, or the page again with the refusal beside its field. */
+    private void submitRule(Context ctx) throws SQLException {
+        Schedule s = schedules.get(ctx.pathParam("name"));
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String k : RuleEditor.TEXT) values.put(k, nz(ctx.formParam(k)));
+        for (String k : RuleEditor.NUMBERS) values.put(k, nz(ctx.formParam(k)));
+        values.put("form", nz(ctx.formParam("form")));
+        List<String> notify = ctx.formParams("notify");
+        try {
+            putRule(s, RuleEditor.json(values, notify));
+            ctx.redirect("/schedules/" + s.name() + "#rules");
+        } catch (BadInputException e) {
+            PageModel blank = pageModel(s, form(s, null), null);
+            ctx.status(400).html(render("schedule.jte", pageModel(s, form(s, null), new RuleEditor.Model(values,
+                    notify, RuleEditor.errors(e), blank.ruleForm().channels()))));
+        }
     }
 
     private static FormModel form(Schedule s, String error) {
@@ -293,7 +354,7 @@ public final class SchedulePages implements AutoCloseable {
                     e.getMessage());
             ctx.status(400);
             if (name == null) ctx.html(render("schedule_form.jte", form));
-            else ctx.html(render("schedule.jte", pageModel(schedules.get(name), form)));
+            else ctx.html(render("schedule.jte", pageModel(schedules.get(name), form, null)));
         }
     }
 
@@ -301,22 +362,12 @@ public final class SchedulePages implements AutoCloseable {
         Schedule s = schedules.get(ctx.pathParam("name"));
         String metric = blank(ctx.queryParam("metric")) ? "ttft_p95_ms" : ctx.queryParam("metric");
         Trends.Trend t = Trends.of(schedules, runs, s.name(), metric, ctx.queryParam("error_class"), 200);
-        ctx.html(render("trend.jte", new TrendModel(s.name(), t.metric(), pageModel(s, null).metrics(),
-                WebServer.JSON.writeValueAsString(t).replace("</", "<\\/"))));
-    }
-
-    private String render(String template, Object model) {
-        StringOutput out = new StringOutput(8192);
-        templates.render(template, model, out);
-        return out.toString();
+        ctx.html(render("trend.jte", new TrendModel(s.name(), t.metric(), pageModel(s, null, null).metrics(),
+                Html.scriptJson(t))));
     }
 
     private static boolean blank(String s) {
         return s == null || s.isBlank();
-    }
-
-    private static String nz(String s) {
-        return s == null ? "" : s;
     }
 
     @Override
