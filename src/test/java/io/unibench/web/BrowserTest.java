@@ -3,50 +3,15 @@ package io.unibench.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Page;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-/** The run pages in real headless Chromium ({@link Chromium}: the set-up every browser test shares). */
-class BrowserTest {
-    static final Path SHOTS = Chromium.SHOTS;
-
-    @TempDir
-    static Path dir;
-
-    private static WebFixture f;
-    private static Chromium chromium;
-
-    @BeforeAll
-    static void start() throws Exception {
-        chromium = Chromium.launch();
-        f = new WebFixture(dir, null);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (chromium != null) chromium.close();
-        if (f != null) f.close();
-    }
-
-    private static Page open(String path) {
-        return chromium.open(f.base() + path);
-    }
-
-    private static boolean drawn(Page page, String chartId) {
-        return Chromium.drawn(page, chartId);
-    }
-
-    private static int series(Page page, String chartId) {
-        return Chromium.series(page, chartId);
-    }
-
+/** The run pages in real headless Chromium ({@link BrowserTestBase}: the set-up every browser test shares). */
+class BrowserTest extends BrowserTestBase {
     @Test
     void runsListShowsBothRunsAndPickingTwoOpensTheComparison() {
         Page page = open("/");

@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.Page;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -20,25 +17,7 @@ import java.util.List;
  * slow simulator, so it is still running when the button is clicked) ends {@code cancelled}, and the page that
  * reloads on its end shows what ran before the stop.
  */
-class RunCancelBrowserTest {
-    @TempDir
-    static Path dir;
-
-    private static WebFixture f;
-    private static Chromium chromium;
-
-    @BeforeAll
-    static void start() throws Exception {
-        chromium = Chromium.launch();
-        f = new WebFixture(dir, null);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (chromium != null) chromium.close();
-        if (f != null) f.close();
-    }
-
+class RunCancelBrowserTest extends BrowserTestBase {
     /** Concurrency 2 for 60 s; each request takes about 200 ms of simulated time, so a few complete each second. */
     static final String LONG_YAML = """
             name: long-one
@@ -62,7 +41,7 @@ class RunCancelBrowserTest {
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         String id = new ObjectMapper().readTree(created.body()).get("id").asText();
 
-        Page page = chromium.open(f.base() + "/runs/" + id);
+        Page page = open("/runs/" + id);
         // running, and some requests done: there is something to keep
         page.waitForFunction("parseInt(document.getElementById('live-completed').textContent) >= 3");
         assertThat(page.locator("#live-state").textContent()).startsWith("running: point 1 of 1");
@@ -80,8 +59,8 @@ class RunCancelBrowserTest {
         assertThat(page.locator("h2", new Page.LocatorOptions().setHasText("Per-Request Metrics")).count()).isEqualTo(1);
         for (String chart : List.of("chart-latency", "chart-ttft", "chart-ttft-time")) {
             page.waitForFunction("id => window.unibenchCharts && window.unibenchCharts[id]", chart);
-            assertThat(Chromium.drawn(page, chart)).as(chart).isTrue();
+            assertThat(drawn(page, chart)).as(chart).isTrue();
         }
-        Chromium.shot(page, "run-cancelled.png");
+        shot(page, "run-cancelled.png");
     }
 }

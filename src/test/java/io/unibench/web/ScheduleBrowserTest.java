@@ -9,10 +9,7 @@ import io.unibench.schedule.RoundLauncher;
 import io.unibench.schedule.RoundRunner;
 import io.unibench.schedule.Schedule;
 import io.unibench.schedule.ScheduleStore;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -29,32 +26,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * The schedule pages in real headless Chromium ({@link Chromium}): a schedule created from the form (the cron
+ * The schedule pages in real headless Chromium ({@link BrowserTestBase}): a schedule created from the form (the cron
  * expression checked beside its field as it is typed), listed with its next fire time, its rounds, alert history
  * and open incidents, the trend chart of its rounds, and the alert-rule editor. Rounds are real runs of the
  * schedule's document through the service (POST /api/runs, the same pipeline as every run) recorded by the
  * schedule package's {@link RoundRunner} on an injected clock one day apart, so the trend has points without
  * waiting for a fire time.
  */
-class ScheduleBrowserTest {
-    @TempDir
-    static Path dir;
-
-    private static WebFixture f;
-    private static Chromium chromium;
+class ScheduleBrowserTest extends BrowserTestBase {
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @BeforeAll
-    static void start() throws Exception {
-        chromium = Chromium.launch();
-        f = new WebFixture(dir, null);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (chromium != null) chromium.close();
-        if (f != null) f.close();
-    }
 
     /** Two levels against the fixture's simulator; the rule fires on the second round (TTFT is always above 0.5 ms). */
     static String document(String name) {
@@ -83,7 +63,7 @@ class ScheduleBrowserTest {
 
     /** The new-schedule form filled in and created; returns the schedule's page. */
     private static Page create(String name) {
-        Page page = chromium.open(f.base() + "/schedules/new");
+        Page page = open("/schedules/new");
         page.locator("#name").fill(name);
         page.locator("#cron").fill("0 2 * * *");
         page.locator("#tz").fill("Asia/Shanghai");
@@ -95,7 +75,7 @@ class ScheduleBrowserTest {
 
     @Test
     void aScheduleCreatedFromTheFormShowsItsCronCheckAndIsListedWithItsNextFireTime() {
-        Page page = chromium.open(f.base() + "/schedules/new");
+        Page page = open("/schedules/new");
         page.locator("#cron").fill("0 2 * *");
         page.waitForSelector("#cron-preview.error");
         assertThat(page.locator("#cron-preview").textContent()).startsWith("expr '0 2 * *'");
@@ -104,7 +84,7 @@ class ScheduleBrowserTest {
         var message = page.locator("#cron-preview").boundingBox();
         assertThat(message.x).isGreaterThan(field.x + field.width);
         assertThat(Math.abs(message.y - field.y)).isLessThan(field.height);
-        Chromium.shot(page, "schedule-new-bad-cron.png");
+        shot(page, "schedule-new-bad-cron.png");
 
         page.locator("#cron").fill("30 1 * * 1");
         page.locator("#tz").fill("Asia/Shanghai");
@@ -113,7 +93,7 @@ class ScheduleBrowserTest {
         assertThat(next).hasSize(5).allSatisfy(t -> assertThat(t).endsWith("01:30:00 Asia/Shanghai"));
         page.locator("#name").fill("weekly");
         page.locator("#document").fill(document("weekly"));
-        Chromium.shot(page, "schedule-new.png");
+        shot(page, "schedule-new.png");
         page.locator("#schedule-save").click();
         page.waitForURL("**/schedules/weekly");
         assertThat(page.locator("h1").textContent()).contains("weekly").contains("cron \"30 1 * * 1\"");
@@ -128,7 +108,7 @@ class ScheduleBrowserTest {
                 .atZone(java.time.ZoneId.of("Asia/Shanghai")).toInstant().toEpochMilli();
         assertThat(row.locator("td").nth(3).textContent()).isEqualTo(Html.time(firstFire));
         assertThat(row.locator("td").nth(2).textContent()).isEqualTo("yes");
-        Chromium.shot(page, "schedule-list.png");
+        shot(page, "schedule-list.png");
     }
 
     @Test
@@ -138,7 +118,7 @@ class ScheduleBrowserTest {
         try (ScheduleStore store = ScheduleStore.open(f.location)) {
             Schedule s = store.get("nightly");
             AtomicLong clock = new AtomicLong();
-            RoundRunner rounds = new RoundRunner(store, f.store, ScheduleBrowserTest::launch, clock::get, null,
+            RoundRunner rounds = new RoundRunner(store, f.store, ScheduleBrowserTest::runRound, clock::get, null,
                     new PrintWriter(new StringWriter()));
             for (int day = 0; day < 3; day++) {
                 long due = first.plus(Duration.ofDays(day)).toEpochMilli();
@@ -148,7 +128,7 @@ class ScheduleBrowserTest {
             }
         }
 
-        Page page = chromium.open(f.base() + "/schedules/nightly");
+        Page page = open("/schedules/nightly");
         assertThat(page.locator("#rounds tbody tr").count()).isEqualTo(3);
         assertThat(page.locator("#rounds tbody tr").first().locator("td").first().textContent())
                 .isEqualTo("2026-11-29 18:00:00 UTC");
@@ -156,19 +136,19 @@ class ScheduleBrowserTest {
         assertThat(page.locator("#open-incidents tbody tr").count()).isEqualTo(2);
         assertThat(page.locator("#alert-history tbody tr.event-fired").count()).isEqualTo(2);
         assertThat(page.locator("#alert-history tbody tr").first().locator("a").count()).isEqualTo(1);
-        Chromium.shot(page, "schedule-page.png");
+        shot(page, "schedule-page.png");
 
         page.locator("a[href='/schedules/nightly/trend?metric=ttft_p95_ms']").click();
         page.waitForFunction("window.unibenchCharts && window.unibenchCharts['chart-trend']");
-        assertThat(Chromium.series(page, "chart-trend")).isEqualTo(2);
-        assertThat(Chromium.drawn(page, "chart-trend")).isTrue();
+        assertThat(series(page, "chart-trend")).isEqualTo(2);
+        assertThat(drawn(page, "chart-trend")).isTrue();
         assertThat(((Number) page.evaluate("window.unibenchCharts['chart-trend'].points")).intValue()).isEqualTo(6);
         assertThat(((Number) page.evaluate("window.unibenchCharts['chart-trend'].thresholds")).intValue()).isEqualTo(1);
         assertThat(page.locator("#chart-trend .u-legend").textContent()).contains("threshold slow-first-token")
                 .contains("local | m | qa | 1").contains("local | m | qa | 2");
         assertThat(page.locator("#trend-marks li").allTextContents()).hasSize(2)
                 .allSatisfy(t -> assertThat(t).startsWith("2026-11-28 18:00:00 UTC · fired · slow-first-token"));
-        Chromium.shot(page, "trend.png");
+        shot(page, "trend.png");
     }
 
     @Test
@@ -189,7 +169,7 @@ class ScheduleBrowserTest {
         assertThat(page.locator("#rule-metric").inputValue()).isEqualTo("success_rate");
         assertThat(page.locator("#rule-notify input[value=team-hook]").isChecked()).isTrue();
         assertThat(page.locator("#rule-list li[data-rule=few-successes]").count()).isZero();
-        Chromium.shot(page, "schedule-rule-error.png");
+        shot(page, "schedule-rule-error.png");
 
         page.locator("#rule-threshold").fill("99.5");
         page.locator("#rule-for-rounds").fill("3");
@@ -216,7 +196,7 @@ class ScheduleBrowserTest {
         page.waitForSelector("#rule-list li[data-rule=regressed]");
         assertThat(page.locator("#rule-list li[data-rule=regressed]").textContent())
                 .contains("latency_p99_s 20% above the median of its last 5 rounds");
-        Chromium.shot(page, "schedule-edit.png");
+        shot(page, "schedule-edit.png");
 
         page.locator("#rule-list li[data-rule=regressed] button").click();
         page.waitForURL("**/schedules/editor#rules");
@@ -224,7 +204,7 @@ class ScheduleBrowserTest {
     }
 
     /** A round's run: the schedule's document through the service, as any run, tagged with its schedule and round. */
-    private static RoundLauncher.Result launch(Schedule s, Round round) {
+    private static RoundLauncher.Result runRound(Schedule s, Round round) {
         try {
             String q = "?tag=" + RoundLauncher.scheduleTag(s.name()) + "&tag=" + RoundLauncher.roundTag(round.roundId());
             HttpResponse<String> r = f.send(HttpRequest.newBuilder(URI.create(f.base() + "/api/runs" + q))

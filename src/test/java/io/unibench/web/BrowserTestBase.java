@@ -6,7 +6,10 @@ import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,22 +18,39 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The browser tests' set-up: real headless Chromium (Debian's), driven by Playwright for Java with the npm package
+ * What every browser test class extends: the fixture's service ({@link WebFixture}: two stored runs, the simulator)
+ * and real headless Chromium (Debian's), driven by Playwright for Java with the npm package
  * {@code playwright-core} of the same version as its driver (.ci/run installs both; nothing is downloaded by the
  * tests). Locally the tests are skipped, with the reason, when Chromium, node or the driver is missing; in CI
- * ({@code CI=true}) they fail instead. Screenshots go to target/screenshots/.
+ * ({@code CI=true}) they fail instead. Screenshots go to target/screenshots/. One service and one browser per
+ * test class (JUnit runs the classes one after another).
  */
-final class Chromium implements AutoCloseable {
+abstract class BrowserTestBase {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path NODE = Path.of("/usr/bin/node");
     static final Path SHOTS = Path.of("target", "screenshots");
 
-    private final Playwright playwright;
-    final Browser browser;
+    @TempDir
+    static Path dir;
 
-    private Chromium(Playwright playwright, Browser browser) {
-        this.playwright = playwright;
-        this.browser = browser;
+    static WebFixture f;
+    private static Playwright playwright;
+    private static Browser browser;
+
+    @BeforeAll
+    static void startServiceAndBrowser() throws Exception {
+        launch();
+        f = new WebFixture(dir, null);
+    }
+
+    @AfterAll
+    static void stopServiceAndBrowser() throws Exception {
+        if (browser != null) browser.close();
+        if (playwright != null) playwright.close();
+        if (f != null) f.close();
+        browser = null;
+        playwright = null;
+        f = null;
     }
 
     /** Where .ci/run put playwright-core (a folder holding {@code package/cli.js}). */
@@ -42,7 +62,7 @@ final class Chromium implements AutoCloseable {
     }
 
     /** The browser, or the test class skipped (locally) / failed (CI) naming what is missing. */
-    static Chromium launch() throws IOException {
+    private static void launch() throws IOException {
         Path driver = driverDir();
         String missing = !Files.isExecutable(CHROMIUM) ? CHROMIUM + " (apt-get install chromium)"
                 : !Files.isExecutable(NODE) ? NODE.toString()
@@ -53,19 +73,18 @@ final class Chromium implements AutoCloseable {
             Assumptions.abort("browser tests skipped: missing " + missing);
         }
         System.setProperty("playwright.cli.dir", driver.toString());
-        Playwright playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of(
+        playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of(
                 "PLAYWRIGHT_NODEJS_PATH", NODE.toString(), "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-        Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM)
+        browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM)
                 .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                         "--disable-background-networking", "--disable-component-update", "--disable-sync")));
         Files.createDirectories(SHOTS);
-        return new Chromium(playwright, browser);
     }
 
-    /** A new 1400×1000 page at {@code url}. */
-    Page open(String url) {
+    /** A new 1400×1000 page at the service's {@code path}. */
+    static Page open(String path) {
         Page page = browser.newPage(new Browser.NewPageOptions().setViewportSize(1400, 1000));
-        page.navigate(url);
+        page.navigate(f.base() + path);
         return page;
     }
 
@@ -85,11 +104,5 @@ final class Chromium implements AutoCloseable {
     static int series(Page page, String chartId) {
         return ((Number) page.evaluate("id => window.unibenchCharts && window.unibenchCharts[id] ? "
                 + "window.unibenchCharts[id].series : -1", chartId)).intValue();
-    }
-
-    @Override
-    public void close() {
-        browser.close();
-        playwright.close();
     }
 }
