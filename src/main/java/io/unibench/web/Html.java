@@ -4,8 +4,6 @@ import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import gg.jte.output.StringOutput;
 
-import java.time.Instant;
-
 /** What the page classes ({@link Pages}, {@link SchedulePages}) share: the templates and how values are shown. */
 final class Html {
     private static final TemplateEngine TEMPLATES =
@@ -31,8 +29,7 @@ final class Html {
 
     /** {@code 2026-12-01 02:00:00 UTC}. */
     static String time(long epochMillis) {
-        return Instant.ofEpochMilli(epochMillis).toString().replace('T', ' ').replaceFirst("\\.\\d+Z$", "")
-                .replace("Z", "") + " UTC";
+        return io.unibench.schedule.Times.utc(epochMillis);
     }
 
     static String nz(String s) {

@@ -225,7 +225,12 @@ public final class SchedulePages implements AutoCloseable {
     public record IncidentRow(String rule, String target, String kind, String opened, String resolved, String worst) {}
 
     /** @param added added to the schedule (UI/API), so it can be removed here; else from the document */
-    public record RuleRow(String name, String text, boolean added) {}
+    public record RuleRow(String name, String text, boolean added) {
+        /** The rule's name as one path segment (names are free text). */
+        public String segment() {
+            return java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+        }
+    }
 
     /** One entry of the alert history, with the runs of its round. */
     public record EventRow(String at, String kind, String rule, String target, String value, List<String> runIds) {}
@@ -247,10 +252,15 @@ public final class SchedulePages implements AutoCloseable {
         for (Schedule s : schedules.list()) {
             List<Round> last = schedules.rounds(s.name(), 1);
             out.add(new Row(s.name(), s.trigger().describe(), s.enabled(),
-                    s.enabled() ? time(s.trigger().nextAfter(now)) : "-",
+                    s.enabled() ? fireTime(s, s.trigger().nextAfter(now)) : "-",
                     last.isEmpty() ? "-" : last.getFirst().status() + " · " + time(last.getFirst().dueAt())));
         }
         return out;
+    }
+
+    /** A fire time as its cron expression means it: in the schedule's zone (an interval's in UTC). */
+    private static String fireTime(Schedule s, long t) {
+        return s.trigger() instanceof Trigger.Cron c ? io.unibench.schedule.Times.in(t, c.zone()) : time(t);
     }
 
     private void page(Context ctx) throws SQLException {
@@ -261,7 +271,7 @@ public final class SchedulePages implements AutoCloseable {
     /** The schedule's page; {@code ruleForm} null: a blank rule editor. */
     private PageModel pageModel(Schedule s, FormModel form, RuleEditor.Model ruleForm) throws SQLException {
         List<String> next = new ArrayList<>();
-        for (long t : s.trigger().next(5, System.currentTimeMillis())) next.add(time(t));
+        for (long t : s.trigger().next(5, System.currentTimeMillis())) next.add(fireTime(s, t));
         List<RuleRow> rules = new ArrayList<>();
         List<String> metrics = new ArrayList<>();
         List<String> channels = new ArrayList<>();

@@ -35,5 +35,7 @@
     };
     rule.querySelectorAll("input[name=form]").forEach(function (r) { r.addEventListener("change", choose); });
     choose();
+    var refused = rule.querySelector("#rule-error, .field-error"); // the page came back with a refusal: show it
+    if (refused) refused.scrollIntoView({ block: "center" });
   }
 })();
