@@ -45,8 +45,7 @@ class RunCancelBrowserTest extends BrowserTestBase {
         // running, and some requests done: there is something to keep
         page.waitForFunction("parseInt(document.getElementById('live-completed').textContent) >= 3");
         assertThat(page.locator("#live-state").textContent()).startsWith("running: point 1 of 1");
-        page.locator("#cancel-run").click();
-        assertThat(page.locator("#cancel-run").isDisabled()).isTrue();
+        page.locator("#cancel-run").click(); // (the page may reload on the run's end before the click returns)
 
         // the run's end reloads the page into what ran, well before the level's 60 s were up
         page.waitForSelector("h1 .badge.cancelled", new Page.WaitForSelectorOptions().setTimeout(30_000));
