@@ -86,8 +86,8 @@ class ScheduleBrowserTest extends BrowserTestBase {
         assertThat(Math.abs(message.y - field.y)).isLessThan(field.height);
         shot(page, "schedule-new-bad-cron.png");
 
-        page.locator("#cron").fill("30 1 * * 1");
         page.locator("#tz").fill("Asia/Shanghai");
+        page.locator("#cron").fill("30 1 * * 1");
         page.waitForSelector("#cron-preview.ok li:nth-child(5)");
         List<String> next = page.locator("#cron-preview li").allTextContents();
         assertThat(next).hasSize(5).allSatisfy(t -> assertThat(t).endsWith("01:30:00 Asia/Shanghai"));

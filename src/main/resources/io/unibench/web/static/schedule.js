@@ -6,12 +6,14 @@
   var tz = document.getElementById("tz");
   var out = document.getElementById("cron-preview");
   if (cron && out) {
-    var timer = null;
+    var timer = null, asked = 0;
     var check = function () {
+      var mine = ++asked; // only the answer to the latest question is shown
       if (!cron.value.trim()) { out.textContent = ""; out.className = "cron-preview"; return; }
       var q = "/api/cron?expr=" + encodeURIComponent(cron.value) + (tz.value.trim() ? "&tz=" + encodeURIComponent(tz.value) : "");
       fetch(q, { credentials: "same-origin" }).then(function (r) { return r.json().then(function (j) { return [r.ok, j]; }); })
         .then(function (res) {
+          if (mine !== asked) return;
           out.className = "cron-preview " + (res[0] ? "ok" : "error");
           out.textContent = "";
           if (!res[0]) { out.textContent = res[1].error; return; }
