@@ -21,6 +21,18 @@ public record Metric(String name, String errorClass) {
             "cache_hit_rate", "cost_per_1k");
     private static final Pattern PERCENTILE = Pattern.compile("(ttft|latency|tpot|itl)_p(50|90|95|99)_(ms|s)");
 
+    /** Every short name, percentiles first ({@code ttft_p50_ms}, {@code ttft_p50_s}, …): the UI's rule editor offers them. */
+    public static List<String> names() {
+        List<String> out = new java.util.ArrayList<>();
+        for (String kind : List.of("ttft", "latency", "tpot", "itl")) {
+            for (String p : List.of("50", "90", "95", "99")) {
+                for (String unit : List.of("ms", "s")) out.add(kind + "_p" + p + "_" + unit);
+            }
+        }
+        out.addAll(SIMPLE);
+        return out;
+    }
+
     /** Whether {@code name} is a short name this class reads. */
     public static boolean known(String name) {
         return SIMPLE.contains(name) || PERCENTILE.matcher(name).matches();

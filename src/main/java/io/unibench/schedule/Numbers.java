@@ -3,10 +3,10 @@ package io.unibench.schedule;
 import java.util.Locale;
 
 /** Values in messages: at most three decimals, no trailing zeros ({@code 2000}, {@code 2.35}, {@code 0.125}). */
-final class Numbers {
+public final class Numbers {
     private Numbers() {}
 
-    static String format(Double v) {
+    public static String format(Double v) {
         if (v == null) return "no data";
         if (Double.isNaN(v) || Double.isInfinite(v)) return String.valueOf(v);
         String s = String.format(Locale.ROOT, "%.3f", v);

@@ -1,10 +1,11 @@
 package io.unibench.web;
 
 import static io.unibench.report.RunComparisonReport.num;
+import static io.unibench.web.Html.nz;
+import static io.unibench.web.Html.render;
+import static io.unibench.web.Html.scriptJson;
+import static io.unibench.web.Html.time;
 
-import gg.jte.ContentType;
-import gg.jte.TemplateEngine;
-import gg.jte.output.StringOutput;
 import io.javalin.http.Context;
 import io.unibench.metrics.MetricDelta;
 import io.unibench.report.RunComparisonReport;
@@ -17,7 +18,6 @@ import io.unibench.store.StoredRun;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,8 +34,6 @@ public final class Pages {
     private final RunStore store;
     private final Auth auth;
     private final RunsApi api;
-    private final TemplateEngine templates =
-            TemplateEngine.createPrecompiled(null, ContentType.Html, Pages.class.getClassLoader(), "io.unibench.web.jte");
 
     Pages(RunStore store, RunsApi api, Auth auth) {
         this.store = store;
@@ -213,35 +211,11 @@ public final class Pages {
 
     // ---- helpers ----------------------------------------------------------------------------------------
 
-    String render(String template, Object model) {
-        StringOutput out = new StringOutput(8192);
-        templates.render(template, model, out);
-        return out.toString();
-    }
-
-    /** JSON for a {@code <script type="application/json">} block: nothing in it can close the element. */
-    static String scriptJson(Object value) {
-        try {
-            return WebServer.JSON.writeValueAsString(value).replace("</", "<\\/");
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private static String pretty(Object value) {
         try {
             return WebServer.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    static String time(long epochMillis) {
-        return Instant.ofEpochMilli(epochMillis).toString().replace('T', ' ').replaceFirst("\\.\\d+Z$", "")
-                .replace("Z", "") + " UTC";
-    }
-
-    private static String nz(String s) {
-        return s == null ? "" : s;
     }
 }

@@ -72,7 +72,7 @@ public final class WebServer implements AutoCloseable {
         routes.add(Route.api("get", "/api/openapi.json", "This document.", "application/json",
                 ctx -> json(ctx, OpenApi.document(routes, version, auth.required()))));
         routes.addAll(pages.routes());
-        SchedulePages schedules = SchedulePages.open(location, store);
+        SchedulePages schedules = SchedulePages.open(location, store, service.environment());
         routes.addAll(schedules.routes());
 
         Javalin app = Javalin.create(cfg -> {

@@ -36,9 +36,9 @@ class ReportBrowserTest {
 
     @BeforeAll
     static void start() throws Exception {
-        playwright = BrowserTest.playwright();
-        browser = BrowserTest.chromium(playwright);
-        Files.createDirectories(BrowserTest.SHOTS);
+        playwright = BrowserTestBase.playwright();
+        browser = BrowserTestBase.chromium(playwright);
+        Files.createDirectories(BrowserTestBase.SHOTS);
     }
 
     @AfterAll
@@ -100,14 +100,14 @@ class ReportBrowserTest {
             expected.put(p + "chart-server-tokens", 1);
         }
         expected.forEach((id, n) -> {
-            assertThat(BrowserTest.series(page, id)).as(id).isEqualTo(n);
-            assertThat(BrowserTest.drawn(page, id)).as(id).isTrue();
+            assertThat(BrowserTestBase.series(page, id)).as(id).isEqualTo(n);
+            assertThat(BrowserTestBase.drawn(page, id)).as(id).isTrue();
         });
         assertThat(page.locator("section.provider-run h1").allTextContents()).hasSize(2)
                 .anySatisfy(t -> assertThat(t).startsWith("fast")).anySatisfy(t -> assertThat(t).startsWith("slow"));
         assertThat(page.locator("h2", new Page.LocatorOptions().setHasText("Provider comparison: qa")).count()).isEqualTo(1);
         assertThat(fetched).as("requests the file made").isEmpty();
-        page.screenshot(new Page.ScreenshotOptions().setPath(BrowserTest.SHOTS.resolve("report-html.png")).setFullPage(true));
+        page.screenshot(new Page.ScreenshotOptions().setPath(BrowserTestBase.SHOTS.resolve("report-html.png")).setFullPage(true));
     }
 
     @Test
@@ -119,9 +119,9 @@ class ReportBrowserTest {
         Page page = browser.newPage(new Browser.NewPageOptions().setViewportSize(1400, 1000));
         page.navigate(html.toUri().toString());
         page.waitForFunction("Object.keys(window.unibenchCharts).length === 12"); // six a provider, none of the server's
-        assertThat(BrowserTest.series(page, "p1-chart-ttft-time")).isEqualTo(1);
-        assertThat(BrowserTest.drawn(page, "p1-chart-ttft-time")).isTrue();
-        assertThat(BrowserTest.series(page, "p0-chart-server-load")).isEqualTo(-1);
+        assertThat(BrowserTestBase.series(page, "p1-chart-ttft-time")).isEqualTo(1);
+        assertThat(BrowserTestBase.drawn(page, "p1-chart-ttft-time")).isTrue();
+        assertThat(BrowserTestBase.series(page, "p0-chart-server-load")).isEqualTo(-1);
         assertThat(page.locator(".server-charts").count()).isEqualTo(2);
         assertThat(page.locator(".server-charts:visible").count()).isZero();
     }

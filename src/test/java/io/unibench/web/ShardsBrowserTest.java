@@ -57,15 +57,7 @@ class ShardsBrowserTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Path driver = BrowserTest.driverDir();
-        String missing = !Files.isExecutable(BrowserTest.CHROMIUM) ? BrowserTest.CHROMIUM + " (apt-get install chromium)"
-                : !Files.isExecutable(BrowserTest.NODE) ? BrowserTest.NODE.toString()
-                : !Files.isRegularFile(driver.resolve("package/cli.js"))
-                ? driver + "/package/cli.js (npm package playwright-core; .ci/run installs it)" : null;
-        if (missing != null) {
-            if ("true".equals(System.getenv("CI"))) fail("browser tests must run in CI; missing " + missing);
-            Assumptions.abort("browser tests skipped: missing " + missing);
-        }
+        playwright = BrowserTestBase.playwright(); // skips (fails in CI) before anything starts
         sim = SimServer.start(SimConfig.defaults().withTtftMs(5).withPrefillMsPerToken(0).withItlMs(1));
         location = StoreLocation.sqlite(dir.resolve("shards.db"));
         // --start-at in the past: each shard starts at once, so the shards of a group can run one after the other
@@ -87,13 +79,8 @@ class ShardsBrowserTest {
         server = WebServer.start(new WebConfig("127.0.0.1", 0, null), store, location,
                 new RunService(new ScenarioLauncher(Map.of(), dir.resolve("service-outputs"), new PrintWriter(log)), 1,
                         Map.of()), "test", new PrintWriter(log, true));
-        System.setProperty("playwright.cli.dir", driver.toString());
-        playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of(
-                "PLAYWRIGHT_NODEJS_PATH", BrowserTest.NODE.toString(), "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-        browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(BrowserTest.CHROMIUM)
-                .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                        "--disable-background-networking", "--disable-component-update", "--disable-sync")));
-        Files.createDirectories(BrowserTest.SHOTS);
+        browser = BrowserTestBase.chromium(playwright);
+        Files.createDirectories(BrowserTestBase.SHOTS);
     }
 
     /** Runs shard {@code index}/2 of {@code group} in this JVM; returns what it said on stderr. */
@@ -175,6 +162,6 @@ class ShardsBrowserTest {
         assertThat(shard0.get(4)).isEqualTo("6");
         assertThat(shard0.get(5)).isEqualTo("6 (100.0%)");
         assertThat(shard1).containsExactly("1/2", "—", "running", "—", "0", "—", "+1.500 ± 0.200");
-        page.screenshot(new Page.ScreenshotOptions().setPath(BrowserTest.SHOTS.resolve("shards.png")).setFullPage(true));
+        page.screenshot(new Page.ScreenshotOptions().setPath(BrowserTestBase.SHOTS.resolve("shards.png")).setFullPage(true));
     }
 }

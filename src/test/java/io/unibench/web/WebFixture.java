@@ -26,8 +26,12 @@ import java.util.List;
 final class WebFixture implements AutoCloseable {
     static final String API_KEY = "sk-test-secret-key-7f3a9c";
     static final String COOKIE_SECRET = "cookie-secret-b41d2e";
-    /** The service's environment: a document names TEST_KEY in api_key_env, never the key. */
-    static final java.util.Map<String, String> ENV = java.util.Map.of("TEST_KEY", API_KEY);
+    /**
+     * The service's environment: a document names TEST_KEY in api_key_env, never the key; a schedule's notify channel
+     * names TEAM_HOOK_URL (a loopback URL nothing calls: no notifier runs in these tests).
+     */
+    static final java.util.Map<String, String> ENV = java.util.Map.of("TEST_KEY", API_KEY,
+            "TEAM_HOOK_URL", "http://127.0.0.1:9/hook");
 
     final SimServer sim;
     final StoreLocation location;

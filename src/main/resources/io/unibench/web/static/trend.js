@@ -1,5 +1,5 @@
 // The trend page: one line per target over the rounds, each rule's threshold dashed, fired/resolved marks listed
-// and drawn as points. Registers the chart in window.unibenchCharts like app.js does (browser tests read it).
+// and drawn as triangles. Registers the chart in window.unibenchCharts like app.js does (browser tests read it).
 (function () {
   "use strict";
   window.unibenchCharts = window.unibenchCharts || {};
@@ -36,15 +36,24 @@
     cols.push(times.map(function () { return t.value; }));
     series.push({ label: "threshold " + t.rule, stroke: "#dc2626", dash: [6, 4], points: { show: false } });
   });
-  ["fired", "resolved"].forEach(function (kind) {
-    var byAt = {};
-    data.marks.filter(function (m) { return m.kind === kind; }).forEach(function (m) { byAt[m.at] = m.value; });
-    cols.push(times.map(function (t) { return t in byAt ? byAt[t] : null; }));
-    series.push({ label: kind, stroke: kind === "fired" ? "#dc2626" : "#16a34a", width: 0,
-      points: { show: true, size: 10, fill: kind === "fired" ? "#dc2626" : "#16a34a" } });
-  });
+  // fired/resolved marks: triangles drawn over the lines at the round's time and value (several targets can fire
+  // in one round, so they are not a series: a series has one value per time)
+  function drawMarks(u) {
+    var ctx = u.ctx, r = 6 * devicePixelRatio;
+    data.marks.forEach(function (m) {
+      if (m.value === null) return;
+      var x = u.valToPos(m.at / 1000, "x", true), y = u.valToPos(m.value, "y", true), up = m.kind === "fired";
+      ctx.beginPath();
+      ctx.moveTo(x, up ? y - r : y + r);
+      ctx.lineTo(x - r, up ? y + r * 0.7 : y - r * 0.7);
+      ctx.lineTo(x + r, up ? y + r * 0.7 : y - r * 0.7);
+      ctx.closePath();
+      ctx.fillStyle = up ? "#dc2626" : "#16a34a";
+      ctx.fill();
+    });
+  }
   var opts = { title: el.getAttribute("data-title"), width: Math.max(320, el.clientWidth - 16), height: 300,
-    series: series, axes: [{}, { label: data.unit }], legend: { live: false } };
+    series: series, axes: [{}, { label: data.unit }], legend: { live: false }, hooks: { draw: [drawMarks] } };
   new uPlot(opts, cols, el);
   window.unibenchCharts[el.id] = { series: data.series.length, points: points, thresholds: data.thresholds.length,
     marks: data.marks.length };
