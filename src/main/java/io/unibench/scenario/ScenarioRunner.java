@@ -76,12 +76,28 @@ public final class ScenarioRunner implements SessionRunner.Front {
     public Ran run(SessionRunner session) throws IOException, InterruptedException {
         SessionRunner.Result result;
         try {
-            result = session.run(this);
+            result = config.loads().sla() == null ? session.run(this) : tune(session);
         } finally {
             closeSeries();
         }
         boolean stopped = result.stopped() || result.failure() != null;
         return new Ran(new ScenarioResults(config, series, stopped), result);
+    }
+
+    /** sla_auto_tune: the search chooses every level, in one session. */
+    private SessionRunner.Result tune(SessionRunner session) throws IOException, InterruptedException {
+        try (SessionRunner.Session probes = session.open(this)) {
+            return ScenarioSla.run(config, spec, probes, stop, progress);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e); // the probe throws nothing else
+        }
+    }
+
+    /** The folder of a provider × scenario's levels. */
+    static Path seriesDir(RunSpec spec, Provider provider, Scenario scenario) {
+        return spec.outputs().root().resolve(safe(provider.name())).resolve(safe(scenario.name()));
     }
 
     /** What {@link #run} gives: the scenario's results and the session's (status, failure, self-checks). */
@@ -135,8 +151,9 @@ public final class ScenarioRunner implements SessionRunner.Front {
             this.provider = provider;
             this.scenario = scenario;
             this.seed = config.seed() * 1_000_003L + scenario.name().hashCode();
-            this.prompts = new ScenarioPrompts(scenario, tokenizer, seed,
-                    Math.max(1, ScenarioSpec.perLevel(config.concurrency(), scenario)));
+            BenchConfig.TraceReplay trace = config.loads().traces().get(scenario.name());
+            this.prompts = new ScenarioPrompts(scenario, tokenizer, seed, Math.max(1, trace != null ? trace.count()
+                    : ScenarioSpec.perLevel(config.concurrency(), config.loads(), scenario)));
             ResponseRules rules = new ResponseRules(scenario.validate());
             StartGate providerGate = gate;
             this.hooks = new RequestHooks() {
@@ -174,9 +191,12 @@ public final class ScenarioRunner implements SessionRunner.Front {
             this.s = s;
             this.point = point;
             this.li = li;
-            this.level = point.plan().parallel();
-            this.dir = spec.outputs().root().resolve(safe(s.provider.name())).resolve(safe(s.scenario.name()))
-                    .resolve("parallel_" + level);
+            this.level = point.plan().concurrency(); // -1: an open loop's, unbounded
+            Path d = seriesDir(spec, s.provider, s.scenario);
+            // the label is provider/scenario/LEVEL; LEVEL's parts are the folders (an SLA probe's sla_tuning/…)
+            String levelName = point.label().substring(s.provider.name().length() + s.scenario.name().length() + 2);
+            for (String part : levelName.split("/")) d = d.resolve(safe(part));
+            this.dir = d;
             this.tag = Long.toString(System.currentTimeMillis(), 36) + "-" + safe(s.provider.name()) + "-" + li;
         }
 
@@ -192,7 +212,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
         @Override
         public void beforeStart() throws IOException, InterruptedException {
             Files.createDirectories(dir);
-            gate.beginLevel(level);
+            gate.beginLevel(point.plan().paced() ? 0 : level); // a schedule has no ramp of workers to pace
         }
 
         @Override
@@ -233,9 +253,10 @@ public final class ScenarioRunner implements SessionRunner.Front {
             // unibench run gets the self-check too: its figures join the level's summary (new keys, none renamed)
             Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
             extraKeys.putAll(observed); // the server's own metrics during the level
+            extraKeys.putAll(ScenarioSpec.shapeKeys(config, s.scenario, point.plan()));
             EvalscopeFiles.write(dir, result, extraKeys);
             s.levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits()));
-            progress.println(progressLine(s.provider, s.scenario, level, result));
+            progress.println(progressLine(s.provider, s.scenario, point.plan(), result));
             progress.flush();
             return extraKeys;
         }
@@ -247,9 +268,11 @@ public final class ScenarioRunner implements SessionRunner.Front {
         }
     }
 
-    private static String progressLine(Provider p, Scenario s, int level, RunResult r) {
+    private static String progressLine(Provider p, Scenario s, LoadPlan plan, RunResult r) {
         var sum = r.summary();
-        return String.format(Locale.ROOT, "[%s/%s] concurrency %d: %d requests, %d ok, %.2f req/s, %.1f tok/s",
+        String level = plan.paced() ? String.format(Locale.ROOT, "rate %s req/s%s", LoadsSection.plain(plan.rate()),
+                plan.openLoop() ? "" : " (at most " + plan.parallel() + " in flight)") : "concurrency " + plan.parallel();
+        return String.format(Locale.ROOT, "[%s/%s] %s: %d requests, %d ok, %.2f req/s, %.1f tok/s",
                 p.name(), s.name(), level, sum.totalRequests(), sum.successRequests(), Math.max(sum.reqThroughput(), 0),
                 Math.max(sum.outputThroughput(), 0));
     }
