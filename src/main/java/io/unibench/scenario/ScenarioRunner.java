@@ -131,7 +131,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
         RunResult all = s.overall.result(new RunInfo(s.provider.name() + "/" + s.scenario.name(), -1, -1,
                 (int) s.overall.total()));
         series.add(new ScenarioResults.Series(s.provider, s.scenario, s.levels, all, s.overallCost.totals(),
-                KneeFinder.find(s.levels, config.knee())));
+                KneeFinder.find(s.levels.stream().filter(ScenarioResults.Level::closedLoop).toList(), config.knee())));
     }
 
     /** One provider × scenario: its prompts, hooks, overall figures and the levels run so far. */
@@ -181,6 +181,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
         private final int li;
         private final int level;
         private final Path dir;
+        private final String levelName;
         private final String tag;
         private final CostMeter cost = new CostMeter();
         private final GoodputMeter goodput = config.goodput() == null ? null : new GoodputMeter(config.goodput());
@@ -194,7 +195,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
             this.level = point.plan().concurrency(); // -1: an open loop's, unbounded
             Path d = seriesDir(spec, s.provider, s.scenario);
             // the label is provider/scenario/LEVEL; LEVEL's parts are the folders (an SLA probe's sla_tuning/…)
-            String levelName = point.label().substring(s.provider.name().length() + s.scenario.name().length() + 2);
+            this.levelName = point.label().substring(s.provider.name().length() + s.scenario.name().length() + 2);
             for (String part : levelName.split("/")) d = d.resolve(safe(part));
             this.dir = d;
             this.tag = Long.toString(System.currentTimeMillis(), 36) + "-" + safe(s.provider.name()) + "-" + li;
@@ -255,7 +256,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
             extraKeys.putAll(observed); // the server's own metrics during the level
             extraKeys.putAll(ScenarioSpec.shapeKeys(config, s.scenario, point.plan()));
             EvalscopeFiles.write(dir, result, extraKeys);
-            s.levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits()));
+            s.levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits(), levelName));
             progress.println(progressLine(s.provider, s.scenario, point.plan(), result));
             progress.flush();
             return extraKeys;

@@ -131,6 +131,8 @@ class ScenarioLoadsEndToEndTest {
             assertThat(sum.get("Avg Queue Delay (ms)").isNumber()).as("the schedule lag is reported").isTrue();
         }
         assertThat(r.err()).contains("[p/s] rate 100 req/s: 120 requests", "[p/s] rate 200 req/s: 120 requests");
+        assertThat(r.out()).as("the level table names the rate levels").contains("rate_100", "rate_200")
+                .contains("of request_rate [100.0, 200.0] req/s");
     }
 
     @Test

@@ -27,8 +27,11 @@ public final class ScenarioReport {
         StringBuilder sb = new StringBuilder();
         BenchConfig c = results.config();
         sb.append("Scenario Run Report: ").append(c.name()).append(" (").append(c.file()).append(")\n");
+        BenchConfig.Loads loads = c.loads();
         sb.append(String.format(Locale.ROOT, "Levels %s, rate limit %s starts/s%s, connection pool %d%s%n%n",
-                c.concurrency().levels(), num(c.rateLimitPerSec(), 2), c.rateLimitRampOnly()
+                loads.sla() != null ? "chosen by sla_auto_tune (" + loads.sla().variable() + ")"
+                        : loads.requestRate() != null ? "of request_rate " + loads.requestRate().levels() + " req/s"
+                        : c.concurrency().levels(), num(c.rateLimitPerSec(), 2), c.rateLimitRampOnly()
                         ? " on each level's ramp (the starts that open its new connections; no rate_limit set: "
                         + "steady state not limited)" : " (every start)", c.connectionPool(),
                 c.concurrency().holdSeconds() != null ? ", each level held " + num(c.concurrency().holdSeconds(), 2) + " s"
@@ -96,7 +99,7 @@ public final class ScenarioReport {
         for (ScenarioResults.Level l : s.levels()) {
             Summary sum = l.result().summary();
             RunResult r = l.result();
-            String conc = l.concurrency() + (s.knee() != null && s.knee().concurrency() == l.concurrency() ? " ←knee" : "")
+            String conc = (l.closedLoop() ? Integer.toString(l.concurrency()) : l.name()) + (s.knee() != null && s.knee().concurrency() == l.concurrency() ? " ←knee" : "")
                     + (l.starts().capped() ? " ←rate-limited" : "");
             List<String> cells = new ArrayList<>(List.of(conc, Long.toString(sum.totalRequests()),
                     sum.successRatePercent() == null ? "—" : num(sum.successRatePercent(), 1),
