@@ -252,6 +252,15 @@ class ScenarioLoadsEndToEndTest {
     }
 
     @Test
+    void theShippedExamplesValidate() {
+        for (String example : List.of("examples/open-loop-rates.yaml", "examples/sla-auto-tune.yaml")) {
+            CliHarness.Run r = CliHarness.run("--config", example, "--check");
+            assertThat(r.exit()).as(example + ": " + r.err()).isZero();
+            assertThat(r.out()).contains(": valid");
+        }
+    }
+
+    @Test
     void badLoadValuesAreOneLocatedLineAndExit2() throws IOException {
         Path trace = dir.resolve("t.jsonl");
         Files.writeString(trace, "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 2, \"hash_ids\": [1]}\n");
