@@ -5,6 +5,8 @@ import io.unibench.BadInputException;
 import io.unibench.engine.ArrivalShape;
 import io.unibench.engine.sla.SlaMetric;
 import io.unibench.engine.sla.SlaParams;
+import io.unibench.engine.spec.SpecPaths;
+import io.unibench.engine.spec.SpecRules;
 import io.unibench.scenario.BenchConfig.Loads;
 import io.unibench.scenario.BenchConfig.RequestRate;
 import io.unibench.scenario.BenchConfig.SlaTune;
@@ -84,13 +86,19 @@ final class LoadsSection {
         ArrivalShape.Ramp ramp = null;
         JsonNode up = r.get("ramp_up");
         if (up != null) {
-            ramp = new ArrivalShape.Ramp(ArrivalShape.Ramp.Strategy.valueOf(up.get("strategy").asText()),
-                    up.get("start_rps").asDouble(), up.get("end_rps").asDouble());
+            double start = up.get("start_rps").asDouble(), end = up.get("end_rps").asDouble();
+            // the shared rule (finite rates > 0: the schema lets .inf through) before the ramp can be made
+            SpecRules rules = new SpecRules((field, i) -> "request_rate.ramp_up."
+                    + (field == SpecPaths.Field.RAMP_START ? "start_rps" : "end_rps"));
+            rules.arrivals(0, null, start, end, null).errors().forEach(e -> problem.accept(e.path(), e.message()));
+            if (rules.errors().isEmpty()) {
+                ramp = new ArrivalShape.Ramp(ArrivalShape.Ramp.Strategy.valueOf(up.get("strategy").asText()), start, end);
+            }
         }
         List<Double> levels = r.has("levels") ? doubles(r.get("levels")) : List.of();
-        if (ramp != null && r.has("levels")) {
+        if (up != null && r.has("levels")) {
             problem.accept("request_rate.ramp_up", "give levels or ramp_up, not both (the ramp sets the rate, as vLLM)");
-        } else if (ramp == null && !r.has("levels")) {
+        } else if (up == null && !r.has("levels")) {
             problem.accept("request_rate", "needs levels (requests/s of each level) or ramp_up");
         }
         if (ramp != null) levels = List.of(ramp.endRps());
@@ -105,7 +113,6 @@ final class LoadsSection {
         String variable = n.path("variable").asText("parallel");
         int lower = n.path("lower_bound").asInt(1);
         int upper = n.path("upper_bound").asInt(65536);
-        if (upper < lower) problem.accept("sla_auto_tune.upper_bound", upper + ": must be ≥ lower_bound " + lower);
         if (n.has("fixed_parallel") && !variable.equals("rate")) {
             problem.accept("sla_auto_tune.fixed_parallel", "applies to variable: rate (the concurrency bound of its probes)");
         }

@@ -46,17 +46,35 @@ public final class ScenarioSpec {
             case CONNECT_TIMEOUT -> "timeouts.connect_sec";
             case READ_TIMEOUT -> "timeouts.read_sec";
             case TOTAL_TIMEOUT -> "timeouts.total_sec";
+            case BURSTINESS -> "request_rate.burstiness";
+            case RAMP_START -> "request_rate.ramp_up.start_rps";
+            case RAMP_END -> "request_rate.ramp_up.end_rps";
+            case TRACE_SPEEDUP -> "scenarios[" + i + "].trace_speedup";
+            case SLA_RUNS -> "sla_auto_tune.num_runs";
+            case SLA_LOWER -> "sla_auto_tune.lower_bound";
+            case SLA_UPPER -> "sla_auto_tune.upper_bound";
+            case SLA_FIXED_PARALLEL -> "sla_auto_tune.fixed_parallel";
+            case SLA_MULTIPLIER -> "sla_auto_tune.number_multiplier";
         };
         SpecRules rules = new SpecRules(paths);
         for (int i = 0; i < scenarios.size(); i++) {
             BenchConfig.Scenario s = scenarios.get(i);
-            if (loads.sla() != null || loads.traces().containsKey(s.name())) continue; // their load is not the file's levels
+            BenchConfig.TraceReplay trace = loads.traces().get(s.name());
+            if (trace != null) rules.arrivals(i, null, null, null, trace.speedup());
+            if (loads.sla() != null || trace != null) continue; // their load is not the file's levels
             if (rr != null) {
                 int bound = rr.maxConcurrency() != null ? rr.maxConcurrency() : 1;
                 for (double rate : rr.levels()) rules.point(i, bound, perLevel(c, loads, s), rate, null, 0);
             } else {
                 for (int level : c.levels()) rules.point(i, level, perLevel(c, loads, s), -1, c.holdSeconds(), 0);
             }
+        }
+        if (rr != null) {
+            rules.arrivals(0, rr.burstiness(), null, null, null); // a ramp's rates: checked before it was made
+        }
+        BenchConfig.SlaTune sla = loads.sla();
+        if (sla != null) {
+            rules.sla(sla.numRuns(), sla.lowerBound(), sla.upperBound(), sla.fixedParallel(), sla.numberMultiplier());
         }
         rules.pause(0, sleepSeconds)
                 .generation(List.of(g.maxTokens()), g.minTokens(), g.temperature(), g.topP(), g.topK())

@@ -281,7 +281,7 @@ class ScenarioLoadsEndToEndTest {
                 {head + "sla_auto_tune:\n  params:\n    p99_latency: fast\n" + chat, "4",
                         "sla_auto_tune.params.p99_latency: 'fast': expected <=X"},
                 {head + "sla_auto_tune: {params: {rps: max}, lower_bound: 8, upper_bound: 4}\n" + chat, "2",
-                        "sla_auto_tune.upper_bound: 4: must be ≥ lower_bound 8"},
+                        "sla_auto_tune.upper_bound: 4: must be ≥ sla_auto_tune.lower_bound 8"},
                 {head + "sla_auto_tune: {params: {goodput: max}}\n" + chat, "2", "sla_auto_tune.params: goodput"},
                 {head + "concurrency: 2\nsla_auto_tune: {params: {rps: max}}\n" + chat, "3",
                         "sla_auto_tune: the search sets every level's load: drop concurrency"},
