@@ -213,7 +213,8 @@ public final class ScenarioRunner implements SessionRunner.Front {
         @Override
         public void beforeStart() throws IOException, InterruptedException {
             Files.createDirectories(dir);
-            gate.beginLevel(point.plan().paced() ? 0 : level); // a schedule has no ramp of workers to pace
+            // a schedule has no ramp of workers to pace; an SLA probe starts as perf's does (only rate_limit holds it)
+            gate.beginLevel(point.plan().paced() || config.loads().sla() != null ? 0 : level);
         }
 
         @Override
