@@ -173,12 +173,7 @@ class ScenarioLoadsEndToEndTest {
     @Test
     void aTraceScenarioReplaysItsTimesAndItsPrefixSharingAsPerfDoes() throws IOException {
         Path trace = dir.resolve("trace.jsonl");
-        Files.write(trace, List.of(
-                "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 4, \"hash_ids\": [1, 2]}",
-                "{\"timestamp\": 100, \"input_length\": 1100, \"output_length\": 6, \"hash_ids\": [1, 2, 3]}",
-                "{\"timestamp\": 200, \"input_length\": 700, \"output_length\": 3, \"hash_ids\": [4, 2]}",
-                "{\"timestamp\": 300, \"input_length\": 1024, \"output_length\": 5, \"hash_ids\": [1, 2]}",
-                "{\"timestamp\": 400, \"input_length\": 1546, \"output_length\": 2, \"hash_ids\": [1, 2, 3, 5]}"));
+        Files.write(trace, MooncakeTraceEndToEndTest.TRACE);
         // base_url sim: a simulator of its own, so no other request shares its prefix cache
         CliHarness.Run r = run("""
                 provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 2, itl_ms: 1, prefill_ms_per_token: 0}}
