@@ -247,6 +247,26 @@ class ScenarioLoadsEndToEndTest {
     }
 
     @Test
+    void theSlaBlockTunesTheRateAtTheFixedConcurrency() throws IOException {
+        CliHarness.Run r = run("""
+                provider: {name: p, base_url: %s/v1, model: m}
+                generation: {max_tokens: 2}
+                sla_auto_tune: {variable: rate, params: {avg_latency: "<=10s"}, num_runs: 1, upper_bound: 4,
+                                fixed_parallel: 3, number_multiplier: 1}
+                scenarios:
+                  - {name: s, type: chat, prompt: hello}
+                """.formatted(fast.baseUrl()));
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode tuned = JSON.readTree(dir.resolve("out/bench/p/s/sla_summary.json").toFile());
+        assertThat(tuned.at("/selections/0/max_satisfied").asInt()).isEqualTo(4);
+        assertThat(tuned.at("/selections/0/variable").asText()).isEqualTo("rate");
+        JsonNode point = summary(level("sla_tuning/sla_rate_4_run_0"));
+        assertThat(point.get("Request Rate (req/s)").asDouble()).isEqualTo(4.0);
+        assertThat(point.get("Concurrency").asInt()).as("fixed_parallel bounds the probe").isEqualTo(3);
+        assertThat(point.get("Total Requests").asInt()).as("4 × number_multiplier 1").isEqualTo(4);
+    }
+
+    @Test
     void theShippedExamplesValidate() {
         for (String example : List.of("examples/open-loop-rates.yaml", "examples/sla-auto-tune.yaml")) {
             CliHarness.Run r = CliHarness.run("--config", example, "--check");
