@@ -3,6 +3,8 @@ package io.unibench.cli;
 import io.unibench.BadInputException;
 import io.unibench.engine.ArrivalShape;
 import io.unibench.engine.LoadPlan;
+import io.unibench.engine.spec.SpecPaths;
+import io.unibench.engine.spec.SpecRules;
 import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.GoodputSlo;
 import io.unibench.metrics.RunResult;
@@ -66,9 +68,7 @@ final class LoadShapeOptions {
         goodputSlo();
         sla.validate(o);
         parallelGiven = o.parallel != null;
-        if (traceSpeedup != null && (!(traceSpeedup > 0) || Double.isInfinite(traceSpeedup))) {
-            throw new BadInputException("--trace-speedup " + traceSpeedup + ": must be a finite factor > 0");
-        }
+        new SpecRules(SpecPaths.FLAGS).arrivals(0, burstiness, rampUpStartRps, rampUpEndRps, traceSpeedup).throwFirst();
         if (replaysTrace(o)) {
             if (o.multiTurn) throw new BadInputException("--dataset mooncake_trace is single-turn: drop --multi-turn");
             if (o.rate != null && o.rate.stream().anyMatch(r -> r != -1)) {
@@ -84,7 +84,6 @@ final class LoadShapeOptions {
             throw new BadInputException("--trace-speedup applies to --dataset mooncake_trace only");
         }
         if (burstiness != null) {
-            if (!(burstiness > 0)) throw new BadInputException("--burstiness " + burstiness + ": must be > 0 (1 = Poisson)");
             boolean paced = o.rate != null && o.rate.stream().anyMatch(r -> r > 0);
             if (!paced && rampUpStrategy == null && !replaysTrace(o)) {
                 throw new BadInputException("--burstiness shapes scheduled arrivals: give --rate R > 0 or a --ramp-up-strategy");
@@ -101,8 +100,6 @@ final class LoadShapeOptions {
             if (rampUpStartRps == null || rampUpEndRps == null) {
                 throw new BadInputException("--ramp-up-strategy needs both --ramp-up-start-rps and --ramp-up-end-rps");
             }
-            positiveRate("--ramp-up-start-rps", rampUpStartRps);
-            positiveRate("--ramp-up-end-rps", rampUpEndRps);
             if (o.rate != null && o.rate.stream().anyMatch(r -> r != -1)) {
                 throw new BadInputException("--ramp-up-strategy sets the rate: do not give --rate with it (as vLLM)");
             }
@@ -205,10 +202,6 @@ final class LoadShapeOptions {
             m.put("Ramp-Up End RPS", rampUpEndRps);
         }
         return m;
-    }
-
-    private static void positiveRate(String flag, double v) {
-        if (!(v > 0) || Double.isInfinite(v)) throw new BadInputException(flag + " " + v + ": must be a finite rate > 0");
     }
 
     /** The objectives of --goodput; null when not given. */

@@ -2,6 +2,8 @@ package io.unibench.cli;
 
 import io.unibench.BadInputException;
 import io.unibench.engine.sla.SlaParams;
+import io.unibench.engine.spec.SpecPaths;
+import io.unibench.engine.spec.SpecRules;
 import picocli.CommandLine.Option;
 
 /** evalscope's SLA auto-tune flags (§1.3), a mixin of {@link LoadShapeOptions}; run by {@link SlaAutoTune}. */
@@ -60,17 +62,7 @@ final class SlaOptions {
         }
         if (slaParams == null) throw new BadInputException("--sla-auto-tune needs --sla-params (the criteria to meet)");
         params();
-        if (runs() < 1) throw new BadInputException("--sla-num-runs " + slaNumRuns + ": must be ≥ 1");
-        if (lower() < 1) throw new BadInputException("--sla-lower-bound " + slaLowerBound + ": must be ≥ 1");
-        if (upper() < lower()) {
-            throw new BadInputException("--sla-upper-bound " + upper() + ": must be ≥ --sla-lower-bound " + lower());
-        }
-        if (slaFixedParallel != null && slaFixedParallel < 1) {
-            throw new BadInputException("--sla-fixed-parallel " + slaFixedParallel + ": must be ≥ 1");
-        }
-        if (!(multiplier() > 0) || Double.isInfinite(multiplier())) {
-            throw new BadInputException("--sla-number-multiplier " + slaNumberMultiplier + ": must be > 0");
-        }
+        new SpecRules(SpecPaths.FLAGS).sla(runs(), lower(), upper(), slaFixedParallel, multiplier()).throwFirst();
         if (o.multiTurn) throw new BadInputException("--sla-auto-tune does not apply to --multi-turn");
         boolean usesGoodput = params().groups().stream().flatMap(java.util.List::stream)
                 .anyMatch(c -> c.metric() == io.unibench.engine.sla.SlaMetric.GOODPUT);

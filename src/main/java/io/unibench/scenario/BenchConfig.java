@@ -31,16 +31,29 @@ import java.util.regex.Pattern;
  * @param maxErrorRatePercent {@code max_error_rate}: a level failing more of its requests makes the run exit 3
  *                          (CI gates; {@code --max-error-rate} wins); null = no limit
  * @param goodput           {@code goodput}: the objectives whose met requests per second each level reports; null none
+ * @param loads             {@code request_rate}, {@code sla_auto_tune} and the trace scenarios' replay
+ *                          ({@link Loads#CLOSED_LOOP}: concurrency levels only)
  */
 public record BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
                           Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst,
                           boolean rateLimitRampOnly, int connectionPool,
                           Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios,
-                          Double maxErrorRatePercent, io.unibench.metrics.GoodputSlo goodput) {
+                          Double maxErrorRatePercent, io.unibench.metrics.GoodputSlo goodput, Loads loads) {
 
     public BenchConfig {
         providers = List.copyOf(providers);
         scenarios = List.copyOf(scenarios);
+        if (loads == null) loads = Loads.CLOSED_LOOP;
+    }
+
+    /** A configuration whose levels are concurrency levels only. */
+    public BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
+                       Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst,
+                       boolean rateLimitRampOnly, int connectionPool, Timeouts timeouts, Knee knee,
+                       double sleepBetweenLevelsSec, List<Scenario> scenarios, Double maxErrorRatePercent,
+                       io.unibench.metrics.GoodputSlo goodput) {
+        this(file, name, seed, providers, generation, concurrency, rateLimitPerSec, rateLimitBurst, rateLimitRampOnly,
+                connectionPool, timeouts, knee, sleepBetweenLevelsSec, scenarios, maxErrorRatePercent, goodput, null);
     }
 
     /** A configuration without goodput objectives. */
@@ -132,6 +145,77 @@ public record BenchConfig(String file, String name, long seed, List<Provider> pr
     }
 
     public record Timeouts(Double connectSec, Double readSec, Double totalSec) {}
+
+    /**
+     * What loads the levels beyond the closed loop's concurrency (see {@link LoadsSection}).
+     *
+     * @param requestRate {@code request_rate}: open-loop levels; null = the concurrency levels
+     * @param sla         {@code sla_auto_tune}: a search replaces the levels of every series; null = none
+     * @param traces      scenario name → its {@code mooncake_trace} replay (one level, at the trace's times)
+     */
+    public record Loads(RequestRate requestRate, SlaTune sla, Map<String, TraceReplay> traces) {
+        public static final Loads CLOSED_LOOP = new Loads(null, null, Map.of());
+
+        public Loads {
+            traces = Map.copyOf(traces);
+        }
+    }
+
+    /**
+     * Open-loop levels: requests are sent on a schedule whatever the replies do (vLLM's {@code --request-rate}).
+     *
+     * @param levels           requests/s of each level, in order (one level, the ramp's end rate, with a ramp)
+     * @param burstiness       vLLM's {@code --burstiness}: gamma gaps of this shape (1 = Poisson); null = Poisson
+     * @param maxConcurrency   at most this many in flight (vLLM's {@code --max-concurrency}); null = no bound
+     * @param requestsPerLevel each level sends this many; null = the scenario's {@code rounds}
+     * @param ramp             {@code ramp_up}: the rate goes from its start to its end over the level's requests
+     */
+    public record RequestRate(List<Double> levels, Double burstiness, Integer maxConcurrency, Integer requestsPerLevel,
+                              io.unibench.engine.ArrivalShape.Ramp ramp) {
+        public RequestRate {
+            levels = List.copyOf(levels);
+        }
+    }
+
+    /**
+     * evalscope's SLA auto-tune, per provider × scenario: the largest value of {@code variable} meeting every
+     * criterion (the same search and rules as {@code perf --sla-auto-tune}).
+     *
+     * @param variable         {@code parallel} (closed loop at that concurrency) or {@code rate} (req/s)
+     * @param params           the criteria ({@code --sla-params}' grammar and units)
+     * @param fixedParallel    the concurrency bound of a rate probe (evalscope: the upper bound)
+     * @param numberMultiplier requests of a probe run = max(1, round(value × it))
+     */
+    public record SlaTune(String variable, io.unibench.engine.sla.SlaParams params, int numRuns, int lowerBound,
+                          int upperBound, int fixedParallel, double numberMultiplier) {
+        public boolean tunesRate() {
+            return "rate".equals(variable);
+        }
+
+        /** Requests of one run at {@code value}. */
+        public int number(int value) {
+            return (int) Math.max(1, Math.round(value * numberMultiplier));
+        }
+
+        /** The most requests any probe has in flight (the connection pool's size). */
+        public int peakConcurrency() {
+            return tunesRate() ? fixedParallel : upperBound;
+        }
+    }
+
+    /**
+     * A {@code mooncake_trace} scenario's replay: its requests at their timestamps divided by {@code speedup}.
+     *
+     * @param offsetsNanos send times of the replayed requests from the first (speed-up applied)
+     * @param count        requests replayed (the scenario's {@code rounds} when given, else the whole trace)
+     */
+    public record TraceReplay(double speedup, long[] offsetsNanos, int count) {
+        /** The replay's mean rate, the Rate its level is shown with. */
+        public double rate() {
+            double span = offsetsNanos[count - 1] / 1e9;
+            return count / Math.max(span, 1e-3);
+        }
+    }
 
     /**
      * @param minGainPercent throughput growth (%) from a level to the next below which the first is the knee

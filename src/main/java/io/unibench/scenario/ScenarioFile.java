@@ -109,11 +109,6 @@ public final class ScenarioFile {
             rate = rl.get("requests_per_sec").asDouble();
             burst = rl.path("burst").asDouble(1);
         }
-        int pool = root.path("connection_pool").asInt(2 * peak);
-        if (pool < peak) {
-            problem("connection_pool", "must be at least the peak concurrency (" + peak + "), or requests queue in "
-                    + "the client and the latencies are the client's");
-        }
         JsonNode t = root.path("timeouts");
         Timeouts timeouts = new Timeouts(optDouble(t, "connect_sec"), optDouble(t, "read_sec"), optDouble(t, "total_sec"));
         JsonNode k = root.path("knee");
@@ -130,10 +125,19 @@ public final class ScenarioFile {
         String name = root.path("name").asText(stripExtension(yaml.fileName()));
         Generation generation = generation(root);
         double sleep = root.path("sleep_between_levels_sec").asDouble(0);
-        ScenarioSpec.check(concurrency, generation, timeouts, scenarios, sleep).forEach(e -> problem(e.path(), e.message()));
+        BenchConfig.Loads loads = new LoadsSection(root, this::problem).read(scenarios);
+        int pool = root.path("connection_pool").asInt(2 * Math.max(peak, ScenarioSpec.peakInFlight(concurrency, loads,
+                scenarios)));
+        int bound = ScenarioSpec.boundInFlight(concurrency, loads);
+        if (pool < bound) {
+            problem("connection_pool", "must be at least the peak concurrency (" + bound + "), or requests queue in "
+                    + "the client and the latencies are the client's");
+        }
+        ScenarioSpec.check(concurrency, loads, generation, timeouts, scenarios, sleep)
+                .forEach(e -> problem(e.path(), e.message()));
         return new BenchConfig(yaml.fileName(), name, root.path("seed").asLong(0), providers, generation,
                 concurrency, rate, burst, rampOnly, pool, timeouts, knee, sleep, scenarios, optDouble(root, "max_error_rate"),
-                goodput(root.path("goodput")));
+                goodput(root.path("goodput")), loads);
     }
 
     /** {@code goodput}: the schema has checked its keys and values; null when absent. */

@@ -13,11 +13,25 @@ public record ScenarioResults(BenchConfig config, List<Series> series, boolean s
         series = List.copyOf(series);
     }
 
-    /** One concurrency level of a series; {@code starts} says what its request starts waited on the rate limiter. */
-    public record Level(int concurrency, RunResult result, CostMeter.Totals tokens, StartWaits starts) {
-        /** A level whose starts never met the limiter. */
+    /**
+     * One level of a series; {@code starts} says what its request starts waited on the rate limiter; {@code name} is
+     * its folder ({@code parallel_C}; {@code rate_R}, {@code ramp_…}, {@code trace} and SLA probes are open-loop or
+     * searched levels, -1 concurrency when unbounded).
+     */
+    public record Level(int concurrency, RunResult result, CostMeter.Totals tokens, StartWaits starts, String name) {
+        /** A closed-loop level. */
+        public Level(int concurrency, RunResult result, CostMeter.Totals tokens, StartWaits starts) {
+            this(concurrency, result, tokens, starts, "parallel_" + concurrency);
+        }
+
+        /** A closed-loop level whose starts never met the limiter. */
         public Level(int concurrency, RunResult result, CostMeter.Totals tokens) {
             this(concurrency, result, tokens, StartWaits.NONE);
+        }
+
+        /** A closed-loop level, the kind the provider comparison compares. */
+        public boolean closedLoop() {
+            return name.equals("parallel_" + concurrency);
         }
     }
 

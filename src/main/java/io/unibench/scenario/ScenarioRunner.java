@@ -97,12 +97,28 @@ public final class ScenarioRunner implements SessionRunner.Front {
     public Ran run(SessionRunner session) throws IOException, InterruptedException {
         SessionRunner.Result result;
         try {
-            result = session.run(this);
+            result = config.loads().sla() == null ? session.run(this) : tune(session);
         } finally {
             closeSeries();
         }
         boolean stopped = result.stopped() || result.failure() != null;
         return new Ran(new ScenarioResults(config, series, stopped), result);
+    }
+
+    /** sla_auto_tune: the search chooses every level, in one session. */
+    private SessionRunner.Result tune(SessionRunner session) throws IOException, InterruptedException {
+        try (SessionRunner.Session probes = session.open(this)) {
+            return ScenarioSla.run(config, spec, probes, stop, progress);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e); // the probe throws nothing else
+        }
+    }
+
+    /** The folder of a provider × scenario's levels. */
+    static Path seriesDir(RunSpec spec, Provider provider, Scenario scenario) {
+        return spec.outputs().root().resolve(safe(provider.name())).resolve(safe(scenario.name()));
     }
 
     /** What {@link #run} gives: the scenario's results and the session's (status, failure, self-checks). */
@@ -136,7 +152,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
         RunResult all = s.overall.result(new RunInfo(s.provider.name() + "/" + s.scenario.name(), -1, -1,
                 (int) s.overall.total()));
         series.add(new ScenarioResults.Series(s.provider, s.scenario, s.levels, all, s.overallCost.totals(),
-                KneeFinder.find(s.levels, config.knee())));
+                KneeFinder.find(s.levels.stream().filter(ScenarioResults.Level::closedLoop).toList(), config.knee())));
     }
 
     /** One provider × scenario: its prompts, hooks, overall figures and the levels run so far. */
@@ -156,8 +172,9 @@ public final class ScenarioRunner implements SessionRunner.Front {
             this.provider = provider;
             this.scenario = scenario;
             this.seed = config.seed() * 1_000_003L + scenario.name().hashCode();
-            this.prompts = new ScenarioPrompts(scenario, tokenizer, seed,
-                    Math.max(1, ScenarioSpec.perLevel(config.concurrency(), scenario)));
+            BenchConfig.TraceReplay trace = config.loads().traces().get(scenario.name());
+            this.prompts = new ScenarioPrompts(scenario, tokenizer, seed, Math.max(1, trace != null ? trace.count()
+                    : ScenarioSpec.perLevel(config.concurrency(), config.loads(), scenario)));
             ResponseRules rules = new ResponseRules(scenario.validate());
             StartGate providerGate = gate;
             this.hooks = new RequestHooks() {
@@ -186,6 +203,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
         private final int li;
         private final int level;
         private final Path dir;
+        private final String levelName;
         private final String tag;
         private final CostMeter cost = new CostMeter();
         private final GoodputMeter goodput = config.goodput() == null ? null : new GoodputMeter(config.goodput());
@@ -197,9 +215,12 @@ public final class ScenarioRunner implements SessionRunner.Front {
             this.index = index;
             this.point = point;
             this.li = li;
-            this.level = point.plan().parallel();
-            this.dir = spec.outputs().root().resolve(safe(s.provider.name())).resolve(safe(s.scenario.name()))
-                    .resolve("parallel_" + level);
+            this.level = point.plan().concurrency(); // -1: an open loop's, unbounded
+            Path d = seriesDir(spec, s.provider, s.scenario);
+            // the label is provider/scenario/LEVEL; LEVEL's parts are the folders (an SLA probe's sla_tuning/…)
+            this.levelName = point.label().substring(s.provider.name().length() + s.scenario.name().length() + 2);
+            for (String part : levelName.split("/")) d = d.resolve(safe(part));
+            this.dir = d;
             this.tag = Long.toString(System.currentTimeMillis(), 36) + "-" + safe(s.provider.name()) + "-" + li;
         }
 
@@ -215,7 +236,8 @@ public final class ScenarioRunner implements SessionRunner.Front {
         @Override
         public void beforeStart() throws IOException, InterruptedException {
             Files.createDirectories(dir);
-            gate.beginLevel(level);
+            // a schedule has no ramp of workers to pace; an SLA probe starts as perf's does (only rate_limit holds it)
+            gate.beginLevel(point.plan().paced() || config.loads().sla() != null ? 0 : level);
             levelStart.await(index);
         }
 
@@ -268,9 +290,10 @@ public final class ScenarioRunner implements SessionRunner.Front {
             // unibench run gets the self-check too: its figures join the level's summary (new keys, none renamed)
             Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
             extraKeys.putAll(observed); // the server's own metrics during the level
+            extraKeys.putAll(ScenarioSpec.shapeKeys(config, s.scenario, point.plan()));
             EvalscopeFiles.write(dir, result, extraKeys);
-            s.levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits()));
-            progress.println(progressLine(s.provider, s.scenario, level, result));
+            s.levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits(), levelName));
+            progress.println(progressLine(s.provider, s.scenario, point.plan(), result));
             progress.flush();
             return extraKeys;
         }
@@ -282,9 +305,11 @@ public final class ScenarioRunner implements SessionRunner.Front {
         }
     }
 
-    private static String progressLine(Provider p, Scenario s, int level, RunResult r) {
+    private static String progressLine(Provider p, Scenario s, LoadPlan plan, RunResult r) {
         var sum = r.summary();
-        return String.format(Locale.ROOT, "[%s/%s] concurrency %d: %d requests, %d ok, %.2f req/s, %.1f tok/s",
+        String level = plan.paced() ? String.format(Locale.ROOT, "rate %s req/s%s", LoadsSection.plain(plan.rate()),
+                plan.openLoop() ? "" : " (at most " + plan.parallel() + " in flight)") : "concurrency " + plan.parallel();
+        return String.format(Locale.ROOT, "[%s/%s] %s: %d requests, %d ok, %.2f req/s, %.1f tok/s",
                 p.name(), s.name(), level, sum.totalRequests(), sum.successRequests(), Math.max(sum.reqThroughput(), 0),
                 Math.max(sum.outputThroughput(), 0));
     }

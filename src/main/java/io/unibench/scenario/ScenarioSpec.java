@@ -1,6 +1,8 @@
 package io.unibench.scenario;
 
+import io.unibench.BadInputException;
 import io.unibench.client.ApiFormat;
+import io.unibench.engine.ArrivalShape;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.Shard;
 import io.unibench.engine.spec.RunSpec;
@@ -15,20 +17,27 @@ import java.util.Map;
 
 /**
  * A scenario file as a {@link RunSpec}: each provider a target (run one after another), each scenario a workload,
- * and for every provider × scenario × concurrency level one point, labelled {@code provider/scenario/parallel_C}.
- * A level runs {@code rounds} (or {@code requests_per_level}) requests, or back-to-back requests for
- * {@code ramp_interval_sec}; {@code sleep_between_levels_sec} pauses between the levels of one series.
+ * and for every provider × scenario × level one point, labelled {@code provider/scenario/LEVEL}: {@code parallel_C}
+ * (closed loop), {@code rate_R} or {@code ramp_STRATEGY_R0_R1} ({@code request_rate}: open loop) or {@code trace} (a
+ * {@code mooncake_trace} scenario, at its recorded times). A level runs {@code rounds} (or {@code requests_per_level})
+ * requests, or back-to-back requests for {@code ramp_interval_sec}; {@code sleep_between_levels_sec} pauses between
+ * the levels of one series. With {@code sla_auto_tune} there are no fixed points: the search chooses each probe.
  */
 public final class ScenarioSpec {
     private ScenarioSpec() {}
 
     /** The shared rules of every front end, located by the file's key paths ({@code FILE:LINE:} added by the file). */
-    static List<io.unibench.engine.spec.SpecError> check(BenchConfig.Concurrency c, BenchConfig.Generation g,
-                                                         BenchConfig.Timeouts t, List<BenchConfig.Scenario> scenarios,
-                                                         double sleepSeconds) {
+    static List<io.unibench.engine.spec.SpecError> check(BenchConfig.Concurrency c, BenchConfig.Loads loads,
+                                                         BenchConfig.Generation g, BenchConfig.Timeouts t,
+                                                         List<BenchConfig.Scenario> scenarios, double sleepSeconds) {
+        BenchConfig.RequestRate rr = loads.requestRate();
         SpecPaths paths = (field, i) -> switch (field) {
-            case PARALLEL, RATE, WARMUP -> "concurrency";
-            case NUMBER -> c.requestsPerLevel() != null ? "concurrency.requests_per_level" : "scenarios[" + i + "].rounds";
+            case PARALLEL -> rr != null ? "request_rate.max_concurrency" : "concurrency";
+            case RATE -> rr != null && rr.ramp() != null ? "request_rate.ramp_up" : "request_rate";
+            case WARMUP -> "concurrency";
+            case NUMBER -> rr != null && rr.requestsPerLevel() != null ? "request_rate.requests_per_level"
+                    : rr == null && c.requestsPerLevel() != null ? "concurrency.requests_per_level"
+                    : "scenarios[" + i + "].rounds";
             case DURATION -> "concurrency.ramp_interval_sec";
             case PAUSE -> "sleep_between_levels_sec";
             case MAX_TOKENS -> "generation.max_tokens";
@@ -39,16 +48,63 @@ public final class ScenarioSpec {
             case CONNECT_TIMEOUT -> "timeouts.connect_sec";
             case READ_TIMEOUT -> "timeouts.read_sec";
             case TOTAL_TIMEOUT -> "timeouts.total_sec";
+            case BURSTINESS -> "request_rate.burstiness";
+            case RAMP_START -> "request_rate.ramp_up.start_rps";
+            case RAMP_END -> "request_rate.ramp_up.end_rps";
+            case TRACE_SPEEDUP -> "scenarios[" + i + "].trace_speedup";
+            case SLA_RUNS -> "sla_auto_tune.num_runs";
+            case SLA_LOWER -> "sla_auto_tune.lower_bound";
+            case SLA_UPPER -> "sla_auto_tune.upper_bound";
+            case SLA_FIXED_PARALLEL -> "sla_auto_tune.fixed_parallel";
+            case SLA_MULTIPLIER -> "sla_auto_tune.number_multiplier";
         };
         SpecRules rules = new SpecRules(paths);
         for (int i = 0; i < scenarios.size(); i++) {
-            for (int level : c.levels()) rules.point(i, level, perLevel(c, scenarios.get(i)), -1, c.holdSeconds(), 0);
+            BenchConfig.Scenario s = scenarios.get(i);
+            BenchConfig.TraceReplay trace = loads.traces().get(s.name());
+            if (trace != null) rules.arrivals(i, null, null, null, trace.speedup());
+            if (loads.sla() != null || trace != null) continue; // their load is not the file's levels
+            if (rr != null) {
+                int bound = rr.maxConcurrency() != null ? rr.maxConcurrency() : 1;
+                for (double rate : rr.levels()) rules.point(i, bound, perLevel(c, loads, s), rate, null, 0);
+            } else {
+                for (int level : c.levels()) rules.point(i, level, perLevel(c, loads, s), -1, c.holdSeconds(), 0);
+            }
+        }
+        if (rr != null) {
+            rules.arrivals(0, rr.burstiness(), null, null, null); // a ramp's rates: checked before it was made
+        }
+        BenchConfig.SlaTune sla = loads.sla();
+        if (sla != null) {
+            rules.sla(sla.numRuns(), sla.lowerBound(), sla.upperBound(), sla.fixedParallel(), sla.numberMultiplier());
         }
         rules.pause(0, sleepSeconds)
                 .generation(List.of(g.maxTokens()), g.minTokens(), g.temperature(), g.topP(), g.topK())
                 // total_sec 0 means none in a scenario file
                 .timeouts(0, t.connectSec(), t.readSec(), t.totalSec() == null || t.totalSec() == 0 ? null : t.totalSec());
         return rules.errors();
+    }
+
+    /** The most requests the file's levels may have in flight at once (the connection pool's default is twice it). */
+    static int peakInFlight(BenchConfig.Concurrency c, BenchConfig.Loads loads, List<BenchConfig.Scenario> scenarios) {
+        int peak = loads.sla() != null ? loads.sla().peakConcurrency() : 1;
+        for (BenchConfig.Scenario s : scenarios) {
+            BenchConfig.TraceReplay trace = loads.traces().get(s.name());
+            if (trace != null) peak = Math.max(peak, trace.count()); // unbounded: connections open as needed
+            else if (loads.requestRate() != null) peak = Math.max(peak, boundOr(loads, perLevel(c, loads, s)));
+        }
+        return peak;
+    }
+
+    /** The bound the connection pool must not be below: the closed loop's peak or request_rate.max_concurrency. */
+    static int boundInFlight(BenchConfig.Concurrency c, BenchConfig.Loads loads) {
+        if (loads.sla() != null) return 1;
+        return loads.requestRate() != null ? boundOr(loads, 1) : c.peak();
+    }
+
+    private static int boundOr(BenchConfig.Loads loads, int unbounded) {
+        Integer max = loads.requestRate().maxConcurrency();
+        return max != null ? max : unbounded;
     }
 
     /**
@@ -76,20 +132,17 @@ public final class ScenarioSpec {
                     s.prompt(), s.minPromptLength(), s.maxPromptLength(),
                     config.generation().params(firstModel, s.stream(), s.maxTokens())));
         }
+        if (!shard.equals(Shard.WHOLE) && (config.loads().requestRate() != null || config.loads().sla() != null
+                || !config.loads().traces().isEmpty())) {
+            // their arrivals (seeded schedules, a recorded trace, a search) are not yet split between shards
+            throw new BadInputException("--shard " + shard + ": a scenario file with request_rate, sla_auto_tune or a "
+                    + "trace replay cannot be sharded yet; shard its closed-loop levels, or use perf --shard");
+        }
         List<RunSpec.Point> points = new ArrayList<>();
-        List<Integer> levels = config.concurrency().levels();
-        Duration hold = config.concurrency().holdSeconds() == null ? null
-                : Duration.ofNanos((long) (config.concurrency().holdSeconds() * 1e9));
-        Duration pause = Duration.ofNanos((long) (config.sleepBetweenLevelsSec() * 1e9));
         for (int p = 0; p < config.providers().size(); p++) {
             for (int s = 0; s < config.scenarios().size(); s++) {
-                BenchConfig.Scenario scenario = config.scenarios().get(s);
-                int number = hold != null ? Integer.MAX_VALUE : (int) shard.share(perLevel(config.concurrency(), scenario));
-                for (int li = 0; li < levels.size(); li++) {
-                    int level = (int) shard.share(levels.get(li));
-                    points.add(new RunSpec.Point(label(config.providers().get(p), scenario, level), p, s,
-                            new LoadPlan(level, number, 0, hold, 0), li + 1 < levels.size() ? pause : Duration.ZERO));
-                }
+                // a search chooses its probes
+                if (config.loads().sla() == null) points.addAll(levels(config, p, s, shard));
             }
         }
         return new RunSpec(config.name(), targets, workloads, points, new RunSpec.Outputs(root), history, config.seed());
@@ -106,9 +159,79 @@ public final class ScenarioSpec {
                 config.connectionPool(), p.tls(), true);
     }
 
-    /** The label of one level, as reports and the run history name it. */
+    /**
+     * The levels of one provider × scenario, in order: a trace's replay, the request rates (open loop, their
+     * arrivals shaped by burstiness or the ramp), or the concurrency levels (closed loop).
+     */
+    private static List<RunSpec.Point> levels(BenchConfig config, int p, int s, Shard shard) {
+        BenchConfig.Provider provider = config.providers().get(p);
+        BenchConfig.Scenario scenario = config.scenarios().get(s);
+        BenchConfig.Loads loads = config.loads();
+        List<RunSpec.Point> points = new ArrayList<>();
+        BenchConfig.TraceReplay trace = loads.traces().get(scenario.name());
+        if (trace != null) {
+            LoadPlan plan = LoadPlan.openLoop(trace.count(), trace.rate(), null, 0)
+                    .withArrivals(ArrivalShape.recorded(trace.offsetsNanos()));
+            points.add(new RunSpec.Point(label(provider, scenario, "trace"), p, s, plan, Duration.ZERO));
+            return points;
+        }
+        Duration pause = Duration.ofNanos((long) (config.sleepBetweenLevelsSec() * 1e9));
+        BenchConfig.RequestRate rr = loads.requestRate();
+        int number = perLevel(config.concurrency(), loads, scenario);
+        if (rr != null) {
+            double b = rr.burstiness() == null ? 1 : rr.burstiness();
+            for (int li = 0; li < rr.levels().size(); li++) {
+                double rate = rr.levels().get(li);
+                LoadPlan plan = rr.maxConcurrency() == null ? LoadPlan.openLoop(number, rate, null, 0)
+                        : new LoadPlan(rr.maxConcurrency(), number, rate, null, 0);
+                plan = rr.ramp() != null ? plan.withArrivals(ArrivalShape.ramp(rr.ramp(), b))
+                        : rr.burstiness() != null ? plan.withArrivals(ArrivalShape.gamma(b)) : plan;
+                String name = rr.ramp() != null ? "ramp_" + rr.ramp().strategy() + "_" + LoadsSection.plain(
+                        rr.ramp().startRps()) + "_" + LoadsSection.plain(rr.ramp().endRps()) : "rate_" + LoadsSection.plain(rate);
+                points.add(new RunSpec.Point(label(provider, scenario, name), p, s, plan,
+                        li + 1 < rr.levels().size() ? pause : Duration.ZERO));
+            }
+            return points;
+        }
+        List<Integer> levels = config.concurrency().levels();
+        Duration hold = config.concurrency().holdSeconds() == null ? null
+                : Duration.ofNanos((long) (config.concurrency().holdSeconds() * 1e9));
+        for (int li = 0; li < levels.size(); li++) {
+            int level = (int) shard.share(levels.get(li)); // a shard's share of the level and of its requests
+            points.add(new RunSpec.Point(label(provider, scenario, level), p, s,
+                    new LoadPlan(level, hold != null ? Integer.MAX_VALUE : (int) shard.share(number), 0, hold, 0),
+                    li + 1 < levels.size() ? pause : Duration.ZERO));
+        }
+        return points;
+    }
+
+    /** Keys of a paced level's benchmark_summary.json saying how its arrivals were shaped (perf's, vLLM's names). */
+    static Map<String, Object> shapeKeys(BenchConfig config, BenchConfig.Scenario s, LoadPlan plan) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        BenchConfig.TraceReplay trace = config.loads().traces().get(s.name());
+        BenchConfig.RequestRate rr = config.loads().requestRate();
+        if (!plan.paced()) return m;
+        if (trace != null) {
+            m.put("Trace Speedup", trace.speedup());
+        } else if (rr != null && (rr.burstiness() != null || rr.ramp() != null)) {
+            m.put("Burstiness", rr.burstiness() == null ? 1.0 : rr.burstiness());
+            if (rr.ramp() != null) {
+                m.put("Ramp-Up Strategy", rr.ramp().strategy().name());
+                m.put("Ramp-Up Start RPS", rr.ramp().startRps());
+                m.put("Ramp-Up End RPS", rr.ramp().endRps());
+            }
+        }
+        return m;
+    }
+
+    /** The label of one concurrency level, as reports and the run history name it. */
     static String label(BenchConfig.Provider p, BenchConfig.Scenario s, int level) {
-        return p.name() + "/" + s.name() + "/parallel_" + level;
+        return label(p, s, "parallel_" + level);
+    }
+
+    /** {@code provider/scenario/LEVEL}: LEVEL is the level's folder under {@code PROVIDER/SCENARIO/}. */
+    static String label(BenchConfig.Provider p, BenchConfig.Scenario s, String level) {
+        return p.name() + "/" + s.name() + "/" + level;
     }
 
     /** Requests (conversations) each level of scenario {@code scenario} sends; for levels held by count. */
@@ -118,6 +241,13 @@ public final class ScenarioSpec {
 
     static int perLevel(BenchConfig.Concurrency c, BenchConfig.Scenario s) {
         return c.requestsPerLevel() != null ? c.requestsPerLevel() : s.rounds();
+    }
+
+    /** Requests of one level: request_rate's or concurrency's requests_per_level, else the scenario's rounds. */
+    static int perLevel(BenchConfig.Concurrency c, BenchConfig.Loads loads, BenchConfig.Scenario s) {
+        BenchConfig.RequestRate rr = loads.requestRate();
+        if (rr != null) return rr.requestsPerLevel() != null ? rr.requestsPerLevel() : s.rounds();
+        return perLevel(c, s);
     }
 
     private static Duration duration(Double seconds, double fallback) {

@@ -72,7 +72,7 @@ public final class ReportPage {
             String provider = run.environment() == null ? run.row().name()
                     : run.environment().path("provider").asText(run.row().name());
             providers.add(new ProviderRun(provider, run, "p" + i + "-", "chart-data-" + i,
-                    Pages.scriptJson(ChartData.of(store, run)), RunViews.tables(run)));
+                    Html.scriptJson(ChartData.of(store, run)), RunViews.tables(run)));
         }
         StringOutput out = new StringOutput(1 << 16);
         TEMPLATES.render("report.jte", new ScenarioModel(c.name(), facts, scenarios, providers, inlineCss(),

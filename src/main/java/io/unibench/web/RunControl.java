@@ -42,7 +42,8 @@ final class RunControl {
                         + "when it has already ended.",
                         "application/json", this::cancel).with(202, List.of()),
                 Route.api("post", "/api/scenarios/validate", "Validates a scenario document as POST /api/runs "
-                        + "would, without queueing anything: 200 with {valid: true, name, levels, scenarios} or 400 "
+                        + "would, without queueing anything: 200 with {valid: true, name, levels, scenarios; "
+                        + "request_rate (its rates) or sla_auto_tune (its variable) when the document has one} or 400 "
                         + "with its problems.", "application/json", this::validate).with(200, Route.SCENARIO_DOCUMENT),
                 Route.api("post", "/api/connection-test", "Sends the document's one-token probe to its provider "
                         + "through the benchmark's client, as a run does before its first level: 200 with {ok, "
@@ -83,6 +84,9 @@ final class RunControl {
         m.put("valid", true);
         m.put("name", doc.config().name());
         m.put("levels", doc.config().concurrency().levels());
+        var loads = doc.config().loads(); // what replaces the concurrency levels, when something does
+        if (loads.requestRate() != null) m.put("request_rate", loads.requestRate().levels());
+        if (loads.sla() != null) m.put("sla_auto_tune", loads.sla().variable());
         m.put("scenarios", doc.config().scenarios().stream().map(s -> s.name()).toList());
         WebServer.json(ctx, m);
     }

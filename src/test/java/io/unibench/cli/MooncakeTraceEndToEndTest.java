@@ -41,15 +41,16 @@ class MooncakeTraceEndToEndTest {
         sim.close();
     }
 
+    /** Five requests 100 ms apart whose hash ids share prefixes (also replayed by ScenarioLoadsEndToEndTest). */
+    static final List<String> TRACE = List.of(
+            "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 4, \"hash_ids\": [1, 2]}",
+            "{\"timestamp\": 100, \"input_length\": 1100, \"output_length\": 6, \"hash_ids\": [1, 2, 3]}",
+            "{\"timestamp\": 200, \"input_length\": 700, \"output_length\": 3, \"hash_ids\": [4, 2]}",
+            "{\"timestamp\": 300, \"input_length\": 1024, \"output_length\": 5, \"hash_ids\": [1, 2]}",
+            "{\"timestamp\": 400, \"input_length\": 1546, \"output_length\": 2, \"hash_ids\": [1, 2, 3, 5]}");
+
     private Path trace() throws IOException {
-        Path p = out.resolve("trace.jsonl");
-        Files.write(p, List.of(
-                "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 4, \"hash_ids\": [1, 2]}",
-                "{\"timestamp\": 100, \"input_length\": 1100, \"output_length\": 6, \"hash_ids\": [1, 2, 3]}",
-                "{\"timestamp\": 200, \"input_length\": 700, \"output_length\": 3, \"hash_ids\": [4, 2]}",
-                "{\"timestamp\": 300, \"input_length\": 1024, \"output_length\": 5, \"hash_ids\": [1, 2]}",
-                "{\"timestamp\": 400, \"input_length\": 1546, \"output_length\": 2, \"hash_ids\": [1, 2, 3, 5]}"));
-        return p;
+        return Files.write(out.resolve("trace.jsonl"), TRACE);
     }
 
     private CliHarness.Run perf(String... extra) {

@@ -123,7 +123,7 @@ class ScenarioFileTest {
                             promt: hi
                         """,
                         "bad.yaml:5: scenarios[0].promt: unknown key (allowed: name, type, stream, rounds, prompt, system,"
-                                + " dataset, dataset_path, min_prompt_length, max_prompt_length, conversation_history,"
+                                + " dataset, dataset_path, trace_speedup, min_prompt_length, max_prompt_length, conversation_history,"
                                 + " max_tokens, classes, cache_bust, validate)"),
                 Arguments.of("wrong type", provider + """
                         concurrency:

@@ -106,6 +106,55 @@ class BrowserTest extends BrowserTestBase {
     }
 
     @Test
+    void theFormWritesRateLevelsGoodputAndAnSlaBlockThatValidate() throws Exception {
+        Page page = open("/runs/new");
+        page.locator("#f-name").fill("rates-form");
+        page.locator("#f-base-url").fill(f.sim.baseUrl() + "/v1");
+        page.locator("#f-model").fill("m");
+        page.locator("#f-key-env").fill("TEST_KEY");
+        page.locator("input[name=f-load][value=rate]").check();
+        assertThat(page.locator("#f-rates").isVisible()).isTrue();
+        assertThat(page.locator("input[name=f-per][value=duration]").isVisible()).as("a rate level is counted").isFalse();
+        page.locator("#f-rates").fill("50 100");
+        page.locator("#f-burstiness").fill("0.5");
+        page.locator("#f-requests").fill("6");
+        page.locator("#f-max-tokens").fill("4");
+        page.locator("#f-goodput-ttft").fill("500");
+        page.waitForFunction("document.getElementById('doc-status').textContent.startsWith('valid: request rates')");
+        String rates = page.locator("#yaml").inputValue();
+        assertThat(rates).contains("request_rate:\n  levels: [50, 100]\n  burstiness: 0.5\n")
+                .contains("  requests_per_level: 6\n").contains("goodput:\n  ttft_ms: 500\n").doesNotContain("concurrency:");
+        assertThat(page.locator("#doc-status").textContent()).isEqualTo("valid: request rates [50,100] req/s");
+
+        page.locator("#f-sla").check();
+        assertThat(page.locator("#f-load-set").isVisible()).as("the search chooses the load").isFalse();
+        page.locator("#f-sla-upper").fill("8");
+        page.waitForFunction("document.getElementById('doc-status').textContent === 'valid: SLA auto-tune of parallel'");
+        String sla = page.locator("#yaml").inputValue();
+        assertThat(sla).contains("sla_auto_tune:\n  variable: parallel\n  params: {\"p99_latency\":\"<=2\",\"avg_ttft\":\"<=500ms\"}\n")
+                .contains("  upper_bound: 8\n").doesNotContain("request_rate:").doesNotContain("concurrency:");
+        page.locator("#f-sla-params").fill("{\"p98_latency\": \"<=1\"}");
+        int line = List.of(page.locator("#yaml").inputValue().split("\n")).indexOf("  params: {\"p98_latency\":\"<=1\"}") + 1;
+        assertThat(line).isPositive();
+        var note = page.locator(".note-line[data-line=\"" + line + "\"]");
+        note.waitFor();
+        assertThat(note.textContent()).contains("/sla_auto_tune/params").contains("unknown metric 'p98_latency'");
+        page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("new-run-sla.png")).setFullPage(true));
+
+        page.locator("#f-sla").uncheck(); // back to the rate levels: created and run to the end
+        page.waitForFunction("document.getElementById('doc-status').textContent.startsWith('valid: request rates')");
+        page.locator("#create-run").click();
+        page.waitForURL(u -> !u.endsWith("/runs/new"));
+        page.waitForSelector("h1 .badge.finished", new Page.WaitForSelectorOptions().setTimeout(60_000));
+        String id = page.url().substring(page.url().lastIndexOf('/') + 1);
+        assertThat(f.store.run(id).points()).extracting(p -> p.label())
+                .containsExactly("target/main/rate_50", "target/main/rate_100");
+        // the fixture's run list stays as the other tests expect it, whatever their order
+        assertThat(f.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(f.base() + "/api/runs/" + id))
+                .DELETE()).statusCode()).isEqualTo(204);
+    }
+
+    @Test
     void aYamlErrorIsShownBesideItsLine() {
         Page page = open("/runs/new");
         page.waitForFunction("document.getElementById('doc-status').textContent.startsWith('valid')");

@@ -98,6 +98,11 @@ class WebRunsTest {
 
     /** The run's SSE stream, read as it arrives, event by event (the stream ends with the run). */
     static Iterator<Event> events(String id) throws Exception {
+        return events(f, id);
+    }
+
+    /** The stream of a run of another test's fixture. */
+    static Iterator<Event> events(WebFixture f, String id) throws Exception {
         HttpResponse<Stream<String>> r = f.http.send(HttpRequest.newBuilder(URI.create(f.base() + "/api/runs/" + id
                 + "/events")).timeout(Duration.ofSeconds(120)).GET().build(), HttpResponse.BodyHandlers.ofLines());
         assertThat(r.statusCode()).isEqualTo(200);

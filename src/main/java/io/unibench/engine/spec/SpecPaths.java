@@ -10,7 +10,11 @@ public interface SpecPaths {
     /** The fields the shared rules check. */
     enum Field {
         PARALLEL, NUMBER, RATE, DURATION, WARMUP, PAUSE, MAX_TOKENS, MIN_TOKENS, TEMPERATURE, TOP_P, TOP_K,
-        CONNECT_TIMEOUT, READ_TIMEOUT, TOTAL_TIMEOUT
+        CONNECT_TIMEOUT, READ_TIMEOUT, TOTAL_TIMEOUT,
+        /** Arrival shapes: vLLM's burstiness and rate ramp, a trace's speed-up. */
+        BURSTINESS, RAMP_START, RAMP_END, TRACE_SPEEDUP,
+        /** The SLA auto-tune's figures (evalscope's {@code --sla-*}). */
+        SLA_RUNS, SLA_LOWER, SLA_UPPER, SLA_FIXED_PARALLEL, SLA_MULTIPLIER
     }
 
     /** Where {@code field} is, for the {@code index}-th point (0 for fields that are not per point). */
@@ -32,6 +36,15 @@ public interface SpecPaths {
         case CONNECT_TIMEOUT -> "--connect-timeout";
         case READ_TIMEOUT -> "--read-timeout";
         case TOTAL_TIMEOUT -> "--total-timeout";
+        case BURSTINESS -> "--burstiness";
+        case RAMP_START -> "--ramp-up-start-rps";
+        case RAMP_END -> "--ramp-up-end-rps";
+        case TRACE_SPEEDUP -> "--trace-speedup";
+        case SLA_RUNS -> "--sla-num-runs";
+        case SLA_LOWER -> "--sla-lower-bound";
+        case SLA_UPPER -> "--sla-upper-bound";
+        case SLA_FIXED_PARALLEL -> "--sla-fixed-parallel";
+        case SLA_MULTIPLIER -> "--sla-number-multiplier";
     };
 
     /** JSON pointers into a {@link RunSpec} written as JSON (the web API's body). */
@@ -50,5 +63,14 @@ public interface SpecPaths {
         case CONNECT_TIMEOUT -> "/targets/" + index + "/timeouts/connect_sec";
         case READ_TIMEOUT -> "/targets/" + index + "/timeouts/read_sec";
         case TOTAL_TIMEOUT -> "/targets/" + index + "/timeouts/total_sec";
+        case BURSTINESS -> "/points/" + index + "/arrivals/burstiness";
+        case RAMP_START -> "/points/" + index + "/arrivals/ramp_up/start_rps";
+        case RAMP_END -> "/points/" + index + "/arrivals/ramp_up/end_rps";
+        case TRACE_SPEEDUP -> "/workloads/" + index + "/trace_speedup";
+        case SLA_RUNS -> "/sla_auto_tune/num_runs";
+        case SLA_LOWER -> "/sla_auto_tune/lower_bound";
+        case SLA_UPPER -> "/sla_auto_tune/upper_bound";
+        case SLA_FIXED_PARALLEL -> "/sla_auto_tune/fixed_parallel";
+        case SLA_MULTIPLIER -> "/sla_auto_tune/number_multiplier";
     };
 }

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * The one set of rules every front end's description of a run passes before a {@link RunSpec} is made from it:
- * load points, sampling parameters, timeouts. Each check adds a {@link SpecError} located by the front end's
+ * load points, arrival shapes, the SLA auto-tune's figures, sampling parameters, timeouts. Each check adds a {@link SpecError} located by the front end's
  * {@link SpecPaths}; {@link #throwFirst} turns them into the one line of bad input. The texts are those {@code perf}
  * has always printed ({@code --number 0: must be ≥ 1}); a scenario file shows them after its {@code FILE:LINE: key}.
  */
@@ -63,6 +63,34 @@ public final class SpecRules {
         if (topP != null && !(topP > 0 && topP <= 1)) add(Field.TOP_P, 0, topP + ": must be in (0, 1]");
         if (topK != null && topK < -1) add(Field.TOP_K, 0, topK + ": must be ≥ 1, or -1 (or 0) for none");
         return this;
+    }
+
+    /**
+     * How paced arrivals are shaped, each null when not given: vLLM's burstiness (the gamma shape, > 0), a rate ramp's
+     * start and end (finite rates > 0), a trace's speed-up (a finite factor > 0).
+     */
+    public SpecRules arrivals(int index, Double burstiness, Double rampStart, Double rampEnd, Double traceSpeedup) {
+        if (burstiness != null && !(burstiness > 0)) add(Field.BURSTINESS, index, burstiness + ": must be > 0 (1 = Poisson)");
+        if (rampStart != null && !finitePositive(rampStart)) add(Field.RAMP_START, index, rampStart + ": must be a finite rate > 0");
+        if (rampEnd != null && !finitePositive(rampEnd)) add(Field.RAMP_END, index, rampEnd + ": must be a finite rate > 0");
+        if (traceSpeedup != null && !finitePositive(traceSpeedup)) {
+            add(Field.TRACE_SPEEDUP, index, traceSpeedup + ": must be a finite factor > 0");
+        }
+        return this;
+    }
+
+    /** The SLA auto-tune's runs per value, bounds, a rate probe's concurrency bound (null = none given), multiplier. */
+    public SpecRules sla(int runs, int lower, int upper, Integer fixedParallel, double numberMultiplier) {
+        if (runs < 1) add(Field.SLA_RUNS, 0, runs + ": must be ≥ 1");
+        if (lower < 1) add(Field.SLA_LOWER, 0, lower + ": must be ≥ 1");
+        else if (upper < lower) add(Field.SLA_UPPER, 0, upper + ": must be ≥ " + paths.path(Field.SLA_LOWER, 0) + " " + lower);
+        if (fixedParallel != null && fixedParallel < 1) add(Field.SLA_FIXED_PARALLEL, 0, fixedParallel + ": must be ≥ 1");
+        if (!finitePositive(numberMultiplier)) add(Field.SLA_MULTIPLIER, 0, numberMultiplier + ": must be > 0");
+        return this;
+    }
+
+    private static boolean finitePositive(double v) {
+        return v > 0 && !Double.isInfinite(v);
     }
 
     /** A target's timeouts in seconds; null = the default. The total timeout, when given, must be > 0. */

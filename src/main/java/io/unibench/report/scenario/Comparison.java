@@ -80,13 +80,16 @@ public final class Comparison {
         if (series.isEmpty()) return List.of();
         List<Integer> common = new ArrayList<>();
         for (ScenarioResults.Level l : series.getFirst().levels()) {
-            if (series.stream().allMatch(s -> levelOf(s, l.concurrency()) != null)) common.add(l.concurrency());
+            // open-loop and searched levels are compared in each series' own table, not here
+            if (l.closedLoop() && series.stream().allMatch(s -> levelOf(s, l.concurrency()) != null)) {
+                common.add(l.concurrency());
+            }
         }
         return common;
     }
 
     private static ScenarioResults.Level levelOf(ScenarioResults.Series s, int concurrency) {
-        for (ScenarioResults.Level l : s.levels()) if (l.concurrency() == concurrency) return l;
+        for (ScenarioResults.Level l : s.levels()) if (l.closedLoop() && l.concurrency() == concurrency) return l;
         return null;
     }
 

@@ -27,10 +27,17 @@ public final class ScenarioReport {
         StringBuilder sb = new StringBuilder();
         BenchConfig c = results.config();
         sb.append("Scenario Run Report: ").append(c.name()).append(" (").append(c.file()).append(")\n");
-        sb.append(String.format(Locale.ROOT, "Levels %s, rate limit %s starts/s%s, connection pool %d%s%n%n",
-                c.concurrency().levels(), num(c.rateLimitPerSec(), 2), c.rateLimitRampOnly()
+        BenchConfig.Loads loads = c.loads();
+        // open-loop levels have no ramp of workers: without rate_limit nothing paces their starts but the schedule
+        String limit = c.rateLimitRampOnly() && loads.requestRate() != null ? "no rate limit (open loop: the schedule)"
+                : c.rateLimitRampOnly() && loads.sla() != null ? "no rate limit (SLA probes start as perf's do)"
+                : "rate limit " + num(c.rateLimitPerSec(), 2) + " starts/s" + (c.rateLimitRampOnly()
                         ? " on each level's ramp (the starts that open its new connections; no rate_limit set: "
-                        + "steady state not limited)" : " (every start)", c.connectionPool(),
+                        + "steady state not limited)" : " (every start)");
+        sb.append(String.format(Locale.ROOT, "Levels %s, %s, connection pool %d%s%n%n",
+                loads.sla() != null ? "chosen by sla_auto_tune (" + loads.sla().variable() + ")"
+                        : loads.requestRate() != null ? "of request_rate " + loads.requestRate().levels() + " req/s"
+                        : c.concurrency().levels(), limit, c.connectionPool(),
                 c.concurrency().holdSeconds() != null ? ", each level held " + num(c.concurrency().holdSeconds(), 2) + " s"
                         : ""));
         for (ScenarioResults.Series s : results.series()) {
@@ -50,7 +57,8 @@ public final class ScenarioReport {
         }
         for (String scenario : results.config().scenarios().stream().map(BenchConfig.Scenario::name).toList()) {
             List<ScenarioResults.Series> series = results.forScenario(scenario);
-            if (series.isEmpty()) continue;
+            // open-loop, trace and SLA levels are not compared here (each series' table has them)
+            if (series.stream().noneMatch(x -> x.levels().stream().anyMatch(ScenarioResults.Level::closedLoop))) continue;
             Comparison.Table t = Comparison.of(scenario, series);
             sb.append("Provider Comparison: ").append(scenario).append(" (levels ").append(t.levels())
                     .append(" run by every provider; * = best at the most of them, figures = means over them, each "
@@ -96,7 +104,7 @@ public final class ScenarioReport {
         for (ScenarioResults.Level l : s.levels()) {
             Summary sum = l.result().summary();
             RunResult r = l.result();
-            String conc = l.concurrency() + (s.knee() != null && s.knee().concurrency() == l.concurrency() ? " ←knee" : "")
+            String conc = (l.closedLoop() ? Integer.toString(l.concurrency()) : l.name()) + (s.knee() != null && s.knee().concurrency() == l.concurrency() ? " ←knee" : "")
                     + (l.starts().capped() ? " ←rate-limited" : "");
             List<String> cells = new ArrayList<>(List.of(conc, Long.toString(sum.totalRequests()),
                     sum.successRatePercent() == null ? "—" : num(sum.successRatePercent(), 1),

@@ -23,15 +23,25 @@
     if ($("f-key-env").value.trim()) out.push("  api_key_env: " + $("f-key-env").value.trim());
     out.push("generation:");
     out.push("  max_tokens: " + Number($("f-max-tokens").value));
-    out.push("concurrency:");
-    if (radio("f-load") === "levels") out.push("  levels: [" + ints($("f-levels").value).join(", ") + "]");
-    else {
-      out.push("  start: " + Number($("f-start").value));
-      out.push("  peak: " + Number($("f-peak").value));
-      out.push("  step: " + Number($("f-step").value));
+    goodput(out);
+    if ($("f-sla").checked) sla(out);
+    else if (radio("f-load") === "rate") {
+      out.push("request_rate:");
+      out.push("  levels: [" + ints($("f-rates").value).join(", ") + "]");
+      out.push("  burstiness: " + Number($("f-burstiness").value));
+      if ($("f-max-concurrency").value !== "") out.push("  max_concurrency: " + Number($("f-max-concurrency").value));
+      out.push("  requests_per_level: " + Number($("f-requests").value));
+    } else {
+      out.push("concurrency:");
+      if (radio("f-load") === "levels") out.push("  levels: [" + ints($("f-levels").value).join(", ") + "]");
+      else {
+        out.push("  start: " + Number($("f-start").value));
+        out.push("  peak: " + Number($("f-peak").value));
+        out.push("  step: " + Number($("f-step").value));
+      }
+      if (radio("f-per") === "requests") out.push("  requests_per_level: " + Number($("f-requests").value));
+      else out.push("  ramp_interval_sec: " + Number($("f-duration").value));
     }
-    if (radio("f-per") === "requests") out.push("  requests_per_level: " + Number($("f-requests").value));
-    else out.push("  ramp_interval_sec: " + Number($("f-duration").value));
     out.push("scenarios:");
     out.push("  - name: main");
     out.push("    type: chat");
@@ -46,11 +56,37 @@
     return out.join("\n") + "\n";
   }
 
+  // goodput: only the objectives given (milliseconds, as the schema's *_ms keys)
+  function goodput(out) {
+    var keys = [["ttft_ms", "f-goodput-ttft"], ["tpot_ms", "f-goodput-tpot"], ["e2el_ms", "f-goodput-e2el"]];
+    var given = keys.filter(function (k) { return $(k[1]).value !== ""; });
+    if (given.length === 0) return;
+    out.push("goodput:");
+    given.forEach(function (k) { out.push("  " + k[0] + ": " + Number($(k[1]).value)); });
+  }
+
+  // sla_auto_tune: the criteria as --sla-params' JSON (a JSON object is a YAML flow mapping); text that is not JSON
+  // goes in quoted, so the service names the problem beside its line
+  function sla(out) {
+    var text = $("f-sla-params").value.trim(), params;
+    try { params = JSON.stringify(JSON.parse(text)); } catch (e) { params = q(text); }
+    out.push("sla_auto_tune:");
+    out.push("  variable: " + $("f-sla-variable").value);
+    out.push("  params: " + params);
+    out.push("  num_runs: " + Number($("f-sla-runs").value));
+    out.push("  lower_bound: " + Number($("f-sla-lower").value));
+    out.push("  upper_bound: " + Number($("f-sla-upper").value));
+  }
+
   function toggles() {
-    var chosen = [radio("f-source"), radio("f-load"), radio("f-per")];
+    var load = radio("f-load");
+    // a rate level is counted in requests (request_rate has no hold time)
+    var chosen = [radio("f-source"), load, load === "rate" ? "requests" : radio("f-per")];
+    if ($("f-sla").checked) chosen.push("sla");
     document.querySelectorAll("[data-for]").forEach(function (el) {
-      el.hidden = chosen.indexOf(el.getAttribute("data-for")) < 0;
+      el.hidden = !el.getAttribute("data-for").split(" ").some(function (v) { return chosen.indexOf(v) >= 0; });
     });
+    $("f-load-set").hidden = $("f-sla").checked; // the search chooses the load
   }
 
   function fromForm() {
@@ -91,7 +127,9 @@
     if (problems.length === 0 && body && body.error) problems = [{ path: "", line: 0, message: body.error }];
     status.className = problems.length ? "sub" : "sub ok";
     status.textContent = problems.length ? problems.length + " problem" + (problems.length > 1 ? "s" : "")
-      : body && body.valid ? "valid: levels " + JSON.stringify(body.levels) : "";
+      : body && body.valid ? "valid: " + (body.sla_auto_tune ? "SLA auto-tune of " + body.sla_auto_tune
+        : body.request_rate ? "request rates " + JSON.stringify(body.request_rate) + " req/s"
+        : "levels " + JSON.stringify(body.levels)) : "";
     paint();
   }
 
