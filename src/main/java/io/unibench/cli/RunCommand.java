@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
+import io.unibench.client.ClientWarmup;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.live.EventHub;
@@ -67,6 +68,11 @@ public final class RunCommand implements Callable<Integer> {
             + "run in which no request succeeded exits 3 whatever this is (default: the file's, else no limit)")
     Double maxErrorRate;
 
+    @Option(names = "--no-client-warmup", description = "skip the client's warm-up before each provider's first "
+            + "level: a bounded run of its own request path (at most 600 requests, 1 s) against an in-process loopback "
+            + "responder, nothing sent to the provider, its time printed (default: warm up)")
+    boolean noClientWarmup;
+
     @Spec
     CommandSpec spec;
 
@@ -121,7 +127,7 @@ public final class RunCommand implements Callable<Integer> {
             ScenarioRunner.Ran ran;
             try (EventHub events = new EventHub()) {
                 SessionRunner session = new SessionRunner(spec, environment, false, stop, events, store, err)
-                        .observe(server);
+                        .observe(server).warmUpClient(noClientWarmup ? null : ClientWarmup.Budget.DEFAULT);
                 this.session = session;
                 if (installSignalHandler) hook = installHook(reportWritten);
                 ran = new ScenarioRunner(bench, spec, stop, err).run(session);
