@@ -11,8 +11,8 @@
 #      ("-XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.25", the launcher's JIT), LOCK (/tmp/unibench-bench.lock; each run holds it once, for
 #      both servers and every jar), PERF_FLAGS (more `unibench perf` flags, e.g. "--warmup-num 300" to run the JIT's
 #      warm-up on the target before the clock, "--no-client-warmup" to skip the client's in-process warm-up),
-#      JARS ("LABEL=PATH LABEL=PATH ...": several jars, run one after another inside each run, e.g. before and after
-#      a change; default JAR alone, labelled "unibench").
+#      JARS ("LABEL=PATH[=JVM,FLAGS] ...": several jars, run one after another inside each run, e.g. before and after
+#      a change, each with JAVA_OPTS or the comma-separated JVM flags given; default JAR alone, labelled "unibench").
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/../../scripts/find-java.sh"; unibench_find_jdk >/dev/null
@@ -38,9 +38,10 @@ for r in $(seq 1 "$runs"); do
     floor=$("$out/ttft-floor" -p "$p" -r "$rate" -c 1 -w 500 -n "$number" $fresh \
       | awk '/^TTFT from write/ { for (i = 1; i <= NF; i++) if ($i == "p50") print $(i + 1) }')
     for labelled in $jars; do
-      label="${labelled%%=*}"; j="${labelled#*=}"
+      label="${labelled%%=*}"; j="${labelled#*=}"; opts="$java_opts"
+      case "$j" in *=*) opts="${j#*=}"; opts="${opts//,/ }"; j="${j%%=*}" ;; esac
       dir="$out/$mode-$r-$label"
-      "$JAVA_HOME/bin/java" $java_opts -jar "$j" perf --url "http://127.0.0.1:$p/v1/chat/completions" \
+      "$JAVA_HOME/bin/java" $opts -jar "$j" perf --url "http://127.0.0.1:$p/v1/chat/completions" \
         --model m --prompt hi --max-tokens 256 --parallel 1 --number "$number" --no-test-connection --no-db \
         --outputs-dir "$dir" --no-timestamp --name r ${PERF_FLAGS:-} >"$dir.log" 2>&1
       warm=$(sed -n 's/^client warm-up: \([0-9]* ms, [0-9]* requests\).*/\1/p' "$dir.log" | head -1)
