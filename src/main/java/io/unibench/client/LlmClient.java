@@ -96,8 +96,9 @@ public final class LlmClient implements AutoCloseable {
         SslContext ssl = tls ? sslContext(config.tls()) : null;
         Transport transport = Transport.best();
         this.ownsGroup = shared == null;
-        this.group = shared != null ? shared : new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
-                new DefaultThreadFactory("unibench-client", true), transport.ioHandlerFactory());
+        this.group = shared != null ? shared
+                : new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
+                        new DefaultThreadFactory("unibench-client", true), transport.ioHandlerFactory());
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
                 .channel(transport.socketChannel())
@@ -219,9 +220,10 @@ public final class LlmClient implements AutoCloseable {
     }
 
     /**
-     * A client of the same path on 127.0.0.1:{@code loopbackPort} (plain HTTP) on this client's event loops, with its headers, timeouts and API but
-     * one connection, no TLS and no debug log: {@link ClientWarmup}'s, so the code it compiles and the buffers it
-     * touches are the ones this client's requests then run on. Closing it leaves the loops running.
+     * A client of the same path on 127.0.0.1:{@code loopbackPort} (plain HTTP) on this client's event loops, with
+     * its headers, timeouts and API but one connection, no TLS and no debug log: {@link ClientWarmup}'s, so the code
+     * it compiles and the buffers it touches are the ones this client's requests then run on. Closing it leaves the
+     * loops running.
      */
     LlmClient sibling(int loopbackPort) {
         URI endpoint = URI.create("http://127.0.0.1:" + loopbackPort + pathAndQuery(config.endpoint()));
