@@ -72,7 +72,7 @@ case "${args[0]}" in
     fi
     ;;
   perf|run)
-    jvm+=(-XX:TieredStopAtLevel=1) # as ./unibench runs it: less CPU per run than C2's compilations
+    jvm+=(-XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.25) # as ./unibench runs it: less CPU per run than C2's compilations
     if [ -n "${UNIBENCH_SHARDS:-}" ] && ! has_flag --shard "${args[@]}"; then
       [[ "$UNIBENCH_SHARDS" =~ ^[1-9][0-9]*$ ]] || fail "UNIBENCH_SHARDS=$UNIBENCH_SHARDS: expected a shard count ≥ 1"
       index="${JOB_COMPLETION_INDEX:-${UNIBENCH_SHARD_INDEX:-}}"

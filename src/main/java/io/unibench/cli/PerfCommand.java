@@ -2,6 +2,7 @@ package io.unibench.cli;
 
 import io.unibench.BadInputException;
 import io.unibench.Secrets;
+import io.unibench.client.ClientWarmup;
 import io.unibench.client.TlsOptions;
 import io.unibench.engine.CancelPolicy;
 import io.unibench.engine.RecordFactory;
@@ -177,7 +178,8 @@ public final class PerfCommand implements Callable<Integer> {
         try (EventHub events = new EventHub();
              AutoCloseable bar = terminal ? events.subscribe(new ProgressView(err, multiTurn != null)) : null) {
             points.cancels = cancels;
-            session = new SessionRunner(spec, environment, options.debug, stop, events, store, err).observe(server);
+            session = new SessionRunner(spec, environment, options.debug, stop, events, store, err).observe(server)
+                    .warmUpClient(options.noClientWarmup ? null : ClientWarmup.Budget.DEFAULT);
             Thread hook = installSignalHandler ? installHook(reportWritten) : null;
             try {
                 SlaAutoTune.Outcome sla = null;

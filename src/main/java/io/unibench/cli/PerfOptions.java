@@ -68,6 +68,12 @@ public final class PerfOptions {
             + "run. Default: test.")
     boolean noTestConnection;
 
+    @Option(names = "--no-client-warmup", description = "Skip the client's warm-up before the first point: a "
+            + "bounded run of its own request path (at most 600 requests, 1 s) against an in-process loopback "
+            + "responder, nothing sent to the target, its time printed, so a short run's first requests are not "
+            + "measured on code the JVM still interprets. Default: warm up.")
+    boolean noClientWarmup;
+
     @Option(names = "--ca-cert", paramLabel = "FILE", description = "https: trust the CA certificate(s) of this PEM "
             + "file instead of the JDK's trust store (a lab's own CA, or the certificate `unibench sim --tls` "
             + "prints); the host name is still verified. Default: the JDK's trust store.")

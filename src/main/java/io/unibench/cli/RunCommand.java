@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
+import io.unibench.client.ClientWarmup;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.report.scenario.ReportFiles;
@@ -72,6 +73,11 @@ public final class RunCommand implements Callable<Integer> {
             + "run in which no request succeeded exits 3 whatever this is (default: the file's, else no limit)")
     Double maxErrorRate;
 
+    @Option(names = "--no-client-warmup", description = "skip the client's warm-up before each provider's first "
+            + "level: a bounded run of its own request path (at most 600 requests, 1 s) against an in-process loopback "
+            + "responder, nothing sent to the provider, its time printed (default: warm up)")
+    boolean noClientWarmup;
+
     @Spec
     CommandSpec spec;
 
@@ -129,6 +135,8 @@ public final class RunCommand implements Callable<Integer> {
                     new ScenarioSession.Wiring(spec -> recorded[0] = new HistoryRecorder(runHistory,
                             HistoryRecorder.scenarioStart(history.tags, config, bench, spec)), server, null, session -> {
                                 this.session = session;
+                                // before its first point: the client's own request path warmed, nothing to the target
+                                session.warmUpClient(noClientWarmup ? null : ClientWarmup.Budget.DEFAULT);
                                 if (installSignalHandler) hook = installHook(reportWritten);
                             }, shards.shard(), (point, stop) -> shards.awaitPoint(point, stop, err)), err);
             ScenarioResults results = ran.results();

@@ -57,6 +57,8 @@ public final class LlmClient implements AutoCloseable {
 
     private final ClientConfig config;
     private final EventLoopGroup group;
+    /** False for a {@link #sibling}: the group is its parent's, which shuts it down. */
+    private final boolean ownsGroup;
     private final ConnectionPool pool;
     private final ObjectMapper mapper = new ObjectMapper();
     private final DebugLog debug;
@@ -66,6 +68,11 @@ public final class LlmClient implements AutoCloseable {
     private volatile boolean cancelled;
 
     public LlmClient(ClientConfig config) {
+        this(config, null);
+    }
+
+    /** A client on {@code shared}'s event loops ({@code null}: loops of its own). */
+    private LlmClient(ClientConfig config, EventLoopGroup shared) {
         this.config = config;
         URI uri = config.endpoint();
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -88,8 +95,10 @@ public final class LlmClient implements AutoCloseable {
         this.debug = new DebugLog(config.debug(), System.err);
         SslContext ssl = tls ? sslContext(config.tls()) : null;
         Transport transport = Transport.best();
-        this.group = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
-                new DefaultThreadFactory("unibench-client", true), transport.ioHandlerFactory());
+        this.ownsGroup = shared == null;
+        this.group = shared != null ? shared
+                : new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
+                        new DefaultThreadFactory("unibench-client", true), transport.ioHandlerFactory());
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
                 .channel(transport.socketChannel())
@@ -203,11 +212,23 @@ public final class LlmClient implements AutoCloseable {
     public void close() {
         cancelAll();
         pool.close();
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
+        if (ownsGroup) group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
         // a request whose loop stopped before it could run the cancellation is ended here
         for (Exchange exchange : new ArrayList<>(inFlight)) {
             exchange.abort(ErrorClass.CANCELLED, "cancelled");
         }
+    }
+
+    /**
+     * A client of the same path on 127.0.0.1:{@code loopbackPort} (plain HTTP) on this client's event loops, with
+     * its headers, timeouts and API but one connection, no TLS and no debug log: {@link ClientWarmup}'s, so the code
+     * it compiles and the buffers it touches are the ones this client's requests then run on. Closing it leaves the
+     * loops running.
+     */
+    LlmClient sibling(int loopbackPort) {
+        URI endpoint = URI.create("http://127.0.0.1:" + loopbackPort + pathAndQuery(config.endpoint()));
+        return new LlmClient(new ClientConfig(endpoint, config.headers(), config.connectTimeout(),
+                config.readTimeout(), config.totalTimeout(), 1, false, TlsOptions.DEFAULT, config.api()), group);
     }
 
     // ---- for Exchange ----

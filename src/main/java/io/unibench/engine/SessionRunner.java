@@ -1,5 +1,6 @@
 package io.unibench.engine;
 
+import io.unibench.client.ClientWarmup;
 import io.unibench.client.LlmClient;
 import io.unibench.engine.live.EventHub;
 import io.unibench.engine.live.LiveRecorder;
@@ -138,6 +139,7 @@ public final class SessionRunner {
     private final PrintWriter err;
     private volatile LlmClient active;
     private PointObserver observer = PointObserver.NONE;
+    private ClientWarmup.Budget warmup;
 
     /**
      * @param env      where API keys are read from
@@ -159,6 +161,15 @@ public final class SessionRunner {
     /** Watches every point from outside the client (the server-metrics scrape); set before {@link #run}. */
     public SessionRunner observe(PointObserver observer) {
         this.observer = observer;
+        return this;
+    }
+
+    /**
+     * Warms the client's own path before each target's first point ({@link ClientWarmup}: in-process, nothing
+     * sent to the target, its time printed); {@code null} (the default) = no warm-up. Set before {@link #run}.
+     */
+    public SessionRunner warmUpClient(ClientWarmup.Budget budget) {
+        this.warmup = budget;
         return this;
     }
 
@@ -229,6 +240,10 @@ public final class SessionRunner {
                 try (PointRun run = front.prepare(index, point)) {
                     RunSpec.Target t = spec.target(point);
                     if (firstOfTarget && t.testConnection()) ConnectionTest.run(client, run::probe, t.url(), stop);
+                    if (firstOfTarget && warmup != null && !stop.isStopped()) {
+                        PreparedRequest probe = run.probe();
+                        err.println(ClientWarmup.run(client, probe.body(), probe.stream(), warmup).line());
+                    }
                     run.beforeStart();
                     PointOutcome o = runPoint(index, point, run, client);
                     results.add(o.result);

@@ -229,6 +229,30 @@ class PerfEndToEndTest {
     }
 
     @Test
+    void theClientWarmUpIsShownAndSendsNothingToTheTarget() throws IOException {
+        try (SimServer own = SimServer.start(SimConfig.defaults().withTtftMs(0).withPrefillMsPerToken(0).withItlMs(0))) {
+            CliHarness.Run run = CliHarness.main(warmupRun(own, "cw"));
+            assertThat(run.exit()).as(run.err()).isZero();
+            assertThat(run.err()).containsPattern("client warm-up: \\d+ ms, \\d+ requests to an in-process loopback "
+                    + "responder, none to the target");
+            // the connection test and the 3 measured requests; the warm-up's went to the loopback responder
+            assertThat(own.stats().requestsReceived()).isEqualTo(1 + 3);
+
+            CliHarness.Run skipped = CliHarness.main(Stream.concat(Stream.of(warmupRun(own, "nw")),
+                    Stream.of("--no-client-warmup")).toArray(String[]::new));
+            assertThat(skipped.exit()).as(skipped.err()).isZero();
+            assertThat(skipped.err()).doesNotContain("client warm-up");
+            assertThat(own.stats().requestsReceived()).isEqualTo(2 * (1 + 3));
+        }
+    }
+
+    private String[] warmupRun(SimServer target, String name) {
+        return new String[] {"perf", "--url", target.baseUrl() + "/v1", "--model", "m", "--outputs-dir", out.toString(),
+                "--no-timestamp", "--name", name, "--parallel", "1", "--number", "3", "--max-tokens", "2",
+                "--prompt", "hi"};
+    }
+
+    @Test
     void nonStreamedAndLegacyCompletionsRequestsAreMeasured() throws IOException {
         CliHarness.Run run = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/completions", "--model", "m",
                 "--outputs-dir", out.toString(), "--no-timestamp", "--name", "c", "--parallel", "2", "--number",

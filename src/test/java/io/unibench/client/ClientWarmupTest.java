@@ -1,0 +1,80 @@
+package io.unibench.client;
+
+import io.unibench.sim.SimConfig;
+import io.unibench.sim.SimServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The client's warm-up runs its own path against an in-process responder: nothing reaches the target, bounded. */
+class ClientWarmupTest {
+    private static final byte[] BODY = ("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],"
+            + "\"stream\":true,\"max_tokens\":1}").getBytes(StandardCharsets.UTF_8);
+
+    @Test
+    void sendsNothingToTheTargetAndEveryRequestOfItsBudgetToTheResponder() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(0).withPrefillMsPerToken(0).withItlMs(0));
+             LlmClient client = client(sim.baseUrl() + "/v1/chat/completions", ApiFormat.CHAT)) {
+            ClientWarmup.Result warm = ClientWarmup.run(client, BODY, true,
+                    new ClientWarmup.Budget(40, Duration.ofMinutes(1)));
+
+            assertThat(warm.requests()).isEqualTo(40);
+            assertThat(warm.failed()).isFalse();
+            assertThat(warm.limited()).isFalse();
+            assertThat(sim.stats().requestsReceived()).as("requests at the target").isZero();
+            assertThat(warm.line()).startsWith("client warm-up: ").contains("40 requests").contains("none to the target");
+            // the client is still the target's: its next request goes there (the count above could see one)
+            assertThat(client.send(BODY, true, "after").join().success()).isTrue();
+            assertThat(sim.stats().requestsReceived()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void stopsAtItsTimeLimit() throws Exception {
+        AtomicLong now = new AtomicLong();
+        try (LlmClient client = client("http://127.0.0.1:1/v1/chat/completions", ApiFormat.CHAT)) {
+            // each read of the clock is 1 ms later: started at 0, requests at 1..4 ms, the check at 5 ms stops it
+            ClientWarmup.Result warm = ClientWarmup.run(client, BODY, true,
+                    new ClientWarmup.Budget(1_000, Duration.ofMillis(5)), () -> now.getAndAdd(1_000_000));
+            assertThat(warm.requests()).isEqualTo(4);
+            assertThat(warm.limited()).isTrue();
+            assertThat(warm.line()).contains("stopped at its time limit");
+        }
+    }
+
+    @Test
+    void aZeroBudgetSendsNothing() throws Exception {
+        try (LlmClient client = client("http://127.0.0.1:1/v1/chat/completions", ApiFormat.CHAT)) {
+            ClientWarmup.Result warm = ClientWarmup.run(client, BODY, true,
+                    new ClientWarmup.Budget(0, Duration.ofSeconds(1)));
+            assertThat(warm.requests()).isZero();
+            assertThat(warm.failed()).isFalse();
+        }
+    }
+
+    /** The canned replies are read as successes by each API's interpreter: the warm-up runs the path a run takes. */
+    @ParameterizedTest(name = "{0} stream={1}")
+    @CsvSource({"CHAT,true", "CHAT,false", "COMPLETIONS,true", "COMPLETIONS,false", "RESPONSES,true",
+            "RESPONSES,false", "ANTHROPIC,true", "ANTHROPIC,false", "EMBEDDING,false", "RERANK,false"})
+    void everyApiFormatsRepliesSucceed(ApiFormat api, boolean stream) throws Exception {
+        try (LlmClient client = client("http://127.0.0.1:1" + api.path(), api)) {
+            ClientWarmup.Result warm = ClientWarmup.run(client, BODY, stream,
+                    new ClientWarmup.Budget(4, Duration.ofMinutes(1)));
+            assertThat(warm.failed()).as(warm.line()).isFalse();
+            assertThat(warm.requests()).isEqualTo(4);
+        }
+    }
+
+    private static LlmClient client(String url, ApiFormat api) {
+        return new LlmClient(new ClientConfig(URI.create(url), Map.of(), Duration.ofSeconds(5), Duration.ofSeconds(30),
+                Duration.ofMinutes(1), 4, false, TlsOptions.DEFAULT, api));
+    }
+}
