@@ -17,8 +17,9 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Two paths per event: the {@link ChunkScanner} reads a token event in one pass (the hot path, once per streamed
  * token: a Jackson tree per chunk cost about two thirds of the client's CPU against a fast server); everything it
- * leaves — usage and timings objects, error objects, the typed APIs' lifecycle events, odd-but-valid JSON — is read
- * as one Jackson tree, which also decides what is valid and words the error.
+ * leaves — timings objects, error objects, usage values it cannot read exactly (a string, a fraction), the typed
+ * APIs' failure events, odd-but-valid JSON — is read as one Jackson tree, which also decides what is valid and words
+ * the error. Usage objects of every vendor shape, read either way, are merged by one rule ({@link UsageMembers}).
  *
  * <p>Not thread-safe: one interpreter per response, used on the channel's event loop.
  */
@@ -175,8 +176,9 @@ final class ChunkInterpreter {
 
     /**
      * A typed event with usage or an end, as the scanner found it ({@code response.completed},
-     * {@code response.incomplete}, {@code message_start}, {@code message_delta}, {@code message_stop}): only the
-     * usage and incomplete-details objects are read as trees (the Responses API's end repeats every output item).
+     * {@code response.incomplete}, {@code message_start}, {@code message_delta}, {@code message_stop}), without a
+     * tree of the whole event (the Responses API's end repeats every output item): the usage as the scanner read it
+     * (a tree only for odd values), the incomplete details as a tree.
      */
     private Outcome typedFromScan(byte[] buf, long nanos) {
         ChunkScanner sc = scanner;
@@ -493,19 +495,6 @@ final class ChunkInterpreter {
         } catch (java.io.IOException | RuntimeException e) {
             return null;
         }
-    }
-
-    private JsonNode parse(String data) {
-        try {
-            JsonNode root = mapper.readTree(data);
-            if (root != null && root.isObject()) {
-                return root;
-            }
-            fail(ErrorClass.PROTOCOL_ERROR, "SSE data is not a JSON object: " + oneLine(data));
-        } catch (JacksonException e) {
-            fail(ErrorClass.PROTOCOL_ERROR, "invalid JSON in SSE data: " + oneLine(data));
-        }
-        return null;
     }
 
     /** Appends content and reasoning of a delta or message; true when any of them was non-empty. */
