@@ -27,10 +27,11 @@ public record CheckReport(CheckSettings settings, List<Verdict> verdicts, String
         return verdicts.stream().filter(v -> v.status() == status).count();
     }
 
-    /** {@code 9 passed, 1 failed, 2 skipped}. */
+    /** {@code 9 passed, 1 failed, 2 skipped} and, when there are any, {@code , 1 warned}. */
     public String totals() {
+        long warned = count(Verdict.Status.WARN);
         return count(Verdict.Status.PASS) + " passed, " + count(Verdict.Status.FAIL) + " failed, "
-                + count(Verdict.Status.SKIP) + " skipped";
+                + count(Verdict.Status.SKIP) + " skipped" + (warned > 0 ? ", " + warned + " warned" : "");
     }
 
     public String json() {
@@ -42,6 +43,7 @@ public record CheckReport(CheckSettings settings, List<Verdict> verdicts, String
         root.put("passed", count(Verdict.Status.PASS));
         root.put("failed", count(Verdict.Status.FAIL));
         root.put("skipped", count(Verdict.Status.SKIP));
+        root.put("warned", count(Verdict.Status.WARN));
         root.put("checks", verdicts.stream().map(v -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("check", v.check());

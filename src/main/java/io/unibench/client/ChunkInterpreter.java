@@ -17,8 +17,9 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Two paths per event: the {@link ChunkScanner} reads a token event in one pass (the hot path, once per streamed
  * token: a Jackson tree per chunk cost about two thirds of the client's CPU against a fast server); everything it
- * leaves — usage and timings objects, error objects, the typed APIs' lifecycle events, odd-but-valid JSON — is read
- * as one Jackson tree, which also decides what is valid and words the error.
+ * leaves — timings objects, error objects, usage values it cannot read exactly (a string, a fraction), the typed
+ * APIs' failure events, odd-but-valid JSON — is read as one Jackson tree, which also decides what is valid and words
+ * the error. Usage objects of every vendor shape, read either way, are merged by one rule ({@link UsageMembers}).
  *
  * <p>Not thread-safe: one interpreter per response, used on the channel's event loop.
  */
@@ -50,11 +51,9 @@ final class ChunkInterpreter {
     private long firstTokenNanos = Moments.ABSENT;
     private long lastEventNanos = Moments.ABSENT;
     /** Usage seen so far; members a later usage object lacks keep their values (Anthropic splits it in two). */
-    private boolean usageSeen;
-    private int usagePrompt;
-    private int usageCompletion;
-    private int usageCached = -1;
-    private String usageCachedField;
+    private final UsageMembers.Tally usage = new UsageMembers.Tally();
+    /** The members of a usage object read as a tree (the scanner has its own). */
+    private UsageMembers treeUsage;
     private Timings timings;
     private String finishReason;
     private boolean sawChoice;
@@ -157,11 +156,7 @@ final class ChunkInterpreter {
         ChunkScanner sc = scanner;
         arrivedEvent(nanos);
         if (sc.usageRead) {
-            usageSeen = true;
-            usagePrompt = sc.usagePrompt;
-            usageCompletion = sc.usageCompletion;
-            usageCached = sc.usageCached;
-            usageCachedField = sc.usageCached >= 0 ? Usage.OPENAI_CACHED : null;
+            usage.merge(sc.usage);
         }
         if (sc.choice) {
             sawChoice = true;
@@ -181,16 +176,20 @@ final class ChunkInterpreter {
 
     /**
      * A typed event with usage or an end, as the scanner found it ({@code response.completed},
-     * {@code response.incomplete}, {@code message_start}, {@code message_delta}, {@code message_stop}): only the
-     * usage and incomplete-details objects are read as trees (the Responses API's end repeats every output item).
+     * {@code response.incomplete}, {@code message_start}, {@code message_delta}, {@code message_stop}), without a
+     * tree of the whole event (the Responses API's end repeats every output item): the usage as the scanner read it
+     * (a tree only for odd values), the incomplete details as a tree.
      */
     private Outcome typedFromScan(byte[] buf, long nanos) {
         ChunkScanner sc = scanner;
         arrivedEvent(nanos);
-        JsonNode usage = subtree(buf, sc.responseUsageStart, sc.responseUsageEnd);
+        if (sc.usageRead) {
+            usage.merge(sc.usage);
+        } else {
+            readUsage(subtree(buf, sc.responseUsageStart, sc.responseUsageEnd)); // odd values: Jackson's rules
+        }
         JsonNode incomplete = subtree(buf, sc.responseIncompleteStart, sc.responseIncompleteEnd);
         if (failure != null) return Outcome.FAILED;
-        readUsage(usage);
         if (sc.finishReason != null) finishReason = sc.finishReason; // message_delta's stop_reason
         if (!sc.typedEnd) {
             sawChoice = true;
@@ -476,11 +475,11 @@ final class ChunkInterpreter {
         if (items == null || !items.isArray()) {
             return fail(ErrorClass.BUSINESS_ERROR, "reply has no " + member);
         }
-        JsonNode usage = root.get("usage");
-        if (usage != null && usage.isObject() && !usage.has("prompt_tokens") && usage.path("total_tokens").isNumber()) {
-            usagePrompt = usage.get("total_tokens").asInt();
+        JsonNode counts = root.get("usage");
+        if (counts != null && counts.isObject() && !counts.has("prompt_tokens") && counts.path("total_tokens").isNumber()) {
+            usage.prompt = counts.get("total_tokens").asInt();
         }
-        usageCompletion = 0;
+        usage.completion = 0;
         sawChoice = true;
         return Outcome.DONE;
     }
@@ -496,19 +495,6 @@ final class ChunkInterpreter {
         } catch (java.io.IOException | RuntimeException e) {
             return null;
         }
-    }
-
-    private JsonNode parse(String data) {
-        try {
-            JsonNode root = mapper.readTree(data);
-            if (root != null && root.isObject()) {
-                return root;
-            }
-            fail(ErrorClass.PROTOCOL_ERROR, "SSE data is not a JSON object: " + oneLine(data));
-        } catch (JacksonException e) {
-            fail(ErrorClass.PROTOCOL_ERROR, "invalid JSON in SSE data: " + oneLine(data));
-        }
-        return null;
     }
 
     /** Appends content and reasoning of a delta or message; true when any of them was non-empty. */
@@ -556,49 +542,14 @@ final class ChunkInterpreter {
                 node.path("cache_n").asInt(-1));
     }
 
-    /**
-     * A usage object in any of the shapes servers send, merged into what earlier ones said (members it lacks keep
-     * their values: Anthropic reports the input in {@code message_start} and the output in {@code message_delta}).
-     * Prompt tokens: {@code prompt_tokens} (OpenAI, vLLM, DeepSeek), else {@code input_tokens} (Responses API), plus
-     * Anthropic's {@code cache_creation_input_tokens} and {@code cache_read_input_tokens}, which its
-     * {@code input_tokens} leaves out. Cached tokens, first found: {@code prompt_tokens_details.cached_tokens},
-     * {@code input_tokens_details.cached_tokens}, DeepSeek's {@code prompt_cache_hit_tokens}, Anthropic's
-     * {@code cache_read_input_tokens}; the member is kept as the figure's source.
-     */
+    /** A usage object as a tree, in any of the shapes {@link UsageMembers} reads; null or not an object: nothing. */
     private void readUsage(JsonNode node) {
         if (node == null || !node.isObject()) {
             return; // OpenAI sends "usage": null on every chunk but the last
         }
-        usageSeen = true;
-        if (node.has("prompt_tokens")) {
-            usagePrompt = node.path("prompt_tokens").asInt(0);
-        } else if (node.has("input_tokens")) {
-            usagePrompt = node.path("input_tokens").asInt(0) + node.path("cache_creation_input_tokens").asInt(0)
-                    + node.path("cache_read_input_tokens").asInt(0);
-        }
-        if (node.has("completion_tokens")) {
-            usageCompletion = node.path("completion_tokens").asInt(0);
-        } else if (node.has("output_tokens")) {
-            usageCompletion = node.path("output_tokens").asInt(0);
-        }
-        JsonNode cached;
-        if ((cached = node.path("prompt_tokens_details").get("cached_tokens")) != null) {
-            cached(cached, Usage.OPENAI_CACHED);
-        } else if ((cached = node.path("input_tokens_details").get("cached_tokens")) != null) {
-            cached(cached, Usage.RESPONSES_CACHED);
-        } else if ((cached = node.get("prompt_cache_hit_tokens")) != null) {
-            cached(cached, Usage.DEEPSEEK_CACHED);
-        } else if ((cached = node.get("cache_read_input_tokens")) != null) {
-            cached(cached, Usage.ANTHROPIC_CACHED);
-        } else if (node.has("prompt_tokens_details")) {
-            cached(null, null); // a details object without the figure: unknown, as a tree reader sees it
-        }
-    }
-
-    private void cached(JsonNode value, String field) {
-        boolean known = value != null && value.isNumber();
-        usageCached = known ? value.asInt() : -1;
-        usageCachedField = known ? field : null;
+        if (treeUsage == null) treeUsage = new UsageMembers();
+        treeUsage.read(node);
+        usage.merge(treeUsage);
     }
 
     /** An {@code error} member (OpenAI, current vLLM, Anthropic), {@code "object": "error"} (vLLM up to 0.8) or
@@ -702,7 +653,7 @@ final class ChunkInterpreter {
 
     /** The server's usage, or null when it sent none. */
     Usage usage() {
-        return usageSeen ? new Usage(usagePrompt, usageCompletion, usageCached, usageCachedField) : null;
+        return usage.usage();
     }
 
     String finishReason() {

@@ -47,6 +47,9 @@ final class ChunkScanner {
     private static final byte[][] REPEAT_HEADS = {ascii("{\"type\":\"response.output_text.done\","),
             ascii("{\"type\":\"response.content_part.done\","), ascii("{\"type\":\"response.output_item.done\",")};
     private static final byte[] STATUS = ascii("status");
+    private static final byte[] OUTPUT = ascii("output");
+    /** How far from the end of a Responses end event its usage member is looked for (see lastUsageMember). */
+    private static final int USAGE_SEARCH = 2048;
     private static final byte[] INCOMPLETE_DETAILS = ascii("incomplete_details");
     /** Token events of the typed APIs: text for content, text for reasoning, Anthropic's content block delta. */
     private static final byte[][] CONTENT_EVENTS = {ascii("response.output_text.delta"), ascii("response.refusal.delta")};
@@ -60,8 +63,12 @@ final class ChunkScanner {
      * taken here, as a tree of the .done events (which repeat the whole text) cost more than all the deltas.
      */
     private static final byte[][] READ_EVENTS = {ascii("response.failed"), ascii("error")};
-    private static final byte[] TOTAL_TOKENS = ascii("total_tokens");
-    private static final byte[] COMPLETION_TOKENS_DETAILS = ascii("completion_tokens_details");
+    private static final byte[] INPUT_TOKENS = ascii("input_tokens");
+    private static final byte[] OUTPUT_TOKENS = ascii("output_tokens");
+    private static final byte[] INPUT_TOKENS_DETAILS = ascii("input_tokens_details");
+    private static final byte[] CACHE_CREATION_INPUT_TOKENS = ascii("cache_creation_input_tokens");
+    private static final byte[] CACHE_READ_INPUT_TOKENS = ascii("cache_read_input_tokens");
+    private static final byte[] PROMPT_CACHE_HIT_TOKENS = ascii("prompt_cache_hit_tokens");
 
     // the result of the last successful scan
     boolean choice;
@@ -85,15 +92,13 @@ final class ChunkScanner {
     int timingsStart;
     int timingsEnd;
     /**
-     * The usage object read by the scan ({@code usageRead}): {@code prompt_tokens} and {@code completion_tokens}
-     * (0 when absent or null), {@code prompt_tokens_details.cached_tokens} (-1 when absent or not a number), as
-     * ChunkInterpreter reads them from a tree. False when a usage object held anything else than integer literals
-     * or null there (e.g. a string, a fraction): the interpreter then reads it with Jackson.
+     * The usage object read by the scan ({@code usageRead}): the root's {@code usage} of a chunk, or a typed event's
+     * ({@link #responseUsageStart}). False when there is none, or when a member that counts held anything else than
+     * an integer literal of at most 9 digits or null (a string, a fraction): the interpreter then reads it with
+     * Jackson, whose conversions decide.
      */
     boolean usageRead;
-    int usagePrompt;
-    int usageCompletion;
-    int usageCached;
+    final UsageMembers usage = new UsageMembers();
 
     /**
      * A typed event the interpreter takes from what the scanner found, without a tree of the whole event (the
@@ -109,6 +114,11 @@ final class ChunkScanner {
     int responseIncompleteStart;
     int responseIncompleteEnd;
     String responseStatus;
+
+    /** The output array of an end event may be skipped ({@link #lastUsageMember}) in the scan in progress. */
+    private boolean skipOutput;
+    /** The last scan skipped an end event's output array (read by tests: the shortcut must serve the usual shapes). */
+    boolean skippedOutput;
 
     // the root's "type" string and "delta" member (the Responses API's and Anthropic's events), while scanning
     private int typeStart;
@@ -176,20 +186,33 @@ final class ChunkScanner {
                 return true;
             }
         }
+        boolean valid = wholeScan(offset, true);
+        if (!valid && skippedOutput) valid = wholeScan(offset, false); // the shortcut did not fit: every byte
+        if (valid) {
+            keepTemplate(offset);
+            if (typedUsage ? responseUsageStart >= 0 : usageStart >= 0) {
+                usageRead = typedUsage ? readUsage(responseUsageStart, responseUsageEnd) : readUsage(usageStart, usageEnd);
+            }
+        }
+        b = null;
+        return valid;
+    }
+
+    /**
+     * Scans the chunk from its first byte; {@code maySkipOutput}: the output array of a {@code response.completed}
+     * or {@code response.incomplete} event may be skipped (see {@link #lastUsageMember}).
+     */
+    private boolean wholeScan(int offset, boolean maySkipOutput) {
         resetResult(); // a partial match may have set fields
         keptStrings = 0;
+        skipOutput = maySkipOutput;
+        skippedOutput = false;
         int p = ws(offset);
         if (p >= end || b[p] != '{') return false;
         p = root(p);
         if (p == FAIL) return false;
         p = ws(p);
-        boolean valid = p == end && typedEvent();
-        if (valid) {
-            keepTemplate(offset);
-            if (usageStart >= 0) usageRead = readUsage();
-        }
-        b = null;
-        return valid;
+        return p == end && typedEvent();
     }
 
     private void resetResult() {
@@ -263,6 +286,42 @@ final class ChunkScanner {
             if (java.util.Arrays.equals(b, offset, offset + head.length, head, 0, head.length)) return true;
         }
         return false;
+    }
+
+    private boolean endEvent() {
+        return typeStart >= 0 && (typeIs(END_EVENTS[0]) || typeIs(END_EVENTS[1]));
+    }
+
+    /**
+     * The Responses API's end ({@code response.completed}, {@code response.incomplete}) repeats every output item,
+     * and is read only for its status, incomplete details and usage; its {@code response} object puts {@code usage}
+     * after {@code output}, near the end, as OpenAI and the simulator send it. So where {@code output} starts at
+     * {@code from} the scan goes on at the last member named {@code usage} within the event's last
+     * {@value #USAGE_SEARCH} bytes, found from the end: the index of its opening quote, or -1 to scan on as usual.
+     *
+     * <p>Such a member is {@code "usage"} then a colon, with a comma before it (whitespace aside): a quote after a
+     * comma is not escaped, so in valid JSON it opens a member name (one that closed a string could not be followed
+     * by a letter), not the first of its object. One nested deeper (in the output, in metadata) is followed by more
+     * than the response's and the root's closing braces, so the scan that goes on from there fails at the end and
+     * {@link #scan} scans the whole event again. What is skipped is taken as valid JSON unread, as the repeating
+     * {@code .done} events are ({@link #repeatsOutput}); a usage member of another root object after
+     * {@code response} would be taken for the response's (no API sends one).
+     */
+    private int lastUsageMember(int from) {
+        int low = Math.max(from + 1, end - USAGE_SEARCH);
+        for (int q = end - USAGE.length - 3; q >= low; q--) {
+            if (b[q] != '"' || b[q + USAGE.length + 1] != '"' || !matches(USAGE, q + 1)) continue;
+            int colon = ws(q + USAGE.length + 2);
+            if (colon >= end || b[colon] != ':') continue;
+            int before = q - 1;
+            while (before > from && isWs(b[before])) before--;
+            if (b[before] == ',') return q;
+        }
+        return -1;
+    }
+
+    private static boolean isWs(byte c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t';
     }
 
     private boolean typeIs(byte[] name) {
@@ -376,32 +435,49 @@ final class ChunkScanner {
 
     // ---- the usage object, already checked by the scan ----
 
-    private boolean readUsage() {
+    /** Reads the usage object at {@code b[from, to)} into {@link #usage}; false when Jackson must read it. */
+    private boolean readUsage(int from, int to) {
         int scanEnd = end;
-        end = usageEnd;
+        end = to;
+        UsageMembers u = usage;
+        u.clear();
         try {
-            usagePrompt = 0;
-            usageCompletion = 0;
-            usageCached = -1;
-            int p = ws(usageStart + 1);
+            int p = ws(from + 1);
             if (b[p] == '}') return true;
             while (true) {
                 p = key(p);
                 if (p == FAIL) return false;
                 int v = ws(p);
                 if (keyIs(PROMPT_TOKENS)) {
-                    p = intOrNull(v, 0);
-                    usagePrompt = intValue;
+                    p = intOrNull(v);
+                    u.promptTokens = intValue;
                 } else if (keyIs(COMPLETION_TOKENS)) {
-                    p = intOrNull(v, 0);
-                    usageCompletion = intValue;
+                    p = intOrNull(v);
+                    u.completionTokens = intValue;
+                } else if (keyIs(INPUT_TOKENS)) {
+                    p = intOrNull(v);
+                    u.inputTokens = intValue;
+                } else if (keyIs(OUTPUT_TOKENS)) {
+                    p = intOrNull(v);
+                    u.outputTokens = intValue;
+                } else if (keyIs(CACHE_CREATION_INPUT_TOKENS)) {
+                    p = intOrNull(v);
+                    u.cacheCreationInputTokens = intValue;
+                } else if (keyIs(CACHE_READ_INPUT_TOKENS)) {
+                    p = intOrNull(v);
+                    u.cacheReadInputTokens = u.cacheReadCached = intValue;
+                } else if (keyIs(PROMPT_CACHE_HIT_TOKENS)) {
+                    p = intOrNull(v);
+                    u.promptCacheHitTokens = intValue;
                 } else if (keyIs(PROMPT_TOKENS_DETAILS)) {
-                    usageCached = -1; // a later details member replaces an earlier one, as in a tree
-                    p = b[v] == '{' ? promptTokensDetails(v) : skipValue(v, 2);
-                } else if (keyIs(TOTAL_TOKENS) || keyIs(COMPLETION_TOKENS_DETAILS)) {
-                    p = skipValue(v, 2);
+                    u.promptDetails = true;
+                    u.promptDetailsCached = UsageMembers.ABSENT; // a later details member replaces an earlier one, as in a tree
+                    p = b[v] == '{' ? cachedTokens(v, true) : skipValue(v, 2);
+                } else if (keyIs(INPUT_TOKENS_DETAILS)) {
+                    u.inputDetailsCached = UsageMembers.ABSENT;
+                    p = b[v] == '{' ? cachedTokens(v, false) : skipValue(v, 2);
                 } else {
-                    return false; // another vendor's shape (input_tokens, prompt_cache_hit_tokens, ...): the tree reads it
+                    p = skipValue(v, 2); // total_tokens, the output's details, another vendor's extra: not counted
                 }
                 if (p == FAIL) return false;
                 p = ws(p);
@@ -413,7 +489,8 @@ final class ChunkScanner {
         }
     }
 
-    private int promptTokensDetails(int p) {
+    /** A details object's {@code cached_tokens} (prompt_tokens_details' or input_tokens_details'). */
+    private int cachedTokens(int p, boolean prompt) {
         p = ws(p + 1);
         if (b[p] == '}') return p + 1;
         while (true) {
@@ -421,8 +498,9 @@ final class ChunkScanner {
             if (p == FAIL) return FAIL;
             int v = ws(p);
             if (keyIs(CACHED_TOKENS)) {
-                p = intOrNull(v, -1);
-                usageCached = intValue;
+                p = intOrNull(v);
+                if (prompt) usage.promptDetailsCached = intValue;
+                else usage.inputDetailsCached = intValue;
             } else {
                 p = skipValue(v, 3);
             }
@@ -436,12 +514,13 @@ final class ChunkScanner {
     private int intValue;
 
     /**
-     * An integer literal of at most 9 digits (into {@link #intValue}) or {@code null} ({@code ifNull}); FAIL for any
-     * other value, so that Jackson's rules decide (strings that read as numbers, fractions, large numbers).
+     * An integer literal of at most 9 digits (into {@link #intValue}) or {@code null} ({@link UsageMembers#NULL});
+     * FAIL for any other value, so that Jackson's rules decide (strings that read as numbers, fractions, large
+     * numbers).
      */
-    private int intOrNull(int p, int ifNull) {
+    private int intOrNull(int p) {
         if (b[p] == 'n') {
-            intValue = ifNull;
+            intValue = UsageMembers.NULL;
             return literal(p, "null");
         }
         int after = number(p);
@@ -543,6 +622,9 @@ final class ChunkScanner {
             } else if (keyIs(STATUS) && c == '"') {
                 p = string(v);
                 if (p != FAIL) responseStatus = decoded(p);
+            } else if (keyIs(OUTPUT) && c == '[' && skipOutput && endEvent() && (p = lastUsageMember(v)) >= 0) {
+                skippedOutput = true;
+                continue; // on at the usage member: the output array and the members before it go unread
             } else {
                 p = skipValue(v, 2);
             }

@@ -29,6 +29,8 @@ final class JsonResponder implements GenerationSink {
     private final boolean omitUsage;
     private int cachedTokens;
     private boolean malformed;
+    /** chat/completions' {@code system_fingerprint}, or null for none (what vLLM sends). */
+    private String fingerprint;
 
     JsonResponder(ChannelHandlerContext ctx, ObjectMapper mapper, WireApi api, boolean keepAlive, String id,
                   long created, String model, int choices, int promptTokens, boolean reportCached, FaultSpec fault,
@@ -47,6 +49,12 @@ final class JsonResponder implements GenerationSink {
         this.reportCached = reportCached;
         this.omitUsage = omitUsage;
         this.malformed = fault.is(FaultKind.MALFORMED_SSE);
+    }
+
+    /** Replies carry this {@code system_fingerprint} (chat/completions bodies only; null: none). */
+    JsonResponder withFingerprint(String systemFingerprint) {
+        this.fingerprint = systemFingerprint;
+        return this;
     }
 
     @Override public void cachedTokens(int cached) {
@@ -108,6 +116,7 @@ final class JsonResponder implements GenerationSink {
         root.put("object", chat ? "chat.completion" : "text_completion");
         root.put("created", created);
         root.put("model", model);
+        if (fingerprint != null) root.put("system_fingerprint", fingerprint);
         ArrayNode choices = root.putArray("choices");
         for (int c = 0; c < texts.length; c++) {
             ObjectNode choice = choices.addObject();

@@ -251,12 +251,17 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
      * @param ignoreIgnoreEos  {@code ignore_eos} is accepted but not honoured
      * @param latchOverload    once the queue overflowed (a 429), every later completion is refused 503 until restart:
      *                         a server that does not recover
+     * @param rotateFingerprint every chat/completions reply carries a {@code system_fingerprint} of its own
+     *                         ({@code fp_sim_1}, {@code fp_sim_2}, ...): the server says its backend configuration
+     *                         changed between any two replies, as OpenAI's does when it may answer differently (with
+     *                         {@code nondeterministic}, the determinism check reports the difference, not fails)
      */
     public record Misbehaviour(boolean bufferStream, boolean omitUsage, boolean errorsAs200, boolean ignoreCancel,
                                boolean leakCancelled, boolean nondeterministic, boolean ignoreMaxTokens,
-                               boolean ignoreStop, boolean ignoreIgnoreEos, boolean latchOverload) {
+                               boolean ignoreStop, boolean ignoreIgnoreEos, boolean latchOverload,
+                               boolean rotateFingerprint) {
         public static Misbehaviour none() {
-            return new Misbehaviour(false, false, false, false, false, false, false, false, false, false);
+            return new Misbehaviour(false, false, false, false, false, false, false, false, false, false, false);
         }
     }
 

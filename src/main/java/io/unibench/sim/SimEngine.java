@@ -33,6 +33,7 @@ final class SimEngine implements AutoCloseable {
     final ExecutorService prepareExecutor = Executors.newVirtualThreadPerTaskExecutor();
     private final String idNonce = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
     private final AtomicLong nextId = new AtomicLong();
+    private final AtomicLong fingerprints = new AtomicLong();
     private final long overheadNanos;
     /** Misbehaviour latch-overload: set by the first queue-full refusal, never cleared. */
     volatile boolean overloadLatched;
@@ -117,6 +118,11 @@ final class SimEngine implements AutoCloseable {
 
     String newId(boolean chat) {
         return newId(chat ? WireApi.CHAT : WireApi.COMPLETIONS);
+    }
+
+    /** A {@code system_fingerprint} of its own for every reply (misbehaviour rotate-fingerprint). */
+    String newFingerprint() {
+        return "fp_sim_" + fingerprints.incrementAndGet();
     }
 
     /** A response id with the prefix each API uses. */

@@ -358,14 +358,16 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             String modelJson = WireFormat.quote(engine.mapper, request.model());
             SimConfig.Misbehaviour bad = engine.config.misbehaviour(); // unibench check's failing servers
             boolean streamed = request.stream() && !fault.is(FaultKind.JSON_REPLY);
+            String fingerprint = bad.rotateFingerprint() ? engine.newFingerprint() : null;
             sink = switch (request.api()) {
                 case CHAT, COMPLETIONS -> streamed
                         ? new SseResponder(ctx, request.chat(), keepAlive, id, created, modelJson, choices.length,
                                 request.includeUsage() && !bad.omitUsage(), planned.promptTokens(), report, fault,
                                 engine.mapper, engine.config.debugSendTimes(), engine.config.debugSendTimesInText(),
-                                bad.bufferStream())
+                                bad.bufferStream(), fingerprint)
                         : new JsonResponder(ctx, engine.mapper, request.api(), keepAlive, id, created, request.model(),
-                                choices.length, planned.promptTokens(), report, fault, bad.omitUsage());
+                                choices.length, planned.promptTokens(), report, fault, bad.omitUsage())
+                                .withFingerprint(fingerprint);
                 case RESPONSES -> streamed
                         ? new ResponsesSseResponder(ctx, keepAlive, id, created, modelJson, planned.promptTokens(), report, fault)
                         : new JsonResponder(ctx, engine.mapper, request.api(), keepAlive, id, created, request.model(),

@@ -123,6 +123,9 @@ public final class SimKnobs {
         bad(k, "ignore-ignore-eos", "ignore_eos is accepted but not honoured", SimConfig.Misbehaviour::ignoreIgnoreEos);
         bad(k, "latch-overload", "after the first queue-full 429 every completion is refused 503 until restart",
                 SimConfig.Misbehaviour::latchOverload);
+        bad(k, "rotate-fingerprint", "every chat/completions reply carries a system_fingerprint of its own "
+                + "(fp_sim_1, fp_sim_2, ...), as a server whose backend configuration changed between the replies",
+                SimConfig.Misbehaviour::rotateFingerprint);
     }
 
     private static void bad(List<Knob> k, String name, String what, Function<SimConfig.Misbehaviour, Boolean> get) {
@@ -135,7 +138,7 @@ public final class SimKnobs {
         return new SimConfig.Misbehaviour(on.test("buffer-stream"), on.test("omit-usage"), on.test("errors-as-200"),
                 on.test("ignore-cancel"), on.test("leak-cancelled"), on.test("nondeterministic"),
                 on.test("ignore-max-tokens"), on.test("ignore-stop"), on.test("ignore-ignore-eos"),
-                on.test("latch-overload"));
+                on.test("latch-overload"), on.test("rotate-fingerprint"));
     }
 
     private static Map<String, Knob> index() {

@@ -59,11 +59,12 @@ final class SseResponder implements GenerationSink {
     /**
      * @param id        response id; {@code modelJson} the model as a JSON string literal (quoted and escaped)
      * @param choices   number of choices (one per prompt)
+     * @param fingerprint the {@code system_fingerprint} every chunk carries, or null for none
      */
     SseResponder(ChannelHandlerContext ctx, boolean chat, boolean keepAlive, String id, long created, String modelJson,
                  int choices, boolean includeUsage, int promptTokens, boolean reportCached, FaultSpec fault,
                  com.fasterxml.jackson.databind.ObjectMapper mapper, boolean stampSends, boolean stampInText,
-                 boolean hold) {
+                 boolean hold, String fingerprint) {
         this.ctx = ctx;
         this.mapper = mapper;
         this.chat = chat;
@@ -74,7 +75,8 @@ final class SseResponder implements GenerationSink {
         this.stampInText = stampInText;
         this.open = utf8(data + "{");
         this.head = "\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion.chunk" : "text_completion")
-                + "\",\"created\":" + created + ",\"model\":" + modelJson + ",";
+                + "\",\"created\":" + created + ",\"model\":" + modelJson + ","
+                + (fingerprint == null ? "" : "\"system_fingerprint\":\"" + fingerprint + "\",");
         this.tokenPrefix = new byte[choices][];
         for (int c = 0; c < choices; c++) {
             tokenPrefix[c] = utf8(head + "\"choices\":[{\"index\":" + c

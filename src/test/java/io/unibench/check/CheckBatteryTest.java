@@ -93,6 +93,13 @@ class CheckBatteryTest {
     @Test void determinism() throws InterruptedException {
         passes("determinism");
         assertThat(fails("determinism", Map.of("misbehave-nondeterministic", true)).evidence()).contains("part at");
+        // a fingerprint of its own per reply: the server says it may answer differently, so a difference is a WARN
+        Verdict warned = run("determinism", Map.of("misbehave-nondeterministic", true, "misbehave-rotate-fingerprint", true));
+        assertThat(warned.status()).as(warned.line()).isEqualTo(Verdict.Status.WARN);
+        assertThat(warned.evidence()).contains("part at", "not judged", "fp_sim_1 → fp_sim_2");
+        // ... and no difference still passes, fingerprints or not
+        Verdict same = run("determinism", Map.of("misbehave-rotate-fingerprint", true));
+        assertThat(same.status()).as(same.line()).isEqualTo(Verdict.Status.PASS);
     }
 
     @Test void cacheReported() throws InterruptedException {

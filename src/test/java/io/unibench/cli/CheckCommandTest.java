@@ -59,6 +59,21 @@ class CheckCommandTest {
     }
 
     @Test
+    void aWarnedCheckExitsZeroAndIsCountedInTheReport(@TempDir Path dir) throws IOException {
+        SimConfig warns = SimConfig.defaults().withModel("m").with(Map.of("misbehave-nondeterministic", true,
+                "misbehave-rotate-fingerprint", true));
+        try (SimServer sim = SimServer.start(warns)) {
+            Path report = dir.resolve("r.json");
+            CliHarness.Run r = check(Map.of(), "--url", sim.baseUrl(), "--model", "m", "--only", "determinism",
+                    "--report", "json", "--report-file", report.toString());
+            assertThat(r.exit()).as(r.out() + r.err()).isZero();
+            assertThat(r.out()).containsPattern("WARN\\s+determinism .*system_fingerprint changed")
+                    .contains("0 passed, 0 failed, 0 skipped, 1 warned");
+            assertThat(Files.readString(report)).contains("\"warned\" : 1", "\"status\" : \"WARN\"");
+        }
+    }
+
+    @Test
     void anUnreachableTargetExitsThree() throws IOException {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {

@@ -77,7 +77,8 @@ class ChunkScannerTest {
         assertThat(scan("{\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":256,"
                 + "\"prompt_tokens_details\":{\"cached_tokens\":3}}}")).isTrue();
         assertThat(scanner.usageRead).isTrue();
-        assertThat(new int[] {scanner.usagePrompt, scanner.usageCompletion, scanner.usageCached}).containsExactly(9, 256, 3);
+        assertThat(new int[] {scanner.usage.promptTokens, scanner.usage.completionTokens, scanner.usage.promptDetailsCached})
+                .containsExactly(9, 256, 3);
         assertThat(scan("{\"choices\":[],\"usage\":{\"prompt_tokens\":\"9\"}}")).isTrue();
         assertThat(scanner.usageRead).isFalse();
         assertThat(scan("{\"choices\":[],\"usage\":{\"completion_tokens\":1.5}}")).isTrue();
