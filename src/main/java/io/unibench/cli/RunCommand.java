@@ -7,6 +7,7 @@ import io.unibench.engine.spec.RunSpec;
 import io.unibench.report.scenario.ReportFiles;
 import io.unibench.report.scenario.ScenarioReport;
 import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.LoadsText;
 import io.unibench.scenario.ScenarioFile;
 import io.unibench.scenario.ScenarioResults;
 import io.unibench.scenario.ScenarioRunner;
@@ -108,8 +109,10 @@ public final class RunCommand implements Callable<Integer> {
         ShardRun shards = ShardRun.forScenario(shard, history, bench, environment);
         Double errorLimit = maxErrorRate != null ? maxErrorRate : bench.maxErrorRatePercent();
         if (checkOnly) {
+            List<String> loads = LoadsText.lines(bench);
             out.println(config + ": valid (" + bench.providers().size() + " provider(s), " + bench.scenarios().size()
-                    + " scenario(s), levels " + bench.concurrency().levels() + ")");
+                    + " scenario(s), " + loads.getFirst() + ")");
+            loads.stream().skip(1).forEach(line -> out.println("  " + line));
             return 0;
         }
         Path root = outputRoot(bench);
