@@ -140,9 +140,9 @@ class ScheduleEndToEndTest {
 
         Run show = schedule(env, "show", "nightly", "--db", db);
         assertThat(show.out()).contains("slow-first-token: ttft_p95_ms > 150 for 2 round(s) → team-hook")
-                .contains("local | m | chat | 1: ok");
+                .contains("local (m) · chat · concurrency 1: ok");
         assertThat(show.out().lines().filter(l -> l.contains("  finished  manual  "))).hasSize(4);
-        assertThat(show.out()).contains("slow-first-token · local | m | chat | 1: threshold from ");
+        assertThat(show.out()).contains("slow-first-token · local (m) · chat · concurrency 1: threshold from ");
         // every round is an ordinary run in the history, tagged with its schedule
         CliHarness.Run runs = CliHarness.main("runs", "list", "--db", db, "--tag", "schedule:nightly");
         assertThat(runs.out().lines().filter(l -> l.contains("nightly/local"))).hasSize(4);
@@ -207,6 +207,88 @@ class ScheduleEndToEndTest {
             assertThat(cron.get("next")).hasSize(5);
             assertThat(cron.get("next").get(0).asText()).endsWith("02:00:00 Asia/Shanghai");
         }
+    }
+
+    /**
+     * A schedule of open-loop rate levels: each rate level is a target of its own (not all at "concurrency −1"),
+     * a rule scoped to {@code level: rate_40} watches that level only, messages name it "rate 40 req/s", and an
+     * incident stored under the key of before levels had names ({@code chat/rate_40 | -1}) carries on under the
+     * level's key and resolves there.
+     */
+    @Test
+    void rateLevelsAreTargetsOfTheirOwnNamedByTheirRate() throws Exception {
+        hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        ObjectMapper json = new ObjectMapper();
+        hook.createContext("/hook", ex -> {
+            notices.add(json.readTree(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+            ex.sendResponseHeaders(204, -1);
+            ex.close();
+        });
+        hook.start();
+        simulator(0, 5);
+        Path file = dir.resolve("rates.yaml");
+        Files.writeString(file, """
+                providers:
+                  - {name: local, base_url: "http://127.0.0.1:%d/v1", model: m}
+                generation: {max_tokens: 2, ignore_eos: true}
+                request_rate: {levels: [20, 40], requests_per_level: 3}
+                scenarios:
+                  - {name: chat, type: chat, prompt: hello}
+                alerts:
+                  - {name: every-level, metric: success_rate, op: "<", threshold: 50, for_rounds: 1}
+                  - {name: fast-one, metric: ttft_p95_ms, op: ">", threshold: 10000, for_rounds: 1, level: rate_40,
+                     notify: [team-hook]}
+                notify:
+                  - {name: team-hook, type: webhook, url_env: HOOK_URL}
+                """.formatted(sim.port()));
+        String db = dir.resolve("unibench.db").toString();
+        Map<String, String> env = Map.of("HOOK_URL", "http://127.0.0.1:" + hook.getAddress().getPort() + "/hook");
+        Run add = schedule(env, "add", "rates", "--config", file.toString(), "--every", "1h", "--db", db);
+        assertThat(add.exit()).as(add.err()).isZero();
+        io.unibench.store.StoreLocation location = io.unibench.store.StoreLocation.sqlite(Path.of(db));
+        String legacy = "local | m | chat/rate_40 | -1"; // how the level was keyed before: scenario "chat/rate_40"
+        try (io.unibench.schedule.ScheduleStore ss = io.unibench.schedule.ScheduleStore.open(location)) {
+            io.unibench.schedule.AlertRule rule = io.unibench.schedule.ScheduleDocument.alerts(ss.get("rates"),
+                    ss.rules("rates")).rules().get(1);
+            var fired = io.unibench.schedule.AlertMachine.step(rule, io.unibench.schedule.AlertState.INITIAL, false, true);
+            ss.alerts().applyRound("rates", rule, legacy,
+                    new io.unibench.schedule.Observation("r0", 1, 20000.0, null, null), fired);
+        }
+
+        Run r1 = schedule(env, "run", "rates", "--db", db, "--outputs-dir", dir.resolve("out").toString(),
+                "--notify-wait", "0");
+        assertThat(r1.exit()).as(r1.err()).isZero();
+        assertThat(r1.out()).contains("Alert every-level · local (m) · chat · rate 20 req/s: 100 % → ok",
+                        "Alert every-level · local (m) · chat · rate 40 req/s: 100 % → ok")
+                .containsPattern("Alert fast-one · local \\(m\\) · chat · rate 40 req/s: [0-9.]+ ms → ok \\[resolved]")
+                .doesNotContain("fast-one · local (m) · chat · rate 20", "concurrency -1");
+        assertThat(r1.out().lines().filter(l -> l.startsWith("Alert "))).hasSize(3).noneMatch(l -> l.contains("chat/rate_"));
+        assertThat(notices).singleElement().satisfies(n -> {
+            assertThat(n.get("event").asText()).isEqualTo("resolved");
+            assertThat(n.at("/target/scenario").asText()).isEqualTo("chat");
+            assertThat(n.at("/target/level").asText()).isEqualTo("rate_40");
+            assertThat(n.at("/target/level_name").asText()).isEqualTo("rate_40");
+            assertThat(n.get("title").asText()).isEqualTo("[RESOLVED] fast-one · local (m) · chat · rate 40 req/s");
+        });
+        try (io.unibench.schedule.ScheduleStore ss = io.unibench.schedule.ScheduleStore.open(location);
+             io.unibench.store.RunStore rs = io.unibench.store.RunStore.open(location)) {
+            var trend = io.unibench.schedule.Trends.of(ss, rs, "rates", "ttft_p95_ms", null, 10);
+            assertThat(trend.series()).extracting(io.unibench.schedule.Trends.Series::label)
+                    .containsExactly("local (m) · chat · rate 20 req/s", "local (m) · chat · rate 40 req/s");
+            assertThat(trend.marks()).as("the incident's fired (under the old key) and resolved")
+                    .extracting(io.unibench.schedule.Trends.Mark::label)
+                    .containsExactly("local (m) · chat · rate 40 req/s", "local (m) · chat · rate 40 req/s");
+            assertThat(ss.alerts().states("rates", "fast-one")).containsOnlyKeys("local | m | chat | rate_40");
+            assertThat(ss.alerts().states("rates", "every-level"))
+                    .containsOnlyKeys("local | m | chat | rate_20", "local | m | chat | rate_40");
+            assertThat(ss.alerts().incidents("rates", 10)).singleElement().satisfies(i -> {
+                assertThat(i.target()).isEqualTo("local | m | chat | rate_40");
+                assertThat(i.open()).isFalse();
+            });
+        }
+        Run show = schedule(env, "show", "rates", "--db", db);
+        assertThat(show.out()).contains("    local (m) · chat · rate 40 req/s: ok",
+                "fast-one · local (m) · chat · rate 40 req/s: threshold from ");
     }
 
     private static java.net.http.HttpResponse<String> post(java.net.http.HttpClient http, String url, String body)
