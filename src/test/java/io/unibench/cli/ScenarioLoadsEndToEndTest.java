@@ -244,6 +244,11 @@ class ScenarioLoadsEndToEndTest {
         }
         assertThat(scenario.has("parallel_3")).isFalse();
         assertThat(r.err()).contains("[p/s] SLA auto-tune: p99_latency <= 0.3 s → max parallel 4");
+        // each probe says where the search is: its count is not known in advance, so no "point i of n"
+        assertThat(r.err()).contains("[p/s] SLA auto-tune probe 1: parallel 1, run 1 of 2; 0 value(s) done; none held "
+                        + "yet, none failed yet: the limit is in [1, ",
+                "[p/s] SLA auto-tune probe 12: parallel 5, run 2 of 2; 5 value(s) done; holds at 4, fails at 6: the "
+                        + "limit is in [4, 5] (10 requests)");
     }
 
     @Test
