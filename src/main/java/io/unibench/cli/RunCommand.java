@@ -4,6 +4,7 @@ import io.unibench.BadInputException;
 import io.unibench.client.ClientWarmup;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.metrics.LevelName;
 import io.unibench.report.scenario.ReportFiles;
 import io.unibench.report.scenario.ScenarioReport;
 import io.unibench.scenario.BenchConfig;
@@ -193,12 +194,12 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** Every level of every series, named provider / scenario / concurrency. */
+    /** Every level of every series, named provider / scenario / level ({@code concurrency 8}, {@code rate 10 req/s}). */
     private static Map<String, io.unibench.metrics.RunResult> points(ScenarioResults results) {
         Map<String, io.unibench.metrics.RunResult> m = new LinkedHashMap<>();
         for (ScenarioResults.Series s : results.series()) {
             for (ScenarioResults.Level l : s.levels()) {
-                m.put(s.provider().name() + " / " + s.scenario().name() + " / concurrency " + l.concurrency(), l.result());
+                m.put(s.provider().name() + " / " + s.scenario().name() + " / " + LevelName.display(l.name()), l.result());
             }
         }
         return m;

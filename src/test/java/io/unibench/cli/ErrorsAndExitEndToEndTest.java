@@ -117,6 +117,28 @@ class ErrorsAndExitEndToEndTest {
         }
     }
 
+    /** Each rate level is gated on its own and named by its rate (they all have concurrency -1: one used to hide the rest). */
+    @Test
+    void theErrorGateNamesARateLevelByItsRate() throws Exception {
+        try (SimServer sim = sim(FaultKind.HTTP_500, 0.5)) {
+            Path file = out.resolve("rates.yaml");
+            Files.writeString(file, """
+                    providers:
+                      - {name: p, base_url: "%s", model: m}
+                    generation: {temperature: 0, max_tokens: 4}
+                    request_rate: {levels: [50, 100], requests_per_level: 10}
+                    max_error_rate: 0
+                    scenarios:
+                      - {name: qa, type: chat, stream: true, prompt: "hello"}
+                    """.formatted(sim.baseUrl() + "/v1"));
+            CliHarness.Run gated = CliHarness.run("--config", file.toString(), "--outputs-dir",
+                    out.resolve("r").toString(), "--no-timestamp", "--no-db");
+            assertThat(gated.exit()).as(gated.err()).isEqualTo(3);
+            assertThat(gated.err()).containsPattern("unibench: p / qa / rate 50 req/s: \\d+ of 10 requests failed")
+                    .doesNotContain("concurrency -1");
+        }
+    }
+
     @Test
     void theScenarioFilesMaxErrorRateGatesTheRunAndTheFlagOverridesIt() throws Exception {
         try (SimServer sim = sim(FaultKind.HTTP_500, 0.3)) {

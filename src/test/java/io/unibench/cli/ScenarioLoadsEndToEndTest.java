@@ -133,6 +133,9 @@ class ScenarioLoadsEndToEndTest {
         assertThat(r.err()).contains("[p/s] rate 100 req/s: 120 requests", "[p/s] rate 200 req/s: 120 requests");
         assertThat(r.out()).as("the level table names the rate levels").contains("rate_100", "rate_200")
                 .contains("of request_rate [100.0, 200.0] req/s");
+        // the level table's first column and the phases table name rates, not concurrency (−1: "INF" twice)
+        assertThat(r.out()).containsPattern("│\\s+Level │ Requests │").containsPattern("│\\s+100 req/s │ Queue")
+                .containsPattern("│\\s+200 req/s │ Queue").doesNotContain("│   INF │");
     }
 
     @Test
