@@ -326,7 +326,12 @@ class ScheduleEndToEndTest {
         assertThat(bad.err().strip()).isEqualTo("unibench: bad.yaml:7: alerts[0].metric: must be a metric short name: "
                 + "{ttft,latency,tpot,itl}_{p50,p90,p95,p99}_{ms,s}, success_rate, error_rate, output_tps, rps, "
                 + "cache_hit_rate or cost_per_1k");
-        Files.writeString(file, Files.readString(file).replace("ttft_p95", "ttft_p95_ms")
+        Files.writeString(file, Files.readString(file).replace("ttft_p95", "ttft_p95_ms") + "    level: rate-10\n");
+        Run level = schedule(Map.of(), "add", "x", "--config", file.toString(), "--every", "1h", "--db", db);
+        assertThat(level.exit()).isEqualTo(2);
+        assertThat(level.err().strip()).isEqualTo("unibench: bad.yaml:10: alerts[0].level: must name a level as its "
+                + "label does: parallel_N, rate_R, ramp_STRATEGY_R0_R1, trace or sla_VAR_VAL_run_I");
+        Files.writeString(file, Files.readString(file).replace("    level: rate-10\n", "    level: rate_10\n")
                 + "    notify: [chat]\nnotify:\n  - {name: chat, type: feishu, url_env: FEISHU_URL}\n");
         Run unset = schedule(Map.of(), "add", "x", "--config", file.toString(), "--every", "1h", "--db", db);
         assertThat(unset.exit()).isEqualTo(2);
