@@ -50,14 +50,8 @@ class ScheduleEndToEndTest {
                 .withTtftMs(ttftMs).withItlMs(1));
     }
 
-    @AfterEach
-    void stop() {
-        if (sim != null) sim.close();
-        if (hook != null) hook.stop(0);
-    }
-
-    @Test
-    void firesAfterForRoundsAndResolvesWhenLatencyIsBack() throws Exception {
+    /** The webhook receiver on 127.0.0.1: every notice it gets into {@link #notices}. */
+    private ObjectMapper startHook() throws java.io.IOException {
         hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         ObjectMapper json = new ObjectMapper();
         hook.createContext("/hook", ex -> {
@@ -66,6 +60,18 @@ class ScheduleEndToEndTest {
             ex.close();
         });
         hook.start();
+        return json;
+    }
+
+    @AfterEach
+    void stop() {
+        if (sim != null) sim.close();
+        if (hook != null) hook.stop(0);
+    }
+
+    @Test
+    void firesAfterForRoundsAndResolvesWhenLatencyIsBack() throws Exception {
+        ObjectMapper json = startHook();
         simulator(0, 10);
         int port = sim.port();
         Path file = dir.resolve("nightly.yaml");
@@ -217,14 +223,7 @@ class ScheduleEndToEndTest {
      */
     @Test
     void rateLevelsAreTargetsOfTheirOwnNamedByTheirRate() throws Exception {
-        hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        ObjectMapper json = new ObjectMapper();
-        hook.createContext("/hook", ex -> {
-            notices.add(json.readTree(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
-            ex.sendResponseHeaders(204, -1);
-            ex.close();
-        });
-        hook.start();
+        ObjectMapper json = startHook();
         simulator(0, 5);
         Path file = dir.resolve("rates.yaml");
         Files.writeString(file, """
