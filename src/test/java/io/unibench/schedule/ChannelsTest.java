@@ -145,7 +145,7 @@ class ChannelsTest {
             JsonNode b = Payloads.JSON.readTree(r.body());
             assertThat(b.get("event").asText()).isEqualTo("fired");
             assertThat(b.get("target").toString()).isEqualTo("{\"provider\":\"deepseek\",\"model\":\"deepseek-chat\","
-                    + "\"scenario\":\"chat\",\"level\":8}");
+                    + "\"scenario\":\"chat\",\"level\":8,\"level_name\":\"parallel_8\"}");
             assertThat(b.get("last_values").toString()).isEqualTo("[1200.0,null,2100.0,2350.0]");
             assertThat(b.get("run_url").asText()).isEqualTo("https://bench.example.com/runs/run-1");
         }
