@@ -167,7 +167,8 @@ public final class PerfCommand implements Callable<Integer> {
             err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
         }
         long sweepTotal = s.number().stream().mapToLong(Integer::longValue).sum();
-        ProgressFile progressFile = options.enableProgressTracker ? new ProgressFile(root, sweepTotal) : null;
+        ProgressFile progressFile = !options.enableProgressTracker ? null
+                : new ProgressFile(root, options.loads.sla.on() ? null : sweepTotal); // a search's total is not known
         boolean terminal = ProgressSink.stderrIsTerminal();
         ServerMetricsHook server = new ServerMetricsHook(serverMetrics, err); // --server-metrics
         PerfPoints points = new PerfPoints(s, options, spec, datasets, multiTurn, firstPrompts,
@@ -189,6 +190,9 @@ public final class PerfCommand implements Callable<Integer> {
                         sla = SlaAutoTune.run(options, s, root, err, stop, probes::ended, (plan, offset, dir, first) -> {
                             points.nextDir(dir);
                             return probes.run(new RunSpec.Point(plan.label(), 0, 0, plan, Duration.ZERO));
+                        }, (where, requests) -> {
+                            probes.searching(where.describe());
+                            if (progressFile != null) progressFile.probe(where, requests);
                         });
                         ran = probes.finish();
                     }

@@ -3,6 +3,7 @@ package io.unibench.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
+import io.unibench.engine.sla.SlaTuner;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
 
@@ -19,6 +20,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code {status, pipeline: "perf", total_count, processed_count, percent, updated_at}}, rewritten at most once a
  * second while records arrive and once at the end (status {@code running}, then {@code completed} or
  * {@code interrupted}). Each write replaces the file whole, so a reader never sees half of one.
+ * With {@code --sla-auto-tune} the number of probes is not known in advance (the search picks each from the results so
+ * far), so no percentage is made up: {@code percent} is null, {@code total_count} counts the requests of the probes
+ * started so far, and {@code sla_auto_tune} says which probe runs and what the probes have decided (the value that
+ * holds, the one that fails, the bounds).
  * Thread-safe: records arrive from several (virtual) threads; one write at a time, under a {@link ReentrantLock}
  * rather than a monitor, because on Java 21 a virtual thread blocked in file I/O inside {@code synchronized} pins
  * its carrier thread.
@@ -28,15 +33,33 @@ final class ProgressFile implements RecordSink {
     private static final long EVERY_NANOS = 1_000_000_000L;
 
     private final Path file;
-    private final long total;
+    private final boolean search;
+    private volatile long total; // a search's grows with each probe it starts
+    private volatile SlaTuner.Progress probe; // the search's latest probe, null before the first (or for a sweep)
+    private volatile int probeRuns;
     private final AtomicLong processed = new AtomicLong();
     private final ReentrantLock lock = new ReentrantLock();
     private long lastWrite = Long.MIN_VALUE; // guarded by lock
 
-    ProgressFile(Path dir, long total) {
+    /** @param total the sweep's requests; null for an SLA auto-tune (its probes are told by {@link #probe}) */
+    ProgressFile(Path dir, Long total) {
         this.file = dir.resolve("progress.json");
-        this.total = total;
+        this.search = total == null;
+        this.total = search ? 0 : total;
         write("running", System.nanoTime());
+    }
+
+    /** A search's probe run starts, of {@code requests} requests. */
+    void probe(SlaTuner.Progress p, int requests) {
+        lock.lock();
+        try {
+            probe = p;
+            probeRuns++;
+            total += requests;
+            write("running", System.nanoTime());
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -62,6 +85,29 @@ final class ProgressFile implements RecordSink {
         }
     }
 
+    private ObjectNode searchState(String status) {
+        ObjectNode s = JSON.createObjectNode();
+        SlaTuner.Progress at = probe;
+        s.put("probe_runs_started", probeRuns);
+        if (at == null) return s;
+        s.put("variable", at.variable());
+        s.put("lower_bound", at.lower());
+        s.put("upper_bound", at.upper());
+        boolean running = status.equals("running");
+        if (running) {
+            s.put("values_done", at.valuesDone());
+            s.put("current_value", at.value());
+            s.put("current_run", at.run());
+            if (at.group() != null) {
+                if (at.held() != null) s.put("held", at.held());
+                if (at.failed() != null) s.put("failed", at.failed());
+            }
+        }
+        s.put("state", running ? at.describe() : "search " + status + " after " + probeRuns + " probe run(s)"
+                + (status.equals("completed") ? "; the answer is in sla_summary.json" : ""));
+        return s;
+    }
+
     /** Called with {@code lock} held (or from the constructor, before any other thread has the object). */
     private void write(String status, long now) {
         lastWrite = now;
@@ -71,8 +117,10 @@ final class ProgressFile implements RecordSink {
         p.put("pipeline", "perf");
         p.put("total_count", total);
         p.put("processed_count", done);
-        p.put("percent", total == 0 ? 100.0 : Math.round(1000.0 * done / total) / 10.0);
+        if (search) p.putNull("percent");
+        else p.put("percent", total == 0 ? 100.0 : Math.round(1000.0 * done / total) / 10.0);
         p.put("updated_at", Instant.now().toString());
+        if (search) p.set("sla_auto_tune", searchState(status));
         Path tmp = file.resolveSibling("progress.json.tmp");
         try {
             Files.write(tmp, JSON.writeValueAsBytes(p));

@@ -4,9 +4,11 @@ import io.unibench.BadInputException;
 import io.unibench.client.ClientWarmup;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.metrics.LevelName;
 import io.unibench.report.scenario.ReportFiles;
 import io.unibench.report.scenario.ScenarioReport;
 import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.LoadsText;
 import io.unibench.scenario.ScenarioFile;
 import io.unibench.scenario.ScenarioResults;
 import io.unibench.scenario.ScenarioRunner;
@@ -108,8 +110,10 @@ public final class RunCommand implements Callable<Integer> {
         ShardRun shards = ShardRun.forScenario(shard, history, bench, environment);
         Double errorLimit = maxErrorRate != null ? maxErrorRate : bench.maxErrorRatePercent();
         if (checkOnly) {
+            List<String> loads = LoadsText.lines(bench);
             out.println(config + ": valid (" + bench.providers().size() + " provider(s), " + bench.scenarios().size()
-                    + " scenario(s), levels " + bench.concurrency().levels() + ")");
+                    + " scenario(s), " + loads.getFirst() + ")");
+            loads.stream().skip(1).forEach(line -> out.println("  " + line));
             return 0;
         }
         Path root = outputRoot(bench);
@@ -190,12 +194,12 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** Every level of every series, named provider / scenario / concurrency. */
+    /** Every level of every series, named provider / scenario / level ({@code concurrency 8}, {@code rate 10 req/s}). */
     private static Map<String, io.unibench.metrics.RunResult> points(ScenarioResults results) {
         Map<String, io.unibench.metrics.RunResult> m = new LinkedHashMap<>();
         for (ScenarioResults.Series s : results.series()) {
             for (ScenarioResults.Level l : s.levels()) {
-                m.put(s.provider().name() + " / " + s.scenario().name() + " / concurrency " + l.concurrency(), l.result());
+                m.put(s.provider().name() + " / " + s.scenario().name() + " / " + LevelName.display(l.name()), l.result());
             }
         }
         return m;

@@ -8,6 +8,7 @@ import io.unibench.schedule.Incident;
 import io.unibench.schedule.OutboxStore;
 import io.unibench.schedule.Round;
 import io.unibench.schedule.Schedule;
+import io.unibench.schedule.Target;
 import io.unibench.schedule.ScheduleDocument;
 import io.unibench.schedule.ScheduleStore;
 import io.unibench.schedule.Times;
@@ -48,7 +49,7 @@ final class ScheduleShowCommand extends ScheduleStoreCommand {
                         + (r.channels().isEmpty() ? "" : " → " + String.join(", ", r.channels())));
                 for (Map.Entry<String, AlertState> e : store.alerts().states(s.name(), r.name()).entrySet()) {
                     AlertState st = e.getValue();
-                    o.println("    " + e.getKey() + ": " + st.status().name().toLowerCase(java.util.Locale.ROOT)
+                    o.println("    " + Target.display(e.getKey()) + ": " + st.status().name().toLowerCase(java.util.Locale.ROOT)
                             + (st.breachStreak() > 0 ? " (" + st.breachStreak() + " round(s) in a row)" : "")
                             + (st.noDataStreak() > 0 ? ", " + st.noDataStreak() + " round(s) without data" : ""));
                 }
@@ -66,8 +67,8 @@ final class ScheduleShowCommand extends ScheduleStoreCommand {
         o.println();
         o.println("Incidents (newest first):");
         for (Incident i : store.alerts().incidents(s.name(), 10)) {
-            o.println("  " + i.rule() + " · " + i.target() + ": " + i.kind() + " from " + Times.utc(i.openedAt())
-                    + (i.open() ? " (open)" : " to " + Times.utc(i.resolvedAt())) + ", worst " + i.worstValue());
+            o.println("  " + i.rule() + " · " + Target.display(i.target()) + ": " + i.kind() + " from "
+                    + Times.utc(i.openedAt()) + (i.open() ? " (open)" : " to " + Times.utc(i.resolvedAt())) + ", worst " + i.worstValue());
         }
         o.println();
         o.println("Notifications (newest first):");

@@ -41,8 +41,13 @@ final class SlaAutoTune {
 
     private SlaAutoTune() {}
 
+    /** Told where the search is as each probe run starts, and the run's requests. */
+    interface ProbeListener {
+        void starting(SlaTuner.Progress where, int requests);
+    }
+
     static Outcome run(PerfOptions options, PerfSettings s, Path root, PrintWriter err, StopSignal stop,
-                       BooleanSupplier halted, PointRunner point) throws Exception {
+                       BooleanSupplier halted, PointRunner point, ProbeListener listener) throws Exception {
         SlaOptions sla = options.loads.sla;
         SlaParams params = sla.params();
         params.notes().forEach(err::println);
@@ -61,8 +66,6 @@ final class SlaAutoTune {
                     : s.openLoop() ? LoadPlan.openLoop(number, value, s.duration(), warmup)
                     : new LoadPlan(sla.fixedParallel(), number, value, s.duration(), warmup);
             plan = options.loads.shape(plan, offset[0]);
-            err.println("SLA auto-tune: " + variable + "=" + value + ", run " + (run + 1) + "/" + sla.runs()
-                    + " (" + number + " requests)");
             RunResult r = point.run(plan, offset[0], root.resolve("sla_tuning")
                     .resolve("sla_" + variable + "_" + value + "_run_" + run), results.isEmpty());
             results.add(r);
@@ -72,7 +75,11 @@ final class SlaAutoTune {
         int start = sla.variable() == SlaOptions.Variable.parallel
                 ? (options.parallel != null ? options.parallel.get(0) : 1)
                 : (options.rate != null && options.rate.get(0) > 0 ? (int) Math.round(options.rate.get(0)) : 1);
-        SlaTuning tuning = tuner.tune(start);
+        SlaTuning tuning = tuner.tune(start, where -> {
+            int number = sla.number(where.value());
+            err.println("SLA auto-tune " + where.describe() + " (" + number + " requests)");
+            listener.starting(where, number);
+        });
         EvalscopeFiles.writeJson(root.resolve(SUMMARY_FILE), SlaSummary.json(tuning, params));
         return new Outcome(results, tuning, tables(tuning, params));
     }

@@ -216,9 +216,18 @@ public final class SessionRunner {
         private RunFinished end;
         private int target = -1;
         private LlmClient client;
+        private String search; // where a search is, for its next probe's start event; null for a sweep
 
         private Session(Front front) {
             this.front = front;
+        }
+
+        /**
+         * The next points are a search's probes (SLA auto-tune), whose count is not known in advance: their start
+         * events say {@code state} (where the search is) instead of a count of points.
+         */
+        public void searching(String state) {
+            search = state;
         }
 
         /** The run must end: stopped, or a point failed (a bug, an output that could not be written). */
@@ -245,7 +254,7 @@ public final class SessionRunner {
                         err.println(ClientWarmup.run(client, probe.body(), probe.stream(), warmup).line());
                     }
                     run.beforeStart();
-                    PointOutcome o = runPoint(index, point, run, client);
+                    PointOutcome o = runPoint(index, point, run, client, search);
                     results.add(o.result);
                     checks.add(o.check);
                     failure = o.failure;
@@ -299,14 +308,15 @@ public final class SessionRunner {
 
     private record PointOutcome(RunResult result, SelfCheckReport check, RuntimeException failure) {}
 
-    private PointOutcome runPoint(int index, RunSpec.Point point, PointRun run, LlmClient client)
+    private PointOutcome runPoint(int index, RunSpec.Point point, PointRun run, LlmClient client, String search)
             throws IOException, InterruptedException {
         LoadPlan plan = point.plan();
         boolean held = plan.number() == Integer.MAX_VALUE; // a level held by time: its count is what ran
         RunInfo info = new RunInfo(point.label(), plan.concurrency(), plan.paced() ? plan.rate() : -1,
                 held ? 0 : plan.number());
-        // a search (SLA auto-tune) runs more points than the spec lists: then the count grows with it
-        events.publish(new PointStarted(index, Math.max(spec.points().size(), index + 1), point.label(), plan));
+        // a search's (SLA auto-tune's) probes are not counted in advance: 0 points, and where the search is
+        events.publish(search != null ? new PointStarted(index, 0, point.label(), plan, search)
+                : new PointStarted(index, Math.max(spec.points().size(), index + 1), point.label(), plan));
         RunMetrics metrics = new RunMetrics();
         PointObserver.Point watched = observer.start(point.label(), spec.target(point).url());
         long start = System.nanoTime();

@@ -23,7 +23,9 @@ public final class PhasesTable {
     }
 
     public static TextTable of(List<RunResult> runs) {
-        TextTable t = new TextTable(List.of("Conc.", "Phase (ms)", "n", "avg", "p50", "p95", "p99"), R, L, R, R, R, R, R);
+        boolean paced = runs.stream().anyMatch(r -> r.info().rate() > 0);
+        TextTable t = new TextTable(List.of(paced ? "Level" : "Conc.", "Phase (ms)", "n", "avg", "p50", "p95", "p99"),
+                R, L, R, R, R, R, R);
         for (RunResult r : runs) {
             PhaseSummary p = r.phases();
             if (p.isEmpty()) continue;
@@ -41,7 +43,10 @@ public final class PhasesTable {
         return t;
     }
 
+    /** {@code 8}, or a paced run's rate: {@code 10 req/s} (open loop) or {@code 8 @ 10 req/s} (bounded). */
     private static String conc(RunInfo info) {
-        return info.concurrency() < 0 ? "INF" : Integer.toString(info.concurrency());
+        if (!(info.rate() > 0)) return info.concurrency() < 0 ? "INF" : Integer.toString(info.concurrency());
+        String rate = DisplayNumbers.format(info.rate(), 2) + " req/s";
+        return info.concurrency() < 0 ? rate : info.concurrency() + " @ " + rate;
     }
 }

@@ -51,7 +51,12 @@ final class ScenarioSla {
                     RunResult r = session.run(new RunSpec.Point(label, target, workload, plan, Duration.ZERO));
                     return session.ended() ? null : r;
                 });
-                SlaTuning tuning = tuner.tune(sla.lowerBound());
+                String series = "[" + provider.name() + "/" + scenario.name() + "] SLA auto-tune ";
+                SlaTuning tuning = tuner.tune(sla.lowerBound(), where -> {
+                    session.searching(series + where.describe());
+                    progress.println(series + where.describe() + " (" + sla.number(where.value()) + " requests)");
+                    progress.flush();
+                });
                 Path dir = ScenarioRunner.seriesDir(spec, provider, scenario);
                 try {
                     java.nio.file.Files.createDirectories(dir);

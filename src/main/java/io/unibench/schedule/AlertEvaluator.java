@@ -41,7 +41,11 @@ public final class AlertEvaluator {
         for (AlertRule rule : alerts.rules()) {
             Set<Target> targets = new LinkedHashSet<>();
             for (Target t : found.points().keySet()) if (rule.scope().matches(t)) targets.add(t);
-            for (String key : store.alerts().states(schedule.name(), rule.name()).keySet()) targets.add(Target.parse(key));
+            for (String key : store.alerts().states(schedule.name(), rule.name()).keySet()) {
+                Target t = Target.parse(key);
+                if (!t.key().equals(key)) store.alerts().rekey(schedule.name(), rule.name(), key, t.key());
+                targets.add(t);
+            }
             for (Target t : targets) {
                 Observation o = observe(rule, t, found.points().get(t), round, nowMillis);
                 out.add(step(schedule, rule, t, o, alerts, round));

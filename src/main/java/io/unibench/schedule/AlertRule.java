@@ -27,14 +27,17 @@ public record AlertRule(String name, Metric metric, Scope scope, Op op, Double t
         }
     }
 
-    /** Which targets: a provider, a scenario and/or a concurrency level; null = any. */
-    public record Scope(String provider, String scenario, Integer level) {
+    /**
+     * Which targets: a provider, a scenario and/or a level as its label names it ({@code parallel_8}, {@code rate_10},
+     * {@code trace}; a document's {@code level: 8} is {@code parallel_8}); null = any.
+     */
+    public record Scope(String provider, String scenario, String level) {
         public static final Scope EVERY = new Scope(null, null, null);
 
         public boolean matches(Target t) {
             return (provider == null || provider.equals(t.provider()))
                     && (scenario == null || scenario.equals(t.scenario()))
-                    && (level == null || level == t.level());
+                    && (level == null || level.equals(t.level()));
         }
     }
 

@@ -49,6 +49,25 @@ public final class AlertStore {
         return out;
     }
 
+    /**
+     * Renames a target's key in its state, values, incidents and history (one transaction), unless {@code to}
+     * already has a state: a key of the form from before levels had names becomes its level's key, so the level's
+     * open incidents and streaks carry on under it ({@link Target#parse}).
+     */
+    void rekey(String schedule, String rule, String from, String to) throws SQLException {
+        db.tx(c -> {
+            if (!Db.query(c, "SELECT target FROM alert_states WHERE schedule = ? AND rule = ? AND target = ?",
+                    rs -> rs.getString(1), schedule, rule, to).isEmpty()) {
+                return null;
+            }
+            for (String table : List.of("alert_states", "alert_observations", "alert_incidents", "alert_events")) {
+                Db.update(c, "UPDATE " + table + " SET target = ? WHERE schedule = ? AND rule = ? AND target = ?", to,
+                        schedule, rule, from);
+            }
+            return null;
+        });
+    }
+
     /** The rule's values for the target, newest first, at most {@code limit} rounds. */
     public List<Observation> observations(String schedule, String rule, String target, int limit) throws SQLException {
         return db.tx(c -> Db.query(c, "SELECT round_id, at, value, run_id, note FROM alert_observations WHERE "

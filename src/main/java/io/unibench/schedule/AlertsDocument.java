@@ -113,12 +113,18 @@ public record AlertsDocument(List<AlertRule> rules, Map<String, Channel> channel
         AlertRule.Regression regression = reg == null ? null
                 : new AlertRule.Regression(reg.get("rounds").asInt(), reg.get("percent").asDouble());
         AlertRule.Scope scope = new AlertRule.Scope(text(n, "provider"), text(n, "scenario"),
-                n.has("level") ? n.get("level").asInt() : null);
+                level(n.get("level")));
         return new AlertRule(n.get("name").asText(), new Metric(metric, errorClass), scope,
                 AlertRule.Op.of(n.get("op").asText()), n.has("threshold") ? n.get("threshold").asDouble() : null,
                 regression, n.path("for_rounds").asInt(AlertRule.DEFAULT_FOR_ROUNDS),
                 n.path("resolve_after_rounds").asInt(1), n.path("remind_every_rounds").asInt(0),
                 n.path("no_data_rounds").asInt(0), n.path("min_successes").asInt(1), notify);
+    }
+
+    /** {@code level: 8} (a concurrency level, as before levels had names) or the level's name: {@code rate_10}. */
+    private static String level(JsonNode level) {
+        if (level == null || level.isNull()) return null;
+        return level.isIntegralNumber() ? "parallel_" + level.asInt() : level.asText();
     }
 
     private static String text(JsonNode n, String key) {

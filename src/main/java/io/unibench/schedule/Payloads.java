@@ -2,6 +2,7 @@ package io.unibench.schedule;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.metrics.LevelName;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -116,6 +117,12 @@ public final class Payloads {
         return String.join("\n", out);
     }
 
+    /** A concurrency level's number, as before levels had names; another level's name ({@code rate_10}). */
+    private static Object level(Target t) {
+        Integer c = LevelName.concurrency(t.level());
+        return c != null ? c : t.level();
+    }
+
     private static Map<String, Object> webhookBody(Notice n) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("event", n.kind());
@@ -124,7 +131,7 @@ public final class Payloads {
         m.put("rule", n.rule());
         m.put("condition", n.condition());
         m.put("target", ordered("provider", n.target().provider(), "model", n.target().model(),
-                "scenario", n.target().scenario(), "level", n.target().level()));
+                "scenario", n.target().scenario(), "level", level(n.target()), "level_name", n.target().level()));
         m.put("value", n.value());
         m.put("threshold", n.threshold());
         m.put("worst", n.worst());

@@ -19,12 +19,13 @@ public final class Trends {
 
     public record Point(String roundId, long at, double value, String runId) {}
 
-    public record Series(Target target, List<Point> points) {}
+    /** @param label the target as messages name it ({@link Target#display()}: its level as labelled) */
+    public record Series(Target target, String label, List<Point> points) {}
 
     public record Threshold(String rule, double value) {}
 
-    /** A rule firing or resolving for a target. */
-    public record Mark(String rule, String target, String kind, long at, Double value) {}
+    /** A rule firing or resolving for a target ({@code target} its key, {@code label} as messages name it). */
+    public record Mark(String rule, String target, String label, String kind, long at, Double value) {}
 
     public record Trend(String schedule, String metric, String unit, List<Series> series, List<Threshold> thresholds,
                         List<Mark> marks) {}
@@ -53,7 +54,7 @@ public final class Trends {
             });
         }
         List<Series> series = new ArrayList<>();
-        byTarget.forEach((t, p) -> series.add(new Series(t, p)));
+        byTarget.forEach((t, p) -> series.add(new Series(t, t.display(), p)));
         List<Threshold> thresholds = new ArrayList<>();
         List<String> rules = new ArrayList<>();
         try {
@@ -68,7 +69,7 @@ public final class Trends {
         List<Mark> marks = new ArrayList<>();
         for (AlertStore.HistoryEvent e : store.alerts().events(schedule)) {
             if (rules.contains(e.rule()) && (e.kind().equals("fired") || e.kind().equals("resolved"))) {
-                marks.add(new Mark(e.rule(), e.target(), e.kind(), e.at(), e.value()));
+                marks.add(new Mark(e.rule(), e.target(), Target.display(e.target()), e.kind(), e.at(), e.value()));
             }
         }
         return new Trend(schedule, metric.label(), metric.unit(), series, thresholds, marks);

@@ -1,6 +1,7 @@
 package io.unibench.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.metrics.LevelName;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.Summary;
 import io.unibench.scenario.KneeFinder;
@@ -17,7 +18,8 @@ import java.util.Map;
 /**
  * The series a run's charts draw, as plain arrays for uPlot: distributions from the stored percentile rows, the
  * throughput timeline from the stored (down-sampled) workload timeline in equal windows, TTFT over time from at most
- * {@link #MAX_DOTS} requests spread evenly over the run, the per-level curves from the points' summaries, and the
+ * {@link #MAX_DOTS} requests spread evenly over the run, the per-level curves from the points' summaries (closed-loop
+ * levels against concurrency, request-rate levels against the offered rate: two charts), and the
  * target server's own series (its {@code /metrics}, scraped once a second) from each point's stored
  * {@code server_metrics.json}.
  */
@@ -39,6 +41,7 @@ final class ChartData {
         m.put("server", server(store, run));
         m.put("levels", levels(done, run.config() == null ? DEFAULT_KNEE_GAIN_PERCENT
                 : run.config().path("knee").path("min_gain_percent").asDouble(DEFAULT_KNEE_GAIN_PERCENT)));
+        m.put("rate_levels", rateLevels(done));
         return m;
     }
 
@@ -219,41 +222,45 @@ final class ChartData {
     static final double DEFAULT_KNEE_GAIN_PERCENT = 10;
 
     /**
-     * One value per point: x is the concurrency, or the request rate when the points differ in rate only. With
-     * concurrency levels in rising order, {@code knee} is the first level after which the next raises successful
-     * req/s by less than {@code kneeGainPercent} ({@code unibench run}'s rule), or absent.
+     * The closed-loop levels' curves, one value per unpaced point, x its concurrency. With concurrency levels in rising
+     * order, {@code knee} is the first level after which the next raises successful req/s by less than
+     * {@code kneeGainPercent} ({@code unibench run}'s rule), or absent. Paced points are {@link #rateLevels}'.
      */
     static Map<String, Object> levels(List<StoredPoint> points, double kneeGainPercent) {
-        boolean byRate = points.size() > 1 && points.stream().map(StoredPoint::concurrency).distinct().count() == 1
-                && points.stream().allMatch(p -> p.rate() > 0);
-        List<Double> x = new ArrayList<>();
-        List<Double> tokens = new ArrayList<>();
-        List<Double> ttft = new ArrayList<>();
-        List<Double> latency = new ArrayList<>();
-        for (StoredPoint p : points) {
-            x.add(byRate ? p.rate() : (double) p.concurrency());
-            tokens.add(RunViews.number(p.summary(), RunViews.OUTPUT_THROUGHPUT));
-            ttft.add(RunViews.percentile(p, "95%", PercentileRow.TTFT));
-            latency.add(RunViews.percentile(p, "95%", PercentileRow.LATENCY));
-        }
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("x_label", byRate ? "request rate (req/s)" : "concurrency");
-        m.put("x", x);
-        m.put("output_tok_s", tokens);
-        m.put("ttft_p95_ms", ttft);
-        m.put("latency_p95_s", latency);
-        if (!byRate) {
-            for (int i = 0; i + 1 < points.size(); i++) {
-                Double now = RunViews.number(points.get(i).summary(), Summary.REQ_THROUGHPUT);
-                Double then = RunViews.number(points.get(i + 1).summary(), Summary.REQ_THROUGHPUT);
-                String why = now == null || then == null ? null : KneeFinder.flat(points.get(i).concurrency(), now,
-                        points.get(i + 1).concurrency(), then, kneeGainPercent);
-                if (why != null) {
-                    m.put("knee", Map.of("x", points.get(i).concurrency(), "reason", why));
-                    break;
-                }
+        List<StoredPoint> closed = points.stream().filter(p -> !(p.rate() > 0)).toList();
+        Map<String, Object> m = curves(closed, "concurrency", p -> (double) p.concurrency());
+        for (int i = 0; i + 1 < closed.size(); i++) {
+            Double now = RunViews.number(closed.get(i).summary(), Summary.REQ_THROUGHPUT);
+            Double then = RunViews.number(closed.get(i + 1).summary(), Summary.REQ_THROUGHPUT);
+            String why = now == null || then == null ? null : KneeFinder.flat(closed.get(i).concurrency(), now,
+                    closed.get(i + 1).concurrency(), then, kneeGainPercent);
+            if (why != null) {
+                m.put("knee", Map.of("x", closed.get(i).concurrency(), "reason", why));
+                break;
             }
         }
+        return m;
+    }
+
+    /**
+     * The request-rate levels' curves, one value per paced point (open loop, or bounded by a concurrency), x the
+     * offered rate: their concurrency is −1 or the bound, which is not what differs between them. A trace replay
+     * (paced at its recorded times, shown at its mean rate) is no level of a rate sweep and is left out.
+     */
+    static Map<String, Object> rateLevels(List<StoredPoint> points) {
+        List<StoredPoint> paced = points.stream()
+                .filter(p -> p.rate() > 0 && !LevelName.of(p.label()).equals("trace")).toList();
+        return curves(paced, "offered rate (req/s)", StoredPoint::rate);
+    }
+
+    private static Map<String, Object> curves(List<StoredPoint> points, String xLabel,
+                                              java.util.function.Function<StoredPoint, Double> x) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("x_label", xLabel);
+        m.put("x", points.stream().map(x).toList());
+        m.put("output_tok_s", points.stream().map(p -> RunViews.number(p.summary(), RunViews.OUTPUT_THROUGHPUT)).toList());
+        m.put("ttft_p95_ms", points.stream().map(p -> RunViews.percentile(p, "95%", PercentileRow.TTFT)).toList());
+        m.put("latency_p95_s", points.stream().map(p -> RunViews.percentile(p, "95%", PercentileRow.LATENCY)).toList());
         return m;
     }
 

@@ -50,6 +50,7 @@ final class EventJson {
         m.put("point", p.point());
         m.put("points", p.points());
         m.put("label", p.label());
+        m.put("search", p.search());
         LoadPlan plan = p.plan();
         Map<String, Object> pm = new LinkedHashMap<>();
         pm.put("concurrency", plan.concurrency());

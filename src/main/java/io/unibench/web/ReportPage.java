@@ -48,7 +48,7 @@ public final class ReportPage {
     public static String scenario(RunStore store, List<StoredRun> runs, ScenarioResults results) throws SQLException {
         BenchConfig c = results.config();
         List<Map.Entry<String, String>> facts = new ArrayList<>(List.of(Map.entry("Config", c.file()),
-                Map.entry("Levels", c.concurrency().levels().toString()),
+                Map.entry("Levels", String.join("; ", io.unibench.scenario.LoadsText.lines(c))),
                 Map.entry("Rate limit", ScenarioReport.num(c.rateLimitPerSec(), 2)
                         + (c.rateLimitRampOnly() ? " starts/s on each level's ramp only" : " starts/s")),
                 Map.entry("Connection pool", Integer.toString(c.connectionPool()))));
@@ -56,7 +56,8 @@ public final class ReportPage {
         List<ScenarioPart> scenarios = new ArrayList<>();
         for (BenchConfig.Scenario sc : c.scenarios()) {
             List<ScenarioResults.Series> series = results.forScenario(sc.name());
-            if (series.isEmpty()) continue;
+            // open-loop, trace and SLA levels are not compared (each provider's report has them), as in the terminal's
+            if (series.stream().noneMatch(x -> x.levels().stream().anyMatch(ScenarioResults.Level::closedLoop))) continue;
             Comparison.Table t = Comparison.of(sc.name(), series);
             List<Table> tables = new ArrayList<>();
             tables.add(comparison("Provider comparison: " + sc.name() + " (levels " + t.levels() + " run by every "

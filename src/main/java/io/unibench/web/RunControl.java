@@ -88,6 +88,7 @@ final class RunControl {
         if (loads.requestRate() != null) m.put("request_rate", loads.requestRate().levels());
         if (loads.sla() != null) m.put("sla_auto_tune", loads.sla().variable());
         m.put("scenarios", doc.config().scenarios().stream().map(s -> s.name()).toList());
+        m.put("load", io.unibench.scenario.LoadsText.lines(doc.config())); // what will run, as run --config --check says
         WebServer.json(ctx, m);
     }
 

@@ -14,6 +14,7 @@ import io.unibench.schedule.Incident;
 import io.unibench.schedule.Numbers;
 import io.unibench.schedule.Round;
 import io.unibench.schedule.Schedule;
+import io.unibench.schedule.Target;
 import io.unibench.schedule.ScheduleDocument;
 import io.unibench.schedule.ScheduleStore;
 import io.unibench.schedule.Trends;
@@ -167,7 +168,7 @@ public final class SchedulePages implements AutoCloseable {
         List<IncidentRow> incidents = new ArrayList<>();
         List<IncidentRow> open = new ArrayList<>();
         for (Incident i : schedules.alerts().incidents(s.name(), 50)) {
-            IncidentRow row = new IncidentRow(i.rule(), i.target(), i.kind(), time(i.openedAt()),
+            IncidentRow row = new IncidentRow(i.rule(), Target.display(i.target()), i.kind(), time(i.openedAt()),
                     i.open() ? "open" : time(i.resolvedAt()), Numbers.format(i.worstValue()));
             incidents.add(row);
             if (i.open()) open.add(row);
@@ -175,7 +176,7 @@ public final class SchedulePages implements AutoCloseable {
         List<EventRow> history = new ArrayList<>();
         for (AlertStore.HistoryEvent e : schedules.alerts().events(s.name()).reversed()) {
             if (history.size() == 50) break;
-            history.add(new EventRow(time(e.at()), e.kind(), e.rule(), e.target(), Numbers.format(e.value()),
+            history.add(new EventRow(time(e.at()), e.kind(), e.rule(), Target.display(e.target()), Numbers.format(e.value()),
                     runsOfRound.getOrDefault(e.roundId(), List.of())));
         }
         return new PageModel(s.name(), s.trigger().describe(), s.enabled(), next, rules, problem, metrics, rounds, open,

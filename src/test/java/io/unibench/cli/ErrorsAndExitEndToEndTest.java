@@ -117,24 +117,44 @@ class ErrorsAndExitEndToEndTest {
         }
     }
 
+    /** A gated scenario file ({@code max_error_rate: 0}) of one chat scenario {@code qa} at {@code load}. */
+    private Path gatedFile(String name, SimServer sim, String load) throws IOException {
+        Path file = out.resolve(name);
+        Files.writeString(file, """
+                providers:
+                  - {name: p, base_url: "%s", model: m}
+                generation: {temperature: 0, max_tokens: 4}
+                %s
+                max_error_rate: 0
+                scenarios:
+                  - {name: qa, type: chat, stream: true, prompt: "hello"}
+                """.formatted(sim.baseUrl() + "/v1", load));
+        return file;
+    }
+
+    /** The run of a gated file: exit 3 and its error line. */
+    private String gated(Path file, String dir) {
+        CliHarness.Run r = CliHarness.run("--config", file.toString(), "--outputs-dir", out.resolve(dir).toString(),
+                "--no-timestamp", "--no-db");
+        assertThat(r.exit()).as(r.err()).isEqualTo(3);
+        return r.err();
+    }
+
+    /** Each rate level is gated on its own and named by its rate (they all have concurrency -1: one used to hide the rest). */
+    @Test
+    void theErrorGateNamesARateLevelByItsRate() throws Exception {
+        try (SimServer sim = sim(FaultKind.HTTP_500, 0.5)) {
+            assertThat(gated(gatedFile("rates.yaml", sim, "request_rate: {levels: [50, 100], requests_per_level: 10}"), "r"))
+                    .containsPattern("unibench: p / qa / rate 50 req/s: \\d+ of 10 requests failed")
+                    .doesNotContain("concurrency -1");
+        }
+    }
+
     @Test
     void theScenarioFilesMaxErrorRateGatesTheRunAndTheFlagOverridesIt() throws Exception {
         try (SimServer sim = sim(FaultKind.HTTP_500, 0.3)) {
-            Path file = out.resolve("gate.yaml");
-            Files.writeString(file, """
-                    providers:
-                      - {name: p, base_url: "%s", model: m}
-                    generation: {temperature: 0, max_tokens: 4}
-                    concurrency: {levels: [1], requests_per_level: 10}
-                    rate_limit: 1000
-                    max_error_rate: 0
-                    scenarios:
-                      - {name: qa, type: chat, stream: true, prompt: "hello"}
-                    """.formatted(sim.baseUrl() + "/v1"));
-            CliHarness.Run gated = CliHarness.run("--config", file.toString(), "--outputs-dir",
-                    out.resolve("a").toString(), "--no-timestamp", "--no-db");
-            assertThat(gated.exit()).as(gated.err()).isEqualTo(3);
-            assertThat(gated.err()).containsPattern("unibench: p / qa / concurrency 1: [1-9] of 10 requests failed "
+            Path file = gatedFile("gate.yaml", sim, "concurrency: {levels: [1], requests_per_level: 10}\nrate_limit: 1000");
+            assertThat(gated(file, "a")).containsPattern("unibench: p / qa / concurrency 1: [1-9] of 10 requests failed "
                     + "\\(\\d+\\.\\d%\\), above --max-error-rate 0%");
             CliHarness.Run flag = CliHarness.run("--config", file.toString(), "--outputs-dir",
                     out.resolve("b").toString(), "--no-timestamp", "--no-db", "--max-error-rate", "100");

@@ -239,6 +239,23 @@ class EvalscopeFlagsTest {
                     assertThat(p.get("total_count").asLong()).isEqualTo(3);
                     assertThat(p.get("percent").asDouble()).isEqualTo(100.0);
                 }),
+                // a search's probe count is not known in advance: no made-up percent (it passed 100 % before)
+                flag("enable-progress-tracker, sla-auto-tune", f("--enable-progress-tracker", "--sla-auto-tune",
+                        "--sla-params", "{\"avg_latency\": \"<=60\"}", "--sla-num-runs", "1", "--sla-upper-bound", "4",
+                        "--sla-number-multiplier", "1", "--max-tokens", "2"), r -> {
+                    JsonNode p = r.ok().json("progress.json");
+                    assertThat(r.requests()).hasSize(7); // parallel 1, 2 and 4: 1 + 2 + 4 requests
+                    assertThat(p.get("status").asText()).isEqualTo("completed");
+                    assertThat(p.get("processed_count").asLong()).isEqualTo(7);
+                    assertThat(p.get("total_count").asLong()).isEqualTo(7);
+                    assertThat(p.get("percent").isNull()).isTrue();
+                    assertThat(p.at("/sla_auto_tune/probe_runs_started").asInt()).isEqualTo(3);
+                    assertThat(p.at("/sla_auto_tune/upper_bound").asInt()).isEqualTo(4);
+                    assertThat(p.at("/sla_auto_tune/state").asText()).isEqualTo("search completed after 3 probe run(s); "
+                            + "the answer is in sla_summary.json");
+                    assertThat(r.err()).contains("SLA auto-tune probe 3: parallel 4, run 1 of 1; 2 value(s) done; "
+                            + "holds at 2, none failed yet: the limit is in [2, 4] (4 requests)");
+                }),
                 flag("name, outputs-dir", f("--name", "flags-run", "--outputs-dir", "OUT"), r ->
                         assertThat(r.ok().root().resolve("parallel_1_number_2/benchmark_summary.json")).exists()),
                 flag("timestamped (without --no-timestamp)", f("--outputs-dir", "OUT", "--no-timestamp-off"), r -> {}),

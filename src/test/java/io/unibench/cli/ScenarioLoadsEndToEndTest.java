@@ -133,6 +133,9 @@ class ScenarioLoadsEndToEndTest {
         assertThat(r.err()).contains("[p/s] rate 100 req/s: 120 requests", "[p/s] rate 200 req/s: 120 requests");
         assertThat(r.out()).as("the level table names the rate levels").contains("rate_100", "rate_200")
                 .contains("of request_rate [100.0, 200.0] req/s");
+        // the level table's first column and the phases table name rates, not concurrency (−1: "INF" twice)
+        assertThat(r.out()).containsPattern("│\\s+Level │ Requests │").containsPattern("│\\s+100 req/s │ Queue")
+                .containsPattern("│\\s+200 req/s │ Queue").doesNotContain("│   INF │");
     }
 
     @Test
@@ -244,6 +247,11 @@ class ScenarioLoadsEndToEndTest {
         }
         assertThat(scenario.has("parallel_3")).isFalse();
         assertThat(r.err()).contains("[p/s] SLA auto-tune: p99_latency <= 0.3 s → max parallel 4");
+        // each probe says where the search is: its count is not known in advance, so no "point i of n"
+        assertThat(r.err()).contains("[p/s] SLA auto-tune probe 1: parallel 1, run 1 of 2; 0 value(s) done; none held "
+                        + "yet, none failed yet: the limit is in [1, ",
+                "[p/s] SLA auto-tune probe 12: parallel 5, run 2 of 2; 5 value(s) done; holds at 4, fails at 6: the "
+                        + "limit is in [4, 5] (10 requests)");
     }
 
     @Test
@@ -267,12 +275,38 @@ class ScenarioLoadsEndToEndTest {
     }
 
     @Test
-    void theShippedExamplesValidate() {
-        for (String example : List.of("examples/open-loop-rates.yaml", "examples/sla-auto-tune.yaml")) {
-            CliHarness.Run r = CliHarness.run("--config", example, "--check");
-            assertThat(r.exit()).as(example + ": " + r.err()).isZero();
-            assertThat(r.out()).contains(": valid");
-        }
+    void theShippedExamplesValidateAndCheckSaysWhatWillRun() {
+        CliHarness.Run rates = CliHarness.run("--config", "examples/open-loop-rates.yaml", "--check");
+        assertThat(rates.exit()).as(rates.err()).isZero();
+        assertThat(rates.out()).contains(": valid (1 provider(s), 2 scenario(s), request rate levels [5, 10, 20] req/s "
+                        + "(open loop), burstiness 0.5 (gamma gaps), no bound in flight, 60 requests per level)")
+                .contains("  scenario mooncake: trace replay of examples/data/mooncake/mooncake_trace_sample.jsonl, "
+                        + "24 requests at their timestamps / 20")
+                .doesNotContain("levels [1]");
+        CliHarness.Run sla = CliHarness.run("--config", "examples/sla-auto-tune.yaml", "--check");
+        assertThat(sla.exit()).as(sla.err()).isZero();
+        assertThat(sla.out()).contains(": valid (1 provider(s), 1 scenario(s), SLA auto-tune of parallel (concurrency) "
+                        + "in [1, 64], criteria p99_tpot <= 5.2 ms, 2 run(s) per probe of max(1, round(value × 2)) "
+                        + "requests; the probes are chosen by the search)")
+                .doesNotContain("levels [1]");
+    }
+
+    @Test
+    void checkSaysARampsRatesAndItsBound() throws IOException {
+        Path f = dir.resolve("ramp.yaml");
+        Files.writeString(f, """
+                provider: {name: p, base_url: sim, model: m}
+                request_rate:
+                  ramp_up: {strategy: exponential, start_rps: 2, end_rps: 40}
+                  max_concurrency: 8
+                  requests_per_level: 30
+                scenarios:
+                  - {name: s, type: chat, prompt: hi}
+                """);
+        CliHarness.Run r = CliHarness.run("--config", f.toString(), "--check");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("request rate ramp exponential 2 → 40 req/s (one level), burstiness 1 (Poisson), "
+                + "at most 8 in flight, 30 requests per level");
     }
 
     @Test

@@ -50,14 +50,8 @@ class ScheduleEndToEndTest {
                 .withTtftMs(ttftMs).withItlMs(1));
     }
 
-    @AfterEach
-    void stop() {
-        if (sim != null) sim.close();
-        if (hook != null) hook.stop(0);
-    }
-
-    @Test
-    void firesAfterForRoundsAndResolvesWhenLatencyIsBack() throws Exception {
+    /** The webhook receiver on 127.0.0.1: every notice it gets into {@link #notices}. */
+    private ObjectMapper startHook() throws java.io.IOException {
         hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         ObjectMapper json = new ObjectMapper();
         hook.createContext("/hook", ex -> {
@@ -66,6 +60,18 @@ class ScheduleEndToEndTest {
             ex.close();
         });
         hook.start();
+        return json;
+    }
+
+    @AfterEach
+    void stop() {
+        if (sim != null) sim.close();
+        if (hook != null) hook.stop(0);
+    }
+
+    @Test
+    void firesAfterForRoundsAndResolvesWhenLatencyIsBack() throws Exception {
+        ObjectMapper json = startHook();
         simulator(0, 10);
         int port = sim.port();
         Path file = dir.resolve("nightly.yaml");
@@ -140,9 +146,9 @@ class ScheduleEndToEndTest {
 
         Run show = schedule(env, "show", "nightly", "--db", db);
         assertThat(show.out()).contains("slow-first-token: ttft_p95_ms > 150 for 2 round(s) → team-hook")
-                .contains("local | m | chat | 1: ok");
+                .contains("local (m) · chat · concurrency 1: ok");
         assertThat(show.out().lines().filter(l -> l.contains("  finished  manual  "))).hasSize(4);
-        assertThat(show.out()).contains("slow-first-token · local | m | chat | 1: threshold from ");
+        assertThat(show.out()).contains("slow-first-token · local (m) · chat · concurrency 1: threshold from ");
         // every round is an ordinary run in the history, tagged with its schedule
         CliHarness.Run runs = CliHarness.main("runs", "list", "--db", db, "--tag", "schedule:nightly");
         assertThat(runs.out().lines().filter(l -> l.contains("nightly/local"))).hasSize(4);
@@ -209,6 +215,81 @@ class ScheduleEndToEndTest {
         }
     }
 
+    /**
+     * A schedule of open-loop rate levels: each rate level is a target of its own (not all at "concurrency −1"),
+     * a rule scoped to {@code level: rate_40} watches that level only, messages name it "rate 40 req/s", and an
+     * incident stored under the key of before levels had names ({@code chat/rate_40 | -1}) carries on under the
+     * level's key and resolves there.
+     */
+    @Test
+    void rateLevelsAreTargetsOfTheirOwnNamedByTheirRate() throws Exception {
+        ObjectMapper json = startHook();
+        simulator(0, 5);
+        Path file = dir.resolve("rates.yaml");
+        Files.writeString(file, """
+                providers:
+                  - {name: local, base_url: "http://127.0.0.1:%d/v1", model: m}
+                generation: {max_tokens: 2, ignore_eos: true}
+                request_rate: {levels: [20, 40], requests_per_level: 3}
+                scenarios:
+                  - {name: chat, type: chat, prompt: hello}
+                alerts:
+                  - {name: every-level, metric: success_rate, op: "<", threshold: 50, for_rounds: 1}
+                  - {name: fast-one, metric: ttft_p95_ms, op: ">", threshold: 10000, for_rounds: 1, level: rate_40,
+                     notify: [team-hook]}
+                notify:
+                  - {name: team-hook, type: webhook, url_env: HOOK_URL}
+                """.formatted(sim.port()));
+        String db = dir.resolve("unibench.db").toString();
+        Map<String, String> env = Map.of("HOOK_URL", "http://127.0.0.1:" + hook.getAddress().getPort() + "/hook");
+        Run add = schedule(env, "add", "rates", "--config", file.toString(), "--every", "1h", "--db", db);
+        assertThat(add.exit()).as(add.err()).isZero();
+        io.unibench.store.StoreLocation location = io.unibench.store.StoreLocation.sqlite(Path.of(db));
+        String legacy = "local | m | chat/rate_40 | -1"; // how the level was keyed before: scenario "chat/rate_40"
+        try (io.unibench.schedule.ScheduleStore ss = io.unibench.schedule.ScheduleStore.open(location)) {
+            io.unibench.schedule.AlertRule rule = io.unibench.schedule.ScheduleDocument.alerts(ss.get("rates"),
+                    ss.rules("rates")).rules().get(1);
+            var fired = io.unibench.schedule.AlertMachine.step(rule, io.unibench.schedule.AlertState.INITIAL, false, true);
+            ss.alerts().applyRound("rates", rule, legacy,
+                    new io.unibench.schedule.Observation("r0", 1, 20000.0, null, null), fired);
+        }
+
+        Run r1 = schedule(env, "run", "rates", "--db", db, "--outputs-dir", dir.resolve("out").toString(),
+                "--notify-wait", "0");
+        assertThat(r1.exit()).as(r1.err()).isZero();
+        assertThat(r1.out()).contains("Alert every-level · local (m) · chat · rate 20 req/s: 100 % → ok",
+                        "Alert every-level · local (m) · chat · rate 40 req/s: 100 % → ok")
+                .containsPattern("Alert fast-one · local \\(m\\) · chat · rate 40 req/s: [0-9.]+ ms → ok \\[resolved]")
+                .doesNotContain("fast-one · local (m) · chat · rate 20", "concurrency -1");
+        assertThat(r1.out().lines().filter(l -> l.startsWith("Alert "))).hasSize(3).noneMatch(l -> l.contains("chat/rate_"));
+        assertThat(notices).singleElement().satisfies(n -> {
+            assertThat(n.get("event").asText()).isEqualTo("resolved");
+            assertThat(n.at("/target/scenario").asText()).isEqualTo("chat");
+            assertThat(n.at("/target/level").asText()).isEqualTo("rate_40");
+            assertThat(n.at("/target/level_name").asText()).isEqualTo("rate_40");
+            assertThat(n.get("title").asText()).isEqualTo("[RESOLVED] fast-one · local (m) · chat · rate 40 req/s");
+        });
+        try (io.unibench.schedule.ScheduleStore ss = io.unibench.schedule.ScheduleStore.open(location);
+             io.unibench.store.RunStore rs = io.unibench.store.RunStore.open(location)) {
+            var trend = io.unibench.schedule.Trends.of(ss, rs, "rates", "ttft_p95_ms", null, 10);
+            assertThat(trend.series()).extracting(io.unibench.schedule.Trends.Series::label)
+                    .containsExactly("local (m) · chat · rate 20 req/s", "local (m) · chat · rate 40 req/s");
+            assertThat(trend.marks()).as("the incident's fired (under the old key) and resolved")
+                    .extracting(io.unibench.schedule.Trends.Mark::label)
+                    .containsExactly("local (m) · chat · rate 40 req/s", "local (m) · chat · rate 40 req/s");
+            assertThat(ss.alerts().states("rates", "fast-one")).containsOnlyKeys("local | m | chat | rate_40");
+            assertThat(ss.alerts().states("rates", "every-level"))
+                    .containsOnlyKeys("local | m | chat | rate_20", "local | m | chat | rate_40");
+            assertThat(ss.alerts().incidents("rates", 10)).singleElement().satisfies(i -> {
+                assertThat(i.target()).isEqualTo("local | m | chat | rate_40");
+                assertThat(i.open()).isFalse();
+            });
+        }
+        Run show = schedule(env, "show", "rates", "--db", db);
+        assertThat(show.out()).contains("    local (m) · chat · rate 40 req/s: ok",
+                "fast-one · local (m) · chat · rate 40 req/s: threshold from ");
+    }
+
     private static java.net.http.HttpResponse<String> post(java.net.http.HttpClient http, String url, String body)
             throws Exception {
         return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
@@ -244,7 +325,12 @@ class ScheduleEndToEndTest {
         assertThat(bad.err().strip()).isEqualTo("unibench: bad.yaml:7: alerts[0].metric: must be a metric short name: "
                 + "{ttft,latency,tpot,itl}_{p50,p90,p95,p99}_{ms,s}, success_rate, error_rate, output_tps, rps, "
                 + "cache_hit_rate or cost_per_1k");
-        Files.writeString(file, Files.readString(file).replace("ttft_p95", "ttft_p95_ms")
+        Files.writeString(file, Files.readString(file).replace("ttft_p95", "ttft_p95_ms") + "    level: rate-10\n");
+        Run level = schedule(Map.of(), "add", "x", "--config", file.toString(), "--every", "1h", "--db", db);
+        assertThat(level.exit()).isEqualTo(2);
+        assertThat(level.err().strip()).isEqualTo("unibench: bad.yaml:10: alerts[0].level: must name a level as its "
+                + "label does: parallel_N, rate_R, ramp_STRATEGY_R0_R1, trace or sla_VAR_VAL_run_I");
+        Files.writeString(file, Files.readString(file).replace("    level: rate-10\n", "    level: rate_10\n")
                 + "    notify: [chat]\nnotify:\n  - {name: chat, type: feishu, url_env: FEISHU_URL}\n");
         Run unset = schedule(Map.of(), "add", "x", "--config", file.toString(), "--every", "1h", "--db", db);
         assertThat(unset.exit()).isEqualTo(2);

@@ -151,6 +151,30 @@ class SessionRunnerTest {
         }
     }
 
+    /** A search's probes (SLA auto-tune): not counted as "point i of n" (the spec lists none), each says where it is. */
+    @Test
+    void aSearchsProbesAreNotCountedInAdvanceAndSayWhereTheSearchIs() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(0))) {
+            StopSignal stop = new StopSignal();
+            Events seen = new Events();
+            try (EventHub hub = new EventHub()) {
+                hub.subscribe(seen.events::add);
+                SessionRunner runner = new SessionRunner(spec(sim.baseUrl() + "/v1/chat/completions", false),
+                        Map.of(), false, stop, hub, SessionRunner.Recorder.NONE, new PrintWriter(new StringWriter()));
+                try (SessionRunner.Session session = runner.open(new Front(stop))) {
+                    for (int value : new int[] {1, 2}) {
+                        session.searching("probe " + value);
+                        LoadPlan plan = new LoadPlan(value, 2, -1, null, 0);
+                        session.run(new RunSpec.Point(plan.label(), 0, 0, plan, Duration.ZERO));
+                    }
+                    session.finish();
+                }
+            }
+            assertThat(seen.events.stream().filter(e -> e instanceof PointStarted).map(e -> (PointStarted) e)
+                    .map(p -> p.point() + "/" + p.points() + " " + p.search())).containsExactly("0/0 probe 1", "1/0 probe 2");
+        }
+    }
+
     @Test
     void aStopEndsThePointWithAPartialResultAndTheRunAsStopped() throws Exception {
         // replies of ~2 s each: the stop comes while the first requests are in flight

@@ -47,7 +47,7 @@ class ChannelsTest {
 
     static Notice fired() {
         return new Notice("fired", "nightly", "slow-first-token", "ttft_p95_ms > 2000", "ms",
-                new Target("deepseek", "deepseek-chat", "chat", 8), 2350.0, 2000.0, 2350.0,
+                new Target("deepseek", "deepseek-chat", "chat", "parallel_8"), 2350.0, 2000.0, 2350.0,
                 Arrays.asList(1200.0, null, 2100.0, 2350.0), NOW - 86_400_000L, NOW, 2, "round-1", "run-1",
                 "https://bench.example.com/runs/run-1");
     }
@@ -145,7 +145,7 @@ class ChannelsTest {
             JsonNode b = Payloads.JSON.readTree(r.body());
             assertThat(b.get("event").asText()).isEqualTo("fired");
             assertThat(b.get("target").toString()).isEqualTo("{\"provider\":\"deepseek\",\"model\":\"deepseek-chat\","
-                    + "\"scenario\":\"chat\",\"level\":8}");
+                    + "\"scenario\":\"chat\",\"level\":8,\"level_name\":\"parallel_8\"}");
             assertThat(b.get("last_values").toString()).isEqualTo("[1200.0,null,2100.0,2350.0]");
             assertThat(b.get("run_url").asText()).isEqualTo("https://bench.example.com/runs/run-1");
         }

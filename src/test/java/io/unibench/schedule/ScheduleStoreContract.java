@@ -86,7 +86,7 @@ abstract class ScheduleStoreContract {
         store.add(nightly("n"));
         AlertRule rule = new AlertRule("slow", new Metric("ttft_p95_ms", null), AlertRule.Scope.EVERY, AlertRule.Op.GT,
                 2000.0, null, 2, 1, 0, 0, 1, List.of());
-        String target = new Target("p", "m", "chat", 4).key();
+        String target = new Target("p", "m", "chat", "parallel_4").key();
         AlertState s = AlertState.INITIAL;
         double[] values = {2500, 2600, 1500};
         List<AlertStore.Change> all = new java.util.ArrayList<>();
@@ -116,7 +116,7 @@ abstract class ScheduleStoreContract {
     @Test
     void outboxKeepsChannelNamesNotUrlsAndLogsAttempts() throws Exception {
         Channel ch = new Channel("team", Channel.Type.FEISHU, "FEISHU_URL", "FEISHU_SECRET", "card", null);
-        Notice n = new Notice("fired", "n", "slow", "ttft_p95_ms > 2000", "ms", new Target("p", "m", "chat", 4), 2500.0,
+        Notice n = new Notice("fired", "n", "slow", "ttft_p95_ms > 2000", "ms", new Target("p", "m", "chat", "parallel_4"), 2500.0,
                 2000.0, 2500.0, java.util.Arrays.asList(null, 2100.0, 2500.0), 10L, 20L, 2, "r1", "run1", null);
         String id = store.outbox().enqueue("n", ch, n, 50L);
         assertThat(store.outbox().due(49L, 10)).isEmpty();

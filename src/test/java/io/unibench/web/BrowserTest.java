@@ -120,16 +120,18 @@ class BrowserTest extends BrowserTestBase {
         page.locator("#f-requests").fill("6");
         page.locator("#f-max-tokens").fill("4");
         page.locator("#f-goodput-ttft").fill("500");
-        page.waitForFunction("document.getElementById('doc-status').textContent.startsWith('valid: request rates')");
+        page.waitForFunction("document.getElementById('doc-status').textContent.startsWith('valid: request rate levels')");
         String rates = page.locator("#yaml").inputValue();
         assertThat(rates).contains("request_rate:\n  levels: [50, 100]\n  burstiness: 0.5\n")
                 .contains("  requests_per_level: 6\n").contains("goodput:\n  ttft_ms: 500\n").doesNotContain("concurrency:");
-        assertThat(page.locator("#doc-status").textContent()).isEqualTo("valid: request rates [50,100] req/s");
+        assertThat(page.locator("#doc-status").textContent()).isEqualTo("valid: request rate levels [50, 100] req/s "
+                + "(open loop), burstiness 0.5 (gamma gaps), no bound in flight, 6 requests per level");
 
         page.locator("#f-sla").check();
         assertThat(page.locator("#f-load-set").isVisible()).as("the search chooses the load").isFalse();
         page.locator("#f-sla-upper").fill("8");
-        page.waitForFunction("document.getElementById('doc-status').textContent === 'valid: SLA auto-tune of parallel'");
+        page.waitForFunction("document.getElementById('doc-status').textContent.startsWith("
+                + "'valid: SLA auto-tune of parallel (concurrency) in [1, 8], criteria ')");
         String sla = page.locator("#yaml").inputValue();
         assertThat(sla).contains("sla_auto_tune:\n  variable: parallel\n  params: {\"p99_latency\":\"<=2\",\"avg_ttft\":\"<=500ms\"}\n")
                 .contains("  upper_bound: 8\n").doesNotContain("request_rate:").doesNotContain("concurrency:");
@@ -142,7 +144,7 @@ class BrowserTest extends BrowserTestBase {
         page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("new-run-sla.png")).setFullPage(true));
 
         page.locator("#f-sla").uncheck(); // back to the rate levels: created and run to the end
-        page.waitForFunction("document.getElementById('doc-status').textContent.startsWith('valid: request rates')");
+        page.waitForFunction("document.getElementById('doc-status').textContent.startsWith('valid: request rate levels')");
         page.locator("#create-run").click();
         page.waitForURL(u -> !u.endsWith("/runs/new"));
         page.waitForSelector("h1 .badge.finished", new Page.WaitForSelectorOptions().setTimeout(60_000));

@@ -37,7 +37,27 @@ class ChartDataTest {
         assertThat(ChartData.levels(List.of(point(0, 1, -1, 10), point(1, 2, -1, 19), point(2, 4, -1, 37)), 10))
                 .doesNotContainKey("knee");
         assertThat(ChartData.levels(List.of(point(0, 8, 5, 5), point(1, 8, 10, 5.1)), 10))
-                .containsEntry("x_label", "request rate (req/s)").doesNotContainKey("knee");
+                .containsEntry("x", List.of()).doesNotContainKey("knee");
+    }
+
+    @Test
+    void rateLevelsAreOnTheirOwnCurvesByOfferedRateNotAtConcurrencyMinusOne() {
+        // a run of both kinds: two closed-loop levels, three open-loop rates (concurrency -1), one bounded rate
+        // level (max_concurrency 8) and a trace replay (paced at its mean rate)
+        List<StoredPoint> run = List.of(point(0, 1, -1, 10), point(1, 4, -1, 30), point(2, -1, 5, 5),
+                point(3, -1, 10, 9.8), point(4, -1, 20, 15), point(5, 8, 40, 16), traceAt(6, 3.2));
+        Map<String, Object> closed = ChartData.levels(run, 10);
+        assertThat(closed).containsEntry("x_label", "concurrency").containsEntry("x", List.of(1.0, 4.0));
+        assertThat(closed.get("output_tok_s")).isEqualTo(List.of(80.0, 240.0));
+        Map<String, Object> rates = ChartData.rateLevels(run);
+        assertThat(rates).containsEntry("x_label", "offered rate (req/s)").containsEntry("x", List.of(5.0, 10.0, 20.0, 40.0));
+        assertThat(rates.get("output_tok_s")).isEqualTo(List.of(40.0, 78.4, 120.0, 128.0));
+        assertThat(ChartData.rateLevels(run.subList(0, 2))).containsEntry("x", List.of());
+    }
+
+    private static StoredPoint traceAt(int index, double rate) {
+        StoredPoint p = point(index, -1, rate, rate);
+        return new StoredPoint(index, "p/mooncake/trace", -1, rate, 10, 0, p.summary(), null, null, null, null);
     }
 
     @Test

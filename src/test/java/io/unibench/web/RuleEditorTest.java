@@ -57,6 +57,18 @@ class RuleEditorTest {
     }
 
     @Test
+    void aLevelIsANumberOrALevelsName() {
+        String byName = RuleEditor.json(form("threshold", "1", "level", "rate_10"), List.of());
+        assertThat(byName).contains("\"level\":\"rate_10\"");
+        assertThat(ScheduleDocument.checkRule(SCHEDULE, byName, ENV).scope().level()).isEqualTo("rate_10");
+        String byNumber = RuleEditor.json(form("threshold", "1", "level", "8"), List.of());
+        assertThat(ScheduleDocument.checkRule(SCHEDULE, byNumber, ENV).scope().level()).isEqualTo("parallel_8");
+        assertThat(refused(form("threshold", "1", "level", "rate ten"), List.of()))
+                .containsEntry("level", "must name a level as its label does: parallel_N, rate_R, ramp_STRATEGY_R0_R1, "
+                        + "trace or sla_VAR_VAL_run_I");
+    }
+
+    @Test
     void eachRefusalNamesItsField() {
         assertThat(refused(form("threshold", "many"), List.of())).containsOnlyKeys("threshold")
                 .hasEntrySatisfying("threshold", m -> assertThat(m).contains("number"));

@@ -143,9 +143,10 @@ class ScheduleBrowserTest extends BrowserTestBase {
         assertThat(((Number) page.evaluate("window.unibenchCharts['chart-trend'].points")).intValue()).isEqualTo(6);
         assertThat(((Number) page.evaluate("window.unibenchCharts['chart-trend'].thresholds")).intValue()).isEqualTo(1);
         assertThat(page.locator("#chart-trend .u-legend").textContent()).contains("threshold slow-first-token")
-                .contains("local | m | qa | 1").contains("local | m | qa | 2");
+                .contains("local (m) · qa · concurrency 1").contains("local (m) · qa · concurrency 2");
         assertThat(page.locator("#trend-marks li").allTextContents()).hasSize(2)
-                .allSatisfy(t -> assertThat(t).startsWith("2026-11-28 18:00:00 UTC · fired · slow-first-token"));
+                .allSatisfy(t -> assertThat(t).startsWith("2026-11-28 18:00:00 UTC · fired · slow-first-token · "
+                        + "local (m) · qa · concurrency "));
         shot(page, "trend.png");
     }
 

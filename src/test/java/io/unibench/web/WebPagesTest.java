@@ -64,7 +64,9 @@ class WebPagesTest {
         Element overview = d.select("h2:containsOwn(Performance Overview) + div table").first();
         assertThat(overview.select("tbody tr")).hasSize(2);
         assertThat(overview.select("tbody tr").first().select("td").eachText()).startsWith("parallel_2_number_12", "2");
-        assertThat(d.select(".chart")).hasSize(9); // six of the client's, three of the server's own /metrics
+        // seven of the client's (the request-rate curves' hidden by the page when the run has none), three of the
+        // server's own /metrics
+        assertThat(d.select(".chart")).hasSize(10);
         JsonNode charts = new ObjectMapper().readTree(d.getElementById("chart-data").data());
         assertThat(charts.get("labels")).hasSize(2);
         assertThat(charts.get("server").get("engine").asText()).isEqualTo("vLLM");
@@ -79,6 +81,7 @@ class WebPagesTest {
         assertThat(server.select("tbody tr").first().select("td").eachText().getLast()).matches("\\d+\\.\\d");
         assertThat(charts.get("ttft_over_time").get("t_s")).hasSize(28);
         assertThat(charts.get("levels").get("x")).hasSize(2);
+        assertThat(charts.get("rate_levels").get("x")).isEmpty();
         assertThat(d.select("table.kv th").eachText()).contains("model", "tool_version");
         assertThat(d.select("p.downloads a").eachAttr("href")).anySatisfy(h -> assertThat(h).endsWith("format=csv"));
     }
@@ -90,7 +93,7 @@ class WebPagesTest {
         assertThat(d.select("table.report")).hasSize(2); // one per sweep point
         assertThat(d.select("td.better, td.worse")).isNotEmpty();
         assertThat(d.select("table.report thead th").eachText()).contains("Δ", "Δ%");
-        assertThat(d.select(".chart")).hasSize(6);
+        assertThat(d.select(".chart")).hasSize(8); // the request-rate curves' two hidden by the page here
     }
 
     @Test

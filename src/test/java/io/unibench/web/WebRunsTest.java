@@ -362,7 +362,7 @@ class WebRunsTest {
             assertThat(ran.round().runIds()).containsExactly(run);
             assertThat(ran.round().startedAt()).isNotNull();
             // its alerts were evaluated from the stored run once it ended: one target per level, each firing
-            assertThat(ran.outcomes()).extracting(o -> o.target().level()).containsExactly(1, 2);
+            assertThat(ran.outcomes()).extracting(o -> o.target().level()).containsExactly("parallel_1", "parallel_2");
             assertThat(ran.outcomes()).allSatisfy(o -> {
                 assertThat(o.state().status()).isEqualTo(io.unibench.schedule.AlertState.Status.FIRING);
                 assertThat(o.target().provider()).isEqualTo("local");

@@ -29,6 +29,39 @@ public final class SlaTuner {
     private final int runs;
     private final SlaProbe probe;
     private final TreeMap<Integer, ProbeResult> cache = new TreeMap<>();
+    private java.util.function.Consumer<Progress> beforeProbe = p -> {};
+    private int runsDone;
+    private int groupIndex; // the constraint group being tuned, from 0
+    private Integer held; // the group's largest value known to hold, null none yet (or while optimizing)
+    private Integer failed; // its smallest value known not to hold, null none yet
+
+    /**
+     * Where the search is when a probe starts: the number of probes is not known in advance (it depends on the
+     * results), so this says what is done and what is left open instead of a share of a total.
+     *
+     * @param valuesDone values whose every run has finished
+     * @param runsDone   probe runs finished
+     * @param value      the value being probed, and {@code run} its run (from 0) of {@code runs}
+     * @param group      the criteria group being tuned (from 0) of {@code groups}; null for a max/min search
+     * @param held       the group's largest value known to meet its criteria, null none yet
+     * @param failed     its smallest value known not to, null none yet
+     * @param lower      the search's bounds, {@code upper} the other
+     */
+    public record Progress(String variable, int valuesDone, int runsDone, int value, int run, int runs, Integer group,
+                           int groups, Integer held, Integer failed, int lower, int upper) {
+        /** {@code probe 5: parallel 8, run 1 of 2; 3 value(s) done; holds at 4, fails at 16: the limit is in [4, 15]}. */
+        public String describe() {
+            String head = "probe " + (runsDone + 1) + ": " + variable + " " + value + ", run " + (run + 1) + " of " + runs
+                    + "; " + valuesDone + " value(s) done; ";
+            if (group == null) return head + "looking for the best value in [" + lower + ", " + upper + "]";
+            int low = held != null ? held : lower;
+            int high = failed != null ? failed - 1 : upper;
+            return head + (groups > 1 ? "group " + (group + 1) + " of " + groups + ": " : "")
+                    + (held != null ? "holds at " + held : "none held yet") + ", "
+                    + (failed != null ? "fails at " + failed : "none failed yet") + ": the limit is "
+                    + (low > high ? "none" : "in [" + low + ", " + high + "]" + (held == null ? " or none" : ""));
+        }
+    }
 
     /** Thrown through the search when the probe reports a stop. */
     private static final class Stopped extends RuntimeException {
@@ -50,6 +83,12 @@ public final class SlaTuner {
 
     /** Tunes every group from {@code start} (clamped to the bounds). */
     public SlaTuning tune(int start) throws Exception {
+        return tune(start, p -> {});
+    }
+
+    /** {@link #tune(int)}, telling {@code beforeProbe} where the search is as each probe run starts. */
+    public SlaTuning tune(int start, java.util.function.Consumer<Progress> beforeProbe) throws Exception {
+        this.beforeProbe = beforeProbe;
         int s = Math.max(lower, Math.min(start, upper));
         List<SlaTuning.Selection> selections = new ArrayList<>();
         boolean stopped = false;
@@ -58,7 +97,10 @@ public final class SlaTuner {
             if (optimization != null) {
                 selections.add(optimize(s, optimization));
             } else {
-                for (List<SlaCriterion> group : params.groups()) selections.add(constrain(s, group));
+                for (List<SlaCriterion> group : params.groups()) {
+                    selections.add(constrain(s, group));
+                    groupIndex++;
+                }
             }
         } catch (Stopped e) {
             stopped = true;
@@ -75,12 +117,15 @@ public final class SlaTuner {
         List<RunResult> results = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             RunResult r;
+            beforeProbe.accept(new Progress(variable, cache.size(), runsDone, value, i, runs,
+                    params.optimization() != null ? null : groupIndex, params.groups().size(), held, failed, lower, upper));
             try {
                 r = probe.run(value, i);
             } catch (Exception e) {
                 throw new WrappedException(e);
             }
             if (r == null) throw new Stopped();
+            runsDone++;
             results.add(r);
         }
         ProbeResult p = new ProbeResult(value, results);
@@ -92,9 +137,11 @@ public final class SlaTuner {
         String criteria = SlaParams.describe(group);
         int pass; // holds
         int fail; // the smallest value known not to hold; upper + 1 when none
+        bracket(0, upper + 1);
         if (at(start).passes(group)) {
             pass = start;
             fail = upper + 1;
+            bracket(pass, fail);
             while (pass < upper) {
                 int next = (int) Math.min((long) pass * 2, upper);
                 if (!at(next).passes(group)) {
@@ -102,10 +149,12 @@ public final class SlaTuner {
                     break;
                 }
                 pass = next;
+                bracket(pass, fail);
             }
         } else {
             fail = start;
             pass = 0;
+            bracket(pass, fail);
             while (fail > lower) {
                 int next = Math.max(fail / 2, lower);
                 if (at(next).passes(group)) {
@@ -113,6 +162,7 @@ public final class SlaTuner {
                     break;
                 }
                 fail = next;
+                bracket(pass, fail);
             }
             if (pass == 0) {
                 return new SlaTuning.Selection(criteria, null, "Failed at the lower bound (" + lower + ")"
@@ -120,6 +170,7 @@ public final class SlaTuner {
             }
         }
         while (fail - pass > 1) {
+            bracket(pass, fail);
             int mid = pass + (fail - pass) / 2;
             if (at(mid).passes(group)) pass = mid;
             else fail = mid;
@@ -127,6 +178,12 @@ public final class SlaTuner {
         String note = fail > upper ? "Holds at the upper bound (" + upper + "); the limit may be higher"
                 : variable + " " + fail + " does not hold";
         return new SlaTuning.Selection(criteria, pass, note + noise(group, at(pass), fail > upper ? null : at(fail)));
+    }
+
+    /** What the group's probes have decided so far: {@code pass} 0 and {@code fail} {@code upper + 1} are none yet. */
+    private void bracket(int pass, int fail) {
+        held = pass == 0 ? null : pass;
+        failed = fail > upper ? null : fail;
     }
 
     /** The note's second half: which boundary values the runs disagree on, or that no spread was measured. */

@@ -32,7 +32,7 @@ public final class ReportFiles {
     private static final String[] CSV_COLUMNS = {"provider", "scenario", "concurrency", "requests", "success",
             "success_rate_percent", "rps", "output_tok_s", "ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms",
             "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "input_tokens", "cached_input_tokens",
-            "output_tokens", "cost", "knee", "rate_limited"};
+            "output_tokens", "cost", "knee", "rate_limited", "level", "offered_rate"};
 
     private ReportFiles() {}
 
@@ -70,6 +70,7 @@ public final class ReportFiles {
         root.put("name", c.name());
         root.put("config_file", c.file());
         root.put("levels", c.concurrency().levels());
+        root.put("load", io.unibench.scenario.LoadsText.lines(c)); // what the levels ran: rates, a search, traces
         root.put("rate_limit_per_sec", c.rateLimitPerSec());
         root.put("rate_limit_ramp_only", c.rateLimitRampOnly());
         root.put("connection_pool", c.connectionPool());
@@ -86,6 +87,9 @@ public final class ReportFiles {
             for (ScenarioResults.Level l : s.levels()) {
                 Map<String, Object> lv = new LinkedHashMap<>();
                 lv.put("concurrency", l.concurrency());
+                lv.put("level", l.name()); // rate_10, trace, sla_parallel_4_run_0: a concurrency of -1 names none
+                double rate = l.result().info().rate();
+                if (rate > 0) lv.put("offered_rate", rate);
                 lv.put("summary", l.result().summary().toMap());
                 lv.put("percentiles", percentiles(l.result()));
                 lv.put("phases_ms", phases(l.result().phases()));
@@ -204,8 +208,9 @@ public final class ReportFiles {
                         Long.toString(l.tokens().uncachedInput() + l.tokens().cachedInput()),
                         Long.toString(l.tokens().cachedInput()), Long.toString(l.tokens().output()),
                         n(finite(l.tokens().cost(s.provider().price()))),
-                        Boolean.toString(s.knee() != null && s.knee().concurrency() == l.concurrency()),
-                        Boolean.toString(l.starts().capped()));
+                        Boolean.toString(l.closedLoop() && s.knee() != null && s.knee().concurrency() == l.concurrency()),
+                        Boolean.toString(l.starts().capped()), csvText(l.name()),
+                        r.info().rate() > 0 ? n(r.info().rate()) : "");
                 sb.append(String.join(",", cells)).append('\n');
             }
         }

@@ -1,5 +1,6 @@
 package io.unibench.report.scenario;
 
+import io.unibench.metrics.LevelName;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunResult;
 import io.unibench.metrics.Summary;
@@ -95,7 +96,9 @@ public final class ScenarioReport {
 
     static TextTable levels(ScenarioResults.Series s) {
         boolean goodput = s.levels().stream().anyMatch(l -> l.result().goodput() != null);
-        List<String> header = new ArrayList<>(List.of("Conc.", "Requests", "Success %", "RPS", "Gen tok/s", "TTFT p50",
+        // a series of request-rate, trace or SLA levels names them (rate_10 is not a concurrency)
+        boolean named = s.levels().stream().anyMatch(l -> !l.closedLoop());
+        List<String> header = new ArrayList<>(List.of(named ? "Level" : "Conc.", "Requests", "Success %", "RPS", "Gen tok/s", "TTFT p50",
                 "p95", "p99 (ms)", "Latency p50", "p95", "p99 (ms)"));
         if (goodput) header.add(4, "Goodput"); // beside RPS
         TextTable.Align[] align = new TextTable.Align[header.size()];
@@ -104,7 +107,8 @@ public final class ScenarioReport {
         for (ScenarioResults.Level l : s.levels()) {
             Summary sum = l.result().summary();
             RunResult r = l.result();
-            String conc = (l.closedLoop() ? Integer.toString(l.concurrency()) : l.name()) + (s.knee() != null && s.knee().concurrency() == l.concurrency() ? " ←knee" : "")
+            boolean knee = l.closedLoop() && s.knee() != null && s.knee().concurrency() == l.concurrency();
+            String conc = (l.closedLoop() ? Integer.toString(l.concurrency()) : l.name()) + (knee ? " ←knee" : "")
                     + (l.starts().capped() ? " ←rate-limited" : "");
             List<String> cells = new ArrayList<>(List.of(conc, Long.toString(sum.totalRequests()),
                     sum.successRatePercent() == null ? "—" : num(sum.successRatePercent(), 1),
@@ -141,9 +145,9 @@ public final class ScenarioReport {
         for (ScenarioResults.Level l : s.levels()) {
             ScenarioResults.StartWaits w = l.starts();
             if (!w.capped()) continue;
-            sb.append(String.format(Locale.ROOT, "Rate-limited: concurrency %d: %d of %d starts waited %s s in all on "
+            sb.append(String.format(Locale.ROOT, "Rate-limited: %s: %d of %d starts waited %s s in all on "
                             + "rate_limit (%s starts/s): the level's throughput is the limiter's, not the provider's%n",
-                    l.concurrency(), w.steadyWaited(), w.starts(), num(w.steadyWaitSeconds(), 2),
+                    LevelName.display(l.name()), w.steadyWaited(), w.starts(), num(w.steadyWaitSeconds(), 2),
                     num(c.rateLimitPerSec(), 2)));
         }
     }

@@ -39,7 +39,7 @@
       if (a.values === undefined) a.values = function (u, vals) { return vals.map(compact); };
     });
     var u = new uPlot(opts, cols, el);
-    window.unibenchCharts[el.id] = { series: opts.series.length - 1, points: nPoints };
+    window.unibenchCharts[el.id] = { series: opts.series.length - 1, points: nPoints, x: cols[0] };
     new ResizeObserver(function () { u.setSize({ width: width(el), height: 240 }); }).observe(el);
   }
 
@@ -107,8 +107,21 @@
     }] } };
   }
 
-  function levels(el, d) {
-    if (!d || d.x.length < 2) return empty(el, "One load level only: curves need a sweep (several --parallel or --rate values).");
+  // the per-level curves of one kind: "levels" (closed loop, x the concurrency) or "rate_levels" (x the offered
+  // rate: an open loop's concurrency is -1 or its bound, which names no level). A kind the run has no point of is
+  // hidden when the other kind has some, so a run of both kinds shows both charts and a run of one kind one.
+  function hiddenBeside(el, n, nOther) {
+    if (n > 0 || nOther === 0) return false;
+    el.hidden = true;
+    return true;
+  }
+
+  function levels(el, data, kind) {
+    var d = data[kind], other = data[kind === "levels" ? "rate_levels" : "levels"];
+    if (hiddenBeside(el, d.x.length, other.x.length)) return;
+    if (d.x.length < 2) return empty(el, kind === "levels"
+      ? "One load level only: curves need a sweep (several --parallel or --rate values)."
+      : "One request-rate level only: curves need several rates.");
     if (d.knee) {
       el.setAttribute("data-title", el.getAttribute("data-title") + " — knee at concurrency " + d.knee.x);
       el.setAttribute("data-knee", d.knee.x);
@@ -147,8 +160,10 @@
       axes: [{ label: "percentile (%)" }, {}], scales: { x: { time: false } } }, [a.x, a.y, b.y], a.x.length);
   }
 
-  function cmpLevels(el, data, key) {
-    var la = data.a.levels, lb = data.b.levels;
+  function cmpLevels(el, data, key, kind) {
+    var otherKind = kind === "levels" ? "rate_levels" : "levels";
+    var la = data.a[kind], lb = data.b[kind];
+    if (hiddenBeside(el, la.x.length + lb.x.length, data.a[otherKind].x.length + data.b[otherKind].x.length)) return;
     var xs = Array.from(new Set(la.x.concat(lb.x))).sort(function (p, q) { return p - q; });
     function col(l) { return xs.map(function (x) { var i = l.x.indexOf(x); return i < 0 ? null : l[key][i]; }); }
     if (xs.length === 0) return empty(el, "No finished points.");
@@ -181,10 +196,11 @@
     if (kind === "dist") dist(el, data[key], data.labels);
     else if (kind === "ttft-time") ttftTime(el, data.ttft_over_time);
     else if (kind === "throughput") throughput(el, data.throughput);
-    else if (kind === "levels") levels(el, data.levels);
+    else if (kind === "levels" || kind === "rate_levels") levels(el, data, kind);
     else if (kind === "server") server(el, data.server);
     else if (kind === "cmp-dist") cmpDist(el, data, key);
-    else if (kind === "cmp-levels") cmpLevels(el, data, key);
+    else if (kind === "cmp-levels") cmpLevels(el, data, key, "levels");
+    else if (kind === "cmp-rate-levels") cmpLevels(el, data, key, "rate_levels");
     else if (kind === "cmp-ttft-time") cmpOverTime(el, data, "ttft_over_time", "ttft_ms", true);
     else if (kind === "cmp-throughput") cmpOverTime(el, data, "throughput", "output_tok_s", false);
   });

@@ -51,23 +51,27 @@
     var plan = p.plan;
     $("live-level").textContent = (plan.concurrency < 0 ? "open loop" : "concurrency " + plan.concurrency)
       + (plan.rate ? " @ " + plan.rate + " req/s" : "");
-    $("live-state").textContent = "running: point " + (p.point + 1) + " of " + p.points + " (" + p.label + ")";
+    // a search's probes (SLA auto-tune) are not counted in advance: where the search is, not "point i of n"
+    $("live-state").textContent = p.search ? "running: " + p.search
+      : "running: point " + (p.point + 1) + " of " + p.points + " (" + p.label + ")";
     progress(0, 0);
   }
 
   function progress(completed, elapsed) {
     if (!started) return;
     var plan = started.plan, share;
+    var which = started.points ? "point " + (started.point + 1) + " of " + started.points
+      : "probe run " + (started.point + 1);
     if (plan.number) {
       share = Math.min(1, completed / plan.number);
-      $("live-progress").textContent = "point " + (started.point + 1) + " of " + started.points + ": " + completed
-        + " of " + plan.number + " requests";
+      $("live-progress").textContent = which + ": " + completed + " of " + plan.number + " requests";
     } else {
       share = plan.duration_s ? Math.min(1, elapsed / plan.duration_s) : 0;
-      $("live-progress").textContent = "point " + (started.point + 1) + " of " + started.points + ": "
-        + fmt(elapsed, 0) + " of " + fmt(plan.duration_s, 0) + " s";
+      $("live-progress").textContent = which + ": " + fmt(elapsed, 0) + " of " + fmt(plan.duration_s, 0) + " s";
     }
-    $("live-bar").style.width = (100 * (started.point + share) / started.points).toFixed(1) + "%";
+    // a search's bar is its current probe's: how many probes the search takes is not known in advance
+    $("live-bar").style.width = (100 * (started.points ? (started.point + share) / started.points : share))
+      .toFixed(1) + "%";
   }
 
   function onSnapshot(s) {

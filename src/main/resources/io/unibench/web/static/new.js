@@ -127,9 +127,7 @@
     if (problems.length === 0 && body && body.error) problems = [{ path: "", line: 0, message: body.error }];
     status.className = problems.length ? "sub" : "sub ok";
     status.textContent = problems.length ? problems.length + " problem" + (problems.length > 1 ? "s" : "")
-      : body && body.valid ? "valid: " + (body.sla_auto_tune ? "SLA auto-tune of " + body.sla_auto_tune
-        : body.request_rate ? "request rates " + JSON.stringify(body.request_rate) + " req/s"
-        : "levels " + JSON.stringify(body.levels)) : "";
+      : body && body.valid ? "valid: " + body.load.join("; ") : "";
     paint();
   }
 

@@ -6,7 +6,6 @@
   var el = document.getElementById("chart-trend");
   var data = JSON.parse(document.getElementById("trend-data").textContent);
   var COLORS = ["#2563eb", "#059669", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563"];
-  var key = function (t) { return t.provider + " | " + t.model + " | " + t.scenario + " | " + t.level; };
   var times = [];
   data.series.forEach(function (s) { s.points.forEach(function (p) { if (times.indexOf(p.at) < 0) times.push(p.at); }); });
   data.marks.forEach(function (m) { if (times.indexOf(m.at) < 0) times.push(m.at); });
@@ -14,7 +13,7 @@
   var list = document.getElementById("trend-marks");
   data.marks.forEach(function (m) {
     list.appendChild(document.createElement("li")).textContent = new Date(m.at).toISOString().replace("T", " ").slice(0, 19)
-      + " UTC · " + m.kind + " · " + m.rule + " · " + m.target + (m.value === null ? "" : " · " + m.value);
+      + " UTC · " + m.kind + " · " + m.rule + " · " + m.label + (m.value === null ? "" : " · " + m.value);
   });
   if (!data.series.length || typeof uPlot === "undefined") {
     el.classList.add("no-data");
@@ -30,7 +29,7 @@
     s.points.forEach(function (p) { byAt[p.at] = p.value; });
     cols.push(times.map(function (t) { return t in byAt ? byAt[t] : null; }));
     points += s.points.length;
-    series.push({ label: key(s.target), stroke: COLORS[i % COLORS.length], spanGaps: true, points: { show: true } });
+    series.push({ label: s.label, stroke: COLORS[i % COLORS.length], spanGaps: true, points: { show: true } });
   });
   data.thresholds.forEach(function (t) {
     cols.push(times.map(function () { return t.value; }));

@@ -73,6 +73,26 @@ class SlaTunerTest {
     }
 
     @Test
+    void eachProbeIsToldWhatIsDecidedNotAShareOfAnUnknownTotal() throws Exception {
+        Probe probe = new Probe(v -> 10.0 * v, 0);
+        List<SlaTuner.Progress> told = new ArrayList<>();
+        new SlaTuner("parallel", SlaParams.parse("{\"avg_latency\": \"<=0.35\"}"), 1, 65536, 1, probe)
+                .tune(1, told::add);
+        assertThat(told).extracting(SlaTuner.Progress::value).containsExactlyElementsOf(probe.calls);
+        assertThat(told).extracting(SlaTuner.Progress::runsDone).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+        // every bracket holds the answer (35), and it narrows
+        assertThat(told).allSatisfy(p -> {
+            assertThat(p.held() == null || p.held() <= 35).as(p.describe()).isTrue();
+            assertThat(p.failed() == null || p.failed() > 35).as(p.describe()).isTrue();
+        });
+        assertThat(told.get(0).describe()).isEqualTo("probe 1: parallel 1, run 1 of 1; 0 value(s) done; none held yet, "
+                + "none failed yet: the limit is in [1, 65536] or none");
+        assertThat(told.get(7).describe()).isEqualTo("probe 8: parallel 48, run 1 of 1; 7 value(s) done; holds at 32, "
+                + "fails at 64: the limit is in [32, 63]");
+        assertThat(told.getLast().describe()).endsWith("holds at 34, fails at 36: the limit is in [34, 35]");
+    }
+
+    @Test
     void fromAboveItHalvesAndUnitsAreExplicit() throws Exception {
         Probe probe = new Probe(v -> 10.0 * v, 0);
         SlaTuning t = tune("{\"p99_latency\": \"<350ms\", \"avg_ttft\": \"≤ 0.2s\"}", 1, 65536, 1, probe, 100);
