@@ -152,8 +152,12 @@ public final class GroupMerge {
                 ResultJson.read(ResultJson.percentiles(result)), ResultJson.read(ResultJson.traces(result)));
     }
 
-    /** The group's point: concurrency, rate and number summed over its shards. */
+    /**
+     * The group's point: concurrency, rate and number summed over its shards (an open loop's unbounded concurrency,
+     * -1, stays -1). A scenario file's level keeps its name, but for {@code parallel_C}, named by the shard's share.
+     */
     private static RunInfo info(List<Member> at, int p) {
+        boolean unbounded = false;
         int concurrency = 0;
         int number = 0;
         double rate = 0;
@@ -161,7 +165,8 @@ public final class GroupMerge {
         boolean openLoop = false;
         for (Member m : at) {
             StoredPoint sp = m.run.points().get(p);
-            concurrency += sp.concurrency();
+            if (sp.concurrency() < 0) unbounded = true;
+            else concurrency += sp.concurrency();
             number = (int) Math.min(Integer.MAX_VALUE, (long) number + sp.number()); // a level held by time: MAX
             if (sp.rate() > 0) {
                 rate += sp.rate();
@@ -169,10 +174,12 @@ public final class GroupMerge {
             }
             openLoop |= sp.label().startsWith("rate_");
         }
+        if (unbounded) concurrency = -1;
         String label = openLoop ? "rate_" + rate + "_number_" + number : "parallel_" + concurrency + "_number_" + number;
         String shardLabel = at.getFirst().run.points().get(p).label();
         int level = shardLabel.lastIndexOf("/parallel_"); // a scenario file's provider/scenario/parallel_C
         if (level >= 0) label = shardLabel.substring(0, level) + "/parallel_" + concurrency;
+        else if (shardLabel.contains("/")) label = shardLabel; // provider/scenario/rate_R, ramp_…, trace: the group's
         return new RunInfo(label, concurrency, paced ? rate : -1, number);
     }
 
