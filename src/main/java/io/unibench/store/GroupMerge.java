@@ -69,7 +69,7 @@ public final class GroupMerge {
                     if (p < m.run.points().size()) at.add(m);
                     else reasons.add("shard " + m.row.label() + ": has no sweep point " + p);
                 }
-                Placed placed = place(registry, at, p);
+                Placed placed = place(registry, at, p, count);
                 if (p == 0) {
                     shifts.putAll(placed.shiftNanos);
                     if (placed.originMicros != null) startedAt = placed.originMicros / 1000;
@@ -118,7 +118,7 @@ public final class GroupMerge {
         if (row.clientBound()) reasons.add(who + ": " + row.selfCheck());
     }
 
-    private static Placed place(ShardRegistry registry, List<Member> at, int point) throws SQLException {
+    private static Placed place(ShardRegistry registry, List<Member> at, int point, int count) throws SQLException {
         Map<Integer, Long> originDb = new LinkedHashMap<>();
         for (Member m : at) {
             Long local = registry.pointOriginMicros(m.run.row().runId(), point);
@@ -131,8 +131,11 @@ public final class GroupMerge {
             long shift = origin == null || !originDb.containsKey(m.row.index()) ? 0
                     : (originDb.get(m.row.index()) - origin) * 1000;
             shifts.put(m.row.index(), shift);
-            timelines.put(m.row.index(), new ShardTimeline(m.row.index(), m.row.firstIndex(), shift,
-                    Math.floorDiv(m.row.clock().offsetMicros(), 1000)));
+            long offsetMillis = Math.floorDiv(m.row.clock().offsetMicros(), 1000);
+            // a scenario file's trace is dealt, row k to shard k mod N (ScenarioSpec): shard I's j-th is row I + jN
+            boolean dealt = m.run.points().get(point).label().endsWith("/trace");
+            timelines.put(m.row.index(), dealt ? new ShardTimeline(m.row.index(), m.row.index(), shift, offsetMillis, count)
+                    : new ShardTimeline(m.row.index(), m.row.firstIndex(), shift, offsetMillis));
         }
         return new Placed(shifts, timelines, origin);
     }
@@ -140,7 +143,14 @@ public final class GroupMerge {
     private static MergedGroup.Point point(StoreLocation location, List<Member> at, int p, Placed placed, String group,
                                            int count, boolean partial) throws SQLException, InterruptedException {
         RunMetrics metrics = new RunMetrics();
-        merge(location, at, p, placed, metrics);
+        long[] requests = merge(location, at, p, placed, metrics);
+        List<MergedGroup.Part> parts = new ArrayList<>();
+        for (int i = 0; i < at.size(); i++) {
+            Member m = at.get(i);
+            ShardTimeline t = placed.timelines.get(m.row.index());
+            parts.add(new MergedGroup.Part(m.row.index(), m.run.row().runId(), t.firstIndex(), t.indexStep(),
+                    t.shiftNanos(), t.offsetMillis(), requests[i]));
+        }
         RunInfo info = info(at, p);
         RunResult result = metrics.result(info);
         Map<String, Object> extra = new LinkedHashMap<>();
@@ -149,7 +159,7 @@ public final class GroupMerge {
         extra.put("Shards Merged", at.size());
         extra.put("Partial", partial);
         return new MergedGroup.Point(p, result, ResultJson.read(ResultJson.summary(result, extra)),
-                ResultJson.read(ResultJson.percentiles(result)), ResultJson.read(ResultJson.traces(result)));
+                ResultJson.read(ResultJson.percentiles(result)), ResultJson.read(ResultJson.traces(result)), parts);
     }
 
     /**
@@ -183,9 +193,13 @@ public final class GroupMerge {
         return new RunInfo(label, concurrency, paced ? rate : -1, number);
     }
 
-    /** k-way merge of the members' end-ordered streams into {@code sink}, each stream read on its own thread. */
-    private static void merge(StoreLocation location, List<Member> at, int p, Placed placed, RunMetrics sink)
+    /**
+     * k-way merge of the members' end-ordered streams into {@code sink}, each stream read on its own thread; returns
+     * each member's request count.
+     */
+    private static long[] merge(StoreLocation location, List<Member> at, int p, Placed placed, RunMetrics sink)
             throws SQLException, InterruptedException {
+        long[] counts = new long[at.size()];
         List<BlockingQueue<Object>> queues = new ArrayList<>();
         List<Thread> readers = new ArrayList<>();
         AtomicReference<Exception> failure = new AtomicReference<>();
@@ -202,6 +216,7 @@ public final class GroupMerge {
             while (!heads.isEmpty()) {
                 Head h = heads.poll();
                 sink.accept(h.record);
+                counts[h.stream]++;
                 next(queues.get(h.stream), h.stream, heads);
             }
         } finally {
@@ -211,6 +226,7 @@ public final class GroupMerge {
         Exception e = failure.get();
         if (e instanceof SQLException s) throw s;
         if (e != null) throw new IllegalStateException(e);
+        return counts;
     }
 
     private record Head(RequestRecord record, int stream) {}

@@ -375,7 +375,7 @@ public final class RunStore implements AutoCloseable {
         try {
             int n;
             // explicit order: no reliance on cascades being enabled on every connection
-            for (String table : List.of("requests", "run_points", "run_tags")) {
+            for (String table : List.of("requests", "run_group_parts", "run_points", "run_tags")) {
                 try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE run_id = ?")) {
                     ps.setString(1, runId);
                     ps.executeUpdate();
@@ -547,9 +547,12 @@ public final class RunStore implements AutoCloseable {
         }
     }
 
-    /** Streams a point's stored requests in index order, moments relative to the point's start. */
+    /**
+     * Streams a point's stored requests in index order, moments relative to the point's start; a merged run's
+     * ({@code group:G}) are its shards', on the group's timeline ({@link GroupRequests}).
+     */
     public void forEachRequest(String runId, int point, Consumer<RequestRecord> consumer) throws SQLException {
-        stream(runId, point, "idx", consumer);
+        stream(runId, point, "idx", GroupRequests.BY_INDEX, consumer);
     }
 
     /**
@@ -558,22 +561,42 @@ public final class RunStore implements AutoCloseable {
      * timeline would run out of time order and its throughput come out too high.
      */
     public void replay(String runId, int point, Consumer<RequestRecord> consumer) throws SQLException {
-        stream(runId, point, "CASE WHEN end_ns IS NULL THEN 1 ELSE 0 END, end_ns, idx", consumer);
+        stream(runId, point, "CASE WHEN end_ns IS NULL THEN 1 ELSE 0 END, end_ns, idx", GroupRequests.BY_END, consumer);
     }
 
-    private void stream(String runId, int point, String order, Consumer<RequestRecord> consumer)
+    private void stream(String runId, int point, String order, String unionOrder, Consumer<RequestRecord> consumer)
             throws SQLException {
         lock.lock();
         try {
-            try (PreparedStatement ps = c.prepareStatement(RequestRows.SELECT
-                    + " WHERE run_id = ? AND point_index = ? ORDER BY " + order)) {
-                ps.setString(1, runId);
-                ps.setInt(2, point);
+            List<MergedGroup.Part> parts = GroupRequests.parts(c, runId, point);
+            try (PreparedStatement ps = c.prepareStatement(parts.isEmpty() ? RequestRows.SELECT
+                    + " WHERE run_id = ? AND point_index = ? ORDER BY " + order : GroupRequests.union(parts, unionOrder))) {
+                if (parts.isEmpty()) {
+                    ps.setString(1, runId);
+                    ps.setInt(2, point);
+                } else {
+                    GroupRequests.bind(ps, parts, point);
+                }
                 ps.setFetchSize(2000); // PostgreSQL streams with a cursor instead of loading every row
                 try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) consumer.accept(RequestRows.read(rs));
+                    int part = parts.isEmpty() ? 0 : rs.findColumn("part");
+                    while (rs.next()) {
+                        RequestRecord r = RequestRows.read(rs);
+                        consumer.accept(parts.isEmpty() ? r : parts.get(rs.getInt(part)).timeline().place(r));
+                    }
                 }
             }
+            commit();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The shards' rows a merged run's point is the union of (written with the merged run). */
+    void addGroupParts(String runId, int point, List<MergedGroup.Part> parts) throws SQLException {
+        lock.lock();
+        try {
+            GroupRequests.insert(c, runId, point, parts);
             commit();
         } finally {
             lock.unlock();
@@ -697,6 +720,28 @@ public final class RunStore implements AutoCloseable {
      */
     public List<RequestSample> sampleRequests(String runId, int point, long total, int max)
             throws SQLException {
+        lock.lock();
+        try {
+            List<MergedGroup.Part> parts = GroupRequests.parts(c, runId, point);
+            if (parts.isEmpty()) return sample(runId, point, total, max);
+            // a merged run: each shard's share of the dots from its own rows, placed on the group's timeline
+            long all = parts.stream().mapToLong(MergedGroup.Part::requests).sum();
+            List<RequestSample> out = new ArrayList<>();
+            for (MergedGroup.Part p : parts) {
+                int share = (int) Math.max(1, Math.round((double) max * p.requests() / Math.max(1, all)));
+                for (RequestSample s : sample(p.runId(), point, p.requests(), share)) {
+                    out.add(new RequestSample(p.firstIndex() + s.index() * p.indexStep(), s.startMs() + p.shiftNanos() / 1e6,
+                            s.ttftMs(), s.latencyMs(), s.success(), s.startEpochMs() - p.offsetMillis()));
+                }
+            }
+            out.sort(java.util.Comparator.comparingLong(RequestSample::index));
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private List<RequestSample> sample(String runId, int point, long total, int max) throws SQLException {
         lock.lock();
         try {
             List<RequestSample> out = new ArrayList<>();

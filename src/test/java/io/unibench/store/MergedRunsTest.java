@@ -74,9 +74,35 @@ class MergedRunsTest {
                 assertThat(p.percentiles()).isEqualTo(want.points().getFirst().percentiles());
                 assertThat(p.percentiles()).hasSize(PercentileRow.LABELS.size());
                 assertThat(run.config().path("run_group").asText()).isEqualTo("m1");
-                // `runs report group:m1`: the merged run holds no requests; its report comes from its shards'
+                // `runs report group:m1`: the merged run holds no requests; its report comes from its shards' rows,
+                // read as one union in the order the merge took them: the very same percentiles
                 assertThat(StoredReports.results(s, run)).singleElement()
-                        .satisfies(x -> assertThat(x.summary().totalRequests()).isEqualTo(200));
+                        .satisfies(x -> assertThat(x.summary().totalRequests()).isEqualTo(200))
+                        .satisfies(x -> assertThat(ResultJson.read(ResultJson.percentiles(x)))
+                                .isEqualTo(want.points().getFirst().percentiles()))
+                        .satisfies(x -> assertThat(ResultJson.read(ResultJson.workload(x)))
+                                .isEqualTo(p.workload()));
+                // its downloads and charts: the union of the shards' rows, group-wide indices, none twice or lost
+                List<Long> indices = new ArrayList<>();
+                s.forEachRequest("group:m1", 0, r -> indices.add(r.position().index()));
+                assertThat(indices).hasSize(200).isSorted().doesNotHaveDuplicates().startsWith(0L).endsWith(199L);
+                java.io.ByteArrayOutputStream jsonl = new java.io.ByteArrayOutputStream();
+                RunExport.requestsJsonl(s, run, jsonl);
+                assertThat(jsonl.toString().strip().split("\n")).hasSize(200);
+                java.io.StringWriter csv = new java.io.StringWriter();
+                RunExport.requestsCsv(s, run, csv);
+                assertThat(csv.toString().split("\r\n")).hasSize(201);
+                List<RunStore.RequestSample> dots = s.sampleRequests("group:m1", 0, 200, 50);
+                assertThat(dots).hasSizeBetween(49, 51).isSortedAccordingTo(
+                        java.util.Comparator.comparingLong(RunStore.RequestSample::index));
+                assertThat(dots).anyMatch(d -> d.index() < 120).anyMatch(d -> d.index() >= 120);
+                // shard 1's rows on the group's timeline: moved by its shift, as the merge placed them
+                List<Long> starts = new ArrayList<>();
+                s.forEachRequest("group:m1", 0, r -> starts.add(r.timing().startNanos()));
+                List<Long> own = new ArrayList<>();
+                s.forEachRequest(want.shards().get(1).runId(), 0, r -> own.add(r.timing().startNanos()));
+                long shift = want.shards().get(1).shiftNanos();
+                assertThat(starts.subList(120, 200)).isEqualTo(own.stream().map(t -> t + shift).toList());
                 // the shards' runs stay stored (and can be shown), only the list leaves them out
                 for (MergedGroup.Shard shard : want.shards()) assertThat(s.run(shard.runId()).row().status()).isEqualTo("finished");
             }
