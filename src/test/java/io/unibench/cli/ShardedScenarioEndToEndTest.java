@@ -199,6 +199,31 @@ class ShardedScenarioEndToEndTest {
                     .map(r -> r.path("prompt_tokens").asInt()).toList();
             assertThat(onePrompts).hasSize(ROWS).doesNotHaveDuplicates();
             assertThat(sentPrompts).containsExactlyInAnyOrderElementsOf(onePrompts);
+            try (RunStore s = RunStore.open(StoreLocation.resolve(db, Map.of()))) {
+                // the merged run's trace rows: the shards' rows with the trace's own row numbers, each once
+                Map<Long, Integer> byRow = new java.util.TreeMap<>();
+                s.forEachRequest("group:gr", 2, r -> byRow.put(r.position().index(), r.tokens().prompt()));
+                assertThat(byRow.keySet()).containsExactly(java.util.stream.LongStream.range(0, ROWS).boxed()
+                        .toArray(Long[]::new));
+                assertThat(byRow.values()).containsExactlyElementsOf(onePrompts);
+            }
+
+            // deleting the merge alone releases its claim: `runs merge gr --store` stores it again
+            CliHarness.Run keep = CliHarness.main("runs", "delete", "group:gr", "--keep-shards", "--db", db);
+            assertThat(keep.exit()).as(keep.err()).isZero();
+            assertThat(keep.out()).contains("Deleted run group:gr (" + (2 * PER_LEVEL + ROWS) + " requests).",
+                    "Run group gr: its shards' runs are kept; the group is merged again");
+            CliHarness.Run again = CliHarness.main("runs", "merge", "gr", "--store", "--db", db);
+            assertThat(again.exit()).as(again.err()).isZero();
+            assertThat(again.err()).contains("Stored merged run group:gr");
+            // the whole sharded run: the merge and its 3 shards' runs
+            CliHarness.Run all = CliHarness.main("runs", "delete", "group:gr", "--db", db);
+            assertThat(all.exit()).as(all.err()).isZero();
+            assertThat(all.out()).contains("Run group gr: its shards' registrations are deleted; the name may be used "
+                    + "again.").containsPattern("Deleted run group:gr and \\S+, \\S+, \\S+ \\(");
+            try (RunStore s = RunStore.open(StoreLocation.resolve(db, Map.of()))) {
+                assertThat(s.list(RunFilter.all(10))).isEmpty();
+            }
         }
     }
 }

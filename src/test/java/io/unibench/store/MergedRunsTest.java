@@ -199,6 +199,47 @@ class MergedRunsTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void deletingTheMergedRunReleasesItsClaimSoTheGroupIsMergedAgainOrWithItsShardsIsGoneAndItsNameFree(String kind)
+            throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            StoreLocation loc = b.location();
+            for (int i = 0; i < 2; i++) {
+                GroupMergeTest.store(loc, "m5", i, 2, i * 30L, new ClockOffset(0, 100), GroupMergeTest.TRUE_EPOCH_MS,
+                        GroupMergeTest.records(i, 30, i + 20), "ok");
+            }
+            assertThat(MergedRuns.mergeWhenDone(loc, "m5", Owner.current(), NOW).kind()).isEqualTo(MergedRuns.Result.Kind.STORED);
+            List<String> shardRuns = GroupMerge.merge(loc, "m5").shards().stream().map(MergedGroup.Shard::runId).toList();
+            try (RunStore s = RunStore.open(loc)) {
+                // the merge alone: its claim released, the shards' runs listed again until it is merged anew
+                RunStore.Deletion d = s.deleteRun("group:m5", true);
+                assertThat(d.runIds()).containsExactly("group:m5");
+                assertThat(d.releasedGroup()).isEqualTo("m5");
+                assertThat(s.list(RunFilter.all(10))).extracting(RunRow::runId).containsExactlyInAnyOrderElementsOf(shardRuns);
+            }
+            // the service's poll (and `runs merge m5 --store`) stores it again (a claim left behind answered "already")
+            assertThat(MergedRuns.mergeOpenGroups(loc, Owner.current(), NOW, (g, e) -> { throw new AssertionError(e); }))
+                    .extracting(MergedRuns.Result::runId).containsExactly("group:m5");
+            try (RunStore s = RunStore.open(loc)) {
+                List<Long> indices = new ArrayList<>();
+                s.forEachRequest("group:m5", 0, r -> indices.add(r.position().index()));
+                assertThat(indices).hasSize(60).doesNotHaveDuplicates();
+                // the whole sharded run: the merge, its shards' runs and registrations; nothing is left of m5
+                assertThat(s.deletedWith("group:m5", false)).extracting(RunRow::runId)
+                        .containsExactlyInAnyOrderElementsOf(java.util.stream.Stream.concat(
+                                java.util.stream.Stream.of("group:m5"), shardRuns.stream()).toList());
+                RunStore.Deletion d = s.deleteRun("group:m5", false);
+                assertThat(d.runIds()).hasSize(3).first().isEqualTo("group:m5");
+                assertThat(s.list(RunFilter.all(10))).isEmpty();
+            }
+            try (ShardRegistry r = ShardRegistry.open(loc)) {
+                assertThat(r.shards("m5")).isEmpty();
+                r.register("m5", 0, 1, 0, new ClockOffset(0, 100), Owner.current()); // the name is free again
+            }
+        }
+    }
+
     /** A shard that registered earlier ends now: its run stored and finished, its row marked finished. */
     private static void finishShard(StoreLocation loc, String group, int index, List<io.unibench.metrics.RequestRecord> records)
             throws Exception {
