@@ -172,6 +172,29 @@ class ShardsBrowserTest {
     }
 
     @Test
+    void deletingAShardedRunFromItsPageAsksNamingItsShardsAndDeletesThemWithIt() throws Exception {
+        shard("doomed", 0);
+        assertThat(shard("doomed", 1)).contains("merged run group:doomed stored");
+        Page page = open("/runs/group:doomed");
+        List<String> asked = new ArrayList<>();
+        page.onceDialog(d -> {
+            asked.add(d.message());
+            d.accept();
+        });
+        page.waitForNavigation(() -> page.locator("#delete-run").click());
+        assertThat(asked).containsExactly("Delete run group:doomed and its 12 stored requests? Its 2 shards' runs and "
+                + "registrations are deleted with it (unibench runs delete group:doomed --keep-shards deletes the merge "
+                + "alone).");
+        assertThat(page.url()).endsWith("/");
+        assertThat(page.locator("tr[data-run='group:doomed']").count()).isZero();
+        try (ShardRegistry r = ShardRegistry.open(location)) {
+            assertThat(r.shards("doomed")).isEmpty();
+        }
+        assertThat(store.list(io.unibench.store.RunFilter.all(100))).extracting(io.unibench.store.RunRow::name)
+                .doesNotContain("doomed");
+    }
+
+    @Test
     void theShardsTabListsEveryShardAndThePartialMarkerWithItsReason() {
         Page page = open("/runs/group:partial");
         assertThat(page.locator("#shards").isVisible()).isFalse(); // the Report tab first
