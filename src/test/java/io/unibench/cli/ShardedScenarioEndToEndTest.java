@@ -54,18 +54,10 @@ class ShardedScenarioEndToEndTest {
                     scenarios:
                       - {name: chat, type: chat, prompt: Say hello., cache_bust: true}
                     """.formatted(sim.baseUrl(), PER_LEVEL));
-            List<Process> shards = new ArrayList<>();
-            for (int i = 0; i < SHARDS; i++) {
-                shards.add(ShardedRunEndToEndTest.jvm(List.of("run", "--config", file.toString(), "--shard",
-                        i + "/" + SHARDS, "--run-group", "gs", "--db", db, "--outputs-dir",
-                        tmp.resolve("shard-" + i).toString(), "--no-timestamp"), tmp.resolve("shard-" + i + ".txt")));
-            }
+            List<String> each = runShards(file, "gs", db);
             StringBuilder consoles = new StringBuilder();
-            for (int i = 0; i < SHARDS; i++) {
-                assertThat(shards.get(i).waitFor(180, TimeUnit.SECONDS)).isTrue();
-                String console = Files.readString(tmp.resolve("shard-" + i + ".txt"));
+            for (String console : each) {
                 consoles.append(console);
-                assertThat(shards.get(i).exitValue()).as(console).isZero();
                 // its slice: a third of each level's concurrency and requests
                 assertThat(console).contains("[p/chat] concurrency 1: 10 requests", "[p/chat] concurrency 2: 10 requests");
                 assertThat(console).doesNotContain("going on without");
@@ -111,6 +103,24 @@ class ShardedScenarioEndToEndTest {
         }
     }
 
+    /** Runs shard 0 … SHARDS−1 of {@code file} in JVMs of their own, at once; each ended with 0: their consoles. */
+    private List<String> runShards(Path file, String group, String db) throws Exception {
+        List<Process> shards = new ArrayList<>();
+        for (int i = 0; i < SHARDS; i++) {
+            shards.add(ShardedRunEndToEndTest.jvm(List.of("run", "--config", file.toString(), "--shard",
+                    i + "/" + SHARDS, "--run-group", group, "--db", db, "--outputs-dir",
+                    tmp.resolve("shard-" + i).toString(), "--no-timestamp"), tmp.resolve("shard-" + i + ".txt")));
+        }
+        List<String> consoles = new ArrayList<>();
+        for (int i = 0; i < SHARDS; i++) {
+            assertThat(shards.get(i).waitFor(180, TimeUnit.SECONDS)).isTrue();
+            String console = Files.readString(tmp.resolve("shard-" + i + ".txt"));
+            assertThat(shards.get(i).exitValue()).as(console).isZero();
+            consoles.add(console);
+        }
+        return consoles;
+    }
+
     /** 12 trace rows 40 ms apart, each its own prompt length (so a row is known by its prompt_tokens). */
     private static final int ROWS = 12;
 
@@ -135,17 +145,7 @@ class ShardedScenarioEndToEndTest {
                       - {name: chat, type: chat, prompt: Say hello., cache_bust: true}
                       - {name: t, type: chat, dataset: mooncake_trace, dataset_path: %s}
                     """.formatted(sim.baseUrl(), PER_LEVEL, trace));
-            List<Process> shards = new ArrayList<>();
-            for (int i = 0; i < SHARDS; i++) {
-                shards.add(ShardedRunEndToEndTest.jvm(List.of("run", "--config", file.toString(), "--shard",
-                        i + "/" + SHARDS, "--run-group", "gr", "--db", db, "--outputs-dir",
-                        tmp.resolve("shard-" + i).toString(), "--no-timestamp"), tmp.resolve("shard-" + i + ".txt")));
-            }
-            for (int i = 0; i < SHARDS; i++) {
-                assertThat(shards.get(i).waitFor(180, TimeUnit.SECONDS)).isTrue();
-                String console = Files.readString(tmp.resolve("shard-" + i + ".txt"));
-                assertThat(shards.get(i).exitValue()).as(console).isZero();
-            }
+            runShards(file, "gr", db);
             CliHarness.Run one = CliHarness.main("run", "--config", file.toString(), "--db",
                     tmp.resolve("one.db").toString(), "--outputs-dir", tmp.resolve("one").toString(), "--no-timestamp");
             assertThat(one.exit()).as(one.err()).isZero();
