@@ -166,6 +166,17 @@ public final class MergedRuns {
             }
         }
         c.commit();
+        if (holder == null && !exists(c, id)) {
+            // stored, then its run deleted by a build that kept the claim: a claim for nothing, released
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM run_group_merges WHERE run_group = ? AND status = ?")) {
+                ps.setString(1, group);
+                ps.setString(2, STORED);
+                boolean released = ps.executeUpdate() == 1;
+                c.commit();
+                if (released) deleteRun(c, id); // whatever of it is left (its points, its parts)
+                return released && claim(c, group, id, me, nowMillis);
+            }
+        }
         if (holder == null || !holder.deadOn(me.host())) return false; // stored, or being merged
         try (PreparedStatement ps = c.prepareStatement("UPDATE run_group_merges SET owner_host = ?, owner_pid = ?, "
                 + "owner_started = ?, claimed_at = ? WHERE run_group = ? AND status = ? AND owner_host = ? "
@@ -183,6 +194,17 @@ public final class MergedRuns {
             c.commit();
             if (mine) deleteRun(c, id); // what the dead merger stored half
             return mine;
+        }
+    }
+
+    private static boolean exists(Connection c, String runId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM runs WHERE run_id = ?")) {
+            ps.setString(1, runId);
+            try (ResultSet rs = ps.executeQuery()) {
+                boolean found = rs.next();
+                c.commit();
+                return found;
+            }
         }
     }
 

@@ -221,6 +221,13 @@ class MergedRunsTest {
             // the service's poll (and `runs merge m5 --store`) stores it again (a claim left behind answered "already")
             assertThat(MergedRuns.mergeOpenGroups(loc, Owner.current(), NOW, (g, e) -> { throw new AssertionError(e); }))
                     .extracting(MergedRuns.Result::runId).containsExactly("group:m5");
+            // a claim left without its run (deleted by a build that kept claims) is released by the next merge
+            try (java.sql.Connection c = RunStore.connect(loc); java.sql.PreparedStatement ps = c.prepareStatement(
+                    "DELETE FROM runs WHERE run_id = 'group:m5'")) {
+                ps.executeUpdate();
+                c.commit();
+            }
+            assertThat(MergedRuns.store(loc, "m5", Owner.current(), NOW).kind()).isEqualTo(MergedRuns.Result.Kind.STORED);
             try (RunStore s = RunStore.open(loc)) {
                 List<Long> indices = new ArrayList<>();
                 s.forEachRequest("group:m5", 0, r -> indices.add(r.position().index()));
