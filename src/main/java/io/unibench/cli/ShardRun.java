@@ -73,6 +73,12 @@ final class ShardRun {
         ShardOptions f = o.shard;
         Shard shard = checked(f, o.history);
         if (shard == null) return NONE;
+        if (LoadShapeOptions.replaysTrace(o)) {
+            // a contiguous block of rows, each shard's replayed from its barrier: the group would send the trace N× fast
+            throw new BadInputException("--shard with --dataset mooncake_trace: each shard would replay its block of "
+                    + "the trace from the trace's start, N times too fast; shard a trace with run --config F --shard "
+                    + "I/N (a mooncake_trace scenario, whose rows are dealt to the shards at their recorded times)");
+        }
         int number = single("--number", o.number, null);
         long first = shard.first(number);
         o.number = List.of(share("--number", shard, number));

@@ -61,6 +61,9 @@ class ShardRunTest {
         bad("--parallel 1: fewer than the 4 shards", "--shard", "1/4", "--run-group", "g", "--db", db, "--number", "8");
         bad("--shard-wait 0.0: must be > 0", "--shard", "1/4", "--run-group", "g", "--db", db, "--number", "8",
                 "--shard-wait", "0");
+        bad("--shard with --dataset mooncake_trace: each shard would replay its block of the trace from the trace's "
+                + "start, N times too fast; shard a trace with run --config F --shard I/N", "--shard", "1/4",
+                "--run-group", "g", "--db", db, "--number", "8", "--dataset", "mooncake_trace", "--dataset-path", "t.jsonl");
     }
 
     private void bad(String message, String... args) {
