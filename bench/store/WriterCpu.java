@@ -70,7 +70,7 @@ public class WriterCpu {
                 System.out.printf(Locale.ROOT, "round %d: %d requests, writer CPU %.3f s (%.4f CPU-s per 1,000), wall %.2f s%n",
                         round, requests, cpu, cpu / requests * 1000, wall);
                 store.finishRun(id, "finished", System.currentTimeMillis());
-                store.delete(id);
+                store.deleteRun(id, false);
             }
         }
         if (tmp != null) try (var walk = Files.walk(tmp)) { walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete()); }

@@ -73,6 +73,12 @@ final class ShardRun {
         ShardOptions f = o.shard;
         Shard shard = checked(f, o.history);
         if (shard == null) return NONE;
+        if (LoadShapeOptions.replaysTrace(o)) {
+            // a contiguous block of rows, each shard's replayed from its barrier: the group would send the trace N× fast
+            throw new BadInputException("--shard with --dataset mooncake_trace: each shard would replay its block of "
+                    + "the trace from the trace's start, N times too fast; shard a trace with run --config F --shard "
+                    + "I/N (a mooncake_trace scenario, whose rows are dealt to the shards at their recorded times)");
+        }
         int number = single("--number", o.number, null);
         long first = shard.first(number);
         o.number = List.of(share("--number", shard, number));
@@ -91,22 +97,33 @@ final class ShardRun {
     /**
      * A shard of {@code unibench run --config F}: the flags checked as {@code perf}'s, and every level of the file
      * able to be split ({@link ScenarioSpec#of} slices each level; this only refuses what cannot be): a concurrency
-     * level or a level's request count below N. {@link #NONE} without {@code --shard}.
+     * level, a level's request count, {@code request_rate.max_concurrency} or a trace's rows below N, and
+     * {@code sla_auto_tune} (one search). {@link #NONE} without {@code --shard}.
      */
     static ShardRun forScenario(ShardOptions f, HistoryOptions history, BenchConfig bench, Map<String, String> env) {
         Shard shard = checked(f, history);
         if (shard == null) return NONE;
-        for (int level : bench.concurrency().levels()) share(bench.file() + ": concurrency level", shard, level);
-        long first = 0;
-        if (bench.concurrency().holdSeconds() == null) {
-            for (int i = 0; i < bench.scenarios().size(); i++) {
-                int perLevel = ScenarioSpec.perLevel(bench, i);
-                share(bench.file() + ": requests per level of scenario '" + bench.scenarios().get(i).name() + "'",
-                        shard, perLevel);
-                if (i == 0) first = shard.first(perLevel);
-            }
+        BenchConfig.Loads loads = bench.loads();
+        if (loads.sla() != null) throw new BadInputException("--shard " + shard + ": " + bench.file() + ": "
+                + ScenarioSpec.SLA_UNSHARDED);
+        BenchConfig.RequestRate rr = loads.requestRate();
+        if (rr == null && bench.scenarios().stream().anyMatch(s -> !loads.traces().containsKey(s.name()))) {
+            for (int level : bench.concurrency().levels()) share(bench.file() + ": concurrency level", shard, level);
         }
-        return new ShardRun(shard, f.runGroup, f.startAt, StoreLocation.resolve(history.store.db, env), first,
+        long first = -1;
+        for (int i = 0; i < bench.scenarios().size(); i++) {
+            BenchConfig.Scenario s = bench.scenarios().get(i);
+            BenchConfig.TraceReplay trace = loads.traces().get(s.name());
+            if (trace == null && rr == null && bench.concurrency().holdSeconds() != null) continue; // held by time
+            int total = trace != null ? trace.count() : ScenarioSpec.perLevel(bench, i);
+            share(bench.file() + ": " + (trace != null ? "rows replayed" : "requests per level") + " of scenario '"
+                    + s.name() + "'", shard, total);
+            if (first < 0) first = trace != null ? shard.dealt(0) : shard.first(total);
+        }
+        if (rr != null && rr.maxConcurrency() != null) {
+            share(bench.file() + ": request_rate.max_concurrency", shard, rr.maxConcurrency());
+        }
+        return new ShardRun(shard, f.runGroup, f.startAt, StoreLocation.resolve(history.store.db, env), Math.max(0, first),
                 f.shardWaitSeconds, ShardRun::wallMicros);
     }
 

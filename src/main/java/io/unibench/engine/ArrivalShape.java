@@ -61,12 +61,24 @@ public interface ArrivalShape {
      * start, one per request of the run: the phase of requests first.. starts at request first's time.
      */
     static ArrivalShape recorded(long[] offsetsNanos) {
+        return recorded(offsetsNanos, false);
+    }
+
+    /**
+     * Recorded send times kept from the trace's start, whatever the phase's first request: a shard's dealt rows
+     * ({@link Shard#dealt}), which do not begin at the trace's start, so the shards' rows interleave as the trace's.
+     */
+    static ArrivalShape recordedFromStart(long[] offsetsNanos) {
+        return recorded(offsetsNanos, true);
+    }
+
+    private static ArrivalShape recorded(long[] offsetsNanos, boolean fromStart) {
         long[] times = offsetsNanos.clone();
         return (first, count, rate, rng) -> {
             if (first + count > times.length) {
                 throw new IllegalArgumentException("the trace has " + times.length + " requests, not " + (first + count));
             }
-            long base = times[(int) first];
+            long base = fromStart ? 0 : times[(int) first];
             long[] offsets = new long[count];
             for (int i = 0; i < count; i++) offsets[i] = Math.max(0, times[(int) first + i] - base);
             for (int i = 1; i < count; i++) offsets[i] = Math.max(offsets[i], offsets[i - 1]);

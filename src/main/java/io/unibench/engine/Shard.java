@@ -9,7 +9,8 @@ import io.unibench.BadInputException;
  * I takes {@link #share} items starting at {@link #first}. No index is in two blocks and none is left out, whatever
  * T and N (a property test checks it). A rate λ is split evenly, λ/N each: independent Poisson processes of rate
  * λ/N superpose to one of rate λ, as long as their seeds differ (each shard's arrival seed is offset by its
- * {@link #first} dataset index, so it does).
+ * {@link #first} dataset index, so it does). A recorded trace is dealt instead of cut ({@link #dealt}): its rows keep
+ * their times, so every shard sends about 1/N of the trace's load at each moment of it.
  */
 public record Shard(int index, int count) {
     /** The whole run, as without {@code --shard}. */
@@ -43,6 +44,15 @@ public record Shard(int index, int count) {
     /** The 0-based index, among {@code total}, of this shard's first item. */
     public long first(long total) {
         return index * (total / count) + Math.min(index, total % count);
+    }
+
+    /**
+     * The index of this shard's {@code j}-th item when items are dealt in turn, item k to shard k mod N (a recorded
+     * trace's rows, which keep their times): shard I takes rows I, I + N, I + 2N, …, {@link #share} of them. Cut into
+     * contiguous blocks, one shard would send a whole stretch of the trace alone.
+     */
+    public long dealt(long j) {
+        return index + j * count;
     }
 
     /** This shard's part of a rate λ (per second). */

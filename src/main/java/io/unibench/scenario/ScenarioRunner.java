@@ -252,8 +252,9 @@ public final class ScenarioRunner implements SessionRunner.Front {
         @Override
         public RunOutcome dispatch(LlmClient client, LoadPlan plan, List<RecordSink> sinks) throws InterruptedException {
             var params = config.generation().params(s.provider.model(), s.scenario.stream(), s.scenario.maxTokens());
-            int perLevel = ScenarioSpec.perLevel(config.concurrency(), s.scenario);
-            int first = firstIndex(perLevel);
+            int perLevel = ScenarioSpec.perLevel(config.concurrency(), config.loads(), s.scenario);
+            boolean trace = config.loads().traces().containsKey(s.scenario.name());
+            int first = trace ? shard.index() : firstIndex(perLevel);
             long seed = s.seed + li + first; // a shard's arrivals and draws differ from the others'
             if (s.scenario.type() == BenchConfig.Type.MULTI_TURN) {
                 MultiTurnPlan mt = new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null);
@@ -261,7 +262,8 @@ public final class ScenarioRunner implements SessionRunner.Front {
                 ConversationRequests requests = new ConversationRequests(params, seed, tag);
                 return new MultiTurnRunner(client, records, stop, null, s.hooks).run(mt, pool, requests, sinks, seed);
             }
-            requests = new RequestFactory(from(s.prompts.forLevel(li), first), params, seed, tag);
+            List<Prompt> prompts = s.prompts.forLevel(li);
+            requests = new RequestFactory(trace ? dealt(prompts) : from(prompts, first), params, seed, tag);
             return new BenchmarkRunner(client, records, stop, s.hooks).run(plan, requests, sinks, seed);
         }
 
@@ -317,6 +319,22 @@ public final class ScenarioRunner implements SessionRunner.Front {
     /** The requests (conversations) of a level from index {@code first} on: the engine's sequence 0 is {@code first}. */
     private static <T> List<T> from(List<T> items, int first) {
         return first == 0 ? items : items.subList(first, items.size());
+    }
+
+    /** A trace's rows this shard replays, in order: rows I, I + N, … ({@link Shard#dealt}); all of them unsharded. */
+    private <T> List<T> dealt(List<T> rows) {
+        if (shard.equals(Shard.WHOLE)) return rows;
+        return new java.util.AbstractList<>() {
+            @Override
+            public T get(int j) {
+                return rows.get((int) shard.dealt(j));
+            }
+
+            @Override
+            public int size() {
+                return (int) Math.min(Integer.MAX_VALUE, ((long) rows.size() - shard.index() + shard.count() - 1) / shard.count());
+            }
+        };
     }
 
     static String safe(String name) {

@@ -24,6 +24,10 @@ import java.util.Map;
  * the levels of one series. With {@code sla_auto_tune} there are no fixed points: the search chooses each probe.
  */
 public final class ScenarioSpec {
+    /** Why a file with sla_auto_tune runs in one process. */
+    public static final String SLA_UNSHARDED = "sla_auto_tune cannot be sharded: its search chooses each probe from "
+            + "the last probe's result, which one process must judge; run the file without --shard";
+
     private ScenarioSpec() {}
 
     /** The shared rules of every front end, located by the file's key paths ({@code FILE:LINE:} added by the file). */
@@ -117,8 +121,11 @@ public final class ScenarioSpec {
 
     /**
      * The file as shard {@code shard} of a sharded run ({@code run --shard I/N}) runs it: every level its share of
-     * the level's concurrency and of its requests (a held level keeps its hold time); {@link ScenarioRunner} gives
-     * it its block of each level's prompts and conversations and its share of {@code rate_limit}.
+     * the level's concurrency and of its requests (a held level keeps its hold time), a request_rate level λ/N (as
+     * {@code perf --shard} splits {@code --rate}: the shards' seeds differ, so their arrivals are independent), a
+     * trace its dealt rows at their recorded times ({@link Shard#dealt}); {@link ScenarioRunner} gives it its block
+     * of each level's prompts and conversations (a trace's dealt rows) and its share of {@code rate_limit}. Levels
+     * keep the file's names ({@code rate_R} of the whole λ), so the merge lines the shards' levels up.
      */
     public static RunSpec of(BenchConfig config, Map<String, String> endpoints, Path root, RunSpec.History history,
                              Shard shard) {
@@ -132,11 +139,8 @@ public final class ScenarioSpec {
                     s.prompt(), s.minPromptLength(), s.maxPromptLength(),
                     config.generation().params(firstModel, s.stream(), s.maxTokens())));
         }
-        if (!shard.equals(Shard.WHOLE) && (config.loads().requestRate() != null || config.loads().sla() != null
-                || !config.loads().traces().isEmpty())) {
-            // their arrivals (seeded schedules, a recorded trace, a search) are not yet split between shards
-            throw new BadInputException("--shard " + shard + ": a scenario file with request_rate, sla_auto_tune or a "
-                    + "trace replay cannot be sharded yet; shard its closed-loop levels, or use perf --shard");
+        if (!shard.equals(Shard.WHOLE) && config.loads().sla() != null) {
+            throw new BadInputException("--shard " + shard + ": " + SLA_UNSHARDED);
         }
         List<RunSpec.Point> points = new ArrayList<>();
         for (int p = 0; p < config.providers().size(); p++) {
@@ -170,9 +174,7 @@ public final class ScenarioSpec {
         List<RunSpec.Point> points = new ArrayList<>();
         BenchConfig.TraceReplay trace = loads.traces().get(scenario.name());
         if (trace != null) {
-            LoadPlan plan = LoadPlan.openLoop(trace.count(), trace.rate(), null, 0)
-                    .withArrivals(ArrivalShape.recorded(trace.offsetsNanos()));
-            points.add(new RunSpec.Point(label(provider, scenario, "trace"), p, s, plan, Duration.ZERO));
+            points.add(new RunSpec.Point(label(provider, scenario, "trace"), p, s, replay(trace, shard), Duration.ZERO));
             return points;
         }
         Duration pause = Duration.ofNanos((long) (config.sleepBetweenLevelsSec() * 1e9));
@@ -180,14 +182,18 @@ public final class ScenarioSpec {
         int number = perLevel(config.concurrency(), loads, scenario);
         if (rr != null) {
             double b = rr.burstiness() == null ? 1 : rr.burstiness();
+            int share = (int) shard.share(number);
+            ArrivalShape.Ramp ramp = rr.ramp() == null ? null : new ArrivalShape.Ramp(rr.ramp().strategy(),
+                    shard.rate(rr.ramp().startRps()), shard.rate(rr.ramp().endRps()));
             for (int li = 0; li < rr.levels().size(); li++) {
-                double rate = rr.levels().get(li);
-                LoadPlan plan = rr.maxConcurrency() == null ? LoadPlan.openLoop(number, rate, null, 0)
-                        : new LoadPlan(rr.maxConcurrency(), number, rate, null, 0);
-                plan = rr.ramp() != null ? plan.withArrivals(ArrivalShape.ramp(rr.ramp(), b))
+                double rate = shard.rate(rr.levels().get(li));
+                LoadPlan plan = rr.maxConcurrency() == null ? LoadPlan.openLoop(share, rate, null, 0)
+                        : new LoadPlan((int) shard.share(rr.maxConcurrency()), share, rate, null, 0);
+                plan = ramp != null ? plan.withArrivals(ArrivalShape.ramp(ramp, b))
                         : rr.burstiness() != null ? plan.withArrivals(ArrivalShape.gamma(b)) : plan;
                 String name = rr.ramp() != null ? "ramp_" + rr.ramp().strategy() + "_" + LoadsSection.plain(
-                        rr.ramp().startRps()) + "_" + LoadsSection.plain(rr.ramp().endRps()) : "rate_" + LoadsSection.plain(rate);
+                        rr.ramp().startRps()) + "_" + LoadsSection.plain(rr.ramp().endRps())
+                        : "rate_" + LoadsSection.plain(rr.levels().get(li));
                 points.add(new RunSpec.Point(label(provider, scenario, name), p, s, plan,
                         li + 1 < rr.levels().size() ? pause : Duration.ZERO));
             }
@@ -203,6 +209,21 @@ public final class ScenarioSpec {
                     li + 1 < levels.size() ? pause : Duration.ZERO));
         }
         return points;
+    }
+
+    /**
+     * A trace's replay: all of its rows at their times, or shard I's dealt rows (I, I + N, …) at theirs, so the N
+     * shards together send every row once at its recorded time; the level's rate is the shard's share of the mean.
+     */
+    private static LoadPlan replay(BenchConfig.TraceReplay trace, Shard shard) {
+        if (shard.equals(Shard.WHOLE)) {
+            return LoadPlan.openLoop(trace.count(), trace.rate(), null, 0)
+                    .withArrivals(ArrivalShape.recorded(trace.offsetsNanos()));
+        }
+        long[] times = new long[(int) shard.share(trace.count())];
+        for (int j = 0; j < times.length; j++) times[j] = trace.offsetsNanos()[(int) shard.dealt(j)];
+        return LoadPlan.openLoop(times.length, shard.rate(trace.rate()), null, 0)
+                .withArrivals(ArrivalShape.recordedFromStart(times));
     }
 
     /** Keys of a paced level's benchmark_summary.json saying how its arrivals were shaped (perf's, vLLM's names). */
@@ -236,7 +257,7 @@ public final class ScenarioSpec {
 
     /** Requests (conversations) each level of scenario {@code scenario} sends; for levels held by count. */
     public static int perLevel(BenchConfig config, int scenario) {
-        return perLevel(config.concurrency(), config.scenarios().get(scenario));
+        return perLevel(config.concurrency(), config.loads(), config.scenarios().get(scenario));
     }
 
     static int perLevel(BenchConfig.Concurrency c, BenchConfig.Scenario s) {

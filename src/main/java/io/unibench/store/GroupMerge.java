@@ -69,7 +69,7 @@ public final class GroupMerge {
                     if (p < m.run.points().size()) at.add(m);
                     else reasons.add("shard " + m.row.label() + ": has no sweep point " + p);
                 }
-                Placed placed = place(registry, at, p);
+                Placed placed = place(registry, at, p, count);
                 if (p == 0) {
                     shifts.putAll(placed.shiftNanos);
                     if (placed.originMicros != null) startedAt = placed.originMicros / 1000;
@@ -118,7 +118,7 @@ public final class GroupMerge {
         if (row.clientBound()) reasons.add(who + ": " + row.selfCheck());
     }
 
-    private static Placed place(ShardRegistry registry, List<Member> at, int point) throws SQLException {
+    private static Placed place(ShardRegistry registry, List<Member> at, int point, int count) throws SQLException {
         Map<Integer, Long> originDb = new LinkedHashMap<>();
         for (Member m : at) {
             Long local = registry.pointOriginMicros(m.run.row().runId(), point);
@@ -131,8 +131,11 @@ public final class GroupMerge {
             long shift = origin == null || !originDb.containsKey(m.row.index()) ? 0
                     : (originDb.get(m.row.index()) - origin) * 1000;
             shifts.put(m.row.index(), shift);
-            timelines.put(m.row.index(), new ShardTimeline(m.row.index(), m.row.firstIndex(), shift,
-                    Math.floorDiv(m.row.clock().offsetMicros(), 1000)));
+            long offsetMillis = Math.floorDiv(m.row.clock().offsetMicros(), 1000);
+            // a scenario file's trace is dealt, row k to shard k mod N (ScenarioSpec): shard I's j-th is row I + jN
+            boolean dealt = m.run.points().get(point).label().endsWith("/trace");
+            timelines.put(m.row.index(), dealt ? new ShardTimeline(m.row.index(), m.row.index(), shift, offsetMillis, count)
+                    : new ShardTimeline(m.row.index(), m.row.firstIndex(), shift, offsetMillis));
         }
         return new Placed(shifts, timelines, origin);
     }
@@ -140,7 +143,14 @@ public final class GroupMerge {
     private static MergedGroup.Point point(StoreLocation location, List<Member> at, int p, Placed placed, String group,
                                            int count, boolean partial) throws SQLException, InterruptedException {
         RunMetrics metrics = new RunMetrics();
-        merge(location, at, p, placed, metrics);
+        long[] requests = merge(location, at, p, placed, metrics);
+        List<MergedGroup.Part> parts = new ArrayList<>();
+        for (int i = 0; i < at.size(); i++) {
+            Member m = at.get(i);
+            ShardTimeline t = placed.timelines.get(m.row.index());
+            parts.add(new MergedGroup.Part(m.row.index(), m.run.row().runId(), t.firstIndex(), t.indexStep(),
+                    t.shiftNanos(), t.offsetMillis(), requests[i]));
+        }
         RunInfo info = info(at, p);
         RunResult result = metrics.result(info);
         Map<String, Object> extra = new LinkedHashMap<>();
@@ -149,11 +159,15 @@ public final class GroupMerge {
         extra.put("Shards Merged", at.size());
         extra.put("Partial", partial);
         return new MergedGroup.Point(p, result, ResultJson.read(ResultJson.summary(result, extra)),
-                ResultJson.read(ResultJson.percentiles(result)), ResultJson.read(ResultJson.traces(result)));
+                ResultJson.read(ResultJson.percentiles(result)), ResultJson.read(ResultJson.traces(result)), parts);
     }
 
-    /** The group's point: concurrency, rate and number summed over its shards. */
+    /**
+     * The group's point: concurrency, rate and number summed over its shards (an open loop's unbounded concurrency,
+     * -1, stays -1). A scenario file's level keeps its name, but for {@code parallel_C}, named by the shard's share.
+     */
     private static RunInfo info(List<Member> at, int p) {
+        boolean unbounded = false;
         int concurrency = 0;
         int number = 0;
         double rate = 0;
@@ -161,7 +175,8 @@ public final class GroupMerge {
         boolean openLoop = false;
         for (Member m : at) {
             StoredPoint sp = m.run.points().get(p);
-            concurrency += sp.concurrency();
+            if (sp.concurrency() < 0) unbounded = true;
+            else concurrency += sp.concurrency();
             number = (int) Math.min(Integer.MAX_VALUE, (long) number + sp.number()); // a level held by time: MAX
             if (sp.rate() > 0) {
                 rate += sp.rate();
@@ -169,16 +184,22 @@ public final class GroupMerge {
             }
             openLoop |= sp.label().startsWith("rate_");
         }
+        if (unbounded) concurrency = -1;
         String label = openLoop ? "rate_" + rate + "_number_" + number : "parallel_" + concurrency + "_number_" + number;
         String shardLabel = at.getFirst().run.points().get(p).label();
         int level = shardLabel.lastIndexOf("/parallel_"); // a scenario file's provider/scenario/parallel_C
         if (level >= 0) label = shardLabel.substring(0, level) + "/parallel_" + concurrency;
+        else if (shardLabel.contains("/")) label = shardLabel; // provider/scenario/rate_R, ramp_…, trace: the group's
         return new RunInfo(label, concurrency, paced ? rate : -1, number);
     }
 
-    /** k-way merge of the members' end-ordered streams into {@code sink}, each stream read on its own thread. */
-    private static void merge(StoreLocation location, List<Member> at, int p, Placed placed, RunMetrics sink)
+    /**
+     * k-way merge of the members' end-ordered streams into {@code sink}, each stream read on its own thread; returns
+     * each member's request count.
+     */
+    private static long[] merge(StoreLocation location, List<Member> at, int p, Placed placed, RunMetrics sink)
             throws SQLException, InterruptedException {
+        long[] counts = new long[at.size()];
         List<BlockingQueue<Object>> queues = new ArrayList<>();
         List<Thread> readers = new ArrayList<>();
         AtomicReference<Exception> failure = new AtomicReference<>();
@@ -195,6 +216,7 @@ public final class GroupMerge {
             while (!heads.isEmpty()) {
                 Head h = heads.poll();
                 sink.accept(h.record);
+                counts[h.stream]++;
                 next(queues.get(h.stream), h.stream, heads);
             }
         } finally {
@@ -204,6 +226,7 @@ public final class GroupMerge {
         Exception e = failure.get();
         if (e instanceof SQLException s) throw s;
         if (e != null) throw new IllegalStateException(e);
+        return counts;
     }
 
     private record Head(RequestRecord record, int stream) {}

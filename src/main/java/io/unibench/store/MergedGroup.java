@@ -36,9 +36,26 @@ public record MergedGroup(String group, int shardCount, List<Shard> shards, List
     public record Shard(ShardRow row, String runId, String runStatus, long requests, long shiftNanos) {}
 
     /**
-     * One sweep point of the group: the figures of the union of its shards' requests, and the JSON forms the store
+     * One sweep point of the group: the figures of the union of its shards' requests, the JSON forms the store
      * keeps for a point ({@code summary} with the merge's added keys, {@code percentiles} as
-     * {@code benchmark_percentile.json}, {@code traces} with multi-turn, else null).
+     * {@code benchmark_percentile.json}, {@code traces} with multi-turn, else null), and the shards' rows it is
+     * the union of.
      */
-    public record Point(int index, RunResult result, JsonNode summary, JsonNode percentiles, JsonNode traces) {}
+    public record Point(int index, RunResult result, JsonNode summary, JsonNode percentiles, JsonNode traces,
+                        List<Part> parts) {
+        public Point {
+            parts = List.copyOf(parts);
+        }
+    }
+
+    /**
+     * One shard's requests of a point as the merged run reads them (migration V17): its run, where they sit on the
+     * group's timeline, and how many it stored.
+     */
+    public record Part(int shard, String runId, long firstIndex, long indexStep, long shiftNanos, long offsetMillis,
+                       long requests) {
+        ShardTimeline timeline() {
+            return new ShardTimeline(shard, firstIndex, shiftNanos, offsetMillis, indexStep);
+        }
+    }
 }

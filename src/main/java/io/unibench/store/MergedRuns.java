@@ -19,8 +19,10 @@ import java.util.Map;
  * primary key makes that exactly one process, however many shards end at once; the others return
  * {@link Result.Kind#ALREADY}. A claim left by a merging process that died is taken over (the rule of abandoned
  * runs, {@link Owner#deadOn}). The merged run holds the merge's points (summary, percentiles, traces, …, computed by
- * {@link GroupMerge} from the union of the shards' requests), not a copy of the requests; each shard's run gets the
- * group, so the run list shows the merged run instead of its N shards.
+ * {@link GroupMerge} from the union of the shards' requests), not a copy of the requests: where each shard's rows sit
+ * on the group's timeline ({@code run_group_parts}, V17), from which {@link RunStore} reads the merged run's requests
+ * as the union of the shards'; each shard's run gets the group, so the run list shows the merged run instead of its
+ * N shards.
  *
  * <p>A group is done when all N shards registered and each one ended: finished, failed or interrupted, or gone
  * without saying so (its process dead on this host; on another host, no commit of its run for
@@ -164,6 +166,17 @@ public final class MergedRuns {
             }
         }
         c.commit();
+        if (holder == null && !exists(c, id)) {
+            // stored, then its run deleted by a build that kept the claim: a claim for nothing, released
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM run_group_merges WHERE run_group = ? AND status = ?")) {
+                ps.setString(1, group);
+                ps.setString(2, STORED);
+                boolean released = ps.executeUpdate() == 1;
+                c.commit();
+                if (released) deleteRun(c, id); // whatever of it is left (its points, its parts)
+                return released && claim(c, group, id, me, nowMillis);
+            }
+        }
         if (holder == null || !holder.deadOn(me.host())) return false; // stored, or being merged
         try (PreparedStatement ps = c.prepareStatement("UPDATE run_group_merges SET owner_host = ?, owner_pid = ?, "
                 + "owner_started = ?, claimed_at = ? WHERE run_group = ? AND status = ? AND owner_host = ? "
@@ -184,6 +197,17 @@ public final class MergedRuns {
         }
     }
 
+    private static boolean exists(Connection c, String runId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM runs WHERE run_id = ?")) {
+            ps.setString(1, runId);
+            try (ResultSet rs = ps.executeQuery()) {
+                boolean found = rs.next();
+                c.commit();
+                return found;
+            }
+        }
+    }
+
     private static void release(StoreLocation location, String group, String id) {
         try (Connection c = RunStore.connect(location)) {
             deleteRun(c, id);
@@ -198,7 +222,7 @@ public final class MergedRuns {
     }
 
     private static void deleteRun(Connection c, String id) throws SQLException {
-        for (String table : List.of("run_points", "run_tags", "runs")) {
+        for (String table : List.of("run_group_parts", "run_points", "run_tags", "runs")) {
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE run_id = ?")) {
                 ps.setString(1, id);
                 ps.executeUpdate();
@@ -238,6 +262,7 @@ public final class MergedRuns {
                     if (v != null) extra.put(key, ResultJson.MAPPER.convertValue(v, Object.class));
                 }
                 store.savePointResult(id, p.index(), p.result(), extra);
+                store.addGroupParts(id, p.index(), p.parts());
                 successes += p.result().summary().successRequests();
             }
             store.setCounts(id, requests, successes);

@@ -38,11 +38,12 @@ final class RequestRows {
             + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
             + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     /** Columns read back, in {@link #read} order (run_id and point_index are known to the caller). */
-    static final String SELECT = "SELECT idx, request_id, conversation_id, turn, stream, success, error_class, "
+    static final String READ_COLUMNS = "idx, request_id, conversation_id, turn, stream, success, error_class, "
             + "http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, headers_ns, "
             + "first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, cached_tokens, "
             + "token_source, last_turn, cached_source, " + PHASE_COLUMNS + ", prompt_target_tokens, "
-            + "prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns, cached_token_field FROM requests";
+            + "prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns, cached_token_field";
+    static final String SELECT = "SELECT " + READ_COLUMNS + " FROM requests";
 
     /** Stored names of the enums, lower-cased once (per row it was a visible share of the writer's samples). */
     private static final String[] TOKEN_SOURCES = lowerNames(RequestRecord.TokenSource.values());

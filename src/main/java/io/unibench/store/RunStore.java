@@ -370,23 +370,81 @@ public final class RunStore implements AutoCloseable {
         }
     }
 
-    public boolean delete(String runId) throws SQLException {
+    /**
+     * What {@link #deleteRun} removed: the runs, the one asked for first (empty when it was not stored), and the run
+     * group whose merge claim it released (null when the run was not a merge), whose shards' runs stayed or not.
+     */
+    public record Deletion(List<String> runIds, String releasedGroup, boolean shardsKept) {}
+
+    /**
+     * The runs {@link #deleteRun} deletes with {@code runId}, it first: a run of several providers (X) with its
+     * linked runs ({@code NAME/PROVIDER}, V13); one of those linked runs alone (X and its other providers stay, and X
+     * no longer lists it); a merged run {@code group:G} with its shards' runs, unless {@code keepShards}.
+     */
+    public List<RunRow> deletedWith(String runId, boolean keepShards) throws SQLException {
         lock.lock();
         try {
-            int n;
-            // explicit order: no reliance on cascades being enabled on every connection
-            for (String table : List.of("requests", "run_points", "run_tags")) {
-                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE run_id = ?")) {
-                    ps.setString(1, runId);
-                    ps.executeUpdate();
-                }
-            }
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM runs WHERE run_id = ?")) {
-                ps.setString(1, runId);
-                n = ps.executeUpdate();
+            String group = runId.startsWith(MERGED_PREFIX) ? runId.substring(MERGED_PREFIX.length()) : null;
+            List<RunRow> rows = new ArrayList<>(queryRuns("SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.run_id = ?",
+                    List.of(runId)));
+            if (!rows.isEmpty() && group == null) {
+                rows.addAll(queryRuns("SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.parent_run_id = ? "
+                        + "ORDER BY r.started_at, r.run_id", List.of(runId)));
+            } else if (!rows.isEmpty() && !keepShards) {
+                rows.addAll(queryRuns("SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.run_group = ? AND r.run_id <> ? "
+                        + "ORDER BY r.started_at, r.run_id", List.of(group, runId)));
             }
             commit();
-            return n > 0;
+            return rows;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Deletes {@link #deletedWith} in one transaction, with their requests. A merged run {@code group:G} also
+     * releases its merge claim (V15), so the group can be merged again: with {@code keepShards} its shards' runs
+     * stay (listed again until the service's poll or {@code runs merge G --store} stores the merge anew); without,
+     * they and the shards' registrations go too, so nothing of G is left and the name may be used again.
+     *
+     * @throws IllegalStateException naming the run, when one of them is queued or running (nothing is deleted)
+     */
+    public Deletion deleteRun(String runId, boolean keepShards) throws SQLException {
+        lock.lock();
+        try {
+            List<RunRow> rows = deletedWith(runId, keepShards);
+            String group = runId.startsWith(MERGED_PREFIX) && !rows.isEmpty() ? runId.substring(MERGED_PREFIX.length())
+                    : null;
+            for (RunRow r : rows) {
+                if (r.active()) {
+                    throw new IllegalStateException("run " + r.runId() + (r.runId().equals(runId) ? "" : ", deleted with "
+                            + runId + ",") + " is " + r.status() + "; cancel it first");
+                }
+            }
+            try {
+                for (RunRow r : rows) {
+                    // explicit order: no reliance on cascades being enabled on every connection
+                    for (String table : List.of("requests", "run_group_parts", "run_points", "run_tags", "runs")) {
+                        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE run_id = ?")) {
+                            ps.setString(1, r.runId());
+                            ps.executeUpdate();
+                        }
+                    }
+                }
+                if (group != null) {
+                    for (String table : keepShards ? List.of("run_group_merges") : List.of("run_group_merges", "run_shards")) {
+                        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE run_group = ?")) {
+                            ps.setString(1, group);
+                            ps.executeUpdate();
+                        }
+                    }
+                }
+                commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+            return new Deletion(rows.stream().map(RunRow::runId).toList(), group, keepShards);
         } finally {
             lock.unlock();
         }
@@ -547,9 +605,12 @@ public final class RunStore implements AutoCloseable {
         }
     }
 
-    /** Streams a point's stored requests in index order, moments relative to the point's start. */
+    /**
+     * Streams a point's stored requests in index order, moments relative to the point's start; a merged run's
+     * ({@code group:G}) are its shards', on the group's timeline ({@link GroupRequests}).
+     */
     public void forEachRequest(String runId, int point, Consumer<RequestRecord> consumer) throws SQLException {
-        stream(runId, point, "idx", consumer);
+        stream(runId, point, "idx", GroupRequests.BY_INDEX, consumer);
     }
 
     /**
@@ -558,22 +619,42 @@ public final class RunStore implements AutoCloseable {
      * timeline would run out of time order and its throughput come out too high.
      */
     public void replay(String runId, int point, Consumer<RequestRecord> consumer) throws SQLException {
-        stream(runId, point, "CASE WHEN end_ns IS NULL THEN 1 ELSE 0 END, end_ns, idx", consumer);
+        stream(runId, point, "CASE WHEN end_ns IS NULL THEN 1 ELSE 0 END, end_ns, idx", GroupRequests.BY_END, consumer);
     }
 
-    private void stream(String runId, int point, String order, Consumer<RequestRecord> consumer)
+    private void stream(String runId, int point, String order, String unionOrder, Consumer<RequestRecord> consumer)
             throws SQLException {
         lock.lock();
         try {
-            try (PreparedStatement ps = c.prepareStatement(RequestRows.SELECT
-                    + " WHERE run_id = ? AND point_index = ? ORDER BY " + order)) {
-                ps.setString(1, runId);
-                ps.setInt(2, point);
+            List<MergedGroup.Part> parts = GroupRequests.parts(c, runId, point);
+            try (PreparedStatement ps = c.prepareStatement(parts.isEmpty() ? RequestRows.SELECT
+                    + " WHERE run_id = ? AND point_index = ? ORDER BY " + order : GroupRequests.union(parts, unionOrder))) {
+                if (parts.isEmpty()) {
+                    ps.setString(1, runId);
+                    ps.setInt(2, point);
+                } else {
+                    GroupRequests.bind(ps, parts, point);
+                }
                 ps.setFetchSize(2000); // PostgreSQL streams with a cursor instead of loading every row
                 try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) consumer.accept(RequestRows.read(rs));
+                    int part = parts.isEmpty() ? 0 : rs.findColumn("part");
+                    while (rs.next()) {
+                        RequestRecord r = RequestRows.read(rs);
+                        consumer.accept(parts.isEmpty() ? r : parts.get(rs.getInt(part)).timeline().place(r));
+                    }
                 }
             }
+            commit();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The shards' rows a merged run's point is the union of (written with the merged run). */
+    void addGroupParts(String runId, int point, List<MergedGroup.Part> parts) throws SQLException {
+        lock.lock();
+        try {
+            GroupRequests.insert(c, runId, point, parts);
             commit();
         } finally {
             lock.unlock();
@@ -697,6 +778,28 @@ public final class RunStore implements AutoCloseable {
      */
     public List<RequestSample> sampleRequests(String runId, int point, long total, int max)
             throws SQLException {
+        lock.lock();
+        try {
+            List<MergedGroup.Part> parts = GroupRequests.parts(c, runId, point);
+            if (parts.isEmpty()) return sample(runId, point, total, max);
+            // a merged run: each shard's share of the dots from its own rows, placed on the group's timeline
+            long all = parts.stream().mapToLong(MergedGroup.Part::requests).sum();
+            List<RequestSample> out = new ArrayList<>();
+            for (MergedGroup.Part p : parts) {
+                int share = (int) Math.max(1, Math.round((double) max * p.requests() / Math.max(1, all)));
+                for (RequestSample s : sample(p.runId(), point, p.requests(), share)) {
+                    out.add(new RequestSample(p.firstIndex() + s.index() * p.indexStep(), s.startMs() + p.shiftNanos() / 1e6,
+                            s.ttftMs(), s.latencyMs(), s.success(), s.startEpochMs() - p.offsetMillis()));
+                }
+            }
+            out.sort(java.util.Comparator.comparingLong(RequestSample::index));
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private List<RequestSample> sample(String runId, int point, long total, int max) throws SQLException {
         lock.lock();
         try {
             List<RequestSample> out = new ArrayList<>();

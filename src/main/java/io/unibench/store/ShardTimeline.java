@@ -10,10 +10,15 @@ import io.unibench.metrics.Timing;
 /**
  * Puts one shard's stored requests on the group's timeline: every moment (stored as nanoseconds since the shard's
  * point start) moves by the shard's {@code shiftNanos} (its point start on the database's clock minus the group's
- * earliest), the epoch start by the shard's clock offset, the index to the group-wide one ({@code firstIndex + i})
- * and a conversation id gets its shard as prefix (ids are only unique within one process).
+ * earliest), the epoch start by the shard's clock offset, the index to the group-wide one ({@code firstIndex + i ·
+ * indexStep}: step 1 for a block, N for a trace's dealt rows) and a conversation id gets its shard as prefix (ids
+ * are only unique within one process).
  */
-record ShardTimeline(int shard, long firstIndex, long shiftNanos, long offsetMillis) {
+record ShardTimeline(int shard, long firstIndex, long shiftNanos, long offsetMillis, long indexStep) {
+    /** A shard's contiguous block of the group's indices. */
+    ShardTimeline(int shard, long firstIndex, long shiftNanos, long offsetMillis) {
+        this(shard, firstIndex, shiftNanos, offsetMillis, 1);
+    }
 
     RequestRecord place(RequestRecord r) {
         PhaseTimes p = r.phases();
@@ -25,7 +30,7 @@ record ShardTimeline(int shard, long firstIndex, long shiftNanos, long offsetMil
         long[] placed = chunks == null ? null : new long[chunks.length];
         if (chunks != null) for (int i = 0; i < chunks.length; i++) placed[i] = at(chunks[i]);
         Position pos = r.position();
-        return r.withPosition(new Position(firstIndex + pos.index(), pos.requestId(),
+        return r.withPosition(new Position(firstIndex + pos.index() * indexStep, pos.requestId(),
                         pos.conversationId() == null ? null : "s" + shard + ":" + pos.conversationId(), pos.turnIndex(),
                         pos.lastTurn()))
                 .withTiming(new Timing(t.stream(), t.startEpochMillis() - offsetMillis, at(t.scheduledNanos()),

@@ -19,13 +19,11 @@ public final class StoredReports {
     private StoredReports() {}
 
     /**
-     * One result per stored sweep point (a point with no stored request is left out); for a sharded run's merge
-     * ({@code group:G}), recomputed from its shards' requests as {@link GroupMerge} does.
+     * One result per stored sweep point (a point with no stored request is left out); a sharded run's merge
+     * ({@code group:G}) from the union of its shards' requests on the group's timeline ({@link RunStore#replay}),
+     * in the order {@link GroupMerge} merged them.
      */
     public static List<RunResult> results(RunStore store, StoredRun run) throws SQLException {
-        if (run.runId().startsWith(RunStore.MERGED_PREFIX) && MergedRuns.group(store.location(), run.runId()) != null) {
-            return merged(store, run); // a sharded run's requests are its shards'
-        }
         List<RunResult> results = new ArrayList<>();
         for (StoredPoint p : run.points()) {
             RunMetrics metrics = new RunMetrics();
@@ -33,16 +31,6 @@ public final class StoredReports {
             if (metrics.total() > 0) results.add(metrics.result(p.info()));
         }
         return results;
-    }
-
-    private static List<RunResult> merged(RunStore store, StoredRun run) throws SQLException {
-        try {
-            String group = run.runId().substring(RunStore.MERGED_PREFIX.length());
-            return GroupMerge.merge(store.location(), group).points().stream().map(MergedGroup.Point::result).toList();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SQLException("interrupted while merging " + run.runId(), e);
-        }
     }
 
     /** The "Basic Information" rows of the stored run's report: which run, its state, target and tags. */

@@ -63,8 +63,13 @@ final class RunsApi {
                         "application/json", this::detail),
                 Route.api("get", "/api/runs/{id}/requests", "Every stored request, streamed from the store.",
                         "application/x-ndjson", this::requests, param("format", "jsonl (default) or csv")),
-                Route.api("delete", "/api/runs/{id}", "Deletes a run that is not queued or running, with its requests.",
-                        "application/json", this::delete),
+                Route.api("delete", "/api/runs/{id}", "Deletes a run that is not queued or running, with its requests "
+                        + "and what belongs to it: a run of several providers with its linked runs (a linked run alone "
+                        + "is deleted alone); a sharded run's merge (group:G) with its shards' runs and registrations, "
+                        + "or with keep_shards=true only the merge, which is then merged again. Answers {deleted: "
+                        + "[ids, the run first], released_group: G or null, shards_kept}.",
+                        "application/json", this::delete,
+                        param("keep_shards", "true: deleting group:G keeps its shards' runs (default false)")),
                 Route.api("get", "/api/compare", "Run B against run A: per point and metric A, B, Δ, Δ%, better or "
                         + "worse, and the run-to-run spread of repeats (what `runs compare` prints).",
                         "application/json", this::compare, required("a", "run id"), required("b", "run id")));
@@ -217,12 +222,21 @@ final class RunsApi {
 
     private void delete(Context ctx) throws Exception {
         StoredRun run = load(ctx.pathParam("id"));
-        if (run.row().active()) {
-            throw new ApiError(409, "run " + run.runId() + " is " + run.row().status() + "; cancel it first "
-                    + "(POST /api/runs/" + run.runId() + "/cancel)");
+        String keep = ctx.queryParam("keep_shards");
+        if (keep != null && !keep.equals("true") && !keep.equals("false")) {
+            throw ApiError.badRequest("keep_shards '" + keep + "': true or false");
         }
-        store.delete(run.runId());
-        ctx.status(204);
+        RunStore.Deletion d;
+        try {
+            d = store.deleteRun(run.runId(), "true".equals(keep));
+        } catch (IllegalStateException active) {
+            throw new ApiError(409, active.getMessage() + " (POST /api/runs/" + run.runId() + "/cancel)");
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("deleted", d.runIds());
+        m.put("released_group", d.releasedGroup());
+        m.put("shards_kept", d.releasedGroup() != null && d.shardsKept());
+        WebServer.json(ctx, m);
     }
 
     RunComparison.Result comparison(String a, String b) throws SQLException {

@@ -61,6 +61,9 @@ class ShardRunTest {
         bad("--parallel 1: fewer than the 4 shards", "--shard", "1/4", "--run-group", "g", "--db", db, "--number", "8");
         bad("--shard-wait 0.0: must be > 0", "--shard", "1/4", "--run-group", "g", "--db", db, "--number", "8",
                 "--shard-wait", "0");
+        bad("--shard with --dataset mooncake_trace: each shard would replay its block of the trace from the trace's "
+                + "start, N times too fast; shard a trace with run --config F --shard I/N", "--shard", "1/4",
+                "--run-group", "g", "--db", db, "--number", "8", "--dataset", "mooncake_trace", "--dataset-path", "t.jsonl");
     }
 
     private void bad(String message, String... args) {
@@ -98,13 +101,17 @@ class ShardRunTest {
 
     /** A shard of a scenario file with levels [4, 8] of 10 requests, parsed as `run` parses its flags. */
     private ShardRun scenarioShard(String shard, String db, String... more) throws Exception {
-        java.nio.file.Path file = tmp.resolve("bench.yaml");
-        java.nio.file.Files.writeString(file, """
+        return shardOf("""
                 provider: {name: p, base_url: sim, model: m}
                 concurrency: {levels: [4, 8], requests_per_level: 10}
                 scenarios:
                   - {name: s, type: chat, prompt: hi}
-                """);
+                """, shard, db, more);
+    }
+
+    private ShardRun shardOf(String yaml, String shard, String db, String... more) throws Exception {
+        java.nio.file.Path file = tmp.resolve("bench.yaml");
+        java.nio.file.Files.writeString(file, yaml);
         RunCommand command = new RunCommand();
         List<String> args = new java.util.ArrayList<>(List.of("--config", file.toString(), "--shard", shard,
                 "--run-group", "sg", "--db", db));
@@ -124,6 +131,41 @@ class ShardRunTest {
                 .hasMessageContaining("concurrency level 4: fewer than the 11 shards");
         assertThatThrownBy(() -> scenarioShard("0/2", db, "--no-db")).isInstanceOf(BadInputException.class)
                 .hasMessageStartingWith("--shard: the shards meet in the run history");
+    }
+
+    @Test
+    void aScenarioFilesRatesAndTraceAreSplitAndItsSlaSearchIsRefusedOnOneLine() throws Exception {
+        String db = tmp.resolve("s.db").toString();
+        String rates = """
+                provider: {name: p, base_url: sim, model: m}
+                request_rate: {levels: [2, 50], requests_per_level: 12, max_concurrency: 3}
+                scenarios:
+                  - {name: s, type: chat, prompt: hi}
+                """;
+        // the file's concurrency (its default, 1) is not a level of a request_rate file: not judged against N
+        assertThat(shardOf(rates, "2/3", db).shard()).isEqualTo(new io.unibench.engine.Shard(2, 3));
+        assertThatThrownBy(() -> shardOf(rates, "0/4", db)).isInstanceOf(BadInputException.class)
+                .hasMessageEndingWith("bench.yaml: request_rate.max_concurrency 3: fewer than the 4 shards; each shard "
+                        + "needs at least 1");
+        java.nio.file.Path trace = java.nio.file.Files.write(tmp.resolve("t.jsonl"), MooncakeTraceEndToEndTest.TRACE);
+        String replay = """
+                provider: {name: p, base_url: sim, model: m}
+                scenarios:
+                  - {name: t, type: chat, dataset: mooncake_trace, dataset_path: %s}
+                """.formatted(trace);
+        assertThat(shardOf(replay, "4/5", db).shard()).isEqualTo(new io.unibench.engine.Shard(4, 5));
+        assertThatThrownBy(() -> shardOf(replay, "0/6", db)).isInstanceOf(BadInputException.class)
+                .hasMessageEndingWith("bench.yaml: rows replayed of scenario 't' 5: fewer than the 6 shards; each shard "
+                        + "needs at least 1");
+        assertThatThrownBy(() -> shardOf("""
+                provider: {name: p, base_url: sim, model: m}
+                sla_auto_tune: {params: {p99_latency: "<=0.3"}}
+                scenarios:
+                  - {name: s, type: chat, prompt: hi}
+                """, "0/2", db)).isInstanceOf(BadInputException.class)
+                .hasMessageEndingWith("bench.yaml: sla_auto_tune cannot be sharded: its search chooses each probe from "
+                        + "the last probe's result, which one process must judge; run the file without --shard")
+                .hasMessageStartingWith("--shard 0/2: ");
     }
 
     @Test

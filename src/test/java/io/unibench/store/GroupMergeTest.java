@@ -152,7 +152,7 @@ class GroupMergeTest {
             // a shard's run deleted from the store since: said, not a failure of the merge
             try (RunStore s = RunStore.open(b.location())) {
                 String deleted = g.shards().get(1).runId();
-                s.delete(deleted);
+                s.deleteRun(deleted, false);
                 assertThat(GroupMerge.merge(b.location(), "g2").partialReasons())
                         .contains("shard 2/3: its run " + deleted + " was deleted");
             }

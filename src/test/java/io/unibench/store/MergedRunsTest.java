@@ -74,9 +74,35 @@ class MergedRunsTest {
                 assertThat(p.percentiles()).isEqualTo(want.points().getFirst().percentiles());
                 assertThat(p.percentiles()).hasSize(PercentileRow.LABELS.size());
                 assertThat(run.config().path("run_group").asText()).isEqualTo("m1");
-                // `runs report group:m1`: the merged run holds no requests; its report comes from its shards'
+                // `runs report group:m1`: the merged run holds no requests; its report comes from its shards' rows,
+                // read as one union in the order the merge took them: the very same percentiles
                 assertThat(StoredReports.results(s, run)).singleElement()
-                        .satisfies(x -> assertThat(x.summary().totalRequests()).isEqualTo(200));
+                        .satisfies(x -> assertThat(x.summary().totalRequests()).isEqualTo(200))
+                        .satisfies(x -> assertThat(ResultJson.read(ResultJson.percentiles(x)))
+                                .isEqualTo(want.points().getFirst().percentiles()))
+                        .satisfies(x -> assertThat(ResultJson.read(ResultJson.workload(x)))
+                                .isEqualTo(p.workload()));
+                // its downloads and charts: the union of the shards' rows, group-wide indices, none twice or lost
+                List<Long> indices = new ArrayList<>();
+                s.forEachRequest("group:m1", 0, r -> indices.add(r.position().index()));
+                assertThat(indices).hasSize(200).isSorted().doesNotHaveDuplicates().startsWith(0L).endsWith(199L);
+                java.io.ByteArrayOutputStream jsonl = new java.io.ByteArrayOutputStream();
+                RunExport.requestsJsonl(s, run, jsonl);
+                assertThat(jsonl.toString().strip().split("\n")).hasSize(200);
+                java.io.StringWriter csv = new java.io.StringWriter();
+                RunExport.requestsCsv(s, run, csv);
+                assertThat(csv.toString().split("\r\n")).hasSize(201);
+                List<RunStore.RequestSample> dots = s.sampleRequests("group:m1", 0, 200, 50);
+                assertThat(dots).hasSizeBetween(49, 51).isSortedAccordingTo(
+                        java.util.Comparator.comparingLong(RunStore.RequestSample::index));
+                assertThat(dots).anyMatch(d -> d.index() < 120).anyMatch(d -> d.index() >= 120);
+                // shard 1's rows on the group's timeline: moved by its shift, as the merge placed them
+                List<Long> starts = new ArrayList<>();
+                s.forEachRequest("group:m1", 0, r -> starts.add(r.timing().startNanos()));
+                List<Long> own = new ArrayList<>();
+                s.forEachRequest(want.shards().get(1).runId(), 0, r -> own.add(r.timing().startNanos()));
+                long shift = want.shards().get(1).shiftNanos();
+                assertThat(starts.subList(120, 200)).isEqualTo(own.stream().map(t -> t + shift).toList());
                 // the shards' runs stay stored (and can be shown), only the list leaves them out
                 for (MergedGroup.Shard shard : want.shards()) assertThat(s.run(shard.runId()).row().status()).isEqualTo("finished");
             }
@@ -170,6 +196,54 @@ class MergedRunsTest {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> MergedRuns.store(loc, "nope", Owner.current(), NOW))
                     .isInstanceOf(io.unibench.BadInputException.class);
             assertThat(MergedRuns.group(loc, "group:nope")).isNull();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void deletingTheMergedRunReleasesItsClaimSoTheGroupIsMergedAgainOrWithItsShardsIsGoneAndItsNameFree(String kind)
+            throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            StoreLocation loc = b.location();
+            for (int i = 0; i < 2; i++) {
+                GroupMergeTest.store(loc, "m5", i, 2, i * 30L, new ClockOffset(0, 100), GroupMergeTest.TRUE_EPOCH_MS,
+                        GroupMergeTest.records(i, 30, i + 20), "ok");
+            }
+            assertThat(MergedRuns.mergeWhenDone(loc, "m5", Owner.current(), NOW).kind()).isEqualTo(MergedRuns.Result.Kind.STORED);
+            List<String> shardRuns = GroupMerge.merge(loc, "m5").shards().stream().map(MergedGroup.Shard::runId).toList();
+            try (RunStore s = RunStore.open(loc)) {
+                // the merge alone: its claim released, the shards' runs listed again until it is merged anew
+                RunStore.Deletion d = s.deleteRun("group:m5", true);
+                assertThat(d.runIds()).containsExactly("group:m5");
+                assertThat(d.releasedGroup()).isEqualTo("m5");
+                assertThat(s.list(RunFilter.all(10))).extracting(RunRow::runId).containsExactlyInAnyOrderElementsOf(shardRuns);
+            }
+            // the service's poll (and `runs merge m5 --store`) stores it again (a claim left behind answered "already")
+            assertThat(MergedRuns.mergeOpenGroups(loc, Owner.current(), NOW, (g, e) -> { throw new AssertionError(e); }))
+                    .extracting(MergedRuns.Result::runId).containsExactly("group:m5");
+            // a claim left without its run (deleted by a build that kept claims) is released by the next merge
+            try (java.sql.Connection c = RunStore.connect(loc); java.sql.PreparedStatement ps = c.prepareStatement(
+                    "DELETE FROM runs WHERE run_id = 'group:m5'")) {
+                ps.executeUpdate();
+                c.commit();
+            }
+            assertThat(MergedRuns.store(loc, "m5", Owner.current(), NOW).kind()).isEqualTo(MergedRuns.Result.Kind.STORED);
+            try (RunStore s = RunStore.open(loc)) {
+                List<Long> indices = new ArrayList<>();
+                s.forEachRequest("group:m5", 0, r -> indices.add(r.position().index()));
+                assertThat(indices).hasSize(60).doesNotHaveDuplicates();
+                // the whole sharded run: the merge, its shards' runs and registrations; nothing is left of m5
+                assertThat(s.deletedWith("group:m5", false)).extracting(RunRow::runId)
+                        .containsExactlyInAnyOrderElementsOf(java.util.stream.Stream.concat(
+                                java.util.stream.Stream.of("group:m5"), shardRuns.stream()).toList());
+                RunStore.Deletion d = s.deleteRun("group:m5", false);
+                assertThat(d.runIds()).hasSize(3).first().isEqualTo("group:m5");
+                assertThat(s.list(RunFilter.all(10))).isEmpty();
+            }
+            try (ShardRegistry r = ShardRegistry.open(loc)) {
+                assertThat(r.shards("m5")).isEmpty();
+                r.register("m5", 0, 1, 0, new ClockOffset(0, 100), Owner.current()); // the name is free again
+            }
         }
     }
 

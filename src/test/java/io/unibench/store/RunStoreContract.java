@@ -482,11 +482,42 @@ abstract class RunStoreContract {
         List<RequestRecord> r = TestStores.records(10, BASE, 7);
         String gone = storeRun(start("x", "m", "u", List.of("t")), r, 1);
         String kept = storeRun(start("y", "m", "u", List.of("t")), r, 2);
-        assertThat(store.delete(gone)).isTrue();
+        assertThat(store.deleteRun(gone, false).runIds()).containsExactly(gone);
         assertThat(ids(RunFilter.all(10))).containsExactly(kept);
         assertThat(stored(gone)).isEmpty();
         assertThat(stored(kept)).hasSize(10);
-        assertThat(store.delete(gone)).isFalse();
+        assertThat(store.deleteRun(gone, false).runIds()).isEmpty();
+    }
+
+    @Test
+    void deletingAServiceRunDeletesItsLinkedProvidersRunsAndALinkedRunGoesAlone() throws Exception {
+        List<RequestRecord> r = TestStores.records(4, BASE, 9);
+        String parent = storeRun(start("svc", "m", "http://a/v1", List.of()), r, 1000);
+        String b = storeRun(start("svc/b", "m", "http://b/v1", List.of()).under(parent), r, 2000);
+        String c = storeRun(start("svc/c", "m", "http://c/v1", List.of()).under(parent), r, 3000);
+        String other = storeRun(start("other", "m", "http://d/v1", List.of()), r, 4000);
+        // one provider's run alone: the parent and its other provider stay, and the parent no longer lists it
+        assertThat(store.deletedWith(c, false)).extracting(RunRow::runId).containsExactly(c);
+        assertThat(store.deleteRun(c, false).runIds()).containsExactly(c);
+        assertThat(store.linkedRuns(parent)).extracting(RunRow::runId).containsExactly(b);
+        // the parent: with its linked runs, their requests too
+        assertThat(store.deletedWith(parent, false)).extracting(RunRow::runId).containsExactly(parent, b);
+        RunStore.Deletion d = store.deleteRun(parent, false);
+        assertThat(d.runIds()).containsExactly(parent, b);
+        assertThat(d.releasedGroup()).isNull();
+        assertThat(ids(RunFilter.all(10))).containsExactly(other);
+        assertThat(stored(b)).isEmpty();
+        assertThat(stored(other)).hasSize(4);
+    }
+
+    @Test
+    void aRunWhoseLinkedRunIsStillRunningIsNotDeletedAtAll() throws Exception {
+        String parent = storeRun(start("svc", "m", "http://a/v1", List.of()), TestStores.records(3, BASE, 4), 1000);
+        String running = store.createRun(start("svc/b", "m", "http://b/v1", List.of()).under(parent), me, 2000);
+        assertThatThrownBy(() -> store.deleteRun(parent, false)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("run " + running + ", deleted with " + parent + ", is running; cancel it first");
+        assertThat(ids(RunFilter.all(10))).containsExactlyInAnyOrder(parent, running);
+        assertThat(stored(parent)).hasSize(3);
     }
 
     @Test

@@ -40,8 +40,8 @@ import java.util.Map;
  * A sharded run on the platform, in headless Chromium as {@link BrowserTest} drives it: two groups of real
  * {@code perf --shard} runs against the simulator — one whole (its second shard stores the merge when it ends), one
  * whose second shard registered and died (the service's poll stores it partial). The runs list shows each group
- * once; the run page's Shards tab lists the shards and the partial marker with its reason. Screenshot:
- * target/screenshots/shards.png.
+ * once; the run page's Shards tab lists the shards and the partial marker with its reason; the merged run's request
+ * downloads and per-request chart are its shards' rows. Screenshots: target/screenshots/shards.png, group-run.png.
  */
 class ShardsBrowserTest {
     @TempDir
@@ -142,6 +142,56 @@ class ShardsBrowserTest {
         }
         assertThat(run.path("request_count").asLong()).isEqualTo(requests);
         assertThat(run.at("/points/0/summary/Total Requests").asLong()).isEqualTo(12);
+    }
+
+    @Test
+    void theMergedRunsRequestDownloadsAndPerRequestChartAreTheUnionOfItsShardsRows() throws Exception {
+        String base = "http://127.0.0.1:" + server.port() + "/api/runs/group:whole/requests";
+        HttpResponse<String> jsonl = HTTP.send(HttpRequest.newBuilder(URI.create(base)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(jsonl.statusCode()).isEqualTo(200);
+        List<Long> indices = new ArrayList<>();
+        for (String line : jsonl.body().strip().split("\n")) {
+            indices.add(WebServer.JSON.readTree(line).path("index").asLong());
+        }
+        // shard 0's 6 requests are the group's 0–5, shard 1's its 6–11: each once, none lost
+        assertThat(indices).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L);
+        HttpResponse<String> csv = HTTP.send(HttpRequest.newBuilder(URI.create(base + "?format=csv")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(csv.body().split("\r\n")).hasSize(1 + 12);
+        assertThat(csv.body().split("\r\n")[1]).startsWith("group:whole,0,");
+
+        Page page = open("/runs/group:whole");
+        JsonNode charts = WebServer.JSON.readTree(page.locator("#chart-data").textContent());
+        assertThat(charts.at("/ttft_over_time/t_s")).hasSize(12); // one dot per request of both shards
+        assertThat(page.locator("p.downloads a").evaluateAll("as => as.map(a => a.getAttribute('href'))").toString())
+                .contains("/api/runs/group:whole/requests");
+        // the TTFT-over-time chart drew its dots (uPlot's canvas is there and not blank)
+        assertThat(page.locator(".chart canvas").count()).isPositive();
+        page.screenshot(new Page.ScreenshotOptions().setPath(BrowserTestBase.SHOTS.resolve("group-run.png")).setFullPage(true));
+    }
+
+    @Test
+    void deletingAShardedRunFromItsPageAsksNamingItsShardsAndDeletesThemWithIt() throws Exception {
+        shard("doomed", 0);
+        assertThat(shard("doomed", 1)).contains("merged run group:doomed stored");
+        Page page = open("/runs/group:doomed");
+        List<String> asked = new ArrayList<>();
+        page.onceDialog(d -> {
+            asked.add(d.message());
+            d.accept();
+        });
+        page.waitForNavigation(() -> page.locator("#delete-run").click());
+        assertThat(asked).containsExactly("Delete run group:doomed and its 12 stored requests? Its 2 shards' runs and "
+                + "registrations are deleted with it (unibench runs delete group:doomed --keep-shards deletes the merge "
+                + "alone).");
+        assertThat(page.url()).endsWith("/");
+        assertThat(page.locator("tr[data-run='group:doomed']").count()).isZero();
+        try (ShardRegistry r = ShardRegistry.open(location)) {
+            assertThat(r.shards("doomed")).isEmpty();
+        }
+        assertThat(store.list(io.unibench.store.RunFilter.all(100))).extracting(io.unibench.store.RunRow::name)
+                .doesNotContain("doomed");
     }
 
     @Test

@@ -161,7 +161,9 @@ class WebApiTest {
         try {
             String id = g.runIds.get(0);
             HttpResponse<String> r = g.send(HttpRequest.newBuilder(URI.create(g.base() + "/api/runs/" + id)).DELETE());
-            assertThat(r.statusCode()).isEqualTo(204);
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(json(r).get("deleted")).extracting(JsonNode::asText).containsExactly(id);
+            assertThat(json(r).get("released_group").isNull()).isTrue();
             assertThat(g.get("/api/runs/" + id).statusCode()).isEqualTo(404);
             assertThat(json(g.get("/api/runs")).get("runs")).hasSize(1);
         } finally {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jsoup.Jsoup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -265,6 +266,19 @@ class WebRunsTest {
         assertThat(api.get("paths").get("/api/runs/{id}").get("get").get("summary").asText())
                 .contains("linked_runs").contains("part_of");
         assertThat(api.at("/components/schemas/Scenario/description").asText()).contains("several");
+
+        // Delete asks first, naming what goes with the run: the created run its other providers' runs; a linked run
+        // is deleted alone (the created run and its other providers stay)
+        assertThat(Jsoup.parse(page).getElementById("delete-run").attr("data-confirm")).isEqualTo("Delete run " + id
+                + " and its 12 stored requests? Its other providers' runs are deleted with it: " + other + ".");
+        assertThat(Jsoup.parse(f.get("/runs/" + other).body()).getElementById("delete-run").attr("data-confirm"))
+                .isEqualTo("Delete run " + other + " and its 12 stored requests? It is one provider of run " + id
+                        + ", which stays with its other providers.");
+        HttpResponse<String> deleted = f.send(HttpRequest.newBuilder(URI.create(f.base() + "/api/runs/" + id)).DELETE());
+        assertThat(deleted.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(deleted.body()).get("deleted")).extracting(JsonNode::asText).containsExactly(id, other);
+        assertThat(f.get("/api/runs/" + id).statusCode()).isEqualTo(404);
+        assertThat(f.get("/api/runs/" + other).statusCode()).isEqualTo(404);
     }
 
     @Test
@@ -412,7 +426,7 @@ class WebRunsTest {
         assertThat(again.statusCode()).isEqualTo(409);
         assertThat(again.body()).contains("cancelled");
         assertThat(f.send(HttpRequest.newBuilder(URI.create(f.base() + "/api/runs/" + slow)).DELETE()).statusCode())
-                .isEqualTo(204);
+                .isEqualTo(200);
         assertThat(post("/api/runs/nope/cancel", "application/json", "").statusCode()).isEqualTo(404);
     }
 

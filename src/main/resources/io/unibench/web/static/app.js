@@ -7,6 +7,7 @@
   window.unibenchCharts = {};
   var COLORS = ["#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563"];
   wirePicker();
+  wireDelete();
   if (typeof uPlot === "undefined") return;
   var blocks = {};
 
@@ -206,6 +207,25 @@
   });
 
   // runs page: two ticked runs -> /compare?a=&b= (the first ticked is A)
+  // The run page's Delete: the question names what goes with the run (RunLinks.deleteQuestion), then the list.
+  function wireDelete() {
+    var b = document.getElementById("delete-run");
+    if (!b) return;
+    b.addEventListener("click", function () {
+      if (!window.confirm(b.getAttribute("data-confirm"))) return;
+      b.disabled = true;
+      fetch("/api/runs/" + encodeURIComponent(b.getAttribute("data-run")), { method: "DELETE" }).then(function (r) {
+        return r.json().then(function (body) {
+          if (!r.ok) throw new Error(body.error);
+          window.location.href = "/";
+        });
+      }).catch(function (e) {
+        b.disabled = false;
+        b.textContent = "Not deleted: " + e.message;
+      });
+    });
+  }
+
   function wirePicker() {
     var picks = Array.prototype.slice.call(document.querySelectorAll("input.pick"));
     var button = document.getElementById("compare-button");
