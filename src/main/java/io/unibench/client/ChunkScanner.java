@@ -143,6 +143,9 @@ final class ChunkScanner {
      * checked against the template: same bytes before the hole (opening quote included), a valid string literal,
      * same bytes after it. JSON is lexed left to right, so that chunk is exactly as valid as the template and
      * reads the same except for the string; comparing bytes runs vectorised, several times faster than the scan.
+     * When the chunk was a whole SSE event in place, the template also holds the event's framing (its event: line,
+     * "data: ", the LF LF after the data), so that claim() takes the next event, framing and all, in the same
+     * compares.
      */
     static final int NO_HOLE = -1;
     static final int HOLE_CONTENT = 0;
@@ -151,15 +154,25 @@ final class ChunkScanner {
     static final int HOLE_TEXT = 3;
     /** Chunks larger than this are not kept as a template (they are not token chunks). */
     private static final int MAX_TEMPLATE = 4096;
+    private static final byte[] EVENT_END = {'\n', '\n'};
     private byte[] template = new byte[0];
     private int templateLength;
+    /**
+     * Offsets in the template of the chunk's JSON: after the framing and before the LF LF ({@code templateFramed}),
+     * or the whole template.
+     */
+    private int templateJsonStart;
+    private int templateJsonEnd;
+    private boolean templateFramed;
     /** Offsets in the template: the hole's opening quote, and the first byte after its closing quote. */
     private int templateHoleStart;
     private int templateHoleEnd;
     private int templateHoleField = NO_HOLE;
     /**
      * Offsets in the template of its counter, the root's {@code sequence_number} (an integer that is another in
-     * every event of the Responses API), or -1: the next chunk may differ there too.
+     * every event of the Responses API), or -1: the next chunk may differ there. The template holds the counter
+     * one above the last chunk's, so that the next event of a stream (the counter counts every event) matches in
+     * one compare.
      */
     private int templateNumStart = -1;
     private int templateNumEnd;
@@ -169,9 +182,20 @@ final class ChunkScanner {
     private int keptField;
     private int keptStart;
     private int keptEnd;
+    /** Where the counter matched by likeTemplate lies in the scanned buffer, or -1 when it is the template's own. */
+    private int seenNumStart;
+    private int seenNumEnd;
 
     /** Scans one chunk; false when the interpreter must read it with Jackson instead. */
     boolean scan(byte[] buf, int offset, int length) {
+        return scan(buf, -1, offset, length);
+    }
+
+    /**
+     * Scans one chunk, which lies in an SSE event whole in place from {@code framingStart} (see
+     * {@link SseParser.FramedListener}) or was copied (-1).
+     */
+    boolean scan(byte[] buf, int framingStart, int offset, int length) {
         b = buf;
         end = offset + length;
         if (length > 64 && repeatsOutput(offset)) {
@@ -179,9 +203,11 @@ final class ChunkScanner {
             b = null;
             return true; // a chunk that carries nothing new: taken unread
         }
-        if (templateHoleField != NO_HOLE) {
+        // an event in place was offered to claim() first: like the template it is not, or framed otherwise (then
+        // the whole scan makes it the template, framing included)
+        if (templateHoleField != NO_HOLE && framingStart < 0) {
             resetResult();
-            if (likeTemplate(offset) == end) {
+            if (likeTemplate(offset, templateJsonStart, templateJsonEnd) == end) {
                 b = null;
                 return true;
             }
@@ -189,7 +215,7 @@ final class ChunkScanner {
         boolean valid = wholeScan(offset, true);
         if (!valid && skippedOutput) valid = wholeScan(offset, false); // the shortcut did not fit: every byte
         if (valid) {
-            keepTemplate(offset);
+            keepTemplate(framingStart, offset);
             if (typedUsage ? responseUsageStart >= 0 : usageStart >= 0) {
                 usageRead = typedUsage ? readUsage(responseUsageStart, responseUsageEnd) : readUsage(usageStart, usageEnd);
             }
@@ -329,40 +355,37 @@ final class ChunkScanner {
     }
 
     /**
-     * Reads a chunk of unknown length starting at {@code offset}, within {@code buf[offset, limit)}, on the template
-     * path only: the bytes from {@code offset} are the template with another string in its hole. Returns the
-     * chunk's length with its fields taken, or -1 (fields undefined) when they are not. Such a chunk holds no CR or
-     * LF (the template was a whole SSE line and the string has no raw control character), so the SSE parser may take
-     * the end found here as the end of the line once it sees the blank line right after it.
+     * Takes a whole SSE event starting at {@code offset}, within {@code buf[offset, limit)}, on the template path
+     * only: the bytes from {@code offset} are the framed template (event lines, {@code data:}, the chunk, LF LF)
+     * with another string in its hole. Returns the event's length with its fields taken, or -1 (fields undefined)
+     * when they are not. Such an event is lines ended by LF that the SSE parser reads as this one event: the
+     * template was one (see {@link SseParser.FramedListener}), and the string has no raw control character.
      */
     int claim(byte[] buf, int offset, int limit) {
-        if (templateHoleField == NO_HOLE) return -1;
+        if (!templateFramed) return -1;
         b = buf;
         end = limit;
         resetResult();
-        int after = likeTemplate(offset);
+        int after = likeTemplate(offset, 0, templateLength);
         b = null;
         return after < 0 ? -1 : after - offset;
     }
 
     /**
-     * The bytes from {@code offset} are the template with another string in its hole: takes the fields and returns
-     * the index after the chunk's last byte, or -1. The chunk must end by {@link #end}, not necessarily at it.
+     * The bytes from {@code at} are {@code template[from, to)} with another string in its hole (and any integer as
+     * its counter): takes the fields and returns the index after the last byte, or -1. The bytes must end by
+     * {@link #end}, not necessarily at it.
      */
-    private int likeTemplate(int offset) {
-        int holeStart = templateHoleStart;
-        int holeEnd = templateHoleEnd;
-        int numStart = templateNumStart;
-        // up to and including the string's opening quote, across the counter when it lies before the string
-        int p = numStart >= 0 && numStart < holeStart ? sameWithCounter(offset, 0, holeStart + 1)
-                : same(offset, 0, holeStart + 1);
+    private int likeTemplate(int at, int from, int to) {
+        seenNumStart = -1;
+        int p = segment(at, from, templateHoleStart + 1); // up to and including the string's opening quote
         if (p < 0) return -1;
         int stringAt = p - 1;
         int after = string(stringAt);
         if (after == FAIL) return -1;
-        int end = numStart > holeStart ? sameWithCounter(after, holeEnd, templateLength)
-                : same(after, holeEnd, templateLength);
+        int end = segment(after, templateHoleEnd, to);
         if (end < 0) return -1;
+        if (templateNumStart >= 0) nextCounter();
         choice = true;
         finishReason = templateFinishReason;
         if (!stringEscaped && stringAscii) {
@@ -381,6 +404,25 @@ final class ChunkScanner {
         return end;
     }
 
+    /**
+     * {@code b[at, ...)} equals {@code template[from, to)}, except that the template's counter, when it lies there,
+     * may be another integer literal (noted in {@link #seenNumStart}): the index after it, or -1.
+     */
+    private int segment(int at, int from, int to) {
+        int p = same(at, from, to);
+        if (p >= 0 || templateNumStart < from || templateNumStart >= to) return p;
+        p = same(at, from, templateNumStart);
+        if (p < 0) return -1;
+        int digits = p;
+        while (digits < end && b[digits] >= '0' && b[digits] <= '9' && digits - p < 10) digits++;
+        if (digits == p || digits == end || b[digits] >= '0' && b[digits] <= '9' || (b[p] == '0' && digits - p > 1)) {
+            return -1; // not a JSON integer of at most 10 digits
+        }
+        seenNumStart = p;
+        seenNumEnd = digits;
+        return same(digits, templateNumEnd, to);
+    }
+
     /** {@code b[at, ...)} equals {@code template[from, to)}: the index after it, or -1. */
     private int same(int at, int from, int to) {
         int n = to - from;
@@ -389,21 +431,42 @@ final class ChunkScanner {
     }
 
     /**
-     * {@code b[at, ...)} equals {@code template[from, to)} except that the template's counter (an integer literal,
-     * {@code sequence_number}) may be another integer literal: the index after it, or -1.
+     * After a match, the template's counter becomes one more than the chunk's (the template's own when
+     * {@link #seenNumStart} is -1), as the next event of the stream has it.
      */
-    private int sameWithCounter(int at, int from, int to) {
-        int p = same(at, from, templateNumStart);
-        if (p < 0) return -1;
-        int digits = p;
-        while (digits < end && b[digits] >= '0' && b[digits] <= '9' && digits - p < 10) digits++;
-        if (digits == p || digits == end || b[digits] >= '0' && b[digits] <= '9' || (b[p] == '0' && digits - p > 1)) {
-            return -1; // not a JSON integer of at most 10 digits
+    private void nextCounter() {
+        if (seenNumStart >= 0) {
+            resizeCounter(seenNumEnd - seenNumStart);
+            System.arraycopy(b, seenNumStart, template, templateNumStart, seenNumEnd - seenNumStart);
         }
-        return same(digits, templateNumEnd, to);
+        int i = templateNumEnd - 1;
+        while (i >= templateNumStart && template[i] == '9') template[i--] = '0';
+        if (i >= templateNumStart) {
+            template[i]++;
+        } else { // 9...9 + 1 = 10...0
+            resizeCounter(templateNumEnd - templateNumStart + 1);
+            java.util.Arrays.fill(template, templateNumStart, templateNumEnd, (byte) '0');
+            template[templateNumStart] = '1';
+        }
     }
 
-    private void keepTemplate(int offset) {
+    /** Makes room for a counter of {@code digits} digits in the template, moving what follows it. */
+    private void resizeCounter(int digits) {
+        int shift = digits - (templateNumEnd - templateNumStart);
+        if (shift == 0) return;
+        if (template.length < templateLength + shift) template = java.util.Arrays.copyOf(template, templateLength + 16);
+        System.arraycopy(template, templateNumEnd, template, templateNumEnd + shift, templateLength - templateNumEnd);
+        templateLength += shift;
+        templateJsonEnd += shift;
+        if (templateHoleStart > templateNumStart) {
+            templateHoleStart += shift;
+            templateHoleEnd += shift;
+        }
+        templateNumEnd += shift;
+    }
+
+    /** Keeps the chunk just scanned as the template when it is a token chunk; see scan for {@code framingStart}. */
+    private void keepTemplate(int framingStart, int offset) {
         int length = end - offset;
         if (keptStrings != 1 || !choice || usageStart >= 0 || timingsStart >= 0 || length > MAX_TEMPLATE
                 || keptEnd - keptStart == 2) {
@@ -414,15 +477,25 @@ final class ChunkScanner {
         if (SseParser.lineEnd(b, offset, end) != end) {
             return; // JSON spread over several data lines: a template must be one line for claim()
         }
-        if (template.length < length) template = new byte[Math.max(length, 256)];
-        System.arraycopy(b, offset, template, 0, length);
-        templateLength = length;
-        templateHoleStart = keptStart - offset;
-        templateHoleEnd = keptEnd - offset;
+        boolean framed = framingStart >= 0 && SseParser.endsEvent(b, end, b.length);
+        int from = framed ? framingStart : offset;
+        int to = framed ? end + EVENT_END.length : end;
+        if (template.length < to - from) template = new byte[Math.max(to - from + 16, 256)];
+        System.arraycopy(b, from, template, 0, to - from);
+        templateLength = to - from;
+        templateFramed = framed;
+        templateJsonStart = offset - from;
+        templateJsonEnd = end - from;
+        templateHoleStart = keptStart - from;
+        templateHoleEnd = keptEnd - from;
         templateHoleField = keptField;
-        templateNumStart = counterStart >= 0 ? counterStart - offset : -1;
-        templateNumEnd = counterEnd - offset;
+        templateNumStart = counterStart >= 0 ? counterStart - from : -1;
+        templateNumEnd = counterEnd - from;
         templateFinishReason = finishReason;
+        if (templateNumStart >= 0) {
+            seenNumStart = -1;
+            nextCounter();
+        }
     }
 
     /** Notes a text string the scan keeps: its literal runs from the quote at {@code start} to before {@code end}. */
