@@ -137,54 +137,19 @@ final class ChunkScanner {
     private boolean stringEscaped;
     private boolean stringAscii;
 
-    /*
-     * The template: the last fully scanned chunk that kept exactly one text string (and had no usage object), with
-     * that string's literal as a hole. A server's token chunks differ only in that string, so the next chunk is
-     * checked against the template: same bytes before the hole (opening quote included), a valid string literal,
-     * same bytes after it. JSON is lexed left to right, so that chunk is exactly as valid as the template and
-     * reads the same except for the string; comparing bytes runs vectorised, several times faster than the scan.
-     * When the chunk was a whole SSE event in place, the template also holds the event's framing (its event: line,
-     * "data: ", the LF LF after the data), so that claim() takes the next event, framing and all, in the same
-     * compares.
-     */
+    /** Which text field a template's hole is (see {@link ChunkTemplate}). */
     static final int NO_HOLE = -1;
     static final int HOLE_CONTENT = 0;
     static final int HOLE_REASONING_CONTENT = 1;
     static final int HOLE_REASONING = 2;
     static final int HOLE_TEXT = 3;
-    /** Chunks larger than this are not kept as a template (they are not token chunks). */
-    private static final int MAX_TEMPLATE = 4096;
-    private static final byte[] EVENT_END = {'\n', '\n'};
-    private byte[] template = new byte[0];
-    private int templateLength;
-    /**
-     * Offsets in the template of the chunk's JSON: after the framing and before the LF LF ({@code templateFramed}),
-     * or the whole template.
-     */
-    private int templateJsonStart;
-    private int templateJsonEnd;
-    private boolean templateFramed;
-    /** Offsets in the template: the hole's opening quote, and the first byte after its closing quote. */
-    private int templateHoleStart;
-    private int templateHoleEnd;
-    private int templateHoleField = NO_HOLE;
-    /**
-     * Offsets in the template of its counter, the root's {@code sequence_number} (an integer that is another in
-     * every event of the Responses API), or -1: the next chunk may differ there. The template holds the counter
-     * one above the last chunk's, so that the next event of a stream (the counter counts every event) matches in
-     * one compare.
-     */
-    private int templateNumStart = -1;
-    private int templateNumEnd;
-    private String templateFinishReason;
+    private static final int EVENT_END = 2; // the LF LF after an event's data
+    private final ChunkTemplate template = new ChunkTemplate();
     // the text strings kept by the scan in progress
     private int keptStrings;
     private int keptField;
     private int keptStart;
     private int keptEnd;
-    /** Where the counter matched by likeTemplate lies in the scanned buffer, or -1 when it is the template's own. */
-    private int seenNumStart;
-    private int seenNumEnd;
 
     /** Scans one chunk; false when the interpreter must read it with Jackson instead. */
     boolean scan(byte[] buf, int offset, int length) {
@@ -205,9 +170,9 @@ final class ChunkScanner {
         }
         // an event in place was offered to claim() first: like the template it is not, or framed otherwise (then
         // the whole scan makes it the template, framing included)
-        if (templateHoleField != NO_HOLE && framingStart < 0) {
+        if (template.field != NO_HOLE && framingStart < 0) {
             resetResult();
-            if (likeTemplate(offset, templateJsonStart, templateJsonEnd) == end) {
+            if (likeTemplate(offset, false) == end) {
                 b = null;
                 return true;
             }
@@ -362,40 +327,39 @@ final class ChunkScanner {
      * template was one (see {@link SseParser.FramedListener}), and the string has no raw control character.
      */
     int claim(byte[] buf, int offset, int limit) {
-        if (!templateFramed) return -1;
+        if (!template.framed()) return -1;
         b = buf;
         end = limit;
         resetResult();
-        int after = likeTemplate(offset, 0, templateLength);
+        int after = likeTemplate(offset, true);
         b = null;
         return after < 0 ? -1 : after - offset;
     }
 
     /**
-     * The bytes from {@code at} are {@code template[from, to)} with another string in its hole (and any integer as
-     * its counter): takes the fields and returns the index after the last byte, or -1. The bytes must end by
-     * {@link #end}, not necessarily at it.
+     * The bytes from {@code at} are the template (the whole {@code event}, or its chunk) with another string in its
+     * hole: takes the fields and returns the index after the last byte, or -1. The bytes must end by {@link #end},
+     * not necessarily at it.
      */
-    private int likeTemplate(int at, int from, int to) {
-        seenNumStart = -1;
-        int p = segment(at, from, templateHoleStart + 1); // up to and including the string's opening quote
+    private int likeTemplate(int at, boolean event) {
+        ChunkTemplate t = template;
+        int p = t.head(b, at, end, event);
         if (p < 0) return -1;
-        int stringAt = p - 1;
-        int after = string(stringAt);
+        int after = string(p - 1);
         if (after == FAIL) return -1;
-        int end = segment(after, templateHoleEnd, to);
+        int end = t.tail(b, after, this.end, event);
         if (end < 0) return -1;
-        if (templateNumStart >= 0) nextCounter();
+        t.matched(b);
         choice = true;
-        finishReason = templateFinishReason;
+        finishReason = t.finishReason;
         if (!stringEscaped && stringAscii) {
-            rawField = templateHoleField;
+            rawField = t.field;
             rawStart = stringStart;
             rawLength = after - 1 - stringStart;
             return end;
         }
         String s = decoded(after);
-        switch (templateHoleField) {
+        switch (t.field) {
             case HOLE_CONTENT -> content = s;
             case HOLE_REASONING_CONTENT -> reasoningContent = s;
             case HOLE_REASONING -> reasoning = s;
@@ -404,71 +368,9 @@ final class ChunkScanner {
         return end;
     }
 
-    /**
-     * {@code b[at, ...)} equals {@code template[from, to)}, except that the template's counter, when it lies there,
-     * may be another integer literal (noted in {@link #seenNumStart}): the index after it, or -1.
-     */
-    private int segment(int at, int from, int to) {
-        int p = same(at, from, to);
-        if (p >= 0 || templateNumStart < from || templateNumStart >= to) return p;
-        p = same(at, from, templateNumStart);
-        if (p < 0) return -1;
-        int digits = p;
-        while (digits < end && b[digits] >= '0' && b[digits] <= '9' && digits - p < 10) digits++;
-        if (digits == p || digits == end || b[digits] >= '0' && b[digits] <= '9' || (b[p] == '0' && digits - p > 1)) {
-            return -1; // not a JSON integer of at most 10 digits
-        }
-        seenNumStart = p;
-        seenNumEnd = digits;
-        return same(digits, templateNumEnd, to);
-    }
-
-    /** {@code b[at, ...)} equals {@code template[from, to)}: the index after it, or -1. */
-    private int same(int at, int from, int to) {
-        int n = to - from;
-        if (end - at < n || !java.util.Arrays.equals(b, at, at + n, template, from, to)) return -1;
-        return at + n;
-    }
-
-    /**
-     * After a match, the template's counter becomes one more than the chunk's (the template's own when
-     * {@link #seenNumStart} is -1), as the next event of the stream has it.
-     */
-    private void nextCounter() {
-        if (seenNumStart >= 0) {
-            resizeCounter(seenNumEnd - seenNumStart);
-            System.arraycopy(b, seenNumStart, template, templateNumStart, seenNumEnd - seenNumStart);
-        }
-        int i = templateNumEnd - 1;
-        while (i >= templateNumStart && template[i] == '9') template[i--] = '0';
-        if (i >= templateNumStart) {
-            template[i]++;
-        } else { // 9...9 + 1 = 10...0
-            resizeCounter(templateNumEnd - templateNumStart + 1);
-            java.util.Arrays.fill(template, templateNumStart, templateNumEnd, (byte) '0');
-            template[templateNumStart] = '1';
-        }
-    }
-
-    /** Makes room for a counter of {@code digits} digits in the template, moving what follows it. */
-    private void resizeCounter(int digits) {
-        int shift = digits - (templateNumEnd - templateNumStart);
-        if (shift == 0) return;
-        if (template.length < templateLength + shift) template = java.util.Arrays.copyOf(template, templateLength + 16);
-        System.arraycopy(template, templateNumEnd, template, templateNumEnd + shift, templateLength - templateNumEnd);
-        templateLength += shift;
-        templateJsonEnd += shift;
-        if (templateHoleStart > templateNumStart) {
-            templateHoleStart += shift;
-            templateHoleEnd += shift;
-        }
-        templateNumEnd += shift;
-    }
-
     /** Keeps the chunk just scanned as the template when it is a token chunk; see scan for {@code framingStart}. */
     private void keepTemplate(int framingStart, int offset) {
-        int length = end - offset;
-        if (keptStrings != 1 || !choice || usageStart >= 0 || timingsStart >= 0 || length > MAX_TEMPLATE
+        if (keptStrings != 1 || !choice || usageStart >= 0 || timingsStart >= 0 || end - offset > ChunkTemplate.MAX_CHUNK
                 || keptEnd - keptStart == 2) {
             // the previous template stays: a role chunk (its content is "") or a finish chunk does not end a run
             // of token chunks, and the template then serves the next reply on the connection too
@@ -479,23 +381,9 @@ final class ChunkScanner {
         }
         boolean framed = framingStart >= 0 && SseParser.endsEvent(b, end, b.length);
         int from = framed ? framingStart : offset;
-        int to = framed ? end + EVENT_END.length : end;
-        if (template.length < to - from) template = new byte[Math.max(to - from + 16, 256)];
-        System.arraycopy(b, from, template, 0, to - from);
-        templateLength = to - from;
-        templateFramed = framed;
-        templateJsonStart = offset - from;
-        templateJsonEnd = end - from;
-        templateHoleStart = keptStart - from;
-        templateHoleEnd = keptEnd - from;
-        templateHoleField = keptField;
-        templateNumStart = counterStart >= 0 ? counterStart - from : -1;
-        templateNumEnd = counterEnd - from;
-        templateFinishReason = finishReason;
-        if (templateNumStart >= 0) {
-            seenNumStart = -1;
-            nextCounter();
-        }
+        template.keep(b, from, framed ? end + EVENT_END : end, framed, offset - from, end - from);
+        template.hole(keptStart - from, keptEnd - from, keptField, finishReason,
+                counterStart >= 0 ? counterStart - from : -1, counterEnd - from);
     }
 
     /** Notes a text string the scan keeps: its literal runs from the quote at {@code start} to before {@code end}. */
