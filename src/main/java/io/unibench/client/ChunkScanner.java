@@ -370,8 +370,8 @@ final class ChunkScanner {
 
     /** Keeps the chunk just scanned as the template when it is a token chunk; see scan for {@code framingStart}. */
     private void keepTemplate(int framingStart, int offset) {
-        if (keptStrings != 1 || !choice || usageStart >= 0 || timingsStart >= 0 || end - offset > ChunkTemplate.MAX_CHUNK
-                || keptEnd - keptStart == 2) {
+        if (keptStrings != 1 || !choice || usageStart >= 0 || timingsStart >= 0
+                || end - offset > ChunkTemplate.MAX_CHUNK || keptEnd - keptStart == 2) {
             // the previous template stays: a role chunk (its content is "") or a finish chunk does not end a run
             // of token chunks, and the template then serves the next reply on the connection too
             return;

@@ -41,8 +41,9 @@ public final class SseParser {
     /**
      * Receives the data of each event as {@link BytesListener} does, and where it lies when the event is whole in
      * place: then {@code buf[framingStart, offset)} are the event's lines before its data value ({@code event:}
-     * lines and the {@code data:} field name with its space, each line ended by LF), and {@code buf[offset + length]}
-     * and the byte after it the LF LF that end the event; {@code framingStart} is -1 for an event read line by line.
+     * lines and the {@code data:} field name with its space if any, each line ended by LF), and
+     * {@code buf[offset + length]} and the byte after it the LF LF that end the event; {@code framingStart} is -1 for
+     * an event read line by line.
      */
     @FunctionalInterface
     public interface FramedListener {
