@@ -30,7 +30,7 @@ public class ReplyParseBench {
                 while (System.nanoTime() - start < seconds * 1_000_000_000L) {
                     for (int k = 0; k < 100; k++, replies++) {
                         ChunkInterpreter in = new ChunkInterpreter(mapper, scanner, api);
-                        SseParser sse = new SseParser((byte[] b, int off, int len) -> in.onEvent(b, off, len, 1),
+                        SseParser sse = new SseParser((byte[] b, int framing, int off, int len) -> in.onEvent(b, framing, off, len, 1),
                                 (byte[] b, int off, int limit) -> in.claim(b, off, limit, 1));
                         for (int from = 0; from < body.length; from += 16384) {
                             sse.feed(body, from, Math.min(16384, body.length - from));

@@ -91,6 +91,14 @@ final class ChunkInterpreter {
      * that arrived at {@code nanos}.
      */
     Outcome onEvent(byte[] buf, int offset, int length, long nanos) {
+        return onEvent(buf, -1, offset, length, nanos);
+    }
+
+    /**
+     * One SSE data payload as {@link #onEvent(byte[], int, int, long)}, of an event that lies whole in {@code buf}
+     * from {@code framingStart} (see {@link SseParser.FramedListener}; -1 when it does not).
+     */
+    Outcome onEvent(byte[] buf, int framingStart, int offset, int length, long nanos) {
         if (failure != null) {
             return Outcome.FAILED;
         }
@@ -107,7 +115,7 @@ final class ChunkInterpreter {
             return Outcome.CONTINUE; // an empty event carries nothing; treated as a keep-alive
         }
         ChunkScanner sc = scanner;
-        if (sc.scan(buf, offset, length) && (sc.usageStart < 0 || sc.usageRead) && sc.timingsStart < 0) {
+        if (sc.scan(buf, framingStart, offset, length) && (sc.usageStart < 0 || sc.usageRead) && sc.timingsStart < 0) {
             if (sc.typedUsage) return typedFromScan(buf, nanos);
             return sc.rawField == ChunkScanner.NO_HOLE ? applyScanned(nanos) : applyRaw(buf, nanos);
         }
@@ -115,17 +123,17 @@ final class ChunkInterpreter {
     }
 
     /**
-     * A token chunk read in place from {@code buf[offset, ...)} before its line end is known (see
-     * {@link SseParser.Claimer}): when the chunk is the previous token chunk with another string, and the blank
-     * line that ends its event follows it within {@code limit}, it is taken as {@link #onEvent} would take it and
-     * its length is returned; otherwise -1 and nothing changed.
+     * A whole SSE event read in place from {@code buf[offset, ...)} before its line ends are known (see
+     * {@link SseParser.Claimer}): when it is the previous token event with another string, within {@code limit},
+     * it is taken as {@link #onEvent} would take its data and its length is returned; otherwise -1 and nothing
+     * changed.
      */
     int claim(byte[] buf, int offset, int limit, long nanos) {
         if (failure != null) {
             return -1;
         }
         int length = scanner.claim(buf, offset, limit);
-        if (length < 0 || !SseParser.endsEvent(buf, offset + length, limit)) {
+        if (length < 0) {
             return -1;
         }
         if (scanner.rawField != ChunkScanner.NO_HOLE) {

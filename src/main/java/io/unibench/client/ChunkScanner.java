@@ -137,33 +137,14 @@ final class ChunkScanner {
     private boolean stringEscaped;
     private boolean stringAscii;
 
-    /*
-     * The template: the last fully scanned chunk that kept exactly one text string (and had no usage object), with
-     * that string's literal as a hole. A server's token chunks differ only in that string, so the next chunk is
-     * checked against the template: same bytes before the hole (opening quote included), a valid string literal,
-     * same bytes after it. JSON is lexed left to right, so that chunk is exactly as valid as the template and
-     * reads the same except for the string; comparing bytes runs vectorised, several times faster than the scan.
-     */
+    /** Which text field a template's hole is (see {@link ChunkTemplate}). */
     static final int NO_HOLE = -1;
     static final int HOLE_CONTENT = 0;
     static final int HOLE_REASONING_CONTENT = 1;
     static final int HOLE_REASONING = 2;
     static final int HOLE_TEXT = 3;
-    /** Chunks larger than this are not kept as a template (they are not token chunks). */
-    private static final int MAX_TEMPLATE = 4096;
-    private byte[] template = new byte[0];
-    private int templateLength;
-    /** Offsets in the template: the hole's opening quote, and the first byte after its closing quote. */
-    private int templateHoleStart;
-    private int templateHoleEnd;
-    private int templateHoleField = NO_HOLE;
-    /**
-     * Offsets in the template of its counter, the root's {@code sequence_number} (an integer that is another in
-     * every event of the Responses API), or -1: the next chunk may differ there too.
-     */
-    private int templateNumStart = -1;
-    private int templateNumEnd;
-    private String templateFinishReason;
+    private static final int EVENT_END = 2; // the LF LF after an event's data
+    private final ChunkTemplate template = new ChunkTemplate();
     // the text strings kept by the scan in progress
     private int keptStrings;
     private int keptField;
@@ -172,6 +153,14 @@ final class ChunkScanner {
 
     /** Scans one chunk; false when the interpreter must read it with Jackson instead. */
     boolean scan(byte[] buf, int offset, int length) {
+        return scan(buf, -1, offset, length);
+    }
+
+    /**
+     * Scans one chunk, which lies in an SSE event whole in place from {@code framingStart} (see
+     * {@link SseParser.FramedListener}) or was copied (-1).
+     */
+    boolean scan(byte[] buf, int framingStart, int offset, int length) {
         b = buf;
         end = offset + length;
         if (length > 64 && repeatsOutput(offset)) {
@@ -179,9 +168,11 @@ final class ChunkScanner {
             b = null;
             return true; // a chunk that carries nothing new: taken unread
         }
-        if (templateHoleField != NO_HOLE) {
+        // an event in place was offered to claim() first: like the template it is not, or framed otherwise (then
+        // the whole scan makes it the template, framing included)
+        if (template.field != NO_HOLE && framingStart < 0) {
             resetResult();
-            if (likeTemplate(offset) == end) {
+            if (likeTemplate(offset, false) == end) {
                 b = null;
                 return true;
             }
@@ -189,7 +180,7 @@ final class ChunkScanner {
         boolean valid = wholeScan(offset, true);
         if (!valid && skippedOutput) valid = wholeScan(offset, false); // the shortcut did not fit: every byte
         if (valid) {
-            keepTemplate(offset);
+            keepTemplate(framingStart, offset);
             if (typedUsage ? responseUsageStart >= 0 : usageStart >= 0) {
                 usageRead = typedUsage ? readUsage(responseUsageStart, responseUsageEnd) : readUsage(usageStart, usageEnd);
             }
@@ -329,50 +320,46 @@ final class ChunkScanner {
     }
 
     /**
-     * Reads a chunk of unknown length starting at {@code offset}, within {@code buf[offset, limit)}, on the template
-     * path only: the bytes from {@code offset} are the template with another string in its hole. Returns the
-     * chunk's length with its fields taken, or -1 (fields undefined) when they are not. Such a chunk holds no CR or
-     * LF (the template was a whole SSE line and the string has no raw control character), so the SSE parser may take
-     * the end found here as the end of the line once it sees the blank line right after it.
+     * Takes a whole SSE event starting at {@code offset}, within {@code buf[offset, limit)}, on the template path
+     * only: the bytes from {@code offset} are the framed template (event lines, {@code data:}, the chunk, LF LF)
+     * with another string in its hole. Returns the event's length with its fields taken, or -1 (fields undefined)
+     * when they are not. Such an event is lines ended by LF that the SSE parser reads as this one event: the
+     * template was one (see {@link SseParser.FramedListener}), and the string has no raw control character.
      */
     int claim(byte[] buf, int offset, int limit) {
-        if (templateHoleField == NO_HOLE) return -1;
+        if (!template.framed()) return -1;
         b = buf;
         end = limit;
         resetResult();
-        int after = likeTemplate(offset);
+        int after = likeTemplate(offset, true);
         b = null;
         return after < 0 ? -1 : after - offset;
     }
 
     /**
-     * The bytes from {@code offset} are the template with another string in its hole: takes the fields and returns
-     * the index after the chunk's last byte, or -1. The chunk must end by {@link #end}, not necessarily at it.
+     * The bytes from {@code at} are the template (the whole {@code event}, or its chunk) with another string in its
+     * hole: takes the fields and returns the index after the last byte, or -1. The bytes must end by {@link #end},
+     * not necessarily at it.
      */
-    private int likeTemplate(int offset) {
-        int holeStart = templateHoleStart;
-        int holeEnd = templateHoleEnd;
-        int numStart = templateNumStart;
-        // up to and including the string's opening quote, across the counter when it lies before the string
-        int p = numStart >= 0 && numStart < holeStart ? sameWithCounter(offset, 0, holeStart + 1)
-                : same(offset, 0, holeStart + 1);
+    private int likeTemplate(int at, boolean event) {
+        ChunkTemplate t = template;
+        int p = t.head(b, at, end, event);
         if (p < 0) return -1;
-        int stringAt = p - 1;
-        int after = string(stringAt);
+        int after = string(p - 1);
         if (after == FAIL) return -1;
-        int end = numStart > holeStart ? sameWithCounter(after, holeEnd, templateLength)
-                : same(after, holeEnd, templateLength);
+        int end = t.tail(b, after, this.end, event);
         if (end < 0) return -1;
+        t.matched(b);
         choice = true;
-        finishReason = templateFinishReason;
+        finishReason = t.finishReason;
         if (!stringEscaped && stringAscii) {
-            rawField = templateHoleField;
+            rawField = t.field;
             rawStart = stringStart;
             rawLength = after - 1 - stringStart;
             return end;
         }
         String s = decoded(after);
-        switch (templateHoleField) {
+        switch (t.field) {
             case HOLE_CONTENT -> content = s;
             case HOLE_REASONING_CONTENT -> reasoningContent = s;
             case HOLE_REASONING -> reasoning = s;
@@ -381,32 +368,10 @@ final class ChunkScanner {
         return end;
     }
 
-    /** {@code b[at, ...)} equals {@code template[from, to)}: the index after it, or -1. */
-    private int same(int at, int from, int to) {
-        int n = to - from;
-        if (end - at < n || !java.util.Arrays.equals(b, at, at + n, template, from, to)) return -1;
-        return at + n;
-    }
-
-    /**
-     * {@code b[at, ...)} equals {@code template[from, to)} except that the template's counter (an integer literal,
-     * {@code sequence_number}) may be another integer literal: the index after it, or -1.
-     */
-    private int sameWithCounter(int at, int from, int to) {
-        int p = same(at, from, templateNumStart);
-        if (p < 0) return -1;
-        int digits = p;
-        while (digits < end && b[digits] >= '0' && b[digits] <= '9' && digits - p < 10) digits++;
-        if (digits == p || digits == end || b[digits] >= '0' && b[digits] <= '9' || (b[p] == '0' && digits - p > 1)) {
-            return -1; // not a JSON integer of at most 10 digits
-        }
-        return same(digits, templateNumEnd, to);
-    }
-
-    private void keepTemplate(int offset) {
-        int length = end - offset;
-        if (keptStrings != 1 || !choice || usageStart >= 0 || timingsStart >= 0 || length > MAX_TEMPLATE
-                || keptEnd - keptStart == 2) {
+    /** Keeps the chunk just scanned as the template when it is a token chunk; see scan for {@code framingStart}. */
+    private void keepTemplate(int framingStart, int offset) {
+        if (keptStrings != 1 || !choice || usageStart >= 0 || timingsStart >= 0
+                || end - offset > ChunkTemplate.MAX_CHUNK || keptEnd - keptStart == 2) {
             // the previous template stays: a role chunk (its content is "") or a finish chunk does not end a run
             // of token chunks, and the template then serves the next reply on the connection too
             return;
@@ -414,15 +379,11 @@ final class ChunkScanner {
         if (SseParser.lineEnd(b, offset, end) != end) {
             return; // JSON spread over several data lines: a template must be one line for claim()
         }
-        if (template.length < length) template = new byte[Math.max(length, 256)];
-        System.arraycopy(b, offset, template, 0, length);
-        templateLength = length;
-        templateHoleStart = keptStart - offset;
-        templateHoleEnd = keptEnd - offset;
-        templateHoleField = keptField;
-        templateNumStart = counterStart >= 0 ? counterStart - offset : -1;
-        templateNumEnd = counterEnd - offset;
-        templateFinishReason = finishReason;
+        boolean framed = framingStart >= 0 && SseParser.endsEvent(b, end, b.length);
+        int from = framed ? framingStart : offset;
+        template.keep(b, from, framed ? end + EVENT_END : end, framed, offset - from, end - from);
+        template.hole(keptStart - from, keptEnd - from, keptField, finishReason,
+                counterStart >= 0 ? counterStart - from : -1, counterEnd - from);
     }
 
     /** Notes a text string the scan keeps: its literal runs from the quote at {@code start} to before {@code end}. */

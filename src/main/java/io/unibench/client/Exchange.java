@@ -301,14 +301,14 @@ final class Exchange implements ConnectionPool.Waiter {
         }
     }
 
-    private void onEvent(byte[] buf, int offset, int length) {
+    private void onEvent(byte[] buf, int framingStart, int offset, int length) {
         if (draining || isDone()) {
             return; // after [DONE] or a failure, later events change nothing
         }
         if (client.debug().enabled()) {
             client.debug().response(requestId, "chunk", new String(buf, offset, length, StandardCharsets.UTF_8));
         }
-        switch (chunks.onEvent(buf, offset, length, currentNanos)) {
+        switch (chunks.onEvent(buf, framingStart, offset, length, currentNanos)) {
             case DONE -> startDraining();
             case FAILED -> fail(chunks.failure(), chunks.failureMessage(), currentNanos);
             case CONTINUE -> { }
@@ -316,7 +316,7 @@ final class Exchange implements ConnectionPool.Waiter {
     }
 
     /**
-     * A token chunk recognised in place (SseParser.Claimer); anything else goes through {@link #onEvent}. No
+     * A token event recognised in place (SseParser.Claimer); anything else goes through {@link #onEvent}. No
      * {@code isDone()} (a lock per event): the parser is only fed while not done, and within one feed the request
      * can only end through an event, i.e. by {@code [DONE]} (draining) or a failure the interpreter keeps (it
      * then claims nothing).

@@ -13,7 +13,8 @@ import java.util.Arrays;
  * event; so a UTF-8 character or a CRLF split between two chunks needs no special case beyond remembering a
  * trailing CR, and the parser allocates nothing per event (a String per event only for a {@link Listener}). An event
  * that lies whole in one array as {@code data:…\n\n} (what servers send) is handed over in place, without either
- * copy. Lines end in LF, CRLF or CR. {@code data:} values
+ * copy; with a {@link Claimer}, an event as {@code event:…\ndata:…\n\n} may be taken whole in place, framing
+ * included. Lines end in LF, CRLF or CR. {@code data:} values
  * lose one leading space and several of them are joined with "\n"; {@code event}, {@code id}, {@code retry},
  * unknown fields and comment lines (starting with ':') are ignored; an event is dispatched on a blank line, and
  * {@link #finish()} dispatches a last event that lacks its blank line.
@@ -38,11 +39,24 @@ public final class SseParser {
     }
 
     /**
-     * Optional: recognises a whole event's data in place, so that the parser need not search for its line end.
-     * Called where a {@code data:} value starts, it either takes the event — only if the value
-     * {@code buf[from, from + n)} holds no CR or LF and is followed by the blank line that ends the event
-     * ({@link #endsEvent}), all before {@code limit} — and returns {@code n}, or changes nothing and returns -1;
-     * the parser then reads the event itself and hands it to the {@link BytesListener}.
+     * Receives the data of each event as {@link BytesListener} does, and where it lies when the event is whole in
+     * place: then {@code buf[framingStart, offset)} are the event's lines before its data value ({@code event:}
+     * lines and the {@code data:} field name with its space if any, each line ended by LF), and
+     * {@code buf[offset + length]} and the byte after it the LF LF that end the event; {@code framingStart} is -1 for
+     * an event read line by line.
+     */
+    @FunctionalInterface
+    public interface FramedListener {
+        void onData(byte[] buf, int framingStart, int offset, int length);
+    }
+
+    /**
+     * Optional: recognises a whole event in place, so that the parser need not search for its line ends. Called at
+     * the first byte of each event, it either takes the event — only if {@code buf[from, from + n)} is the whole
+     * event, its blank line included, as lines ended by LF that the line-by-line path reads as one event (e.g. the
+     * exact bytes of an earlier event that reached a {@link FramedListener} with its framing, with another string
+     * in the data), all before {@code limit} — and returns {@code n}, or changes nothing and returns -1; the parser
+     * then reads the event itself and hands it to the listener.
      */
     @FunctionalInterface
     public interface Claimer {
@@ -59,7 +73,7 @@ public final class SseParser {
     /** Little-endian: the first byte in memory is the lowest byte of the word. */
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private final BytesListener listener;
+    private final FramedListener listener;
     private final Claimer claimer;
     private final int maxEventBytes;
 
@@ -85,15 +99,15 @@ public final class SseParser {
     }
 
     public SseParser(BytesListener listener, int maxEventBytes) {
-        this(listener, null, maxEventBytes);
+        this((buf, framingStart, offset, length) -> listener.onData(buf, offset, length), null, maxEventBytes);
     }
 
-    /** With a {@link Claimer} asked first at the start of each whole {@code data:} event; may be null. */
-    public SseParser(BytesListener listener, Claimer claimer) {
+    /** With a {@link Claimer} asked first at the start of each event; may be null. */
+    public SseParser(FramedListener listener, Claimer claimer) {
         this(listener, claimer, DEFAULT_MAX_EVENT_BYTES);
     }
 
-    public SseParser(BytesListener listener, Claimer claimer, int maxEventBytes) {
+    public SseParser(FramedListener listener, Claimer claimer, int maxEventBytes) {
         this.listener = listener;
         this.claimer = claimer;
         this.maxEventBytes = maxEventBytes;
@@ -108,15 +122,31 @@ public final class SseParser {
     public void feed(byte[] bytes, int offset, int length) {
         int end = offset + length;
         int i = offset;
+        int eventStart = -1; // the start of the event whose event: lines were just skipped in place
         while (i < end) {
             if (lineLength == 0 && !afterCr && !hasData) {
-                int next = wholeDataEvent(bytes, i, end);
-                if (next < 0) next = skippedEventLine(bytes, i, end);
+                if (claimer != null && eventStart < 0) {
+                    // an event the slow path would reject as too long is never claimed
+                    int claimed = claimer.claim(bytes, i, (int) Math.min(end, (long) i + maxEventBytes));
+                    if (claimed >= 0) {
+                        i += claimed;
+                        continue;
+                    }
+                }
+                int next = wholeDataEvent(bytes, eventStart >= 0 ? eventStart : i, i, end);
                 if (next >= 0) {
+                    eventStart = -1;
+                    i = next;
+                    continue;
+                }
+                next = skippedEventLine(bytes, i, end);
+                if (next >= 0) {
+                    if (eventStart < 0) eventStart = i;
                     i = next;
                     continue;
                 }
             }
+            eventStart = -1;
             int lineEnd = lineEnd(bytes, i, end);
             if (lineEnd > i) {
                 appendLine(bytes, i, lineEnd - i);
@@ -130,28 +160,22 @@ public final class SseParser {
 
     /**
      * The common case, without copying: at {@code i} starts a whole {@code data:} line ending in LF and followed by
-     * the blank LF line that ends the event, all inside this buffer. Dispatches its value straight from
-     * {@code bytes} and returns the index after the blank line; -1 (nothing consumed) for anything else, which the
-     * line-by-line path then handles with the same result.
+     * the blank LF line that ends the event, all inside this buffer (the event began at {@code eventStart}, before
+     * event lines skipped in place, or at {@code i}). Dispatches its value straight from {@code bytes} and returns
+     * the index after the blank line; -1 (nothing consumed) for anything else, which the line-by-line path then
+     * handles with the same result.
      */
-    private int wholeDataEvent(byte[] bytes, int i, int end) {
+    private int wholeDataEvent(byte[] bytes, int eventStart, int i, int end) {
         if (end - i < 7 || bytes[i] != 'd' || bytes[i + 1] != 'a' || bytes[i + 2] != 't' || bytes[i + 3] != 'a'
                 || bytes[i + 4] != ':') {
             return -1;
         }
         int valueStart = bytes[i + 5] == ' ' ? i + 6 : i + 5;
-        if (claimer != null) {
-            // a line the slow path would reject as too long is never claimed
-            int claimed = claimer.claim(bytes, valueStart, (int) Math.min(end, (long) i + maxEventBytes));
-            if (claimed >= 0) {
-                return valueStart + claimed + 2;
-            }
-        }
         int lf = lineEnd(bytes, valueStart, end);
-        if (lf + 1 >= end || bytes[lf] != LF || bytes[lf + 1] != LF || lf - i > maxEventBytes) {
+        if (!endsEvent(bytes, lf, end) || lf - i > maxEventBytes) {
             return -1;
         }
-        listener.onData(bytes, valueStart, lf - valueStart);
+        listener.onData(bytes, eventStart, valueStart, lf - valueStart);
         return lf + 2;
     }
 
@@ -286,7 +310,7 @@ public final class SseParser {
         int length = dataLength;
         dataLength = 0;
         hasData = false;
-        listener.onData(data, 0, length);
+        listener.onData(data, -1, 0, length);
     }
 
     /** The stream cannot be an event stream (e.g. an unbounded line). */

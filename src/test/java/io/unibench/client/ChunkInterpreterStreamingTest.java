@@ -65,7 +65,7 @@ class ChunkInterpreterStreamingTest {
         ChunkInterpreter in = new ChunkInterpreter(new ObjectMapper());
         List<Object> outcomes = new ArrayList<>();
         long[] clock = {100};
-        SseParser parser = new SseParser((buf, off, len) -> outcomes.add(in.onEvent(buf, off, len, clock[0]++)),
+        SseParser parser = new SseParser((buf, framing, off, len) -> outcomes.add(in.onEvent(buf, framing, off, len, clock[0]++)),
                 claiming ? (buf, from, limit) -> {
                     int n = in.claim(buf, from, limit, clock[0]);
                     if (n >= 0) {

@@ -94,8 +94,32 @@ class ChunkScannerTest {
         assertThat(scan(token)).isTrue();
         assertThat(scan(role)).isTrue();
         byte[] next = token.replace("\"a\"", "\"bc\"").getBytes(StandardCharsets.UTF_8);
-        assertThat(scanner.claim(next, 0, next.length)).isEqualTo(next.length); // still the token template
+        assertThat(scanner.scan(next, 0, next.length)).isTrue(); // still the token template
+        assertThat(scanner.rawField).as("read on the template path").isEqualTo(ChunkScanner.HOLE_CONTENT);
         assertThat(scanner.rawLength).isEqualTo(2);
+    }
+
+    private static byte[] deltaEvent(String counter) {
+        return ("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"sequence_number\":"
+                + counter + ",\"delta\":\"t\"}\n\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theFramedTemplatesCounterTakesAnyIntegerAndNothingElse() {
+        byte[] first = deltaEvent("9");
+        int data = "event: response.output_text.delta\ndata: ".length();
+        assertThat(scanner.scan(first, 0, data, first.length - data - 2)).isTrue(); // the template, predicting 10
+        for (String bad : List.of("1,", "10,", "010", "1a", "-10", "10.5", "1e3", "\"10\"", "12345678901")) {
+            byte[] event = deltaEvent(bad);
+            assertThat(scanner.claim(event, 0, event.length)).as(bad).isEqualTo(-1);
+        }
+        for (String good : List.of("10", "11", "1", "99", "100", "0", "1234567890", "5")) {
+            byte[] event = deltaEvent(good);
+            assertThat(scanner.claim(event, 0, event.length)).as(good).isEqualTo(event.length);
+            assertThat(scanner.claim(event, 0, event.length - 1)).as("%s without its last LF", good).isEqualTo(-1);
+        }
+        byte[] unframed = deltaEvent("6");
+        assertThat(scanner.claim(unframed, data, unframed.length)).as("data line alone").isEqualTo(-1);
     }
 
     @Test

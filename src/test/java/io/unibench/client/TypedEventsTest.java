@@ -66,7 +66,7 @@ class TypedEventsTest {
         ChunkInterpreter in = new ChunkInterpreter(MAPPER, new ChunkScanner(), api);
         List<Object> outcomes = new ArrayList<>();
         long[] clock = {100};
-        SseParser parser = new SseParser((buf, off, len) -> outcomes.add(in.onEvent(buf, off, len, clock[0]++)),
+        SseParser parser = new SseParser((buf, framing, off, len) -> outcomes.add(in.onEvent(buf, framing, off, len, clock[0]++)),
                 claiming ? (buf, from, limit) -> {
                     int n = in.claim(buf, from, limit, clock[0]);
                     if (n >= 0) {
@@ -111,6 +111,90 @@ class TypedEventsTest {
             assertThat(read(ApiFormat.ANTHROPIC, all, cut, true, claims)).as("split at %d", cut).isEqualTo(expected);
         }
         assertThat(claims[0]).as("text deltas after the first are claimed in place (the scanner's template)").isPositive();
+    }
+
+    private static String delta(String type, long seq, String text) {
+        return "{\"type\":\"" + type + "\",\"sequence_number\":" + seq
+                + ",\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,\"delta\":\"" + text + "\",\"logprobs\":[]}";
+    }
+
+    private static String completed(long seq) {
+        return event("response.completed", "{\"type\":\"response.completed\",\"sequence_number\":" + seq
+                + ",\"response\":{\"status\":\"completed\",\"usage\":{\"input_tokens\":3,\"output_tokens\":2}}}");
+    }
+
+    @Test
+    void everyDeltaAfterTheFirstIsClaimedWholeAcrossTheCountersDigitChanges() {
+        // sequence numbers crossing 9 -> 10, 99 -> 100, 999 -> 1000 (the template predicts the next one, growing its
+        // digits), then a jump and a fall (a counter that is not the predicted one still matches, as any integer)
+        StringBuilder sse = new StringBuilder();
+        StringBuilder text = new StringBuilder();
+        long[] counters = java.util.stream.LongStream.concat(java.util.stream.LongStream.concat(
+                java.util.stream.LongStream.rangeClosed(5, 12), java.util.stream.LongStream.rangeClosed(97, 102)),
+                java.util.stream.LongStream.of(998, 999, 1000, 1001, 5000, 40, 41, 9_999_999_999L, 7)).toArray();
+        for (long seq : counters) {
+            String t = "t" + seq + " ";
+            text.append(t);
+            sse.append(event("response.output_text.delta", delta("response.output_text.delta", seq, t)));
+        }
+        byte[] all = (sse + completed(counters.length + 100)).getBytes(StandardCharsets.UTF_8);
+        int[] claims = {0};
+        List<Object> expected = read(ApiFormat.RESPONSES, all, all.length, false, claims);
+        assertThat(expected.get(expected.size() - 7)).isEqualTo(text.toString());
+        assertThat(read(ApiFormat.RESPONSES, all, all.length, true, claims)).isEqualTo(expected);
+        assertThat(claims[0]).as("deltas claimed in place").isEqualTo(counters.length - 1);
+        for (int cut = 0; cut <= all.length; cut++) {
+            assertThat(read(ApiFormat.RESPONSES, all, cut, true, claims)).as("split at %d", cut).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * Random Responses streams whose events vary in what the claim compares (event lines present or not, named
+     * otherwise, doubled, without the space; "data:" without it; comment and id lines; CRLF and CR line ends;
+     * counters consecutive, jumping, with a leading zero (invalid JSON); texts with escapes and UTF-8; reasoning
+     * between text deltas): read with claims, split at every offset, each reads as without them.
+     */
+    @Test
+    void randomFramingsReadTheSameClaimedOrNotWhereverTheyAreSplit() {
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(20);
+        String[] texts = {"a", "tok ", "é", "\\n", "\\\"q\\\"", "日本", "x".repeat(30), ""};
+        int claimed = 0;
+        for (int stream = 0; stream < 40; stream++) {
+            StringBuilder sse = new StringBuilder();
+            long seq = new long[] {0, 7, 96, 997, 99_999_996}[rng.nextInt(5)];
+            int deltas = 3 + rng.nextInt(12);
+            for (int i = 0; i < deltas; i++) {
+                boolean reasoning = rng.nextInt(6) == 0;
+                String type = reasoning ? "response.reasoning_text.delta" : "response.output_text.delta";
+                seq += rng.nextInt(8) == 0 ? 1 + rng.nextInt(500) : 1;
+                String json = delta(type, seq, texts[rng.nextInt(texts.length)]);
+                if (rng.nextInt(40) == 0) json = json.replace("\"sequence_number\":", "\"sequence_number\":0");
+                String eol = switch (rng.nextInt(12)) {
+                    case 0 -> "\r\n";
+                    case 1 -> "\r";
+                    default -> "\n";
+                };
+                String head = switch (rng.nextInt(10)) {
+                    case 0 -> "";
+                    case 1 -> "event:" + type + eol;
+                    case 2 -> "event: other" + eol + "event: " + type + eol;
+                    case 3 -> ": keep-alive" + eol + "event: " + type + eol;
+                    case 4 -> "event: " + type + eol + "id: " + seq + eol;
+                    case 5 -> "event: " + (reasoning ? "response.output_text.delta" : "response.reasoning_text.delta") + eol;
+                    default -> "event: " + type + eol;
+                };
+                sse.append(head).append(rng.nextInt(10) == 0 ? "data:" : "data: ").append(json).append(eol).append(eol);
+            }
+            byte[] all = (sse + completed(seq + 1)).getBytes(StandardCharsets.UTF_8);
+            int[] claims = {0};
+            List<Object> expected = read(ApiFormat.RESPONSES, all, all.length, false, claims);
+            for (int cut = 0; cut <= all.length; cut++) {
+                assertThat(read(ApiFormat.RESPONSES, all, cut, true, claims)).as("stream %d split at %d", stream, cut)
+                        .isEqualTo(expected);
+            }
+            claimed += claims[0];
+        }
+        assertThat(claimed).as("events claimed in place, over all streams and splits").isPositive();
     }
 
     @Test
