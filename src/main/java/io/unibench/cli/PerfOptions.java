@@ -227,7 +227,7 @@ public final class PerfOptions {
     String extraArgs;
 
     // ---- dataset --------------------------------------------------------------------------------
-    @Option(names = "--dataset", description = "random, line_by_line, custom, openqa, mooncake_trace (a timestamped "
+    @Option(names = "--dataset", description = "random, line_by_line, custom, openqa, longalpaca, mooncake_trace (a timestamped "
             + "trace replayed at its recorded times, see --trace-speedup); with --multi-turn: "
             + "random_multi_turn, share_gpt_zh_multi_turn, share_gpt_en_multi_turn, custom_multi_turn, swe_smith, "
             + "trie_agentic_coding, trie_code_qa, trie_office_work. Default: "

@@ -16,6 +16,21 @@ public final class Datasets {
     private static final Map<String, Supplier<Dataset>> FACTORIES = factories();
     private static final Map<String, Supplier<ConversationDataset>> CONVERSATION_FACTORIES = conversationFactories();
 
+    /** evalscope's datasets this tool does not have, each with why (so a switching user is told, not just "unknown"). */
+    private static final Map<String, String> EVALSCOPE_ONLY = Map.of(
+            "random_vl", "an image dataset; no image inputs are sent here",
+            "flickr8k", "an image dataset from a hub; no image inputs are sent here and nothing is downloaded",
+            "kontext_bench", "an image dataset from a hub; no image inputs are sent here and nothing is downloaded",
+            "speed_benchmark", "Qwen's speed table; --dataset random with --min-prompt-length equal to "
+                    + "--max-prompt-length measures one prompt length",
+            "speed_benchmark_long", "Qwen's speed table; --dataset random with --min-prompt-length equal to "
+                    + "--max-prompt-length measures one prompt length",
+            "workload_trace", "its body-replay trace format; --dataset mooncake_trace replays a timestamped trace",
+            "share_gpt_zh", "the single-turn form (the history sent as one request); --multi-turn --dataset "
+                    + "share_gpt_zh_multi_turn sends its conversations turn by turn",
+            "share_gpt_en", "the single-turn form (the history sent as one request); --multi-turn --dataset "
+                    + "share_gpt_en_multi_turn sends its conversations turn by turn");
+
     private Datasets() {}
 
     private static Map<String, Supplier<Dataset>> factories() {
@@ -24,6 +39,7 @@ public final class Datasets {
         m.put(LineByLineDataset.NAME, LineByLineDataset::new);
         m.put(CustomDataset.NAME, CustomDataset::new);
         m.put(OpenQaDataset.NAME, OpenQaDataset::new);
+        m.put(LongAlpacaDataset.NAME, LongAlpacaDataset::new);
         m.put(MooncakeTraceDataset.NAME, MooncakeTraceDataset::new);
         // embeddings and rerank (--api openai_embedding / openai_rerank); their knobs: InputOnlyDatasets.of
         for (String name : InputOnlyDatasets.NAMES) m.put(name, () -> InputOnlyDatasets.of(name, InputOnlyDatasets.Args.DEFAULTS));
@@ -49,6 +65,9 @@ public final class Datasets {
         if (factory == null) {
             if (isConversation(name)) {
                 throw new BadInputException("--dataset " + name + " is a multi-turn dataset: add --multi-turn");
+            }
+            if (name != null && EVALSCOPE_ONLY.containsKey(name)) {
+                throw new BadInputException("--dataset " + name + " (evalscope's) is not available: " + EVALSCOPE_ONLY.get(name));
             }
             throw new BadInputException("unknown dataset '" + name + "'; known: " + String.join(", ", names())
                     + "; with --multi-turn: " + String.join(", ", conversationNames()));

@@ -272,6 +272,13 @@ class EvalscopeFlagsTest {
                 flag("dataset, dataset-path", f("--dataset", "openqa", "--dataset-path", "QA_FILE", "--number", "1",
                         "--min-prompt-length", "0", "--max-prompt-length", "1000"),
                         r -> assertThat(r.ok().body().at("/messages/0/content").asText()).isEqualTo("What is a KV cache?")),
+                flag("dataset longalpaca (a JSON array)", f("--dataset", "longalpaca", "--dataset-path", "ALPACA_FILE",
+                        "--number", "2", "--min-prompt-length", "0", "--max-prompt-length", "1000"), r -> assertThat(r.ok().bodies())
+                        .extracting(b -> b.at("/messages/0/content").asText()).containsExactly("Summarize the paper.", "Name a prime.")),
+                flag("api dashscope: refused with why", f("--api", "dashscope"), r -> r.refused("--api 'dashscope': not supported "
+                        + "(evalscope's DashScope plugin: use DashScope's OpenAI-compatible endpoint")),
+                flag("dataset of evalscope's not here: refused with why", f("--dataset", "random_vl"),
+                        r -> r.refused("--dataset random_vl (evalscope's) is not available: an image dataset")),
                 flag("data-source local", f("--data-source", "local"), r -> assertThat(r.ok().requests()).hasSize(2)),
                 flag("dataset-offset", f("--dataset-offset", "5"), r -> assertThat(r.ok().args().get("dataset_offset").asLong()).isEqualTo(5)),
                 flag("dataset-args", f("--multi-turn", "--max-turns", "2", "--dataset-args", "{\"chars_per_token\": 3.0}", "--number", "1"),
@@ -339,6 +346,8 @@ class EvalscopeFlagsTest {
     @MethodSource("cases")
     void flagReachesTheWireOrChangesTheRun(String label, String[] flags, Consumer<Result> check) throws IOException {
         Path qa = Files.writeString(tmp.resolve("qa.jsonl"), "{\"question\": \"What is a KV cache?\"}\n");
+        Path alpaca = Files.writeString(tmp.resolve("alpaca.json"),
+                "[{\"instruction\": \" Summarize the paper.\", \"output\": \"x\"},\n {\"instruction\": \"Name a prime.\"}]");
         List<String> resolved = new ArrayList<>();
         boolean timestamped = Arrays.asList(flags).contains("--no-timestamp-off");
         for (String a : flags) {
@@ -347,6 +356,7 @@ class EvalscopeFlagsTest {
                 case "URL_BASE" -> proxy.baseUrl();
                 case "URL_USER_INFO" -> proxy.baseUrl().replace("://", "://alice:pw%251@") + "/v1";
                 case "QA_FILE" -> qa.toString();
+                case "ALPACA_FILE" -> alpaca.toString();
                 case "OUT" -> tmp.resolve("named").toString();
                 default -> a;
             });
