@@ -146,7 +146,8 @@ public final class PerfOptions {
     String rateMode;
 
     @Option(names = "--dataset-args", paramLabel = "JSON", description = "JSON object of dataset-specific "
-            + "settings (multi-turn datasets). Default: {}.")
+            + "settings: swe_smith's, batch_size (embedding_batch, random_embedding_batch), num_documents and "
+            + "document_length_ratio (random_rerank); a key the dataset does not read is refused. Default: {}.")
     String datasetArgs;
 
     @Option(names = "--multi-turn-args", paramLabel = "JSON", description = "Deprecated alias of "

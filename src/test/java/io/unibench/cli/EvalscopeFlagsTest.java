@@ -281,8 +281,14 @@ class EvalscopeFlagsTest {
                         r -> r.refused("--dataset random_vl (evalscope's) is not available: an image dataset")),
                 flag("data-source local", f("--data-source", "local"), r -> assertThat(r.ok().requests()).hasSize(2)),
                 flag("dataset-offset", f("--dataset-offset", "5"), r -> assertThat(r.ok().args().get("dataset_offset").asLong()).isEqualTo(5)),
-                flag("dataset-args", f("--multi-turn", "--max-turns", "2", "--dataset-args", "{\"chars_per_token\": 3.0}", "--number", "1"),
-                        r -> assertThat(r.ok().requests()).isNotEmpty()),
+                // a key the dataset does not read is refused (evalscope's schemas forbid extra keys), never a silent no-op
+                flag("dataset-args: a key random_multi_turn does not read", f("--multi-turn", "--max-turns", "2",
+                        "--dataset-args", "{\"chars_per_token\": 3.0}", "--number", "1"), r -> r.refused("--dataset-args: "
+                        + "'chars_per_token': evalscope's key, not read by --dataset random_multi_turn here (it reads none)")),
+                flag("dataset-args: a key of evalscope's text datasets", f("--dataset", "openqa", "--dataset-path", "QA_FILE",
+                        "--dataset-args", "{\"target_input_len\": 20}"), r -> r.refused("'target_input_len': evalscope's key")),
+                flag("dataset-args: an unknown key", f("--dataset-args", "{\"bogus\": 1}"),
+                        r -> r.refused("--dataset-args: 'bogus': unknown key for --dataset random (it reads none)")),
                 // ---- generation / body
                 flag("max-tokens", f("--max-tokens", "5"), r -> assertThat(r.ok().body().get("max_tokens").asInt()).isEqualTo(5)),
                 flag("max-tokens range", f("--max-tokens", "2", "6", "--number", "6"), r -> {
