@@ -17,6 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 mkdir home; touch afile; printf 'hi\n' > prompts.txt; printf '{"messages": [{"role": "user"}]}\n' > bad.jsonl
 printf 'not: [yaml\n' > bad.yaml; printf '{"a": 1}\n' > notasim.json
+printf '{"text": "a"}\n{"nope": 1}\n' > texts.jsonl; printf '{"query": "q", "documents": ["a"]}\n{"documents": []}\n' > rerank.jsonl
+printf '[{"instruction": "a"}, {"input": "b"}]\n' > alpaca.json
 export HOME="$tmp/home" UNIBENCH_DB="$tmp/home/db/unibench.db"
 j() { timeout 60 "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -jar "$jar" "$@"; }
 # perf cases get --number 1 --max-tokens 2 unless they set those flags themselves (a flag given twice is an
@@ -62,6 +64,9 @@ cases=(
   "${P[*]} --dataset custom_multi_turn --multi-turn --dataset-path bad.jsonl"
   "${P[*]} --dataset line_by_line --dataset-path /proc/nope" "${P[*]} --tokenizer-path /proc/nope" "${P[*]} --db afile/x.db"
   "${P[*]} --db /proc/nope/x.db" "${P[*]} --swe-smith-input missing --dataset swe_smith --multi-turn"
+  "${P[*]} --api openai_embedding --dataset embedding --dataset-path texts.jsonl"
+  "${P[*]} --api openai_rerank --dataset rerank --dataset-path rerank.jsonl"
+  "${P[*]} --dataset longalpaca --dataset-path alpaca.json" "${P[*]} --dataset random_vl" "${P[*]} --api dashscope"
   # sim
   "sim" "sim --host 999.1.1.1 --port 0" "sim --host '' --port 0" "sim --port -1" "sim --port 70000" "sim --itl-ms -1 --port 0"
   "sim --ttft-ms abc --port 0" "sim --max-num-seqs 0 --port 0" "sim --block-size 0 --port 0" "sim --fault-rate-429 2 --port 0"
@@ -91,7 +96,8 @@ for c in "${cases[@]}"; do
   eval "set -- $c"
   if [ "$1" = perf ]; then
     case " $c " in *" --number "*|*" -n "*) ;; *) set -- "$@" --number 1 ;; esac
-    case " $c " in *" --max-tokens "*) ;; *) set -- "$@" --max-tokens 2 ;; esac
+    # (embeddings and rerank refuse --max-tokens: they generate nothing)
+    case " $c " in *" --max-tokens "*|*" --api openai_embedding "*|*" --api openai_rerank "*) ;; *) set -- "$@" --max-tokens 2 ;; esac
   fi
   out=$(j "$@" 2>"$tmp/err" >"$tmp/out.txt"; echo "rc=$?")
   rc=${out##*rc=}

@@ -80,7 +80,7 @@ final class ApiFlags {
                 .with(json("--dataset-args", o.datasetArgs), "--dataset-args");
     }
 
-    private static com.fasterxml.jackson.databind.JsonNode json(String flag, String text) {
+    static com.fasterxml.jackson.databind.JsonNode json(String flag, String text) {
         if (text == null) return null;
         try {
             return new com.fasterxml.jackson.databind.ObjectMapper().readTree(text);

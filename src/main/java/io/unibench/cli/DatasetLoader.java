@@ -23,6 +23,9 @@ final class DatasetLoader {
         // random prompts need a tokenizer; without --tokenizer-path the bundled default is used
         this.tokenizer = userTokenizer == null && settings.dataset().startsWith("random")
                 ? Tokenizers.defaultTokenizer() : userTokenizer;
+        if (options.prompt == null) {
+            Datasets.checkArgs(settings.dataset(), ApiFlags.json("--dataset-args", options.datasetArgs), "--dataset-args");
+        }
     }
 
     List<Prompt> load(long offset, int count) {

@@ -99,6 +99,7 @@ final class MultiTurnPerf {
             ObjectNode legacy = jsonObject("--multi-turn-args", o.multiTurnArgs);
             legacy.properties().forEach(e -> args.putIfAbsent(e.getKey(), e.getValue()));
         }
+        Datasets.checkArgs(dataset.name(), args, o.multiTurnArgs != null ? "--dataset-args/--multi-turn-args" : "--dataset-args");
         AgenticFlags.apply(o, args);
         // synthesized conversations need a tokenizer; without --tokenizer-path the bundled default is used
         Tokenizer tokenizer = userTokenizer == null && AgenticFlags.synthesizes(dataset.name())

@@ -146,7 +146,8 @@ public final class PerfOptions {
     String rateMode;
 
     @Option(names = "--dataset-args", paramLabel = "JSON", description = "JSON object of dataset-specific "
-            + "settings (multi-turn datasets). Default: {}.")
+            + "settings: swe_smith's, batch_size (embedding_batch, random_embedding_batch), num_documents and "
+            + "document_length_ratio (random_rerank); a key the dataset does not read is refused. Default: {}.")
     String datasetArgs;
 
     @Option(names = "--multi-turn-args", paramLabel = "JSON", description = "Deprecated alias of "
@@ -227,7 +228,7 @@ public final class PerfOptions {
     String extraArgs;
 
     // ---- dataset --------------------------------------------------------------------------------
-    @Option(names = "--dataset", description = "random, line_by_line, custom, openqa, mooncake_trace (a timestamped "
+    @Option(names = "--dataset", description = "random, line_by_line, custom, openqa, longalpaca, mooncake_trace (a timestamped "
             + "trace replayed at its recorded times, see --trace-speedup); with --multi-turn: "
             + "random_multi_turn, share_gpt_zh_multi_turn, share_gpt_en_multi_turn, custom_multi_turn, swe_smith, "
             + "trie_agentic_coding, trie_code_qa, trie_office_work. Default: "

@@ -58,7 +58,15 @@ record PerfSettings(
         if (model.isBlank()) throw new BadInputException("--model '" + model + "': must not be empty");
         ApiFormat api = ApiFormat.ofApiName(o.api);
         if (api == null) {
-            throw new BadInputException("--api '" + o.api + "': not supported; one of " + String.join(", ", ApiFormat.API_NAMES));
+            String why = switch (o.api) {
+                // evalscope's own plugins of these names: say why they are missing rather than only "unknown"
+                case "dashscope" -> " (evalscope's DashScope plugin: use DashScope's OpenAI-compatible endpoint, "
+                        + ".../compatible-mode/v1, with --api openai)";
+                case "custom" -> " (evalscope's custom plugin is Python code of the user's; none can be loaded here)";
+                default -> "";
+            };
+            throw new BadInputException("--api '" + o.api + "': not supported" + why + "; one of "
+                    + String.join(", ", ApiFormat.API_NAMES));
         }
         String url = sim ? null : completeUrl(o.url, api);
         ApiFormat format = api;

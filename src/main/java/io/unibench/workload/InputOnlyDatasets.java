@@ -124,8 +124,8 @@ public final class InputOnlyDatasets {
         String path = CustomDataset.requirePath(name, options, "texts to embed (.txt lines, .json array, .jsonl)");
         List<String> texts = new ArrayList<>();
         for (Item item : items(path)) {
-            texts.add(embeddingText(item));
-            if (texts.size() >= (long) count * batch) break;
+            String text = embeddingText(item); // every record is checked, also those past what the run needs
+            if (texts.size() < (long) count * batch) texts.add(text);
         }
         return batches(texts, batch);
     }
@@ -195,8 +195,7 @@ public final class InputOnlyDatasets {
                 }
                 documents.add(text.asText());
             }
-            out.add(Prompt.ofBody(body));
-            if (out.size() >= count) break;
+            if (out.size() < count) out.add(Prompt.ofBody(body)); // the records past count are checked all the same
         }
         return out;
     }

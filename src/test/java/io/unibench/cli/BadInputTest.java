@@ -183,4 +183,31 @@ class BadInputTest {
         assertOneLineError(CliHarness.main("perf", "--dataset", "openqa", "--dataset-path", questions.toString(),
                 "--number", "1", "--outputs-dir", dir.toString()), "qa.jsonl:3");
     }
+
+    /** Embedding and rerank files too: a bad record past --number is named, not left unread. */
+    @Test
+    void aBadEmbeddingOrRerankRecordPastNumberIsNamed() throws IOException {
+        Path texts = dir.resolve("texts.jsonl");
+        Files.writeString(texts, "{\"text\": \"a\"}\n{\"text\": \"b\"}\n{\"nope\": 1}\n");
+        assertOneLineError(CliHarness.main("perf", "--api", "openai_embedding", "--dataset", "embedding",
+                "--dataset-path", texts.toString(), "--number", "1", "--outputs-dir", dir.toString(), "--no-db"),
+                "texts.jsonl:3: expected a string or an object with text");
+        Path records = dir.resolve("rerank.jsonl");
+        Files.writeString(records, "{\"query\": \"q\", \"documents\": [\"a\"]}\n{\"documents\": [\"a\"]}\n");
+        assertOneLineError(CliHarness.main("perf", "--api", "openai_rerank", "--dataset", "rerank",
+                "--dataset-path", records.toString(), "--number", "1", "--outputs-dir", dir.toString(), "--no-db"),
+                "rerank.jsonl:2: field 'query'");
+    }
+
+    /** longalpaca's JSON array: a bad element past --number is named by the line it starts on. */
+    @Test
+    void aBadLongAlpacaElementIsNamedByItsLine() throws IOException {
+        Path file = dir.resolve("alpaca.json");
+        Files.writeString(file, "[\n  {\"instruction\": \"a\"},\n  {\"instruction\": \"b\"},\n  {\"input\": \"c\"}\n]\n");
+        assertOneLineError(CliHarness.main("perf", "--dataset", "longalpaca", "--dataset-path", file.toString(),
+                "--number", "1", "--outputs-dir", dir.toString(), "--no-db"), "alpaca.json:4: field 'instruction': missing");
+        Files.writeString(file, "{\"instruction\": \"a\"}");
+        assertOneLineError(CliHarness.main("perf", "--dataset", "longalpaca", "--dataset-path", file.toString(),
+                "--number", "1", "--outputs-dir", dir.toString(), "--no-db"), "alpaca.json:1: expected one JSON array");
+    }
 }

@@ -289,10 +289,23 @@ class EvalscopeFlagsTest {
                 flag("dataset, dataset-path", f("--dataset", "openqa", "--dataset-path", "QA_FILE", "--number", "1",
                         "--min-prompt-length", "0", "--max-prompt-length", "1000"),
                         r -> assertThat(r.ok().body().at("/messages/0/content").asText()).isEqualTo("What is a KV cache?")),
+                flag("dataset longalpaca (a JSON array)", f("--dataset", "longalpaca", "--dataset-path", "ALPACA_FILE",
+                        "--number", "2", "--min-prompt-length", "0", "--max-prompt-length", "1000"), r -> assertThat(r.ok().bodies())
+                        .extracting(b -> b.at("/messages/0/content").asText()).containsExactly("Summarize the paper.", "Name a prime.")),
+                flag("api dashscope: refused with why", f("--api", "dashscope"), r -> r.refused("--api 'dashscope': not supported "
+                        + "(evalscope's DashScope plugin: use DashScope's OpenAI-compatible endpoint")),
+                flag("dataset of evalscope's not here: refused with why", f("--dataset", "random_vl"),
+                        r -> r.refused("--dataset random_vl (evalscope's) is not available: an image dataset")),
                 flag("data-source local", f("--data-source", "local"), r -> assertThat(r.ok().requests()).hasSize(2)),
                 flag("dataset-offset", f("--dataset-offset", "5"), r -> assertThat(r.ok().args().get("dataset_offset").asLong()).isEqualTo(5)),
-                flag("dataset-args", f("--multi-turn", "--max-turns", "2", "--dataset-args", "{\"chars_per_token\": 3.0}", "--number", "1"),
-                        r -> assertThat(r.ok().requests()).isNotEmpty()),
+                // a key the dataset does not read is refused (evalscope's schemas forbid extra keys), never a silent no-op
+                flag("dataset-args: a key random_multi_turn does not read", f("--multi-turn", "--max-turns", "2",
+                        "--dataset-args", "{\"chars_per_token\": 3.0}", "--number", "1"), r -> r.refused("--dataset-args: "
+                        + "'chars_per_token': evalscope's key, not read by --dataset random_multi_turn here (it reads none)")),
+                flag("dataset-args: a key of evalscope's text datasets", f("--dataset", "openqa", "--dataset-path", "QA_FILE",
+                        "--dataset-args", "{\"target_input_len\": 20}"), r -> r.refused("'target_input_len': evalscope's key")),
+                flag("dataset-args: an unknown key", f("--dataset-args", "{\"bogus\": 1}"),
+                        r -> r.refused("--dataset-args: 'bogus': unknown key for --dataset random (it reads none)")),
                 // ---- generation / body
                 flag("max-tokens", f("--max-tokens", "5"), r -> assertThat(r.ok().body().get("max_tokens").asInt()).isEqualTo(5)),
                 flag("max-tokens range", f("--max-tokens", "2", "6", "--number", "6"), r -> {
@@ -356,6 +369,8 @@ class EvalscopeFlagsTest {
     @MethodSource("cases")
     void flagReachesTheWireOrChangesTheRun(String label, String[] flags, Consumer<Result> check) throws IOException {
         Path qa = Files.writeString(tmp.resolve("qa.jsonl"), "{\"question\": \"What is a KV cache?\"}\n");
+        Path alpaca = Files.writeString(tmp.resolve("alpaca.json"),
+                "[{\"instruction\": \" Summarize the paper.\", \"output\": \"x\"},\n {\"instruction\": \"Name a prime.\"}]");
         List<String> resolved = new ArrayList<>();
         boolean timestamped = Arrays.asList(flags).contains("--no-timestamp-off");
         for (String a : flags) {
@@ -364,6 +379,7 @@ class EvalscopeFlagsTest {
                 case "URL_BASE" -> proxy.baseUrl();
                 case "URL_USER_INFO" -> proxy.baseUrl().replace("://", "://alice:pw%251@") + "/v1";
                 case "QA_FILE" -> qa.toString();
+                case "ALPACA_FILE" -> alpaca.toString();
                 case "OUT" -> tmp.resolve("named").toString();
                 default -> a;
             });

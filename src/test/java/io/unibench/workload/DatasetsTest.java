@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class DatasetsTest {
     @Test void namesInListingOrder() {
-        assertThat(Datasets.names()).containsExactly("random", "line_by_line", "custom", "openqa", "mooncake_trace",
-                "embedding", "embed", "embedding_batch", "random_embedding", "random_embedding_batch", "rerank",
+        assertThat(Datasets.names()).containsExactly("random", "line_by_line", "custom", "openqa", "longalpaca",
+                "mooncake_trace", "embedding", "embed", "embedding_batch", "random_embedding", "random_embedding_batch", "rerank",
                 "random_rerank");
     }
 
@@ -22,7 +22,7 @@ class DatasetsTest {
     @Test void unknownNameListsTheKnownOnes() {
         assertThatThrownBy(() -> Datasets.byName("sharegpt"))
                 .isInstanceOf(BadInputException.class)
-                .hasMessage("unknown dataset 'sharegpt'; known: random, line_by_line, custom, openqa, mooncake_trace, embedding, embed, "
+                .hasMessage("unknown dataset 'sharegpt'; known: random, line_by_line, custom, openqa, longalpaca, mooncake_trace, embedding, embed, "
                         + "embedding_batch, random_embedding, random_embedding_batch, rerank, random_rerank; with --multi-turn: "
                         + "random_multi_turn, share_gpt_zh_multi_turn, share_gpt_en_multi_turn, custom_multi_turn, swe_smith, trie_agentic_coding, trie_code_qa, trie_office_work");
     }
