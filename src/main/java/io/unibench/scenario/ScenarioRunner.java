@@ -295,7 +295,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
             extraKeys.putAll(ScenarioSpec.shapeKeys(config, s.scenario, point.plan()));
             EvalscopeFiles.write(dir, result, extraKeys);
             s.levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits(), levelName));
-            progress.println(progressLine(s.provider, s.scenario, point.plan(), result));
+            progress.println(progressLine(s.provider, s.scenario, point.plan(), levelName, result));
             progress.flush();
             return extraKeys;
         }
@@ -307,10 +307,13 @@ public final class ScenarioRunner implements SessionRunner.Front {
         }
     }
 
-    private static String progressLine(Provider p, Scenario s, LoadPlan plan, RunResult r) {
+    private static String progressLine(Provider p, Scenario s, LoadPlan plan, String levelName, RunResult r) {
         var sum = r.summary();
-        String level = plan.paced() ? String.format(Locale.ROOT, "rate %s req/s%s", LoadsSection.plain(plan.rate()),
-                plan.openLoop() ? "" : " (at most " + plan.parallel() + " in flight)") : "concurrency " + plan.parallel();
+        // a trace's rate is its mean over the recorded span, not a figure anyone chose: rounded, and said to be a mean
+        String rate = LoadsSection.plain(Math.round(plan.rate() * 100) / 100.0);
+        String level = !plan.paced() ? "concurrency " + plan.parallel()
+                : "trace".equals(levelName) ? "trace replay (mean " + rate + " req/s)"
+                : "rate " + rate + " req/s" + (plan.openLoop() ? "" : " (at most " + plan.parallel() + " in flight)");
         return String.format(Locale.ROOT, "[%s/%s] %s: %d requests, %d ok, %.2f req/s, %.1f tok/s",
                 p.name(), s.name(), level, sum.totalRequests(), sum.successRequests(), Math.max(sum.reqThroughput(), 0),
                 Math.max(sum.outputThroughput(), 0));

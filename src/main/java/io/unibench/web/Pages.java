@@ -82,6 +82,18 @@ public final class Pages {
 
     public record LoginModel(String error) {}
 
+    /** A page route's error as a page: a browser that follows a link or submits a form gets words, not JSON. */
+    public record ErrorModel(int status, String message) {
+        public String title() {
+            return switch (status) {
+                case 400 -> "Bad request";
+                case 404 -> "Not found";
+                case 409 -> "Conflict";
+                default -> status >= 500 ? "Service error" : "Error " + status;
+            };
+        }
+    }
+
     /** @param datasets the single-turn datasets a scenario may name */
     public record NewRunModel(List<String> datasets, boolean loggedIn) {}
 

@@ -240,7 +240,9 @@ final class RunsApi {
     }
 
     RunComparison.Result comparison(String a, String b) throws SQLException {
-        if (a == null || b == null) throw ApiError.badRequest("compare needs two runs: ?a=ID&b=ID");
+        if (a == null || b == null || a.isBlank() || b.isBlank()) {
+            throw ApiError.badRequest("compare needs two runs: ?a=ID&b=ID");
+        }
         return RunComparison.compare(store, load(a), load(b));
     }
 

@@ -123,6 +123,13 @@ public final class WebServer implements AutoCloseable {
                 || path.startsWith("/webjars/");
     }
 
+    /** A browser on a page route (not the API, metrics or an SSE stream): it asked for HTML. */
+    private static boolean wantsPage(Context ctx) {
+        String accept = ctx.header("Accept");
+        return accept != null && accept.contains("text/html") && !ctx.path().startsWith("/api/")
+                && !ctx.path().equals("/metrics");
+    }
+
     /** The route template matched ({@code /api/runs/{id}}), or "unmatched": bounded label values for metrics. */
     private static String routeOf(Context ctx) {
         try {
@@ -138,9 +145,11 @@ public final class WebServer implements AutoCloseable {
     }
 
     static void error(Context ctx, int status, String message) {
+        String text = message == null ? "error" : message;
         try {
             ctx.status(status);
-            json(ctx, Map.of("error", message == null ? "error" : message));
+            if (wantsPage(ctx)) ctx.html(Html.render("error.jte", new Pages.ErrorModel(status, text)));
+            else json(ctx, Map.of("error", text));
         } catch (Exception e) {
             ctx.status(500).result("{\"error\":\"internal error\"}");
         }

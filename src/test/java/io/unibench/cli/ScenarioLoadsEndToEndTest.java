@@ -192,6 +192,8 @@ class ScenarioLoadsEndToEndTest {
         }
         JsonNode sum = summary(level("trace"));
         assertThat(sum.get("Trace Speedup").asDouble()).isEqualTo(2.0);
+        // the progress line says the rate is the trace's mean, rounded (was "rate 73.84615384615384 req/s")
+        assertThat(r.err()).containsPattern("\\[p/s] trace replay \\(mean \\d+(\\.\\d{1,2})? req/s\\): 5 requests");
         assertThat(sum.get("Concurrency").asInt()).isEqualTo(-1);
 
         // perf's replay of the same trace over the same API (a fresh simulator, another seed): the same tokens

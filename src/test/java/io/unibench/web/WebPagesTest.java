@@ -87,6 +87,30 @@ class WebPagesTest {
     }
 
     @Test
+    void aPageRoutesErrorIsAPageForABrowserAndJsonForTheApi() throws Exception {
+        // the runs page's compare form submitted without two runs, an unknown run: words on a page, not raw JSON
+        for (String[] c : new String[][] {{"/compare?a=&b=", "400", "Bad request", "compare needs two runs"},
+                {"/runs/nope", "404", "Not found", "run 'nope'"}}) {
+            var r = f.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(f.base() + c[0]))
+                    .header("Accept", "text/html,application/xhtml+xml,*/*;q=0.8").GET());
+            assertThat(r.statusCode()).as(c[0]).isEqualTo(Integer.parseInt(c[1]));
+            assertThat(r.headers().firstValue("Content-Type").orElse("")).as(c[0]).startsWith("text/html");
+            Document d = Jsoup.parse(r.body());
+            assertThat(d.select("h1").text()).as(c[0]).isEqualTo(c[2]);
+            assertThat(d.select("p.error").text()).as(c[0]).contains(c[3]);
+            assertThat(d.select("a[href=/]")).as(c[0]).isNotEmpty();
+        }
+        // the API answers JSON whatever the client accepts; so does a page route asked without text/html (curl)
+        var api = f.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(f.base() + "/api/runs/nope"))
+                .header("Accept", "text/html").GET());
+        assertThat(api.statusCode()).isEqualTo(404);
+        assertThat(new ObjectMapper().readTree(api.body()).get("error").asText()).contains("run 'nope'");
+        var curl = f.get("/runs/nope");
+        assertThat(curl.statusCode()).isEqualTo(404);
+        assertThat(new ObjectMapper().readTree(curl.body()).has("error")).isTrue();
+    }
+
+    @Test
     void comparePageShowsDeltasWithTheirVerdicts() throws Exception {
         Document d = page("/compare?a=" + f.runIds.get(0) + "&b=" + f.runIds.get(1));
         assertThat(d.select(".side.a a").text()).isEqualTo("first");
