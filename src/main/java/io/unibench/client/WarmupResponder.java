@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * second reply says {@code Connection: close} and closes, so the next request opens a connection: both the reused
  * and the new-connection path are run. With a certificate it speaks TLS (the client's engine, ALPN http/1.1, as
  * {@link ServerCertificate#serverContext()}), so a client of an https target runs its handshake and TLS reads and
- * writes too. It reads nothing of the request but its length.
+ * writes too. Its handshakes are full ones: Netty's BoringSSL server sends no TLS 1.3 session ticket (checked with
+ * {@code openssl s_client -sess_out}), and the JDK's server, which does, made the warm-up 60 % slower under C1
+ * (bench/README.md, "TLS in the client warm-up"); a run's resumed handshakes share all but the session lookup. It reads nothing of the request but its length.
  */
 final class WarmupResponder implements AutoCloseable {
     /** Token chunks per streamed reply: enough for the per-chunk code, which compiles within a few replies. */
