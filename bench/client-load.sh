@@ -5,8 +5,8 @@
 # Usage: bench/client-load.sh [CONCURRENCIES="1 64 256 1024 4096"] [EXTRA perf flags...]
 #   env: PORT (18080), SCHEME (http; https = the target's TLS port TLS_PORT, 18443, with its certificate trusted
 #        through --ca-cert), NUMBER (3000; at least 2x the concurrency), PATH_SUFFIX (/v1/chat/completions),
-#        JAVA_OPTS (default: the ./unibench launcher's flags, -XX:TieredStopAtLevel=1 and its AOT cache
-#        target/unibench.aot when ./unibench made one for this jar), JAR (target/unibench.jar),
+#        JAVA_OPTS (default: the ./unibench launcher's flags, -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.25
+#        and its AOT cache target/unibench.aot when ./unibench made one for this jar), JAR (target/unibench.jar),
 #        WORKLOAD (--prompt hi; e.g. "--dataset random --tokenizer-path cl100k_base --min-prompt-length 128
 #        --max-prompt-length 128" for synthesized prompts), EVENTS (260: SSE events per reply, for µs/event;
 #        the target's responses.sse has 264, anthropic.sse 262), MAX_TOKENS (--max-tokens 256; MAX_TOKENS= for
@@ -19,7 +19,7 @@ jar="${JAR:-$here/../target/unibench.jar}"
 [ -f "$jar" ] || (cd "$here/.." && mvn -q -B -DskipTests package)
 aot_default=""
 [ -f "$here/../target/unibench.aot" ] && [ "$here/../target/unibench.aot" -nt "$jar" ] && aot_default="-XX:AOTCache=$here/../target/unibench.aot -Xlog:aot*=off,cds*=off"
-java_opts="${JAVA_OPTS--XX:TieredStopAtLevel=1 $aot_default}"
+java_opts="${JAVA_OPTS--XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.25 $aot_default}"
 port="${PORT:-18080}"; scheme="${SCHEME:-http}"; tls_flags=()
 if [ "$scheme" = https ]; then port="${TLS_PORT:-18443}"; tls_flags=(--ca-cert /tmp/unibench-static-target/cert.pem); fi
 base="${NUMBER:-3000}"; suffix="${PATH_SUFFIX:-/v1/chat/completions}"

@@ -12,9 +12,9 @@ import io.unibench.engine.StopSignal;
 import io.unibench.engine.live.EventHub;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.net.ServerCertificate;
 import io.unibench.metrics.PromptLengthStats;
 import io.unibench.report.TerminalReport;
-import io.unibench.sim.SimCertificate;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import io.unibench.tokenizer.Tokenizer;
@@ -133,7 +133,7 @@ public final class PerfCommand implements Callable<Integer> {
     private SimServer startSimulator(PerfSettings s) {
         SimConfig config = SimConfig.defaults().withModel(s.model());
         if (!options.simTls) return SimServer.start(config);
-        SimCertificate cert = SimCommand.selfSigned("--sim-tls");
+        ServerCertificate cert = ServerCertificate.selfSigned(ServerCertificate.LOOPBACK_NAMES);
         if (!options.insecure) tls = new TlsOptions(cert.chain(), false);
         return SimServer.start(config, Tokenizers.load(config.tokenizer()), cert.serverContext());
     }

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.unibench.BadInputException;
+import io.unibench.net.ServerCertificate;
 import io.netty.handler.ssl.SslContext;
 import io.unibench.sim.FaultKind;
-import io.unibench.sim.SimCertificate;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimKnobs;
 import io.unibench.sim.SimProfiles;
@@ -122,7 +122,7 @@ public final class SimCommand implements Callable<Integer> {
     private Tls tls(PrintWriter out) {
         if (tlsCert == null && tlsKey == null) {
             if (!tls) return new Tls(null, null);
-            SimCertificate cert = selfSigned("--tls");
+            ServerCertificate cert = ServerCertificate.selfSigned(ServerCertificate.LOOPBACK_NAMES);
             Path pem;
             try {
                 pem = Files.createTempFile("unibench-sim-cert-", ".pem");
@@ -139,19 +139,9 @@ public final class SimCommand implements Callable<Integer> {
             throw new BadInputException(tlsCert == null ? "--tls-key needs --tls-cert" : "--tls-cert needs --tls-key");
         }
         try {
-            return new Tls(SimCertificate.serverContext(tlsCert, tlsKey), null);
+            return new Tls(ServerCertificate.serverContext(tlsCert, tlsKey), null);
         } catch (IllegalArgumentException e) {
             throw new BadInputException("--tls-cert/--tls-key: " + e.getMessage());
-        }
-    }
-
-    /** A certificate for the loopback names; a runtime without keytool is told to give the PEM files instead. */
-    static SimCertificate selfSigned(String flag) {
-        try {
-            return SimCertificate.selfSigned(SimCertificate.LOOPBACK_NAMES);
-        } catch (IllegalStateException e) {
-            throw new BadInputException(flag + ": cannot make a certificate: " + e.getMessage()
-                    + " (`unibench sim --tls-cert FILE --tls-key FILE` serves given PEM files)");
         }
     }
 

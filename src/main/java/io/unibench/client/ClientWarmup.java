@@ -1,6 +1,10 @@
 package io.unibench.client;
 
+import io.netty.util.NetUtil;
+import io.unibench.net.ServerCertificate;
+
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -11,7 +15,10 @@ import java.util.function.LongSupplier;
  * measure its requests' connection set-up, write, response framing and chunk parsing while they are still
  * interpreted (TTFT p50 +0.2–0.4 ms, bench/README.md, "client warm-up"). The warm-up requests run on the client's
  * own event loops (a {@link LlmClient#sibling}), with the run's request body, half of them on new connections; their
- * results are dropped and nothing of them reaches a report but the line {@link Result#line()}.
+ * results are dropped and nothing of them reaches a report but the line {@link Result#line()}. For an https target
+ * they run over TLS, with the target client's TLS engine, ALPN offer, SNI name and host-name check, to a responder
+ * presenting a certificate made for this warm-up (for the target's host name, its key never leaves the process) that
+ * the sibling alone trusts: the handshake and the TLS handler are compiled before the first point too.
  */
 public final class ClientWarmup {
 
@@ -35,16 +42,18 @@ public final class ClientWarmup {
     /**
      * What the warm-up did.
      *
-     * @param requests requests sent to the loopback responder (all of them; none to the target)
-     * @param failed   whether one failed (the warm-up then stopped; a bug, reported in the line)
-     * @param nanos    how long it took
-     * @param limited  it stopped at its time limit before its count
+     * @param requests   requests sent to the loopback responder (all of them; none to the target)
+     * @param failed     whether one failed (the warm-up then stopped; a bug, reported in the line)
+     * @param nanos      how long it took (the certificate's making included)
+     * @param limited    it stopped at its time limit before its count
+     * @param handshakes TLS handshakes the responder completed; -1 over plain http (an https target's warm-up)
      */
-    public record Result(int requests, boolean failed, long nanos, boolean limited) {
+    public record Result(int requests, boolean failed, long nanos, boolean limited, int handshakes) {
         /** The line the run prints: what ran, how long, where. */
         public String line() {
-            return "client warm-up: " + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms, " + requests
-                    + " requests to an in-process loopback responder, none to the target"
+            return "client warm-up: " + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms, " + requests + " requests"
+                    + (handshakes >= 0 ? " over TLS (" + handshakes + " handshakes)" : "")
+                    + " to an in-process loopback responder, none to the target"
                     + (limited ? " (stopped at its time limit)" : "")
                     + (failed ? " (stopped: a warm-up request failed)" : "")
                     + "; --no-client-warmup skips it";
@@ -65,8 +74,12 @@ public final class ClientWarmup {
         int sent = 0;
         boolean failed = false;
         boolean limited = false;
-        try (WarmupResponder responder = new WarmupResponder(client.api(), stream);
-             LlmClient loopback = client.sibling(responder.port())) {
+        String tlsHost = client.tlsHost();
+        ServerCertificate certificate = tlsHost == null ? null : ServerCertificate.selfSigned(List.of(nameOf(tlsHost)));
+        int handshakes;
+        try (WarmupResponder responder = new WarmupResponder(client.api(), stream, certificate);
+             LlmClient loopback = client.sibling(responder.port(),
+                     certificate == null ? null : certificate.chain().get(0))) {
             while (sent < budget.requests()) {
                 if (clock.getAsLong() - start >= limit) {
                     limited = true;
@@ -80,7 +93,14 @@ public final class ClientWarmup {
                     break;
                 }
             }
+            handshakes = certificate == null ? -1 : responder.handshakes();
         }
-        return new Result(sent, failed, clock.getAsLong() - start, limited);
+        return new Result(sent, failed, clock.getAsLong() - start, limited, handshakes);
+    }
+
+    /** The certificate's subject alternative name for a URL's host: an address literal or a DNS name. */
+    static String nameOf(String host) {
+        String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        return (NetUtil.isValidIpV4Address(bare) || NetUtil.isValidIpV6Address(bare) ? "ip:" : "dns:") + bare;
     }
 }

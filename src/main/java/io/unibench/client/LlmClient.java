@@ -59,6 +59,8 @@ public final class LlmClient implements AutoCloseable {
     private final EventLoopGroup group;
     /** False for a {@link #sibling}: the group is its parent's, which shuts it down. */
     private final boolean ownsGroup;
+    /** The host name TLS sends as SNI and checks the certificate for; {@code null} over plain http. */
+    private final String tlsHost;
     private final ConnectionPool pool;
     private final ObjectMapper mapper = new ObjectMapper();
     private final DebugLog debug;
@@ -68,11 +70,14 @@ public final class LlmClient implements AutoCloseable {
     private volatile boolean cancelled;
 
     public LlmClient(ClientConfig config) {
-        this(config, null);
+        this(config, null, null);
     }
 
-    /** A client on {@code shared}'s event loops ({@code null}: loops of its own). */
-    private LlmClient(ClientConfig config, EventLoopGroup shared) {
+    /**
+     * A client on {@code shared}'s event loops ({@code null}: loops of its own) that connects to {@code connectTo}
+     * instead of the endpoint's host ({@code null}: the endpoint's; curl's {@code --resolve}).
+     */
+    private LlmClient(ClientConfig config, EventLoopGroup shared, InetSocketAddress connectTo) {
         this.config = config;
         URI uri = config.endpoint();
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -93,6 +98,7 @@ public final class LlmClient implements AutoCloseable {
         this.head = new RequestHead(pathAndQuery(uri), hostHeader, USER_AGENT, config.headers());
         this.readTimeoutNanos = nanos(config.readTimeout());
         this.debug = new DebugLog(config.debug(), System.err);
+        this.tlsHost = tls ? host : null;
         SslContext ssl = tls ? sslContext(config.tls()) : null;
         Transport transport = Transport.best();
         this.ownsGroup = shared == null;
@@ -113,7 +119,7 @@ public final class LlmClient implements AutoCloseable {
                 // a half-closed connection is never handed out again)
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, false)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, millis(config.connectTimeout())))
-                .remoteAddress(remoteAddress(host, port))
+                .remoteAddress(connectTo != null ? connectTo : remoteAddress(host, port))
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -220,15 +226,28 @@ public final class LlmClient implements AutoCloseable {
     }
 
     /**
-     * A client of the same path on 127.0.0.1:{@code loopbackPort} (plain HTTP) on this client's event loops, with
-     * its headers, timeouts and API but one connection, no TLS and no debug log: {@link ClientWarmup}'s, so the code
-     * it compiles and the buffers it touches are the ones this client's requests then run on. Closing it leaves the
-     * loops running.
+     * A client of the same path to 127.0.0.1:{@code loopbackPort} on this client's event loops: {@link ClientWarmup}'s,
+     * so the code it compiles and the buffers it touches are the ones this client's requests then run on. It keeps
+     * this client's scheme and host name (Host header; over https the SNI name, the host-name check and the TLS
+     * engine and ALPN offer of {@link #sslContext}), headers, timeouts and API, with one connection and no debug log.
+     * Over https it trusts {@code trusted} alone, a certificate for this host name whose key only the loopback
+     * server holds: this client's own verification is not touched. Closing it leaves the loops running.
+     *
+     * @param trusted the loopback server's certificate; ignored over plain http
      */
-    LlmClient sibling(int loopbackPort) {
-        URI endpoint = URI.create("http://127.0.0.1:" + loopbackPort + pathAndQuery(config.endpoint()));
+    LlmClient sibling(int loopbackPort, X509Certificate trusted) {
+        URI target = config.endpoint();
+        URI endpoint = URI.create(target.getScheme() + "://" + hostForHeader(target.getHost()) + ":" + loopbackPort
+                + pathAndQuery(target));
+        TlsOptions tls = tlsHost == null ? TlsOptions.DEFAULT : new TlsOptions(List.of(trusted), false);
         return new LlmClient(new ClientConfig(endpoint, config.headers(), config.connectTimeout(),
-                config.readTimeout(), config.totalTimeout(), 1, false, TlsOptions.DEFAULT, config.api()), group);
+                config.readTimeout(), config.totalTimeout(), 1, false, tls, config.api()), group,
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), loopbackPort));
+    }
+
+    /** The host name TLS sends as SNI and checks the certificate for; {@code null} over plain http. */
+    String tlsHost() {
+        return tlsHost;
     }
 
     // ---- for Exchange ----

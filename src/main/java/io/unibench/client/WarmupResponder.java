@@ -10,7 +10,10 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.unibench.net.ServerCertificate;
 import io.unibench.net.Transport;
 
 import java.net.InetAddress;
@@ -25,7 +28,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * one canned reply in the client's API format (a few token chunks, the finish, the usage, the end), so the client's
  * whole path (connection, write, response framing, SSE parsing, chunk scanning) runs as against a real server. Every
  * second reply says {@code Connection: close} and closes, so the next request opens a connection: both the reused
- * and the new-connection path are run. It reads nothing of the request but its length.
+ * and the new-connection path are run. With a certificate it speaks TLS (the client's engine, ALPN http/1.1, as
+ * {@link ServerCertificate#serverContext()}), so a client of an https target runs its handshake and TLS reads and
+ * writes too. Its handshakes are full ones: Netty's BoringSSL server sends no TLS 1.3 session ticket (checked with
+ * {@code openssl s_client -sess_out}), and the JDK's server, which does, made the warm-up 50–70 % slower under C1
+ * (bench/README.md, "TLS in the client warm-up"). A run against a server that resumes sessions (nginx) still takes
+ * its session-resumption path cold. It reads nothing of the request but its length.
  */
 final class WarmupResponder implements AutoCloseable {
     /** Token chunks per streamed reply: enough for the per-chunk code, which compiles within a few replies. */
@@ -36,12 +44,15 @@ final class WarmupResponder implements AutoCloseable {
     private final byte[] keepAlive;
     private final byte[] closing;
     private final AtomicInteger served = new AtomicInteger();
+    private final AtomicInteger handshakes = new AtomicInteger();
 
-    WarmupResponder(ApiFormat api, boolean stream) throws InterruptedException {
+    /** @param tls the certificate to serve TLS with; {@code null}: plain HTTP */
+    WarmupResponder(ApiFormat api, boolean stream, ServerCertificate tls) throws InterruptedException {
         byte[] body = (stream && api.generates() ? sse(api) : json(api)).getBytes(StandardCharsets.UTF_8);
         String type = stream && api.generates() ? "text/event-stream" : "application/json";
         this.keepAlive = reply(type, body, false);
         this.closing = reply(type, body, true);
+        SslContext ssl = tls == null ? null : tls.serverContext();
         Transport transport = Transport.best();
         this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("unibench-warmup", true),
                 transport.ioHandlerFactory());
@@ -50,6 +61,13 @@ final class WarmupResponder implements AutoCloseable {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            if (ssl != null) {
+                                SslHandler handler = ssl.newHandler(ch.alloc());
+                                handler.handshakeFuture().addListener(f -> {
+                                    if (f.isSuccess()) handshakes.incrementAndGet();
+                                });
+                                ch.pipeline().addLast(handler);
+                            }
                             ch.pipeline().addLast(new Answer());
                         }
                     })
@@ -68,6 +86,11 @@ final class WarmupResponder implements AutoCloseable {
     /** Requests answered so far. */
     int served() {
         return served.get();
+    }
+
+    /** TLS handshakes completed so far (0 over plain HTTP). */
+    int handshakes() {
+        return handshakes.get();
     }
 
     @Override

@@ -104,7 +104,7 @@ public final class SimServer implements AutoCloseable {
     }
 
     /**
-     * Like {@link #start(SimConfig, Tokenizer)}, serving HTTPS with {@code tls} ({@link SimCertificate}) when it is
+     * Like {@link #start(SimConfig, Tokenizer)}, serving HTTPS with {@code tls} ({@link io.unibench.net.ServerCertificate}) when it is
      * not {@code null}: every connection starts with a TLS handshake, as at a real provider.
      */
     public static SimServer start(SimConfig config, Tokenizer tokenizer, SslContext tls) {

@@ -2,7 +2,7 @@ package io.unibench.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.unibench.sim.SimCertificate;
+import io.unibench.net.ServerCertificate;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import io.unibench.tokenizer.Tokenizers;
@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** `perf` over https: --sim-tls, --ca-cert, --insecure and their bad input, the TLS phase in the files and the store. */
 class HttpsEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static SimCertificate cert;
+    private static ServerCertificate cert;
     private static SimServer sim;
 
     @TempDir
@@ -33,7 +33,7 @@ class HttpsEndToEndTest {
 
     @BeforeAll
     static void startTlsSimulator() {
-        cert = SimCertificate.selfSigned(SimCertificate.LOOPBACK_NAMES);
+        cert = ServerCertificate.selfSigned(ServerCertificate.LOOPBACK_NAMES);
         SimConfig config = SimConfig.defaults().withTtftMs(2).withItlMs(1);
         sim = SimServer.start(config, Tokenizers.load(config.tokenizer()), cert.serverContext());
     }

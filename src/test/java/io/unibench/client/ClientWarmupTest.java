@@ -1,7 +1,9 @@
 package io.unibench.client;
 
+import io.unibench.net.ServerCertificate;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
+import io.unibench.tokenizer.Tokenizers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -9,19 +11,24 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The client's warm-up runs its own path against an in-process responder: nothing reaches the target, bounded. */
+/**
+ * The client's warm-up runs its own path against an in-process responder: nothing reaches the target, bounded; over
+ * https through TLS, trusting its own certificate only. (Run on BoringSSL and again on the JDK's TLS: pom.xml.)
+ */
 class ClientWarmupTest {
+    private static final SimConfig FAST = SimConfig.defaults().withTtftMs(0).withPrefillMsPerToken(0).withItlMs(0);
     private static final byte[] BODY = ("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],"
             + "\"stream\":true,\"max_tokens\":1}").getBytes(StandardCharsets.UTF_8);
 
     @Test
     void sendsNothingToTheTargetAndEveryRequestOfItsBudgetToTheResponder() throws Exception {
-        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(0).withPrefillMsPerToken(0).withItlMs(0));
+        try (SimServer sim = SimServer.start(FAST);
              LlmClient client = client(sim.baseUrl() + "/v1/chat/completions", ApiFormat.CHAT)) {
             ClientWarmup.Result warm = ClientWarmup.run(client, BODY, true,
                     new ClientWarmup.Budget(40, Duration.ofMinutes(1)));
@@ -30,11 +37,71 @@ class ClientWarmupTest {
             assertThat(warm.failed()).isFalse();
             assertThat(warm.limited()).isFalse();
             assertThat(sim.stats().requestsReceived()).as("requests at the target").isZero();
-            assertThat(warm.line()).startsWith("client warm-up: ").contains("40 requests").contains("none to the target");
+            assertThat(warm.line()).startsWith("client warm-up: ").contains("40 requests to").contains("none to the target");
+            assertThat(warm.handshakes()).as("plain http: no TLS").isEqualTo(-1);
             // the client is still the target's: its next request goes there (the count above could see one)
             assertThat(client.send(BODY, true, "after").join().success()).isTrue();
             assertThat(sim.stats().requestsReceived()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void overHttpsItsRequestsRunThroughTlsToTheResponderAndNoneToTheTarget() throws Exception {
+        ServerCertificate simCert = ServerCertificate.selfSigned(ServerCertificate.LOOPBACK_NAMES);
+        try (SimServer sim = SimServer.start(FAST, Tokenizers.load(FAST.tokenizer()), simCert.serverContext());
+             LlmClient client = client(sim.baseUrl() + "/v1/chat/completions", ApiFormat.CHAT,
+                     new TlsOptions(simCert.chain(), false))) {
+            assertThat(sim.baseUrl()).startsWith("https://");
+            ClientWarmup.Result warm = ClientWarmup.run(client, BODY, true,
+                    new ClientWarmup.Budget(40, Duration.ofMinutes(1)));
+
+            assertThat(warm.failed()).as(warm.line()).isFalse();
+            assertThat(warm.requests()).isEqualTo(40);
+            // every second reply closes: 20 connections, each with its handshake at the responder
+            assertThat(warm.handshakes()).isEqualTo(20);
+            assertThat(warm.line()).contains("40 requests over TLS (20 handshakes) to an in-process loopback responder");
+            assertThat(sim.stats().requestsReceived()).as("requests at the target").isZero();
+            // the target client still verifies the target's certificate, and only it, as before
+            assertThat(client.send(BODY, true, "after").join().success()).isTrue();
+            assertThat(sim.stats().requestsReceived()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theWarmUpsCertificateIsTrustedByTheWarmUpAloneNeverByTheTargetClient() throws Exception {
+        ServerCertificate simCert = ServerCertificate.selfSigned(ServerCertificate.LOOPBACK_NAMES);
+        try (SimServer sim = SimServer.start(FAST, Tokenizers.load(FAST.tokenizer()), simCert.serverContext());
+             LlmClient client = client(sim.baseUrl() + "/v1/chat/completions", ApiFormat.CHAT, TlsOptions.DEFAULT)) {
+            ClientWarmup.Result warm = ClientWarmup.run(client, BODY, true,
+                    new ClientWarmup.Budget(4, Duration.ofMinutes(1)));
+            assertThat(warm.failed()).as(warm.line()).isFalse();
+            assertThat(warm.handshakes()).isEqualTo(2);
+            // the JDK's trust store does not hold the simulator's self-signed certificate: refused, after as before
+            ClientResult r = client.send(BODY, true, "after").join();
+            assertThat(r.errorClass()).isEqualTo(ErrorClass.TLS_ERROR);
+            assertThat(sim.stats().requestsReceived()).isZero();
+        }
+    }
+
+    /** A provider's dotted name is checked and sent as SNI by the warm-up as by the target client; nothing resolves it. */
+    @Test
+    void aHostNameTargetsWarmUpChecksItsCertificateForThatName() throws Exception {
+        try (LlmClient client = client("https://api.example.invalid:1/v1/chat/completions", ApiFormat.CHAT,
+                TlsOptions.DEFAULT)) {
+            ClientWarmup.Result warm = ClientWarmup.run(client, BODY, true,
+                    new ClientWarmup.Budget(6, Duration.ofMinutes(1)));
+            assertThat(warm.failed()).as(warm.line()).isFalse();
+            assertThat(warm.requests()).isEqualTo(6);
+            assertThat(warm.handshakes()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void theCertificateNamesTheTargetsHostAsAnAddressOrADnsName() {
+        assertThat(ClientWarmup.nameOf("127.0.0.1")).isEqualTo("ip:127.0.0.1");
+        assertThat(ClientWarmup.nameOf("[::1]")).isEqualTo("ip:::1");
+        assertThat(ClientWarmup.nameOf("api.openai.com")).isEqualTo("dns:api.openai.com");
+        assertThat(ClientWarmup.nameOf("localhost")).isEqualTo("dns:localhost");
     }
 
     @Test
@@ -74,7 +141,11 @@ class ClientWarmupTest {
     }
 
     private static LlmClient client(String url, ApiFormat api) {
+        return client(url, api, TlsOptions.DEFAULT);
+    }
+
+    private static LlmClient client(String url, ApiFormat api, TlsOptions tls) {
         return new LlmClient(new ClientConfig(URI.create(url), Map.of(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                Duration.ofMinutes(1), 4, false, TlsOptions.DEFAULT, api));
+                Duration.ofMinutes(1), 4, false, tls, api));
     }
 }

@@ -16,7 +16,7 @@ import io.netty.handler.ssl.SniHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.Mapping;
-import io.unibench.sim.SimCertificate;
+import io.unibench.net.ServerCertificate;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SniTest {
     @Test
     void theHostNameGoesOutAsSni() throws Exception {
-        SimCertificate cert = SimCertificate.selfSigned(List.of("dns:api.example.com"));
+        ServerCertificate cert = ServerCertificate.selfSigned(List.of("dns:api.example.com"));
         SslContext serverContext = cert.serverContext();
         BlockingQueue<String> names = new LinkedBlockingQueue<>();
         Mapping<String, SslContext> recordName = host -> {

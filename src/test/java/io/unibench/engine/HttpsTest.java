@@ -10,7 +10,7 @@ import io.unibench.client.TlsOptions;
 import io.unibench.client.WireTimes;
 import io.unibench.metrics.Phase;
 import io.unibench.metrics.RequestRecord;
-import io.unibench.sim.SimCertificate;
+import io.unibench.net.ServerCertificate;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import io.unibench.tokenizer.Tokenizer;
@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * HTTPS through the real client against the simulator serving TLS, with certificates made by keytool when the class
+ * HTTPS through the real client against the simulator serving TLS, with certificates made in process when the class
  * starts (none is committed): verification on by default, a trusted CA file, a certificate for another host, an
  * untrusted one with and without verification, the TLS phase, keep-alive reuse without new handshakes.
  */
@@ -47,14 +47,14 @@ class HttpsTest {
     private static final SimConfig SIM = SimConfig.defaults().withTtftMs(2).withItlMs(1);
 
     private static Tokenizer tokenizer;
-    private static SimCertificate loopback;
-    private static SimCertificate otherHost;
+    private static ServerCertificate loopback;
+    private static ServerCertificate otherHost;
 
     @BeforeAll
     static void certificates() {
         tokenizer = Tokenizers.load(SIM.tokenizer());
-        loopback = SimCertificate.selfSigned(SimCertificate.LOOPBACK_NAMES);
-        otherHost = SimCertificate.selfSigned(List.of("dns:wrong.example"));
+        loopback = ServerCertificate.selfSigned(ServerCertificate.LOOPBACK_NAMES);
+        otherHost = ServerCertificate.selfSigned(List.of("dns:wrong.example"));
     }
 
     @Test
@@ -140,14 +140,14 @@ class HttpsTest {
     void theSimulatorServesPemFilesAndTheClientTrustsTheCaFile(@TempDir Path dir) throws Exception {
         Path cert = Files.writeString(dir.resolve("cert.pem"), loopback.certificatePem());
         Path key = Files.writeString(dir.resolve("key.pem"), loopback.keyPem());
-        SslContext fromFiles = SimCertificate.serverContext(cert, key);
+        SslContext fromFiles = ServerCertificate.serverContext(cert, key);
         try (SimServer sim = SimServer.start(SIM, tokenizer, fromFiles);
              LlmClient client = new LlmClient(config(url(sim, "localhost"),
                      new TlsOptions(TlsOptions.readCertificates(cert), false), 1))) {
             ClientResult r = client.send(BODY, true, "a").get(10, TimeUnit.SECONDS);
             assertThat(r.errorClass()).as(r.errorMessage()).isNull();
         }
-        assertThatThrownBy(() -> SimCertificate.serverContext(cert, cert))
+        assertThatThrownBy(() -> ServerCertificate.serverContext(cert, cert))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PKCS#8");
     }
 
