@@ -9,7 +9,6 @@ import com.microsoft.playwright.Playwright;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,32 +24,25 @@ import java.util.Map;
  * ({@code CI=true}) they fail instead. Screenshots go to target/screenshots/. One service and one browser per
  * test class (JUnit runs the classes one after another).
  */
-abstract class BrowserTestBase {
+abstract class BrowserTestBase extends WebFixtureTest {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path NODE = Path.of("/usr/bin/node");
     static final Path SHOTS = Path.of("target", "screenshots");
 
-    @TempDir
-    static Path dir;
-
-    static WebFixture f;
     private static Playwright playwright;
     private static Browser browser;
 
     @BeforeAll
-    static void startServiceAndBrowser() throws Exception {
+    static void startBrowser() throws Exception {
         launch();
-        f = new WebFixture(dir, null);
     }
 
     @AfterAll
-    static void stopServiceAndBrowser() throws Exception {
+    static void stopBrowser() {
         if (browser != null) browser.close();
         if (playwright != null) playwright.close();
-        if (f != null) f.close();
         browser = null;
         playwright = null;
-        f = null;
     }
 
     /** Where .ci/run put playwright-core (a folder holding {@code package/cli.js}). */

@@ -9,10 +9,7 @@ import io.unibench.BadInputException;
 import io.unibench.cli.Main;
 import io.unibench.metrics.MetricDelta;
 import io.unibench.store.RunComparison;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -26,23 +23,8 @@ import java.util.List;
 import java.util.Set;
 
 /** The REST API over real HTTP on an ephemeral loopback port, over runs recorded by the real CLI. */
-class WebApiTest {
+class WebApiTest extends WebFixtureTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @TempDir
-    static Path dir;
-
-    private static WebFixture f;
-
-    @BeforeAll
-    static void start() throws Exception {
-        f = new WebFixture(dir, null);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        f.close();
-    }
 
     private static JsonNode json(HttpResponse<String> r) throws Exception {
         assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));

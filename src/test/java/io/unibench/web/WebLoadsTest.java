@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -20,23 +16,8 @@ import java.util.List;
  * pointer (and line, for YAML) as {@code run --config} locates them by key, a valid rate document validated with its
  * rates and run to the end through the real pipeline, its levels open-loop.
  */
-class WebLoadsTest {
+class WebLoadsTest extends WebFixtureTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @TempDir
-    static Path dir;
-
-    private static WebFixture f;
-
-    @BeforeAll
-    static void start() throws Exception {
-        f = new WebFixture(dir, null);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        f.close();
-    }
 
     private static String doc(String load) {
         return """

@@ -7,31 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.List;
 
 /** The rendered pages, read with jsoup (no browser): what a person sees is there, from the stored figures. */
-class WebPagesTest {
-    @TempDir
-    static Path dir;
-
-    private static WebFixture f;
-
-    @BeforeAll
-    static void start() throws Exception {
-        f = new WebFixture(dir, null);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        f.close();
-    }
-
+class WebPagesTest extends WebFixtureTest {
     private static Document page(String path) throws Exception {
         var r = f.get(path);
         assertThat(r.statusCode()).as(path).isEqualTo(200);

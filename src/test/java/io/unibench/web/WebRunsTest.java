@@ -5,15 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jsoup.Jsoup;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -26,23 +22,8 @@ import java.util.stream.Stream;
  * embedded simulator (with an API key from the service's environment, which no response may show) or to embedded
  * simulators the documents start ({@code base_url: sim}).
  */
-class WebRunsTest {
+class WebRunsTest extends WebFixtureTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @TempDir
-    static Path dir;
-
-    private static WebFixture f;
-
-    @BeforeAll
-    static void start() throws Exception {
-        f = new WebFixture(dir, null);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        f.close();
-    }
 
     /** Two levels of six requests against the fixture's simulator, with the key named, never given. */
     static String quickYaml(String name) {
