@@ -127,6 +127,9 @@ public final class RunStore implements AutoCloseable {
                 }
             }
             commit();
+        } catch (SQLException | RuntimeException e) {
+            rollback(e);
+            throw e;
         } finally {
             lock.unlock();
         }
@@ -222,9 +225,12 @@ public final class RunStore implements AutoCloseable {
                 "SELECT server_metrics_json FROM run_points WHERE run_id = ? AND point_index = ?")) {
             ps.setString(1, runId);
             ps.setInt(2, index);
+            JsonNode metrics;
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? json(rs, 1) : null;
+                metrics = rs.next() ? json(rs, 1) : null;
             }
+            commit(); // ends the read: an open one keeps a snapshot the next write fails on (SQLite WAL)
+            return metrics;
         } finally {
             lock.unlock();
         }
@@ -862,6 +868,18 @@ public final class RunStore implements AutoCloseable {
     }
 
     /**
+     * Ends a failed transaction: left open it would hold SQLite's write lock (other connections wait, then fail) or a
+     * stale snapshot (every later write on this connection fails at once), so one failure would fail every call after.
+     */
+    private void rollback(Exception cause) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /**
      * One statement that changes rows, committed, under the store's lock: {@code args} bound in order (a String,
      * null included, as text; an Integer or Long as a number). Returns how many rows it changed.
      */
@@ -882,6 +900,9 @@ public final class RunStore implements AutoCloseable {
             }
             commit();
             return n;
+        } catch (SQLException | RuntimeException e) {
+            rollback(e);
+            throw e;
         } finally {
             lock.unlock();
         }

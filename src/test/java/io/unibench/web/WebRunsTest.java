@@ -68,7 +68,7 @@ class WebRunsTest extends WebFixtureTest {
 
     static String create(String yaml) throws Exception {
         HttpResponse<String> r = post("/api/runs", "application/yaml", yaml);
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        assertThat(r.statusCode()).as("%s\nthe service's log:\n%s", r.body(), f.logText).isEqualTo(201);
         JsonNode body = JSON.readTree(r.body());
         assertThat(body.get("status").asText()).isEqualTo("queued");
         String id = body.get("id").asText();
@@ -388,7 +388,7 @@ class WebRunsTest extends WebFixtureTest {
                 .isEqualTo(409);
 
         HttpResponse<String> c = post("/api/runs/" + waiting + "/cancel", "application/json", "");
-        assertThat(c.statusCode()).isEqualTo(202);
+        assertThat(c.statusCode()).as("%s\nthe service's log:\n%s", c.body(), f.logText).isEqualTo(202);
         JsonNode cancelled = JSON.readTree(f.get("/api/runs/" + waiting).body());
         assertThat(cancelled.get("status").asText()).isEqualTo("cancelled");
         assertThat(cancelled.get("status_reason").asText()).isEqualTo("cancelled before it started");
