@@ -9,6 +9,8 @@ anthropic.sse: the same words as Anthropic's Messages API streams them (message_
 embeddings.json: one embedding (1024 floats) with its usage. Usage: make-bodies.py DIR [TOKENS]"""
 import json, sys, os
 
+if len(sys.argv) < 2 or sys.argv[1].startswith("-"):  # '--help' once became a folder of that name
+    sys.exit(__doc__ if len(sys.argv) >= 2 and sys.argv[1] in ("-h", "--help") else "usage: make-bodies.py DIR [TOKENS]")
 out = sys.argv[1]
 tokens = int(sys.argv[2]) if len(sys.argv) > 2 else 256
 os.makedirs(out, exist_ok=True)

@@ -29,10 +29,6 @@ public final class CheckSuite {
         return ALL.stream().map(Check::id).toList();
     }
 
-    public static boolean isLoad(String id) {
-        return ALL.stream().anyMatch(c -> c.id().equals(id) && c.load());
-    }
-
     /**
      * Runs the selected checks against the target; {@code each} sees every verdict as it is reached. Load checks
      * are skipped (with a SKIP line) unless {@link CheckSettings#allowLoad()}.

@@ -26,11 +26,6 @@ public final class RateLimiter {
         this.clock = clock;
     }
 
-    /** A limiter on the system clock whose waits end early when {@code stop} is raised. */
-    public static RateLimiter systemClock(double perSecond, double burst, StopSignal stop) {
-        return new RateLimiter(perSecond, burst, Clock.system(stop));
-    }
-
     /** Reserves a start moment and waits for it: the nanoseconds waited (0: none), or -1 when the wait was cut short. */
     public long acquire() {
         long at = reserve();

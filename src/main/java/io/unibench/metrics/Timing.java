@@ -19,10 +19,4 @@ import io.unibench.Moments;
  */
 public record Timing(boolean stream, long startEpochMillis, long scheduledNanos, long startNanos, long headersNanos,
                      long firstChunkNanos, long firstTokenNanos, long endNanos, long[] tokenChunkNanos) {
-
-    /** This timing with the open-loop schedule's moment ({@link Moments#ABSENT}: none). */
-    public Timing withScheduled(long nanos) {
-        return new Timing(stream, startEpochMillis, nanos, startNanos, headersNanos, firstChunkNanos, firstTokenNanos,
-                endNanos, tokenChunkNanos);
-    }
 }

@@ -69,11 +69,6 @@ public record ScenarioResults(BenchConfig config, List<Series> series, boolean s
             return levels.stream().mapToDouble(l -> l.result().summary().outputThroughput())
                     .filter(v -> v >= 0).max().orElse(Double.NaN);
         }
-
-        public double peakRps() {
-            return levels.stream().mapToDouble(l -> l.result().summary().reqThroughput())
-                    .filter(v -> v >= 0).max().orElse(Double.NaN);
-        }
     }
 
     public List<Series> forScenario(String scenario) {
