@@ -9,7 +9,8 @@
 #                                    --run-group $UNIBENCH_RUN_GROUP, unless --shard is given
 #   NAME_FILE=/run/secrets/x         for secrets (names with KEY, TOKEN, PASSWORD or SECRET, and UNIBENCH_DB): NAME is
 #                                    read from the file (Docker/Compose secrets); NAME and NAME_FILE both set is refused
-#   UNIBENCH_JAVA_OPTS               JVM flags, after the defaults (-XX:MaxRAMPercentage=75; perf and run also C1 only)
+#   UNIBENCH_JAVA_OPTS               JVM flags, after the defaults (-XX:MaxRAMPercentage=50: a 512 MB container
+#                                    keeps room for metaspace, code and Netty's direct buffers; perf and run also C1 only)
 # Secret values are never printed.
 set -euo pipefail
 
@@ -63,7 +64,7 @@ load_secret_files
 
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=(serve --host 0.0.0.0)
-jvm=(-XX:MaxRAMPercentage=75)
+jvm=(-XX:MaxRAMPercentage=50) # 75 reached 494 of 512 MB in a capped container (issue 29)
 case "${args[0]}" in
   serve)
     if [ -n "${UNIBENCH_PORT:-}" ] && ! has_flag --port "${args[@]}"; then

@@ -58,7 +58,7 @@ class EntrypointTest {
     void serveGetsThePortFromTheEnvironmentAndTheServerJit() throws Exception {
         Result r = run(Map.of("UNIBENCH_PORT", "9000"), "serve", "--host", "0.0.0.0");
         assertThat(r.exit()).isZero();
-        assertThat(r.argv()).startsWith("-XX:MaxRAMPercentage=75", "-jar", "/opt/unibench/unibench.jar", "serve",
+        assertThat(r.argv()).startsWith("-XX:MaxRAMPercentage=50", "-jar", "/opt/unibench/unibench.jar", "serve",
                 "--host", "0.0.0.0", "--port", "9000").doesNotContain("-XX:TieredStopAtLevel=1");
         // a --port given wins over the variable
         assertThat(run(Map.of("UNIBENCH_PORT", "9000"), "serve", "--port=7000").argv()).doesNotContain("9000");
@@ -75,7 +75,7 @@ class EntrypointTest {
                 "UNIBENCH_RUN_GROUP", "nightly-7", "UNIBENCH_JAVA_OPTS", "-Xmx1g -Dx=y");
         Result r = run(env, "perf", "--number", "100");
         assertThat(r.exit()).isZero();
-        assertThat(r.argv()).containsSubsequence("-XX:MaxRAMPercentage=75", "-XX:TieredStopAtLevel=1", "-Xmx1g", "-Dx=y",
+        assertThat(r.argv()).containsSubsequence("-XX:MaxRAMPercentage=50", "-XX:TieredStopAtLevel=1", "-Xmx1g", "-Dx=y",
                 "-jar", "/opt/unibench/unibench.jar", "perf", "--number", "100", "--shard", "2/4", "--run-group",
                 "nightly-7");
         // outside Kubernetes the index comes from UNIBENCH_SHARD_INDEX; an explicit --shard is left alone
