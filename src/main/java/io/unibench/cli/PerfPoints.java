@@ -187,16 +187,19 @@ final class PerfPoints implements SessionRunner.Front {
         }
 
         @Override
-        public Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed)
-                throws IOException {
+        public Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed) {
             Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
             extraKeys.putAll(observed);
             extraKeys.putAll(cancels.summaryKeys());
             extraKeys.putAll(promptLengths.summaryKeys());
             extraKeys.putAll(options.loads.summaryKeys(point.plan()));
             if (serverCounted != null && index == 0) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
-            EvalscopeFiles.write(dir, result, extraKeys);
             return extraKeys;
+        }
+
+        @Override
+        public void write(RunResult result, Map<String, Object> summaryKeys) {
+            EvalscopeFiles.write(dir, result, summaryKeys);
         }
 
         @Override
