@@ -144,7 +144,11 @@ final class PerfPoints implements SessionRunner.Front {
                         .headers(), settings.model(), firstPrompts, options.serverTokenize);
                 err.println("Server-counted prompt lengths: " + serverCounted.describe());
             }
-            Files.createDirectories(dir);
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw new io.unibench.OutputFailedException(dir, e);
+            }
             ArgsFile.write(dir.resolve("benchmark_args.json"), settings, options, url, point.plan(), pointOffset);
             requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
             shards.awaitStart(stop, err); // a shard registers and waits at the start barrier
