@@ -63,8 +63,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code cache_read_input_tokens}, {@code input_tokens_details.cached_tokens}, llama.cpp's {@code timings.cache_n};
  * null when none or the client's estimate).
  *
- * <p>Flushing: after a write when half a second has passed since the last flush, by a background virtual thread
- * every half second while idle, and on close: as often as the run history commits (store.RunRecorder, 0.5 s),
+ * <p>Flushing: after a write when half a second has passed since the last flush or 64 KiB are pending, by a
+ * background virtual thread every half second while idle, and on close: as often as the run history commits (store.RunRecorder, 0.5 s),
  * so after a {@code kill -9} the file and the store both lack at most the last half second. Flushing every
  * record would cost a system call per request.
  * Each line is made whole in memory first and the file only ever receives whole lines; a write that fails (disk
