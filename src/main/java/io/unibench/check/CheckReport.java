@@ -49,6 +49,15 @@ public record CheckReport(CheckSettings settings, List<Verdict> verdicts, String
             m.put("check", v.check());
             m.put("status", v.status().name());
             m.put("evidence", Secrets.redact(v.evidence()));
+            if (!v.probes().isEmpty()) {
+                m.put("probes", v.probes().stream().map(p -> {
+                    Map<String, Object> pm = new LinkedHashMap<>();
+                    pm.put("probe", p.name());
+                    pm.put("status", p.status().name());
+                    pm.put("evidence", Secrets.redact(p.evidence()));
+                    return pm;
+                }).toList());
+            }
             return m;
         }).toList());
         try {
@@ -64,8 +73,12 @@ public record CheckReport(CheckSettings settings, List<Verdict> verdicts, String
                 .append(settings.model()).append("`; server metrics: ").append(Secrets.redact(metrics)).append("\n\n");
         sb.append("| check | result | evidence |\n| --- | --- | --- |\n");
         for (Verdict v : verdicts) {
+            StringBuilder evidence = new StringBuilder(v.evidence());
+            for (Verdict.Probe p : v.probes()) {
+                evidence.append("<br>").append(p.status()).append(" ").append(p.name()).append(": ").append(p.evidence());
+            }
             sb.append("| ").append(v.check()).append(" | ").append(v.status()).append(" | ")
-                    .append(Secrets.redact(v.evidence()).replace("|", "\\|").replace("\n", " ")).append(" |\n");
+                    .append(Secrets.redact(evidence.toString()).replace("|", "\\|").replace("\n", " ")).append(" |\n");
         }
         return sb.append("\n").append(totals()).append(".\n").toString();
     }

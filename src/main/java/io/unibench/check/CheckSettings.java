@@ -2,6 +2,7 @@ package io.unibench.check;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,10 +18,19 @@ import java.util.Map;
  * @param settle           how long the server may take to settle after a cancellation or a burst
  * @param allowLoad        run the load checks
  * @param metrics          the server's Prometheus endpoint; null = not scraped
+ * @param servedModels     the models the user says the server serves ({@code --served-models}); empty = not
+ *                         declared, so a server that answers any model name is told, not failed
  */
 public record CheckSettings(URI endpoint, String model, Map<String, String> headers, Duration timeout,
-                            Integer concurrencyLimit, Duration settle, boolean allowLoad, URI metrics) {
+                            Integer concurrencyLimit, Duration settle, boolean allowLoad, URI metrics,
+                            List<String> servedModels) {
     public CheckSettings {
         headers = Map.copyOf(headers);
+        servedModels = List.copyOf(servedModels);
+    }
+
+    public CheckSettings(URI endpoint, String model, Map<String, String> headers, Duration timeout,
+                         Integer concurrencyLimit, Duration settle, boolean allowLoad, URI metrics) {
+        this(endpoint, model, headers, timeout, concurrencyLimit, settle, allowLoad, metrics, List.of());
     }
 }

@@ -119,9 +119,12 @@ final class Target {
         }
     }
 
-    /** {@code GET /v1/models} beside the endpoint, parsed; null when it does not answer 200 with JSON. */
-    com.fasterxml.jackson.databind.JsonNode models() throws InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(settings.endpoint().resolve("../models"))
+    /**
+     * {@code GET} of {@code path} relative to the endpoint ({@code ../models}: {@code /v1/models};
+     * {@code ../../props}: llama.cpp's {@code /props}), parsed; null when it does not answer 200 with JSON.
+     */
+    com.fasterxml.jackson.databind.JsonNode get(String path) throws InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(settings.endpoint().resolve(path))
                 .timeout(settings.timeout()).GET();
         settings.headers().forEach(request::header);
         try {

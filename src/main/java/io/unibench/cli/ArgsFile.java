@@ -3,6 +3,7 @@ package io.unibench.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.OutputFailedException;
 import io.unibench.Secrets;
 import io.unibench.engine.LoadPlan;
 
@@ -82,6 +83,6 @@ final class ArgsFile {
         a.put("log_every_n_query", o.logEveryNQuery);
         a.put("debug", o.debug);
         a.put("embedded_simulator", s.embeddedSimulator());
-        JSON.writeValue(file.toFile(), a);
+        OutputFailedException.writeWhole(file, JSON.writeValueAsBytes(a));
     }
 }

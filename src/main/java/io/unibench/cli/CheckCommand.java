@@ -50,6 +50,11 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "NAME", description = "The model every request names (required with --url).")
     String model;
 
+    @Option(names = "--served-models", split = ",", paramLabel = "NAME", description = "The models the server "
+            + "serves (comma-separated). With it, a 200 for a model name not served is a FAIL of errors-are-errors; "
+            + "without it a WARN (llama.cpp, SGLang and `unibench sim` serve any name by default).")
+    List<String> servedModels;
+
     @Option(names = "--api-key-env", paramLabel = "NAME", description = "Environment variable holding the API key, "
             + "sent as 'Authorization: Bearer KEY' (never shown).")
     String apiKeyEnv;
@@ -128,7 +133,14 @@ public final class CheckCommand implements Callable<Integer> {
                 target = Secrets.redact(endpoint.toString());
             }
             URI metrics = serverMetrics.url(endpoint);
-            CheckSettings settings = new CheckSettings(endpoint, model, headers, timeout, limit, settle, allowLoad, metrics);
+            List<String> served = servedModels == null ? List.of()
+                    : servedModels.stream().map(String::strip).filter(m -> !m.isEmpty()).toList();
+            if (servedModels != null && !served.contains(model)) {
+                throw new BadInputException("--served-models " + String.join(",", served) + ": does not name --model "
+                        + model);
+            }
+            CheckSettings settings = new CheckSettings(endpoint, model, headers, timeout, limit, settle, allowLoad,
+                    metrics, served);
             err.println("Checking " + target + ", model " + model);
             String unreachable = unreachable(settings);
             if (unreachable != null) {

@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
+import io.unibench.OutputFailedException;
 import io.unibench.Secrets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -9,7 +10,8 @@ import java.io.PrintWriter;
 
 /**
  * Entry point: {@code unibench <subcommand>}. Exit codes: 0 done; 2 bad input (one line on stderr); 3 the run
- * completed but no request succeeded, or a point's error rate passed {@code --max-error-rate}; 130 interrupted.
+ * completed but no request succeeded, or a point's error rate passed {@code --max-error-rate}; 5 an output file
+ * could not be written (the run stopped; the report of what was measured, then one line); 130 interrupted.
  */
 @Command(name = "unibench",
         mixinStandardHelpOptions = true,
@@ -17,7 +19,8 @@ import java.io.PrintWriter;
         description = "Uni LLM Bench: latency, throughput, success and prefix-cache benchmarks of "
                 + "OpenAI-compatible LLM endpoints. Flags of `evalscope perf` work unchanged.",
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
-        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_5,
+                Main.EXIT_CODE_130},
         subcommands = {PerfCommand.class, RunCommand.class, CheckCommand.class, SimCommand.class, RunsCommand.class,
                 ServeCommand.class, ScheduleCommand.class,
                 DatasetCommand.class, CommandLine.HelpCommand.class})
@@ -35,6 +38,10 @@ public final class Main implements Runnable {
             + "passed --max-error-rate";
     static final String EXIT_CODE_130 = "130:interrupted (the partial report is written)";
     public static final int EXIT_INTERRUPTED = 130;
+    /** An output file could not be written (disk full, permissions): the run stopped; (4 is {@code check}'s). */
+    public static final int EXIT_OUTPUT_FAILED = 5;
+    static final String EXIT_CODE_5 = "5:an output file could not be written (disk full, permissions): the run "
+            + "stopped, the report of what was measured is printed, then one line naming the file and the cause";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -89,9 +96,37 @@ public final class Main implements Runnable {
                 err.println("unibench: " + oneLine(ex.getMessage()));
                 return EXIT_BAD_INPUT;
             }
+            if (ex instanceof OutputFailedException) { // before anything was measured, or after the report
+                err.println("unibench: " + oneLine(ex.getMessage()));
+                return EXIT_OUTPUT_FAILED;
+            }
             throw ex;
         });
         return cli;
+    }
+
+    /** What ended a run early ({@code perf}, {@code run}): 5 for a file that could not be written, else 1 (a bug). */
+    static int exitCode(RuntimeException failure) {
+        return failure instanceof OutputFailedException ? EXIT_OUTPUT_FAILED : EXIT_FAILED;
+    }
+
+    /** The one line after the partial report of a run that {@code failure} ended. */
+    static String failureLine(RuntimeException failure) {
+        if (failure instanceof OutputFailedException) {
+            return "unibench: " + oneLine(failure.getMessage()) + "; the run stopped there, the report above is what "
+                    + "was measured";
+        }
+        return "unibench: " + failure.getMessage() + "; the report above is partial";
+    }
+
+    /** Runs {@code write}; returns {@code failure}, or the write's failure when it is the first. */
+    static RuntimeException firstFailure(RuntimeException failure, Runnable write) {
+        try {
+            write.run();
+        } catch (OutputFailedException e) {
+            if (failure == null) return e;
+        }
+        return failure;
     }
 
     /** A message as the one line bad input gets (a parser's message may span lines), credentials masked. */

@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
+import io.unibench.OutputFailedException;
 import io.unibench.Secrets;
 import io.unibench.client.ClientWarmup;
 import io.unibench.client.TlsOptions;
@@ -27,6 +28,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +44,8 @@ import java.util.concurrent.TimeUnit;
 /** {@code unibench perf}: the benchmark, flag-compatible with {@code evalscope perf}. */
 @Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
-        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_5,
+                Main.EXIT_CODE_130},
         description = {"Benchmark an OpenAI-compatible endpoint (default: the embedded simulator).",
                 "Writes evalscope-compatible files under OUTPUTS/[TIMESTAMP/]NAME/parallel_P_number_N/ "
                         + "plus requests.jsonl (every request, failures included)."})
@@ -207,21 +210,22 @@ public final class PerfCommand implements Callable<Integer> {
                         + (sla != null ? "\n" + sla.report() : "");
                 out.println(text);
                 out.print(server.table()); // the server's own metrics per point, when it had any
-                Files.writeString(root.resolve("performance_summary.txt"), text);
+                failure = Main.firstFailure(failure, () -> OutputFailedException.writeWhole(
+                        root.resolve("performance_summary.txt"), text.getBytes(StandardCharsets.UTF_8)));
                 if (s.defaultLoad()) out.println("Reproduce: " + reproduceCommand(s));
                 out.println("Results: " + root.toAbsolutePath());
-                if (failure != null) err.println("unibench: " + failure.getMessage() + "; the report above is partial");
+                if (failure != null) err.println(Main.failureLine(failure));
                 else if (stopped) err.println("Interrupted: the report above is partial.");
             } finally {
                 boolean early = ran == null || stopped || failure != null;
-                if (progressFile != null) progressFile.finish(early);
+                if (progressFile != null) failure = Main.firstFailure(failure, () -> progressFile.finish(early));
                 store.close(early);
                 shards.finish(store.runId(), ran == null ? List.of() : ran.checks(), stopped, failure != null, err);
                 reportWritten.countDown();
                 if (hook != null && !stopped) removeHook(hook);
             }
         }
-        if (failure != null) return Main.EXIT_FAILED;
+        if (failure != null) return Main.exitCode(failure);
         return RunVerdict.exitCode(RunVerdict.byLabel(ran.points()), maxErrorRate, stopped, err);
     }
 

@@ -144,7 +144,11 @@ final class PerfPoints implements SessionRunner.Front {
                         .headers(), settings.model(), firstPrompts, options.serverTokenize);
                 err.println("Server-counted prompt lengths: " + serverCounted.describe());
             }
-            Files.createDirectories(dir);
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw new io.unibench.OutputFailedException(dir, e);
+            }
             ArgsFile.write(dir.resolve("benchmark_args.json"), settings, options, url, point.plan(), pointOffset);
             requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
             shards.awaitStart(stop, err); // a shard registers and waits at the start barrier
@@ -187,16 +191,19 @@ final class PerfPoints implements SessionRunner.Front {
         }
 
         @Override
-        public Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed)
-                throws IOException {
+        public Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed) {
             Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
             extraKeys.putAll(observed);
             extraKeys.putAll(cancels.summaryKeys());
             extraKeys.putAll(promptLengths.summaryKeys());
             extraKeys.putAll(options.loads.summaryKeys(point.plan()));
             if (serverCounted != null && index == 0) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
-            EvalscopeFiles.write(dir, result, extraKeys);
             return extraKeys;
+        }
+
+        @Override
+        public void write(RunResult result, Map<String, Object> summaryKeys) {
+            EvalscopeFiles.write(dir, result, summaryKeys);
         }
 
         @Override

@@ -2,7 +2,7 @@ package io.unibench.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.unibench.BadInputException;
+import io.unibench.OutputFailedException;
 import io.unibench.engine.sla.SlaTuner;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
@@ -121,12 +121,13 @@ final class ProgressFile implements RecordSink {
         else p.put("percent", total == 0 ? 100.0 : Math.round(1000.0 * done / total) / 10.0);
         p.put("updated_at", Instant.now().toString());
         if (search) p.set("sla_auto_tune", searchState(status));
-        Path tmp = file.resolveSibling("progress.json.tmp");
+        byte[] bytes;
         try {
-            Files.write(tmp, JSON.writeValueAsBytes(p));
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            bytes = JSON.writeValueAsBytes(p);
         } catch (IOException e) {
-            throw BadInputException.io("--enable-progress-tracker", file, e);
+            throw new IllegalStateException("a tree of numbers and strings always serialises", e);
         }
+        OutputFailedException.writeWhole(file, bytes); // whole, so a reader never sees half of it
+
     }
 }

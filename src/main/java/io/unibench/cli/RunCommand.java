@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
+import io.unibench.OutputFailedException;
 import io.unibench.client.ClientWarmup;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.spec.RunSpec;
@@ -24,6 +25,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -40,7 +42,8 @@ import java.util.concurrent.TimeUnit;
 /** {@code unibench run --config bench.yaml}: the scenario file workflow (providers, ramp, comparison, cost). */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
-        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_130},
+        exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_5,
+                Main.EXIT_CODE_130},
         description = {"Run a scenario file: every provider × scenario × concurrency level, then a provider comparison.",
                 "The file format is in README.md (\"Scenario files\") and bench.schema.json; examples in examples/."})
 public final class RunCommand implements Callable<Integer> {
@@ -148,13 +151,16 @@ public final class RunCommand implements Callable<Integer> {
             String text = ScenarioReport.render(results);
             out.println(text);
             out.print(server.table()); // the servers' own metrics per level, when they had any
-            Files.writeString(root.resolve("scenario_summary.txt"), text);
+            RuntimeException failure = Main.firstFailure(ran.session().failure(), () -> OutputFailedException
+                    .writeWhole(root.resolve("scenario_summary.txt"), text.getBytes(StandardCharsets.UTF_8)));
             String page = html ? htmlReport(runHistory, recorded[0], bench, results) : null;
-            for (Path f : ReportFiles.write(root, results, report, page)) out.println("Report: " + f.toAbsolutePath());
+            List<Path> written = new ArrayList<>();
+            failure = Main.firstFailure(failure, () -> written.addAll(ReportFiles.write(root, results, report, page)));
+            for (Path f : written) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());
-            if (ran.session().failure() != null) {
-                err.println("unibench: " + ran.session().failure().getMessage() + "; the report above is partial");
-                return Main.EXIT_FAILED;
+            if (failure != null) {
+                err.println(Main.failureLine(failure));
+                return Main.exitCode(failure);
             }
             return RunVerdict.exitCode(points(results), errorLimit, results.stopped(), err);
         } finally {

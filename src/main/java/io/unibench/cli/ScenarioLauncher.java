@@ -72,10 +72,12 @@ public final class ScenarioLauncher implements RunLauncher {
                             if (!(e instanceof RunFinished)) launch.events().publish(e);
                         },
                         session -> launch.cancel().onCancel(session::stop)), log);
-        Files.writeString(root.resolve("scenario_summary.txt"), ScenarioReport.render(ran.results()));
         SessionRunner.Result r = ran.session();
-        return new RunFinished(r.status(), r.failure() != null ? r.failure().getMessage()
-                : r.stopped() ? "stopped" : null);
+        RuntimeException failure = Main.firstFailure(r.failure(), () -> io.unibench.OutputFailedException.writeWhole(
+                root.resolve("scenario_summary.txt"),
+                ScenarioReport.render(ran.results()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return failure != null ? new RunFinished(io.unibench.engine.live.RunStatus.FAILED, failure.getMessage())
+                : new RunFinished(r.status(), r.stopped() ? "stopped" : null);
     }
 
     @Override

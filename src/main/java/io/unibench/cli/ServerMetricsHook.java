@@ -7,10 +7,8 @@ import io.unibench.report.ServerMetricsReport;
 import io.unibench.scrape.ServerMetricsScraper;
 import io.unibench.scrape.ServerSeries;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -38,7 +36,7 @@ final class ServerMetricsHook implements PointObserver {
         URI url = option.url(URI.create(endpoint));
         if (url == null || missing.contains(url)) return Point.NONE;
         ServerMetricsScraper scraper = new ServerMetricsScraper(url, System::currentTimeMillis).start();
-        return (dir, result) -> finish(label, scraper, dir, result);
+        return result -> finish(label, scraper, result);
     }
 
     /** The "Server" table of the points that had metrics, or "". */
@@ -46,7 +44,7 @@ final class ServerMetricsHook implements PointObserver {
         return ServerMetricsReport.table(rows);
     }
 
-    private Observed finish(String label, ServerMetricsScraper scraper, Path dir, RunResult result) throws IOException {
+    private Observed finish(String label, ServerMetricsScraper scraper, RunResult result) {
         ServerSeries series = scraper.stop();
         scraper.close();
         if (scraper.unavailable() != null) {
@@ -56,9 +54,8 @@ final class ServerMetricsHook implements PointObserver {
             return Observed.NOTHING;
         }
         String json = ServerMetricsReport.json(Secrets.redact(scraper.url().toString()), series);
-        ServerMetricsReport.write(dir, json);
         ServerSeries.Summary summary = series.summary();
         rows.add(new ServerMetricsReport.Row(label, summary, result.summary().kvCacheHitRatePercent()));
-        return new Observed(summary.toMap(), json);
+        return new Observed(summary.toMap(), json, Map.of(ServerMetricsReport.FILE, json));
     }
 }

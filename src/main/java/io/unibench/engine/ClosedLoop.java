@@ -77,8 +77,25 @@ final class ClosedLoop {
             long epochMillis = System.currentTimeMillis();
             ClientResult result = hooks.check(client.send(r.body(), r.stream(), r.requestId()).join());
             RequestRecord record = c.record(r, result, scheduled, epochMillis);
-            for (RecordSink sink : sinks) sink.accept(record);
+            deliver(record, sinks);
             scheduled = Moments.ABSENT;
         }
+    }
+
+    /**
+     * Hands the record to every sink, even when one throws (a file that cannot be written must not keep the record
+     * from the run history); then throws the first sink's exception, which ends the run.
+     */
+    static void deliver(RequestRecord record, List<? extends RecordSink> sinks) {
+        RuntimeException first = null;
+        for (RecordSink sink : sinks) {
+            try {
+                sink.accept(record);
+            } catch (RuntimeException e) {
+                if (first == null) first = e;
+                else first.addSuppressed(e);
+            }
+        }
+        if (first != null) throw first;
     }
 }

@@ -2,8 +2,6 @@ package io.unibench.engine;
 
 import io.unibench.metrics.RunResult;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -18,21 +16,24 @@ public interface PointObserver {
     Point start(String label, String endpoint);
 
     interface Point {
-        Point NONE = (dir, result) -> Observed.NOTHING;
+        Point NONE = result -> Observed.NOTHING;
 
-        /** The point ended: write its files into {@code dir}; what goes into its summary and the store. */
-        Observed finish(Path dir, RunResult result) throws IOException;
+        /** The point ended: what goes into its summary, the store and its folder. */
+        Observed finish(RunResult result);
     }
 
     /**
      * @param summaryKeys keys added to the point's summary
      * @param storedJson  the JSON the run history keeps for the point, or null
+     * @param files       files of the point's folder (name → content), written by the runner after the store has the
+     *                    point, each whole or not at all
      */
-    record Observed(Map<String, Object> summaryKeys, String storedJson) {
-        public static final Observed NOTHING = new Observed(Map.of(), null);
+    record Observed(Map<String, Object> summaryKeys, String storedJson, Map<String, String> files) {
+        public static final Observed NOTHING = new Observed(Map.of(), null, Map.of());
 
         public Observed {
             summaryKeys = Map.copyOf(summaryKeys);
+            files = Map.copyOf(files);
         }
     }
 }

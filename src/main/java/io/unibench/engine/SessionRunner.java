@@ -17,9 +17,10 @@ import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
 
+import io.unibench.OutputFailedException;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,10 +86,15 @@ public final class SessionRunner {
 
         /**
          * The point's result, its self-check and what the run's {@link PointObserver} saw (summary keys, e.g. the
-         * server's own metrics); writes the point's files; returns extra summary keys for the store.
+         * server's own metrics); returns extra summary keys for the store. Writes no file ({@link #write} does).
          */
-        Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed)
-                throws IOException;
+        Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed);
+
+        /**
+         * Writes the point's result files (after the store has the point); a file that cannot be written throws
+         * {@link OutputFailedException}, which ends the run after this point.
+         */
+        default void write(RunResult result, Map<String, Object> summaryKeys) {}
 
         @Override
         default void close() {}
@@ -334,7 +340,8 @@ public final class SessionRunner {
             live.startTicking(SNAPSHOT_PERIOD);
             outcome = run.dispatch(client, plan, sinks);
         } catch (RunFailedException e) {
-            failure = e; // the sinks hold every request that ran: the point's partial report follows
+            // the sinks hold every request that ran: the point's partial report follows
+            failure = e.getCause() instanceof OutputFailedException o ? o : e;
         } finally {
             failure = closeAll(sinks, failure);
         }
@@ -346,12 +353,35 @@ public final class SessionRunner {
         }
         RunResult result = run.complete(metrics.result(held ? new RunInfo(info.label(), info.concurrency(),
                 info.rate(), (int) metrics.total()) : info));
-        PointObserver.Observed seen = watched.finish(run.dir(), result);
+        PointObserver.Observed seen = watched.finish(result);
         Map<String, Object> extraKeys = run.finished(result, check, seen.summaryKeys());
         if (seen.storedJson() != null) recorder.pointObserved(point, seen.storedJson());
         recorder.pointFinished(point, result, extraKeys);
         events.publish(new PointFinished(index, point.label(), result));
+        failure = writeFiles(run, result, extraKeys, seen, failure);
         return new PointOutcome(result, check, failure);
+    }
+
+    /**
+     * The point's files, once the store has the point: each is written whole or not at all. One that cannot be
+     * written (disk full) ends the run after this point, unless something already did; the others are still tried.
+     */
+    private static RuntimeException writeFiles(PointRun run, RunResult result, Map<String, Object> keys,
+                                               PointObserver.Observed seen, RuntimeException failure) {
+        try {
+            run.write(result, keys);
+        } catch (OutputFailedException e) {
+            if (failure == null) failure = e;
+        }
+        for (Map.Entry<String, String> f : seen.files().entrySet()) {
+            try {
+                OutputFailedException.writeWhole(run.dir().resolve(f.getKey()),
+                        f.getValue().getBytes(StandardCharsets.UTF_8));
+            } catch (OutputFailedException e) {
+                if (failure == null) failure = e;
+            }
+        }
+        return failure;
     }
 
     /**
@@ -362,9 +392,12 @@ public final class SessionRunner {
         for (RecordSink sink : sinks) {
             try {
                 sink.close();
-            } catch (UncheckedIOException e) {
+            } catch (OutputFailedException e) {
+                if (failure == null) failure = e; // already thrown by a record when it was noticed then
+            } catch (java.io.UncheckedIOException e) {
                 if (failure == null) {
-                    failure = new UncheckedIOException(e.getMessage() + ": " + e.getCause().getMessage(), e.getCause());
+                    failure = new java.io.UncheckedIOException(e.getMessage() + ": " + e.getCause().getMessage(),
+                            e.getCause());
                 }
             }
         }

@@ -5,8 +5,8 @@ import io.unibench.metrics.RunResult;
 import io.unibench.metrics.ServerVsClient;
 import io.unibench.metrics.StrictJson;
 import io.unibench.metrics.TurnPositionRow;
+import io.unibench.OutputFailedException;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -40,7 +40,7 @@ public final class EvalscopeFiles {
 
     private EvalscopeFiles() {}
 
-    public static void write(Path runDir, RunResult r) throws IOException {
+    public static void write(Path runDir, RunResult r) {
         write(runDir, r, Map.of());
     }
 
@@ -48,8 +48,12 @@ public final class EvalscopeFiles {
      * As {@link #write(Path, RunResult)}, with {@code extraSummaryKeys} appended to {@code benchmark_summary.json}
      * after evalscope's keys (additions, never renames; e.g. the client self-check figures).
      */
-    public static void write(Path runDir, RunResult r, Map<String, Object> extraSummaryKeys) throws IOException {
-        Files.createDirectories(runDir);
+    public static void write(Path runDir, RunResult r, Map<String, Object> extraSummaryKeys) {
+        try {
+            Files.createDirectories(runDir);
+        } catch (IOException e) {
+            throw new OutputFailedException(runDir, e);
+        }
         Map<String, Object> summary = new LinkedHashMap<>(r.summary().toMap());
         summary.putAll(serverVsClientKeys(r.serverVsClient()));
         summary.putAll(r.goodputKeys());
@@ -83,10 +87,17 @@ public final class EvalscopeFiles {
         return m;
     }
 
-    /** {@code value} as pretty, strict JSON (no NaN) in {@code file}: the format of every file here. */
-    public static void writeJson(Path file, Object value) throws IOException {
-        try (OutputStream out = Files.newOutputStream(file)) {
-            Json.PRETTY.writeValue(out, StrictJson.strict(value));
+    /**
+     * {@code value} as pretty, strict JSON (no NaN) in {@code file}: the format of every file here. Written whole
+     * or not at all; a failure is an {@link OutputFailedException} naming the file.
+     */
+    public static void writeJson(Path file, Object value) {
+        byte[] bytes;
+        try {
+            bytes = Json.PRETTY.writeValueAsBytes(StrictJson.strict(value));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("maps, lists, numbers and strings always serialise", e);
         }
+        OutputFailedException.writeWhole(file, bytes);
     }
 }

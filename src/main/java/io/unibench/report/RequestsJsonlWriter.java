@@ -20,14 +20,15 @@ import io.unibench.metrics.RequestFields.Real;
 import io.unibench.metrics.RequestFields.Text;
 import io.unibench.metrics.RequestFields.Whole;
 import io.unibench.metrics.RequestRecord;
-import java.io.BufferedOutputStream;
+import io.unibench.OutputFailedException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
@@ -62,11 +63,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code cache_read_input_tokens}, {@code input_tokens_details.cached_tokens}, llama.cpp's {@code timings.cache_n};
  * null when none or the client's estimate).
  *
- * <p>Flushing: after a write when half a second has passed since the last flush, by a background virtual thread
- * every half second while idle, and on close: as often as the run history commits (store.RunRecorder, 0.5 s),
+ * <p>Flushing: after a write when half a second has passed since the last flush or 64 KiB are pending, by a
+ * background virtual thread every half second while idle, and on close: as often as the run history commits (store.RunRecorder, 0.5 s),
  * so after a {@code kill -9} the file and the store both lack at most the last half second. Flushing every
  * record would cost a system call per request.
- * An I/O error stops the writing and is rethrown by {@link #close()}, not on the request completion path.
+ * Each line is made whole in memory first and the file only ever receives whole lines; a write that fails (disk
+ * full) cuts the file back to its last whole line, so every line in it is valid JSON. The failure is thrown (an
+ * {@link OutputFailedException} naming the file) by the next record's {@link #accept}, which ends the run, and
+ * again by {@link #close()}.
  * The writes are guarded by a {@link ReentrantLock}, not {@code synchronized}: a virtual thread blocked in file I/O
  * inside a monitor pins its carrier thread before JDK 24 (JEP 491), and Java 21 is the target.
  */
@@ -82,41 +86,75 @@ public final class RequestsJsonlWriter implements RecordSink {
     private static final Phase[] PHASES = Phase.values();
     private static final SerializedString[] PHASE_NAMES = phaseNames();
 
+    private final Path file;
     private final long runStartNanos;
+    private final SeekableByteChannel channel;
+    /** The lines made but not yet in the file: only whole lines between records (the generator flushes into it). */
+    private final Pending pending = new Pending();
     private final JsonGenerator gen;
     private final ReentrantLock lock = new ReentrantLock();
     private final Thread flusher;
     private long lastFlushNanos = System.nanoTime();
-    private boolean dirty;
+    /** Bytes of whole lines in the file: where it is cut back to when a write fails (guarded by {@code lock}). */
+    private long written;
     /** Reused text of one moment (guarded by {@code lock}). */
     private final RawAscii momentText = new RawAscii(SecondsText.MAX_CHARS + 1);
     /** Reused text of one request's {@code itl_s} array (guarded by {@code lock}). */
     private final RawAscii intervalText = new RawAscii(8192);
     private boolean closed;
-    private IOException failure;
+    private OutputFailedException failure;
+    private boolean thrown; // failure was thrown to a record's caller once
 
     public RequestsJsonlWriter(Path file, long runStartNanos) throws IOException {
+        this(file, open(file), runStartNanos);
+    }
+
+    /** Writes to {@code channel} (tests: a disk that fills up); {@code file} is the name failures give. */
+    RequestsJsonlWriter(Path file, SeekableByteChannel channel, long runStartNanos) throws IOException {
+        this.file = file;
         this.runStartNanos = runStartNanos;
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) Files.createDirectories(parent);
-        this.gen = Json.MAPPER.getFactory()
-                .createGenerator(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), JsonEncoding.UTF8);
+        this.channel = channel;
+        this.gen = Json.MAPPER.getFactory().createGenerator(pending, JsonEncoding.UTF8);
         gen.setRootValueSeparator(null); // lines are separated by our own '\n'
         this.flusher = Thread.ofVirtual().name("requests-jsonl-flusher").start(this::flushPeriodically);
     }
 
+    private static SeekableByteChannel open(Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) Files.createDirectories(parent);
+        return Files.newByteChannel(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE);
+    }
+
+    /**
+     * Adds the request's line. When the file cannot be written (now or by the last flush), throws
+     * {@link OutputFailedException} once, so the run ends; the records after it are not written (the run's other
+     * sinks and the run history still have them).
+     */
     @Override
     public void accept(RequestRecord r) {
         lock.lock();
         try {
-            if (closed || failure != null) return;
-            write(r);
-            gen.writeRaw('\n');
-            dirty = true;
-            long now = System.nanoTime();
-            if (now - lastFlushNanos >= FLUSH_INTERVAL_NANOS) flushLocked(now);
-        } catch (IOException e) {
-            failure = e;
+            if (closed) return;
+            if (failure == null) {
+                int mark = pending.size();
+                try {
+                    write(r);
+                    gen.writeRaw('\n');
+                    gen.flush(); // the whole line into pending: a flush to the file never cuts a record
+                } catch (IOException e) {
+                    pending.cut(mark); // pending is memory: not reached; kept whole all the same
+                    throw new IllegalStateException("writing a record into memory failed", e);
+                }
+                long now = System.nanoTime();
+                if (pending.size() >= Pending.FLUSH_AT || now - lastFlushNanos >= FLUSH_INTERVAL_NANOS) {
+                    flushLocked(now);
+                }
+            }
+            if (failure != null && !thrown) {
+                thrown = true;
+                throw failure;
+            }
         } finally {
             lock.unlock();
         }
@@ -129,43 +167,94 @@ public final class RequestsJsonlWriter implements RecordSink {
                 lock.lock();
                 try {
                     if (closed) return;
-                    if (dirty && failure == null) flushLocked(System.nanoTime());
+                    if (failure == null && pending.size() > 0) flushLocked(System.nanoTime());
                 } finally {
                     lock.unlock();
                 }
             }
         } catch (InterruptedException e) {
             // close() stops us
-        } catch (IOException e) {
-            lock.lock();
-            try {
-                if (failure == null) failure = e;
-            } finally {
-                lock.unlock();
-            }
         }
     }
 
-    private void flushLocked(long now) throws IOException {
-        gen.flush();
-        dirty = false;
+    /**
+     * Writes the pending lines to the file. A failure (disk full mid-write) cuts the file back to its last whole
+     * line and is kept: the next record or {@link #close()} throws it.
+     */
+    private void flushLocked(long now) {
         lastFlushNanos = now;
+        if (failure != null || pending.size() == 0) return;
+        ByteBuffer bytes = pending.bytes();
+        try {
+            while (bytes.hasRemaining()) channel.write(bytes);
+            written += pending.size();
+        } catch (IOException e) {
+            failure = new OutputFailedException(file, e);
+            try {
+                channel.truncate(written);
+            } catch (IOException ignored) {
+                // the file could not be cut back either: what failed first is the line the user gets
+            }
+        } finally {
+            pending.cut(0);
+        }
     }
 
+    /** Writes what is pending and closes the file; throws the write failure, if any, again. */
     @Override
     public void close() {
         lock.lock();
         try {
             if (closed) return;
             closed = true;
-            gen.close();
-        } catch (IOException e) {
-            if (failure == null) failure = e;
+            flushLocked(System.nanoTime());
+            try {
+                channel.close();
+            } catch (IOException e) {
+                if (failure == null) failure = new OutputFailedException(file, e);
+            }
         } finally {
             lock.unlock();
         }
         flusher.interrupt();
-        if (failure != null) throw new UncheckedIOException("writing requests.jsonl failed", failure);
+        if (failure != null) throw failure;
+    }
+
+    /** An in-memory byte buffer the generator writes into; flushing the generator is copying into it. */
+    private static final class Pending extends OutputStream {
+        /** The file is written when this much is pending (or half a second has passed). */
+        static final int FLUSH_AT = 1 << 16;
+        private byte[] buf = new byte[FLUSH_AT + (FLUSH_AT >> 1)];
+        private int size;
+
+        int size() {
+            return size;
+        }
+
+        void cut(int to) {
+            size = to;
+        }
+
+        ByteBuffer bytes() {
+            return ByteBuffer.wrap(buf, 0, size);
+        }
+
+        @Override
+        public void write(int b) {
+            room(1);
+            buf[size++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            room(len);
+            System.arraycopy(b, off, buf, size, len);
+            size += len;
+        }
+
+        private void room(int n) {
+            if (size + n > buf.length) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + n));
+        }
     }
 
     private void write(RequestRecord r) throws IOException {

@@ -64,10 +64,6 @@ public final class ServerMetricsReport {
         return v == null || !v.isNumber() ? Double.NaN : v.asDouble();
     }
 
-    public static void write(Path runDir, String json) throws IOException {
-        Files.writeString(runDir.resolve(FILE), json);
-    }
-
     /** The "Server" table's columns. */
     public static final List<String> COLUMNS = List.of("Point", "Running mean/max", "Waiting mean/max",
             "KV cache use mean/max", "Prefix hit (server)", "Prefix hit (client)", "Generated tok/s");

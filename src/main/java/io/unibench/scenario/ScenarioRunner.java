@@ -287,17 +287,20 @@ public final class ScenarioRunner implements SessionRunner.Front {
         }
 
         @Override
-        public Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed)
-                throws IOException {
+        public Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed) {
             // unibench run gets the self-check too: its figures join the level's summary (new keys, none renamed)
             Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
             extraKeys.putAll(observed); // the server's own metrics during the level
             extraKeys.putAll(ScenarioSpec.shapeKeys(config, s.scenario, point.plan()));
-            EvalscopeFiles.write(dir, result, extraKeys);
             s.levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits(), levelName));
             progress.println(progressLine(s.provider, s.scenario, point.plan(), levelName, result));
             progress.flush();
             return extraKeys;
+        }
+
+        @Override
+        public void write(RunResult result, Map<String, Object> summaryKeys) {
+            EvalscopeFiles.write(dir, result, summaryKeys);
         }
 
         @Override

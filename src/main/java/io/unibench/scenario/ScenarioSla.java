@@ -60,10 +60,10 @@ final class ScenarioSla {
                 Path dir = ScenarioRunner.seriesDir(spec, provider, scenario);
                 try {
                     java.nio.file.Files.createDirectories(dir);
-                    EvalscopeFiles.writeJson(dir.resolve(SUMMARY_FILE), SlaSummary.json(tuning, sla.params()));
                 } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+                    throw new io.unibench.OutputFailedException(dir, e);
                 }
+                EvalscopeFiles.writeJson(dir.resolve(SUMMARY_FILE), SlaSummary.json(tuning, sla.params()));
                 for (SlaTuning.Selection sel : tuning.selections()) {
                     progress.println("[" + provider.name() + "/" + scenario.name() + "] SLA auto-tune: " + sel.criteria()
                             + " → max " + sla.variable() + " " + (sel.maxSatisfied() == null ? "none" : sel.maxSatisfied())

@@ -130,11 +130,29 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
      * @param decodeMsPer1kContext decode step time added per 1,000 tokens of context summed over the batch
      * @param prefixCaching        whether prompts reuse cached KV blocks (vLLM {@code --enable-prefix-caching})
      * @param allowedModels        model ids a request may name (the served model is always allowed); empty = any
+     * @param contextAdvertised    where {@code maxModelLen} is told: {@code models} ({@code /v1/models}'
+     *                             {@code max_model_len}, as vLLM), {@code props} ({@code /props}'
+     *                             {@code default_generation_settings.n_ctx}, as llama.cpp) or {@code none}
      */
     public record Scheduling(int maxNumSeqs, int maxNumBatchedTokens, int maxModelLen, int maxQueue,
                              double maxQueueWaitMs, int retryAfterS, double decodeMsPerSeq,
-                             double decodeMsPer1kContext, boolean prefixCaching, List<String> allowedModels) {
+                             double decodeMsPer1kContext, boolean prefixCaching, List<String> allowedModels,
+                             String contextAdvertised) {
+        /** The ways {@link #contextAdvertised} may take. */
+        public static final List<String> CONTEXT_ADVERTISED = List.of("models", "props", "none");
+
+        public Scheduling(int maxNumSeqs, int maxNumBatchedTokens, int maxModelLen, int maxQueue,
+                          double maxQueueWaitMs, int retryAfterS, double decodeMsPerSeq,
+                          double decodeMsPer1kContext, boolean prefixCaching, List<String> allowedModels) {
+            this(maxNumSeqs, maxNumBatchedTokens, maxModelLen, maxQueue, maxQueueWaitMs, retryAfterS, decodeMsPerSeq,
+                    decodeMsPer1kContext, prefixCaching, allowedModels, "models");
+        }
+
         public Scheduling {
+            if (!CONTEXT_ADVERTISED.contains(contextAdvertised)) {
+                throw invalid("contextAdvertised", "must be one of " + String.join(", ", CONTEXT_ADVERTISED) + ", got "
+                        + contextAdvertised);
+            }
             if (maxNumSeqs < 1) throw invalid("maxNumSeqs", "must be >= 1, got " + maxNumSeqs);
             if (maxNumBatchedTokens < 1) throw invalid("maxNumBatchedTokens", "must be >= 1, got " + maxNumBatchedTokens);
             if (maxModelLen < 1) throw invalid("maxModelLen", "must be >= 1, got " + maxModelLen);

@@ -123,6 +123,15 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 if (!HttpMethod.GET.equals(method)) sendError(methodNotAllowed(method, path), keepAlive);
                 else WireFormat.sendJson(ctx, HttpResponseStatus.OK, modelsJson(), keepAlive);
             }
+            case "/props" -> { // llama.cpp's server properties, served when the context is told there
+                if (!"props".equals(engine.config.scheduling().contextAdvertised())) {
+                    sendError(ApiException.notFound("Not Found: " + method + " " + path), keepAlive);
+                } else if (!HttpMethod.GET.equals(method)) {
+                    sendError(methodNotAllowed(method, path), keepAlive);
+                } else {
+                    WireFormat.sendJson(ctx, HttpResponseStatus.OK, propsJson(), keepAlive);
+                }
+            }
             case "/health" -> {
                 if (!HttpMethod.GET.equals(method)) sendError(methodNotAllowed(method, path), keepAlive);
                 else WireFormat.send(ctx, HttpResponseStatus.OK, Unpooled.EMPTY_BUFFER, null, keepAlive);
@@ -322,8 +331,21 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             model.put("created", System.currentTimeMillis() / 1000);
             model.put("owned_by", "unibench");
             model.put("root", id);
-            model.put("max_model_len", engine.config.scheduling().maxModelLen());
+            if ("models".equals(engine.config.scheduling().contextAdvertised())) {
+                model.put("max_model_len", engine.config.scheduling().maxModelLen());
+            }
         }
+        return WireFormat.toJson(engine.mapper, root);
+    }
+
+    /** llama.cpp's {@code GET /props}: the slots' context ({@code n_ctx}) and their count. */
+    private String propsJson() {
+        ObjectNode root = engine.mapper.createObjectNode();
+        ObjectNode settings = root.putObject("default_generation_settings");
+        settings.put("n_ctx", engine.config.scheduling().maxModelLen());
+        settings.put("model", engine.config.model());
+        root.put("total_slots", engine.config.scheduling().maxNumSeqs());
+        root.put("model_path", engine.config.model());
         return WireFormat.toJson(engine.mapper, root);
     }
 

@@ -54,6 +54,9 @@ public final class SimKnobs {
                 + "each, prefill chunks the rest).", c -> c.scheduling().maxNumBatchedTokens()));
         k.add(new Knob("max-model-len", Integer.class, "Longest prompt + max_tokens accepted; longer is a 400.",
                 c -> c.scheduling().maxModelLen()));
+        k.add(new Knob("context-advertised", String.class, "Where the context length (max-model-len) is told: models "
+                + "(/v1/models max_model_len, as vLLM), props (/props default_generation_settings.n_ctx, as "
+                + "llama.cpp's llama-server) or none.", c -> c.scheduling().contextAdvertised()));
         k.add(new Knob("max-queue", Integer.class, "Most requests waiting for a slot; more are answered 429 at once.",
                 c -> c.scheduling().maxQueue()));
         k.add(new Knob("max-queue-wait-ms", Double.class, "A request that waited longer for a slot is answered 503 "
@@ -175,7 +178,7 @@ public final class SimKnobs {
                             (Integer) v.get("max-model-len"), (Integer) v.get("max-queue"),
                             (Double) v.get("max-queue-wait-ms"), (Integer) v.get("retry-after-s"),
                             (Double) v.get("decode-ms-per-seq"), (Double) v.get("decode-ms-per-1k-context"),
-                            (Boolean) v.get("prefix-caching"), allowed),
+                            (Boolean) v.get("prefix-caching"), allowed, (String) v.get("context-advertised")),
                     new SimConfig.Faults(rates, (Long) v.get("fault-first-chunk-delay-ms"),
                             (Long) v.get("fault-chunk-delay-ms"), (Integer) v.get("fault-after-chunks"),
                             (Integer) v.get("fault-retry-after-s")),

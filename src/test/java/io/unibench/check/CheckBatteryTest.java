@@ -30,12 +30,18 @@ class CheckBatteryTest {
 
     private static Verdict run(String check, Map<String, Object> knobs, Duration timeout, Duration settle,
                                boolean metrics) throws InterruptedException {
+        return run(check, knobs, timeout, settle, metrics, List.of());
+    }
+
+    private static Verdict run(String check, Map<String, Object> knobs, Duration timeout, Duration settle,
+                               boolean metrics, List<String> servedModels) throws InterruptedException {
         Map<String, Object> all = new HashMap<>(HEALTHY);
         all.putAll(knobs);
         try (SimServer sim = SimServer.start(SimConfig.defaults().withModel(MODEL).with(all))) {
             URI endpoint = URI.create(sim.baseUrl() + "/v1/chat/completions");
             URI scrape = metrics ? URI.create(sim.baseUrl() + "/metrics") : null;
-            CheckSettings settings = new CheckSettings(endpoint, MODEL, Map.of(), timeout, 2, settle, true, scrape);
+            CheckSettings settings = new CheckSettings(endpoint, MODEL, Map.of(), timeout, 2, settle, true, scrape,
+                    servedModels);
             List<Verdict> seen = new ArrayList<>();
             CheckReport report = CheckSuite.run(settings, Set.of(check), seen::add);
             assertThat(report.verdicts()).hasSize(1).isEqualTo(seen);
@@ -69,9 +75,44 @@ class CheckBatteryTest {
     @Test void errorsAreErrors() throws InterruptedException {
         Verdict ok = run("errors-are-errors", Map.of());
         assertThat(ok.status()).as(ok.line()).isEqualTo(Verdict.Status.PASS);
-        assertThat(ok.evidence()).contains("malformed body → 400", "unknown model → 400", "context limit 8192");
-        assertThat(fails("errors-are-errors", Map.of("misbehave-errors-as-200", true)).evidence())
-                .contains("HTTP 200 with an error object");
+        assertThat(ok.evidence()).isEqualTo("3 probes: 3 passed");
+        assertThat(ok.probes()).extracting(Verdict.Probe::name)
+                .containsExactly("malformed body", "unknown model", "oversize prompt");
+        assertThat(ok.probes()).allMatch(p -> p.status() == Verdict.Status.PASS);
+        assertThat(ok.probes().get(2).evidence()).isEqualTo("→ 400 (9192 words, /v1/models max_model_len 8192 + 1000; "
+                + "the server names its limit 8192)");
+        // every probe has its verdict: the first one's problem does not hide the others'
+        Verdict bad = fails("errors-are-errors", Map.of("misbehave-errors-as-200", true));
+        assertThat(bad.evidence()).isEqualTo("3 probes: 3 failed");
+        assertThat(bad.probes()).allSatisfy(p -> assertThat(p.evidence()).contains("HTTP 200 with an error object"));
+    }
+
+    /**
+     * A server that serves any model name (llama.cpp, SGLang, {@code unibench sim} by default) is told, not failed
+     * (issue 27: the project's own simulator failed its own check); with the served models declared it is a FAIL.
+     */
+    @Test void aServerThatServesAnyModelNameIsAWarningUnlessTheServedModelsAreDeclared() throws InterruptedException {
+        Map<String, Object> anyName = Map.of("allowed-models", List.of());
+        Verdict warned = run("errors-are-errors", anyName);
+        assertThat(warned.status()).as(warned.line()).isEqualTo(Verdict.Status.WARN);
+        assertThat(warned.evidence()).isEqualTo("3 probes: 2 passed, 1 warned");
+        assertThat(warned.probes().get(1).line()).contains("WARN  unknown model: HTTP 200: the server answers any "
+                + "model name", "--served-models");
+        Verdict declared = run("errors-are-errors", anyName, Duration.ofSeconds(5), Duration.ofMillis(1500), true,
+                List.of(MODEL));
+        assertThat(declared.status()).as(declared.line()).isEqualTo(Verdict.Status.FAIL);
+        assertThat(declared.probes().get(1).evidence()).contains("HTTP 200 as if it succeeded",
+                "the served models are " + MODEL);
+        assertThat(declared.probes().get(0).status()).isEqualTo(Verdict.Status.PASS); // still judged on their own
+        assertThat(declared.probes().get(2).status()).isEqualTo(Verdict.Status.PASS);
+    }
+
+    /** The oversize prompt is sized from the context the server advertises, llama.cpp's way too; else it says so. */
+    @Test void theOversizePromptIsSizedFromTheAdvertisedContext() throws InterruptedException {
+        Verdict props = run("errors-are-errors", Map.of("context-advertised", "props", "max-model-len", 4096));
+        assertThat(props.probes().get(2).evidence()).startsWith("→ 400 (5096 words, /props n_ctx 4096 + 1000");
+        Verdict none = run("errors-are-errors", Map.of("context-advertised", "none", "max-model-len", 4096));
+        assertThat(none.probes().get(2).evidence()).startsWith("→ 400 (301000 words, no context length advertised");
     }
 
     @Test void maxTokens() throws InterruptedException {

@@ -36,7 +36,8 @@ class CheckCommandTest {
         assertThat(r.out()).contains("12 passed, 0 failed, 0 skipped").doesNotContain("FAIL ");
         for (String id : io.unibench.check.CheckSuite.ids()) assertThat(r.out()).containsPattern("PASS\\s+" + id + " ");
         String json = Files.readString(report);
-        assertThat(json).contains("\"passed\" : 12", "\"check\" : \"recovery\"", "\"status\" : \"PASS\"");
+        assertThat(json).contains("\"passed\" : 12", "\"check\" : \"recovery\"", "\"status\" : \"PASS\"",
+                "\"probe\" : \"unknown model\"");
     }
 
     @Test
@@ -55,6 +56,32 @@ class CheckCommandTest {
             String md = Files.readString(report);
             assertThat(md).contains("| stream-incremental | FAIL |").doesNotContain("sk-secret-value-123");
             assertThat(r.out() + r.err()).doesNotContain("sk-secret-value-123");
+        }
+    }
+
+    /**
+     * {@code ./unibench sim} then {@code ./unibench check} against it (issue 27): the simulator's default serves any
+     * model name, as llama.cpp and SGLang do; the check agrees out of the box (WARN, exit 0), and with the served
+     * models declared it fails (exit 4). Before: {@code FAIL errors-are-errors unknown model: HTTP 200}, exit 4.
+     */
+    @Test
+    void theSimulatorsDefaultPassesTheCheckAndDeclaredServedModelsAreJudged() throws IOException {
+        try (SimServer sim = SimServer.start(SimConfig.defaults())) {
+            String model = SimConfig.defaults().model();
+            CliHarness.Run r = check(Map.of(), "--url", sim.baseUrl(), "--model", model);
+            assertThat(r.exit()).as(r.out() + r.err()).isZero();
+            assertThat(r.out()).containsPattern("WARN\\s+errors-are-errors\\s+3 probes: 2 passed, 1 warned")
+                    .containsPattern("\\n      PASS  malformed body: → 400")
+                    .containsPattern("\\n      WARN  unknown model: HTTP 200")
+                    .containsPattern("\\n      PASS  oversize prompt: → 400 \\(\\d+ words, /v1/models max_model_len")
+                    .contains("7 passed, 0 failed, 4 skipped, 1 warned").doesNotContain("FAIL ");
+            CliHarness.Run declared = check(Map.of(), "--url", sim.baseUrl(), "--model", model, "--served-models", model,
+                    "--only", "errors-are-errors");
+            assertThat(declared.exit()).as(declared.out() + declared.err()).isEqualTo(4);
+            assertThat(declared.out()).containsPattern("\\n      FAIL  unknown model: HTTP 200 as if it succeeded");
+            CliHarness.Run wrong = check(Map.of(), "--url", sim.baseUrl(), "--model", model, "--served-models", "a,b");
+            assertThat(wrong.exit()).isEqualTo(2);
+            assertThat(wrong.err().strip()).isEqualTo("unibench: --served-models a,b: does not name --model " + model);
         }
     }
 

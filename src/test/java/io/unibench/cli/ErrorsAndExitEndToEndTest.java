@@ -194,7 +194,7 @@ class ErrorsAndExitEndToEndTest {
     }
 
     @Test
-    void aRequestsFileThatCannotBeWrittenEndsTheRunWithTheReportAndOneLineExitOne() throws IOException {
+    void aRequestsFileThatCannotBeWrittenEndsTheRunWithTheReportAndOneLineExitFive() throws IOException {
         // requests.jsonl is a link to /dev/full: every write fails with "No space left on device", as a full disk does
         Path point = Files.createDirectories(out.resolve("t/parallel_1_number_3"));
         Files.createSymbolicLink(point.resolve("requests.jsonl"), Path.of("/dev/full"));
@@ -203,13 +203,78 @@ class ErrorsAndExitEndToEndTest {
                     "m", "--outputs-dir", out.toString(), "--no-timestamp", "--name", "t", "--no-test-connection",
                     "--no-db", "--parallel", "1", "1", "--number", "3", "4", "--sleep-interval", "0",
                     "--max-tokens", "6", "--prompt", "hello there");
-            assertThat(run.exit()).as(run.err()).isEqualTo(1);
+            assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_OUTPUT_FAILED);
             assertThat(run.err().lines().filter(l -> l.startsWith("unibench: "))).singleElement().asString()
-                    .contains("requests.jsonl", "No space left on device", "the report above is partial");
+                    .isEqualTo("unibench: cannot write " + point.resolve("requests.jsonl") + ": No space left on device;"
+                            + " the run stopped there, the report above is what was measured");
             assertThat(run.err()).doesNotContain("\tat ", "Exception in thread");
             assertThat(run.out()).contains("Performance Overview", "stopped by an error (partial report)");
         }
         assertThat(out.resolve("t/parallel_1_number_4")).doesNotExist(); // the sweep stopped at the failed point
         assertThat(out.resolve("t/performance_summary.txt")).exists();
+        assertThat(point.resolve("benchmark_summary.json")).exists(); // the other files still had room
+    }
+
+    /**
+     * A full disk (issue 27): every file of the point fails with "No space left on device" (each file, or the
+     * temporary file it is written whole through, is a link to /dev/full), the server's metrics included. The run
+     * ends with the report on the terminal, one line naming the first file that failed, no stack trace, exit 5, and
+     * no file cut in the middle. Before: a stack trace from server_metrics.json, no report, exit 1.
+     */
+    @Test
+    void aFullDiskEndsTheRunCleanlyWithTheReportAndOneLine() throws IOException {
+        Path point = Files.createDirectories(out.resolve("t/parallel_2_number_6"));
+        Path full = Path.of("/dev/full");
+        Files.createSymbolicLink(point.resolve("requests.jsonl"), full);
+        List<String> files = List.of("benchmark_summary.json", "benchmark_percentile.json", "workload_throughput.json",
+                "workload_timeline.json", "server_metrics.json");
+        for (String f : files) Files.createSymbolicLink(point.resolve(f + ".tmp"), full);
+        Files.createSymbolicLink(out.resolve("t/performance_summary.txt.tmp"), full);
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
+            CliHarness.Run run = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",
+                    "m", "--outputs-dir", out.toString(), "--no-timestamp", "--name", "t", "--no-test-connection",
+                    "--no-db", "--parallel", "2", "--number", "6", "--max-tokens", "6", "--prompt", "hello there");
+            assertThat(run.exit()).as(run.err()).isEqualTo(5);
+            assertThat(run.err().lines().filter(l -> l.startsWith("unibench: "))).singleElement().asString()
+                    .startsWith("unibench: cannot write " + point.resolve("requests.jsonl") + ": No space left on device");
+            assertThat(run.err()).doesNotContain("\tat ", "Exception");
+            assertThat(run.out()).contains("Performance Overview", "Results: ");
+        }
+        for (String f : files) assertThat(point.resolve(f)).as(f).doesNotExist(); // none cut, none half-written
+        // the first of evalscope's files failed (the rest were not tried) and the server's metrics too: no .tmp left
+        assertThat(point.resolve("benchmark_summary.json.tmp")).doesNotExist();
+        assertThat(point.resolve("server_metrics.json.tmp")).doesNotExist();
+        assertThat(out.resolve("t/performance_summary.txt")).doesNotExist();
+    }
+
+    /** {@code unibench run}'s outputs the same way: the level's requests.jsonl and the scenario summary. */
+    @Test
+    void aScenarioRunOnAFullDiskEndsCleanlyWithTheReportAndOneLine() throws IOException {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
+            Path file = out.resolve("full.yaml");
+            Files.writeString(file, """
+                    name: full
+                    providers:
+                      - {name: p, base_url: "%s", model: m}
+                    generation: {temperature: 0, max_tokens: 4}
+                    concurrency: {levels: [1, 2], requests_per_level: 3}
+                    scenarios:
+                      - {name: qa, type: chat, stream: true, prompt: "hello"}
+                    """.formatted(sim.baseUrl() + "/v1"));
+            Path root = out.resolve("runs/full");
+            Path level = Files.createDirectories(root.resolve("p/qa/parallel_1"));
+            Path full = Path.of("/dev/full");
+            Files.createSymbolicLink(level.resolve("requests.jsonl"), full);
+            Files.createSymbolicLink(root.resolve("scenario_summary.txt.tmp"), full);
+            CliHarness.Run run = CliHarness.run("--config", file.toString(), "--outputs-dir",
+                    out.resolve("runs").toString(), "--no-timestamp", "--no-db");
+            assertThat(run.exit()).as(run.err()).isEqualTo(5);
+            assertThat(run.err().lines().filter(l -> l.startsWith("unibench: "))).singleElement().asString()
+                    .startsWith("unibench: cannot write " + level.resolve("requests.jsonl") + ": No space left on device");
+            assertThat(run.err()).doesNotContain("\tat ", "Exception");
+            assertThat(run.out()).contains("p", "qa");
+            assertThat(root.resolve("p/qa/parallel_2")).doesNotExist(); // the run stopped at the failed level
+            assertThat(root.resolve("scenario_summary.txt")).doesNotExist();
+        }
     }
 }

@@ -283,4 +283,79 @@ class RequestsJsonlWriterTest {
         }).distinct().count();
         assertThat(distinct).isEqualTo(threads * perThread);
     }
+    /**
+     * A disk that fills up mid-write (the channel takes the bytes that fit, then "No space left on device", as a full
+     * tmpfs does): the file keeps whole lines only, each valid JSON; the failure names the file and is thrown once by
+     * a record (which ends the run), then again by close; the records after it are not written.
+     */
+    @Test
+    void aDiskThatFillsUpLeavesOnlyWholeLinesAndSaysWhichFile() throws Exception {
+        Path file = dir.resolve("requests.jsonl");
+        int room = 150_000; // more than one 64 KiB flush, less than the records: the second or third flush is cut
+        FillingChannel channel = new FillingChannel(file, room);
+        List<Throwable> thrown = new ArrayList<>();
+        int records = 400;
+        RequestsJsonlWriter w = new RequestsJsonlWriter(file, channel, TestRecords.ms(0));
+        for (int i = 0; i < records; i++) {
+            try {
+                w.accept(record().index(i).startMs(i).chunksMs(i + 1, i + 2, i + 3).endMs(i + 4).tokens(3, 3).build());
+            } catch (io.unibench.OutputFailedException e) {
+                thrown.add(e);
+            }
+        }
+        Throwable atClose = org.assertj.core.api.Assertions.catchThrowable(w::close);
+        assertThat(channel.refused).isTrue();
+        assertThat(thrown).hasSize(1); // one record's caller learns it; the next records are dropped quietly
+        assertThat(thrown.getFirst()).isSameAs(atClose).hasMessage("cannot write " + file + ": No space left on device");
+        assertThat(Files.size(file)).isLessThanOrEqualTo(room);
+        byte[] bytes = Files.readAllBytes(file);
+        assertThat(bytes).isNotEmpty();
+        assertThat(bytes[bytes.length - 1]).isEqualTo((byte) '\n'); // no cut last record
+        List<String> lines = Files.readAllLines(file);
+        assertThat(lines.size()).isLessThan(records);
+        for (int i = 0; i < lines.size(); i++) {
+            assertThat(MAPPER.readTree(lines.get(i)).get("index").asInt()).as(lines.get(i)).isEqualTo(i);
+        }
+    }
+
+    /** A real file on a disk with {@code room} bytes: a write takes what fits, the next one fails. */
+    private static final class FillingChannel implements java.nio.channels.SeekableByteChannel {
+        private final java.nio.channels.FileChannel file;
+        private final long room;
+        volatile boolean refused;
+
+        FillingChannel(Path path, long room) throws java.io.IOException {
+            this.file = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
+            this.room = room;
+        }
+
+        @Override
+        public int write(java.nio.ByteBuffer src) throws java.io.IOException {
+            long free = room - file.size();
+            if (free <= 0) {
+                refused = true;
+                throw new java.io.IOException("No space left on device");
+            }
+            if (src.remaining() <= free) return file.write(src);
+            java.nio.ByteBuffer part = src.slice(src.position(), (int) free);
+            int n = file.write(part);
+            src.position(src.position() + n);
+            return n;
+        }
+
+        @Override public int read(java.nio.ByteBuffer dst) { throw new UnsupportedOperationException(); }
+        @Override public long position() throws java.io.IOException { return file.position(); }
+        @Override public java.nio.channels.SeekableByteChannel position(long p) throws java.io.IOException {
+            file.position(p);
+            return this;
+        }
+        @Override public long size() throws java.io.IOException { return file.size(); }
+        @Override public java.nio.channels.SeekableByteChannel truncate(long size) throws java.io.IOException {
+            file.truncate(size);
+            return this;
+        }
+        @Override public boolean isOpen() { return file.isOpen(); }
+        @Override public void close() throws java.io.IOException { file.close(); }
+    }
 }

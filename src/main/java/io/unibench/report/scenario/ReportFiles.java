@@ -2,6 +2,7 @@ package io.unibench.report.scenario;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.unibench.OutputFailedException;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.PhaseSummary;
 import io.unibench.metrics.RunResult;
@@ -10,6 +11,7 @@ import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.ScenarioResults;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,8 +46,7 @@ public final class ReportFiles {
      * {@code scenario_report.html} (the web package draws it, with the platform's charts), null without
      * {@link Format#html}.
      */
-    public static List<Path> write(Path dir, ScenarioResults results, List<Format> formats, String html)
-            throws IOException {
+    public static List<Path> write(Path dir, ScenarioResults results, List<Format> formats, String html) {
         List<Path> out = new ArrayList<>();
         for (Format f : formats) {
             Path file = switch (f) {
@@ -54,14 +55,22 @@ public final class ReportFiles {
                 case html -> dir.resolve(HTML);
             };
             String text = switch (f) {
-                case json -> MAPPER.writeValueAsString(json(results));
+                case json -> jsonText(results);
                 case csv -> csv(results);
                 case html -> html;
             };
-            Files.writeString(file, text);
+            OutputFailedException.writeWhole(file, text.getBytes(StandardCharsets.UTF_8));
             out.add(file);
         }
         return out;
+    }
+
+    private static String jsonText(ScenarioResults results) {
+        try {
+            return MAPPER.writeValueAsString(json(results));
+        } catch (IOException e) {
+            throw new IllegalStateException("maps, lists, numbers and strings always serialise", e);
+        }
     }
 
     static Map<String, Object> json(ScenarioResults results) {
