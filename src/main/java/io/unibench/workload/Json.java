@@ -40,7 +40,7 @@ public final class Json {
         if (t.find()) return "unexpected text '" + t.group(1) + "'" + column;
         java.util.regex.Matcher c = CHARACTER.matcher(m);
         if (c.find()) return "unexpected character '" + c.group(1) + "'" + column;
-        if (m.startsWith("Trailing token")) return "more than one JSON value (text after the first one ends" + column + ")";
+        if (m.startsWith("Trailing token")) return "more than one JSON value (another starts" + column + ")";
         if (m.startsWith("Unexpected end-of-input")) return "the text ends inside a JSON value (unclosed object, list or string)";
         if (m.contains("Illegal unquoted character")) return "a control character inside a string" + column;
         if (m.startsWith("Unexpected close marker")) return "a closing bracket that closes nothing" + column;
