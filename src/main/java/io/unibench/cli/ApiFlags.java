@@ -85,7 +85,7 @@ final class ApiFlags {
         try {
             return new com.fasterxml.jackson.databind.ObjectMapper().readTree(text);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new BadInputException(flag + ": invalid JSON (" + e.getOriginalMessage() + ")");
+            throw new BadInputException(flag + ": invalid JSON (" + io.unibench.workload.Json.problem(e) + ")");
         }
     }
 }

@@ -50,7 +50,7 @@ final class ArgsFile {
         a.put("repetition_penalty", o.repetitionPenalty);
         a.put("logprobs", o.logprobs ? Boolean.TRUE : null);
         a.put("n_choices", o.nChoices);
-        if (o.stopTokenIds != null) o.stopTokenIds.forEach(a.putArray("stop_token_ids")::add);
+        if (o.stopTokenIds != null) PerfSettings.stopTokenIds(o).forEach(a.putArray("stop_token_ids")::add);
         a.put("temperature", o.temperature);
         a.put("top_p", o.topP);
         a.put("top_k", o.topK);

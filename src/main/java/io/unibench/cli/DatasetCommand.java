@@ -90,6 +90,17 @@ public final class DatasetCommand implements Runnable {
                     SweSmithBuilder.Range.parse("--first-turn-length", firstTurnLength),
                     SweSmithBuilder.Range.parse("--subsequent-turn-length", subsequentTurnLength),
                     minTurns, maxTurns, number, seed, charsPerToken, workers);
+            Path target = Path.of(output);
+            if (java.nio.file.Files.isDirectory(target)) {
+                throw new BadInputException("--output '" + output + "': is a folder; name the file to write");
+            }
+            try { // the folder of the output first: a build may take minutes, then fail to write
+                if (target.toAbsolutePath().getParent() != null) {
+                    java.nio.file.Files.createDirectories(target.toAbsolutePath().getParent());
+                }
+            } catch (java.io.IOException e) {
+                throw BadInputException.io("--output", output, e);
+            }
             Tokenizer tokenizer = Tokenizers.load(tokenizerPath);
             List<Trajectory> trajectories = new java.util.ArrayList<>();
             for (String in : inputs) trajectories.addAll(TrajectoryReader.read(in));

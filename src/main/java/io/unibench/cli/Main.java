@@ -88,7 +88,7 @@ public final class Main implements Runnable {
         // --query-template @FILE name files our code reads whole (evalscope's syntax), so no expansion
         cli.setExpandAtFiles(false);
         cli.setParameterExceptionHandler((ex, a) -> {
-            err.println("unibench: " + oneLine(ex.getMessage()) + " (see --help)");
+            err.println("unibench: " + oneLine(parseError(ex)) + " (see --help)");
             return EXIT_BAD_INPUT;
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
@@ -127,6 +127,23 @@ public final class Main implements Runnable {
             if (failure == null) return e;
         }
         return failure;
+    }
+
+    /**
+     * picocli's message, except for a word where a subcommand was expected ({@code dataset frobnicate}): that is
+     * an unknown subcommand, named with the ones there are, not an "unmatched argument".
+     */
+    private static String parseError(CommandLine.ParameterException ex) {
+        CommandLine at = ex.getCommandLine();
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && at != null && !u.getUnmatched().isEmpty()
+                && !u.getUnmatched().getFirst().startsWith("-")) {
+            java.util.List<String> names = at.getSubcommands().keySet().stream().filter(n -> !n.equals("help")).toList();
+            if (!names.isEmpty()) {
+                return at.getCommandName() + " " + u.getUnmatched().getFirst() + ": unknown subcommand (one of: "
+                        + String.join(", ", names) + ")";
+            }
+        }
+        return ex.getMessage();
     }
 
     /** A message as the one line bad input gets (a parser's message may span lines), credentials masked. */

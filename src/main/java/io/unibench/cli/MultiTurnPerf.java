@@ -119,7 +119,7 @@ final class MultiTurnPerf {
         try {
             node = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new BadInputException(flag + ": invalid JSON (" + e.getOriginalMessage() + ")");
+            throw new BadInputException(flag + ": invalid JSON (" + io.unibench.workload.Json.problem(e) + ")");
         }
         if (node == null || !node.isObject()) throw new BadInputException(flag + ": expected a JSON object");
         return (ObjectNode) node;

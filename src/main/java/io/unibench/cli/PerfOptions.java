@@ -201,7 +201,7 @@ public final class PerfOptions {
 
     @Option(names = "--stop-token-ids", arity = "0..*", paramLabel = "ID", description = "stop_token_ids (vLLM "
             + "extension), sent as integers (evalscope sends the strings it parsed). Default: none.")
-    List<Integer> stopTokenIds;
+    List<String> stopTokenIds; // read as text: 'abc' is then refused by name (PerfSettings.stopTokenIds), not as an unmatched argument
 
     @Option(names = "--temperature", defaultValue = "0.0", description = "Default: ${DEFAULT-VALUE}.")
     double temperature;
@@ -239,7 +239,8 @@ public final class PerfOptions {
     @Option(names = "--dataset-path", description = "Dataset file. Default: none.")
     String datasetPath;
 
-    @Option(names = "--dataset-offset", defaultValue = "0", description = "Shifts random prompts; advanced by "
+    @Option(names = "--dataset-offset", defaultValue = "0", description = "Shifts random prompts, and where "
+            + "conversation datasets start (custom_multi_turn, share_gpt_*_multi_turn, trie, swe_smith); advanced by "
             + "--number after each sweep run so runs do not share prefix-cache entries. Default: ${DEFAULT-VALUE}.")
     long datasetOffset;
 

@@ -233,14 +233,26 @@ record PerfSettings(
             if (o.nChoices < 1) throw new BadInputException("--n-choices " + o.nChoices + ": must be ≥ 1");
             f.put("n", o.nChoices);
         }
-        if (o.stopTokenIds != null && !o.stopTokenIds.isEmpty()) {
-            var ids = f.putArray("stop_token_ids");
-            for (int id : o.stopTokenIds) {
-                if (id < 0) throw new BadInputException("--stop-token-ids " + id + ": token ids are ≥ 0");
-                ids.add(id);
-            }
-        }
+        List<Integer> stopTokenIds = stopTokenIds(o);
+        if (!stopTokenIds.isEmpty()) stopTokenIds.forEach(f.putArray("stop_token_ids")::add);
         return f;
+    }
+
+    /** --stop-token-ids as integers ≥ 0; a value that is none is named with the flag. */
+    static List<Integer> stopTokenIds(PerfOptions o) {
+        if (o.stopTokenIds == null) return List.of();
+        List<Integer> ids = new java.util.ArrayList<>();
+        for (String text : o.stopTokenIds) {
+            int id;
+            try {
+                id = Integer.parseInt(text.strip());
+            } catch (NumberFormatException e) {
+                throw new BadInputException("--stop-token-ids '" + text + "': not a token id (an integer ≥ 0)");
+            }
+            if (id < 0) throw new BadInputException("--stop-token-ids " + id + ": token ids are ≥ 0");
+            ids.add(id);
+        }
+        return ids;
     }
 
     /** evalscope's open loop: a schedule for every run, no concurrency bound, no conversations. */
@@ -362,7 +374,7 @@ record PerfSettings(
         try {
             node = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new BadInputException(flag + ": invalid JSON (" + e.getOriginalMessage() + ")");
+            throw new BadInputException(flag + ": invalid JSON (" + io.unibench.workload.Json.problem(e) + ")");
         }
         if (node == null || !node.isObject()) throw new BadInputException(flag + ": expected a JSON object");
         return (ObjectNode) node;

@@ -37,7 +37,7 @@ final class RunHistory {
 
     static RunHistory open(HistoryOptions options, Map<String, String> env, PrintWriter err) {
         if (options.noDb) return new RunHistory(null, null, err);
-        StoreLocation location = StoreLocation.resolve(options.store.db, env);
+        StoreLocation location = StoreOption.location(options.store.db, env, false);
         try {
             return new RunHistory(location, RunRecorder.open(location, err), err);
         } catch (SQLException e) {

@@ -13,9 +13,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -56,19 +53,17 @@ final class ScheduleAddCommand extends ScheduleStoreCommand {
     boolean disabled;
 
     @Override
+    boolean writes() {
+        return true;
+    }
+
+    @Override
     int run(ScheduleStore store) throws Exception {
         if (!name.matches("[A-Za-z0-9._-]{1,64}")) {
             throw new BadInputException("NAME '" + name + "': use 1-64 letters, digits, '.', '_' or '-'");
         }
         if (zone != null && when.cron == null) throw new BadInputException("--tz: applies only to --cron");
-        String text;
-        try {
-            text = Files.readString(config);
-        } catch (NoSuchFileException e) {
-            throw new BadInputException("--config " + config + ": no such file");
-        } catch (IOException e) {
-            throw new BadInputException("--config " + config + ": cannot read: " + e.getMessage());
-        }
+        String text = io.unibench.workload.TextFiles.readUtf8(config.toString(), config.toString());
         String fileName = config.getFileName().toString();
         AlertsDocument alerts = ScheduleDocument.check(fileName, text, env());
         long now = System.currentTimeMillis();

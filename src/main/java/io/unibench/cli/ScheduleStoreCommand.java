@@ -37,7 +37,12 @@ abstract class ScheduleStoreCommand implements Callable<Integer> {
     }
 
     StoreLocation location() {
-        return StoreLocation.resolve(storeOption.db, env());
+        return StoreOption.location(storeOption.db, env(), !writes());
+    }
+
+    /** Whether this subcommand adds to the store ({@code schedule add}), so it may create a {@code --db} file. */
+    boolean writes() {
+        return false;
     }
 
     @Override

@@ -70,7 +70,12 @@ public final class ServeCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         WebConfig config = new WebConfig(host, port, token());
         if (maxConcurrentRuns < 1) throw new BadInputException("--max-concurrent-runs " + maxConcurrentRuns + ": at least 1");
-        RunStore store = storeOption.open(err);
+        try {
+            java.nio.file.Files.createDirectories(outputsDir); // a file there would fail every run: refuse it now
+        } catch (java.io.IOException e) {
+            throw BadInputException.io("--outputs-dir", outputsDir, e);
+        }
+        RunStore store = storeOption.open(err, false);
         RunService service = new RunService(new ScenarioLauncher(env, outputsDir, err), maxConcurrentRuns, env);
         WebServer server;
         try {

@@ -171,8 +171,27 @@ public final class SimCommand implements Callable<Integer> {
         try {
             return SimConfig.defaults().with(knobs);
         } catch (IllegalArgumentException e) {
-            throw new BadInputException((config != null ? config + " / " : "") + "sim: " + e.getMessage());
+            throw new BadInputException(where(e.getMessage(), fromFile.keySet()));
         }
+    }
+
+    /**
+     * A knob's problem named where it was given: {@code --port -1: must be in 0..65535} for a flag, {@code FILE: port:
+     * …} for the config file, else (a profile's value) {@code sim: port …}.
+     */
+    private String where(String message, java.util.Set<String> inFile) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(?:SimConfig\\.)?([a-z0-9-]+) (.*)$",
+                java.util.regex.Pattern.DOTALL).matcher(String.valueOf(message));
+        if (!m.matches()) return (config != null ? config + " / " : "") + "sim: " + message;
+        String knob = m.group(1);
+        for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
+            if (o.longestName().equals("--" + knob)) {
+                Object v = o.getValue();
+                return "--" + knob + " " + (v instanceof String text ? "'" + text + "'" : v) + ": " + m.group(2);
+            }
+        }
+        if (inFile.contains(knob)) return config + ": " + knob + ": " + m.group(2);
+        return "sim: " + message;
     }
 
     private static Map<String, Object> readFile(Path file) {

@@ -17,9 +17,6 @@ import io.unibench.scenario.BenchConfig.Type;
 import io.unibench.scenario.BenchConfig.Validation;
 import io.unibench.workload.Datasets;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -57,14 +54,7 @@ public final class ScenarioFile {
     }
 
     public static BenchConfig load(Path file, Map<String, String> env) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new BadInputException(file + ": no such file");
-        } catch (IOException e) {
-            throw new BadInputException(file + ": cannot read: " + e.getMessage(), e);
-        }
+        String text = io.unibench.workload.TextFiles.readUtf8(file.toString(), file.toString());
         return parse(file.getFileName().toString(), text, env);
     }
 
@@ -183,8 +173,10 @@ public final class ScenarioFile {
         Map<String, String> headers = new LinkedHashMap<>();
         n.path("headers").fields().forEachRemaining(e -> headers.put(e.getKey(), e.getValue().asText()));
         for (String h : headers.keySet()) {
-            if (h.equalsIgnoreCase("authorization") && keyEnv != null) {
-                problem(path + ".headers." + h, "conflicts with api_key_env (which sets Authorization)");
+            // the key goes by reference (a file is shared, committed, stored with each run): never in clear here
+            if (h.equalsIgnoreCase("authorization")) {
+                problem(path + ".headers." + h, "a literal " + h + " header is refused: keys go by reference, name "
+                        + "the environment variable that holds the key with api_key_env (sent as Authorization: Bearer)");
             }
         }
         Price price = null;

@@ -55,7 +55,8 @@ final class SchemaValidator {
             List<Problem> inner = new ArrayList<>();
             checkPlain(schema, node, path, inner);
             // the custom message replaces errors about this value itself; errors deeper inside keep their own
-            boolean own = inner.stream().anyMatch(p -> p.path().equals(path));
+            // a value of the right kind out of its range keeps the range's message ("must be >= 1, got -4")
+            boolean own = inner.stream().anyMatch(p -> p.path().equals(path) && !isRange(p.message()));
             if (own) out.add(new Problem(path, schema.get("errorMessage").asText()));
             else out.addAll(inner);
             return;
@@ -109,8 +110,23 @@ final class SchemaValidator {
         out.add(new Problem(path, "must be " + String.join(" or ", expected) + ", got " + describe(node)));
     }
 
+    private static boolean isRange(String message) {
+        return message.startsWith("must be >") || message.startsWith("must be <") || message.startsWith("must be in [")
+                || message.startsWith("must be finite");
+    }
+
     private static void numberBounds(JsonNode schema, JsonNode node, String path, List<Problem> out) {
         double v = node.asDouble();
+        if (node.isIntegralNumber() && "integer".equals(schema.path("type").asText()) && !node.canConvertToInt()) {
+            // read as a Java int: a larger value would wrap (99999999999 became 1215752191)
+            String min = schema.has("minimum") ? number(schema.get("minimum")) : Long.toString(Integer.MIN_VALUE);
+            out.add(new Problem(path, "must be in [" + min + ", " + Integer.MAX_VALUE + "], got " + node.asText()));
+            return;
+        }
+        if (!Double.isFinite(v)) {
+            out.add(new Problem(path, "must be finite, got " + node.asText()));
+            return;
+        }
         if (schema.has("minimum") && v < schema.get("minimum").asDouble()) {
             out.add(new Problem(path, "must be >= " + number(schema.get("minimum")) + ", got " + node.asText()));
         }

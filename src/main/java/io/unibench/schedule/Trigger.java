@@ -82,7 +82,11 @@ public sealed interface Trigger {
         try {
             com.cronutils.model.Cron cron = Cron.PARSER.parse(e);
             cron.validate();
-            return new Cron(e, z, ExecutionTime.forCron(cron));
+            ExecutionTime times = ExecutionTime.forCron(cron);
+            if (times.nextExecution(ZonedDateTime.now(z)).isEmpty()) {
+                throw new BadInputException(field + " '" + expression + "': never fires (no such date, e.g. 30 February)");
+            }
+            return new Cron(e, z, times);
         } catch (IllegalArgumentException bad) {
             throw new BadInputException(field + " '" + expression + "': not a cron expression (five fields: minute "
                     + "hour day-of-month month day-of-week, e.g. \"0 2 * * *\"): " + firstLine(bad.getMessage()));

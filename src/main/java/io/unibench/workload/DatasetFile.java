@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
 /**
@@ -24,15 +23,7 @@ final class DatasetFile {
 
     /** The path of an existing, readable, non-empty regular file. */
     static Path requireFile(String path) {
-        Path p;
-        try {
-            p = Path.of(path);
-        } catch (InvalidPathException e) {
-            throw BadInputException.at(path, 0, null, "not a valid path: " + e.getReason());
-        }
-        if (!Files.exists(p)) throw BadInputException.at(path, 0, null, "no such file");
-        if (Files.isDirectory(p)) throw BadInputException.at(path, 0, null, "is a directory, not a file");
-        if (!Files.isReadable(p)) throw BadInputException.at(path, 0, null, "not readable (check permissions)");
+        Path p = TextFiles.requireRegularFile(path, path);
         try {
             if (Files.size(p) == 0) throw BadInputException.at(path, 0, null, "empty file");
         } catch (IOException e) {
@@ -61,8 +52,7 @@ final class DatasetFile {
                 if (!visitor.visit(lineNumber, line)) break;
             }
         } catch (CharacterCodingException e) {
-            // The reader decodes ahead of the line it returns, so the number is where it stopped, not exact.
-            throw BadInputException.at(path, 0, null, "not valid UTF-8 text (near line " + (lineNumber + 1) + ")");
+            throw TextFiles.notUtf8(p, path); // the exact line: the reader decodes ahead of the line it returns
         } catch (IOException e) {
             throw BadInputException.at(path, 0, null, "cannot read: " + e.getMessage());
         }
@@ -77,7 +67,7 @@ final class DatasetFile {
             String text = Files.readString(p, StandardCharsets.UTF_8);
             return text.startsWith("\uFEFF") ? text.substring(1) : text;
         } catch (CharacterCodingException e) {
-            throw BadInputException.at(path, 0, null, "not valid UTF-8 text");
+            throw TextFiles.notUtf8(p, path);
         } catch (IOException e) {
             throw BadInputException.at(path, 0, null, "cannot read: " + e.getMessage());
         }

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.unibench.BadInputException;
 
 /** JSON parsing for dataset lines. */
-final class Json {
+public final class Json {
     /** Configured once, never changed: a line with text after its JSON value is an error, not silently cut. */
     static final JsonMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -20,8 +20,33 @@ final class Json {
         try {
             return MAPPER.readTree(line);
         } catch (JsonProcessingException e) {
-            throw BadInputException.at(path, lineNumber, null, "not valid JSON: " + e.getOriginalMessage());
+            throw BadInputException.at(path, lineNumber, null, "not valid JSON: " + problem(e));
         }
+    }
+
+    private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile("Unrecognized token '(.*?)'");
+    private static final java.util.regex.Pattern CHARACTER =
+            java.util.regex.Pattern.compile("Unexpected character \\('(.*?)' \\(code (\\d+)");
+
+    /**
+     * What is wrong with a JSON text, in our words and without the parser's internals (class names, feature flags,
+     * the token types it expected): "unexpected text 'garbage' at column 1", "more than one JSON value (…)".
+     */
+    public static String problem(JsonProcessingException e) {
+        String m = String.valueOf(e.getOriginalMessage());
+        String column = e.getLocation() == null || e.getLocation().getColumnNr() < 1 ? ""
+                : " at column " + e.getLocation().getColumnNr();
+        java.util.regex.Matcher t = TOKEN.matcher(m);
+        if (t.find()) return "unexpected text '" + t.group(1) + "'" + column;
+        java.util.regex.Matcher c = CHARACTER.matcher(m);
+        if (c.find()) return "unexpected character '" + c.group(1) + "'" + column;
+        if (m.startsWith("Trailing token")) return "more than one JSON value (another starts" + column + ")";
+        if (m.startsWith("Unexpected end-of-input")) return "the text ends inside a JSON value (unclosed object, list or string)";
+        if (m.contains("Illegal unquoted character")) return "a control character inside a string" + column;
+        if (m.startsWith("Unexpected close marker")) return "a closing bracket that closes nothing" + column;
+        // anything else: its first sentence, without a parser's class or feature names
+        String first = m.lines().findFirst().orElse("").replaceAll("\\s*\\(.*?`.*?`.*?\\)", "").replaceAll(":?\\s*not allowed as per .*", "");
+        return first.strip() + column;
     }
 
     /** "an object", "a number", … for error messages. */

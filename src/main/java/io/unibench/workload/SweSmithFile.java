@@ -57,10 +57,16 @@ public final class SweSmithFile {
             root = Json.MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
+            String hint = String.valueOf(e.getOriginalMessage()).startsWith("Trailing token")
+                    ? " (trajectories, one per line? --dataset-path takes a built agentic_dataset.json; give those "
+                    + "to --swe-smith-input or `unibench dataset build-swe-smith`)" : "";
             throw BadInputException.at(path, at == null ? 0 : Math.max(0, at.getLineNr()), null,
-                    "not valid JSON: " + e.getOriginalMessage());
+                    "not valid JSON: " + Json.problem(e) + hint);
         }
-        if (root == null || !root.isObject()) throw BadInputException.at(path, 0, null, "expected a JSON object");
+        if (root == null || !root.isObject()) {
+            throw BadInputException.at(path, 0, null, "expected a JSON object {\"conversations\": [...]} (an "
+                    + "agentic_dataset.json), got " + (root == null ? "nothing" : Json.kind(root)));
+        }
         JsonNode list = root.get("conversations");
         if (list == null || !list.isArray()) throw BadInputException.at(path, 0, "conversations", "missing or not a list");
         List<Conversation> out = new ArrayList<>(list.size());

@@ -32,7 +32,7 @@ public final class TrajectoryReader {
                 try {
                     node = Json.MAPPER.readTree(text);
                 } catch (JsonProcessingException e) {
-                    throw BadInputException.at(path, line, null, "not valid JSON (" + e.getOriginalMessage() + ")");
+                    throw BadInputException.at(path, line, null, "not valid JSON: " + Json.problem(e));
                 }
                 out.add(trajectory(path + ":" + line, path, line, "", node));
                 return true;
@@ -46,8 +46,7 @@ public final class TrajectoryReader {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             long line = at == null ? 0 : Math.max(0, at.getLineNr());
-            throw BadInputException.at(path, line, null, "not valid JSON" + (at == null ? "" : " (column "
-                    + at.getColumnNr() + ")") + ": " + e.getOriginalMessage());
+            throw BadInputException.at(path, line, null, "not valid JSON: " + Json.problem(e));
         }
         if (root == null) throw BadInputException.at(path, 0, null, "empty JSON");
         List<Trajectory> out = new ArrayList<>();
@@ -61,7 +60,7 @@ public final class TrajectoryReader {
     }
 
     private static Trajectory trajectory(String source, String path, long line, String where, JsonNode node) {
-        if (!node.isObject()) throw BadInputException.at(path, line, where.isEmpty() ? null : where, "expected a JSON object, got " + Json.kind(node));
+        if (!node.isObject()) throw BadInputException.at(path, line, where.isEmpty() ? null : where.substring(0, where.length() - 1), "expected a JSON object, got " + Json.kind(node));
         String field = node.has("messages") ? "messages" : node.has("history") ? "history" : null;
         if (field == null) throw BadInputException.at(path, line, where + "messages", "missing (nor 'history')");
         JsonNode messages = node.get(field);
@@ -72,7 +71,7 @@ public final class TrajectoryReader {
                 messages = Json.MAPPER.readTree(messages.asText());
             } catch (JsonProcessingException e) {
                 throw BadInputException.at(path, line, where + field, "a string that is not valid JSON ("
-                        + e.getOriginalMessage() + ")");
+                        + Json.problem(e) + ")");
             }
         } else {
             rawLength = messages.toString().length();

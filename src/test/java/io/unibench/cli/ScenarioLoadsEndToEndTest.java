@@ -319,7 +319,7 @@ class ScenarioLoadsEndToEndTest {
         String chat = "scenarios:\n  - {name: s, type: chat, prompt: hi}\n";
         // {document, its line, the key named}
         String[][] cases = {
-                {head + "request_rate: 0\n" + chat, "2", "request_rate: must be a rate in requests/s"},
+                {head + "request_rate: 0\n" + chat, "2", "request_rate: must be > 0, got 0"},
                 {head + "request_rate: {levels: [2], burstiness: 0}\n" + chat, "2", "request_rate.burstiness: must be > 0"},
                 {head + "concurrency: 4\nrequest_rate: [2]\n" + chat, "3", "request_rate: give concurrency"},
                 {head + "request_rate:\n  levels: [2]\n  ramp_up: {strategy: linear, start_rps: 1, end_rps: 4}\n" + chat,

@@ -226,7 +226,7 @@ class ScenarioFileTest {
                 Arguments.of("rate limit zero", provider + """
                         rate_limit: 0
                         """ + scenarios,
-                        "bad.yaml:2: rate_limit: must be a number of requests per second or {requests_per_sec, burst}"),
+                        "bad.yaml:2: rate_limit: must be > 0, got 0"),
                 Arguments.of("pool below peak", provider + """
                         concurrency: [1, 8, 32]
                         connection_pool: 16

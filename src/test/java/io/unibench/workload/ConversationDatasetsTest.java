@@ -36,6 +36,23 @@ class ConversationDatasetsTest {
                 .map(m -> m.get("role").asText() + ":" + m.get("content").asText()).toList();
     }
 
+    /** --dataset-offset is where the conversations start (it was ignored: every sweep point and shard sent the same). */
+    @Test
+    void customStartsAtTheDatasetOffsetAndWrapsAround() throws IOException {
+        Path file = dir.resolve("c.jsonl");
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 5; i++) text.append("[{\"role\":\"user\",\"content\":\"u").append(i).append("\"}]\n");
+        Files.writeString(file, text);
+        java.util.function.BiFunction<Long, Integer, List<String>> firstUser = (offset, count) -> new CustomMultiTurnDataset()
+                .load(new MultiTurnOptions(new DatasetOptions(file.toString(), offset, 0, 131072, 0, null, true, 0), 1,
+                        null, null), count).stream().map(c -> c.turns().getFirst().firstUserText()).toList();
+        assertThat(firstUser.apply(0L, 2)).containsExactly("u0", "u1");
+        assertThat(firstUser.apply(2L, 2)).containsExactly("u2", "u3");
+        assertThat(firstUser.apply(4L, 3)).containsExactly("u4", "u0", "u1"); // past the last: from the start again
+        assertThat(firstUser.apply(7L, 2)).containsExactly("u2", "u3");       // 7 mod 5
+        assertThat(firstUser.apply(1L, 10)).containsExactly("u1", "u2", "u3", "u4", "u0");
+    }
+
     @Test
     void customSplitsAtAssistantMessagesAndDropsThem() throws IOException {
         List<Conversation> c = custom("""

@@ -49,7 +49,7 @@ class FileErrorsTest {
         Files.write(file, new byte[] {'o', 'k', '\n', (byte) 0xE9, 't', (byte) 0xE9, '\n'});
         assertThatThrownBy(() -> Datasets.byName("custom").load(Fixtures.file(file.toString(), null, true), 5))
                 .isInstanceOf(BadInputException.class)
-                .hasMessageStartingWith(file + ": not valid UTF-8 text");
+                .hasMessage(file + ":2: not UTF-8 text (byte 0xE9 at column 1; save the file as UTF-8)");
     }
 
     @Test void unreadableFile() throws IOException {

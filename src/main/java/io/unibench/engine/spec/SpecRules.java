@@ -40,9 +40,10 @@ public final class SpecRules {
     public SpecRules point(int index, int parallel, int number, double rate, Double durationSeconds, double warmup) {
         if (number < 1) add(Field.NUMBER, index, number + ": must be ≥ 1");
         if (parallel < 1) add(Field.PARALLEL, index, parallel + ": must be ≥ 1");
-        if (rate != -1 && !(rate > 0)) add(Field.RATE, index, rate + ": must be > 0, or -1 for none");
+        if (rate != -1 && !finitePositive(rate)) add(Field.RATE, index, rate + ": must be a finite rate > 0, or -1 for none");
         if (durationSeconds != null && !(durationSeconds > 0)) add(Field.DURATION, index, "must be > 0 seconds");
-        if (warmup < 0) add(Field.WARMUP, index, "must be ≥ 0");
+        if (!(warmup >= 0)) add(Field.WARMUP, index, "must be ≥ 0");
+        else if (warmup > Integer.MAX_VALUE) add(Field.WARMUP, index, (long) warmup + ": must be at most " + Integer.MAX_VALUE + " requests");
         return this;
     }
 
@@ -59,6 +60,10 @@ public final class SpecRules {
         int max = maxTokens.size() > 1 ? maxTokens.get(1) : min;
         if (min < 1 || max < min) add(Field.MAX_TOKENS, 0, maxTokens + ": need 1 ≤ MIN ≤ MAX");
         if (minTokens != null && minTokens < 0) add(Field.MIN_TOKENS, 0, minTokens + ": must be ≥ 0");
+        else if (minTokens != null && min >= 1 && minTokens > min) {
+            add(Field.MIN_TOKENS, 0, minTokens + ": must be ≤ " + paths.path(Field.MAX_TOKENS, 0) + " " + min
+                    + " (no reply could meet both)");
+        }
         if (!(temperature >= 0) || Double.isInfinite(temperature)) add(Field.TEMPERATURE, 0, temperature + ": must be ≥ 0");
         if (topP != null && !(topP > 0 && topP <= 1)) add(Field.TOP_P, 0, topP + ": must be in (0, 1]");
         if (topK != null && topK < -1) add(Field.TOP_K, 0, topK + ": must be ≥ 1, or -1 (or 0) for none");

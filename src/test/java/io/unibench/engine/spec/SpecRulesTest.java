@@ -14,7 +14,7 @@ class SpecRulesTest {
     void oneRuleSetLocatedByFlagNameOrJsonPointer() {
         SpecRules flags = new SpecRules(SpecPaths.FLAGS).point(0, 4, 0, -1, null, 0).point(1, 0, 5, 0, -2.0, -1);
         assertThat(flags.errors()).extracting(SpecError::line).containsExactly("--number 0: must be ≥ 1",
-                "--parallel 0: must be ≥ 1", "--rate 0.0: must be > 0, or -1 for none",
+                "--parallel 0: must be ≥ 1", "--rate 0.0: must be a finite rate > 0, or -1 for none",
                 "--duration must be > 0 seconds", "--warmup-num must be ≥ 0");
         SpecRules json = new SpecRules(SpecPaths.JSON_POINTERS).point(1, 0, 5, -1, null, 0)
                 .generation(List.of(8, 4), -1, -0.5, 1.5, -2).timeouts(0, 0.0, null, -1.0);
