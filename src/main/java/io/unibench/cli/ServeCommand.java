@@ -68,7 +68,7 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        WebConfig config = new WebConfig(host, port, token());
+        WebConfig config = new WebConfig(host, port, token(), env.get(ScheduleRunCommand.PUBLIC_URL_ENV));
         if (maxConcurrentRuns < 1) throw new BadInputException("--max-concurrent-runs " + maxConcurrentRuns + ": at least 1");
         RunStore store = storeOption.open(err);
         RunService service = new RunService(new ScenarioLauncher(env, outputsDir, err), maxConcurrentRuns, env);

@@ -48,7 +48,8 @@ public final class WebServer implements AutoCloseable {
     /** Starts listening; {@code config.port() == 0} takes a free port ({@link #port()}). */
     public static WebServer start(WebConfig config, RunStore store, StoreLocation location, RunService service,
                                   String version, PrintWriter log) throws java.sql.SQLException {
-        Auth auth = new Auth(config.token());
+        Auth auth = new Auth(config.token(), config.https(), System::currentTimeMillis);
+        RequestGuard guard = new RequestGuard(WebConfig.loopback(config.host()), config.host(), config.publicUrl());
         ServiceMetrics metrics = new ServiceMetrics(System.currentTimeMillis(), () -> {
             try {
                 return store.count();
@@ -91,6 +92,7 @@ public final class WebServer implements AutoCloseable {
             cfg.requestLogger.http((ctx, millis) -> metrics.record(ctx.method().name(), routeOf(ctx),
                     ctx.status().getCode(), millis));
             cfg.routes.before(ctx -> {
+                guard.check(ctx);
                 if (open(ctx.path()) || auth.allows(ctx)) return;
                 if (ctx.path().startsWith("/api/") || ctx.path().equals("/metrics")) {
                     ctx.header("WWW-Authenticate", "Bearer");
