@@ -44,10 +44,6 @@ final class Auth {
         this.throttle = new LoginThrottle(clock);
     }
 
-    Auth(String token) {
-        this(token, false, System::currentTimeMillis);
-    }
-
     boolean required() {
         return tokenHash != null;
     }

@@ -73,7 +73,7 @@ public final class WebServer implements AutoCloseable {
         routes.add(Route.api("get", "/api/openapi.json", "This document.", "application/json",
                 ctx -> json(ctx, OpenApi.document(routes, version, auth.required()))));
         routes.addAll(pages.routes());
-        SchedulePages schedules = SchedulePages.open(location, store, service.environment());
+        SchedulePages schedules = SchedulePages.open(location, store, service);
         routes.addAll(schedules.routes());
 
         Javalin app = Javalin.create(cfg -> {
@@ -116,7 +116,7 @@ public final class WebServer implements AutoCloseable {
         app.start();
         control.requeueAdopted();
         return new WebServer(app, queue, List.copyOf(routes), schedules,
-                new QueuedRoundLauncher(store, queue, service.environment()), new GroupMerger(location, log));
+                new QueuedRoundLauncher(store, queue, service), new GroupMerger(location, log));
     }
 
     /** Paths served without the token: health, the login form and the static assets (no data in them). */
