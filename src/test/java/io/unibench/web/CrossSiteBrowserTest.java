@@ -129,6 +129,28 @@ class CrossSiteBrowserTest extends WebFixtureTest {
         page.close();
     }
 
+    @Test
+    void theServicesOwnPagesBreakNoRuleOfTheirContentSecurityPolicy() {
+        String a = f.runIds.get(0);
+        String b = f.runIds.get(1);
+        for (String path : List.of("/", "/runs/" + a, "/compare?a=" + a + "&b=" + b, "/runs/new", "/schedules",
+                "/schedules/new", "/login")) {
+            Page page = browser.newPage(new Browser.NewPageOptions().setViewportSize(1400, 1000));
+            List<String> violations = new java.util.ArrayList<>();
+            page.onConsoleMessage(m -> {
+                if (m.text().contains("Content Security Policy")) violations.add(m.text());
+            });
+            page.navigate(f.base() + path);
+            page.waitForLoadState(com.microsoft.playwright.options.LoadState.NETWORKIDLE);
+            if (path.equals("/runs/" + a)) {
+                BrowserTestBase.shot(page, "csp-run.png");
+                assertThat((Boolean) page.evaluate("() => document.querySelectorAll('canvas').length > 0")).isTrue();
+            }
+            assertThat(violations).as(path).isEmpty();
+            page.close();
+        }
+    }
+
     private static String quote(String s) {
         StringBuilder sb = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
