@@ -82,9 +82,17 @@ public final class Secrets {
         return false;
     }
 
-    /** A header value as it may be shown: masked when the name marks a credential. */
+    /**
+     * Whether a header must never be shown in clear: its name marks a credential, or its value looks like one
+     * whatever the name ({@code X-Custom: sk-proj-…}, a bearer token, URL user info: what {@link #redact} masks).
+     */
+    public static boolean isSecretHeader(String name, String value) {
+        return isSecretName(name) || (value != null && !redact(value).equals(value));
+    }
+
+    /** A header value as it may be shown: masked when the name or the value marks a credential. */
     public static String headerValue(String name, String value) {
-        return isSecretName(name) ? mask(value) : value;
+        return isSecretHeader(name, value) ? mask(value) : value;
     }
 
     /** A value already masked by an earlier pass (e.g. {@code sk-***abc}) stays as it is. */

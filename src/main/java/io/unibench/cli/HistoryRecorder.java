@@ -217,7 +217,9 @@ final class HistoryRecorder implements SessionRunner.Recorder {
             List<String> names = new ArrayList<>();
             headers.fieldNames().forEachRemaining(names::add);
             for (String name : names) {
-                if (Secrets.isSecretHeader(name)) headers.put(name, Secrets.mask(headers.path(name).asText()));
+                if (Secrets.isSecretHeader(name, headers.path(name).asText())) {
+                    headers.put(name, Secrets.mask(headers.path(name).asText()));
+                }
             }
         }
     }

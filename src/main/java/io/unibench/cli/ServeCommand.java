@@ -3,6 +3,8 @@ package io.unibench.cli;
 import io.unibench.BadInputException;
 import io.unibench.schedule.ScheduleService;
 import io.unibench.store.RunStore;
+import io.unibench.web.KeyAllowList;
+import io.unibench.web.RunLimits;
 import io.unibench.web.RunService;
 import io.unibench.web.WebConfig;
 import io.unibench.web.WebServer;
@@ -46,6 +48,26 @@ public final class ServeCommand implements Callable<Integer> {
             + "machine falsify each other). Default: ${DEFAULT-VALUE}.")
     int maxConcurrentRuns;
 
+    @Option(names = "--allow-key-env", paramLabel = "NAME,…", split = ",", description = "Environment variables a "
+            + "run may send as its provider key (api_key_env): names or patterns with *. Default: "
+            + KeyAllowList.ENV + " when set, else " + KeyAllowList.DEFAULT + ". The service's own settings "
+            + "(UNIBENCH_*, the token's variable) are never sent.")
+    java.util.List<String> allowKeyEnv;
+
+    @Option(names = "--max-run-concurrency", defaultValue = "" + RunLimits.DEFAULT_CONCURRENCY, paramLabel = "N",
+            description = "Most requests one run may have in flight at once (its largest level). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int maxRunConcurrency;
+
+    @Option(names = "--max-run-requests", defaultValue = "" + RunLimits.DEFAULT_REQUESTS, paramLabel = "N",
+            description = "Most requests one run may send in all. Default: ${DEFAULT-VALUE}.")
+    long maxRunRequests;
+
+    @Option(names = "--max-run-duration", defaultValue = "" + RunLimits.DEFAULT_DURATION_SEC, paramLabel = "SECONDS",
+            description = "Longest time one run may hold its levels in all (ramp_interval_sec × levels × …). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    long maxRunDuration;
+
     @Option(names = "--outputs-dir", defaultValue = "outputs", paramLabel = "DIR", description = "Where the files of "
             + "runs created in the service go: DIR/RUN-ID/ (as `unibench run` writes them). Default: ${DEFAULT-VALUE}.")
     Path outputsDir;
@@ -68,7 +90,7 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        WebConfig config = new WebConfig(host, port, token());
+        WebConfig config = new WebConfig(host, port, token(), env.get(ScheduleRunCommand.PUBLIC_URL_ENV));
         if (maxConcurrentRuns < 1) throw new BadInputException("--max-concurrent-runs " + maxConcurrentRuns + ": at least 1");
         try {
             java.nio.file.Files.createDirectories(outputsDir); // a file there would fail every run: refuse it now
@@ -76,7 +98,10 @@ public final class ServeCommand implements Callable<Integer> {
             throw BadInputException.io("--outputs-dir", outputsDir, e);
         }
         RunStore store = storeOption.open(err, false);
-        RunService service = new RunService(new ScenarioLauncher(env, outputsDir, err), maxConcurrentRuns, env);
+        KeyAllowList keys = keys();
+        RunLimits limits = new RunLimits(maxRunConcurrency, maxRunRequests, maxRunDuration);
+        RunService service = new RunService(new ScenarioLauncher(keys.filter(env), outputsDir, err), maxConcurrentRuns,
+                env, keys, limits);
         WebServer server;
         try {
             server = WebServer.start(config, store, store.location(), service, Version.current(), err);
@@ -101,6 +126,15 @@ public final class ServeCommand implements Callable<Integer> {
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** The flag, else the variable, else the default; the token's variable is never on it. */
+    private KeyAllowList keys() {
+        java.util.Set<String> own = java.util.Set.of(tokenEnv != null ? tokenEnv : DEFAULT_TOKEN_ENV);
+        if (allowKeyEnv != null) return KeyAllowList.parse(String.join(",", allowKeyEnv), "--allow-key-env", own);
+        String fromEnv = env.get(KeyAllowList.ENV);
+        if (fromEnv != null && !fromEnv.isBlank()) return KeyAllowList.parse(fromEnv, KeyAllowList.ENV, own);
+        return KeyAllowList.parse(KeyAllowList.DEFAULT, "default", own);
     }
 
     private String token() {

@@ -95,7 +95,7 @@ public final class ScheduleDocument {
             var names = p.path("headers").fieldNames();
             while (names.hasNext()) {
                 String h = names.next();
-                if (Secrets.isSecretHeader(h)) {
+                if (Secrets.isSecretHeader(h, p.path("headers").path(h).asText(null))) {
                     throw new BadInputException(fileName + ": provider " + p.path("name").asText() + ": header " + h
                             + " looks secret and a schedule stores its document: name the key's variable with "
                             + "api_key_env instead");

@@ -284,6 +284,10 @@ public final class RunStore implements AutoCloseable {
                 status, nowMillis, nowMillis, runId);
     }
 
+    /** Why a recovered run ended (its reason): its process went away without storing its end. */
+    public static final String ABANDONED_REASON = "the process running it ended without storing the run's end "
+            + "(killed, e.g. kill -9, or crashed); what it stored up to its last commit is kept";
+
     /**
      * Marks runs left {@code running} by a process that is gone as {@code interrupted} (ended at their last
      * commit) and computes the summaries of their unfinished points from the stored requests. A process of this
@@ -297,11 +301,12 @@ public final class RunStore implements AutoCloseable {
             commit();
             List<String> recovered = new ArrayList<>();
             for (String id : abandoned) {
-                try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET status = ?, ended_at = heartbeat_at "
-                        + "WHERE run_id = ? AND status = ?")) {
+                try (PreparedStatement ps = c.prepareStatement("UPDATE runs SET status = ?, ended_at = heartbeat_at, "
+                        + "status_reason = COALESCE(status_reason, ?) WHERE run_id = ? AND status = ?")) {
                     ps.setString(1, RunRow.INTERRUPTED);
-                    ps.setString(2, id);
-                    ps.setString(3, RunRow.RUNNING);
+                    ps.setString(2, ABANDONED_REASON);
+                    ps.setString(3, id);
+                    ps.setString(4, RunRow.RUNNING);
                     if (ps.executeUpdate() == 0) {
                         commit();
                         continue; // another process recovered it first

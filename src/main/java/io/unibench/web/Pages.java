@@ -52,7 +52,8 @@ public final class Pages {
                         "text/html", this::report),
                 Route.page("get", "/compare", this::compare),
                 Route.page("get", "/login", ctx -> ctx.html(render("login.jte", new LoginModel(null)))),
-                Route.page("post", "/login", this::login));
+                Route.page("post", "/login", this::login),
+                Route.page("post", "/logout", this::logout));
     }
 
     // ---- models of the templates ------------------------------------------------------------------------
@@ -181,6 +182,7 @@ public final class Pages {
     private void report(Context ctx) throws Exception {
         RunModel m = runModel(ctx.pathParam("id"), true);
         ctx.header("Content-Disposition", "inline; filename=\"" + m.row().runId() + "-report.html\"");
+        ctx.header("Content-Security-Policy", RequestGuard.REPORT_POLICY);
         ctx.html(render("run.jte", m));
     }
 
@@ -212,13 +214,19 @@ public final class Pages {
 
     private void login(Context ctx) {
         String token = ctx.formParam("token");
-        if (!auth.matches(token)) {
+        if (!auth.required() || !auth.check(ctx.ip(), token)) {
             ctx.status(401).html(render("login.jte", new LoginModel(auth.required() ? "That is not the service's token."
                     : "This service needs no token.")));
             return;
         }
-        ctx.header("Set-Cookie", Auth.cookieHeader(token));
+        ctx.header("Set-Cookie", auth.newSession());
         ctx.redirect("/", io.javalin.http.HttpStatus.SEE_OTHER);
+    }
+
+    /** Ends the browser's session (its cookie cleared, its id forgotten by the service): back to the login form. */
+    private void logout(Context ctx) {
+        ctx.header("Set-Cookie", auth.endSession(ctx));
+        ctx.redirect(auth.required() ? "/login" : "/", io.javalin.http.HttpStatus.SEE_OTHER);
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------

@@ -25,13 +25,13 @@ import java.util.Map;
 final class QueuedRoundLauncher implements RoundLauncher {
     private final RunStore store;
     private final RunQueue queue;
-    private final Map<String, String> env;
+    private final RunService service;
     private final Owner owner = Owner.current();
 
-    QueuedRoundLauncher(RunStore store, RunQueue queue, Map<String, String> env) {
+    QueuedRoundLauncher(RunStore store, RunQueue queue, RunService service) {
         this.store = store;
         this.queue = queue;
-        this.env = env;
+        this.service = service;
     }
 
     @Override
@@ -39,7 +39,7 @@ final class QueuedRoundLauncher implements RoundLauncher {
         ScenarioDocument doc;
         try {
             doc = ScenarioDocument.parse(schedule.documentName(), "application/yaml",
-                    schedule.document().getBytes(StandardCharsets.UTF_8), env);
+                    schedule.document().getBytes(StandardCharsets.UTF_8), service);
         } catch (ScenarioDocument.Invalid e) {
             return new Result(List.of(), "the schedule's document cannot run: " + e.getMessage());
         }

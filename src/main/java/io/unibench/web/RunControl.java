@@ -51,7 +51,7 @@ final class RunControl {
     }
 
     private ScenarioDocument document(Context ctx) {
-        return ScenarioDocument.parse(ctx.contentType(), ctx.bodyAsBytes(), service.environment());
+        return ScenarioDocument.parse(ctx.contentType(), ctx.bodyAsBytes(), service);
     }
 
     private void create(Context ctx) throws Exception {
@@ -120,7 +120,7 @@ final class RunControl {
             StoredRun run = store.run(id);
             try {
                 byte[] doc = WebServer.JSON.writeValueAsBytes(run.config());
-                ScenarioDocument d = ScenarioDocument.parse("application/json", doc, service.environment());
+                ScenarioDocument d = ScenarioDocument.parse("application/json", doc, service);
                 queue.submit(id, d.config(), d.tree());
             } catch (ScenarioDocument.Invalid | com.fasterxml.jackson.core.JsonProcessingException e) {
                 store.endActive(id, RunRow.FAILED, "no longer valid when the service restarted: " + e.getMessage(),

@@ -60,6 +60,8 @@ final class RunQueue implements AutoCloseable {
     private final Condition idle = lock.newCondition();
     private final ArrayDeque<Entry> waiting = new ArrayDeque<>();
     private final Map<String, Entry> running = new LinkedHashMap<>();
+    /** Every run this service started: one of them stored active but held no more lost its executor. */
+    private final java.util.Set<String> started = new java.util.HashSet<>();
     private boolean closed;
 
     RunQueue(RunStore store, StoreLocation location, RunLauncher launcher, int maxConcurrent, PrintWriter log) {
@@ -147,13 +149,28 @@ final class RunQueue implements AutoCloseable {
             started.cancel().cancel(Cancellation.Cause.REQUEST);
             return true;
         }
-        if (queued == null) return false;
+        if (queued == null) return orphaned(runId);
         queued.cancel().cancel(Cancellation.Cause.REQUEST);
         store.endActive(runId, RunRow.CANCELLED, "cancelled before it started", System.currentTimeMillis());
         queued.events().publish(new RunFinished(RunStatus.STOPPED, "cancelled before it started"));
         queued.events().close();
         queued.ended().countDown();
         return true;
+    }
+
+    /**
+     * A run this service started whose executor is gone while the store still says it is active (its end could
+     * not be stored): ended {@code cancelled} now, so it can be deleted. False for any other run.
+     */
+    private boolean orphaned(String runId) throws SQLException {
+        lock.lock();
+        try {
+            if (!this.started.contains(runId) || running.containsKey(runId)) return false;
+        } finally {
+            lock.unlock();
+        }
+        return store.endActive(runId, RunRow.CANCELLED, "cancelled by request; its executor had ended without "
+                + "storing the run's end", System.currentTimeMillis());
     }
 
     private void dispatch() {
@@ -163,6 +180,7 @@ final class RunQueue implements AutoCloseable {
             while (!closed && running.size() < maxConcurrent && !waiting.isEmpty()) {
                 Entry e = waiting.pollFirst();
                 running.put(e.runId(), e);
+                started.add(e.runId());
                 start.add(e);
             }
         } finally {
@@ -190,9 +208,9 @@ final class RunQueue implements AutoCloseable {
             if (!store.endActive(e.runId(), status, reason, now)) store.setStatus(e.runId(), status, reason);
             if (cause != null) endLinked(e.runId(), status, reason);
             e.events().publish(end);
-        } catch (SQLException | RuntimeException ex) {
+        } catch (Throwable ex) { // even an Error: the run's slot and watchers are released below
             log.println("unibench serve: run " + e.runId() + ": cannot store its end: "
-                    + StoreLocation.mask(String.valueOf(ex.getMessage())));
+                    + StoreLocation.mask(String.valueOf(ex)));
         } finally {
             e.events().close();
             lock.lock();
@@ -235,6 +253,12 @@ final class RunQueue implements AutoCloseable {
         } catch (Exception ex) {
             log.println("unibench serve: run " + e.runId() + ": " + StoreLocation.mask(String.valueOf(ex)));
             return failed("internal error (logged by the service): " + ex.getClass().getSimpleName());
+        } catch (Throwable ex) { // OutOfMemoryError, StackOverflowError …: the run ends failed, saying so, at once
+            log.println("unibench serve: run " + e.runId() + ": its executor died: " + StoreLocation.mask(String.valueOf(ex)));
+            return failed("the run's executor died: " + ex.getClass().getSimpleName()
+                    + (ex.getMessage() == null ? "" : ": " + ex.getMessage().lines().findFirst().orElse(""))
+                    + (ex instanceof OutOfMemoryError ? " (the service's heap is too small for this run: lower its "
+                    + "concurrency or requests, or give the service more memory)" : ""));
         }
     }
 

@@ -74,12 +74,15 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
         return contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase(Locale.ROOT);
     }
 
-    static ScenarioDocument parse(String contentType, byte[] body, Map<String, String> env) {
-        return parse(FILE_NAME, contentType, body, env);
+    static ScenarioDocument parse(String contentType, byte[] body, RunService service) {
+        return parse(FILE_NAME, contentType, body, service);
     }
 
-    /** @param fileName where the document came from (a schedule's file): a run's default name is derived from it */
-    static ScenarioDocument parse(String fileName, String contentType, byte[] body, Map<String, String> env) {
+    /**
+     * @param fileName where the document came from (a schedule's file): a run's default name is derived from it
+     * @param service  the keys a run may send and the limits of one run
+     */
+    static ScenarioDocument parse(String fileName, String contentType, byte[] body, RunService service) {
         boolean yaml = isYaml(contentType);
         if (!yaml && !mediaType(contentType).equals("application/json")) {
             throw new ApiError(415, "Content-Type '" + contentType + "': send the scenario document as application/json "
@@ -88,9 +91,11 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
         String text = new String(body, StandardCharsets.UTF_8);
         if (text.isBlank()) throw new Invalid(List.of(new Problem("", 0, "the document is empty")), yaml);
         if (!yaml) text = jsonAsYaml(text);
+        List<Problem> keys = keyRules(text, yaml, service.keys());
+        if (!keys.isEmpty()) throw new Invalid(keys, yaml);
         BenchConfig config;
         try {
-            config = ScenarioFile.parse(fileName, text, env);
+            config = ScenarioFile.parse(fileName, text, service.keyEnvironment());
         } catch (ScenarioProblems e) {
             List<Problem> out = new ArrayList<>();
             for (ScenarioProblems.Problem p : e.problems()) out.add(new Problem(pointer(p.path()), yaml ? p.line() : 0, p.message()));
@@ -102,9 +107,110 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a document the scenario parser read must parse", e);
         }
-        List<Problem> service = serviceRules(tree, yaml ? text : null);
-        if (!service.isEmpty()) throw new Invalid(service, yaml);
+        List<Problem> rules = serviceRules(tree, yaml ? text : null);
+        rules.addAll(limitRules(config, tree, service.limits(), yaml ? text : null));
+        if (!rules.isEmpty()) throw new Invalid(rules, yaml);
         return new ScenarioDocument(config, tree);
+    }
+
+    /** Providers of a document tree and the JSON pointer of each. */
+    private static Map<String, JsonNode> providers(JsonNode tree) {
+        Map<String, JsonNode> out = new java.util.LinkedHashMap<>();
+        if (tree.has("provider")) out.put("/provider", tree.get("provider"));
+        JsonNode list = tree.path("providers");
+        for (int i = 0; i < list.size(); i++) out.put("/providers/" + i, list.get(i));
+        return out;
+    }
+
+    /**
+     * Each provider's {@code api_key_env} must be a variable the service may send ({@link KeyAllowList}); checked
+     * first, so a refused name is never looked up. A document that does not parse is left to the scenario reader.
+     */
+    private static List<Problem> keyRules(String text, boolean yaml, KeyAllowList keys) {
+        List<Problem> out = new ArrayList<>();
+        JsonNode tree;
+        try {
+            tree = YAML.readTree(text);
+        } catch (JsonProcessingException e) {
+            return out;
+        }
+        if (tree == null || !tree.isObject()) return out;
+        providers(tree).forEach((at, p) -> {
+            JsonNode env = p.path("api_key_env");
+            if (env.isTextual() && !keys.allows(env.asText())) {
+                out.add(problem(at + "/api_key_env", "variable " + env.asText() + " is not a key this service sends: "
+                        + "it sends only " + keys + " (serve --allow-key-env), never its own UNIBENCH_* settings",
+                        yaml ? text : null));
+            }
+        });
+        return out;
+    }
+
+    /** The service's limits of one run ({@link RunLimits}), each over-limit field by its pointer. */
+    private static List<Problem> limitRules(BenchConfig c, ObjectNode tree, RunLimits limits, String yamlText) {
+        List<Problem> out = new ArrayList<>();
+        var rr = c.loads().requestRate();
+        var sla = c.loads().sla();
+        int levels;
+        if (sla != null) {
+            levels = 1;
+            int peak = sla.tunesRate() ? sla.fixedParallel() : sla.upperBound();
+            if (peak > limits.maxConcurrency()) {
+                out.add(problem("/sla_auto_tune/" + (sla.tunesRate() ? "fixed_parallel" : "upper_bound"), peak
+                        + " requests at once is over this service's limit of " + limits.maxConcurrency()
+                        + " (serve --max-run-concurrency)", yamlText));
+            }
+            long n = (long) sla.number(sla.upperBound()) * sla.numRuns();
+            if (n > limits.maxRequests()) {
+                out.add(problem("/sla_auto_tune/upper_bound", "a probe at the upper bound sends " + n
+                        + " requests, over this service's limit of " + limits.maxRequests()
+                        + " per run (serve --max-run-requests)", yamlText));
+            }
+        } else if (rr != null) {
+            levels = rr.levels().size();
+            if (rr.maxConcurrency() != null && rr.maxConcurrency() > limits.maxConcurrency()) {
+                out.add(problem("/request_rate/max_concurrency", rr.maxConcurrency() + " requests at once is over "
+                        + "this service's limit of " + limits.maxConcurrency() + " (serve --max-run-concurrency)",
+                        yamlText));
+            }
+        } else {
+            levels = c.concurrency().levels().size();
+            List<Integer> l = c.concurrency().levels();
+            for (int i = 0; i < l.size(); i++) {
+                if (l.get(i) > limits.maxConcurrency()) {
+                    String at = tree.path("concurrency").path("levels").isArray() ? "/concurrency/levels/" + i
+                            : "/concurrency";
+                    out.add(problem(at, "concurrency " + l.get(i) + " is over this service's limit of "
+                            + limits.maxConcurrency() + " requests at once (serve --max-run-concurrency)", yamlText));
+                    break;
+                }
+            }
+        }
+        int targets = c.providers().size();
+        long requests = 0;
+        for (int s = 0; s < c.scenarios().size(); s++) {
+            requests += (long) io.unibench.scenario.ScenarioSpec.perLevel(c, s) * levels;
+        }
+        requests *= targets;
+        if (sla == null && c.concurrency().holdSeconds() == null && requests > limits.maxRequests()) {
+            String at = rr != null && rr.requestsPerLevel() != null ? "/request_rate/requests_per_level"
+                    : c.concurrency().requestsPerLevel() != null ? "/concurrency/requests_per_level" : "/scenarios";
+            out.add(problem(at, "the run sends " + requests + " requests (levels × requests per level × scenarios "
+                    + "× providers), over this service's limit of " + limits.maxRequests()
+                    + " per run (serve --max-run-requests)", yamlText));
+        }
+        Double hold = c.concurrency().holdSeconds();
+        if (hold != null && sla == null) {
+            double seconds = hold * levels * c.scenarios().size() * targets;
+            if (seconds > limits.maxDurationSec()) {
+                String at = tree.path("concurrency").has("ramp_interval_sec") ? "/concurrency/ramp_interval_sec"
+                        : "/concurrency";
+                out.add(problem(at, String.format(Locale.ROOT, "the run holds its levels for %.0f s "
+                        + "(levels × hold × scenarios × providers), over this service's limit of %d s per run "
+                        + "(serve --max-run-duration)", seconds, limits.maxDurationSec()), yamlText));
+            }
+        }
+        return out;
     }
 
     /** JSON syntax is checked as JSON (its own messages and places); the scenario reader then reads it as YAML. */
@@ -137,7 +243,7 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
             }
             for (Iterator<String> names = p.path("headers").fieldNames(); names.hasNext(); ) {
                 String h = names.next();
-                if (Secrets.isSecretHeader(h)) {
+                if (Secrets.isSecretHeader(h, p.path("headers").path(h).asText(null))) {
                     out.add(problem(at + "/headers/" + escape(h), "header " + h + " looks like a credential and is "
                             + "refused: name the service's environment variable that holds the key with api_key_env",
                             yamlText));

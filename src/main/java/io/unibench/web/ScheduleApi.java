@@ -29,10 +29,13 @@ final class ScheduleApi {
     private final RunStore runs;
     private final Map<String, String> env;
 
-    ScheduleApi(ScheduleStore schedules, RunStore runs, Map<String, String> env) {
+    private final RunService service;
+
+    ScheduleApi(ScheduleStore schedules, RunStore runs, RunService service) {
+        this.service = service;
         this.schedules = schedules;
         this.runs = runs;
-        this.env = env;
+        this.env = service.environment();
     }
 
     List<Route> routes() {
@@ -119,6 +122,12 @@ final class ScheduleApi {
         if (doc == null || doc.isBlank()) throw new BadInputException("document: the scenario file's text is required");
         String fileName = blank(f.get("document_name")) ? name + ".yaml" : f.get("document_name");
         ScheduleDocument.check(fileName, doc, env);
+        try { // the rules of a run of the service: the keys it may send, the limits of one run
+            ScenarioDocument.parse(fileName, "application/yaml", doc.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    service);
+        } catch (ScenarioDocument.Invalid e) {
+            throw new BadInputException("document: " + e.getMessage());
+        }
         long now = System.currentTimeMillis();
         Trigger t;
         if (!blank(f.get("cron")) == !blank(f.get("every"))) throw new BadInputException("give exactly one of cron and every");

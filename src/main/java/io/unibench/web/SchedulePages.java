@@ -39,16 +39,16 @@ public final class SchedulePages implements AutoCloseable {
     private final RunStore runs;
     private final ScheduleApi api;
 
-    private SchedulePages(ScheduleStore schedules, RunStore runs, Map<String, String> env) {
+    private SchedulePages(ScheduleStore schedules, RunStore runs, RunService service) {
         this.schedules = schedules;
         this.runs = runs;
-        this.api = new ScheduleApi(schedules, runs, env);
+        this.api = new ScheduleApi(schedules, runs, service);
     }
 
     /** Over a connection of its own to the run database; documents are checked against the service's environment. */
-    static SchedulePages open(StoreLocation location, RunStore runs, Map<String, String> env) {
+    static SchedulePages open(StoreLocation location, RunStore runs, RunService service) {
         try {
-            return new SchedulePages(ScheduleStore.open(location), runs, env);
+            return new SchedulePages(ScheduleStore.open(location), runs, service);
         } catch (SQLException e) {
             throw new IllegalStateException("the schedules of " + location.display() + " cannot be opened: "
                     + StoreLocation.mask(String.valueOf(e.getMessage())), e);

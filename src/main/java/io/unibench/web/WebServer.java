@@ -48,7 +48,8 @@ public final class WebServer implements AutoCloseable {
     /** Starts listening; {@code config.port() == 0} takes a free port ({@link #port()}). */
     public static WebServer start(WebConfig config, RunStore store, StoreLocation location, RunService service,
                                   String version, PrintWriter log) throws java.sql.SQLException {
-        Auth auth = new Auth(config.token());
+        Auth auth = new Auth(config.token(), config.https(), System::currentTimeMillis);
+        RequestGuard guard = new RequestGuard(WebConfig.loopback(config.host()), config.host(), config.publicUrl());
         ServiceMetrics metrics = new ServiceMetrics(System.currentTimeMillis(), () -> {
             try {
                 return store.count();
@@ -72,7 +73,7 @@ public final class WebServer implements AutoCloseable {
         routes.add(Route.api("get", "/api/openapi.json", "This document.", "application/json",
                 ctx -> json(ctx, OpenApi.document(routes, version, auth.required()))));
         routes.addAll(pages.routes());
-        SchedulePages schedules = SchedulePages.open(location, store, service.environment());
+        SchedulePages schedules = SchedulePages.open(location, store, service);
         routes.addAll(schedules.routes());
 
         Javalin app = Javalin.create(cfg -> {
@@ -91,6 +92,7 @@ public final class WebServer implements AutoCloseable {
             cfg.requestLogger.http((ctx, millis) -> metrics.record(ctx.method().name(), routeOf(ctx),
                     ctx.status().getCode(), millis));
             cfg.routes.before(ctx -> {
+                guard.check(ctx);
                 if (open(ctx.path()) || auth.allows(ctx)) return;
                 if (ctx.path().startsWith("/api/") || ctx.path().equals("/metrics")) {
                     ctx.header("WWW-Authenticate", "Bearer");
@@ -114,7 +116,7 @@ public final class WebServer implements AutoCloseable {
         app.start();
         control.requeueAdopted();
         return new WebServer(app, queue, List.copyOf(routes), schedules,
-                new QueuedRoundLauncher(store, queue, service.environment()), new GroupMerger(location, log));
+                new QueuedRoundLauncher(store, queue, service), new GroupMerger(location, log));
     }
 
     /** Paths served without the token: health, the login form and the static assets (no data in them). */

@@ -268,6 +268,7 @@ abstract class RunStoreContract {
         StoredRun run = store.run(abandoned);
         assertThat(run.row().status()).isEqualTo(RunRow.INTERRUPTED);
         assertThat(run.row().endedAt()).isEqualTo(1_500); // its last commit
+        assertThat(run.row().statusReason()).isEqualTo(RunStore.ABANDONED_REASON); // it had none: kill -9 said nothing
         assertThat(run.points().getFirst().summary().get("Total Requests").asLong()).isEqualTo(30);
         assertThat(store.run(alive).row().status()).isEqualTo(RunRow.RUNNING);
         assertThat(store.run(foreign).row().status()).isEqualTo(RunRow.RUNNING);

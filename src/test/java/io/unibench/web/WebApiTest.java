@@ -220,7 +220,8 @@ class WebApiTest extends WebFixtureTest {
             assertThat(r.statusCode()).as(path).isEqualTo(200);
             String all = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8) + r.headers().map();
             assertThat(all).as(path).doesNotContain(WebFixture.API_KEY).doesNotContain(WebFixture.COOKIE_SECRET)
-                    .doesNotContain(WebFixture.API_KEY.substring(3, 20));
+                    .doesNotContain(WebFixture.API_KEY.substring(3, 20))
+                    .doesNotContain(WebFixture.CUSTOM_HEADER_KEY.substring(8));
         }
     }
 
@@ -228,7 +229,12 @@ class WebApiTest extends WebFixtureTest {
     void bindingOffLoopbackWithoutATokenIsRefusedInOneLine() {
         assertThatThrownBy(() -> new WebConfig("0.0.0.0", 0, null)).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("needs a token");
-        assertThat(new WebConfig("0.0.0.0", 0, "t").token()).isEqualTo("t");
+        // off loopback a guessable token is refused (a 3-character one was accepted); 32 characters or more pass
+        assertThatThrownBy(() -> new WebConfig("0.0.0.0", 0, "abc")).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("at least 32");
+        String strong = "0123456789abcdef0123456789abcdef";
+        assertThat(new WebConfig("0.0.0.0", 0, strong).token()).isEqualTo(strong);
+        assertThat(new WebConfig("127.0.0.1", 0, "t").token()).isEqualTo("t");
         assertThat(new WebConfig("localhost", 0, null).token()).isNull();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

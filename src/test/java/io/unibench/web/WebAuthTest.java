@@ -89,6 +89,56 @@ class WebAuthTest {
         assertThat(page.body()).contains(f.runIds.get(0));
         assertThat(get("/api/runs", "Cookie", pair).statusCode()).isEqualTo(200);
         assertThat(get("/", "Cookie", Auth.COOKIE + "=forged").statusCode()).isEqualTo(302);
+        // the cookie holds a random session id, never the token (it held the raw token)
+        assertThat(cookie).doesNotContain(TOKEN).doesNotContain(URLEncoder.encode(TOKEN, StandardCharsets.UTF_8));
+        assertThat(pair.substring(pair.indexOf('=') + 1)).matches("[0-9a-f]{64}");
+        assertThat(page.body()).contains("action=\"/logout\"");
+        // signing out ends the session: the same cookie opens nothing any more
+        HttpResponse<String> out = PLAIN.send(HttpRequest.newBuilder(URI.create(f.base() + "/logout"))
+                .header("Cookie", pair).header("Origin", f.base()).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(out.statusCode()).isEqualTo(303);
+        assertThat(out.headers().firstValue("Location")).hasValue("/login");
+        assertThat(out.headers().firstValue("Set-Cookie").orElseThrow()).contains("Max-Age=0");
+        assertThat(get("/", "Cookie", pair).statusCode()).isEqualTo(302);
+        assertThat(get("/api/runs", "Cookie", pair).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void aBrowserWriteWithTheCookieButNoOriginIsRefused() throws Exception {
+        String pair = post("token=" + URLEncoder.encode(TOKEN, StandardCharsets.UTF_8)).headers()
+                .firstValue("Set-Cookie").orElseThrow().split(";")[0];
+        HttpResponse<String> r = PLAIN.send(HttpRequest.newBuilder(URI.create(f.base() + "/api/runs/"
+                + f.runIds.get(0) + "/cancel")).header("Cookie", pair).POST(HttpRequest.BodyPublishers.noBody())
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void failedTokensAreThrottledPerClientOnTheInjectedClock() {
+        long[] now = {1_000_000};
+        Auth auth = new Auth("right-token", false, () -> now[0]);
+        for (int i = 0; i < LoginThrottle.FREE; i++) assertThat(auth.check("10.0.0.1", "wrong" + i)).isFalse();
+        // the sixth attempt at once is not even looked at, the right token neither; another client is not slowed
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> auth.check("10.0.0.1", "right-token"))
+                .isInstanceOf(ApiError.class).hasMessageContaining("try again in 1 s");
+        assertThat(auth.check("10.0.0.2", "right-token")).isTrue();
+        now[0] += 1000; // waited: one more attempt, wrong: the wait doubles
+        assertThat(auth.check("10.0.0.1", "wrong")).isFalse();
+        now[0] += 1000;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> auth.check("10.0.0.1", "wrong"))
+                .isInstanceOf(ApiError.class).hasMessageContaining("try again in 1 s");
+        now[0] += 1000;
+        assertThat(auth.check("10.0.0.1", "right-token")).isTrue(); // a success forgets the failures
+        assertThat(auth.check("10.0.0.1", "wrong")).isFalse();
+        assertThat(auth.check("10.0.0.1", "right-token")).isTrue();
+    }
+
+    @Test
+    void theSessionCookieIsSecureBehindHttps() {
+        Auth auth = new Auth("right-token", true, () -> 0L);
+        assertThat(auth.newSession()).contains("; Secure").contains("SameSite=Strict").contains("HttpOnly");
+        assertThat(new Auth("right-token", false, () -> 0L).newSession()).doesNotContain("Secure");
     }
 
     private static HttpResponse<String> post(String form) throws Exception {

@@ -26,12 +26,18 @@ import java.util.List;
 final class WebFixture implements AutoCloseable {
     static final String API_KEY = "sk-test-secret-key-7f3a9c";
     static final String COOKIE_SECRET = "cookie-secret-b41d2e";
+    /** A key in a header whose name says nothing ({@code X-Custom}): masked by its value. */
+    static final String CUSTOM_HEADER_KEY = "sk-proj-custom5e6f7a8b9c";
+    /** The service's own settings and a variable no provider key is in: never sent, whatever a document says. */
+    static final String DB_PASSWORD = "db-password-e81f0c";
     /**
      * The service's environment: a document names TEST_KEY in api_key_env, never the key; a schedule's notify channel
      * names TEAM_HOOK_URL (a loopback URL nothing calls: no notifier runs in these tests).
      */
     static final java.util.Map<String, String> ENV = java.util.Map.of("TEST_KEY", API_KEY,
-            "TEAM_HOOK_URL", "http://127.0.0.1:9/hook");
+            "TEAM_HOOK_URL", "http://127.0.0.1:9/hook", "UNIBENCH_DB_PASSWORD", DB_PASSWORD, "PATH", "/usr/bin:/bin");
+    /** The keys a run of the fixture's service may send: TEST_KEY and the default provider-key names. */
+    static final KeyAllowList KEYS = KeyAllowList.parse("TEST_KEY,*_API_KEY", "test", java.util.Set.of());
 
     final SimServer sim;
     final StoreLocation location;
@@ -52,14 +58,16 @@ final class WebFixture implements AutoCloseable {
         store = RunStore.open(location);
         this.token = token;
         server = WebServer.start(new WebConfig("127.0.0.1", 0, token), store, location,
-                new RunService(new ScenarioLauncher(ENV, dir.resolve("service-outputs"), log), 1, ENV), "test", log);
+                new RunService(new ScenarioLauncher(KEYS.filter(ENV), dir.resolve("service-outputs"), log), 1, ENV,
+                        KEYS, RunLimits.DEFAULTS), "test", log);
     }
 
     private String perf(Path dir, String name) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = Main.execute(new String[] {"perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model", "m",
-                "--api-key", API_KEY, "--headers", "Cookie=session=" + COOKIE_SECRET,
+                "--api-key", API_KEY, "--headers", "Cookie=session=" + COOKIE_SECRET, "--headers",
+                "X-Custom=" + CUSTOM_HEADER_KEY,
                 "--outputs-dir", dir.resolve("outputs").toString(), "--no-timestamp", "--name", name,
                 "--sleep-interval", "0", "--parallel", "2", "4", "--number", "12", "16", "--max-tokens", "8",
                 "--min-prompt-length", "8", "--max-prompt-length", "8", "--tag", "web", "--db", location.jdbcUrl()},

@@ -513,7 +513,7 @@ class WebRunsTest extends WebFixtureTest {
         try (io.unibench.store.RunStore store = io.unibench.store.RunStore.open(f.location);
              WebServer next = WebServer.start(new WebConfig("127.0.0.1", 0, null), store, f.location,
                      new RunService(new io.unibench.cli.ScenarioLauncher(WebFixture.ENV, dir.resolve("next"),
-                             new java.io.PrintWriter(log, true)), 1, WebFixture.ENV), "test",
+                             new java.io.PrintWriter(log, true)), 1, WebFixture.ENV, WebFixture.KEYS, RunLimits.DEFAULTS), "test",
                      new java.io.PrintWriter(log, true))) {
             HttpResponse<Stream<String>> r = f.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                     + next.port() + "/api/runs/" + id + "/events")).timeout(Duration.ofSeconds(120)).GET().build(),
