@@ -51,6 +51,7 @@ class StoreTransactionsTest {
                         ResultJson.MAPPER.createObjectNode(), Map.of()), Owner.current(), 1000, RunRow.RUNNING);
                 store.addPoint(id, 0, INFO, 1000);
                 store.insertRequests(id, 0, 1_000_000_000L, records, 1001);
+                store.finishRun(id, RunRow.FINISHED, 1002); // an ended run: deleteRun's work runs to its end
                 Map<Class<?>, Object> args = arguments(id, records);
 
                 List<Method> methods = Arrays.stream(RunStore.class.getDeclaredMethods())
