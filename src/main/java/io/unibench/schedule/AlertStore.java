@@ -1,5 +1,6 @@
 package io.unibench.schedule;
 
+import io.unibench.store.Sql;
 import io.unibench.schedule.AlertMachine.Event;
 
 import java.sql.Connection;
@@ -33,7 +34,7 @@ public final class AlertStore {
     }
 
     private static AlertState state(Connection c, String schedule, String rule, String target) throws SQLException {
-        List<AlertState> found = Db.query(c, "SELECT state, breach_streak, clear_streak, no_data_streak, since_notice, "
+        List<AlertState> found = Sql.query(c, "SELECT state, breach_streak, clear_streak, no_data_streak, since_notice, "
                 + "incident_id, no_data_incident_id FROM alert_states WHERE schedule = ? AND rule = ? AND target = ?",
                 rs -> new AlertState(AlertState.Status.valueOf(rs.getString(1)), rs.getInt(2), rs.getInt(3),
                         rs.getInt(4), rs.getInt(5), rs.getString(6), rs.getString(7)), schedule, rule, target);
@@ -43,7 +44,7 @@ public final class AlertStore {
     /** Target key → state of every target the rule has seen in this schedule. */
     public Map<String, AlertState> states(String schedule, String rule) throws SQLException {
         Map<String, AlertState> out = new LinkedHashMap<>();
-        db.tx(c -> Db.query(c, "SELECT target FROM alert_states WHERE schedule = ? AND rule = ? ORDER BY target",
+        db.tx(c -> Sql.query(c, "SELECT target FROM alert_states WHERE schedule = ? AND rule = ? ORDER BY target",
                 rs -> rs.getString(1), schedule, rule)).forEach(t -> out.put(t, null));
         for (String t : out.keySet()) out.put(t, state(schedule, rule, t));
         return out;
@@ -56,12 +57,12 @@ public final class AlertStore {
      */
     void rekey(String schedule, String rule, String from, String to) throws SQLException {
         db.tx(c -> {
-            if (!Db.query(c, "SELECT target FROM alert_states WHERE schedule = ? AND rule = ? AND target = ?",
+            if (!Sql.query(c, "SELECT target FROM alert_states WHERE schedule = ? AND rule = ? AND target = ?",
                     rs -> rs.getString(1), schedule, rule, to).isEmpty()) {
                 return null;
             }
             for (String table : List.of("alert_states", "alert_observations", "alert_incidents", "alert_events")) {
-                Db.update(c, "UPDATE " + table + " SET target = ? WHERE schedule = ? AND rule = ? AND target = ?", to,
+                Sql.update(c, "UPDATE " + table + " SET target = ? WHERE schedule = ? AND rule = ? AND target = ?", to,
                         schedule, rule, from);
             }
             return null;
@@ -70,9 +71,9 @@ public final class AlertStore {
 
     /** The rule's values for the target, newest first, at most {@code limit} rounds. */
     public List<Observation> observations(String schedule, String rule, String target, int limit) throws SQLException {
-        return db.tx(c -> Db.query(c, "SELECT round_id, at, value, run_id, note FROM alert_observations WHERE "
+        return db.tx(c -> Sql.query(c, "SELECT round_id, at, value, run_id, note FROM alert_observations WHERE "
                 + "schedule = ? AND rule = ? AND target = ? ORDER BY at DESC, round_id DESC LIMIT ?",
-                rs -> new Observation(rs.getString(1), rs.getLong(2), Db.optDouble(rs, 3), rs.getString(4),
+                rs -> new Observation(rs.getString(1), rs.getLong(2), Sql.optDouble(rs, 3), rs.getString(4),
                         rs.getString(5)), schedule, rule, target, limit));
     }
 
@@ -84,9 +85,9 @@ public final class AlertStore {
     public List<Change> applyRound(String schedule, AlertRule rule, String target, Observation o,
                                    AlertMachine.Step step) throws SQLException {
         return db.tx(c -> {
-            Db.update(c, "DELETE FROM alert_observations WHERE schedule = ? AND rule = ? AND target = ? AND round_id = ?",
+            Sql.update(c, "DELETE FROM alert_observations WHERE schedule = ? AND rule = ? AND target = ? AND round_id = ?",
                     schedule, rule.name(), target, o.roundId());
-            Db.update(c, "INSERT INTO alert_observations (schedule, rule, target, round_id, at, value, run_id, note) "
+            Sql.update(c, "INSERT INTO alert_observations (schedule, rule, target, round_id, at, value, run_id, note) "
                     + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", schedule, rule.name(), target, o.roundId(), o.at(), o.value(),
                     o.runId(), o.note());
             AlertState before = state(c, schedule, rule.name(), target);
@@ -118,9 +119,9 @@ public final class AlertStore {
                 }
             }
             AlertState s = step.state().withIncidents(incident, noData);
-            Db.update(c, "DELETE FROM alert_states WHERE schedule = ? AND rule = ? AND target = ?", schedule,
+            Sql.update(c, "DELETE FROM alert_states WHERE schedule = ? AND rule = ? AND target = ?", schedule,
                     rule.name(), target);
-            Db.update(c, "INSERT INTO alert_states (schedule, rule, target, state, breach_streak, clear_streak, "
+            Sql.update(c, "INSERT INTO alert_states (schedule, rule, target, state, breach_streak, clear_streak, "
                     + "no_data_streak, since_notice, incident_id, no_data_incident_id, updated_at) VALUES "
                     + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", schedule, rule.name(), target, s.status().name(),
                     s.breachStreak(), s.clearStreak(), s.noDataStreak(), s.sinceNotice(), incident, noData, o.at());
@@ -131,7 +132,7 @@ public final class AlertStore {
     private static String open(Connection c, String schedule, AlertRule rule, String target, String kind,
                                Observation o) throws SQLException {
         String id = Db.newId("inc", o.at());
-        Db.update(c, "INSERT INTO alert_incidents (" + INCIDENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        Sql.update(c, "INSERT INTO alert_incidents (" + INCIDENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 id, schedule, rule.name(), target, kind, o.at(), o.roundId(), null, null, o.value(), o.value(), o.value());
         return id;
     }
@@ -139,31 +140,31 @@ public final class AlertStore {
     /** An open incident's last value, and its worst in the rule's direction. */
     private static void track(Connection c, String incident, double value, boolean higherIsWorse) throws SQLException {
         String worse = higherIsWorse ? ">" : "<";
-        Db.update(c, "UPDATE alert_incidents SET last_value = ?, worst_value = CASE WHEN worst_value IS NULL OR ? "
+        Sql.update(c, "UPDATE alert_incidents SET last_value = ?, worst_value = CASE WHEN worst_value IS NULL OR ? "
                 + worse + " worst_value THEN ? ELSE worst_value END WHERE incident_id = ?", value, value, value, incident);
     }
 
     private static void close(Connection c, String incident, Observation o) throws SQLException {
-        Db.update(c, "UPDATE alert_incidents SET resolved_at = ?, resolved_round = ? WHERE incident_id = ?", o.at(),
+        Sql.update(c, "UPDATE alert_incidents SET resolved_at = ?, resolved_round = ? WHERE incident_id = ?", o.at(),
                 o.roundId(), incident);
     }
 
     private static Incident event(Connection c, String incident, Event e, Observation o) throws SQLException {
         Incident i = incident(c, incident);
-        Db.update(c, "INSERT INTO alert_events (event_id, incident_id, schedule, rule, target, kind, at, round_id, value) "
+        Sql.update(c, "INSERT INTO alert_events (event_id, incident_id, schedule, rule, target, kind, at, round_id, value) "
                 + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", Db.newId("evt", o.at()), incident, i.schedule(), i.rule(),
                 i.target(), e.name().toLowerCase(java.util.Locale.ROOT), o.at(), o.roundId(), o.value());
         return i;
     }
 
     private static Incident incident(Connection c, String id) throws SQLException {
-        return Db.query(c, "SELECT " + INCIDENT_COLUMNS + " FROM alert_incidents WHERE incident_id = ?",
+        return Sql.query(c, "SELECT " + INCIDENT_COLUMNS + " FROM alert_incidents WHERE incident_id = ?",
                 AlertStore::incident, id).getFirst();
     }
 
     /** The schedule's incidents, newest first. */
     public List<Incident> incidents(String schedule, int limit) throws SQLException {
-        return db.tx(c -> Db.query(c, "SELECT " + INCIDENT_COLUMNS + " FROM alert_incidents WHERE schedule = ? "
+        return db.tx(c -> Sql.query(c, "SELECT " + INCIDENT_COLUMNS + " FROM alert_incidents WHERE schedule = ? "
                 + "ORDER BY opened_at DESC, incident_id DESC LIMIT ?", AlertStore::incident, schedule, limit));
     }
 
@@ -173,14 +174,14 @@ public final class AlertStore {
 
     /** The schedule's alert history, oldest first (the trend page's marks). */
     public List<HistoryEvent> events(String schedule) throws SQLException {
-        return db.tx(c -> Db.query(c, "SELECT incident_id, rule, target, kind, at, round_id, value FROM alert_events "
+        return db.tx(c -> Sql.query(c, "SELECT incident_id, rule, target, kind, at, round_id, value FROM alert_events "
                 + "WHERE schedule = ? ORDER BY at, event_id", rs -> new HistoryEvent(rs.getString(1), rs.getString(2),
-                rs.getString(3), rs.getString(4), rs.getLong(5), rs.getString(6), Db.optDouble(rs, 7)), schedule));
+                rs.getString(3), rs.getString(4), rs.getLong(5), rs.getString(6), Sql.optDouble(rs, 7)), schedule));
     }
 
     private static Incident incident(ResultSet rs) throws SQLException {
         return new Incident(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                rs.getLong(6), rs.getString(7), Db.optLong(rs, 8), rs.getString(9), Db.optDouble(rs, 10),
-                Db.optDouble(rs, 11), Db.optDouble(rs, 12));
+                rs.getLong(6), rs.getString(7), Sql.optLong(rs, 8), rs.getString(9), Sql.optDouble(rs, 10),
+                Sql.optDouble(rs, 11), Sql.optDouble(rs, 12));
     }
 }

@@ -1,5 +1,6 @@
 package io.unibench.schedule;
 
+import io.unibench.store.Sql;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 import java.sql.ResultSet;
@@ -39,7 +40,7 @@ public final class OutboxStore {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        db.tx(c -> Db.update(c, "INSERT INTO notify_outbox (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        db.tx(c -> Sql.update(c, "INSERT INTO notify_outbox (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 id, schedule, ch.name(), ch.type().id(), ch.urlEnv(), ch.secretEnv(),
                 ch.format() != null ? ch.format() : ch.signatureHeader(), json, nowMillis, nowMillis, 0, PENDING, null));
         return id;
@@ -47,20 +48,20 @@ public final class OutboxStore {
 
     /** Pending messages whose next attempt is due, oldest first. */
     public List<Message> due(long nowMillis, int limit) throws SQLException {
-        return db.tx(c -> Db.query(c, "SELECT " + COLUMNS + " FROM notify_outbox WHERE status = ? AND next_attempt_at "
+        return db.tx(c -> Sql.query(c, "SELECT " + COLUMNS + " FROM notify_outbox WHERE status = ? AND next_attempt_at "
                 + "<= ? ORDER BY next_attempt_at, message_id LIMIT ?", OutboxStore::message, PENDING, nowMillis, limit));
     }
 
     /** The earliest next attempt of a pending message, or null when none is pending. */
     public Long nextAttempt() throws SQLException {
-        List<Long> t = db.tx(c -> Db.query(c, "SELECT MIN(next_attempt_at) FROM notify_outbox WHERE status = ?",
-                rs -> Db.optLong(rs, 1), PENDING));
+        List<Long> t = db.tx(c -> Sql.query(c, "SELECT MIN(next_attempt_at) FROM notify_outbox WHERE status = ?",
+                rs -> Sql.optLong(rs, 1), PENDING));
         return t.isEmpty() ? null : t.getFirst();
     }
 
     /** A message held back by its channel's rate limit: not an attempt, just later. */
     public void postpone(String messageId, long untilMillis) throws SQLException {
-        db.tx(c -> Db.update(c, "UPDATE notify_outbox SET next_attempt_at = ? WHERE message_id = ?", untilMillis, messageId));
+        db.tx(c -> Sql.update(c, "UPDATE notify_outbox SET next_attempt_at = ? WHERE message_id = ?", untilMillis, messageId));
     }
 
     /**
@@ -71,10 +72,10 @@ public final class OutboxStore {
             throws SQLException {
         int attempt = m.attempts() + 1;
         db.tx(c -> {
-            Db.update(c, "INSERT INTO notify_deliveries (message_id, attempt, at, http_status, outcome, detail) "
+            Sql.update(c, "INSERT INTO notify_deliveries (message_id, attempt, at, http_status, outcome, detail) "
                     + "VALUES (?, ?, ?, ?, ?, ?)", m.messageId(), attempt, nowMillis, httpStatus,
                     status.equals(SENT) ? "delivered" : "error", detail);
-            return Db.update(c, "UPDATE notify_outbox SET attempts = ?, status = ?, last_error = ?, next_attempt_at = ? "
+            return Sql.update(c, "UPDATE notify_outbox SET attempts = ?, status = ?, last_error = ?, next_attempt_at = ? "
                     + "WHERE message_id = ?", attempt, status, status.equals(SENT) ? null : detail, nextAttemptAt,
                     m.messageId());
         });
@@ -82,12 +83,12 @@ public final class OutboxStore {
 
     /** The schedule's messages, newest first. */
     public List<Message> messages(String schedule, int limit) throws SQLException {
-        return db.tx(c -> Db.query(c, "SELECT " + COLUMNS + " FROM notify_outbox WHERE schedule = ? ORDER BY "
+        return db.tx(c -> Sql.query(c, "SELECT " + COLUMNS + " FROM notify_outbox WHERE schedule = ? ORDER BY "
                 + "created_at DESC, message_id DESC LIMIT ?", OutboxStore::message, schedule, limit));
     }
 
     public List<Delivery> deliveries(String messageId) throws SQLException {
-        return db.tx(c -> Db.query(c, "SELECT message_id, attempt, at, http_status, outcome, detail FROM "
+        return db.tx(c -> Sql.query(c, "SELECT message_id, attempt, at, http_status, outcome, detail FROM "
                 + "notify_deliveries WHERE message_id = ? ORDER BY attempt", rs -> new Delivery(rs.getString(1),
                 rs.getInt(2), rs.getLong(3), rs.getObject(4) == null ? null : rs.getInt(4), rs.getString(5),
                 rs.getString(6)), messageId));

@@ -1,5 +1,6 @@
 package io.unibench.schedule;
 
+import io.unibench.store.Sql;
 import io.unibench.BadInputException;
 import io.unibench.store.Owner;
 import io.unibench.store.StoreLocation;
@@ -57,12 +58,12 @@ public final class ScheduleStore implements AutoCloseable {
     /** Inserts a new schedule; bad input when the name is taken. */
     public void add(Schedule s) throws SQLException {
         db.tx(c -> {
-            if (!Db.query(c, "SELECT 1 FROM schedules WHERE name = ?", rs -> 1, s.name()).isEmpty()) {
+            if (!Sql.query(c, "SELECT 1 FROM schedules WHERE name = ?", rs -> 1, s.name()).isEmpty()) {
                 throw new BadInputException("schedule '" + s.name() + "': already exists (schedule remove it first, "
                         + "or choose another name)");
             }
             TriggerColumns t = TriggerColumns.of(s.trigger());
-            return Db.update(c, "INSERT INTO schedules (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            return Sql.update(c, "INSERT INTO schedules (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     s.name(), s.document(), s.documentName(), t.cron, t.zone, t.everyMs, s.jitter().toMillis(),
                     s.enabled(), s.nextFireAt(), s.nextDueAt(), s.createdAt(), s.updatedAt());
         });
@@ -72,7 +73,7 @@ public final class ScheduleStore implements AutoCloseable {
     public void update(Schedule s) throws SQLException {
         db.tx(c -> {
             TriggerColumns t = TriggerColumns.of(s.trigger());
-            int n = Db.update(c, "UPDATE schedules SET document = ?, document_name = ?, cron = ?, time_zone = ?, "
+            int n = Sql.update(c, "UPDATE schedules SET document = ?, document_name = ?, cron = ?, time_zone = ?, "
                             + "every_ms = ?, jitter_ms = ?, enabled = ?, next_fire_at = ?, next_due_at = ?, updated_at = ? "
                             + "WHERE name = ?", s.document(), s.documentName(), t.cron, t.zone, t.everyMs,
                     s.jitter().toMillis(), s.enabled(), s.nextFireAt(), s.nextDueAt(), s.updatedAt(), s.name());
@@ -82,12 +83,12 @@ public final class ScheduleStore implements AutoCloseable {
     }
 
     public List<Schedule> list() throws SQLException {
-        return db.tx(c -> Db.query(c, "SELECT " + COLUMNS + " FROM schedules ORDER BY name", ScheduleStore::schedule));
+        return db.tx(c -> Sql.query(c, "SELECT " + COLUMNS + " FROM schedules ORDER BY name", ScheduleStore::schedule));
     }
 
     /** The schedule, or bad input naming it. */
     public Schedule get(String name) throws SQLException {
-        List<Schedule> found = db.tx(c -> Db.query(c, "SELECT " + COLUMNS + " FROM schedules WHERE name = ?",
+        List<Schedule> found = db.tx(c -> Sql.query(c, "SELECT " + COLUMNS + " FROM schedules WHERE name = ?",
                 ScheduleStore::schedule, name));
         if (found.isEmpty()) throw noSuch(name);
         return found.getFirst();
@@ -96,7 +97,7 @@ public final class ScheduleStore implements AutoCloseable {
     public void setEnabled(String name, boolean enabled, long nowMillis) throws SQLException {
         db.tx(c -> {
             // re-enabled: the scheduler computes the next fire time from now (no catch-up for the disabled time)
-            int n = Db.update(c, "UPDATE schedules SET enabled = ?, next_fire_at = NULL, next_due_at = NULL, "
+            int n = Sql.update(c, "UPDATE schedules SET enabled = ?, next_fire_at = NULL, next_due_at = NULL, "
                     + "updated_at = ? WHERE name = ?", enabled, nowMillis, name);
             if (n == 0) throw noSuch(name);
             return n;
@@ -105,19 +106,19 @@ public final class ScheduleStore implements AutoCloseable {
 
     /** The scheduler's bookkeeping: the next fire time and when that round is due (with its jitter). */
     public void setNext(String name, Long fireAt, Long dueAt) throws SQLException {
-        db.tx(c -> Db.update(c, "UPDATE schedules SET next_fire_at = ?, next_due_at = ? WHERE name = ?",
+        db.tx(c -> Sql.update(c, "UPDATE schedules SET next_fire_at = ?, next_due_at = ? WHERE name = ?",
                 fireAt, dueAt, name));
     }
 
     /** Removes the schedule with its rules, rounds and alert state; its runs stay in the history. */
     public void remove(String name) throws SQLException {
         db.tx(c -> {
-            if (Db.update(c, "DELETE FROM schedules WHERE name = ?", name) == 0) throw noSuch(name);
-            Db.update(c, "DELETE FROM round_runs WHERE round_id IN (SELECT round_id FROM schedule_rounds WHERE "
+            if (Sql.update(c, "DELETE FROM schedules WHERE name = ?", name) == 0) throw noSuch(name);
+            Sql.update(c, "DELETE FROM round_runs WHERE round_id IN (SELECT round_id FROM schedule_rounds WHERE "
                     + "schedule = ?)", name);
             for (String table : List.of("schedule_rules", "schedule_rounds", "alert_observations", "alert_states",
                     "alert_incidents", "alert_events")) {
-                Db.update(c, "DELETE FROM " + table + " WHERE schedule = ?", name);
+                Sql.update(c, "DELETE FROM " + table + " WHERE schedule = ?", name);
             }
             return null;
         });
@@ -133,7 +134,7 @@ public final class ScheduleStore implements AutoCloseable {
         Trigger trigger = cron != null ? Trigger.cron(cron, rs.getString(5), "cron")
                 : new Trigger.Every(Duration.ofMillis(rs.getLong(6)), created);
         return new Schedule(rs.getString(1), rs.getString(2), rs.getString(3), trigger,
-                Duration.ofMillis(rs.getLong(7)), rs.getInt(8) != 0, Db.optLong(rs, 9), Db.optLong(rs, 10), created,
+                Duration.ofMillis(rs.getLong(7)), rs.getInt(8) != 0, Sql.optLong(rs, 9), Sql.optLong(rs, 10), created,
                 rs.getLong(12));
     }
 
@@ -151,20 +152,20 @@ public final class ScheduleStore implements AutoCloseable {
     /** Adds or replaces one rule given outside the document (its {@code alerts:} entry as JSON). */
     public void putRule(String schedule, String rule, String ruleJson) throws SQLException {
         db.tx(c -> {
-            Db.update(c, "DELETE FROM schedule_rules WHERE schedule = ? AND name = ?", schedule, rule);
-            return Db.update(c, "INSERT INTO schedule_rules (schedule, name, rule_json) VALUES (?, ?, ?)", schedule,
+            Sql.update(c, "DELETE FROM schedule_rules WHERE schedule = ? AND name = ?", schedule, rule);
+            return Sql.update(c, "INSERT INTO schedule_rules (schedule, name, rule_json) VALUES (?, ?, ?)", schedule,
                     rule, ruleJson);
         });
     }
 
     public boolean removeRule(String schedule, String rule) throws SQLException {
-        return db.tx(c -> Db.update(c, "DELETE FROM schedule_rules WHERE schedule = ? AND name = ?", schedule, rule)) > 0;
+        return db.tx(c -> Sql.update(c, "DELETE FROM schedule_rules WHERE schedule = ? AND name = ?", schedule, rule)) > 0;
     }
 
     /** Rule name → JSON, in name order. */
     public Map<String, String> rules(String schedule) throws SQLException {
         Map<String, String> out = new LinkedHashMap<>();
-        db.tx(c -> Db.query(c, "SELECT name, rule_json FROM schedule_rules WHERE schedule = ? ORDER BY name",
+        db.tx(c -> Sql.query(c, "SELECT name, rule_json FROM schedule_rules WHERE schedule = ? ORDER BY name",
                 rs -> out.put(rs.getString(1), rs.getString(2)), schedule));
         return out;
     }
@@ -177,7 +178,7 @@ public final class ScheduleStore implements AutoCloseable {
      */
     public Round startRound(String schedule, String trigger, long dueAt, long nowMillis) throws SQLException {
         return db.tx(c -> {
-            List<Round> active = Db.query(c, "SELECT " + ROUND_COLUMNS + " FROM schedule_rounds WHERE schedule = ? "
+            List<Round> active = Sql.query(c, "SELECT " + ROUND_COLUMNS + " FROM schedule_rounds WHERE schedule = ? "
                     + "AND status IN (?, ?) ORDER BY due_at", ScheduleStore::round, schedule, Round.QUEUED, Round.RUNNING);
             String id = Db.newId("round", nowMillis);
             Owner me = Owner.current();
@@ -205,13 +206,13 @@ public final class ScheduleStore implements AutoCloseable {
 
     private static void insertRound(Connection c, String id, String schedule, String trigger, long dueAt, Long endedAt,
                                     String status, String reason, Owner owner) throws SQLException {
-        Db.update(c, "INSERT INTO schedule_rounds (round_id, schedule, trigger_kind, due_at, started_at, ended_at, "
+        Sql.update(c, "INSERT INTO schedule_rounds (round_id, schedule, trigger_kind, due_at, started_at, ended_at, "
                         + "status, reason, owner_host, owner_pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", id, schedule,
                 trigger, dueAt, null, endedAt, status, reason, owner.host(), owner.pid());
     }
 
     public void roundRunning(String roundId, long nowMillis) throws SQLException {
-        db.tx(c -> Db.update(c, "UPDATE schedule_rounds SET status = ?, started_at = ? WHERE round_id = ?",
+        db.tx(c -> Sql.update(c, "UPDATE schedule_rounds SET status = ?, started_at = ? WHERE round_id = ?",
                 Round.RUNNING, nowMillis, roundId));
     }
 
@@ -219,10 +220,10 @@ public final class ScheduleStore implements AutoCloseable {
     public void roundEnded(String roundId, String status, String reason, List<String> runIds, long nowMillis)
             throws SQLException {
         db.tx(c -> {
-            Db.update(c, "UPDATE schedule_rounds SET status = ?, reason = ?, ended_at = ? WHERE round_id = ?", status,
+            Sql.update(c, "UPDATE schedule_rounds SET status = ?, reason = ?, ended_at = ? WHERE round_id = ?", status,
                     reason, nowMillis, roundId);
             for (String run : runIds) {
-                Db.update(c, "INSERT INTO round_runs (round_id, run_id) VALUES (?, ?)", roundId, run);
+                Sql.update(c, "INSERT INTO round_runs (round_id, run_id) VALUES (?, ?)", roundId, run);
             }
             return null;
         });
@@ -235,7 +236,7 @@ public final class ScheduleStore implements AutoCloseable {
     public int recoverAbandoned(long nowMillis) throws SQLException {
         Owner me = Owner.current();
         return db.tx(c -> {
-            List<String[]> active = Db.query(c, "SELECT round_id, owner_host, owner_pid FROM schedule_rounds WHERE "
+            List<String[]> active = Sql.query(c, "SELECT round_id, owner_host, owner_pid FROM schedule_rounds WHERE "
                     + "status IN (?, ?)", rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)},
                     Round.QUEUED, Round.RUNNING);
             int n = 0;
@@ -244,7 +245,7 @@ public final class ScheduleStore implements AutoCloseable {
                 boolean gone = mine && Long.parseLong(r[2]) != me.pid()
                         && ProcessHandle.of(Long.parseLong(r[2])).map(p -> !p.isAlive()).orElse(true);
                 if (gone) {
-                    n += Db.update(c, "UPDATE schedule_rounds SET status = ?, ended_at = ?, reason = ? WHERE round_id = ?",
+                    n += Sql.update(c, "UPDATE schedule_rounds SET status = ?, ended_at = ?, reason = ? WHERE round_id = ?",
                             Round.INTERRUPTED, nowMillis, "the process running it (pid " + r[2] + ") is gone", r[0]);
                 }
             }
@@ -255,7 +256,7 @@ public final class ScheduleStore implements AutoCloseable {
     /** The schedule's rounds, newest first, at most {@code limit}. */
     public List<Round> rounds(String schedule, int limit) throws SQLException {
         return db.tx(c -> {
-            List<Round> rows = Db.query(c, "SELECT " + ROUND_COLUMNS + " FROM schedule_rounds WHERE schedule = ? "
+            List<Round> rows = Sql.query(c, "SELECT " + ROUND_COLUMNS + " FROM schedule_rounds WHERE schedule = ? "
                     + "ORDER BY due_at DESC, round_id DESC LIMIT ?", ScheduleStore::round, schedule, limit);
             List<Round> out = new ArrayList<>(rows.size());
             for (Round r : rows) out.add(withRuns(c, r));
@@ -265,7 +266,7 @@ public final class ScheduleStore implements AutoCloseable {
 
     public Round round(String roundId) throws SQLException {
         return db.tx(c -> {
-            List<Round> rows = Db.query(c, "SELECT " + ROUND_COLUMNS + " FROM schedule_rounds WHERE round_id = ?",
+            List<Round> rows = Sql.query(c, "SELECT " + ROUND_COLUMNS + " FROM schedule_rounds WHERE round_id = ?",
                     ScheduleStore::round, roundId);
             if (rows.isEmpty()) throw new BadInputException("round '" + roundId + "': no such round");
             return withRuns(c, rows.getFirst());
@@ -273,15 +274,15 @@ public final class ScheduleStore implements AutoCloseable {
     }
 
     private static Round withRuns(Connection c, Round r) throws SQLException {
-        List<String> runs = Db.query(c, "SELECT run_id FROM round_runs WHERE round_id = ? ORDER BY run_id",
+        List<String> runs = Sql.query(c, "SELECT run_id FROM round_runs WHERE round_id = ? ORDER BY run_id",
                 rs -> rs.getString(1), r.roundId());
         return new Round(r.roundId(), r.schedule(), r.trigger(), r.dueAt(), r.startedAt(), r.endedAt(), r.status(),
                 r.reason(), runs);
     }
 
     private static Round round(ResultSet rs) throws SQLException {
-        return new Round(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), Db.optLong(rs, 5),
-                Db.optLong(rs, 6), rs.getString(7), rs.getString(8), List.of());
+        return new Round(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), Sql.optLong(rs, 5),
+                Sql.optLong(rs, 6), rs.getString(7), rs.getString(8), List.of());
     }
 
     @Override

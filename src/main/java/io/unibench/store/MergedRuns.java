@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -61,25 +59,18 @@ public final class MergedRuns {
     public static Result store(StoreLocation location, String group, Owner me, long nowMillis)
             throws SQLException, InterruptedException {
         String id = runId(group);
-        try (Connection c = RunStore.connect(location)) {
-            if (!claim(c, group, id, me, nowMillis)) return new Result(Result.Kind.ALREADY, id, "merged by another process");
-        }
-        try {
-            MergedGroup g = GroupMerge.merge(location, group);
-            store(location, g, id, me, nowMillis);
-            try (Connection c = RunStore.connect(location); PreparedStatement ps = c.prepareStatement(
-                    "UPDATE run_group_merges SET status = ?, stored_at = ?, partial_reasons = ? WHERE run_group = ?")) {
-                ps.setString(1, STORED);
-                ps.setLong(2, nowMillis);
-                ps.setString(3, ResultJson.write(g.partialReasons()));
-                ps.setString(4, group);
-                ps.executeUpdate();
-                c.commit();
+        try (Database db = Database.open(location)) {
+            if (!claim(db, group, id, me, nowMillis)) return new Result(Result.Kind.ALREADY, id, "merged by another process");
+            try {
+                MergedGroup g = GroupMerge.merge(location, group);
+                store(location, g, id, me, nowMillis);
+                db.write(c -> Sql.update(c, "UPDATE run_group_merges SET status = ?, stored_at = ?, partial_reasons = ? "
+                        + "WHERE run_group = ?", STORED, nowMillis, ResultJson.write(g.partialReasons()), group));
+                return new Result(Result.Kind.STORED, id, g.partial() ? String.join("; ", g.partialReasons()) : null);
+            } catch (SQLException | InterruptedException | RuntimeException e) {
+                release(db, group, id); // the next shard, the service or `runs merge G --store` tries again
+                throw e;
             }
-            return new Result(Result.Kind.STORED, id, g.partial() ? String.join("; ", g.partialReasons()) : null);
-        } catch (SQLException | InterruptedException | RuntimeException e) {
-            release(location, group, id); // the next shard, the service or `runs merge G --store` tries again
-            throw e;
         }
     }
 
@@ -91,14 +82,10 @@ public final class MergedRuns {
     public static List<Result> mergeOpenGroups(StoreLocation location, Owner me, long nowMillis,
                                                java.util.function.BiConsumer<String, Exception> failed)
             throws SQLException, InterruptedException {
-        List<String> open = new ArrayList<>();
-        try (Connection c = RunStore.connect(location); PreparedStatement ps = c.prepareStatement("SELECT DISTINCT "
-                + "run_group FROM run_shards WHERE run_group NOT IN (SELECT run_group FROM run_group_merges) "
-                + "ORDER BY run_group")) {
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) open.add(rs.getString(1));
-            }
-            c.commit();
+        List<String> open;
+        try (Database db = Database.open(location)) {
+            open = db.read(c -> Sql.query(c, "SELECT DISTINCT run_group FROM run_shards WHERE run_group NOT IN "
+                    + "(SELECT run_group FROM run_group_merges) ORDER BY run_group", rs -> rs.getString(1)));
         }
         List<Result> stored = new ArrayList<>();
         for (String group : open) {
@@ -139,83 +126,45 @@ public final class MergedRuns {
     }
 
     /** Inserts the group's claim, or takes over one whose merging process died; false when another holds it. */
-    private static boolean claim(Connection c, String group, String id, Owner me, long nowMillis) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO run_group_merges (run_group, run_id, status, "
-                + "owner_host, owner_pid, owner_started, claimed_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setString(1, group);
-            ps.setString(2, id);
-            ps.setString(3, MERGING);
-            ps.setString(4, me.host());
-            ps.setLong(5, me.pid());
-            ps.setLong(6, me.startedAt());
-            ps.setLong(7, nowMillis);
-            ps.executeUpdate();
-            c.commit();
+    private static boolean claim(Database db, String group, String id, Owner me, long nowMillis) throws SQLException {
+        try {
+            db.write(c -> Sql.update(c, "INSERT INTO run_group_merges (run_group, run_id, status, owner_host, owner_pid, "
+                    + "owner_started, claimed_at) VALUES (?, ?, ?, ?, ?, ?, ?)", group, id, MERGING, me.host(), me.pid(),
+                    me.startedAt(), nowMillis));
             return true;
         } catch (SQLException e) {
-            c.rollback();
             if (!ShardRegistry.isUniqueViolation(e)) throw e;
         }
-        Owner holder;
-        try (PreparedStatement ps = c.prepareStatement("SELECT owner_host, owner_pid, owner_started FROM "
-                + "run_group_merges WHERE run_group = ? AND status = ?")) {
-            ps.setString(1, group);
-            ps.setString(2, MERGING);
-            try (ResultSet rs = ps.executeQuery()) {
-                holder = rs.next() ? new Owner(rs.getString(1), rs.getLong(2), rs.getLong(3)) : null;
-            }
-        }
-        c.commit();
-        if (holder == null && !exists(c, id)) {
+        Owner holder = db.read(c -> Sql.first(c, "SELECT owner_host, owner_pid, owner_started FROM run_group_merges "
+                + "WHERE run_group = ? AND status = ?", rs -> new Owner(rs.getString(1), rs.getLong(2), rs.getLong(3)),
+                group, MERGING));
+        if (holder == null && db.read(c -> Sql.first(c, "SELECT 1 FROM runs WHERE run_id = ?", rs -> 1, id)) == null) {
             // stored, then its run deleted by a build that kept the claim: a claim for nothing, released
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM run_group_merges WHERE run_group = ? AND status = ?")) {
-                ps.setString(1, group);
-                ps.setString(2, STORED);
-                boolean released = ps.executeUpdate() == 1;
-                c.commit();
-                if (released) deleteRun(c, id); // whatever of it is left (its points, its parts)
-                return released && claim(c, group, id, me, nowMillis);
-            }
+            boolean released = db.write(c -> {
+                boolean r = Sql.update(c, "DELETE FROM run_group_merges WHERE run_group = ? AND status = ?", group,
+                        STORED) == 1;
+                if (r) deleteRun(c, id); // whatever of it is left (its points, its parts)
+                return r;
+            });
+            return released && claim(db, group, id, me, nowMillis);
         }
         if (holder == null || !holder.deadOn(me.host())) return false; // stored, or being merged
-        try (PreparedStatement ps = c.prepareStatement("UPDATE run_group_merges SET owner_host = ?, owner_pid = ?, "
-                + "owner_started = ?, claimed_at = ? WHERE run_group = ? AND status = ? AND owner_host = ? "
-                + "AND owner_pid = ? AND owner_started = ?")) {
-            ps.setString(1, me.host());
-            ps.setLong(2, me.pid());
-            ps.setLong(3, me.startedAt());
-            ps.setLong(4, nowMillis);
-            ps.setString(5, group);
-            ps.setString(6, MERGING);
-            ps.setString(7, holder.host());
-            ps.setLong(8, holder.pid());
-            ps.setLong(9, holder.startedAt());
-            boolean mine = ps.executeUpdate() == 1;
-            c.commit();
+        return db.write(c -> {
+            boolean mine = Sql.update(c, "UPDATE run_group_merges SET owner_host = ?, owner_pid = ?, owner_started = ?, "
+                    + "claimed_at = ? WHERE run_group = ? AND status = ? AND owner_host = ? AND owner_pid = ? "
+                    + "AND owner_started = ?", me.host(), me.pid(), me.startedAt(), nowMillis, group, MERGING,
+                    holder.host(), holder.pid(), holder.startedAt()) == 1;
             if (mine) deleteRun(c, id); // what the dead merger stored half
             return mine;
-        }
+        });
     }
 
-    private static boolean exists(Connection c, String runId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM runs WHERE run_id = ?")) {
-            ps.setString(1, runId);
-            try (ResultSet rs = ps.executeQuery()) {
-                boolean found = rs.next();
-                c.commit();
-                return found;
-            }
-        }
-    }
-
-    private static void release(StoreLocation location, String group, String id) {
-        try (Connection c = RunStore.connect(location)) {
-            deleteRun(c, id);
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM run_group_merges WHERE run_group = ?")) {
-                ps.setString(1, group);
-                ps.executeUpdate();
-            }
-            c.commit();
+    private static void release(Database db, String group, String id) {
+        try {
+            db.write(c -> {
+                deleteRun(c, id);
+                return Sql.update(c, "DELETE FROM run_group_merges WHERE run_group = ?", group);
+            });
         } catch (SQLException ignored) {
             // the claim stays; its owner is this process, whose end lets the next caller take it over
         }
@@ -223,12 +172,8 @@ public final class MergedRuns {
 
     private static void deleteRun(Connection c, String id) throws SQLException {
         for (String table : List.of("run_group_parts", "run_points", "run_tags", "runs")) {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE run_id = ?")) {
-                ps.setString(1, id);
-                ps.executeUpdate();
-            }
+            Sql.update(c, "DELETE FROM " + table + " WHERE run_id = ?", id);
         }
-        c.commit();
     }
 
     /** The merged run: the first shard's target and configuration, the merge's points, the group's counts. */
@@ -286,17 +231,14 @@ public final class MergedRuns {
         if (!runId.startsWith(RunStore.MERGED_PREFIX)) return null;
         String group = runId.substring(RunStore.MERGED_PREFIX.length());
         List<String> reasons = new ArrayList<>();
-        try (Connection c = RunStore.connect(location); PreparedStatement ps = c.prepareStatement(
-                "SELECT partial_reasons FROM run_group_merges WHERE run_group = ? AND status = ?")) {
-            ps.setString(1, group);
-            ps.setString(2, STORED);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) return null;
-                JsonNode list = ResultJson.read(rs.getString(1));
-                if (list != null) list.forEach(n -> reasons.add(n.asText()));
-            }
-            c.commit();
+        String stored;
+        try (Database db = Database.open(location)) {
+            stored = db.read(c -> Sql.first(c, "SELECT COALESCE(partial_reasons, 'null') FROM run_group_merges "
+                    + "WHERE run_group = ? AND status = ?", rs -> rs.getString(1), group, STORED));
         }
+        if (stored == null) return null;
+        JsonNode list = ResultJson.read(stored);
+        if (list != null) list.forEach(n -> reasons.add(n.asText()));
         List<Member> members = new ArrayList<>();
         try (ShardRegistry registry = ShardRegistry.open(location); RunStore store = RunStore.open(location)) {
             for (ShardRow row : registry.shards(group)) {

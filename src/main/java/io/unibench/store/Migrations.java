@@ -13,7 +13,8 @@ import java.util.List;
 
 /**
  * Versioned schema migrations as plain numbered SQL files ({@code migrations/V<n>__<what>.sql} beside this
- * class), applied in order on open and recorded in {@code schema_version}. One file serves both databases:
+ * class), applied in order when a process first opens the store ({@link Database}) and recorded in
+ * {@code schema_version} with each file's checksum, so a file edited after it was applied is refused. One file serves both databases:
  * {@code ${BLOB}} becomes the dialect's binary type.
  *
  * <p>Several runners may start at once (a team's PostgreSQL, or two shells on one SQLite file), so the check
@@ -47,7 +48,10 @@ final class Migrations {
         return Integer.parseInt(file.substring(1, file.indexOf("__")));
     }
 
-    /** Brings the schema to {@link #latest()}; returns the version found before. */
+    /**
+     * Brings the schema to {@link #latest()}; returns the version found before. An applied file whose text changed
+     * since (its checksum, recorded when it was applied) is refused: a released migration is never edited.
+     */
     static int apply(Connection c, Dialect dialect) throws SQLException {
         boolean auto = c.getAutoCommit();
         try (Statement st = c.createStatement()) {
@@ -60,12 +64,16 @@ final class Migrations {
             }
             try {
                 st.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
-                        + "description TEXT NOT NULL, applied_at BIGINT NOT NULL)");
+                        + "description TEXT NOT NULL, applied_at BIGINT NOT NULL, checksum TEXT)");
+                if (!hasChecksumColumn(st, dialect)) {
+                    // a store made before checksums: the column added, its files' sums recorded as they are now
+                    st.execute("ALTER TABLE schema_version ADD COLUMN checksum TEXT");
+                }
                 int current = 0;
-                java.util.Set<Integer> applied = new java.util.HashSet<>();
-                try (ResultSet rs = st.executeQuery("SELECT version FROM schema_version")) {
+                java.util.Map<Integer, String> applied = new java.util.HashMap<>();
+                try (ResultSet rs = st.executeQuery("SELECT version, checksum FROM schema_version")) {
                     while (rs.next()) {
-                        applied.add(rs.getInt(1));
+                        applied.put(rs.getInt(1), rs.getString(2));
                         current = Math.max(current, rs.getInt(1));
                     }
                 }
@@ -77,10 +85,22 @@ final class Migrations {
                 files.sort(java.util.Comparator.comparingInt(Migrations::version));
                 for (String file : files) {
                     int v = version(file);
-                    if (applied.contains(v)) continue;
-                    for (String sql : statements(read(file).replace("${BLOB}", dialect.blobType()))) st.execute(sql);
-                    st.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (" + v + ", '"
-                            + file.replace("'", "") + "', " + System.currentTimeMillis() + ")");
+                    String text = read(file);
+                    String sum = checksum(text);
+                    if (applied.containsKey(v)) {
+                        String recorded = applied.get(v);
+                        if (recorded == null) {
+                            st.execute("UPDATE schema_version SET checksum = '" + sum + "' WHERE version = " + v);
+                        } else if (!recorded.equals(sum)) {
+                            throw new SQLException("migration " + file + " was applied to this store with checksum "
+                                    + recorded + " but this build's file has " + sum + ": an applied migration must "
+                                    + "not be edited; restore it and put the change in a new V<n> file");
+                        }
+                        continue;
+                    }
+                    for (String sql : statements(text.replace("${BLOB}", dialect.blobType()))) st.execute(sql);
+                    st.execute("INSERT INTO schema_version (version, description, applied_at, checksum) VALUES (" + v
+                            + ", '" + file.replace("'", "") + "', " + System.currentTimeMillis() + ", '" + sum + "')");
                 }
                 if (dialect == Dialect.SQLITE) st.execute("COMMIT");
                 else c.commit();
@@ -95,22 +115,72 @@ final class Migrations {
         }
     }
 
-    /** The file's statements: {@code --} comments dropped, split at semicolons ending a line. */
+    private static boolean hasChecksumColumn(Statement st, Dialect dialect) throws SQLException {
+        String sql = dialect == Dialect.SQLITE
+                ? "SELECT 1 FROM pragma_table_info('schema_version') WHERE name = 'checksum'"
+                : "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+                        + "AND table_name = 'schema_version' AND column_name = 'checksum'";
+        try (ResultSet rs = st.executeQuery(sql)) {
+            return rs.next();
+        }
+    }
+
+    /** A file's checksum: SHA-256 of its text (line ends as {@code \n}), the first 16 hex digits. */
+    static String checksum(String text) {
+        try {
+            byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.replace("\r\n", "\n").getBytes(StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(hash, 0, 8);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The script's statements, split at semicolons; {@code --} line comments and {@code /* *}{@code /} block comments
+     * dropped, but only outside string literals ({@code '…'}, {@code ''} inside one) and quoted names ({@code "…"}).
+     */
     static List<String> statements(String script) {
         List<String> out = new ArrayList<>();
         StringBuilder sb = new StringBuilder();
-        for (String line : script.split("\n")) {
-            int comment = line.indexOf("--");
-            String code = (comment >= 0 ? line.substring(0, comment) : line).strip();
-            if (code.isEmpty()) continue;
-            sb.append(code).append('\n');
-            if (code.endsWith(";")) {
-                out.add(sb.substring(0, sb.lastIndexOf(";")).strip());
-                sb.setLength(0);
+        int n = script.length();
+        for (int i = 0; i < n; i++) {
+            char ch = script.charAt(i);
+            if (ch == '\'' || ch == '"') {
+                int end = i + 1;
+                while (end < n) {
+                    if (script.charAt(end) == ch) {
+                        if (end + 1 < n && script.charAt(end + 1) == ch) end += 2; // a doubled quote inside
+                        else break;
+                    } else {
+                        end++;
+                    }
+                }
+                if (end >= n) throw new IllegalArgumentException("unterminated " + ch + " in a migration");
+                sb.append(script, i, end + 1);
+                i = end;
+            } else if (ch == '-' && i + 1 < n && script.charAt(i + 1) == '-') {
+                while (i < n && script.charAt(i) != '\n') i++;
+                sb.append('\n');
+            } else if (ch == '/' && i + 1 < n && script.charAt(i + 1) == '*') {
+                int end = script.indexOf("*/", i + 2);
+                if (end < 0) throw new IllegalArgumentException("unterminated /* in a migration");
+                sb.append(' ');
+                i = end + 1;
+            } else if (ch == ';') {
+                add(out, sb);
+            } else {
+                sb.append(ch);
             }
         }
-        if (!sb.toString().isBlank()) out.add(sb.toString().strip());
+        add(out, sb);
         return out;
+    }
+
+    private static void add(List<String> out, StringBuilder sb) {
+        String sql = sb.toString().strip();
+        if (!sql.isEmpty()) out.add(sql);
+        sb.setLength(0);
     }
 
     private static String read(String file) {

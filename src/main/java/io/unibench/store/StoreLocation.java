@@ -3,11 +3,7 @@ package io.unibench.store;
 import io.unibench.BadInputException;
 import io.unibench.Secrets;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Pattern;
@@ -90,27 +86,6 @@ public record StoreLocation(String jdbcUrl, Dialect dialect, Path file, Properti
         p.setProperty("busy_timeout", "15000");
         Path abs = file.toAbsolutePath();
         return new StoreLocation("jdbc:sqlite:" + abs, Dialect.SQLITE, abs, p);
-    }
-
-    /**
-     * A new connection to this store with its schema migrated ({@link Migrations}), creating the SQLite file and its
-     * folder on first use: the run history's and the schedules' ({@code io.unibench.schedule}) stores open the same
-     * database this way.
-     */
-    public Connection connect() throws SQLException {
-        try {
-            if (file != null && file.getParent() != null) Files.createDirectories(file.getParent());
-        } catch (java.io.IOException e) {
-            throw new SQLException("cannot create " + file.getParent() + ": " + e.getMessage(), e);
-        }
-        Connection c = DriverManager.getConnection(jdbcUrl, properties);
-        try {
-            Migrations.apply(c, dialect);
-            return c;
-        } catch (SQLException | RuntimeException e) {
-            c.close();
-            throw e;
-        }
     }
 
     /** The URL with its user info and credential-named parameters masked, for messages. */

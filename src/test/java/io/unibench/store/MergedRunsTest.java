@@ -222,10 +222,8 @@ class MergedRunsTest {
             assertThat(MergedRuns.mergeOpenGroups(loc, Owner.current(), NOW, (g, e) -> { throw new AssertionError(e); }))
                     .extracting(MergedRuns.Result::runId).containsExactly("group:m5");
             // a claim left without its run (deleted by a build that kept claims) is released by the next merge
-            try (java.sql.Connection c = RunStore.connect(loc); java.sql.PreparedStatement ps = c.prepareStatement(
-                    "DELETE FROM runs WHERE run_id = 'group:m5'")) {
-                ps.executeUpdate();
-                c.commit();
+            try (Database db = Database.open(loc)) {
+                db.write(c -> Sql.update(c, "DELETE FROM runs WHERE run_id = 'group:m5'"));
             }
             assertThat(MergedRuns.store(loc, "m5", Owner.current(), NOW).kind()).isEqualTo(MergedRuns.Result.Kind.STORED);
             try (RunStore s = RunStore.open(loc)) {

@@ -43,6 +43,44 @@ class MigrationsTest {
     }
 
     @Test
+    void aStoreWithoutChecksumsGetsThemAndAnEditedMigrationIsRefusedInOneLine() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("sums.db"))) {
+            try (Statement st = c.createStatement()) { // the table as builds before checksums made it
+                st.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, "
+                        + "applied_at BIGINT NOT NULL)");
+            }
+            Migrations.apply(c, Dialect.SQLITE);
+            Migrations.apply(c, Dialect.SQLITE); // the recorded sums match the files
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM schema_version WHERE checksum IS NULL")) {
+                rs.next();
+                assertThat(rs.getInt(1)).isZero();
+            }
+            try (Statement st = c.createStatement()) { // as if V3's file had been edited since it was applied
+                st.execute("UPDATE schema_version SET checksum = '0123456789abcdef' WHERE version = 3");
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Migrations.apply(c, Dialect.SQLITE))
+                    .isInstanceOf(java.sql.SQLException.class)
+                    .hasMessageContaining("migration V3__server_words.sql was applied to this store with checksum "
+                            + "0123456789abcdef")
+                    .hasMessageContaining("must not be edited")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        }
+    }
+
+    @Test
+    void statementsKeepWhatIsInsideStringLiteralsAndDropOnlyComments() {
+        assertThat(Migrations.statements("""
+                -- a comment's apostrophe; and a semicolon
+                CREATE TABLE t (a TEXT DEFAULT '--not a comment; nor a split', -- the column's note
+                    b TEXT DEFAULT 'it''s'); /* a block; comment */
+                INSERT INTO t (a) VALUES ('x;y');
+                """)).containsExactly(
+                "CREATE TABLE t (a TEXT DEFAULT '--not a comment; nor a split', \n    b TEXT DEFAULT 'it''s')",
+                "INSERT INTO t (a) VALUES ('x;y')");
+    }
+
+    @Test
     void theVersionIsTheNumberInTheName() {
         assertThat(Migrations.version("V1__run_history.sql")).isEqualTo(1);
         assertThat(Migrations.version("V12__later.sql")).isEqualTo(12);

@@ -39,6 +39,20 @@ class RunStoreSnapshotTest {
     }
 
     @Test
+    void aFailedLookupLeavesNoSnapshotThatFailsTheEndOfRunWrite() throws Exception {
+        StoreLocation loc = StoreLocation.sqlite(tmp.resolve("l.db"));
+        try (RunStore service = RunStore.open(loc); RunStore recorder = RunStore.open(loc)) {
+            String id = service.createRun(start("a"), Owner.current(), 1000, RunRow.RUNNING);
+            // a page asks for a run that is not there: the lookup throws (bad input) mid-read
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> service.run("no-such-run"))
+                    .isInstanceOf(io.unibench.BadInputException.class);
+            recorder.createRun(start("b"), Owner.current(), 2000, RunRow.RUNNING); // the other connection commits
+            service.finishRun(id, RunRow.FINISHED, 3000); // the end-of-run write: must not fail, nor be lost
+            assertThat(recorder.run(id).row().status()).isEqualTo(RunRow.FINISHED);
+        }
+    }
+
+    @Test
     void aFailedWriteIsRolledBackSoTheConnectionWritesAgain() throws Exception {
         StoreLocation loc = StoreLocation.sqlite(tmp.resolve("f.db"));
         try (RunStore store = RunStore.open(loc)) {
