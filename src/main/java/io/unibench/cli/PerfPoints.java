@@ -158,7 +158,7 @@ final class PerfPoints implements SessionRunner.Front {
             if (goodput != null) sinks.add(goodput);
             // a terminal shows the live bar (an event subscriber); logs get a line every --log-every-n-query requests
             if (!terminal) sinks.add(counted(new ProgressSink(err, metrics, point.label(), point.plan().number(),
-                    spec.outputs().logEveryNQuery())));
+                    spec.outputs().logEvery())));
             if (progressFile != null) sinks.add(counted(progressFile));
             return sinks;
         }

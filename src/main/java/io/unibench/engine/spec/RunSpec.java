@@ -214,11 +214,11 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
      *
      * @param root            one folder per point under it
      * @param progressTracker write {@code progress.json} as the run goes
-     * @param logEveryNQuery  without a terminal, a progress line every this many requests
+     * @param logEvery        without a terminal, a progress line every this many requests
      * @param arguments       the run's arguments as {@code benchmark_args.json} writes them (evalscope's keys, secrets
      *                        masked); each point fills in its own load keys. Null = no such file
      */
-    public record Outputs(Path root, boolean progressTracker, int logEveryNQuery, ObjectNode arguments) {
+    public record Outputs(Path root, boolean progressTracker, int logEvery, ObjectNode arguments) {
         public Outputs(Path root) {
             this(root, false, 100, null);
         }

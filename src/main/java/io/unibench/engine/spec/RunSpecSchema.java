@@ -66,7 +66,7 @@ public final class RunSpecSchema {
             if (SKIPPED.contains(type.getName() + "." + c.getName())) continue;
             String name = SNAKE.translate(c.getName());
             props.set(name, schema(c.getGenericType()));
-            required.add(name);
+            if (type != RunSpec.ApiKey.class) required.add(name); // a key writes only what it has
         }
         o.put("additionalProperties", false);
         return o;
