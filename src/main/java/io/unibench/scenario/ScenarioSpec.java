@@ -149,7 +149,8 @@ public final class ScenarioSpec {
                 if (config.loads().sla() == null) points.addAll(levels(config, p, s, shard));
             }
         }
-        return new RunSpec(config.name(), targets, workloads, points, null, shard, null, null, new RunSpec.Outputs(root),
+        return new RunSpec(config.name(), targets, workloads, points, null, shard, config.goodput(), null,
+                new RunSpec.Outputs(root),
                 history, config.seed());
     }
 
