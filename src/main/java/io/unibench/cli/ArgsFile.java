@@ -20,12 +20,15 @@ final class ArgsFile {
 
     private ArgsFile() {}
 
-    static void write(Path file, PerfSettings s, PerfOptions o, String url, LoadPlan plan, long offset)
-            throws IOException {
+    /**
+     * The run's arguments, for the spec's outputs: the keys of one point (url, number, parallel, open_loop, rate,
+     * warmup_num, dataset_offset) are null until {@link #write} fills them in.
+     */
+    static ObjectNode arguments(PerfSettings s, PerfOptions o) {
         ObjectNode a = JSON.createObjectNode();
         a.put("model", s.model());
         a.put("api", o.api);
-        a.put("url", Secrets.redact(url));
+        a.putNull("url");
         a.put("api_key", s.apiKey() == null ? null : Secrets.mask(s.apiKey()));
         ObjectNode headers = a.putObject("headers");
         for (Map.Entry<String, String> h : s.headers().entrySet()) {
@@ -34,12 +37,12 @@ final class ArgsFile {
         a.put("connect_timeout", o.connectTimeout);
         a.put("read_timeout", o.readTimeout);
         a.put("total_timeout", o.totalTimeout);
-        a.put("number", plan.number());
-        a.put("parallel", plan.concurrency());
-        a.put("open_loop", plan.openLoop());
-        a.put("rate", plan.paced() ? plan.rate() : -1);
+        a.putNull("number");
+        a.putNull("parallel");
+        a.putNull("open_loop");
+        a.putNull("rate");
         a.put("duration", o.duration);
-        a.put("warmup_num", plan.warmup());
+        a.putNull("warmup_num");
         a.put("sleep_interval", s.sleepIntervalSeconds());
         a.put("max_tokens", s.generation().maxTokensMin());
         if (s.generation().maxTokensMax() != s.generation().maxTokensMin()) {
@@ -60,7 +63,7 @@ final class ArgsFile {
         a.set("extra_args", s.generation().extraArgs());
         a.put("dataset", s.dataset());
         a.put("dataset_path", o.datasetPath);
-        a.put("dataset_offset", offset);
+        a.putNull("dataset_offset");
         a.put("min_prompt_length", s.minPromptLength());
         a.put("max_prompt_length", s.maxPromptLength());
         a.put("prefix_length", o.prefixLength);
@@ -83,6 +86,19 @@ final class ArgsFile {
         a.put("log_every_n_query", o.logEveryNQuery);
         a.put("debug", o.debug);
         a.put("embedded_simulator", s.embeddedSimulator());
+        return a;
+    }
+
+    /** {@code benchmark_args.json} of one point: the run's {@code arguments} with the point's keys filled in. */
+    static void write(Path file, ObjectNode arguments, String url, LoadPlan plan, long offset) throws IOException {
+        ObjectNode a = arguments.deepCopy();
+        a.put("url", Secrets.redact(url));
+        a.put("number", plan.number());
+        a.put("parallel", plan.concurrency());
+        a.put("open_loop", plan.openLoop());
+        a.put("rate", plan.paced() ? plan.rate() : -1);
+        a.put("warmup_num", plan.warmup());
+        a.put("dataset_offset", offset);
         OutputFailedException.writeWhole(file, JSON.writeValueAsBytes(a));
     }
 }

@@ -180,7 +180,8 @@ final class LoadShapeOptions {
         if (trace != null) {
             LoadPlan replay = parallelGiven || plan.openLoop() ? plan
                     : LoadPlan.openLoop(plan.number(), plan.rate(), plan.duration(), plan.warmup());
-            return replay.withArrivals(ArrivalShape.recorded(trace.offsetsNanos((int) datasetOffset, speedup())));
+            return replay.withArrivals(ArrivalShape.recorded(trace.offsetsNanos((int) datasetOffset, speedup()),
+                    speedup()));
         }
         double b = burstiness == null ? 1 : burstiness;
         if (rampUpStrategy != null) {
@@ -191,15 +192,19 @@ final class LoadShapeOptions {
     }
 
     /** Keys of benchmark_summary.json that say how a paced point's arrivals were shaped (vLLM's result fields). */
-    Map<String, Object> summaryKeys(LoadPlan plan) {
+    static Map<String, Object> summaryKeys(LoadPlan plan) {
         Map<String, Object> m = new LinkedHashMap<>();
         if (!plan.paced()) return m;
-        if (trace != null) m.put("Trace Speedup", speedup());
-        if (burstiness != null || rampUpStrategy != null) m.put("Burstiness", burstiness == null ? 1.0 : burstiness);
-        if (rampUpStrategy != null) {
-            m.put("Ramp-Up Strategy", rampUpStrategy.name());
-            m.put("Ramp-Up Start RPS", rampUpStartRps);
-            m.put("Ramp-Up End RPS", rampUpEndRps);
+        switch (plan.arrivals()) {
+            case ArrivalShape.Recorded r -> m.put("Trace Speedup", r.speedup());
+            case ArrivalShape.Gamma g -> m.put("Burstiness", g.burstiness());
+            case ArrivalShape.RampUp r -> {
+                m.put("Burstiness", r.burstiness());
+                m.put("Ramp-Up Strategy", r.ramp().strategy().name());
+                m.put("Ramp-Up Start RPS", r.ramp().startRps());
+                m.put("Ramp-Up End RPS", r.ramp().endRps());
+            }
+            case ArrivalShape.Poisson p -> { }
         }
         return m;
     }

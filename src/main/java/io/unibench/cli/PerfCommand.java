@@ -13,6 +13,8 @@ import io.unibench.engine.StopSignal;
 import io.unibench.engine.live.EventHub;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.engine.spec.RunSpecJson;
+import io.unibench.engine.LoadPlan;
 import io.unibench.net.ServerCertificate;
 import io.unibench.metrics.PromptLengthStats;
 import io.unibench.report.TerminalReport;
@@ -79,6 +81,11 @@ public final class PerfCommand implements Callable<Integer> {
     @Mixin
     CancelOptions cancel = new CancelOptions(); // --cancel-rate, --cancel-after-ms
 
+    @picocli.CommandLine.Option(names = "--dry-run", description = "Print the run's spec (JSON: targets, workloads, "
+            + "points, outputs; the key by reference) on stdout and exit: nothing is sent, nothing is written. "
+            + "`unibench run FILE` runs such a file.")
+    boolean dryRun;
+
     private CancelPolicy cancels = CancelPolicy.NONE;
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
@@ -110,6 +117,11 @@ public final class PerfCommand implements Callable<Integer> {
         cancels = cancel.policy(s.seed());
         Tokenizer tokenizer = options.tokenizerPath != null ? Tokenizers.load(options.tokenizerPath) : null;
         if (options.tokenizePrompt) s = s.tokenizingPrompts(tokenizer); // apis: --tokenize-prompt
+        if (dryRun) {
+            Path root = outputRoot(s);
+            out.println(RunSpecJson.toJson(spec(s, s.url(), root)));
+            return 0;
+        }
         lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
         sweepPromptLengths = new PromptLengthStats(lengthTokenizer);
         DatasetLoader datasets = new DatasetLoader(s, options, tokenizer);
@@ -160,21 +172,21 @@ public final class PerfCommand implements Callable<Integer> {
             throws Exception {
         // without --tokenizer-path, counts the server does not report are a labelled character estimate
         Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(options);
-        RunSpec spec = s.spec(options, url, tls, root.getFileName().toString(), root, environment);
+        RunSpec spec = spec(s, url, root);
         CountDownLatch reportWritten = new CountDownLatch(1);
         RunHistory history = RunHistory.open(options.history, environment, err);
         HistoryRecorder store = new HistoryRecorder(history, t -> HistoryRecorder.perfStart(s, options, url,
-                root.resolve(spec.points().getFirst().label()).resolve("benchmark_args.json")));
+                root.resolve(firstLabel(s, spec)).resolve("benchmark_args.json")));
         // after the store opened, so a bad --db is the only line
         if (s.embeddedSimulator()) {
             err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
         }
         long sweepTotal = s.number().stream().mapToLong(Integer::longValue).sum();
         ProgressFile progressFile = !options.enableProgressTracker ? null
-                : new ProgressFile(root, options.loads.sla.on() ? null : sweepTotal); // a search's total is not known
+                : new ProgressFile(root, spec.sla() != null ? null : sweepTotal); // a search's total is not known
         boolean terminal = ProgressSink.stderrIsTerminal();
         ServerMetricsHook server = new ServerMetricsHook(serverMetrics, err); // --server-metrics
-        PerfPoints points = new PerfPoints(s, options, spec, datasets, multiTurn, firstPrompts,
+        PerfPoints points = new PerfPoints(spec, datasets, multiTurn, firstPrompts,
                 new RecordFactory(counting, userTokenizer != null), stop, err, progressFile,
                 sweepPromptLengths, lengthTokenizer, terminal, environment, shards);
         SessionRunner.Result ran = null;
@@ -187,10 +199,10 @@ public final class PerfCommand implements Callable<Integer> {
             Thread hook = installSignalHandler ? installHook(reportWritten) : null;
             try {
                 SlaAutoTune.Outcome sla = null;
-                if (options.loads.sla.on()) {
+                if (spec.sla() != null) {
                     // the auto-tune's search chooses each probe from the results so far, in one session
                     try (SessionRunner.Session probes = session.open(points)) {
-                        sla = SlaAutoTune.run(options, s, root, err, stop, probes::ended, (plan, offset, dir, first) -> {
+                        sla = SlaAutoTune.run(spec, err, stop, probes::ended, (plan, offset, dir, first) -> {
                             points.nextDir(dir);
                             return probes.run(new RunSpec.Point(plan.label(), 0, 0, plan, Duration.ZERO));
                         }, (where, requests) -> {
@@ -227,6 +239,21 @@ public final class PerfCommand implements Callable<Integer> {
         }
         if (failure != null) return Main.exitCode(failure);
         return RunVerdict.exitCode(RunVerdict.byLabel(ran.points()), maxErrorRate, stopped, err);
+    }
+
+    /** The run these flags describe, against {@code url} (null: the embedded simulator's, not started yet). */
+    private RunSpec spec(PerfSettings s, String url, Path root) {
+        RunSpec.Cancels cancels = cancel.rate == null ? null
+                : new RunSpec.Cancels(cancel.rate, cancel.afterMs == null ? null : Duration.ofMillis(cancel.afterMs));
+        return s.spec(options, url, tls, root.getFileName().toString(), root, environment, shards.shard(), cancels);
+    }
+
+    /** The first point's folder (an SLA search's: the sweep's first point, as before the search chose its own). */
+    private static String firstLabel(PerfSettings s, RunSpec spec) {
+        if (!spec.points().isEmpty()) return spec.points().getFirst().label();
+        int n = s.number().getFirst();
+        double r = s.rate().getFirst();
+        return (s.openLoop() ? LoadPlan.openLoop(n, r, null, 0) : new LoadPlan(s.parallel().getFirst(), n, r, null, 0)).label();
     }
 
     private Thread installHook(CountDownLatch reportWritten) {

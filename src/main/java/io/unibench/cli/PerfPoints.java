@@ -40,9 +40,8 @@ import java.util.Map;
  * {@code progress.json}, the prompt-length figures, and evalscope's files at the end.
  */
 final class PerfPoints implements SessionRunner.Front {
-    private final PerfSettings settings;
-    private final PerfOptions options;
     private final RunSpec spec;
+    private final RunSpec.Workload workload;
     private final DatasetLoader datasets;
     private final MultiTurnPerf multiTurn; // null unless --multi-turn
     private final List<Prompt> firstPrompts;
@@ -61,13 +60,12 @@ final class PerfPoints implements SessionRunner.Front {
     CancelPolicy cancels = CancelPolicy.NONE; // --cancel-rate, set by PerfCommand
     private Path nextDir; // the next point's folder when not ROOT/LABEL (an SLA probe's), else null
 
-    PerfPoints(PerfSettings settings, PerfOptions options, RunSpec spec, DatasetLoader datasets, MultiTurnPerf multiTurn,
+    PerfPoints(RunSpec spec, DatasetLoader datasets, MultiTurnPerf multiTurn,
                List<Prompt> firstPrompts, RecordFactory records, StopSignal stop, PrintWriter err,
                ProgressFile progressFile, PromptLengthStats sweepPromptLengths, String lengthTokenizer,
                boolean terminal, Map<String, String> env, ShardRun shards) {
-        this.settings = settings;
-        this.options = options;
         this.spec = spec;
+        this.workload = spec.workloads().getFirst();
         this.datasets = datasets;
         this.multiTurn = multiTurn;
         this.firstPrompts = firstPrompts;
@@ -80,7 +78,7 @@ final class PerfPoints implements SessionRunner.Front {
         this.terminal = terminal;
         this.env = env;
         this.shards = shards;
-        this.offset = options.datasetOffset;
+        this.offset = workload.options().offset();
     }
 
     /** The next point's files go to {@code dir} instead of {@code ROOT/LABEL} (the SLA auto-tune's probes). */
@@ -102,12 +100,12 @@ final class PerfPoints implements SessionRunner.Front {
         LoadPlan plan = point.plan();
         int count = plan.number() + plan.warmup();
         // the first sweep point's prompts were loaded up front (an SLA probe's count is its own)
-        boolean loadedFirst = index == 0 && !options.loads.sla.on();
+        boolean loadedFirst = index == 0 && spec.sla() == null;
         List<Prompt> prompts = loadedFirst || multiTurn != null ? firstPrompts : datasets.load(offset, count);
         if (index > 0 && multiTurn != null) multiTurn.prepare(offset, count);
         long pointOffset = offset;
         offset += plan.number();
-        RequestFactory requests = new RequestFactory(prompts, settings.generation(), settings.seed() + pointOffset,
+        RequestFactory requests = new RequestFactory(prompts, workload.generation(), spec.seed() + pointOffset,
                 Long.toString(System.currentTimeMillis(), 36) + "-" + index);
         Path dir = nextDir != null ? nextDir : spec.outputs().root().resolve(point.label());
         nextDir = null;
@@ -121,7 +119,7 @@ final class PerfPoints implements SessionRunner.Front {
         private final long pointOffset;
         private final Path dir;
         private final PromptLengthStats promptLengths = new PromptLengthStats(lengthTokenizer);
-        private final GoodputMeter goodput = options.loads.goodputMeter(); // null without --goodput
+        private final GoodputMeter goodput = spec.goodput() == null ? null : new GoodputMeter(spec.goodput());
 
         Point(int index, RunSpec.Point point, RequestFactory requests, long pointOffset, Path dir) {
             this.index = index;
@@ -139,9 +137,10 @@ final class PerfPoints implements SessionRunner.Front {
         @Override
         public void beforeStart() throws IOException, InterruptedException {
             String url = spec.target(point).url();
-            if (index == 0 && options.serverTokenize > 0 && multiTurn == null) {
+            int serverTokenize = workload.options().serverTokenize();
+            if (index == 0 && serverTokenize > 0 && multiTurn == null) {
                 serverCounted = ServerTokenize.sample(URI.create(url), spec.target(point).clientConfig(env, false)
-                        .headers(), settings.model(), firstPrompts, options.serverTokenize);
+                        .headers(), spec.target(point).model(), firstPrompts, serverTokenize);
                 err.println("Server-counted prompt lengths: " + serverCounted.describe());
             }
             try {
@@ -149,7 +148,7 @@ final class PerfPoints implements SessionRunner.Front {
             } catch (IOException e) {
                 throw new io.unibench.OutputFailedException(dir, e);
             }
-            ArgsFile.write(dir.resolve("benchmark_args.json"), settings, options, url, point.plan(), pointOffset);
+            ArgsFile.write(dir.resolve("benchmark_args.json"), spec.outputs().arguments(), url, point.plan(), pointOffset);
             requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
             shards.awaitStart(stop, err); // a shard registers and waits at the start barrier
         }
@@ -163,7 +162,7 @@ final class PerfPoints implements SessionRunner.Front {
             if (goodput != null) sinks.add(goodput);
             // a terminal shows the live bar (an event subscriber); logs get a line every --log-every-n-query requests
             if (!terminal) sinks.add(counted(new ProgressSink(err, metrics, point.label(), point.plan().number(),
-                    options.logEveryNQuery)));
+                    spec.outputs().logEvery())));
             if (progressFile != null) sinks.add(counted(progressFile));
             return sinks;
         }
@@ -175,7 +174,7 @@ final class PerfPoints implements SessionRunner.Front {
 
         @Override
         public RunOutcome dispatch(LlmClient client, LoadPlan plan, List<RecordSink> sinks) throws InterruptedException {
-            long seed = settings.seed() + pointOffset;
+            long seed = spec.seed() + pointOffset;
             return multiTurn != null ? multiTurn.run(client, stop, plan, sinks, seed)
                     : runner.run(plan, requests, sinks, seed);
         }
@@ -196,7 +195,7 @@ final class PerfPoints implements SessionRunner.Front {
             extraKeys.putAll(observed);
             extraKeys.putAll(cancels.summaryKeys());
             extraKeys.putAll(promptLengths.summaryKeys());
-            extraKeys.putAll(options.loads.summaryKeys(point.plan()));
+            extraKeys.putAll(LoadShapeOptions.summaryKeys(point.plan()));
             if (serverCounted != null && index == 0) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
             return extraKeys;
         }

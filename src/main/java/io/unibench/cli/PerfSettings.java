@@ -9,7 +9,9 @@ import io.unibench.client.ApiFormat;
 import io.unibench.client.GenerationParams;
 import io.unibench.client.TlsOptions;
 import io.unibench.engine.LoadPlan;
+import io.unibench.engine.Shard;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.engine.spec.Sla;
 import io.unibench.engine.spec.SpecPaths;
 import io.unibench.engine.spec.SpecRules;
 
@@ -149,21 +151,28 @@ record PerfSettings(
      * The run these settings describe, against {@code url} (the embedded simulator's once it runs): one target, one
      * workload, one point per sweep entry, the sleep interval between them.
      */
-    RunSpec spec(PerfOptions o, String url, TlsOptions tls, String name, Path root, Map<String, String> env) {
+    RunSpec spec(PerfOptions o, String url, TlsOptions tls, String name, Path root, Map<String, String> env,
+                 Shard shard, RunSpec.Cancels cancels) {
         RunSpec.ApiKey key = o.apiKey != null ? RunSpec.ApiKey.of(o.apiKey)
                 : RunSpec.ApiKey.fromEnv(format == ApiFormat.ANTHROPIC && env.containsKey("ANTHROPIC_API_KEY")
                         ? "ANTHROPIC_API_KEY" : env.containsKey("UNIBENCH_API_KEY") ? "UNIBENCH_API_KEY" : "OPENAI_API_KEY");
         // the open loop has no bound: the pool is as large as the largest run (connections open as needed)
         int peak = (openLoop ? number : parallel).stream().mapToInt(Integer::intValue).max().orElse(1);
-        peak = Math.max(peak, o.loads.sla.peakConcurrency()); // a cap: connections open as needed
-        RunSpec.Target target = new RunSpec.Target(model, url, embeddedSimulator, model, format, headersFor(url), key,
+        Sla sla = sla(o);
+        if (sla != null) peak = Math.max(peak, sla.peakConcurrency()); // a cap: connections open as needed
+        RunSpec.Target target = new RunSpec.Target(model, url, embeddedSimulator, model, format,
+                url == null ? headers : headersFor(url), key,
                 new RunSpec.Timeouts(seconds(o.connectTimeout), seconds(o.readTimeout), seconds(o.totalTimeout)),
                 peak * 2 + 8, tls, !o.noTestConnection);
+        RunSpec.Conversations conversations = !o.multiTurn ? null : new RunSpec.Conversations(o.minTurns, o.maxTurns,
+                o.rateMode, o.maxTraces, o.toolLatencyScale, o.multiTurnArgs, o.sweSmithInput, o.numWorkers);
+        RunSpec.DatasetOptions datasetOptions = new RunSpec.DatasetOptions(o.datasetOffset, o.prefixLength,
+                o.datasetArgs, o.tokenizerPath, o.tokenizePrompt, o.charsPerToken, o.serverTokenize, conversations);
         RunSpec.Workload workload = new RunSpec.Workload(dataset, o.multiTurn, dataset, o.datasetPath, o.prompt,
-                minPromptLength, maxPromptLength, generation);
+                minPromptLength, maxPromptLength, generation, datasetOptions);
         List<RunSpec.Point> points = new ArrayList<>();
         long offset = o.datasetOffset;
-        for (int i = 0; i < number.size(); i++) {
+        for (int i = 0; sla == null && i < number.size(); i++) {
             int n = number.get(i);
             int warmup = warmupCount(o.warmupNum, n);
             // --burstiness, a rate ramp or a trace's times space the paced points' arrivals
@@ -172,8 +181,25 @@ record PerfSettings(
             offset += n;
             points.add(new RunSpec.Point(plan.label(), 0, 0, plan, Duration.ofSeconds(sleepIntervalSeconds)));
         }
-        return new RunSpec(name, List.of(target), List.of(workload), points, new RunSpec.Outputs(root),
-                new RunSpec.History(!o.history.noDb, o.history.store.db, o.history.tags), seed);
+        RunSpec.Outputs outputs = new RunSpec.Outputs(root, o.enableProgressTracker, o.logEveryNQuery,
+                ArgsFile.arguments(this, o));
+        return new RunSpec(name, List.of(target), List.of(workload), points, sla, shard, o.loads.goodputSlo(), cancels,
+                outputs, new RunSpec.History(!o.history.noDb, o.history.store.db, o.history.tags), seed);
+    }
+
+    /** {@code --sla-auto-tune}'s search as the spec's generator of points; null when off. */
+    private Sla sla(PerfOptions o) {
+        SlaOptions sla = o.loads.sla;
+        if (!sla.on()) return null;
+        Sla.Variable variable = Sla.Variable.valueOf(sla.variable().name());
+        int start = variable == Sla.Variable.parallel
+                ? (o.parallel != null ? o.parallel.get(0) : 1)
+                : (o.rate != null && o.rate.get(0) > 0 ? (int) Math.round(o.rate.get(0)) : 1);
+        // a probe's arrivals: --burstiness's gaps (the search allows no ramp and no trace)
+        LoadPlan paced = o.loads.shape(new LoadPlan(1, 1, 1, null, 0), 0);
+        return new Sla(variable, sla.params(), start, sla.lower(), sla.upper(), sla.runs(), sla.fixedParallel(),
+                sla.multiplier(), o.warmupNum, duration, openLoop, paced.arrivals(),
+                Duration.ofSeconds(sleepIntervalSeconds), 0, 0);
     }
 
     /**
@@ -329,9 +355,7 @@ record PerfSettings(
 
     /** evalscope's warmup rule: ≥1 a count, 0<x<1 a share of number (at least 1). */
     static int warmupCount(double warmup, int number) {
-        if (warmup <= 0) return 0;
-        if (warmup >= 1) return (int) warmup;
-        return Math.max(1, (int) (warmup * number));
+        return Sla.warmupCount(warmup, number);
     }
 
     /** Appends /v1/chat/completions (or the missing part of it) when the URL names no endpoint. */

@@ -5,6 +5,8 @@ import io.unibench.OutputFailedException;
 import io.unibench.client.ClientWarmup;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.engine.spec.RunSpecJson;
+import io.unibench.scenario.ScenarioSpec;
 import io.unibench.metrics.LevelName;
 import io.unibench.report.scenario.ReportFiles;
 import io.unibench.report.scenario.ScenarioReport;
@@ -64,6 +66,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--check", description = "validate the file and exit without sending anything")
     boolean checkOnly;
 
+    @Option(names = "--dry-run", description = "print the run's spec (JSON: targets, workloads, points, outputs; keys "
+            + "by reference) on stdout and exit: nothing is sent, nothing is written")
+    boolean dryRun;
+
     @Mixin
     ServerMetricsOption serverMetrics = new ServerMetricsOption(); // --server-metrics URL|off
 
@@ -109,6 +115,7 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         RunVerdict.checkedLimit(maxErrorRate, "--max-error-rate");
+        refuseSpecFile(config);
         BenchConfig bench = ScenarioFile.load(config, environment);
         ShardRun shards = ShardRun.forScenario(shard, history, bench, environment);
         Double errorLimit = maxErrorRate != null ? maxErrorRate : bench.maxErrorRatePercent();
@@ -120,6 +127,12 @@ public final class RunCommand implements Callable<Integer> {
             return 0;
         }
         Path root = outputRoot(bench);
+        if (dryRun) {
+            RunSpec described = ScenarioSpec.of(bench, ScenarioTargets.described(bench), root,
+                    new RunSpec.History(!history.noDb, history.store.db, history.tags), shards.shard());
+            out.println(RunSpecJson.toJson(described));
+            return 0;
+        }
         try {
             Files.createDirectories(root);
         } catch (IOException e) {
@@ -175,6 +188,21 @@ public final class RunCommand implements Callable<Integer> {
             if (recorded[0] != null) shards.finish(recorded[0].runId(), ran == null ? List.of() : ran.session().checks(),
                     session != null && session.stopped(), ran == null || ran.session().failure() != null, err);
             if (scratch != null) deleteScratch(scratch);
+        }
+    }
+
+    /** A run spec (perf --dry-run's) given where a scenario document is expected: said plainly, not as unknown keys. */
+    private static void refuseSpecFile(Path file) {
+        com.fasterxml.jackson.databind.JsonNode doc;
+        try {
+            doc = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+                    .readTree(file.toFile());
+        } catch (IOException | RuntimeException e) {
+            return; // the scenario loader says what is wrong with the file
+        }
+        if (RunSpecJson.isSpec(doc)) {
+            throw new BadInputException(file + ": a run spec (\"" + RunSpecJson.VERSION_KEY + "\"), not a scenario "
+                    + "document; running a spec file is not supported yet (its run is printed by --dry-run only)");
         }
     }
 

@@ -42,6 +42,18 @@ final class ScenarioTargets implements AutoCloseable {
         }
     }
 
+    /**
+     * Provider name → full chat-completions URL, nothing started: an embedded simulator's provider has none yet
+     * ({@code run --dry-run}).
+     */
+    static Map<String, String> described(BenchConfig bench) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (BenchConfig.Provider p : bench.providers()) {
+            if (!p.embeddedSimulator()) m.put(p.name(), PerfSettings.completeUrl(p.baseUrl()));
+        }
+        return m;
+    }
+
     /** Provider name → full chat-completions URL. */
     Map<String, String> endpoints() {
         return endpoints;

@@ -1,6 +1,8 @@
 package io.unibench.cli;
 
 import io.unibench.engine.LoadPlan;
+import io.unibench.engine.spec.RunSpec;
+import io.unibench.engine.spec.Sla;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.sla.ProbeResult;
 import io.unibench.engine.sla.SlaCriterion;
@@ -46,35 +48,28 @@ final class SlaAutoTune {
         void starting(SlaTuner.Progress where, int requests);
     }
 
-    static Outcome run(PerfOptions options, PerfSettings s, Path root, PrintWriter err, StopSignal stop,
-                       BooleanSupplier halted, PointRunner point, ProbeListener listener) throws Exception {
-        SlaOptions sla = options.loads.sla;
+    static Outcome run(RunSpec spec, PrintWriter err, StopSignal stop, BooleanSupplier halted, PointRunner point,
+                       ProbeListener listener) throws Exception {
+        Sla sla = spec.sla();
+        Path root = spec.outputs().root();
         SlaParams params = sla.params();
         params.notes().forEach(err::println);
         String variable = sla.variable().name();
         List<RunResult> results = new ArrayList<>();
-        long[] offset = {options.datasetOffset};
+        long[] offset = {spec.workloads().get(sla.workload()).options().offset()};
         SlaTuner tuner = new SlaTuner(variable, params, sla.lower(), sla.upper(), sla.runs(), (value, run) -> {
-            if (!results.isEmpty() && s.sleepIntervalSeconds() > 0
-                    && stop.awaitUntil(System.nanoTime() + s.sleepIntervalSeconds() * 1_000_000_000L)) {
+            if (!results.isEmpty() && !sla.pause().isZero()
+                    && stop.awaitUntil(System.nanoTime() + sla.pause().toNanos())) {
                 return null;
             }
-            int number = sla.number(value);
-            int warmup = PerfSettings.warmupCount(options.warmupNum, number);
-            LoadPlan plan = sla.variable() == SlaOptions.Variable.parallel
-                    ? new LoadPlan(value, number, -1, s.duration(), warmup)
-                    : s.openLoop() ? LoadPlan.openLoop(number, value, s.duration(), warmup)
-                    : new LoadPlan(sla.fixedParallel(), number, value, s.duration(), warmup);
-            plan = options.loads.shape(plan, offset[0]);
+            LoadPlan plan = sla.plan(value);
             RunResult r = point.run(plan, offset[0], root.resolve("sla_tuning")
                     .resolve("sla_" + variable + "_" + value + "_run_" + run), results.isEmpty());
             results.add(r);
-            offset[0] += number;
+            offset[0] += plan.number();
             return halted.getAsBoolean() ? null : r;
         });
-        int start = sla.variable() == SlaOptions.Variable.parallel
-                ? (options.parallel != null ? options.parallel.get(0) : 1)
-                : (options.rate != null && options.rate.get(0) > 0 ? (int) Math.round(options.rate.get(0)) : 1);
+        int start = sla.start();
         SlaTuning tuning = tuner.tune(start, where -> {
             int number = sla.number(where.value());
             err.println("SLA auto-tune " + where.describe() + " (" + number + " requests)");

@@ -79,6 +79,12 @@ public record GenerationParams(
         template = template == null ? null : template.deepCopy();
     }
 
+    /** These parameters for {@code model} (a run's workload sent to each of its targets' models). */
+    public GenerationParams withModel(String model) {
+        return new GenerationParams(model, format, maxTokensMin, maxTokensMax, minTokens, temperature, topP, topK, seed,
+                stop, stream, extraArgs, optional, template, promptEncoder);
+    }
+
     /** These parameters sending prompts as the token ids {@code encoder} gives (legacy completions). */
     public GenerationParams withPromptEncoder(Function<String, int[]> encoder) {
         return new GenerationParams(model, ApiFormat.COMPLETIONS, maxTokensMin, maxTokensMax, minTokens, temperature,

@@ -1,5 +1,8 @@
 package io.unibench.engine;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.random.RandomGenerator;
@@ -9,7 +12,12 @@ import java.util.random.RandomGenerator;
  * schedule. Poisson is evalscope's (and the default); gamma gaps, a rate ramp and recorded timestamps are vLLM's
  * {@code --burstiness}, its {@code --ramp-up-*} and a trace's own times.
  */
-public interface ArrivalShape {
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
+@JsonSubTypes({@JsonSubTypes.Type(value = ArrivalShape.Poisson.class, name = "poisson"),
+        @JsonSubTypes.Type(value = ArrivalShape.Gamma.class, name = "gamma"),
+        @JsonSubTypes.Type(value = ArrivalShape.RampUp.class, name = "ramp"),
+        @JsonSubTypes.Type(value = ArrivalShape.Recorded.class, name = "recorded")})
+public sealed interface ArrivalShape {
     /**
      * The schedule of requests {@code first .. first+count-1} of the run.
      *
@@ -19,7 +27,15 @@ public interface ArrivalShape {
     ArrivalSchedule schedule(long first, int count, double rate, RandomGenerator rng);
 
     /** Poisson arrivals rescaled to end at n/rate: {@link PoissonSchedule}. */
-    ArrivalShape POISSON = (first, count, rate, rng) -> new PoissonSchedule(count, rate, rng);
+    ArrivalShape POISSON = new Poisson();
+
+    /** Poisson arrivals rescaled to end at n/rate (evalscope's). A value, so a spec that holds it compares and serialises. */
+    record Poisson() implements ArrivalShape {
+        @Override
+        public ArrivalSchedule schedule(long first, int count, double rate, RandomGenerator rng) {
+            return new PoissonSchedule(count, rate, rng);
+        }
+    }
 
     /**
      * Gamma-distributed gaps of shape {@code burstiness} and mean 1/rate (vLLM's {@code --burstiness}): 1 is Poisson
@@ -27,15 +43,24 @@ public interface ArrivalShape {
      * evalscope do, the gaps are rescaled so the last arrival is exactly at n/rate.
      */
     static ArrivalShape gamma(double burstiness) {
-        if (!(burstiness > 0)) throw new IllegalArgumentException("burstiness must be > 0: " + burstiness);
-        if (burstiness == 1) return POISSON;
-        return (first, count, rate, rng) -> {
+        return new Gamma(burstiness);
+    }
+
+    /** {@link #gamma}'s shape, kept as the burstiness given (1 included: the files say it was asked for). */
+    record Gamma(double burstiness) implements ArrivalShape {
+        public Gamma {
+            if (!(burstiness > 0)) throw new IllegalArgumentException("burstiness must be > 0: " + burstiness);
+        }
+
+        @Override
+        public ArrivalSchedule schedule(long first, int count, double rate, RandomGenerator rng) {
+            if (burstiness == 1) return POISSON.schedule(first, count, rate, rng);
             double[] gaps = new double[count];
             for (int i = 0; i < count; i++) {
                 gaps[i] = Double.isInfinite(burstiness) ? 1 / rate : gammaVariate(burstiness, rng) / (rate * burstiness);
             }
             return Offsets.rescaled(gaps, count / rate);
-        };
+        }
     }
 
     /**
@@ -44,8 +69,17 @@ public interface ArrivalShape {
      * burstiness} with mean 1/rate_i. Not rescaled (as vLLM: the ramp, not a total, fixes the times).
      */
     static ArrivalShape ramp(Ramp ramp, double burstiness) {
-        if (!(burstiness > 0)) throw new IllegalArgumentException("burstiness must be > 0: " + burstiness);
-        return (first, count, rate, rng) -> {
+        return new RampUp(ramp, burstiness);
+    }
+
+    /** {@link #ramp}'s shape. */
+    record RampUp(Ramp ramp, double burstiness) implements ArrivalShape {
+        public RampUp {
+            if (!(burstiness > 0)) throw new IllegalArgumentException("burstiness must be > 0: " + burstiness);
+        }
+
+        @Override
+        public ArrivalSchedule schedule(long first, int count, double rate, RandomGenerator rng) {
             double[] gaps = new double[count];
             for (int i = 0; i < count; i++) {
                 double r = ramp.rateAt(i, count);
@@ -53,7 +87,7 @@ public interface ArrivalShape {
                         : Double.isInfinite(burstiness) ? 1 / r : gammaVariate(burstiness, rng) / (r * burstiness);
             }
             return Offsets.rescaled(gaps, Double.NaN);
-        };
+        }
     }
 
     /**
@@ -61,7 +95,12 @@ public interface ArrivalShape {
      * start, one per request of the run: the phase of requests first.. starts at request first's time.
      */
     static ArrivalShape recorded(long[] offsetsNanos) {
-        return recorded(offsetsNanos, false);
+        return new Recorded(offsetsNanos, false, 1);
+    }
+
+    /** {@link #recorded(long[])} of a trace replayed {@code speedup} times faster (the times already divided). */
+    static ArrivalShape recorded(long[] offsetsNanos, double speedup) {
+        return new Recorded(offsetsNanos, false, speedup);
     }
 
     /**
@@ -69,12 +108,27 @@ public interface ArrivalShape {
      * ({@link Shard#dealt}), which do not begin at the trace's start, so the shards' rows interleave as the trace's.
      */
     static ArrivalShape recordedFromStart(long[] offsetsNanos) {
-        return recorded(offsetsNanos, true);
+        return new Recorded(offsetsNanos, true, 1);
     }
 
-    private static ArrivalShape recorded(long[] offsetsNanos, boolean fromStart) {
-        long[] times = offsetsNanos.clone();
-        return (first, count, rate, rng) -> {
+    /**
+     * Recorded times ({@link #recorded}, {@link #recordedFromStart}).
+     *
+     * @param speedup how much faster than recorded the times already are (reported, not applied again)
+     */
+    record Recorded(long[] offsetsNanos, boolean fromStart, double speedup) implements ArrivalShape {
+        public Recorded {
+            offsetsNanos = offsetsNanos.clone();
+        }
+
+        @Override
+        public long[] offsetsNanos() {
+            return offsetsNanos.clone();
+        }
+
+        @Override
+        public ArrivalSchedule schedule(long first, int count, double rate, RandomGenerator rng) {
+            long[] times = offsetsNanos;
             if (first + count > times.length) {
                 throw new IllegalArgumentException("the trace has " + times.length + " requests, not " + (first + count));
             }
@@ -83,7 +137,23 @@ public interface ArrivalShape {
             for (int i = 0; i < count; i++) offsets[i] = Math.max(0, times[(int) first + i] - base);
             for (int i = 1; i < count; i++) offsets[i] = Math.max(offsets[i], offsets[i - 1]);
             return new Offsets(offsets);
-        };
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Recorded r && fromStart == r.fromStart && Double.compare(speedup, r.speedup) == 0
+                    && Arrays.equals(offsetsNanos, r.offsetsNanos);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(offsetsNanos) * 31 + Boolean.hashCode(fromStart) * 7 + Double.hashCode(speedup);
+        }
+
+        @Override
+        public String toString() {
+            return "Recorded[" + offsetsNanos.length + " times, fromStart=" + fromStart + ", speedup=" + speedup + "]";
+        }
     }
 
     /** The rate ramp of vLLM's {@code --ramp-up-strategy linear|exponential}, in requests/s. */

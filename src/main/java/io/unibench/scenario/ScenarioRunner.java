@@ -206,7 +206,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
         private final String levelName;
         private final String tag;
         private final CostMeter cost = new CostMeter();
-        private final GoodputMeter goodput = config.goodput() == null ? null : new GoodputMeter(config.goodput());
+        private final GoodputMeter goodput = spec.goodput() == null ? null : new GoodputMeter(spec.goodput());
         private RequestFactory probe;
         private RequestFactory requests;
 
@@ -251,12 +251,13 @@ public final class ScenarioRunner implements SessionRunner.Front {
 
         @Override
         public RunOutcome dispatch(LlmClient client, LoadPlan plan, List<RecordSink> sinks) throws InterruptedException {
-            var params = config.generation().params(s.provider.model(), s.scenario.stream(), s.scenario.maxTokens());
+            // what the point sends is the spec's: its workload's parameters, to its target's model
+            var params = spec.workload(point).generation().withModel(spec.target(point).model());
             int perLevel = ScenarioSpec.perLevel(config.concurrency(), config.loads(), s.scenario);
             boolean trace = config.loads().traces().containsKey(s.scenario.name());
             int first = trace ? shard.index() : firstIndex(perLevel);
             long seed = s.seed + li + first; // a shard's arrivals and draws differ from the others'
-            if (s.scenario.type() == BenchConfig.Type.MULTI_TURN) {
+            if (spec.workload(point).multiTurn()) {
                 MultiTurnPlan mt = new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null);
                 ConversationPool pool = new ConversationPool(from(s.prompts.conversationsForLevel(li, perLevel), first));
                 ConversationRequests requests = new ConversationRequests(params, seed, tag);

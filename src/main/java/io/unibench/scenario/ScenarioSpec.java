@@ -149,7 +149,9 @@ public final class ScenarioSpec {
                 if (config.loads().sla() == null) points.addAll(levels(config, p, s, shard));
             }
         }
-        return new RunSpec(config.name(), targets, workloads, points, new RunSpec.Outputs(root), history, config.seed());
+        return new RunSpec(config.name(), targets, workloads, points, null, shard, config.goodput(), null,
+                new RunSpec.Outputs(root),
+                history, config.seed());
     }
 
     private static RunSpec.Target target(BenchConfig config, BenchConfig.Provider p, String url) {

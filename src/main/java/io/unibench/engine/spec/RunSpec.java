@@ -5,7 +5,10 @@ import io.unibench.client.ApiFormat;
 import io.unibench.client.ClientConfig;
 import io.unibench.client.GenerationParams;
 import io.unibench.client.TlsOptions;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.engine.LoadPlan;
+import io.unibench.engine.Shard;
+import io.unibench.metrics.GoodputSlo;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -22,18 +25,32 @@ import java.util.Map;
  * @param name      the run's name (its output folder and the run history's name)
  * @param targets   the endpoints, run one after another (a scenario's providers; {@code perf} has one)
  * @param workloads what is sent: each point names one
- * @param points    the load points in the order they run, over every target
- * @param outputs   where the files go
+ * @param points    the load points in the order they run, over every target (none when {@code sla} chooses them)
+ * @param sla       the SLA auto-tune's search, a generator of points chosen from the results so far; null = none
+ * @param shard     the slice of the run this process sends ({@link Shard#WHOLE} unsharded)
+ * @param goodput   the objectives a request must meet to count as goodput; null = not counted
+ * @param cancels   the share of requests cancelled mid-stream, and when; null = none
+ * @param outputs   where the files go, and which
  * @param history   whether and where the run history records the run, and its tags
  * @param seed      the seed of every random choice
+ *
+ * <p>Serialised as JSON or YAML by {@link RunSpecJson} (the schema: {@code run-spec.schema.json}).
  */
-public record RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points,
-                      Outputs outputs, History history, long seed) {
+public record RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points, Sla sla,
+                      Shard shard, GoodputSlo goodput, Cancels cancels, Outputs outputs, History history, long seed) {
+
+    /** A run of fixed points, whole, with no goodput, no cancels. */
+    public RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points,
+                   Outputs outputs, History history, long seed) {
+        this(name, targets, workloads, points, null, Shard.WHOLE, null, null, outputs, history, seed);
+    }
 
     public RunSpec {
         targets = List.copyOf(targets);
         workloads = List.copyOf(workloads);
         points = List.copyOf(points);
+        if (shard == null) shard = Shard.WHOLE;
+        if (sla != null && sla.target() >= targets.size()) throw new IllegalArgumentException("the search's target is not the run's");
         for (Point p : points) {
             if (p.target() < 0 || p.target() >= targets.size() || p.workload() < 0 || p.workload() >= workloads.size()) {
                 throw new IllegalArgumentException("point " + p.label() + " names a target or workload the run lacks");
@@ -49,11 +66,18 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
         return workloads.get(p.workload());
     }
 
+    /** This spec against {@code url} for target {@code t} (the embedded simulator's, once it runs). */
+    public RunSpec withUrl(int t, String url) {
+        List<Target> ts = new java.util.ArrayList<>(targets);
+        ts.set(t, ts.get(t).withUrl(url));
+        return new RunSpec(name, ts, workloads, points, sla, shard, goodput, cancels, outputs, history, seed);
+    }
+
     /**
      * An endpoint. The key is held by reference (the variable to read, or the flag's value masked in every
      * rendering); headers are sent as given and masked wherever they are shown.
      *
-     * @param url            the full endpoint URL (an embedded simulator's once it runs)
+     * @param url            the full endpoint URL (an embedded simulator's once it runs; null before)
      * @param embeddedSimulator the URL is the embedded simulator's (started by the front end)
      * @param connections    the client's connection pool size
      * @param testConnection send a one-token probe before the target's first point
@@ -66,6 +90,11 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
             headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(headers));
             if (apiKey == null) apiKey = ApiKey.NONE;
             if (tls == null) tls = TlsOptions.DEFAULT;
+        }
+
+        public Target withUrl(String url) {
+            return new Target(name, url, embeddedSimulator, model, api, headers, apiKey, timeouts, connections, tls,
+                    testConnection);
         }
 
         /**
@@ -118,10 +147,52 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
      * @param dataset    dataset name ({@code random}, {@code openqa}, …) or {@code prompt} for a fixed prompt
      * @param datasetPath file of the dataset, or null
      * @param prompt     the fixed prompt (text or {@code @FILE}), or null
-     * @param generation sampling parameters (model of the first target; the runner sends each target's model)
+     * @param generation sampling parameters (model of the first target; the runner sends each target's model);
+     *                   a {@code --tokenize-prompt} encoder is not part of the spec ({@code options.tokenize_prompt})
+     * @param options    how the dataset is read and its prompts made
      */
     public record Workload(String name, boolean multiTurn, String dataset, String datasetPath, String prompt,
-                           int minPromptLength, int maxPromptLength, GenerationParams generation) {}
+                           int minPromptLength, int maxPromptLength, GenerationParams generation,
+                           DatasetOptions options) {
+        public Workload(String name, boolean multiTurn, String dataset, String datasetPath, String prompt,
+                        int minPromptLength, int maxPromptLength, GenerationParams generation) {
+            this(name, multiTurn, dataset, datasetPath, prompt, minPromptLength, maxPromptLength, generation,
+                    DatasetOptions.NONE);
+        }
+
+        public Workload {
+            if (options == null) options = DatasetOptions.NONE;
+        }
+    }
+
+    /**
+     * How a workload's dataset is read and its prompts made.
+     *
+     * @param offset         the dataset index of the first point's first request (later points follow on)
+     * @param prefixLength   a shared prefix of this many tokens before each synthesized prompt
+     * @param args           the dataset's own options (a JSON object as text), or null
+     * @param tokenizerPath  the tokenizer that sizes and counts prompts; null = the bundled default
+     * @param tokenizePrompt prompts go as token ids of that tokenizer
+     * @param charsPerToken  the character estimate's ratio when no tokenizer counts; null = its default
+     * @param serverTokenize prompts of the first point whose length the server counts (0 = none)
+     * @param conversations  how conversations are made and paced; null for single-turn work
+     */
+    public record DatasetOptions(long offset, int prefixLength, String args, String tokenizerPath,
+                                 boolean tokenizePrompt, Double charsPerToken, int serverTokenize,
+                                 Conversations conversations) {
+        public static final DatasetOptions NONE = new DatasetOptions(0, 0, null, null, false, null, 0, null);
+    }
+
+    /**
+     * Conversations' shape: turn counts, pacing of their turns, tool waits, traces' limits.
+     *
+     * @param rateMode how a rate paces conversations ({@code think}, {@code arrival}), or null
+     */
+    public record Conversations(Integer minTurns, Integer maxTurns, String rateMode, Integer maxTraces,
+                                Double toolLatencyScale, String args, String sweSmithInput, Integer workers) {}
+
+    /** A share of requests cancelled mid-stream ({@code --cancel-rate}); {@code after} null = at a random moment. */
+    public record Cancels(double rate, Duration after) {}
 
     /**
      * One load point.
@@ -138,8 +209,29 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
         }
     }
 
-    /** Where the run's files go: {@code root} holds one folder per point. */
-    public record Outputs(Path root) {}
+    /**
+     * Where the run's files go and which.
+     *
+     * @param root            one folder per point under it
+     * @param progressTracker write {@code progress.json} as the run goes
+     * @param logEvery        without a terminal, a progress line every this many requests
+     * @param arguments       the run's arguments as {@code benchmark_args.json} writes them (evalscope's keys, secrets
+     *                        masked); each point fills in its own load keys. Null = no such file
+     */
+    public record Outputs(Path root, boolean progressTracker, int logEvery, ObjectNode arguments) {
+        public Outputs(Path root) {
+            this(root, false, 100, null);
+        }
+
+        public Outputs {
+            arguments = arguments == null ? null : arguments.deepCopy();
+        }
+
+        @Override
+        public ObjectNode arguments() {
+            return arguments == null ? null : arguments.deepCopy();
+        }
+    }
 
     /** The run history: {@code enabled} false = {@code --no-db}; {@code db} null = the default location. */
     public record History(boolean enabled, String db, List<String> tags) {
