@@ -27,14 +27,15 @@ import java.util.Map;
         description = {"One run from the shards of a sharded run (`perf --shard I/N --run-group G`): every figure "
                 + "recomputed from the union of the shards' stored requests on one timeline (clock offsets "
                 + "corrected), never averaged from the shards' summaries.",
-                "Partial (and said why) when a shard is missing, failed, was interrupted or killed, or was "
-                        + "client-bound by its self-check. Exit 0 either way; 2 for an unknown group."})
+                "Partial (and said why) when a shard is missing, failed, was interrupted or killed: requests are "
+                        + "missing. A shard client-bound by its self-check is said beside (client_bound), not "
+                        + "partial. Exit 0 either way; 2 for an unknown group."})
 final class RunsMergeCommand extends RunsStoreCommand {
     @Parameters(paramLabel = "G", description = "The run group (--run-group of the shards).")
     String group;
 
     @Option(names = "--json", description = "JSON in the shape of `runs show --json`, each point also carrying "
-            + "`percentiles` (benchmark_percentile.json's rows), plus run_group, partial, partial_reasons and shards. "
+            + "`percentiles` (benchmark_percentile.json's rows), plus run_group, partial, partial_reasons, client_bound and shards. "
             + "Default: text.")
     boolean json;
 
@@ -97,6 +98,7 @@ final class RunsMergeCommand extends RunsStoreCommand {
         m.put("run_group", g.group());
         m.put("partial", g.partial());
         m.put("partial_reasons", g.partialReasons());
+        m.put("client_bound", g.clientBound());
         List<Map<String, Object>> shards = new ArrayList<>();
         for (MergedGroup.Shard s : g.shards()) {
             Map<String, Object> sm = new LinkedHashMap<>();
@@ -121,6 +123,7 @@ final class RunsMergeCommand extends RunsStoreCommand {
         o.println("Run group " + g.group() + ": " + g.shards().size() + " of " + g.shardCount() + " shards"
                 + (g.partial() ? " — PARTIAL" : ""));
         for (String reason : g.partialReasons()) o.println("  partial: " + reason);
+        for (String verdict : g.clientBound()) o.println("  " + verdict);
         TextTable t = new TextTable(List.of("Shard", "Run", "Status", "Self-check", "Requests", "Clock offset (ms)",
                 "Start (+ms)", "Host"), TextTable.Align.LEFT, TextTable.Align.LEFT, TextTable.Align.LEFT,
                 TextTable.Align.LEFT, TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,

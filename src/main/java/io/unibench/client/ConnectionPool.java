@@ -3,10 +3,12 @@ package io.unibench.client;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.util.concurrent.EventExecutor;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -161,7 +163,40 @@ final class ConnectionPool {
         toFail.forEach(w -> w.onConnectFailed(cause));
     }
 
+    /**
+     * Opens a connection for {@code waiter}, whose slot is already counted. Called on one of the client's event loops
+     * (a close seen while reading, a retry after a stale connection), the socket is made in a task of that loop
+     * rather than at once: a loop handles the events of one {@code epoll_wait} as a batch, keyed by file descriptor,
+     * and a descriptor closed while the batch is handled is handed at once to the next new socket. Registered on the
+     * same loop inside the batch, the new socket would receive the closed connection's events still in it (a FIN or
+     * reset read on a socket not yet connected: "closed" before it connected), a request failed that the server
+     * never saw. A task runs after the batch.
+     */
     private void connect(Waiter waiter) {
+        for (EventExecutor loop : bootstrap.config().group()) {
+            if (loop.inEventLoop()) {
+                try {
+                    loop.execute(() -> openConnection(waiter));
+                } catch (RejectedExecutionException shuttingDown) {
+                    slotUnused();
+                    waiter.onConnectFailed(new IllegalStateException("client closed"));
+                }
+                return;
+            }
+        }
+        openConnection(waiter);
+    }
+
+    private void slotUnused() {
+        lock.lock();
+        try {
+            open--;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void openConnection(Waiter waiter) {
         ChannelFuture future = bootstrap.connect();
         Channel channel = future.channel();
         channel.closeFuture().addListener(f -> onClosed(channel));

@@ -26,7 +26,10 @@ import java.util.concurrent.TimeUnit;
  * more on a new connection, as OkHttp's {@code retryOnConnectionFailure} and Apache HttpClient's stale-connection
  * rule do; never after a response byte, never a second time, never after a failure on a new connection. The
  * result's start is then the second attempt's (so latency and TTFT are those of the attempt the server answered)
- * and {@link WireTimes#staleStartNanos()} keeps the start of the wasted one.
+ * and {@link WireTimes#staleStartNanos()} keeps the start of the wasted one. The rule covers a connection closed
+ * while the pool hands it out (found closed before the write) and one closed after the request was written and
+ * before any response byte (the write fails, or the close or reset arrives). The new connection is made after the
+ * event loop's current batch of socket events ({@link ConnectionPool}), so it cannot inherit the stale one's.
  */
 final class Exchange implements ConnectionPool.Waiter {
 

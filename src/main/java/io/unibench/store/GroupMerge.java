@@ -102,7 +102,11 @@ public final class GroupMerge {
     /** Each member's placement on the group's timeline for one point; origin = the earliest shard's, epoch µs. */
     private record Placed(Map<Integer, Long> shiftNanos, Map<Integer, ShardTimeline> timelines, Long originMicros) {}
 
-    /** A shard that failed, was interrupted or killed, or whose client was the bottleneck makes the merge partial. */
+    /**
+     * A shard that stored no run, failed, was interrupted or killed makes the merge partial: requests are missing. A
+     * shard whose client was the bottleneck (its self-check said {@code client-bound}) ran every request: that is a
+     * verdict of its own ({@link MergedGroup#clientBound()}), not a partial merge.
+     */
     private static void judge(ShardRow row, StoredRun run, List<String> reasons) {
         String who = "shard " + row.label();
         if (run == null) {
@@ -115,7 +119,6 @@ public final class GroupMerge {
         } else if (!RunRow.FINISHED.equals(row.status())) {
             reasons.add(who + ": " + row.status());
         }
-        if (row.clientBound()) reasons.add(who + ": " + row.selfCheck());
     }
 
     private static Placed place(ShardRegistry registry, List<Member> at, int point, int count) throws SQLException {

@@ -11,7 +11,9 @@ import java.util.List;
  *
  * @param first          the earliest shard's stored run (its model, target and masked configuration), or null
  * @param startedAt      the earliest shard point start, epoch ms on the database's clock; null without requests
- * @param partialReasons one line per problem (a shard missing, failed, interrupted or client-bound); empty when whole
+ * @param partialReasons one line per shard whose requests are missing (never registered, stored no run, failed,
+ *                       interrupted or killed); empty when whole. A client-bound shard is not one
+ *                       ({@link #clientBound()})
  */
 public record MergedGroup(String group, int shardCount, List<Shard> shards, List<Point> points, StoredRun first,
                           Long startedAt, List<String> partialReasons) {
@@ -23,6 +25,16 @@ public record MergedGroup(String group, int shardCount, List<Shard> shards, List
 
     public boolean partial() {
         return !partialReasons.isEmpty();
+    }
+
+    /**
+     * One line per shard whose self-check found its client the bottleneck ({@code shard 0/3: client-bound: …}): its
+     * requests all ran, but its latencies may include the client's own queueing. A verdict beside the status, which
+     * it does not change; empty when no shard said so.
+     */
+    public List<String> clientBound() {
+        return shards.stream().filter(s -> s.row().clientBound())
+                .map(s -> "shard " + s.row().label() + ": " + s.row().selfCheck()).toList();
     }
 
     /**

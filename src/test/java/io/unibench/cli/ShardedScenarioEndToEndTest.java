@@ -79,11 +79,10 @@ class ShardedScenarioEndToEndTest {
             assertThat(merged.points()).extracting(StoredPoint::label)
                     .containsExactly("p/chat/parallel_3", "p/chat/parallel_6");
             assertThat(merged.points()).extracting(StoredPoint::concurrency).containsExactly(3, 6);
-            List<String> reasons = new ArrayList<>();
-            for (String r : merged.row().statusReason() == null ? new String[0] : merged.row().statusReason().split("; ")) {
-                if (!r.matches("shard \\d/3: client-bound: .*")) reasons.add(r);
-            }
-            assertThat(reasons).isEmpty(); // whole, but for a self-check verdict this 2-core machine may give
+            // whole: every shard ran every request; a shard's self-check verdict (client-bound on a busy machine)
+            // is said beside and does not make the merge partial (GroupMergeTest injects one)
+            assertThat(merged.row().status()).as(merged.row().statusReason()).isEqualTo(RunRow.FINISHED);
+            assertThat(merged.row().statusReason()).isNull();
             for (int p = 0; p < 2; p++) {
                 JsonNode summary = merged.points().get(p).summary();
                 for (String key : List.of("Total Requests", "Success Requests", "Failed Requests")) {
@@ -185,7 +184,10 @@ class ShardedScenarioEndToEndTest {
             // the trace: shard I sent rows I, I + 3, … at their recorded times; together every row once
             List<Integer> sentPrompts = new ArrayList<>();
             for (int i = 0; i < SHARDS; i++) {
-                List<JsonNode> sent = ShardedRunEndToEndTest.jsonl(tmp.resolve("shard-" + i).resolve("sc/p/t/trace"));
+                // requests.jsonl is in the order requests ended, which a busy machine may change: by schedule
+                List<JsonNode> sent = new ArrayList<>(ShardedRunEndToEndTest.jsonl(tmp.resolve("shard-" + i)
+                        .resolve("sc/p/t/trace")));
+                sent.sort(java.util.Comparator.comparingDouble(r -> r.path("scheduled_s").asDouble()));
                 assertThat(sent).hasSize((ROWS - i + SHARDS - 1) / SHARDS);
                 double first = sent.getFirst().path("scheduled_s").asDouble();
                 for (int j = 0; j < sent.size(); j++) {
@@ -196,6 +198,7 @@ class ShardedScenarioEndToEndTest {
                 }
             }
             List<Integer> onePrompts = ShardedRunEndToEndTest.jsonl(tmp.resolve("one").resolve("sc/p/t/trace")).stream()
+                    .sorted(java.util.Comparator.comparingDouble(r -> r.path("scheduled_s").asDouble())) // row order
                     .map(r -> r.path("prompt_tokens").asInt()).toList();
             assertThat(onePrompts).hasSize(ROWS).doesNotHaveDuplicates();
             assertThat(sentPrompts).containsExactlyInAnyOrderElementsOf(onePrompts);

@@ -27,8 +27,13 @@ class SimFaultTest {
     private static final Tokenizer TOKENIZER = Tokenizers.load("cl100k_base");
     private static final SimConfig FAST = SimConfig.defaults().withTtftMs(1).withItlMs(1).withPrefillMsPerToken(0)
             .with("allowed-models", List.of("alias-a"));
-    /** Read timeout of the client in hang tests: the hang must be seen as silence, not as an answer. */
-    private static final Duration READ_TIMEOUT = Duration.ofMillis(300);
+    /**
+     * Read timeout of the client in hang tests: the hang must be seen as silence, not as an answer; long enough that
+     * a busy machine's late reply (the headers before a hang-after-headers) is not taken for one.
+     */
+    private static final Duration HANG_READ_TIMEOUT = Duration.ofSeconds(1);
+    /** Every other request: no silence of a healthy reply on a busy machine comes near it. */
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(15);
 
     private static SimServer sim;
 
@@ -60,9 +65,13 @@ class SimFaultTest {
     }
 
     private static ClientResult send(String fault, byte[] body, boolean stream) {
+        return send(fault, body, stream, READ_TIMEOUT);
+    }
+
+    private static ClientResult send(String fault, byte[] body, boolean stream, Duration readTimeout) {
         Map<String, String> headers = fault == null ? Map.of() : Map.of("X-Unibench-Fault", fault);
         ClientConfig config = new ClientConfig(URI.create(sim.baseUrl() + "/v1/chat/completions"), headers,
-                Duration.ofSeconds(5), READ_TIMEOUT, Duration.ofSeconds(20), 2, false);
+                Duration.ofSeconds(5), readTimeout, Duration.ofSeconds(20), 2, false);
         try (LlmClient client = new LlmClient(config)) {
             return client.send(body, stream, "t").join();
         }
@@ -180,10 +189,10 @@ class SimFaultTest {
     @Test
     void hangsAreSeenAsReadTimeouts() {
         for (boolean stream : new boolean[]{true, false}) {
-            ClientResult before = send("{\"type\":\"hang-before-headers\"}", stream, 8);
+            ClientResult before = send("{\"type\":\"hang-before-headers\"}", body(stream, 8), stream, HANG_READ_TIMEOUT);
             assertThat(before.errorClass()).isEqualTo(ErrorClass.TIMEOUT_READ);
             assertThat(before.httpStatus()).isZero();
-            ClientResult after = send("{\"type\":\"hang-after-headers\"}", stream, 8);
+            ClientResult after = send("{\"type\":\"hang-after-headers\"}", body(stream, 8), stream, HANG_READ_TIMEOUT);
             assertThat(after.errorClass()).isEqualTo(ErrorClass.TIMEOUT_READ);
             assertThat(after.httpStatus()).isEqualTo(200);
         }
