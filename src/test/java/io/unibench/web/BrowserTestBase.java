@@ -85,9 +85,13 @@ abstract class BrowserTestBase extends WebFixtureTest {
                         "--disable-background-networking", "--disable-component-update", "--disable-sync")));
     }
 
-    /** A new 1400×1000 page at the service's {@code path}. */
+    /**
+     * A new 1400×1000 page at the service's {@code path}. It bypasses the service's content security policy:
+     * Playwright's {@code waitForFunction} compiles its predicate in the page (eval), which the policy forbids; the
+     * policy itself is tested without the bypass ({@link CrossSiteBrowserTest}).
+     */
     static Page open(String path) {
-        Page page = browser.newPage(new Browser.NewPageOptions().setViewportSize(1400, 1000));
+        Page page = browser.newPage(new Browser.NewPageOptions().setViewportSize(1400, 1000).setBypassCSP(true));
         page.navigate(f.base() + path);
         return page;
     }

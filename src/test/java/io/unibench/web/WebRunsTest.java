@@ -434,8 +434,8 @@ class WebRunsTest extends WebFixtureTest {
         assertThat(literal.toString()).doesNotContain(WebFixture.API_KEY);
 
         JsonNode unset = problems(post("/api/runs", "application/yaml",
-                quickYaml("u").replace("TEST_KEY", "NOT_SET_ANYWHERE")), 400);
-        assertThat(unset.get(0).get("message").asText()).contains("NOT_SET_ANYWHERE").contains("not set");
+                quickYaml("u").replace("TEST_KEY", "NOT_SET_ANYWHERE_API_KEY")), 400);
+        assertThat(unset.get(0).get("message").asText()).contains("NOT_SET_ANYWHERE_API_KEY").contains("not set");
 
         String header = quickYaml("h").replace("  api_key_env: TEST_KEY\n",
                 "  headers:\n    Authorization: Bearer " + WebFixture.API_KEY + "\n");
