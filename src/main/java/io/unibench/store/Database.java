@@ -2,7 +2,6 @@ package io.unibench.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import com.zaxxer.hikari.pool.HikariPool;
 
 import java.nio.file.Files;
 import java.sql.Connection;
@@ -151,14 +150,13 @@ public final class Database implements AutoCloseable {
         config.setConnectionTimeout(60_000);
         try {
             return new HikariDataSource(config);
-        } catch (HikariPool.PoolInitializationException e) {
-            // the driver's own one-line reason (refused, authentication, …), credentials masked
-            Throwable cause = e.getCause();
-            if (cause instanceof SQLException s) {
-                throw new SQLException(StoreLocation.mask(s.getMessage()), s.getSQLState(), s);
-            }
-            throw new SQLException("cannot open the store " + location.display() + ": "
-                    + StoreLocation.mask(String.valueOf(cause == null ? e.getMessage() : cause.getMessage())), e);
+        } catch (RuntimeException e) { // HikariPool.PoolInitializationException, or a URL the driver refuses
+            // the driver's own one-line reason (refused, authentication, bad port, …), credentials masked; the
+            // exception is not chained: its message and the pool's quote the URL in clear
+            Throwable cause = e;
+            while (cause.getCause() != null && !(cause instanceof SQLException)) cause = cause.getCause();
+            String state = cause instanceof SQLException s ? s.getSQLState() : null;
+            throw new SQLException(StoreLocation.mask(String.valueOf(cause.getMessage())), state);
         }
     }
 

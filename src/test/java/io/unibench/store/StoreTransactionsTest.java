@@ -67,7 +67,10 @@ class StoreTransactionsTest {
                         if (!args.containsKey(type)) fail("no test argument for " + type + " of " + m);
                         values[i] = args.get(type);
                     }
-                    if (m.getName().equals("insertRequests")) values[3] = records;
+                    if (m.getName().equals("insertRequests")) { // the stored point, requests not stored yet
+                        values[1] = 0;
+                        values[3] = TestStores.records(6, 1_000_000_000L, 1).subList(3, 6);
+                    }
                     if (m.getName().equals("createRun") && m.getParameterTypes()[0] == String.class) {
                         values[0] = "new-" + m.getParameterCount(); // not an id already stored
                     }
@@ -109,7 +112,7 @@ class StoreTransactionsTest {
         RunResult result = RunStoreContract.result(records);
         Map<Class<?>, Object> a = new HashMap<>();
         a.put(String.class, id);
-        a.put(int.class, 0);
+        a.put(int.class, 1); // a point not stored yet: addPoint inserts it
         a.put(long.class, 3000L);
         a.put(boolean.class, true);
         a.put(RunStart.class, new RunStart("s", List.of(), "m", "u", ResultJson.MAPPER.createObjectNode(), Map.of()));
