@@ -16,6 +16,12 @@ import java.util.TreeMap;
 record Outcomes(int served, int refused, int waitedOut, Map<String, Integer> otherFailures, double[] waitSeconds,
                 double slowestRefusalSeconds, int total) {
 
+    /** The first refusal's (429/503) {@code Retry-After} as sent, if any refusal carried one. */
+    static java.util.Optional<String> retryAfter(List<ClientResult> results) {
+        return results.stream().filter(r -> r.httpStatus() == 429 || r.httpStatus() == 503)
+                .map(ClientResult::retryAfter).filter(java.util.Objects::nonNull).findFirst();
+    }
+
     static Outcomes of(List<ClientResult> results) {
         int served = 0;
         int refused = 0;

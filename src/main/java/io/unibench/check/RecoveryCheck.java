@@ -29,7 +29,6 @@ final class RecoveryCheck implements Check {
         for (int i = 0; i < n; i++) {
             burst.add(t.sendAsync(Ask.of(t.model(), Prompts.STORY + " #" + i, MAX_TOKENS), new CompletableFuture<>()));
         }
-        Target.RawReply probe = t.probeWhenRefused(burst);
         List<ClientResult> results = new ArrayList<>();
         for (CompletableFuture<ClientResult> f : burst) results.add(f.join());
         Outcomes o = Outcomes.of(results);
@@ -37,7 +36,7 @@ final class RecoveryCheck implements Check {
             return Verdict.skip(id(), "a burst of " + n + " earned no 429/503 (" + o.describe() + "): nothing to "
                     + "recover from");
         }
-        Duration wait = retryAfter(probe);
+        Duration wait = retryAfter(Outcomes.retryAfter(results));
         t.pause(wait);
         StringBuilder levels = new StringBuilder();
         for (int level = 1; ; level = Math.min(limit, level * 2)) {
@@ -55,10 +54,10 @@ final class RecoveryCheck implements Check {
                 + " ms, " + levels + " concurrent all succeeded; unibench sent each request once (no client retries)");
     }
 
-    /** The probe's Retry-After in seconds when it was refused with one; else 1 s. */
-    static Duration retryAfter(Target.RawReply probe) {
+    /** A refusal's Retry-After in seconds when it sent one (at most {@link #MAX_RETRY_AFTER}); else 1 s. */
+    static Duration retryAfter(java.util.Optional<String> retryAfter) {
         try {
-            long s = Long.parseLong(probe.retryAfter().orElse("1").strip());
+            long s = Long.parseLong(retryAfter.orElse("1").strip());
             Duration d = Duration.ofSeconds(Math.max(0, s));
             return d.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : d;
         } catch (NumberFormatException httpDate) {

@@ -73,22 +73,6 @@ final class Target {
         return out;
     }
 
-    /**
-     * Once one of {@code burst} is refused (429/503), or all ended, a plain request is sent while the rest still
-     * run: a refusal of it shows the server's {@code Retry-After}, which the benchmark client does not keep.
-     */
-    RawReply probeWhenRefused(List<CompletableFuture<ClientResult>> burst) throws InterruptedException {
-        CompletableFuture<Void> refused = new CompletableFuture<>();
-        for (CompletableFuture<ClientResult> f : burst) {
-            f.thenAccept(r -> {
-                if (r.httpStatus() == 429 || r.httpStatus() == 503) refused.complete(null);
-            });
-        }
-        CompletableFuture.allOf(burst.toArray(CompletableFuture[]::new)).thenRun(() -> refused.complete(null));
-        refused.join();
-        return post(Ask.of(model(), Prompts.SHORT, 1).notStreamed().body(mapper));
-    }
-
     /** A raw POST of {@code body} to the endpoint; the reply read whole (a stream too) or the timeout seen. */
     RawReply post(byte[] body) throws InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(settings.endpoint()).timeout(settings.timeout())

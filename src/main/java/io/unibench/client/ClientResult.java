@@ -26,6 +26,7 @@ import io.unibench.Secrets;
  * @param timings         the server's own {@code timings} (llama.cpp), or {@code null} when it sent none
  * @param errorType       on failure, the error object's type in the server's words (e.g.
  *                        {@code exceed_context_size_error}); {@code null} when it named none or sent no error object
+ * @param retryAfter      the response's {@code Retry-After} as sent (a 429/503's advice), {@code null} when absent
  */
 public record ClientResult(
         boolean stream,
@@ -44,7 +45,8 @@ public record ClientResult(
         String errorMessage,
         WireTimes wire,
         Timings timings,
-        String errorType) {
+        String errorType,
+        String retryAfter) {
 
     public ClientResult {
         if (wire == null) wire = WireTimes.NONE;
@@ -55,7 +57,7 @@ public record ClientResult(
                         long endNanos, long[] tokenChunkNanos, int httpStatus, String content, String reasoning,
                         Usage usage, String finishReason, ErrorClass errorClass, String errorMessage, WireTimes wire) {
         this(stream, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, httpStatus,
-                content, reasoning, usage, finishReason, errorClass, errorMessage, wire, null, null);
+                content, reasoning, usage, finishReason, errorClass, errorMessage, wire, null, null, null);
     }
 
     /** A result without connection timings. */
@@ -70,7 +72,7 @@ public record ClientResult(
     public ClientResult asFailure(ErrorClass cls, String message) {
         return new ClientResult(stream, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos,
                 tokenChunkNanos, httpStatus, content, reasoning, usage, finishReason, cls, Secrets.redact(message),
-                wire, timings, null);
+                wire, timings, null, retryAfter);
     }
 
     public boolean success() {

@@ -71,6 +71,7 @@ final class Exchange implements ConnectionPool.Waiter {
     private boolean reusedConnection;
     private long headersNanos = Moments.ABSENT;
     private int status;
+    private String retryAfter;
     private boolean keepAlive;
     private Mode mode;
     private SseParser sse;
@@ -249,12 +250,13 @@ final class Exchange implements ConnectionPool.Waiter {
         return !isDone();
     }
 
-    void onHead(int status, String contentType, boolean keepAlive, long arrival) {
+    void onHead(int status, String contentType, boolean keepAlive, String retryAfter, long arrival) {
         if (!arrived(arrival)) {
             return;
         }
         headersNanos = arrival;
         this.status = status;
+        this.retryAfter = retryAfter;
         this.keepAlive = keepAlive;
         if (status < 200 || status > 299) {
             mode = Mode.ERROR_BODY;
@@ -549,7 +551,8 @@ final class Exchange implements ConnectionPool.Waiter {
                 message == null ? null : Secrets.redact(message),
                 wireTimes(),
                 parsed ? chunks.timings() : null,
-                errorClass == null ? null : parsed ? chunks.failureType() : errorBodyType);
+                errorClass == null ? null : parsed ? chunks.failureType() : errorBodyType,
+                retryAfter);
     }
 
     private WireTimes wireTimes() {

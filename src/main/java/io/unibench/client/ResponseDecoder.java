@@ -23,8 +23,11 @@ final class ResponseDecoder {
 
     /** Receives one response's parts, in order: a head, body ranges (maybe none), an end. */
     interface Listener {
-        /** The final status line and headers arrived; {@code contentType} is {@code ""} when absent. */
-        void onHead(int status, String contentType, boolean keepAlive);
+        /**
+         * The final status line and headers arrived; {@code contentType} is {@code ""} when absent, {@code retryAfter}
+         * (a refusal's {@code Retry-After}) {@code null}.
+         */
+        void onHead(int status, String contentType, boolean keepAlive, String retryAfter);
 
         /** {@code length} body bytes of {@code bytes} from {@code offset}, valid only during the call. */
         void onBody(byte[] bytes, int offset, int length);
@@ -147,7 +150,7 @@ final class ResponseDecoder {
             }
             return after; // interim response: the final one follows
         }
-        listener.onHead(head.status(), head.contentType(), head.keepAlive());
+        listener.onHead(head.status(), head.contentType(), head.keepAlive(), head.retryAfter());
         if (head.status() == 204 || head.status() == 304) {
             end();
         } else if (head.chunked()) {

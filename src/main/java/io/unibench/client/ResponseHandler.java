@@ -85,9 +85,9 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
     }
 
     @Override
-    public void onHead(int status, String contentType, boolean keepAlive) {
+    public void onHead(int status, String contentType, boolean keepAlive, String retryAfter) {
         Exchange exchange = current;
-        if (exchange != null) exchange.onHead(status, contentType, keepAlive, arrivalNanos);
+        if (exchange != null) exchange.onHead(status, contentType, keepAlive, retryAfter, arrivalNanos);
     }
 
     @Override

@@ -11,8 +11,10 @@ import java.util.Arrays;
  *                      end is not the close)
  * @param chunked       the last transfer coding is {@code chunked}
  * @param contentLength the body's length, or -1 when it is chunked or delimited by the close
+ * @param retryAfter    the {@code Retry-After} value as sent (seconds or an HTTP date), {@code null} when absent
  */
-record ResponseHead(int status, String contentType, boolean keepAlive, boolean chunked, long contentLength) {
+record ResponseHead(int status, String contentType, boolean keepAlive, boolean chunked, long contentLength,
+                    String retryAfter) {
 
     /**
      * Reads a head straight from its bytes: header names are matched without a String each (only the
@@ -23,6 +25,7 @@ record ResponseHead(int status, String contentType, boolean keepAlive, boolean c
         private static final byte[] CONTENT_LENGTH = ascii("content-length");
         private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding");
         private static final byte[] CONNECTION = ascii("connection");
+        private static final byte[] RETRY_AFTER = ascii("retry-after");
         private static final byte[] CHUNKED = ascii("chunked");
         private static final byte[] CLOSE = ascii("close");
         private static final byte[] KEEP_ALIVE = ascii("keep-alive");
@@ -46,6 +49,7 @@ record ResponseHead(int status, String contentType, boolean keepAlive, boolean c
             boolean chunked = false;
             long contentLength = -1;
             int connection = 0; // -1 close, 1 keep-alive
+            String retryAfter = null; // only refusals carry it: a String only then
             for (int start = eol + 1; start < length; start = eol + 1) {
                 eol = lineEnd(b, start, length);
                 int end = trimCr(b, start, eol);
@@ -70,6 +74,8 @@ record ResponseHead(int status, String contentType, boolean keepAlive, boolean c
                     // the last coding of the last field decides
                     int lastComma = lastIndexOf(b, vs, ve, (byte) ',');
                     chunked = tokenIs(b, lastComma < 0 ? vs : lastComma + 1, ve, CHUNKED);
+                } else if (nameIs(b, start, colon, RETRY_AFTER)) {
+                    retryAfter = new String(b, vs, ve - vs, StandardCharsets.ISO_8859_1);
                 } else if (nameIs(b, start, colon, CONNECTION)) {
                     for (int t = vs; t <= ve; ) {
                         int comma = indexOf(b, t, ve, (byte) ',');
@@ -88,7 +94,7 @@ record ResponseHead(int status, String contentType, boolean keepAlive, boolean c
             if (!bodyless && !chunked && contentLength < 0) {
                 keepAlive = false; // the body ends with the connection
             }
-            return new ResponseHead(status, contentType, keepAlive, chunked, contentLength);
+            return new ResponseHead(status, contentType, keepAlive, chunked, contentLength, retryAfter);
         }
 
         private String contentType(byte[] b, int from, int to) {

@@ -21,7 +21,7 @@ class ResponseDecoderTest {
         final List<String> parts = new ArrayList<>();
         final ByteArrayOutputStream body = new ByteArrayOutputStream();
 
-        @Override public void onHead(int status, String contentType, boolean keepAlive) {
+        @Override public void onHead(int status, String contentType, boolean keepAlive, String retryAfter) {
             parts.add("head " + status + " " + contentType + " " + (keepAlive ? "keep-alive" : "close"));
         }
 
