@@ -570,19 +570,6 @@ public final class RunStore implements AutoCloseable {
         }
     }
 
-    /** Finished runs with the same configuration key (repeats), newest first, except the ids given. */
-    public List<RunRow> repeats(String configKey, Set<String> except, int limit) throws SQLException {
-        lock.lock();
-        try {
-            List<RunRow> rows = queryRuns("SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.config_key = ? AND r.status = ? "
-                    + "ORDER BY r.started_at DESC LIMIT ?", List.of(configKey, RunRow.FINISHED, limit + except.size()));
-            commit();
-            return rows.stream().filter(r -> !except.contains(r.runId())).limit(limit).toList();
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** The other providers' runs of a service run ({@link RunStart#parentRunId}), in the order they started. */
     public List<RunRow> linkedRuns(String parentRunId) throws SQLException {
         lock.lock();
