@@ -9,37 +9,65 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "compare", mixinStandardHelpOptions = true, description = "Two runs side by side: every metric "
-        + "of every sweep point, Δ = B − A, better or worse, and whether Δ is inside the run-to-run spread of "
-        + "repeated runs of the same configuration.")
-final class RunsCompareCommand extends RunsStoreCommand {
-    @Parameters(index = "0", paramLabel = "RUN_A")
-    String a;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
-    @Parameters(index = "1", paramLabel = "RUN_B")
-    String b;
+@Command(name = "compare", mixinStandardHelpOptions = true, description = "Runs side by side against a baseline "
+        + "(the first run, or --baseline): their points matched by scenario and level (concurrency or request "
+        + "rate), whatever the provider names; per level the mean and p50/p95/p99 of TTFT, latency and TPOT with "
+        + "Δ, its 95% interval and a verdict (better, worse, same, unclear) from the runs' stored requests.")
+final class RunsCompareCommand extends RunsStoreCommand {
+    @Parameters(arity = "2..*", paramLabel = "RUN", description = "Two or more runs (ids or unique prefixes).")
+    List<String> runs;
+
+    @Option(names = "--baseline", paramLabel = "RUN", description = "The run the others are compared with; one of "
+            + "the RUNs. Default: the first.")
+    String baseline;
 
     @Option(names = "--json", description = "JSON rows instead of tables. Default: tables.")
     boolean json;
 
     @Override
     int run(RunStore store) throws Exception {
-        String idA = store.resolveId(a);
-        String idB = store.resolveId(b);
-        if (idA.equals(idB)) {
-            throw new BadInputException("runs compare: RUN_A and RUN_B are the same run (" + idA
-                    + "); name two different runs");
+        Set<String> ids = new LinkedHashSet<>();
+        for (String r : runs) {
+            String id = store.resolveId(r);
+            if (!ids.add(id)) {
+                throw new BadInputException("runs compare: run " + id + " is named twice; name different runs");
+            }
         }
-        StoredRun ra = store.run(idA);
-        StoredRun rb = store.run(idB);
-        RunComparison.Result result = RunComparison.compare(store, ra, rb);
+        List<String> order = new ArrayList<>(ids);
+        if (baseline != null) {
+            String base = store.resolveId(baseline);
+            if (!order.remove(base)) {
+                throw new BadInputException("--baseline " + baseline + ": not one of the runs compared ("
+                        + String.join(", ", ids) + ")");
+            }
+            order.addFirst(base);
+        }
+        StoredRun base = store.run(order.getFirst());
+        List<StoredRun> others = new ArrayList<>();
+        for (String id : order.subList(1, order.size())) others.add(store.run(id));
+        RunComparison.Result result = RunComparison.compare(store, base, others);
         if (json) {
             out().println(RunsCommand.JSON.writeValueAsString(result.toMap()));
         } else {
-            out().print(RunComparisonReport.render(ra.row().label(), rb.row().label(), result.rows(),
-                    result.unmatched(), result.repeatsA() + result.repeatsB()));
+            out().print(RunComparisonReport.render(base.row().label(), sides(result), RunComparison.METHOD));
             out().flush();
         }
         return 0;
+    }
+
+    /** The comparison's other runs as the report lays them out: B, C, … */
+    static List<RunComparisonReport.Side> sides(RunComparison.Result result) {
+        List<RunComparisonReport.Side> sides = new ArrayList<>();
+        char key = 'B';
+        for (RunComparison.Pair p : result.pairs()) {
+            sides.add(new RunComparisonReport.Side(String.valueOf(key++), p.candidate().row().label(), p.rows(),
+                    p.onlyBaseline(), p.onlyCandidate()));
+        }
+        return sides;
     }
 }

@@ -45,6 +45,9 @@ final class Distribution {
     private DoubleHistogram histogram;
     private long count;
     private double sum;
+    /** Welford's running mean and sum of squared deviations, for the mean's interval. */
+    private double runningMean;
+    private double squaredDeviations;
     private double min = Double.POSITIVE_INFINITY;
     private double max = Double.NEGATIVE_INFINITY;
 
@@ -62,6 +65,9 @@ final class Distribution {
         if (!Double.isFinite(v)) return;
         count++;
         sum += v;
+        double d = v - runningMean;
+        runningMean += d / count;
+        squaredDeviations += d * (v - runningMean);
         if (v < min) min = v;
         if (v > max) max = v;
         if (histogram != null) {
@@ -111,6 +117,20 @@ final class Distribution {
     /** Mean of the samples; null when there are none. */
     Double mean() {
         return count == 0 ? null : sum / count;
+    }
+
+    /** The 95 % t-interval of the mean ({@link ConfidenceIntervals#mean}); null with fewer than 2 samples. */
+    Interval meanInterval() {
+        return count < 2 ? null : ConfidenceIntervals.mean(count, sum / count, squaredDeviations / (count - 1));
+    }
+
+    /**
+     * The 95 % distribution-free interval of the {@code p}-th percentile ({@link ConfidenceIntervals#quantileRanks}):
+     * the samples of its two ranks; null when there are too few samples for one, and for p ≤ 0 or p ≥ 100.
+     */
+    Interval percentileInterval(double p) {
+        ConfidenceIntervals.Ranks r = ConfidenceIntervals.quantileRanks(count, p / 100);
+        return r == null ? null : new Interval(valueAtRank(r.lower()), valueAtRank(r.upper()));
     }
 
     /** evalscope's "higher nearest rank" percentile, see {@link Percentiles#nearestRankHigh}; NaN when empty. */
@@ -167,6 +187,8 @@ final class Distribution {
         Distribution c = new Distribution(exactLimit);
         c.count = count;
         c.sum = sum;
+        c.runningMean = runningMean;
+        c.squaredDeviations = squaredDeviations;
         c.min = min;
         c.max = max;
         if (histogram != null) {

@@ -3,24 +3,36 @@ package io.unibench.metrics;
 import java.util.Locale;
 
 /**
- * One metric of one sweep point compared between two runs (A and B): the delta, which way is better, and whether
- * the delta is inside the run-to-run spread of repeated runs.
+ * One metric of one load level compared between a baseline run (A) and a candidate (B): the delta B − A, which way
+ * is better, and the verdict {@link SampleComparison} reached from the requests' distributions.
  *
- * @param verdict  "better", "worse", "same" (equal values), or "" for neutral metrics and missing values
- * @param spread   the repeats' range, or null when fewer than two repeats had the metric
- * @param inSpread true when |delta| ≤ spread
+ * @param deltaInterval the 95 % confidence interval of the delta, or null for a figure that has one value per run
+ *                      (throughput, counts) or too few requests
+ * @param verdict       one of {@link #BETTER}, {@link #WORSE}, {@link #SAME}, {@link #UNCLEAR}, {@link #TOO_FEW}, or
+ *                      "" when no interval decides (one figure per run, a neutral metric, a missing value)
+ * @param nA            the samples behind A's figure (successful requests with the metric), or null for a figure
+ *                      that has one value per run
+ * @param nB            the same for B
+ * @param why           a short reason when the verdict is {@link #TOO_FEW}, else null
  */
 public record MetricDelta(String point, String metric, Double a, Double b, Double delta, Double deltaPercent,
-                          Direction direction, String verdict, Double spread, int repeats, boolean inSpread) {
+                          Direction direction, String verdict, Interval deltaInterval, Long nA, Long nB, String why) {
     /** Which way a metric is better. */
     public enum Direction { HIGHER_BETTER, LOWER_BETTER, NEUTRAL }
 
-    /** "better", "worse", "same" (equal values), or "" for neutral metrics and missing values. */
-    public static String verdict(Direction dir, Double delta) {
-        if (delta == null || dir == Direction.NEUTRAL) return "";
-        if (delta == 0) return "same";
-        boolean up = delta > 0;
-        return up == (dir == Direction.HIGHER_BETTER) ? "better" : "worse";
+    public static final String BETTER = "better";
+    public static final String WORSE = "worse";
+    /** The interval of the delta lies within ± the minimum effect: no difference that matters. */
+    public static final String SAME = "same";
+    /** The interval is too wide to tell: neither a difference beyond the minimum effect nor equivalence. */
+    public static final String UNCLEAR = "unclear";
+    /** A side has too few samples for the percentile's interval. */
+    public static final String TOO_FEW = "too few requests";
+
+    /** The delta's interval as a percentage of A, or null. */
+    public Interval deltaIntervalPercent() {
+        if (deltaInterval == null || a == null || a == 0) return null;
+        return deltaInterval.scaled(100 / Math.abs(a));
     }
 
     /** Which way is better, from the metric's name. */

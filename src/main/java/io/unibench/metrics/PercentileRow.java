@@ -11,10 +11,14 @@ import java.util.Map;
  * A column with no samples has a {@code null} value (evalscope writes NaN there).
  *
  * @param label  {@code "min"}, {@code "1%"}, … {@code "99%"}, {@code "max"}
- * @param values column name → value rounded to {@link #decimals(String)} decimals, or null; insertion-ordered,
- *               unmodifiable
+ * @param values    column name → value rounded to {@link #decimals(String)} decimals, or null; insertion-ordered,
+ *                  unmodifiable
+ * @param intervals column name → the value's 95 % confidence interval ({@link ConfidenceIntervals}), rounded like
+ *                  the value, or null when the column has too few samples for one (and for min and max); written
+ *                  after the values as {@code "<column> 95% CI": [low, high]} or {@code null}; empty for rows made
+ *                  without intervals
  */
-public record PercentileRow(String label, Map<String, Double> values) {
+public record PercentileRow(String label, Map<String, Double> values, Map<String, Interval> intervals) {
 
     /** The percentile points of evalscope's table, in row order. */
     public static final double[] POINTS = {0, 1, 5, 10, 25, 50, 75, 90, 95, 99, 100};
@@ -58,6 +62,17 @@ public record PercentileRow(String label, Map<String, Double> values) {
 
     public PercentileRow {
         values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        intervals = intervals == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(intervals));
+    }
+
+    /** A row without intervals. */
+    public PercentileRow(String label, Map<String, Double> values) {
+        this(label, values, null);
+    }
+
+    /** The 95 % interval of a column's value, or null when it has none. */
+    public Interval interval(String column) {
+        return intervals.get(column);
     }
 
     /** The value of a column, or null when the column is absent or had no samples. */
@@ -72,6 +87,10 @@ public record PercentileRow(String label, Map<String, Double> values) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put(PERCENTILES, row.label());
             m.putAll(row.values());
+            for (String column : row.intervals().keySet()) {
+                Interval i = row.intervals().get(column);
+                m.put(column + ConfidenceIntervals.KEY_SUFFIX, i == null ? null : i.toList());
+            }
             out.add(m);
         }
         return out;

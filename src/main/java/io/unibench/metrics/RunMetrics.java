@@ -443,19 +443,40 @@ public final class RunMetrics implements RecordSink {
                     .cachedTokensSource(cachedTokensSource(cachedFieldCounts))
                     .completedTraces(traceSummary == null ? null : traceSummary.completedTraces())
                     .percentileMethod(percentileMethod())
+                    .meanIntervals(meanIntervals())
                     .build();
+        }
+
+        /** The averages' 95 % t-intervals, rounded like the averages (null: fewer than 2 samples). */
+        Map<String, Interval> meanIntervals() {
+            Map<String, Interval> m = new LinkedHashMap<>();
+            m.put(Summary.AVG_LATENCY, rounded(new Column(latency, 1).meanInterval(), 4));
+            m.put(Summary.AVG_TTFT, rounded(ttftColumn(ttft).meanInterval(), 2));
+            m.put(Summary.AVG_TPOT, rounded(new Column(tpot, 1).meanInterval(), 2));
+            m.put(Summary.AVG_ITL, rounded(new Column(itl, 1).meanInterval(), 2));
+            return m;
+        }
+
+        private static Interval rounded(Interval i, int decimals) {
+            return i == null ? null : i.rounded(decimals);
         }
 
         List<PercentileRow> percentileRows() {
             Map<String, Column> columns = columns();
             List<PercentileRow> rows = new ArrayList<>(PercentileRow.LABELS.size());
             for (int i = 0; i < PercentileRow.POINTS.length; i++) {
+                double p = PercentileRow.POINTS[i];
                 Map<String, Double> values = new LinkedHashMap<>();
+                Map<String, Interval> intervals = new LinkedHashMap<>();
                 for (Map.Entry<String, Column> e : columns.entrySet()) {
-                    double v = e.getValue().nearestRankHigh(PercentileRow.POINTS[i]);
-                    values.put(e.getKey(), Rounding.round(v, PercentileRow.decimals(e.getKey())));
+                    int decimals = PercentileRow.decimals(e.getKey());
+                    values.put(e.getKey(), Rounding.round(e.getValue().nearestRankHigh(p), decimals));
+                    if (p > 0 && p < 100) { // the minimum and maximum have no interval
+                        Interval ci = e.getValue().percentileInterval(p);
+                        intervals.put(e.getKey(), ci == null ? null : ci.rounded(decimals));
+                    }
                 }
-                rows.add(new PercentileRow(PercentileRow.LABELS.get(i), values));
+                rows.add(new PercentileRow(PercentileRow.LABELS.get(i), values, intervals));
             }
             return rows;
         }
@@ -470,6 +491,16 @@ public final class RunMetrics implements RecordSink {
         Double mean() {
             Double m = values.mean();
             return m == null ? null : m * factor;
+        }
+
+        Interval percentileInterval(double p) {
+            Interval i = values.percentileInterval(p);
+            return i == null ? null : i.scaled(factor);
+        }
+
+        Interval meanInterval() {
+            Interval i = values.meanInterval();
+            return i == null ? null : i.scaled(factor);
         }
     }
 

@@ -94,4 +94,12 @@ public record RunResult(
         }
         return null;
     }
+
+    /** The 95 % interval of a percentile row's column ({@link PercentileRow#interval}), or null when it has none. */
+    public Interval percentileInterval(String label, String column) {
+        for (PercentileRow row : percentiles) {
+            if (row.label().equals(label)) return row.interval(column);
+        }
+        return null;
+    }
 }

@@ -59,7 +59,16 @@ public record Summary(
         Long completedTraces,
         String percentileMethod,
         long cancelledRequests,
-        String cachedTokensSource) {
+        String cachedTokensSource,
+        Map<String, Interval> meanIntervals) {
+
+    /**
+     * The compact constructor: {@code meanIntervals} (key of an average → its 95 % t-interval, or null when it had
+     * fewer than 2 samples) defaults to none.
+     */
+    public Summary {
+        meanIntervals = meanIntervals == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(meanIntervals));
+    }
 
     /** {@link #percentileMethod()} when every percentile is an observed value ({@link Percentiles}). */
     public static final String PERCENTILES_EXACT = "exact (nearest rank)";
@@ -197,6 +206,10 @@ public record Summary(
             m.put(AVG_LATENCY_INCL_QUEUE, avgLatencyInclQueueSeconds);
             m.put(AVG_TTFT_INCL_QUEUE, avgTtftInclQueueMs);
         }
+        // ours: each average's 95 % interval (ConfidenceIntervals), after every evalscope key
+        meanIntervals.forEach((key, ci) -> {
+            if (m.get(key) != null) m.put(key + ConfidenceIntervals.KEY_SUFFIX, ci == null ? null : ci.toList());
+        });
         return Collections.unmodifiableMap(m);
     }
 
@@ -255,6 +268,7 @@ public record Summary(
         private Long completedTraces;
         private String percentileMethod;
         private long cancelledRequests;
+        private Map<String, Interval> meanIntervals;
 
         private Builder() {}
 
@@ -298,6 +312,7 @@ public record Summary(
         public Builder percentileMethod(String v) { percentileMethod = v; return this; }
         public Builder cancelledRequests(long v) { cancelledRequests = v; return this; }
         public Builder cachedTokensSource(String v) { cachedTokensSource = v; return this; }
+        public Builder meanIntervals(Map<String, Interval> v) { meanIntervals = v; return this; }
 
         public Summary build() {
             return new Summary(set(testDurationSeconds, "testDurationSeconds"), set(concurrency, "concurrency"),
@@ -313,7 +328,7 @@ public record Summary(
                     set(totalInputTokens, "totalInputTokens"), set(totalOutputTokens, "totalOutputTokens"),
                     totalCachedTokens, avgFirstChunkMs, avgItlPerTokenMs, tokenCountSource, scheduled,
                     avgQueueDelayMs, avgLatencyInclQueueSeconds, avgTtftInclQueueMs, cacheHitSource, completedTraces,
-                    percentileMethod, cancelledRequests, cachedTokensSource);
+                    percentileMethod, cancelledRequests, cachedTokensSource, meanIntervals);
         }
 
         private static <T> T set(T value, String name) {

@@ -9,6 +9,8 @@ import static io.unibench.report.DisplayNumbers.SECONDS;
 import static io.unibench.report.DisplayNumbers.format;
 import static io.unibench.report.DisplayNumbers.formatAvailable;
 
+import io.unibench.metrics.ConfidenceIntervals;
+import io.unibench.metrics.Interval;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunResult;
@@ -32,6 +34,11 @@ public final class TerminalReport {
 
     private TerminalReport() {}
 
+    /** Under the Per-Request table: what the brackets are, and why some percentiles have none. */
+    static final String INTERVAL_NOTE = "[low, high] = the percentile's 95% confidence interval (distribution-free, "
+            + "order statistics); none where the requests are too few for one (a p50 needs "
+            + ConfidenceIntervals.minimumSamples(0.5) + ", a p99 " + ConfidenceIntervals.minimumSamples(0.99) + ").";
+
     public static String render(List<RunResult> runs, Map<String, String> basicInfo) {
         StringBuilder sb = new StringBuilder();
         boolean inputOnly = InputOnlyReport.applies(runs);
@@ -48,6 +55,7 @@ public final class TerminalReport {
         } else {
             section(sb, "Performance Overview", overview(runs));
             section(sb, "Per-Request Metrics", perRequest(runs));
+            sb.append(INTERVAL_NOTE).append("\n\n");
         }
         if (PhasesTable.any(runs)) section(sb, "Phases", PhasesTable.of(runs));
         if (runs.stream().anyMatch(r -> r.serverVsClient() != null)) {
@@ -222,6 +230,10 @@ public final class TerminalReport {
         return t;
     }
 
+    /** The columns whose percentiles the terminal shows with their interval. */
+    private static final java.util.Set<String> TIMED = java.util.Set.of(PercentileRow.LATENCY, PercentileRow.TTFT,
+            PercentileRow.TPOT, PercentileRow.ITL);
+
     /** Adds one run's rows, showing Conc. and Rate on the first row only. */
     private static final class Rows {
         private final TextTable table;
@@ -235,9 +247,18 @@ public final class TerminalReport {
 
         void add(String metric, Double avg, String column, int avgPrecision, int precision) {
             emit(metric, format(avg, avgPrecision),
-                    format(run.percentile("50%", column), precision),
-                    format(run.percentile("99%", column), precision),
+                    withInterval("50%", column, precision),
+                    withInterval("99%", column, precision),
                     format(run.percentile("max", column), precision));
+        }
+
+        /** {@code 412 [388, 440]}: the percentile and its 95% interval, for the timing columns; the value alone else. */
+        private String withInterval(String label, String column, int precision) {
+            String value = format(run.percentile(label, column), precision);
+            if (!TIMED.contains(column)) return value;
+            Interval ci = run.percentileInterval(label, column);
+            return ci == null ? value : value + " [" + format(ci.low(), precision) + ", " + format(ci.high(), precision)
+                    + "]";
         }
 
         void scalar(String metric, String value) {

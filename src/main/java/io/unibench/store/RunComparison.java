@@ -1,147 +1,215 @@
 package io.unibench.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.metrics.LevelName;
 import io.unibench.metrics.MetricDelta;
-import io.unibench.metrics.PercentileRow;
-import io.unibench.metrics.RunMetrics;
-import io.unibench.metrics.RunResult;
+import io.unibench.metrics.RequestSamples;
+import io.unibench.metrics.SampleComparison;
 
+import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * {@code runs compare A B}: every metric of every sweep point side by side, with the delta, which way is better,
- * and whether the delta is inside the run-to-run spread of repeated runs. Repeats are other finished runs with
- * the configuration key of A or of B (same target, model, load and generation settings); the spread of a metric
- * is the largest range (max − min) it had across the repeats of either configuration. A delta inside it is
- * noise as far as the history can tell.
+ * {@code runs compare BASELINE RUN…}, {@code GET /api/compare} and the compare page: each run's points matched to
+ * the baseline's by scenario and level (concurrency or request rate), never by provider name or label, so runs of
+ * different providers and of different level lists compare on the levels they share. Each matched level gives, per
+ * per-request metric (TTFT, latency, TPOT), the mean and p50/p95/p99 of B against the baseline with the 95 %
+ * interval of the delta and a verdict from the two runs' stored requests ({@link SampleComparison}); then the
+ * point's other numeric figures (throughputs, counts), which have one value per run and so no verdict.
  */
 public final class RunComparison {
-    /** Repeats looked at per configuration. */
-    static final int MAX_REPEATS = 20;
-    private static final List<String> PERCENTILE_COLUMNS =
-            List.of(PercentileRow.LATENCY, PercentileRow.TTFT, PercentileRow.TPOT, PercentileRow.ITL);
-    private static final List<String> PERCENTILE_LABELS = List.of("50%", "90%", "99%");
+    private static final double[] PERCENTILES = {50, 95, 99};
+    private static final Set<String> FROM_SAMPLES = Set.of("Avg TTFT (ms)", "Avg Latency (s)", "Avg TPOT (ms)");
+    private static final Pattern NUMBERED = Pattern.compile("(parallel_\\d+|rate_[^_]+)_number_\\d+");
+    private static final Pattern RATE = Pattern.compile("rate_([0-9.eE+-]+)");
 
-    /** The comparison: rows in point and metric order, the points found on one side only, repeat counts. */
-    public record Result(StoredRun a, StoredRun b, List<MetricDelta> rows, List<String> unmatched, int repeatsA,
-                         int repeatsB) {
-        /** The document of {@code runs compare --json} and {@code GET /api/compare}. */
+    /**
+     * One candidate against the baseline.
+     *
+     * @param rows          per matched level (in the baseline's order), the metrics of the candidate against the
+     *                      baseline; {@link MetricDelta#point()} is the level's key ({@link #levelKey})
+     * @param onlyBaseline  the baseline's level keys this run does not have
+     * @param onlyCandidate this run's level keys the baseline does not have
+     */
+    public record Pair(StoredRun candidate, List<MetricDelta> rows, List<String> onlyBaseline,
+                       List<String> onlyCandidate) {
+        /** The matched level keys, in order. */
+        public List<String> levels() {
+            return rows.stream().map(MetricDelta::point).distinct().toList();
+        }
+    }
+
+    /** The comparison: the baseline and one {@link Pair} per other run, in the order given. */
+    public record Result(StoredRun baseline, List<Pair> pairs) {
+        /** The baseline (A). */
+        public StoredRun a() {
+            return baseline;
+        }
+
+        /** The first other run (B). */
+        public StoredRun b() {
+            return pairs.getFirst().candidate();
+        }
+
+        /** The first other run's rows. */
+        public List<MetricDelta> rows() {
+            return pairs.getFirst().rows();
+        }
+
+        /**
+         * The document of {@code runs compare --json} and {@code GET /api/compare}: {@code baseline}, {@code method},
+         * and per other run its {@code rows} and the levels found on one side only; {@code a}, {@code b},
+         * {@code rows} and {@code unmatched} repeat the first pair's for readers of two-run comparisons.
+         */
         public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("a", a.runId());
-            m.put("b", b.runId());
-            m.put("rows", rows);
-            m.put("unmatched", unmatched);
-            m.put("repeats_a", repeatsA);
-            m.put("repeats_b", repeatsB);
+            m.put("a", baseline.runId());
+            m.put("b", b().runId());
+            m.put("rows", rows());
+            m.put("unmatched", unmatched(pairs.getFirst()));
+            m.put("baseline", baseline.runId());
+            m.put("method", METHOD);
+            List<Map<String, Object>> ps = new ArrayList<>();
+            for (Pair p : pairs) {
+                Map<String, Object> pm = new LinkedHashMap<>();
+                pm.put("run", p.candidate().runId());
+                pm.put("levels", p.levels());
+                pm.put("only_in_baseline", p.onlyBaseline());
+                pm.put("only_in_run", p.onlyCandidate());
+                pm.put("rows", p.rows());
+                ps.add(pm);
+            }
+            m.put("comparisons", ps);
             return m;
         }
     }
 
+    /** How the verdicts are decided, in one line (the README's "Comparing runs" in full). */
+    public static final String METHOD = "95% interval of B − A: percentiles by bootstrap over requests ("
+            + SampleComparison.REPLICATES + " replicates, fixed seed), means by Welch's t; better/worse when it "
+            + "excludes 0 and |Δ| ≥ " + (int) SampleComparison.MIN_EFFECT_PERCENT + "% of A, same when it lies within ±"
+            + (int) SampleComparison.MIN_EFFECT_PERCENT + "% of A, else unclear";
+
     private RunComparison() {}
 
-    public static Result compare(RunStore store, StoredRun a, StoredRun b) throws SQLException {
-        Map<String, Map<String, Double>> ma = metrics(store, a);
-        Map<String, Map<String, Double>> mb = metrics(store, b);
-        Set<String> except = Set.copyOf(List.of(a.runId(), b.runId())); // A may be B: Set.of would throw
-        List<StoredRun> repeatsA = load(store, store.repeats(a.row().configKey(), except, MAX_REPEATS));
-        List<StoredRun> repeatsB = a.row().configKey().equals(b.row().configKey()) ? List.of()
-                : load(store, store.repeats(b.row().configKey(), except, MAX_REPEATS));
-        List<Map<String, Map<String, Double>>> repA = new ArrayList<>();
-        for (StoredRun r : repeatsA) repA.add(metrics(store, r));
-        List<Map<String, Map<String, Double>>> repB = new ArrayList<>();
-        for (StoredRun r : repeatsB) repB.add(metrics(store, r));
-
-        List<MetricDelta> rows = new ArrayList<>();
-        List<String> unmatched = new ArrayList<>();
-        Set<String> labels = new LinkedHashSet<>(ma.keySet());
-        labels.addAll(mb.keySet());
-        for (String label : labels) {
-            Map<String, Double> pa = ma.get(label);
-            Map<String, Double> pb = mb.get(label);
-            if (pa == null || pb == null) {
-                unmatched.add(label + " (only in " + (pa == null ? "B" : "A") + ")");
-                continue;
-            }
-            Set<String> names = new LinkedHashSet<>(pa.keySet());
-            names.addAll(pb.keySet());
-            for (String metric : names) {
-                Double va = pa.get(metric);
-                Double vb = pb.get(metric);
-                MetricDelta.Direction dir = MetricDelta.direction(metric);
-                Double delta = va != null && vb != null ? vb - va : null;
-                Double pct = delta != null && va != 0 ? 100 * delta / Math.abs(va) : null;
-                Spread sa = spread(repA, label, metric);
-                Spread sb = spread(repB, label, metric);
-                Spread s = sa.range == null ? sb : sb.range == null ? sa : sa.range >= sb.range ? sa : sb;
-                boolean inSpread = delta != null && s.range != null && Math.abs(delta) <= s.range;
-                rows.add(new MetricDelta(label, metric, va, vb, delta, pct, dir, MetricDelta.verdict(dir, delta),
-                        s.range, s.count, inSpread));
-            }
-        }
-        return new Result(a, b, rows, unmatched, repeatsA.size(), repeatsB.size());
-    }
-
-    private record Spread(Double range, int count) {}
-
-    private static Spread spread(List<Map<String, Map<String, Double>>> repeats, String label, String metric) {
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
-        int n = 0;
-        for (Map<String, Map<String, Double>> r : repeats) {
-            Map<String, Double> p = r.get(label);
-            Double v = p == null ? null : p.get(metric);
-            if (v == null) continue;
-            min = Math.min(min, v);
-            max = Math.max(max, v);
-            n++;
-        }
-        return n >= 2 ? new Spread(max - min, n) : new Spread(null, n);
-    }
-
-    private static List<StoredRun> load(RunStore store, List<RunRow> rows) throws SQLException {
-        List<StoredRun> runs = new ArrayList<>();
-        for (RunRow r : rows) runs.add(store.run(r.runId()));
-        return runs;
-    }
-
-    /** label → metric → value: the numeric summary keys, then p50/p90/p99 of the latency columns. */
-    static Map<String, Map<String, Double>> metrics(RunStore store, StoredRun run) throws SQLException {
-        Map<String, Map<String, Double>> out = new LinkedHashMap<>();
-        for (StoredPoint p : run.points()) {
-            JsonNode summary = p.summary();
-            JsonNode percentiles = p.percentiles();
-            if (summary == null) {
-                // a point still running (or cut short and not yet recovered): compute from its stored requests
-                RunMetrics metrics = new RunMetrics();
-                store.replay(run.runId(), p.index(), metrics::accept);
-                if (metrics.total() == 0) continue;
-                RunResult r = metrics.result(p.info());
-                summary = ResultJson.read(ResultJson.summary(r, Map.of()));
-                percentiles = ResultJson.read(ResultJson.percentiles(r));
-            }
-            Map<String, Double> m = new LinkedHashMap<>();
-            summary.properties().forEach(e -> {
-                if (e.getValue().isNumber()) m.put(e.getKey(), e.getValue().asDouble());
-            });
-            if (percentiles != null) {
-                for (String column : PERCENTILE_COLUMNS) {
-                    for (JsonNode row : percentiles) {
-                        String label = row.path(PercentileRow.PERCENTILES).asText();
-                        if (PERCENTILE_LABELS.contains(label) && row.hasNonNull(column)) {
-                            m.put("p" + label.replace("%", "") + " " + column, row.get(column).asDouble());
-                        }
-                    }
-                }
-            }
-            out.put(p.label(), m);
-        }
+    /** The levels found on one side only, as {@code level (only in A)} / {@code (only in B)}. */
+    public static List<String> unmatched(Pair p) {
+        List<String> out = new ArrayList<>();
+        for (String k : p.onlyBaseline()) out.add(k + " (only in A)");
+        for (String k : p.onlyCandidate()) out.add(k + " (only in B)");
         return out;
+    }
+
+    /** Run B against run A. */
+    public static Result compare(RunStore store, StoredRun a, StoredRun b) throws SQLException {
+        return compare(store, a, List.of(b));
+    }
+
+    /** Each of {@code others} against {@code baseline}. */
+    public static Result compare(RunStore store, StoredRun baseline, List<StoredRun> others) throws SQLException {
+        if (others.isEmpty()) throw new IllegalArgumentException("nothing to compare the baseline with");
+        Map<String, StoredPoint> base = points(baseline);
+        Map<String, RequestSamples> baseSamples = new HashMap<>();
+        List<Pair> pairs = new ArrayList<>();
+        for (StoredRun other : others) {
+            Map<String, StoredPoint> mine = points(other);
+            List<MetricDelta> rows = new ArrayList<>();
+            List<String> onlyBase = new ArrayList<>();
+            for (Map.Entry<String, StoredPoint> e : base.entrySet()) {
+                StoredPoint pb = mine.get(e.getKey());
+                if (pb == null) {
+                    onlyBase.add(e.getKey());
+                    continue;
+                }
+                RequestSamples sa = baseSamples.get(e.getKey());
+                if (sa == null) {
+                    sa = samples(store, baseline, e.getValue());
+                    baseSamples.put(e.getKey(), sa);
+                }
+                rows.addAll(level(e.getKey(), e.getValue(), sa, pb, samples(store, other, pb)));
+            }
+            List<String> onlyOther = mine.keySet().stream().filter(k -> !base.containsKey(k)).toList();
+            pairs.add(new Pair(other, rows, onlyBase, onlyOther));
+        }
+        return new Result(baseline, pairs);
+    }
+
+    private static List<MetricDelta> level(String key, StoredPoint pa, RequestSamples sa, StoredPoint pb,
+                                           RequestSamples sb) {
+        List<MetricDelta> rows = new ArrayList<>();
+        for (String column : RequestSamples.COLUMNS) {
+            double[] a = sa.sorted(column);
+            double[] b = sb.sorted(column);
+            if (a.length == 0 && b.length == 0) continue;
+            rows.add(SampleComparison.mean(key, "Avg " + column, a, b));
+            for (double p : PERCENTILES) {
+                rows.add(SampleComparison.percentile(key, "p" + (int) p + " " + column, a, b, p));
+            }
+        }
+        Map<String, Double> fa = figures(pa.summary());
+        Map<String, Double> fb = figures(pb.summary());
+        Set<String> names = new java.util.LinkedHashSet<>(fa.keySet());
+        names.addAll(fb.keySet());
+        for (String name : names) {
+            if (FROM_SAMPLES.contains(name)) continue;
+            rows.add(SampleComparison.single(key, name, fa.get(name), fb.get(name)));
+        }
+        return rows;
+    }
+
+    /** The numeric keys of a stored summary (the intervals' arrays are not figures). */
+    private static Map<String, Double> figures(JsonNode summary) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        if (summary == null) return m;
+        summary.properties().forEach(e -> {
+            if (e.getValue().isNumber()) m.put(e.getKey(), e.getValue().asDouble());
+        });
+        return m;
+    }
+
+    private static RequestSamples samples(RunStore store, StoredRun run, StoredPoint p) throws SQLException {
+        RequestSamples s = new RequestSamples();
+        store.forEachRequest(run.runId(), p.index(), s::accept);
+        return s;
+    }
+
+    /** The run's points by level key; a repeated key (a rerun level) keeps its last point. */
+    private static Map<String, StoredPoint> points(StoredRun run) {
+        Map<String, StoredPoint> m = new LinkedHashMap<>();
+        String provider = run.environment() == null ? null : run.environment().path("provider").asText(null);
+        for (StoredPoint p : run.points()) m.put(levelKey(p.label(), provider), p);
+        return m;
+    }
+
+    /**
+     * What a point is matched by: its scenario and level, without the provider and without {@code perf}'s
+     * {@code _number_N}, a rate written plainly: {@code DeepSeek/chat/parallel_4} (provider DeepSeek) →
+     * {@code chat/parallel_4}; {@code parallel_8_number_100} → {@code parallel_8}; {@code rate_5.0_number_400} →
+     * {@code rate_5}.
+     */
+    public static String levelKey(String label, String provider) {
+        String rest = provider != null && label.startsWith(provider + "/") ? label.substring(provider.length() + 1)
+                : label;
+        String level = LevelName.of(rest);
+        String scenario = rest.substring(0, rest.length() - level.length());
+        Matcher m = NUMBERED.matcher(level);
+        if (m.matches()) level = m.group(1);
+        Matcher r = RATE.matcher(level);
+        if (r.matches()) {
+            try {
+                level = "rate_" + new BigDecimal(r.group(1)).stripTrailingZeros().toPlainString();
+            } catch (NumberFormatException e) {
+                // not a number: keep the name
+            }
+        }
+        return scenario + level;
     }
 }

@@ -87,13 +87,6 @@ final class RunQueries {
         return run;
     }
 
-    List<RunRow> repeats(String configKey, Set<String> except, int limit) throws SQLException {
-        List<RunRow> rows = db.read(c -> RunRows.runs(c, "SELECT " + RunRows.RUN_COLUMNS + " FROM runs r WHERE "
-                + "r.config_key = ? AND r.status = ? ORDER BY r.started_at DESC LIMIT ?",
-                configKey, RunRow.FINISHED, limit + except.size()));
-        return rows.stream().filter(r -> !except.contains(r.runId())).limit(limit).toList();
-    }
-
     List<RunRow> linkedRuns(String parentRunId) throws SQLException {
         return db.read(c -> RunRows.runs(c, "SELECT " + RunRows.RUN_COLUMNS + " FROM runs r WHERE r.parent_run_id = ? "
                 + "ORDER BY r.started_at, r.run_id", parentRunId));

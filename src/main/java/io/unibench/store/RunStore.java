@@ -238,11 +238,6 @@ public final class RunStore implements AutoCloseable {
         return queries.run(runId);
     }
 
-    /** Finished runs with the same configuration key (repeats), newest first, except the ids given. */
-    public List<RunRow> repeats(String configKey, Set<String> except, int limit) throws SQLException {
-        return queries.repeats(configKey, except, limit);
-    }
-
     /** The other providers' runs of a service run ({@link RunStart#parentRunId}), in the order they started. */
     public List<RunRow> linkedRuns(String parentRunId) throws SQLException {
         return queries.linkedRuns(parentRunId);

@@ -78,8 +78,12 @@ public final class Pages {
     /** The Shards tab: the table, and the partial marker's reasons (empty when the merge is whole). */
     public record ShardsModel(String group, int count, List<String> partialReasons, Table table) {}
 
-    public record CompareModel(RunRow a, RunRow b, List<Table> tables, List<String> notes, String chartJson,
-                               boolean loggedIn) {}
+    /** A run compared with the baseline, and its letter (B, C, …). */
+    public record CompareRun(String key, RunRow row) {}
+
+    /** The compare page: the baseline {@code a}, the other runs, one table per shared level, notes, the method. */
+    public record CompareModel(RunRow a, List<CompareRun> others, List<Table> tables, List<String> notes,
+                               String method, String chartJson, boolean loggedIn) {}
 
     public record LoginModel(String error) {}
 
@@ -187,29 +191,32 @@ public final class Pages {
     }
 
     private void compare(Context ctx) throws Exception {
-        RunComparison.Result r = api.comparison(ctx.queryParam("a"), ctx.queryParam("b"));
-        Map<String, Table.Builder> byPoint = new LinkedHashMap<>();
-        for (MetricDelta row : r.rows()) {
-            Table.Builder t = byPoint.computeIfAbsent(row.point(), p -> new Table.Builder(p, 1, "Metric", "A", "B", "Δ",
-                    "Δ%", "", "Spread"));
-            t.row(row.metric(), num(row.a()), num(row.b()), RunComparisonReport.signed(row.delta()),
-                    row.deltaPercent() == null ? "" : String.format(Locale.ROOT, "%+.1f%%", row.deltaPercent()),
-                    row.verdict(), row.spread() == null ? "" : (row.inSpread() ? "~ within ±" : "beyond ±")
-                            + num(row.spread()) + " (" + row.repeats() + " repeats)");
+        RunComparison.Result r = api.comparison(ctx.queryParam("a"), ctx.queryParams("b"));
+        List<RunComparisonReport.Side> sides = new ArrayList<>();
+        List<CompareRun> others = new ArrayList<>();
+        List<Object> chartRuns = new ArrayList<>();
+        chartRuns.add(ChartData.of(store, r.baseline()));
+        char key = 'B';
+        for (RunComparison.Pair p : r.pairs()) {
+            String k = String.valueOf(key++);
+            sides.add(new RunComparisonReport.Side(k, p.candidate().row().label(), p.rows(), p.onlyBaseline(),
+                    p.onlyCandidate()));
+            others.add(new CompareRun(k, p.candidate().row()));
+            chartRuns.add(ChartData.of(store, p.candidate()));
         }
-        List<String> notes = new ArrayList<>();
-        for (String u : r.unmatched()) notes.add("Not compared: " + u);
-        boolean anySpread = r.rows().stream().anyMatch(x -> x.spread() != null);
-        notes.add(anySpread ? "Spread = the range of the metric over " + (r.repeatsA() + r.repeatsB())
-                + " other finished runs with the same configuration as A or B; a Δ within it may be noise."
-                : "No run-to-run spread is known: the store holds fewer than two other finished runs of either "
-                + "configuration. Repeat a run (same flags) to tell a real difference from noise.");
+        List<Table> tables = new ArrayList<>();
+        for (RunComparisonReport.Grid g : RunComparisonReport.grids(sides)) {
+            List<Boolean> numeric = new ArrayList<>();
+            for (int i = 0; i < g.header().size(); i++) numeric.add(i > 0);
+            tables.add(new Table(g.title(), g.header(), numeric, g.rows()));
+        }
         Map<String, Object> charts = new LinkedHashMap<>();
-        charts.put("a", ChartData.of(store, r.a()));
-        charts.put("b", ChartData.of(store, r.b()));
-        ctx.html(render("compare.jte", new CompareModel(r.a().row(), r.b().row(),
-                byPoint.values().stream().map(Table.Builder::build).toList(), notes, scriptJson(charts),
-                auth.required())));
+        List<String> keys = new ArrayList<>(List.of("A"));
+        others.forEach(o -> keys.add(o.key()));
+        charts.put("keys", keys);
+        charts.put("runs", chartRuns);
+        ctx.html(render("compare.jte", new CompareModel(r.baseline().row(), others, tables,
+                RunComparisonReport.notes(sides), RunComparison.METHOD, scriptJson(charts), auth.required())));
     }
 
     private void login(Context ctx) {

@@ -70,8 +70,9 @@ final class RunsApi {
                         + "[ids, the run first], released_group: G or null, shards_kept}.",
                         "application/json", this::delete,
                         param("keep_shards", "true: deleting group:G keeps its shards' runs (default false)")),
-                Route.api("get", "/api/compare", "Run B against run A: per point and metric A, B, Δ, Δ%, better or "
-                        + "worse, and the run-to-run spread of repeats (what `runs compare` prints).",
+                Route.api("get", "/api/compare", "Runs B (repeat b for more) against the baseline A, points matched "
+                        + "by scenario and level: per level and metric A, B, Δ, Δ%, the 95% interval of Δ and the "
+                        + "verdict from the runs' requests (what `runs compare` prints).",
                         "application/json", this::compare, required("a", "run id"), required("b", "run id")));
     }
 
@@ -239,15 +240,26 @@ final class RunsApi {
         WebServer.json(ctx, m);
     }
 
-    RunComparison.Result comparison(String a, String b) throws SQLException {
-        if (a == null || b == null || a.isBlank() || b.isBlank()) {
-            throw ApiError.badRequest("compare needs two runs: ?a=ID&b=ID");
+    /** Runs {@code b} (one or more) against the baseline {@code a}. */
+    RunComparison.Result comparison(String a, List<String> b) throws SQLException {
+        List<String> others = b == null ? List.of() : b.stream().filter(x -> x != null && !x.isBlank()).toList();
+        if (a == null || a.isBlank() || others.isEmpty()) {
+            throw ApiError.badRequest("compare needs a baseline and at least one other run: ?a=ID&b=ID[&b=ID…]");
         }
-        return RunComparison.compare(store, load(a), load(b));
+        StoredRun base = load(a);
+        List<StoredRun> runs = new ArrayList<>();
+        for (String id : others) {
+            StoredRun r = load(id);
+            if (r.runId().equals(base.runId()) || runs.stream().anyMatch(x -> x.runId().equals(r.runId()))) {
+                throw ApiError.badRequest("compare: run " + r.runId() + " is named twice");
+            }
+            runs.add(r);
+        }
+        return RunComparison.compare(store, base, runs);
     }
 
     private void compare(Context ctx) throws Exception {
-        WebServer.json(ctx, comparison(ctx.queryParam("a"), ctx.queryParam("b")).toMap());
+        WebServer.json(ctx, comparison(ctx.queryParam("a"), ctx.queryParams("b")).toMap());
     }
 
     private static String blankToNull(String s) {

@@ -127,7 +127,7 @@ class BadInputTest {
                 "--db", db), "--output '" + file.resolve("x") + "'");
         assertOneLineError(CliHarness.main("runs", "export", id, "--format", "csv", "-o", file.toString(), "--db", db),
                 "--output '" + file + "'");
-        assertOneLineError(CliHarness.main("runs", "compare", id, id, "--db", db), "the same run (" + id + ")");
+        assertOneLineError(CliHarness.main("runs", "compare", id, id, "--db", db), "is named twice");
         assertOneLineError(CliHarness.main("runs", "compare", "A", "A", "--db", db), "run 'A': no such run");
         assertOneLineError(CliHarness.main("runs", "show", "", "--db", db), "run '': empty");
     }

@@ -274,6 +274,45 @@ class RunEndToEndTest {
     }
 
     @Test
+    void runsOfDifferentProvidersAndLevelListsCompareOnTheLevelsTheyShare() throws Exception {
+        Path db = dir.resolve("compare.db");
+        String[] ids = new String[3];
+        String[][] runs = {{"DeepSeek", "[1, 4, 16]"}, {"Qwen", "[2, 4, 16]"}, {"Kimi", "[2, 8, 32]"}};
+        for (int i = 0; i < runs.length; i++) {
+            Outcome o = run("""
+                    name: pick
+                    providers:
+                      - {name: %s, base_url: sim, model: m, simulator: {ttft_ms: 5, itl_ms: 1}}
+                    generation: {max_tokens: 3, ignore_eos: true}
+                    concurrency: {levels: %s, requests_per_level: 16}
+                    rate_limit: 10000
+                    scenarios:
+                      - {name: chat, type: chat, prompt: hello}
+                    """.formatted(runs[i][0], runs[i][1]), "--db", db.toString());
+            assertThat(o.exit()).as(o.err()).isZero();
+            ids[i] = o.err().lines().filter(l -> l.startsWith("Run history: run ")).findFirst().orElseThrow()
+                    .split(" ")[3];
+        }
+        // DeepSeek vs Qwen: the levels both have, whatever the provider names; the others named
+        CliHarness.Run two = CliHarness.main("runs", "compare", ids[0], ids[1], "--db", db.toString());
+        assertThat(two.exit()).as(two.err()).isZero();
+        assertThat(two.out()).contains("chat/parallel_4 — concurrency 4", "chat/parallel_16 — concurrency 16",
+                "p95 TTFT (ms)", "Not compared: only in A, not in B: chat/parallel_1",
+                "Not compared: only in B: chat/parallel_2", "16/16").doesNotContain("chat/parallel_1 —");
+        // the quick start's "1 4 16" then "2 8 32": nothing in common, said so; three runs side by side
+        CliHarness.Run three = CliHarness.main("runs", "compare", ids[0], ids[1], ids[2], "--db", db.toString());
+        assertThat(three.exit()).as(three.err()).isZero();
+        assertThat(three.out()).contains("A (baseline): " + ids[0], "C: " + ids[2], "Δ C [95%]",
+                "Not compared: only in C: chat/parallel_2, chat/parallel_8, chat/parallel_32");
+        CliHarness.Run none = CliHarness.main("runs", "compare", ids[0], ids[2], "--db", db.toString());
+        assertThat(none.out()).contains("No level in common with A.");
+        // a pinned baseline other than the first
+        CliHarness.Run pinned = CliHarness.main("runs", "compare", ids[0], ids[1], "--baseline", ids[1], "--db",
+                db.toString());
+        assertThat(pinned.out()).startsWith("A (baseline): " + ids[1]);
+    }
+
+    @Test
     void shippedMultiTurnExampleRuns() throws Exception {
         Outcome o = run(Files.readString(Path.of("examples/multi-turn.yaml"))
                 .replace("rounds: 8 ", "rounds: 2 ").replace("rounds: 6", "rounds: 2")

@@ -109,8 +109,8 @@ class RunsCommandTest {
 
             CliHarness.Run compare = CliHarness.main("runs", "compare", a, bId, "--db", db);
             assertThat(compare.exit()).as(compare.err()).isZero();
-            assertThat(compare.out()).contains("A: " + a, "B: " + bId, "parallel_2_number_6", "Avg Latency (s)",
-                    "p99 TTFT (ms)", "Δ%", "no run-to-run spread is known");
+            assertThat(compare.out()).contains("A (baseline): " + a, "B: " + bId, "parallel_2 — concurrency 2",
+                    "Avg Latency (s)", "p95 TTFT (ms)", "p99 TTFT (ms)", "p99 needs ≥ 368 requests a side");
             JsonNode cmp = JSON.readTree(CliHarness.main("runs", "compare", a, bId, "--db", db, "--json").out());
             JsonNode total = stream(cmp.get("rows")).filter(r -> r.get("metric").asText().equals("Total Requests"))
                     .findFirst().orElseThrow();

@@ -70,7 +70,9 @@ class TerminalReportTest {
         // cache hit only for the run whose server reported cached tokens
         assertThat(metrics.stream().filter(m -> m.equals("Cache Hit (%)"))).hasSize(1);
         String latency = perRequest.stream().filter(l -> l.contains("Latency (s)")).findFirst().orElseThrow();
-        assertThat(cells(latency)).containsExactly("8", "-", "Latency (s)", "0.1", "0.1", "0.1", "0.1");
+        // 10 requests: the p50 carries its 95% interval, the p99 has too few requests for one (and none is faked)
+        assertThat(cells(latency)).containsExactly("8", "-", "Latency (s)", "0.1", "0.1 [0.1, 0.1]", "0.1", "0.1");
+        assertThat(text).contains(TerminalReport.INTERVAL_NOTE).contains("a p50 needs 6, a p99 368");
         String input = perRequest.stream().filter(l -> l.contains("Input Tokens")).findFirst().orElseThrow();
         assertThat(cells(input)).containsExactly("", "", "Input Tokens", "1004.5", "1005", "1009", "1009");
         String cache = perRequest.stream().filter(l -> l.contains("Cache Hit")).findFirst().orElseThrow();

@@ -278,55 +278,88 @@ abstract class RunStoreContract {
     }
 
     @Test
-    void compareGivesDeltaDirectionAndSpreadOfRepeats() throws Exception {
-        RunStart s = start("ab", "m", "http://h/v1", List.of());
-        List<RequestRecord> base = TestStores.records(40, BASE, 4);
-        String a = storeRun(s, base, 1_000);
-        String b = storeRun(s, slower(base, 2), 2_000);
-        // B is twice as slow: latency worse (lower is better), throughput worse, request counts neutral
-        RunComparison.Result noRepeats = RunComparison.compare(store, store.run(a), store.run(b));
-        MetricDelta latency = row(noRepeats, "Avg Latency (s)");
-        assertThat(latency.delta()).isEqualTo(latency.b() - latency.a()).isPositive();
-        assertThat(latency.direction()).isEqualTo(MetricDelta.Direction.LOWER_BETTER);
-        assertThat(latency.verdict()).isEqualTo("worse");
-        assertThat(row(noRepeats, "Req Throughput (req/s)").verdict()).isEqualTo("worse");
-        assertThat(row(noRepeats, "Total Requests").verdict()).isEmpty();
-        assertThat(row(noRepeats, "Total Requests").delta()).isZero();
-        assertThat(row(noRepeats, "p99 TTFT (ms)").verdict()).isEqualTo("worse");
-        assertThat(latency.spread()).isNull();
-        assertThat(render(noRepeats)).contains("parallel_4_number_60", "Avg Latency (s)", "worse",
-                "no run-to-run spread is known");
+    void compareMatchesLevelsNotProviderNamesAndDecidesFromTheRequests() throws Exception {
+        List<RequestRecord> base = TestStores.records(500, BASE, 4); // 400 successes: enough for a p99's interval
+        // DeepSeek at 1, 4, 16; Qwen at 2, 4, 16 (the quick start's two level lists differ): 26x slower at 4,
+        // the very same requests at 16
+        String a = storeLevels("DeepSeek", Map.of(1, base, 4, base, 16, base), 1_000);
+        String b = storeLevels("Qwen", Map.of(2, base, 4, slower(base, 26), 16, base), 2_000);
+        RunComparison.Result r = RunComparison.compare(store, store.run(a), store.run(b));
+        RunComparison.Pair pair = r.pairs().getFirst();
+        assertThat(pair.levels()).containsExactly("chat/parallel_4", "chat/parallel_16");
+        assertThat(pair.onlyBaseline()).containsExactly("chat/parallel_1");
+        assertThat(pair.onlyCandidate()).containsExactly("chat/parallel_2");
 
-        // three repeats of the configuration whose latency varies by up to 3x: B's 2x is inside that spread,
-        // and a delta of exactly zero (request counts) is inside any spread
-        storeRun(s, slower(base, 1), 3_000);
-        storeRun(s, slower(base, 3), 4_000);
-        storeRun(s, slower(base, 1.5), 5_000);
-        RunComparison.Result withRepeats = RunComparison.compare(store, store.run(a), store.run(b));
-        MetricDelta l2 = row(withRepeats, "Avg Latency (s)");
-        assertThat(l2.repeats()).isEqualTo(3);
-        assertThat(l2.spread()).isGreaterThan(Math.abs(l2.delta()));
-        assertThat(l2.inSpread()).isTrue();
-        for (MetricDelta r : withRepeats.rows()) {
-            if (r.delta() != null && r.spread() != null) {
-                assertThat(r.inSpread()).as(r.metric()).isEqualTo(Math.abs(r.delta()) <= r.spread());
-            }
+        for (String metric : List.of("Avg TTFT (ms)", "p50 TTFT (ms)", "p95 TTFT (ms)", "p99 TTFT (ms)",
+                "p50 Latency (s)", "p95 Latency (s)", "p99 Latency (s)")) {
+            MetricDelta slow = row(pair, "chat/parallel_4", metric);
+            assertThat(slow.verdict()).as(metric).isEqualTo(MetricDelta.WORSE);
+            assertThat(slow.deltaInterval().low()).as(metric).isPositive();
+            assertThat(slow.nA()).isEqualTo(400);
+            assertThat(slow.nB()).isEqualTo(400);
         }
-        assertThat(render(withRepeats)).contains("~ within").contains("3 repeats");
+        for (String metric : List.of("Avg TTFT (ms)", "p50 TTFT (ms)", "p95 TTFT (ms)")) {
+            MetricDelta same = row(pair, "chat/parallel_16", metric);
+            assertThat(same.delta()).as(metric).isZero();
+            assertThat(same.verdict()).as(metric).isEqualTo(MetricDelta.SAME);
+        }
+        // one figure per run: a delta, never a verdict
+        MetricDelta throughput = row(pair, "chat/parallel_4", "Req Throughput (req/s)");
+        assertThat(throughput.delta()).isNegative();
+        assertThat(throughput.verdict()).isEmpty();
+        assertThat(throughput.deltaInterval()).isNull();
 
-        // a run of another configuration is not a repeat
-        storeRun(start("other", "m2", "http://h/v1", List.of()), slower(base, 10), 6_000);
-        assertThat(row(RunComparison.compare(store, store.run(a), store.run(b)), "Avg Latency (s)").repeats())
-                .isEqualTo(3);
+        // three runs: each against the pinned baseline, side by side in one table per level
+        String c = storeLevels("Kimi", Map.of(4, base), 3_000);
+        RunComparison.Result three = RunComparison.compare(store, store.run(a), List.of(store.run(b), store.run(c)));
+        assertThat(three.pairs()).hasSize(2);
+        assertThat(row(three.pairs().get(1), "chat/parallel_4", "p50 TTFT (ms)").verdict())
+                .isEqualTo(MetricDelta.SAME);
+        String text = RunComparisonReport.render(three.a().row().label(), List.of(
+                side("B", three.pairs().get(0)), side("C", three.pairs().get(1))), RunComparison.METHOD);
+        assertThat(text).contains("chat/parallel_4 — concurrency 4", "chat/parallel_16 — concurrency 16",
+                "Not compared: only in A, not in B: chat/parallel_1", "Not compared: only in B: chat/parallel_2",
+                "400/400/400", "worse", "same");
     }
 
-    private static String render(RunComparison.Result r) {
-        return RunComparisonReport.render(r.a().row().label(), r.b().row().label(), r.rows(), r.unmatched(),
-                r.repeatsA() + r.repeatsB());
+    private static RunComparisonReport.Side side(String key, RunComparison.Pair p) {
+        return new RunComparisonReport.Side(key, p.candidate().row().label(), p.rows(), p.onlyBaseline(),
+                p.onlyCandidate());
     }
 
-    private static MetricDelta row(RunComparison.Result r, String metric) {
-        return r.rows().stream().filter(x -> x.metric().equals(metric)).findFirst().orElseThrow();
+    /** A finished run of {@code provider}'s scenario "chat", one point per concurrency with its records. */
+    private String storeLevels(String provider, Map<Integer, List<RequestRecord>> levels, long now) throws Exception {
+        ObjectNode config = ResultJson.MAPPER.createObjectNode().put("name", "bench");
+        String id = store.createRun(new RunStart("bench/" + provider, List.of(), "m-" + provider, "http://h/v1",
+                config, Map.of("provider", provider)), me, now);
+        int index = 0;
+        for (int level : new java.util.TreeSet<>(levels.keySet())) {
+            RunInfo info = new RunInfo(provider + "/chat/parallel_" + level, level, -1, -1);
+            store.addPoint(id, index, info, now);
+            store.insertRequests(id, index, BASE, levels.get(level), now);
+            RunMetrics m = new RunMetrics();
+            levels.get(level).forEach(m::accept);
+            store.savePointResult(id, index, m.result(info));
+            index++;
+        }
+        store.finishRun(id, RunRow.FINISHED, now + 1);
+        return id;
+    }
+
+    private static MetricDelta row(RunComparison.Pair p, String level, String metric) {
+        return p.rows().stream().filter(x -> x.point().equals(level) && x.metric().equals(metric)).findFirst()
+                .orElseThrow(() -> new AssertionError("no row " + level + " " + metric + " in " + p.rows()));
+    }
+
+    @Test
+    void aPointIsMatchedByScenarioAndLevel() {
+        assertThat(RunComparison.levelKey("DeepSeek/chat/parallel_4", "DeepSeek")).isEqualTo("chat/parallel_4");
+        assertThat(RunComparison.levelKey("Qwen/chat/parallel_4", "Qwen")).isEqualTo("chat/parallel_4");
+        assertThat(RunComparison.levelKey("parallel_8_number_100", null)).isEqualTo("parallel_8");
+        assertThat(RunComparison.levelKey("parallel_8_number_400", null)).isEqualTo("parallel_8");
+        assertThat(RunComparison.levelKey("rate_5.0_number_400", null)).isEqualTo("rate_5");
+        assertThat(RunComparison.levelKey("p/a/b/rate_2.50", "p")).isEqualTo("a/b/rate_2.5");
+        assertThat(RunComparison.levelKey("p/chat/trace", "p")).isEqualTo("chat/trace");
     }
 
     /** The records with every moment stretched by {@code factor} around {@link #BASE}. */

@@ -70,7 +70,7 @@ class WebPagesTest extends WebFixtureTest {
     @Test
     void aPageRoutesErrorIsAPageForABrowserAndJsonForTheApi() throws Exception {
         // the runs page's compare form submitted without two runs, an unknown run: words on a page, not raw JSON
-        for (String[] c : new String[][] {{"/compare?a=&b=", "400", "Bad request", "compare needs two runs"},
+        for (String[] c : new String[][] {{"/compare?a=&b=", "400", "Bad request", "compare needs a baseline and at least one other run"},
                 {"/runs/nope", "404", "Not found", "run 'nope'"}}) {
             var r = f.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(f.base() + c[0]))
                     .header("Accept", "text/html,application/xhtml+xml,*/*;q=0.8").GET());
@@ -95,9 +95,10 @@ class WebPagesTest extends WebFixtureTest {
     void comparePageShowsDeltasWithTheirVerdicts() throws Exception {
         Document d = page("/compare?a=" + f.runIds.get(0) + "&b=" + f.runIds.get(1));
         assertThat(d.select(".side.a a").text()).isEqualTo("first");
-        assertThat(d.select("table.report")).hasSize(2); // one per sweep point
-        assertThat(d.select("td.better, td.worse")).isNotEmpty();
-        assertThat(d.select("table.report thead th").eachText()).contains("Δ", "Δ%");
+        assertThat(d.select("table.report")).hasSize(2); // one per shared level
+        assertThat(d.select("h2").eachText()).contains("parallel_2 — concurrency 2", "parallel_4 — concurrency 4");
+        assertThat(d.select("table.report thead th").eachText()).contains("n", "A", "B", "Δ B [95%]", "B vs A");
+        assertThat(d.select("table.report td").eachText()).contains("p95 TTFT (ms)", "p95 Latency (s)");
         assertThat(d.select(".chart")).hasSize(8); // the request-rate curves' two hidden by the page here
     }
 

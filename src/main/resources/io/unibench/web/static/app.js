@@ -154,38 +154,44 @@
     return { x: dd.x, y: dd.y.length ? dd.y[dd.y.length - 1] : [] };
   }
 
+  // the compare page: data.runs[i] is run data.keys[i]'s chart data (A the baseline, then B, C, ...)
   function cmpDist(el, data, key) {
-    var a = lastOf(data.a, key), b = lastOf(data.b, key);
-    if (!anyValue([a.y, b.y])) return empty(el, "No values stored for this metric.");
-    draw(el, { series: [{ label: "percentile" }, line("A", 0), line("B", 1)],
-      axes: [{ label: "percentile (%)" }, {}], scales: { x: { time: false } } }, [a.x, a.y, b.y], a.x.length);
+    var sides = data.runs.map(function (r) { return lastOf(r, key); });
+    if (!anyValue(sides.map(function (s) { return s.y; }))) return empty(el, "No values stored for this metric.");
+    draw(el, { series: [{ label: "percentile" }].concat(data.keys.map(function (k, i) { return line(k, i); })),
+      axes: [{ label: "percentile (%)" }, {}], scales: { x: { time: false } } },
+      [sides[0].x].concat(sides.map(function (s) { return s.y; })), sides[0].x.length);
   }
 
+  // every run's per-level curve on one x axis: the union of their levels, a gap where a run has no such level
   function cmpLevels(el, data, key, kind) {
     var otherKind = kind === "levels" ? "rate_levels" : "levels";
-    var la = data.a[kind], lb = data.b[kind];
-    if (hiddenBeside(el, la.x.length + lb.x.length, data.a[otherKind].x.length + data.b[otherKind].x.length)) return;
-    var xs = Array.from(new Set(la.x.concat(lb.x))).sort(function (p, q) { return p - q; });
+    var ls = data.runs.map(function (r) { return r[kind]; });
+    function count(k) { return data.runs.reduce(function (n, r) { return n + r[k].x.length; }, 0); }
+    if (hiddenBeside(el, count(kind), count(otherKind))) return;
+    var xs = Array.from(new Set([].concat.apply([], ls.map(function (l) { return l.x; }))))
+      .sort(function (p, q) { return p - q; });
     function col(l) { return xs.map(function (x) { var i = l.x.indexOf(x); return i < 0 ? null : l[key][i]; }); }
     if (xs.length === 0) return empty(el, "No finished points.");
-    draw(el, { series: [{ label: la.x_label }, line("A", 0), line("B", 1)],
-      axes: [{ label: la.x_label }, {}], scales: { x: { time: false } } }, [xs, col(la), col(lb)], xs.length);
+    draw(el, { series: [{ label: ls[0].x_label }].concat(data.keys.map(function (k, i) { return line(k, i); })),
+      axes: [{ label: ls[0].x_label }, {}], scales: { x: { time: false } } }, [xs].concat(ls.map(col)), xs.length);
   }
 
-  // two runs' series over their own seconds since start, on one x axis (uPlot.join fills the gaps with nulls)
+  // the runs' series over their own seconds since start, on one x axis (uPlot.join fills the gaps with nulls)
   function cmpOverTime(el, data, key, ykey, dots) {
-    var a = data.a[key], b = data.b[key];
-    if ((!a || a.t_s.length === 0) && (!b || b.t_s.length === 0)) return empty(el, "No values stored for either run.");
+    var ds = data.runs.map(function (r) { return r[key]; });
+    if (ds.every(function (d) { return !d || d.t_s.length === 0; })) return empty(el, "No values stored for any run.");
     function sorted(d) {
+      if (!d) return [[], []];
       var idx = d.t_s.map(function (_, i) { return i; }).sort(function (p, q) { return d.t_s[p] - d.t_s[q]; });
       return [idx.map(function (i) { return d.t_s[i]; }), idx.map(function (i) { return d[ykey][i]; })];
     }
-    var joined = uPlot.join([sorted(a), sorted(b)]);
+    var joined = uPlot.join(ds.map(sorted));
     function s(label, i) {
       return dots ? { label: label, stroke: COLORS[i], paths: function () { return null; },
         points: { show: true, size: 3, fill: COLORS[i] } } : line(label, i, { points: { show: false } });
     }
-    draw(el, { series: [{ label: "s" }, s("A", 0), s("B", 1)], axes: [{ label: "seconds since start" }, {}],
+    draw(el, { series: [{ label: "s" }].concat(data.keys.map(s)), axes: [{ label: "seconds since start" }, {}],
       scales: { x: { time: false } } }, joined, joined[0].length);
   }
 
