@@ -156,7 +156,7 @@ record PerfSettings(
         // the open loop has no bound: the pool is as large as the largest run (connections open as needed)
         int peak = (openLoop ? number : parallel).stream().mapToInt(Integer::intValue).max().orElse(1);
         peak = Math.max(peak, o.loads.sla.peakConcurrency()); // a cap: connections open as needed
-        RunSpec.Target target = new RunSpec.Target(model, url, embeddedSimulator, model, format, headersFor(url), key,
+        RunSpec.Target target = new RunSpec.Target(model, url, embeddedSimulator, model, format, headers, key,
                 new RunSpec.Timeouts(seconds(o.connectTimeout), seconds(o.readTimeout), seconds(o.totalTimeout)),
                 peak * 2 + 8, tls, !o.noTestConnection);
         RunSpec.Workload workload = new RunSpec.Workload(dataset, o.multiTurn, dataset, o.datasetPath, o.prompt,
@@ -174,21 +174,6 @@ record PerfSettings(
         }
         return new RunSpec(name, List.of(target), List.of(workload), points, new RunSpec.Outputs(root),
                 new RunSpec.History(!o.history.noDb, o.history.store.db, o.history.tags), seed);
-    }
-
-    /**
-     * --headers, then the URL's user info as Basic authorization (as evalscope's HTTP client, aiohttp, sends it)
-     * unless an Authorization header is given; the API key, which wins, is added by the target.
-     */
-    Map<String, String> headersFor(String url) {
-        Map<String, String> h = new LinkedHashMap<>(headers);
-        String userInfo = URI.create(url).getUserInfo();
-        boolean authorizationGiven = h.keySet().stream().anyMatch(k -> k.equalsIgnoreCase("Authorization"));
-        if (userInfo != null && !authorizationGiven) {
-            h.put("Authorization", "Basic " + java.util.Base64.getEncoder()
-                    .encodeToString(userInfo.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        }
-        return h;
     }
 
     private static Duration seconds(Double s) {
