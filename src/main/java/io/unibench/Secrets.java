@@ -60,9 +60,19 @@ public final class Secrets {
         String out = BEARER.matcher(text)
                 .replaceAll(m -> Matcher.quoteReplacement(m.group(1) + mask(m.group(2))));
         out = SK_KEY.matcher(out).replaceAll(m -> Matcher.quoteReplacement(mask(m.group())));
-        out = URL_USER_INFO.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + STARS + "@"));
+        out = maskUserInfo(out);
         return QUERY_PARAM.matcher(out).replaceAll(m -> Matcher.quoteReplacement(isSecretName(m.group(2))
                 ? m.group(1) + m.group(2) + "=" + maskOnce(m.group(3)) : m.group()));
+    }
+
+    /**
+     * {@code text} with the user info of its URLs masked ({@code http://***@host/v1}) and nothing else changed: a
+     * target's URL as a run keeps it once the user info went into an Authorization header (a query parameter the
+     * server reads must stay as it is; it is masked where the URL is shown, by {@link #redact}).
+     */
+    public static String maskUserInfo(String text) {
+        if (text == null || text.isEmpty()) return text;
+        return URL_USER_INFO.matcher(text).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + STARS + "@"));
     }
 
     /** Whether a header's value must never be shown in clear. */

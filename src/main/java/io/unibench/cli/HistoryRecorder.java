@@ -3,7 +3,6 @@ package io.unibench.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.unibench.Secrets;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.spec.RunSpec;
@@ -11,6 +10,7 @@ import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunResult;
 import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.LocatedYaml;
 import io.unibench.store.RunEnvironment;
 import io.unibench.store.RunRecorder;
 import io.unibench.store.RunStart;
@@ -35,7 +35,6 @@ import java.util.function.IntFunction;
  */
 final class HistoryRecorder implements SessionRunner.Recorder {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     /** Configuration keys that are generation (sampling) parameters, copied into the environment summary. */
     private static final List<String> SAMPLING = List.of("max_tokens", "min_tokens", "temperature", "top_p", "top_k",
             "seed", "stop", "stream", "extra_args");
@@ -201,15 +200,25 @@ final class HistoryRecorder implements SessionRunner.Recorder {
                 config, env);
     }
 
+    /** The file as its run stores it: read as {@code run --config} read it (aliases resolved), credentials masked. */
     private static ObjectNode maskedConfig(Path file) {
         try {
-            ObjectNode tree = (ObjectNode) YAML.readTree(file.toFile());
-            maskHeaders(tree.path("provider"));
-            tree.path("providers").forEach(HistoryRecorder::maskHeaders);
+            JsonNode root = LocatedYaml.parse(file.getFileName().toString(), Files.readString(file)).root().deepCopy();
+            if (!(root instanceof ObjectNode tree)) return JSON.createObjectNode(); // already validated
+            mask(tree.path("provider"));
+            tree.path("providers").forEach(HistoryRecorder::mask);
             return tree;
-        } catch (IOException | ClassCastException e) {
-            return YAML.createObjectNode(); // already validated; an unreadable file cannot reach here
+        } catch (IOException e) {
+            return JSON.createObjectNode(); // already validated; an unreadable file cannot reach here
         }
+    }
+
+    /** A provider's URL user info and credential parameters, and header values that look secret. */
+    private static void mask(JsonNode provider) {
+        if (provider instanceof ObjectNode p && p.path("base_url").isTextual()) {
+            p.put("base_url", Secrets.redact(p.get("base_url").asText()));
+        }
+        maskHeaders(provider);
     }
 
     private static void maskHeaders(JsonNode provider) {

@@ -160,8 +160,7 @@ record PerfSettings(
         int peak = (openLoop ? number : parallel).stream().mapToInt(Integer::intValue).max().orElse(1);
         Sla sla = sla(o);
         if (sla != null) peak = Math.max(peak, sla.peakConcurrency()); // a cap: connections open as needed
-        RunSpec.Target target = new RunSpec.Target(model, url, embeddedSimulator, model, format,
-                url == null ? headers : headersFor(url), key,
+        RunSpec.Target target = new RunSpec.Target(model, url, embeddedSimulator, model, format, headers, key,
                 new RunSpec.Timeouts(seconds(o.connectTimeout), seconds(o.readTimeout), seconds(o.totalTimeout)),
                 peak * 2 + 8, tls, !o.noTestConnection);
         RunSpec.Conversations conversations = !o.multiTurn ? null : new RunSpec.Conversations(o.minTurns, o.maxTurns,
@@ -200,21 +199,6 @@ record PerfSettings(
         return new Sla(variable, sla.params(), start, sla.lower(), sla.upper(), sla.runs(), sla.fixedParallel(),
                 sla.multiplier(), o.warmupNum, duration, openLoop, paced.arrivals(),
                 Duration.ofSeconds(sleepIntervalSeconds), 0, 0);
-    }
-
-    /**
-     * --headers, then the URL's user info as Basic authorization (as evalscope's HTTP client, aiohttp, sends it)
-     * unless an Authorization header is given; the API key, which wins, is added by the target.
-     */
-    Map<String, String> headersFor(String url) {
-        Map<String, String> h = new LinkedHashMap<>(headers);
-        String userInfo = URI.create(url).getUserInfo();
-        boolean authorizationGiven = h.keySet().stream().anyMatch(k -> k.equalsIgnoreCase("Authorization"));
-        if (userInfo != null && !authorizationGiven) {
-            h.put("Authorization", "Basic " + java.util.Base64.getEncoder()
-                    .encodeToString(userInfo.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        }
-        return h;
     }
 
     private static Duration seconds(Double s) {

@@ -117,6 +117,9 @@ public final class RunCommand implements Callable<Integer> {
         RunVerdict.checkedLimit(maxErrorRate, "--max-error-rate");
         refuseSpecFile(config);
         BenchConfig bench = ScenarioFile.load(config, environment);
+        // alerts: and notify: are checked by the validator schedule add uses (a run does not fire them; a file
+        // that one command calls valid, the other does not refuse)
+        io.unibench.schedule.AlertsDocument.parse(config.getFileName().toString(), Files.readString(config));
         ShardRun shards = ShardRun.forScenario(shard, history, bench, environment);
         Double errorLimit = maxErrorRate != null ? maxErrorRate : bench.maxErrorRatePercent();
         if (checkOnly) {

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.unibench.BadInputException;
 import io.unibench.Secrets;
+import io.unibench.scenario.LocatedYaml;
 import io.unibench.scenario.ScenarioFile;
 
 import java.io.IOException;
@@ -21,14 +21,12 @@ import java.util.Map;
  * it would be stored in clear; keys belong in {@code api_key_env}.
  */
 public final class ScheduleDocument {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-
     private ScheduleDocument() {}
 
     /** Bad input (one located line) unless the document can be scheduled in this environment. */
     public static AlertsDocument check(String fileName, String text, Map<String, String> env) {
         ScenarioFile.parse(fileName, text, env);
-        refuseSecretHeaders(fileName, text);
+        refuseSecrets(fileName, text);
         AlertsDocument alerts = AlertsDocument.parse(fileName, text);
         alerts.requireEnvironment(env, fileName);
         return alerts;
@@ -53,15 +51,9 @@ public final class ScheduleDocument {
      * so the schema's messages apply; returns the rule.
      */
     public static AlertRule checkRule(Schedule s, String json, Map<String, String> env) {
-        JsonNode rule;
-        ObjectNode doc;
-        try {
-            rule = YAML.readTree(json);
-            doc = (ObjectNode) YAML.readTree(s.document());
-        } catch (IOException | ClassCastException e) {
-            throw new BadInputException("rule: not a JSON object: " + e.getMessage().lines().findFirst().orElse(""));
-        }
+        JsonNode rule = json.isBlank() ? null : LocatedYaml.parse("rule", json).root();
         if (rule == null || !rule.isObject()) throw new BadInputException("rule: must be a JSON object (an alerts: entry)");
+        ObjectNode doc = (ObjectNode) LocatedYaml.parse(s.documentName(), s.document()).root().deepCopy();
         ArrayNode list = doc.withArray("alerts");
         if (rule.hasNonNull("name")) {
             for (JsonNode r : list) {
@@ -81,17 +73,31 @@ public final class ScheduleDocument {
         return alerts.rules().getLast();
     }
 
-    private static void refuseSecretHeaders(String fileName, String text) {
-        JsonNode root;
-        try {
-            root = YAML.readTree(text);
-        } catch (IOException e) {
-            return; // parsed above already
-        }
+    /**
+     * A schedule stores its document, so no credential may be in it: a header whose name looks secret, or a
+     * base_url's user info ({@code http://user:pw@host/v1}, which {@code run --config} sends as Basic
+     * authorization and masks everywhere, but a schedule would keep in clear to send it at every round).
+     */
+    private static void refuseSecrets(String fileName, String text) {
+        LocatedYaml yaml = LocatedYaml.parse(fileName, text);
+        JsonNode root = yaml.root();
         List<JsonNode> providers = new ArrayList<>();
-        if (root.has("provider")) providers.add(root.get("provider"));
-        root.path("providers").forEach(providers::add);
-        for (JsonNode p : providers) {
+        List<String> paths = new ArrayList<>();
+        if (root.has("provider")) {
+            providers.add(root.get("provider"));
+            paths.add("provider");
+        }
+        for (int i = 0; i < root.path("providers").size(); i++) {
+            providers.add(root.get("providers").get(i));
+            paths.add("providers[" + i + "]");
+        }
+        for (int i = 0; i < providers.size(); i++) {
+            JsonNode p = providers.get(i);
+            String url = p.path("base_url").asText("");
+            if (!Secrets.maskUserInfo(url).equals(url)) {
+                throw yaml.error(paths.get(i) + ".base_url", "credentials in the URL (user info) are refused: a schedule stores "
+                        + "its document; name the key's variable with api_key_env instead");
+            }
             var names = p.path("headers").fieldNames();
             while (names.hasNext()) {
                 String h = names.next();

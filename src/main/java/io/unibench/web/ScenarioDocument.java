@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.unibench.Secrets;
 import io.unibench.scenario.BenchConfig;
+import io.unibench.scenario.LocatedYaml;
 import io.unibench.scenario.ScenarioFile;
 import io.unibench.scenario.ScenarioProblems;
 
@@ -101,12 +102,8 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
             for (ScenarioProblems.Problem p : e.problems()) out.add(new Problem(pointer(p.path()), yaml ? p.line() : 0, p.message()));
             throw new Invalid(out, yaml);
         }
-        ObjectNode tree;
-        try {
-            tree = (ObjectNode) YAML.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a document the scenario parser read must parse", e);
-        }
+        // read as the scenario parser read it (aliases resolved): the one YAML reader of scenario documents
+        ObjectNode tree = (ObjectNode) LocatedYaml.parse(fileName, text).root();
         List<Problem> rules = serviceRules(tree, yaml ? text : null);
         rules.addAll(limitRules(config, tree, service.limits(), yaml ? text : null));
         if (!rules.isEmpty()) throw new Invalid(rules, yaml);

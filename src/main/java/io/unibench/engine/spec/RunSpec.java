@@ -75,7 +75,11 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
 
     /**
      * An endpoint. The key is held by reference (the variable to read, or the flag's value masked in every
-     * rendering); headers are sent as given and masked wherever they are shown.
+     * rendering); headers are sent as given and masked wherever they are shown. A URL's user info
+     * ({@code http://user:pw@host/v1}, from {@code --url}, a scenario file's or the web API's {@code base_url}) is
+     * taken out here, for every front end: it goes on the wire as Basic authorization (as evalscope's HTTP client,
+     * aiohttp, sends it) unless an Authorization header is given, and the URL keeps it masked
+     * ({@code http://***@host/v1}), so no URL a run shows, writes or stores holds the password.
      *
      * @param url            the full endpoint URL (an embedded simulator's once it runs; null before)
      * @param embeddedSimulator the URL is the embedded simulator's (started by the front end)
@@ -87,7 +91,17 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
                          TlsOptions tls, boolean testConnection) {
         public Target {
             // in the order given: headers go on the wire as the user wrote them
-            headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+            Map<String, String> h = new LinkedHashMap<>(headers);
+            String masked = Secrets.maskUserInfo(url);
+            if (masked != null && !masked.equals(url)) {
+                String userInfo = userInfo(url);
+                if (userInfo != null && h.keySet().stream().noneMatch(k -> k.equalsIgnoreCase("Authorization"))) {
+                    h.put("Authorization", "Basic " + java.util.Base64.getEncoder()
+                            .encodeToString(userInfo.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                }
+                url = masked;
+            }
+            headers = java.util.Collections.unmodifiableMap(h);
             if (apiKey == null) apiKey = ApiKey.NONE;
             if (tls == null) tls = TlsOptions.DEFAULT;
         }
@@ -106,6 +120,15 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
             api.addCredentials(h, apiKey.resolve(env));
             return new ClientConfig(URI.create(url), h, timeouts.connect(), timeouts.read(), timeouts.total(),
                     connections, debug, tls).withApi(api);
+        }
+
+        /** The URL's user info, percent-decoded; null when it has none or is no URI (the client then refuses it). */
+        private static String userInfo(String url) {
+            try {
+                return URI.create(url).getUserInfo();
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
         }
 
         @Override
