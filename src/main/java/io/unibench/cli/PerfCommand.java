@@ -51,7 +51,7 @@ public final class PerfCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Option(names = "--dry-run", description = "Print the run's spec (JSON: targets, workloads, "
             + "points, outputs; the key by reference) on stdout and exit: nothing is sent, nothing is written. "
-            + "`unibench run FILE` runs such a file.")
+            + "`unibench run FILE` runs such a file. Default: off (the run is sent).")
     boolean dryRun;
 
     /** For tests: the environment to read API keys from, and no JVM shutdown hook. */
