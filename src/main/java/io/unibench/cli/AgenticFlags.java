@@ -2,11 +2,15 @@ package io.unibench.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
+import io.unibench.engine.spec.RunSpec;
 import io.unibench.tokenizer.CharEstimateTokenizer;
 import io.unibench.tokenizer.Tokenizer;
 import io.unibench.workload.SweSmithDataset;
 
-/** The perf flags of agentic workloads (trie traces, swe_smith) and the character estimate, checked and resolved. */
+/**
+ * The options of agentic workloads (trie traces, swe_smith) and the character estimate, checked and resolved from a
+ * spec's workload; each message names the {@code perf} flag that sets the value.
+ */
 final class AgenticFlags {
     private AgenticFlags() {}
 
@@ -16,30 +20,32 @@ final class AgenticFlags {
     }
 
     /** Folds --swe-smith-input and --num-workers into the dataset args, where the swe_smith dataset reads them. */
-    static void apply(PerfOptions o, ObjectNode datasetArgs) {
-        if (o.sweSmithInput != null) datasetArgs.put(SweSmithDataset.INPUT_ARG, o.sweSmithInput);
+    static void apply(RunSpec.Conversations c, ObjectNode datasetArgs) {
+        if (c.sweSmithInput() != null) datasetArgs.put(SweSmithDataset.INPUT_ARG, c.sweSmithInput());
         // 0 = the default (evalscope: auto), checked with the other ranges in PerfSettings
-        if (o.numWorkers != null && o.numWorkers > 0) datasetArgs.put("num_workers", o.numWorkers);
-        if (o.maxTraces != null && o.maxTraces < 1) throw new BadInputException("--max-traces " + o.maxTraces + ": must be >= 1");
-        toolLatencyScale(o);
+        if (c.workers() != null && c.workers() > 0) datasetArgs.put("num_workers", c.workers());
+        if (c.maxTraces() != null && c.maxTraces() < 1) {
+            throw new BadInputException("--max-traces " + c.maxTraces() + ": must be >= 1");
+        }
+        toolLatencyScale(c.toolLatencyScale());
     }
 
-    static double toolLatencyScale(PerfOptions o) {
-        double scale = o.toolLatencyScale == null ? 1.0 : o.toolLatencyScale;
+    static double toolLatencyScale(Double given) {
+        double scale = given == null ? 1.0 : given;
         if (!(scale >= 0) || Double.isInfinite(scale)) {
-            throw new BadInputException("--tool-latency-scale " + o.toolLatencyScale + ": must be a number >= 0");
+            throw new BadInputException("--tool-latency-scale " + given + ": must be a number >= 0");
         }
         return scale;
     }
 
     /** Conversations to load: {@code count}, capped by --max-traces. */
-    static int poolSize(PerfOptions o, int count) {
-        return o.maxTraces == null ? count : Math.min(count, o.maxTraces);
+    static int poolSize(RunSpec.Conversations c, int count) {
+        return c.maxTraces() == null ? count : Math.min(count, c.maxTraces());
     }
 
-    /** The labelled character estimate for counts without a tokenizer and without usage. */
-    static Tokenizer estimate(PerfOptions o) {
-        double cpt = o.charsPerToken == null ? CharEstimateTokenizer.DEFAULT_CHARS_PER_TOKEN : o.charsPerToken;
+    /** The labelled character estimate for counts without a tokenizer and without usage (--chars-per-token). */
+    static Tokenizer estimate(Double charsPerToken) {
+        double cpt = charsPerToken == null ? CharEstimateTokenizer.DEFAULT_CHARS_PER_TOKEN : charsPerToken;
         if (!(cpt > 0) || Double.isInfinite(cpt)) throw new BadInputException("--chars-per-token " + cpt + ": must be > 0");
         return new CharEstimateTokenizer(cpt);
     }

@@ -73,13 +73,6 @@ final class ApiFlags {
         }
     }
 
-    /** evalscope reads batch_size, num_documents and document_length_ratio from --extra-args; --dataset-args too. */
-    static InputOnlyDatasets.Args inputOnlyArgs(PerfOptions o) {
-        return InputOnlyDatasets.Args.DEFAULTS
-                .with(json("--extra-args", o.extraArgs), "--extra-args")
-                .with(json("--dataset-args", o.datasetArgs), "--dataset-args");
-    }
-
     static com.fasterxml.jackson.databind.JsonNode json(String flag, String text) {
         if (text == null) return null;
         try {

@@ -1,5 +1,6 @@
 package io.unibench.cli;
 
+import io.unibench.engine.spec.RunSpec;
 import io.unibench.tokenizer.Tokenizer;
 import io.unibench.tokenizer.Tokenizers;
 import io.unibench.workload.Dataset;
@@ -11,31 +12,35 @@ import io.unibench.workload.Prompt;
 
 import java.util.List;
 
-/** Loads the prompts of one sweep run from {@code --dataset}/{@code --prompt}, at that run's offset. */
+/** Loads the prompts of one point from a spec's workload (its dataset or fixed prompt), at that point's offset. */
 final class DatasetLoader {
-    private final PerfSettings settings;
-    private final PerfOptions options;
+    private final RunSpec.Workload workload;
+    private final boolean chatMessages;
+    private final long seed;
     private final Tokenizer tokenizer;
 
-    DatasetLoader(PerfSettings settings, PerfOptions options, Tokenizer userTokenizer) {
-        this.settings = settings;
-        this.options = options;
-        // random prompts need a tokenizer; without --tokenizer-path the bundled default is used
-        this.tokenizer = userTokenizer == null && settings.dataset().startsWith("random")
+    DatasetLoader(RunSpec spec, Tokenizer userTokenizer) {
+        this.workload = spec.workloads().getFirst();
+        this.chatMessages = spec.targets().getFirst().api().chatMessages();
+        this.seed = spec.seed();
+        // random prompts need a tokenizer; without a tokenizer path the bundled default is used
+        this.tokenizer = userTokenizer == null && workload.dataset().startsWith("random")
                 ? Tokenizers.defaultTokenizer() : userTokenizer;
-        if (options.prompt == null) {
-            Datasets.checkArgs(settings.dataset(), ApiFlags.json("--dataset-args", options.datasetArgs), "--dataset-args");
+        if (workload.prompt() == null) {
+            Datasets.checkArgs(workload.dataset(), ApiFlags.json("--dataset-args", workload.options().args()),
+                    "--dataset-args");
         }
     }
 
     List<Prompt> load(long offset, int count) {
-        DatasetOptions opts = new DatasetOptions(options.datasetPath, offset, settings.minPromptLength(),
-                settings.maxPromptLength(), options.prefixLength, tokenizer,
-                settings.format().chatMessages(), settings.seed());
-        if (options.prompt != null) return List.of(FixedPrompt.load(options.prompt, opts));
-        String name = settings.dataset();
-        Dataset dataset = InputOnlyDatasets.NAMES.contains(name)
-                ? InputOnlyDatasets.of(name, ApiFlags.inputOnlyArgs(options)) : Datasets.byName(name);
+        DatasetOptions opts = new DatasetOptions(workload.datasetPath(), offset, workload.minPromptLength(),
+                workload.maxPromptLength(), workload.options().prefixLength(), tokenizer, chatMessages, seed);
+        if (workload.prompt() != null) return List.of(FixedPrompt.load(workload.prompt(), opts));
+        String name = workload.dataset();
+        Dataset dataset = InputOnlyDatasets.NAMES.contains(name) ? InputOnlyDatasets.of(name,
+                InputOnlyDatasets.Args.DEFAULTS.with(workload.generation().extraArgs(), "--extra-args")
+                        .with(ApiFlags.json("--dataset-args", workload.options().args()), "--dataset-args"))
+                : Datasets.byName(name);
         return dataset.load(opts, count);
     }
 }

@@ -122,47 +122,58 @@ final class HistoryRecorder implements SessionRunner.Recorder {
      * {@code perf}'s stored run: the first point's {@code benchmark_args.json} as {@link ArgsFile} wrote it, with
      * the whole sweep's lists, so the store and the files can never disagree.
      */
-    static RunStart perfStart(PerfSettings settings, PerfOptions options, String url, Path argsFile) {
+    /**
+     * A {@code perf}-shaped spec's stored run (one target, one workload): its configuration is the first point's
+     * {@code benchmark_args.json} ({@code argsFile}; null or unreadable: none) with the sweep's lists, its name the
+     * {@code --name} the arguments carry (else none; a spec without arguments: the spec's name).
+     */
+    static RunStart perfStart(RunSpec spec, String url, Path argsFile) {
         ObjectNode config;
         try {
-            config = (ObjectNode) JSON.readTree(Files.readString(argsFile));
+            config = argsFile == null ? JSON.createObjectNode() : (ObjectNode) JSON.readTree(Files.readString(argsFile));
         } catch (IOException | ClassCastException e) {
             config = JSON.createObjectNode();
         }
-        putList(config, "parallel", settings.parallel());
-        putList(config, "number", settings.number());
-        putList(config, "rate", settings.rate());
-        List<String> tags = options.history.tags;
+        List<io.unibench.engine.LoadPlan> plans = spec.sla() != null ? List.of(spec.sla().plan(spec.sla().start()))
+                : spec.points().stream().map(RunSpec.Point::plan).toList();
+        putList(config, "parallel", plans.stream().map(p -> p.openLoop() ? 1 : p.parallel()).toList());
+        putList(config, "number", plans.stream().map(io.unibench.engine.LoadPlan::number).toList());
+        putList(config, "rate", plans.stream().map(io.unibench.engine.LoadPlan::rate).toList());
+        List<String> tags = spec.history().tags();
         tags.forEach(config.putArray("tags")::add);
 
-        Map<String, Object> env = RunHistory.environment(url, settings.embeddedSimulator(), settings.model());
+        RunSpec.Target target = spec.targets().getFirst();
+        RunSpec.Workload workload = spec.workloads().getFirst();
+        Map<String, Object> env = RunHistory.environment(url, target.embeddedSimulator(), target.model());
         Map<String, Object> sampling = new LinkedHashMap<>();
         for (String k : SAMPLING) {
             JsonNode v = config.get(k);
             if (v != null && !v.isNull()) sampling.put(k, JSON.convertValue(v, Object.class));
         }
         env.put("sampling", sampling);
-        env.put("dataset", settings.dataset());
-        env.putAll(datasetChecksum(settings, options));
-        return new RunStart(options.name, tags, settings.model(), Secrets.redact(url), config, env);
+        env.put("dataset", workload.dataset());
+        env.putAll(datasetChecksum(workload, spec.seed()));
+        ObjectNode arguments = spec.outputs().arguments();
+        String name = arguments == null ? spec.name() : arguments.path("name").isTextual() ? arguments.get("name").asText() : null;
+        return new RunStart(name, tags, target.model(), Secrets.redact(url), config, env);
     }
 
     /** SHA-256 of the dataset file, of the fixed prompt, or of the synthesis parameters of random prompts. */
-    private static Map<String, Object> datasetChecksum(PerfSettings settings, PerfOptions options) {
+    private static Map<String, Object> datasetChecksum(RunSpec.Workload w, long seed) {
         Map<String, Object> m = new LinkedHashMap<>();
-        if (options.prompt != null) {
-            String p = options.prompt;
+        if (w.prompt() != null) {
+            String p = w.prompt();
             boolean file = p.startsWith("@");
             m.put("dataset_checksum", file ? RunEnvironment.sha256(Path.of(p.substring(1))) : RunEnvironment.sha256(p));
             m.put("dataset_checksum_of", file ? "prompt file " + p.substring(1) : "prompt text");
-        } else if (options.datasetPath != null) {
-            m.put("dataset_path", options.datasetPath);
-            m.put("dataset_checksum", RunEnvironment.sha256(Path.of(options.datasetPath)));
+        } else if (w.datasetPath() != null) {
+            m.put("dataset_path", w.datasetPath());
+            m.put("dataset_checksum", RunEnvironment.sha256(Path.of(w.datasetPath())));
             m.put("dataset_checksum_of", "file");
         } else {
-            String params = settings.dataset() + " min=" + settings.minPromptLength() + " max="
-                    + settings.maxPromptLength() + " prefix=" + options.prefixLength + " seed=" + settings.seed()
-                    + " offset=" + options.datasetOffset + " tokenizer=" + options.tokenizerPath;
+            String params = w.dataset() + " min=" + w.minPromptLength() + " max=" + w.maxPromptLength() + " prefix="
+                    + w.options().prefixLength() + " seed=" + seed + " offset=" + w.options().offset() + " tokenizer="
+                    + w.options().tokenizerPath();
             m.put("dataset_checksum", RunEnvironment.sha256(params));
             m.put("dataset_checksum_of", "synthesis parameters: " + params);
         }

@@ -14,6 +14,7 @@ import io.unibench.engine.MultiTurnRunner;
 import io.unibench.engine.RecordFactory;
 import io.unibench.engine.RunOutcome;
 import io.unibench.engine.StopSignal;
+import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.tokenizer.Tokenizer;
@@ -31,9 +32,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code perf --multi-turn}: validates the multi-turn flags, loads each sweep point's conversations and runs them
- * with {@link MultiTurnRunner}. {@link PerfCommand} does everything else (target, outputs, reports) the same way
- * for both modes; it asks this class only where the modes differ.
+ * A multi-turn workload of a spec ({@code perf --multi-turn}): loads each point's conversations from the workload's
+ * options and runs them with {@link MultiTurnRunner}. {@link PerfRun} does everything else (target, outputs,
+ * reports) the same way for both modes; it asks this class only where the modes differ.
  */
 final class MultiTurnPerf {
     /** --cancel-rate (issue 19 hook). */
@@ -44,8 +45,10 @@ final class MultiTurnPerf {
     /** The single-turn request factory is still used for the connection test; it needs one prompt to exist. */
     static final List<Prompt> PROBE_ONLY = List.of(Prompt.ofText("hello", -1, -1));
 
-    private final PerfSettings settings;
-    private final PerfOptions options;
+    private final RunSpec.Workload workload;
+    private final RunSpec.Conversations shape;
+    private final boolean chatMessages;
+    private final long seed;
     private final Tokenizer tokenizer;
     private final Tokenizer userTokenizer;
     private final ConversationDataset dataset;
@@ -53,10 +56,12 @@ final class MultiTurnPerf {
     private final ObjectNode datasetArgs;
     private List<Conversation> conversations;
 
-    private MultiTurnPerf(PerfSettings settings, PerfOptions options, Tokenizer tokenizer, Tokenizer userTokenizer,
+    private MultiTurnPerf(RunSpec spec, RunSpec.Conversations shape, Tokenizer tokenizer, Tokenizer userTokenizer,
                           ConversationDataset dataset, MultiTurnPlan.RateMode rateMode, ObjectNode datasetArgs) {
-        this.settings = settings;
-        this.options = options;
+        this.workload = spec.workloads().getFirst();
+        this.shape = shape;
+        this.chatMessages = spec.targets().getFirst().api().chatMessages();
+        this.seed = spec.seed();
         this.tokenizer = tokenizer;
         this.userTokenizer = userTokenizer;
         this.dataset = dataset;
@@ -65,11 +70,10 @@ final class MultiTurnPerf {
     }
 
     /**
-     * The multi-turn part of the run, or {@code null} without {@code --multi-turn} (where its flags are errors).
-     * Loads the first point's conversations, so a bad dataset fails before anything starts.
+     * {@code perf}'s conversation flags, before they become a spec: without {@code --multi-turn} they are errors;
+     * {@code --multi-turn-args} is deprecated (a warning on {@code err}).
      */
-    static MultiTurnPerf createIfRequested(PerfSettings s, PerfOptions o, Tokenizer userTokenizer, int firstCount,
-                                           PrintWriter err) {
+    static void checkFlags(PerfOptions o, PrintWriter err) {
         if (!o.multiTurn) {
             for (Map.Entry<String, Object> flag : Map.<String, Object>of("--min-turns", nullToFalse(o.minTurns),
                     "--max-turns", nullToFalse(o.maxTurns), "--rate-mode", nullToFalse(o.rateMode),
@@ -80,32 +84,46 @@ final class MultiTurnPerf {
                     throw new BadInputException(flag.getKey() + " applies to conversations: add --multi-turn");
                 }
             }
-            return null;
+            return;
         }
         if (o.prompt != null) throw new BadInputException("--prompt cannot be used with --multi-turn (use a dataset)");
-        ConversationDataset dataset = Datasets.conversationByName(s.dataset());
-        int minTurns = o.minTurns == null ? 1 : o.minTurns;
-        if (minTurns < 1) throw new BadInputException("--min-turns " + minTurns + ": must be >= 1");
-        if (o.maxTurns != null && o.maxTurns < 1) throw new BadInputException("--max-turns " + o.maxTurns + ": must be >= 1");
-        MultiTurnPlan.RateMode mode = switch (o.rateMode == null ? "think" : o.rateMode.toLowerCase(Locale.ROOT)) {
-            case "think" -> MultiTurnPlan.RateMode.THINK;
-            case "arrival" -> MultiTurnPlan.RateMode.ARRIVAL;
-            default -> throw new BadInputException("--rate-mode '" + o.rateMode + "': expected think or arrival");
-        };
-        ObjectNode args = jsonObject("--dataset-args", o.datasetArgs);
         if (o.multiTurnArgs != null) {
             err.println("Warning: --multi-turn-args is deprecated; use --dataset-args (its keys were added where "
                     + "--dataset-args has none)");
-            ObjectNode legacy = jsonObject("--multi-turn-args", o.multiTurnArgs);
+        }
+    }
+
+    /**
+     * The multi-turn part of a spec's run, or {@code null} when its workload is single-turn. Loads the first point's
+     * conversations, so a bad dataset fails before anything starts.
+     */
+    static MultiTurnPerf create(RunSpec spec, Tokenizer userTokenizer, int firstCount) {
+        RunSpec.Workload w = spec.workloads().getFirst();
+        if (!w.multiTurn()) return null;
+        if (w.prompt() != null) throw new BadInputException("--prompt cannot be used with --multi-turn (use a dataset)");
+        RunSpec.Conversations c = w.options().conversations() != null ? w.options().conversations()
+                : new RunSpec.Conversations(null, null, null, null, null, null, null, null);
+        ConversationDataset dataset = Datasets.conversationByName(w.dataset());
+        int minTurns = c.minTurns() == null ? 1 : c.minTurns();
+        if (minTurns < 1) throw new BadInputException("--min-turns " + minTurns + ": must be >= 1");
+        if (c.maxTurns() != null && c.maxTurns() < 1) throw new BadInputException("--max-turns " + c.maxTurns() + ": must be >= 1");
+        MultiTurnPlan.RateMode mode = switch (c.rateMode() == null ? "think" : c.rateMode().toLowerCase(Locale.ROOT)) {
+            case "think" -> MultiTurnPlan.RateMode.THINK;
+            case "arrival" -> MultiTurnPlan.RateMode.ARRIVAL;
+            default -> throw new BadInputException("--rate-mode '" + c.rateMode() + "': expected think or arrival");
+        };
+        ObjectNode args = jsonObject("--dataset-args", w.options().args());
+        if (c.args() != null) { // --multi-turn-args: its keys where --dataset-args has none
+            ObjectNode legacy = jsonObject("--multi-turn-args", c.args());
             legacy.properties().forEach(e -> args.putIfAbsent(e.getKey(), e.getValue()));
         }
-        Datasets.checkArgs(dataset.name(), args, o.multiTurnArgs != null ? "--dataset-args/--multi-turn-args" : "--dataset-args");
-        AgenticFlags.apply(o, args);
+        Datasets.checkArgs(dataset.name(), args, c.args() != null ? "--dataset-args/--multi-turn-args" : "--dataset-args");
+        AgenticFlags.apply(c, args);
         // synthesized conversations need a tokenizer; without --tokenizer-path the bundled default is used
         Tokenizer tokenizer = userTokenizer == null && AgenticFlags.synthesizes(dataset.name())
                 ? Tokenizers.defaultTokenizer() : userTokenizer;
-        MultiTurnPerf perf = new MultiTurnPerf(s, o, tokenizer, userTokenizer, dataset, mode, args);
-        perf.prepare(o.datasetOffset, firstCount);
+        MultiTurnPerf perf = new MultiTurnPerf(spec, c, tokenizer, userTokenizer, dataset, mode, args);
+        perf.prepare(w.options().offset(), firstCount);
         return perf;
     }
 
@@ -125,13 +143,12 @@ final class MultiTurnPerf {
         return (ObjectNode) node;
     }
 
-    /** Loads the conversations of the next sweep point: up to {@code count} at dataset offset {@code offset}. */
+    /** Loads the conversations of the next point: up to {@code count} at dataset offset {@code offset}. */
     void prepare(long offset, int count) {
-        DatasetOptions base = new DatasetOptions(options.datasetPath, offset, settings.minPromptLength(),
-                settings.maxPromptLength(), options.prefixLength, tokenizer,
-                settings.format().chatMessages(), settings.seed());
-        conversations = dataset.load(new MultiTurnOptions(base, options.minTurns == null ? 1 : options.minTurns,
-                options.maxTurns, datasetArgs), AgenticFlags.poolSize(options, count));
+        DatasetOptions base = new DatasetOptions(workload.datasetPath(), offset, workload.minPromptLength(),
+                workload.maxPromptLength(), workload.options().prefixLength(), tokenizer, chatMessages, seed);
+        conversations = dataset.load(new MultiTurnOptions(base, shape.minTurns() == null ? 1 : shape.minTurns(),
+                shape.maxTurns(), datasetArgs), AgenticFlags.poolSize(shape, count));
     }
 
     /** Runs the prepared conversations at {@code plan}; records go to {@code sinks}. */
@@ -139,11 +156,12 @@ final class MultiTurnPerf {
             throws InterruptedException {
         // token counts when the server sends no usage: as in single-turn mode (see RecordFactory)
         RecordFactory records = new RecordFactory(userTokenizer != null ? userTokenizer
-                : AgenticFlags.estimate(options), userTokenizer != null);
-        MultiTurnRunner runner = cancels.multiTurnRunner(client, records, stop); // issue 19 hook: was new MultiTurnRunner(client, records, stop, null)
-        ConversationRequests requests = new ConversationRequests(settings.generation(), seed,
+                : AgenticFlags.estimate(workload.options().charsPerToken()), userTokenizer != null);
+        MultiTurnRunner runner = cancels.multiTurnRunner(client, records, stop);
+        ConversationRequests requests = new ConversationRequests(workload.generation(), seed,
                 Long.toString(System.currentTimeMillis(), 36));
-        return runner.run(new MultiTurnPlan(plan, rateMode, options.maxTurns, AgenticFlags.toolLatencyScale(options)),
+        return runner.run(new MultiTurnPlan(plan, rateMode, shape.maxTurns(),
+                        AgenticFlags.toolLatencyScale(shape.toolLatencyScale())),
                 new ConversationPool(conversations),
                 requests, sinks, seed);
     }

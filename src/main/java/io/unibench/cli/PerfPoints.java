@@ -148,7 +148,9 @@ final class PerfPoints implements SessionRunner.Front {
             } catch (IOException e) {
                 throw new io.unibench.OutputFailedException(dir, e);
             }
-            ArgsFile.write(dir.resolve("benchmark_args.json"), spec.outputs().arguments(), url, point.plan(), pointOffset);
+            if (spec.outputs().arguments() != null) { // a spec file may carry none
+                ArgsFile.write(dir.resolve("benchmark_args.json"), spec.outputs().arguments(), url, point.plan(), pointOffset);
+            }
             requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
             shards.awaitStart(stop, err); // a shard registers and waits at the start barrier
         }

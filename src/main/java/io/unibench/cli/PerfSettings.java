@@ -162,7 +162,7 @@ record PerfSettings(
         if (sla != null) peak = Math.max(peak, sla.peakConcurrency()); // a cap: connections open as needed
         RunSpec.Target target = new RunSpec.Target(model, url, embeddedSimulator, model, format, headers, key,
                 new RunSpec.Timeouts(seconds(o.connectTimeout), seconds(o.readTimeout), seconds(o.totalTimeout)),
-                peak * 2 + 8, tls, !o.noTestConnection);
+                peak * 2 + 8, tls, !o.noTestConnection, o.simTls);
         RunSpec.Conversations conversations = !o.multiTurn ? null : new RunSpec.Conversations(o.minTurns, o.maxTurns,
                 o.rateMode, o.maxTraces, o.toolLatencyScale, o.multiTurnArgs, o.sweSmithInput, o.numWorkers);
         RunSpec.DatasetOptions datasetOptions = new RunSpec.DatasetOptions(o.datasetOffset, o.prefixLength,
@@ -203,24 +203,6 @@ record PerfSettings(
 
     private static Duration seconds(Double s) {
         return s == null ? null : Duration.ofNanos((long) (s * 1e9));
-    }
-
-    /**
-     * {@code --tokenize-prompt}: prompts go as the token ids of the user's tokenizer; against the embedded simulator
-     * without one, of the simulator's own (so lengths are exact there too).
-     */
-    PerfSettings tokenizingPrompts(io.unibench.tokenizer.Tokenizer user) {
-        io.unibench.tokenizer.Tokenizer t = user;
-        if (t == null && embeddedSimulator) {
-            t = io.unibench.tokenizer.Tokenizers.load(io.unibench.sim.SimConfig.defaults().tokenizer());
-        }
-        if (t == null) {
-            throw new BadInputException("--tokenize-prompt needs --tokenizer-path: the ids must be the served model's");
-        }
-        io.unibench.tokenizer.Tokenizer encoder = t;
-        return new PerfSettings(embeddedSimulator, url, model, format, apiKey, headers, parallel, number, rate,
-                duration, sleepIntervalSeconds, generation.withPromptEncoder(encoder::encode), seed, dataset,
-                minPromptLength, maxPromptLength, defaultLoad, openLoop);
     }
 
     /** evalscope's optional sampling flags, as body fields in its order; each range is the servers' own. */
@@ -305,8 +287,8 @@ record PerfSettings(
         });
         if (o.datasetArgs != null) parseJsonObject("--dataset-args", o.datasetArgs);
         if (o.multiTurnArgs != null) parseJsonObject("--multi-turn-args", o.multiTurnArgs);
-        AgenticFlags.estimate(o); // --chars-per-token
-        AgenticFlags.toolLatencyScale(o);
+        AgenticFlags.estimate(o.charsPerToken); // --chars-per-token
+        AgenticFlags.toolLatencyScale(o.toolLatencyScale);
     }
 
     private static void notBlank(String flag, String value) {

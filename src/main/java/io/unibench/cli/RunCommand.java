@@ -41,17 +41,26 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** {@code unibench run --config bench.yaml}: the scenario file workflow (providers, ramp, comparison, cost). */
+/**
+ * {@code unibench run --config bench.yaml}: the scenario file workflow (providers, ramp, comparison, cost); and
+ * {@code unibench run spec.json}: a run spec ({@code perf --dry-run}'s, told apart by {@code spec_version}) run as
+ * {@code perf} runs it ({@link PerfRun}).
+ */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
         exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_5,
                 Main.EXIT_CODE_130},
         description = {"Run a scenario file: every provider × scenario × concurrency level, then a provider comparison.",
-                "The file format is in README.md (\"Scenario files\") and bench.schema.json; examples in examples/."})
+                "The file format is in README.md (\"Scenario files\") and bench.schema.json; examples in examples/.",
+                "A run spec (JSON or YAML with \"spec_version\", as `perf --dry-run` prints it) runs as perf runs it."})
 public final class RunCommand implements Callable<Integer> {
 
-    @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE", description = "the scenario file (YAML)")
+    @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "the scenario file (YAML), or a run spec")
     Path config;
+
+    @picocli.CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "FILE",
+            description = "the scenario file or run spec (instead of --config)")
+    Path file;
 
     @Option(names = "--report", split = ",", paramLabel = "FORMAT",
             description = "extra report files: ${COMPLETION-CANDIDATES} (comma-separated or repeated); default: none")
@@ -115,7 +124,13 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         RunVerdict.checkedLimit(maxErrorRate, "--max-error-rate");
-        refuseSpecFile(config);
+        if ((file == null) == (config == null)) {
+            throw new BadInputException(file == null ? "run: give the file (run FILE, or --config FILE)"
+                    : "run " + file + " and --config " + config + ": give one file");
+        }
+        if (config == null) config = file;
+        com.fasterxml.jackson.databind.JsonNode specDoc = specDocument(config);
+        if (specDoc != null) return runSpec(RunSpecJson.fromTree(specDoc, config.toString()), out, err);
         BenchConfig bench = ScenarioFile.load(config, environment);
         // alerts: and notify: are checked by the validator schedule add uses (a run does not fire them; a file
         // that one command calls valid, the other does not refuse)
@@ -194,19 +209,53 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** A run spec (perf --dry-run's) given where a scenario document is expected: said plainly, not as unknown keys. */
-    private static void refuseSpecFile(Path file) {
+    /** The file's document when it is a run spec ({@code spec_version}); null for anything else. */
+    private static com.fasterxml.jackson.databind.JsonNode specDocument(Path file) {
         com.fasterxml.jackson.databind.JsonNode doc;
         try {
             doc = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
                     .readTree(file.toFile());
         } catch (IOException | RuntimeException e) {
-            return; // the scenario loader says what is wrong with the file
+            return null; // the scenario loader says what is wrong with the file
         }
-        if (RunSpecJson.isSpec(doc)) {
-            throw new BadInputException(file + ": a run spec (\"" + RunSpecJson.VERSION_KEY + "\"), not a scenario "
-                    + "document; running a spec file is not supported yet (its run is printed by --dry-run only)");
+        return RunSpecJson.isSpec(doc) ? doc : null;
+    }
+
+    /**
+     * A spec file: run as {@code perf} runs its spec. Its outputs and shard are the spec's, so the flags that would
+     * set them are refused; {@code --no-db}, {@code --db} and {@code --tag} override its history.
+     */
+    private int runSpec(RunSpec file, PrintWriter out, PrintWriter err) throws Exception {
+        String where = config.toString();
+        var parsed = spec.commandLine().getParseResult();
+        for (String flag : List.of("--outputs-dir", "--no-timestamp", "--report", "--shard", "--run-group")) {
+            if (parsed.hasMatchedOption(flag)) {
+                throw new BadInputException(flag + ": " + where + " is a run spec, whose outputs and shard are its "
+                        + "own (/outputs, /shard)");
+            }
         }
+        RunSpec.History h = file.history();
+        RunSpec run = file.withHistory(new RunSpec.History(h.enabled() && !history.noDb,
+                history.store.db != null ? history.store.db : h.db(), history.tags.isEmpty() ? h.tags() : history.tags));
+        if (PerfRun.sharded(run)) {
+            throw new BadInputException(where + ": /shard: " + run.shard() + ": a shard runs with its group's barrier, "
+                    + "which only perf --shard I/N --run-group G sets up");
+        }
+        PerfRun.check(run, where);
+        if (checkOnly) {
+            out.println(where + ": valid run spec (" + (run.sla() != null ? "an SLA search"
+                    : run.points().size() + " point(s)") + ")");
+            return 0;
+        }
+        if (dryRun) {
+            out.println(RunSpecJson.toJson(run));
+            return 0;
+        }
+        PerfRun perf = new PerfRun(new PerfRun.Process(environment, installSignalHandler, false, !noClientWarmup,
+                serverMetrics, maxErrorRate, ShardRun.NONE,
+                e -> BadInputException.io(where + ": /outputs/root", run.outputs().root(), e), null),
+                new io.unibench.engine.StopSignal());
+        return perf.run(run, out, err);
     }
 
     /** {@code scenario_report.html}: each provider's stored run drawn as the platform's run page draws it. */

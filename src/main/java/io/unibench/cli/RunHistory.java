@@ -36,8 +36,13 @@ final class RunHistory {
     }
 
     static RunHistory open(HistoryOptions options, Map<String, String> env, PrintWriter err) {
-        if (options.noDb) return new RunHistory(null, null, err);
-        StoreLocation location = StoreOption.location(options.store.db, env, false);
+        return open(new io.unibench.engine.spec.RunSpec.History(!options.noDb, options.store.db, options.tags), env, err);
+    }
+
+    /** The run history a spec names ({@code history.enabled} false: none). */
+    static RunHistory open(io.unibench.engine.spec.RunSpec.History spec, Map<String, String> env, PrintWriter err) {
+        if (!spec.enabled()) return new RunHistory(null, null, err);
+        StoreLocation location = StoreOption.location(spec.db(), env, false);
         try {
             return new RunHistory(location, RunRecorder.open(location, err), err);
         } catch (SQLException e) {

@@ -97,7 +97,7 @@ class DryRunTest {
     }
 
     @Test
-    void runPrintsAScenariosSpecAndRefusesASpecWhereAScenarioIsExpected() throws Exception {
+    void runPrintsAScenariosSpecAndRefusesToRunOneOfTwoTargets() throws Exception {
         Path file = dir.resolve("bench.yaml");
         Files.writeString(file, """
                 provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 15, itl_ms: 1}}
@@ -114,10 +114,22 @@ class DryRunTest {
         assertThat(spec.points()).extracting(RunSpec.Point::label).containsExactly("p/s/parallel_1", "p/s/parallel_2");
         assertThat(spec.points()).allSatisfy(p -> assertThat(p.plan().number()).isEqualTo(4));
 
+        // a scenario of two providers is two targets: a spec file runs perf's shape only, said in one line
+        Files.writeString(file, """
+                providers:
+                  - {name: p, base_url: sim, model: m}
+                  - {name: q, base_url: sim, model: m}
+                generation: {max_tokens: 4}
+                concurrency: {start: 1, peak: 2, step: 1, requests_per_level: 4}
+                scenarios:
+                  - {name: s, type: chat, prompt: hello}
+                """);
+        CliHarness.Run two = CliHarness.run("--config", file.toString(), "--dry-run", "--outputs-dir", out.toString());
+        assertThat(two.exit()).as(two.err()).isZero();
         Path specFile = dir.resolve("spec.json");
-        Files.writeString(specFile, r.out());
+        Files.writeString(specFile, two.out());
         CliHarness.Run refused = CliHarness.run("--config", specFile.toString());
         assertThat(refused.exit()).isEqualTo(2);
-        assertThat(refused.err().strip()).contains("spec.json: a run spec").doesNotContain("\n");
+        assertThat(refused.err().strip()).contains("spec.json: 2 target(s)").doesNotContain("\n");
     }
 }

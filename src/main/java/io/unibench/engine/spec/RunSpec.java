@@ -68,9 +68,26 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
 
     /** This spec against {@code url} for target {@code t} (the embedded simulator's, once it runs). */
     public RunSpec withUrl(int t, String url) {
+        return withTarget(t, targets.get(t).withUrl(url));
+    }
+
+    /** This spec with target {@code t} replaced. */
+    public RunSpec withTarget(int t, Target target) {
         List<Target> ts = new java.util.ArrayList<>(targets);
-        ts.set(t, ts.get(t).withUrl(url));
+        ts.set(t, target);
         return new RunSpec(name, ts, workloads, points, sla, shard, goodput, cancels, outputs, history, seed);
+    }
+
+    /** This spec with workload {@code w} replaced (a {@code --tokenize-prompt} encoder made from its options). */
+    public RunSpec withWorkload(int w, Workload workload) {
+        List<Workload> ws = new java.util.ArrayList<>(workloads);
+        ws.set(w, workload);
+        return new RunSpec(name, targets, ws, points, sla, shard, goodput, cancels, outputs, history, seed);
+    }
+
+    /** This spec recorded as {@code history} says. */
+    public RunSpec withHistory(History history) {
+        return new RunSpec(name, targets, workloads, points, sla, shard, goodput, cancels, outputs, history, seed);
     }
 
     /**
@@ -85,11 +102,23 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
      * @param embeddedSimulator the URL is the embedded simulator's (started by the front end)
      * @param connections    the client's connection pool size
      * @param testConnection send a one-token probe before the target's first point
+     * @param simulatorTls   the embedded simulator serves https with a certificate made at its start, which the
+     *                       client trusts unless {@code tls.insecure} ({@code --sim-tls}); false for other targets
      */
     public record Target(String name, String url, boolean embeddedSimulator, String model, ApiFormat api,
                          Map<String, String> headers, ApiKey apiKey, Timeouts timeouts, int connections,
-                         TlsOptions tls, boolean testConnection) {
+                         TlsOptions tls, boolean testConnection, boolean simulatorTls) {
+        public Target(String name, String url, boolean embeddedSimulator, String model, ApiFormat api,
+                      Map<String, String> headers, ApiKey apiKey, Timeouts timeouts, int connections,
+                      TlsOptions tls, boolean testConnection) {
+            this(name, url, embeddedSimulator, model, api, headers, apiKey, timeouts, connections, tls, testConnection,
+                    false);
+        }
+
         public Target {
+            if (simulatorTls && !embeddedSimulator) {
+                throw new IllegalArgumentException("simulator_tls applies to the embedded simulator only");
+            }
             // in the order given: headers go on the wire as the user wrote them
             Map<String, String> h = new LinkedHashMap<>(headers);
             String masked = Secrets.maskUserInfo(url);
@@ -108,7 +137,13 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
 
         public Target withUrl(String url) {
             return new Target(name, url, embeddedSimulator, model, api, headers, apiKey, timeouts, connections, tls,
-                    testConnection);
+                    testConnection, simulatorTls);
+        }
+
+        /** This target against a started embedded simulator: its URL, and how its certificate is checked. */
+        public Target withSimulator(String url, TlsOptions tls) {
+            return new Target(name, url, embeddedSimulator, model, api, headers, apiKey, timeouts, connections, tls,
+                    testConnection, simulatorTls);
         }
 
         /**
@@ -185,6 +220,11 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
 
         public Workload {
             if (options == null) options = DatasetOptions.NONE;
+        }
+
+        public Workload withGeneration(GenerationParams generation) {
+            return new Workload(name, multiTurn, dataset, datasetPath, prompt, minPromptLength, maxPromptLength,
+                    generation, options);
         }
     }
 

@@ -243,7 +243,7 @@ class RunSpecJsonTest {
                     + "/v1/chat/completions", sim, "model/" + i, pick(ApiFormat.values()), headers, key,
                     new RunSpec.Timeouts(r.nextBoolean() ? null : Duration.ofSeconds(10),
                             r.nextBoolean() ? null : Duration.ofMillis(1500), null), 1 + r.nextInt(600), tls,
-                    r.nextBoolean());
+                    r.nextBoolean(), sim && r.nextBoolean());
         }
 
         RunSpec.Workload workload(int i) {

@@ -1,0 +1,183 @@
+package io.unibench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.engine.spec.RunSpec;
+import io.unibench.engine.spec.RunSpecJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code unibench run FILE} on a run spec (issue 28's "done when"): {@code perf --dry-run FLAGS} saved to a file and
+ * run gives the same points, request counts, files and summary keys as {@code perf FLAGS}, against the embedded
+ * simulator the spec names, which starts as perf starts it.
+ */
+class SpecFileRunTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aDryRunsSpecRunsAsPerfRunsTheFlags() throws Exception {
+        List<String> flags = List.of("--url", "sim", "--parallel", "1", "2", "--number", "3", "4", "--max-tokens", "4",
+                "--sleep-interval", "0", "--no-db", "--no-timestamp", "--name", "same", "--no-client-warmup",
+                "--enable-progress-tracker");
+        Path viaSpec = dir.resolve("spec-out");
+        Path spec = dir.resolve("saved.json");
+        Files.writeString(spec, dryRun(flags, viaSpec));
+
+        CliHarness.Run ran = CliHarness.run(spec.toString(), "--no-client-warmup");
+        assertThat(ran.exit()).as(ran.err()).isZero();
+        assertThat(ran.err()).contains("Target: embedded simulator at http://127.0.0.1:");
+
+        Path viaPerf = dir.resolve("perf-out");
+        List<String> perfFlags = new ArrayList<>(flags);
+        perfFlags.addAll(List.of("--outputs-dir", viaPerf.toString()));
+        CliHarness.Run perf = CliHarness.perf(new PerfCommand(), perfFlags.toArray(String[]::new));
+        assertThat(perf.exit()).as(perf.err()).isZero();
+
+        assertSameRun(viaSpec.resolve("same"), viaPerf.resolve("same"), List.of("parallel_1_number_3", "parallel_2_number_4"));
+    }
+
+    @Test
+    void aYamlSpecOfConversationsRunsAsPerfRunsIt() throws Exception {
+        List<String> flags = List.of("--url", "sim", "--multi-turn", "--parallel", "2", "--number", "3",
+                "--max-turns", "2", "--max-tokens", "4", "--sleep-interval", "0", "--no-db", "--no-timestamp",
+                "--name", "conv", "--no-client-warmup");
+        Path viaSpec = dir.resolve("spec-out");
+        Path spec = dir.resolve("saved.yaml");
+        Files.writeString(spec, RunSpecJson.toYaml(RunSpecJson.read(dryRun(flags, viaSpec), "stdout")));
+
+        CliHarness.Run ran = CliHarness.run(spec.toString(), "--no-client-warmup");
+        assertThat(ran.exit()).as(ran.err()).isZero();
+        Path viaPerf = dir.resolve("perf-out");
+        List<String> perfFlags = new ArrayList<>(flags);
+        perfFlags.addAll(List.of("--outputs-dir", viaPerf.toString()));
+        CliHarness.Run perf = CliHarness.perf(new PerfCommand(), perfFlags.toArray(String[]::new));
+        assertThat(perf.exit()).as(perf.err()).isZero();
+        assertSameRun(viaSpec.resolve("conv"), viaPerf.resolve("conv"), List.of("parallel_2_number_3"));
+    }
+
+    /** {@code tokenize_prompt}: the encoder is code, not data; the run makes it again from the workload's options. */
+    @Test
+    void aSpecOfTokenIdPromptsRebuildsItsEncoder() throws Exception {
+        List<String> flags = List.of("--url", "sim", "--tokenize-prompt", "--parallel", "1", "--number", "2",
+                "--max-tokens", "4", "--sleep-interval", "0", "--no-db", "--no-timestamp", "--name", "ids",
+                "--no-client-warmup");
+        Path viaSpec = dir.resolve("spec-out");
+        String printed = dryRun(flags, viaSpec);
+        assertThat(RunSpecJson.read(printed, "stdout").workloads().getFirst().options().tokenizePrompt()).isTrue();
+        Path spec = dir.resolve("ids.json");
+        Files.writeString(spec, printed);
+        CliHarness.Run ran = CliHarness.run(spec.toString(), "--no-client-warmup");
+        assertThat(ran.exit()).as(ran.err()).isZero();
+        Path viaPerf = dir.resolve("perf-out");
+        List<String> perfFlags = new ArrayList<>(flags);
+        perfFlags.addAll(List.of("--outputs-dir", viaPerf.toString()));
+        CliHarness.Run perf = CliHarness.perf(new PerfCommand(), perfFlags.toArray(String[]::new));
+        assertThat(perf.exit()).as(perf.err()).isZero();
+        assertSameRun(viaSpec.resolve("ids"), viaPerf.resolve("ids"), List.of("parallel_1_number_2"));
+        assertThat(summary(viaSpec.resolve("ids").resolve("parallel_1_number_2")).get("Success Requests").asInt())
+                .isEqualTo(2);
+        String request = Files.readAllLines(viaSpec.resolve("ids").resolve("parallel_1_number_2")
+                .resolve("requests.jsonl")).getFirst();
+        String perfRequest = Files.readAllLines(viaPerf.resolve("ids").resolve("parallel_1_number_2")
+                .resolve("requests.jsonl")).getFirst();
+        assertThat(JSON.readTree(request).get("prompt_tokens")).isNotNull()
+                .isEqualTo(JSON.readTree(perfRequest).get("prompt_tokens"));
+    }
+
+    /** {@code simulator_tls}: the embedded simulator serves https with a certificate made at start, trusted as it is. */
+    @Test
+    void aSpecNamingTheSimulatorWithTlsStartsItAsPerfDoes() throws Exception {
+        Path out = dir.resolve("out");
+        String printed = dryRun(List.of("--url", "sim", "--sim-tls", "--parallel", "1", "--number", "2",
+                "--max-tokens", "4", "--no-db", "--no-timestamp", "--name", "tls", "--no-client-warmup"), out);
+        RunSpec spec = RunSpecJson.read(printed, "stdout");
+        assertThat(spec.targets().getFirst().simulatorTls()).isTrue();
+        Path file = dir.resolve("tls.json");
+        Files.writeString(file, printed);
+        CliHarness.Run ran = CliHarness.run("--config", file.toString(), "--no-client-warmup");
+        assertThat(ran.exit()).as(ran.err()).isZero();
+        assertThat(ran.err()).contains("Target: embedded simulator at https://127.0.0.1:");
+        assertThat(summary(out.resolve("tls").resolve("parallel_1_number_2")).get("Total Requests").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void aBadSpecIsOneLineWithTheFileAndThePointer() throws Exception {
+        String printed = dryRun(List.of("--url", "sim", "--number", "2", "--no-db", "--no-timestamp"), dir.resolve("o"));
+        ObjectNode doc = (ObjectNode) JSON.readTree(printed);
+        ((ObjectNode) doc.get("points").get(0).get("plan")).put("parallel", "many");
+        Path file = dir.resolve("bad.json");
+        Files.writeString(file, JSON.writeValueAsString(doc));
+        CliHarness.Run bad = CliHarness.run(file.toString());
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err().strip()).contains("bad.json").contains("/points/0/plan/parallel").doesNotContain("\n");
+        assertThat(Files.exists(dir.resolve("o"))).as("nothing written").isFalse();
+
+        Path good = dir.resolve("good.json");
+        Files.writeString(good, printed);
+        CliHarness.Run outputs = CliHarness.run(good.toString(), "--outputs-dir", dir.resolve("x").toString());
+        assertThat(outputs.exit()).isEqualTo(2);
+        assertThat(outputs.err().strip()).contains("--outputs-dir: ").contains("good.json").doesNotContain("\n");
+    }
+
+    private static String dryRun(List<String> flags, Path outputs) {
+        List<String> args = new ArrayList<>(List.of("--dry-run"));
+        args.addAll(flags);
+        args.addAll(List.of("--outputs-dir", outputs.toString()));
+        CliHarness.Run printed = CliHarness.perf(new PerfCommand(), args.toArray(String[]::new));
+        assertThat(printed.exit()).as(printed.err()).isZero();
+        return printed.out();
+    }
+
+    /** The same files (relative names), the same summary keys and request counts per point. */
+    private static void assertSameRun(Path a, Path b, List<String> points) throws IOException {
+        assertThat(files(a)).isEqualTo(files(b));
+        try (Stream<Path> folders = Files.list(a)) {
+            assertThat(folders.filter(Files::isDirectory).map(f -> f.getFileName().toString()).sorted().toList())
+                    .containsExactlyElementsOf(points);
+        }
+        for (String p : points) {
+            JsonNode sa = summary(a.resolve(p));
+            JsonNode sb = summary(b.resolve(p));
+            List<String> ka = new ArrayList<>();
+            sa.fieldNames().forEachRemaining(ka::add);
+            List<String> kb = new ArrayList<>();
+            sb.fieldNames().forEachRemaining(kb::add);
+            assertThat(ka).as(p).isEqualTo(kb);
+            assertThat(sa.get("Total Requests")).as(p).isEqualTo(sb.get("Total Requests"));
+            assertThat(sa.get("Total Requests")).as(p).isNotNull();
+            assertThat(sa.get("Success Requests")).as(p).isNotNull().isEqualTo(sb.get("Success Requests"));
+            JsonNode argsA = JSON.readTree(a.resolve(p).resolve("benchmark_args.json").toFile());
+            JsonNode argsB = JSON.readTree(b.resolve(p).resolve("benchmark_args.json").toFile());
+            ((ObjectNode) argsA).remove(List.of("url", "outputs_dir"));
+            ((ObjectNode) argsB).remove(List.of("url", "outputs_dir"));
+            assertThat(argsA).as(p).isEqualTo(argsB);
+        }
+    }
+
+    private static JsonNode summary(Path point) throws IOException {
+        return JSON.readTree(point.resolve("benchmark_summary.json").toFile());
+    }
+
+    private static TreeMap<String, Boolean> files(Path root) throws IOException {
+        TreeMap<String, Boolean> m = new TreeMap<>();
+        try (Stream<Path> all = Files.walk(root)) {
+            all.filter(Files::isRegularFile).forEach(f -> m.put(root.relativize(f).toString(), true));
+        }
+        return m;
+    }
+}
