@@ -55,6 +55,7 @@ public final class CpuMonitor {
         private long steadyCpu;
         private long steadyWall;
         private Readings.MachineCpu steadyMachine;
+        private java.util.Map<String, Long> steadyWaits;
         private double steadyMax = Double.NaN;
         private int samples;
         private Samples result;
@@ -97,6 +98,7 @@ public final class CpuMonitor {
                 steadyCpu = cpu;
                 steadyWall = wall;
                 steadyMachine = readings.machineCpu();
+                steadyWaits = readings.threadWaitNanos();
                 if (onSteady != null) onSteady.run();
                 return;
             }
@@ -120,6 +122,7 @@ public final class CpuMonitor {
             Usage whole = usage(startCpu, cpu, (wall - startWall) / 1e9);
             Usage window = null;
             double others = Double.NaN;
+            double waits = Double.NaN;
             int machineCpus = 0;
             if (steady) {
                 double seconds = (wall - steadyWall) / 1e9;
@@ -131,10 +134,16 @@ public final class CpuMonitor {
                     // jiffies are 10 ms: the difference can dip under 0 on an idle machine
                     others = Math.max(0, busy - window.cpuSeconds()) / (seconds * m.cpus());
                 }
+                java.util.Map<String, Long> w = readings.threadWaitNanos();
+                if (w != null && steadyWaits != null && seconds > 0) {
+                    long waited = 0; // a thread started in the window counts from its start; one that ended is lost
+                    for (var e : w.entrySet()) waited += Math.max(0, e.getValue() - steadyWaits.getOrDefault(e.getKey(), 0L));
+                    waits = waited / 1e9 / (seconds * cores);
+                }
             }
             double max = window == null || samples == 0 ? (window == null ? whole : window).utilisation()
                     : Math.max(steadyMax, window.utilisation());
-            result = new Samples(whole, window, max, others, machineCpus);
+            result = new Samples(whole, window, max, others, machineCpus, waits);
             return result;
         }
 
@@ -152,8 +161,11 @@ public final class CpuMonitor {
      * @param othersShare the other processes' CPU over the steady window, as a share of all the machine's CPUs
      *                    (0..1), NaN when unknown
      * @param machineCpus the machine's CPUs, 0 when unknown
+     * @param waitShare   the process's threads' run-queue wait over the steady window (summed over its threads), as
+     *                    a share of its available cores' time (0..; NaN when unknown)
      */
-    public record Samples(Usage whole, Usage steady, double maxShare, double othersShare, int machineCpus) {
+    public record Samples(Usage whole, Usage steady, double maxShare, double othersShare, int machineCpus,
+                          double waitShare) {
         /** The usage that judges the run: the steady window's, the whole run's without one. */
         public Usage judged() {
             return steady != null ? steady : whole;

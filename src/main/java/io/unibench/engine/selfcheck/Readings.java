@@ -3,9 +3,12 @@ package io.unibench.engine.selfcheck;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Where the self-check's CPU figures come from: this process's CPU time, the whole machine's busy CPU time (every
@@ -24,6 +27,12 @@ public interface Readings {
 
     /** A monotonic clock in nanoseconds. */
     long nanoTime();
+
+    /**
+     * For each of this process's threads, the nanoseconds it has waited on a run queue (runnable, not running: the
+     * CPU was busy with others) since it started; null when unknown. A starved client waits; an idle one does not.
+     */
+    Map<String, Long> threadWaitNanos();
 
     /**
      * @param busyNanos CPU time all processes used (user, nice, system, irq, softirq, steal excluded), since boot
@@ -57,6 +66,24 @@ public interface Readings {
         @Override
         public long nanoTime() {
             return System.nanoTime();
+        }
+
+        @Override
+        public Map<String, Long> threadWaitNanos() {
+            Map<String, Long> waits = new HashMap<>();
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+                for (Path t : tasks) {
+                    try {
+                        String[] f = Files.readString(t.resolve("schedstat")).trim().split("\\s+");
+                        waits.put(t.getFileName().toString(), Long.parseLong(f[1]));
+                    } catch (IOException | RuntimeException gone) {
+                        // the thread ended meanwhile: its wait is not counted
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+            return waits.isEmpty() ? null : waits;
         }
     };
 

@@ -132,7 +132,7 @@ public final class SelfCheck {
                                   MachineSpeedProbe.View speed, Thresholds thresholds) {
         CpuMonitor.Usage u = c.judged();
         return new SelfCheckReport(u.utilisation(), c.maxShare(), u.cpuSeconds(), u.cores(), loop, vt, speed,
-                c.steady() == null ? 0 : c.steady().wallSeconds(), c.othersShare(), c.machineCpus(), thresholds);
+                c.steady() == null ? 0 : c.steady().wallSeconds(), c.othersShare(), c.machineCpus(), c.waitShare(), thresholds);
     }
 
     /** The probe's lags over the steady window; the whole run's when the run ended within its start-up. */

@@ -21,6 +21,7 @@ class ClientBoundTest {
         long cpuNanos;
         long machineBusyNanos;
         long now = 1_000_000_000L;
+        long waitNanos;
 
         FakeReadings(int cores, int machineCpus) {
             this.cores = cores;
@@ -29,6 +30,12 @@ class ClientBoundTest {
 
         /** {@code seconds} pass; the client uses {@code clientShare} of its cores, others {@code othersShare} of the machine. */
         void advance(double seconds, double clientShare, double othersShare) {
+            advance(seconds, clientShare, othersShare, 0);
+        }
+
+        /** ... and the client's threads wait {@code waitShare} of its cores' time on a run queue. */
+        void advance(double seconds, double clientShare, double othersShare, double waitShare) {
+            waitNanos += (long) (seconds * waitShare * cores * 1e9);
             long client = (long) (seconds * clientShare * cores * 1e9);
             cpuNanos += client;
             machineBusyNanos += client + (long) (seconds * othersShare * machineCpus * 1e9);
@@ -53,6 +60,11 @@ class ClientBoundTest {
         @Override
         public long nanoTime() {
             return now;
+        }
+
+        @Override
+        public java.util.Map<String, Long> threadWaitNanos() {
+            return java.util.Map.of("1", waitNanos);
         }
     }
 
@@ -111,6 +123,40 @@ class ClientBoundTest {
         assertThat(rep.warningLine()).isEqualTo("Warning: " + SelfCheckReport.WARNING + " (client CPU avg 90% of 1 cores"
                 + " > 40%; timing lag p99 25.0 ms > 5.0 ms; over the steady 9.0 s); the machine was busy: other "
                 + "processes used 50% of its 2 CPUs (not this client)");
+    }
+
+    @Test
+    void aClientStarvedByABurnerOnItsCoreIsClientBoundThoughItUsesLittleCpu() {
+        // taskset -c 0 beside a burner on core 0, measured: the client used 31% of its core, its timers were late
+        FakeReadings r = new FakeReadings(1, 2);
+        CpuMonitor.Sampler s = new CpuMonitor.Sampler(r, SelfCheck.STARTUP, null);
+        for (int i = 1; i <= 50; i++) {
+            r.advance(0.2, 0.31, 0.35, 0.6); // its threads waited 60% of the core's time for the CPU
+            s.tick();
+        }
+        CpuMonitor.Samples c = s.stop();
+        SelfCheckReport rep = SelfCheck.report(c, lags(900, 3, 5, 20), lags(900, 10, 5, 70), null,
+                SelfCheck.Thresholds.DEFAULT);
+        assertThat(rep.cpuHigh()).isFalse();
+        assertThat(rep.demandShare()).isCloseTo(0.91, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(rep.bottleneck()).isTrue();
+        assertThat(rep.warningLine()).contains("client CPU avg 31% + waiting for CPU 60% of 1 cores > 40% (starved); "
+                + "timing lag p99 70.0 ms > 5.0 ms; over the steady 9.0 s");
+        assertThat(rep.summaryKeys()).containsEntry("Client CPU Wait (%)", 60.0);
+    }
+
+    @Test
+    void anIdleClientOnABusyMachineThatWaitsLittleIsNotClientBound() {
+        FakeReadings r = new FakeReadings(2, 2);
+        CpuMonitor.Sampler s = new CpuMonitor.Sampler(r, SelfCheck.STARTUP, null);
+        for (int i = 1; i <= 50; i++) {
+            r.advance(0.2, 0.04, 0.95, 0.05); // stress-ng on both CPUs: the idle client's wake-ups wait a little
+            s.tick();
+        }
+        SelfCheckReport rep = SelfCheck.report(s.stop(), lags(900, 1, 20, 12), null, null, SelfCheck.Thresholds.DEFAULT);
+        assertThat(rep.lagHigh()).isTrue();
+        assertThat(rep.bottleneck()).isFalse();
+        assertThat(rep.notes()).startsWith("the machine was busy: other processes used 95% of its 2 CPUs");
     }
 
     @Test
