@@ -284,6 +284,9 @@ final class PerfRun {
                 .ifPresent(c -> info.put("Timing lag p99", c.describeLag()));
         checks.stream().filter(SelfCheckReport::bottleneck).findFirst()
                 .ifPresent(c -> info.put("Self-check", c.warningLine()));
+        if (!info.containsKey("Self-check")) {
+            checks.stream().filter(c -> c.notes() != null).findFirst().ifPresent(c -> info.put("Machine", c.notes()));
+        }
     }
 
     private static double nanLast(double v) {

@@ -348,6 +348,7 @@ public final class SessionRunner {
         if (outcome == null) outcome = new RunOutcome(metrics.total(), true, false);
         SelfCheckReport check = selfCheck.stop();
         if (check.bottleneck()) err.println("[" + plan.label() + "] " + check.warningLine());
+        else if (check.notes() != null) err.println("[" + plan.label() + "] Note: " + check.notes());
         if (outcome.hitDuration()) {
             err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
         }

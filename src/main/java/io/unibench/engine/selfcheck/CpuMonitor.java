@@ -1,82 +1,76 @@
 package io.unibench.engine.selfcheck;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The benchmark process's own CPU use over an interval: if the client saturates its machine, it measures
- * itself, not the API (seed 001 §6.4). A run whose process used more than half of every core is flagged.
+ * The benchmark process's own CPU use, and the other processes' on the same machine, over a run: if the client
+ * saturates its cores, it measures itself, not the API (seed 001 §6.4). The figures that judge a run cover its
+ * <b>steady window</b>: the run minus its start-up ({@link SelfCheck#STARTUP}), whose class loading, JIT compilation
+ * and connection set-up are not the client's steady cost.
  */
 public final class CpuMonitor {
-    /** Above this share of all cores the client may be distorting its own timings. */
-    public static final double SATURATION_WARNING = 0.5;
-
-    private final long startCpuNanos;
-    private final long startWallNanos;
-
-    private CpuMonitor(long cpu, long wall) {
-        startCpuNanos = cpu;
-        startWallNanos = wall;
-    }
-
-    public static CpuMonitor start() {
-        return new CpuMonitor(processCpuNanos(), System.nanoTime());
-    }
-
-    /** CPU seconds this process used since start (all threads, user + system); -1 if the JVM cannot tell. */
-    public Usage stop() {
-        long cpu = processCpuNanos();
-        double wall = (System.nanoTime() - startWallNanos) / 1e9;
-        int cores = Runtime.getRuntime().availableProcessors();
-        if (cpu < 0 || startCpuNanos < 0) return new Usage(-1, wall, cores);
-        return new Usage((cpu - startCpuNanos) / 1e9, wall, cores);
-    }
+    private CpuMonitor() {}
 
     /**
      * @param cpuSeconds  process CPU seconds used, -1 when unknown
      * @param wallSeconds wall-clock seconds elapsed
-     * @param cores       processors available to the JVM
+     * @param cores       processors available to the process
      */
     public record Usage(double cpuSeconds, double wallSeconds, int cores) {
-        /** Share of all cores used, 0..1; NaN when unknown. */
+        /** Share of the available cores used, 0..1; NaN when unknown. */
         public double utilisation() {
             if (cpuSeconds < 0 || wallSeconds <= 0) return Double.NaN;
             return cpuSeconds / (wallSeconds * cores);
         }
-
-        public boolean saturated() {
-            return utilisation() > SATURATION_WARNING;
-        }
     }
 
     /**
-     * Samples this process's CPU use every {@code period} on one daemon thread (one MXBean read per sample),
-     * so a run reports its peak as well as its average: a short saturated phase hides in a long run's average.
+     * Samples the CPU every {@code period} on one daemon thread (one MXBean read and one {@code /proc/stat} read per
+     * sample), so a run reports its peak as well as its average; once {@code startup} has passed it marks the start
+     * of the steady window and runs {@code onSteady} (the lag probes start their steady histograms then).
      */
-    public static Sampler sample(Duration period) {
-        return new Sampler(period);
+    public static Sampler sample(Readings readings, Duration period, Duration startup, Runnable onSteady) {
+        Sampler s = new Sampler(readings, startup, onSteady);
+        s.startTimer(period);
+        return s;
     }
 
     /** A running sampler; {@link #stop()} ends it and gives the figures. */
     public static final class Sampler {
-        private final ScheduledExecutorService timer;
+        private final Readings readings;
+        private final long startupNanos;
+        private final Runnable onSteady;
+        private final int cores;
         private final long startCpu;
         private final long startWall;
-        private final int cores = Runtime.getRuntime().availableProcessors();
+        private ScheduledExecutorService timer;
         private long lastCpu;
         private long lastWall;
-        private double maxShare = Double.NaN;
         private volatile double lastShare = Double.NaN;
+        // the steady window: its first readings, its highest sampled share, its sample count
+        private boolean steady;
+        private long steadyCpu;
+        private long steadyWall;
+        private Readings.MachineCpu steadyMachine;
+        private java.util.Map<String, Long> steadyWaits;
+        private double steadyMax = Double.NaN;
         private int samples;
-        private Usage result;
+        private Samples result;
 
-        private Sampler(Duration period) {
-            startCpu = lastCpu = processCpuNanos();
-            startWall = lastWall = System.nanoTime();
+        /** Without a timer: {@link #tick()} is called by the caller (the tests, with fake readings). */
+        Sampler(Readings readings, Duration startup, Runnable onSteady) {
+            this.readings = readings;
+            this.startupNanos = startup.toNanos();
+            this.onSteady = onSteady;
+            this.cores = readings.cores();
+            startCpu = lastCpu = readings.processCpuNanos();
+            startWall = lastWall = readings.nanoTime();
+        }
+
+        private void startTimer(Duration period) {
             timer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "unibench-cpu-sampler");
                 t.setDaemon(true);
@@ -86,53 +80,95 @@ public final class CpuMonitor {
             timer.scheduleAtFixedRate(this::tick, p, p, TimeUnit.NANOSECONDS);
         }
 
-        private synchronized void tick() {
-            long cpu = processCpuNanos();
-            long wall = System.nanoTime();
+        /** One sample: the share of the last period, and the steady window's start once the start-up has passed. */
+        synchronized void tick() {
+            if (result != null) return;
+            long cpu = readings.processCpuNanos();
+            long wall = readings.nanoTime();
+            double share = Double.NaN;
             if (cpu >= 0 && lastCpu >= 0 && wall > lastWall) {
-                double share = (cpu - lastCpu) / ((double) (wall - lastWall) * cores);
-                maxShare = Double.isNaN(maxShare) ? share : Math.max(maxShare, share);
+                share = (cpu - lastCpu) / ((double) (wall - lastWall) * cores);
                 lastShare = share;
-                samples++;
             }
             lastCpu = cpu;
             lastWall = wall;
+            if (!steady) {
+                if (wall - startWall < startupNanos) return;
+                steady = true; // this period is start-up's; the window starts at its end
+                steadyCpu = cpu;
+                steadyWall = wall;
+                steadyMachine = readings.machineCpu();
+                steadyWaits = readings.threadWaitNanos();
+                if (onSteady != null) onSteady.run();
+                return;
+            }
+            if (!Double.isNaN(share)) {
+                steadyMax = Double.isNaN(steadyMax) ? share : Math.max(steadyMax, share);
+                samples++;
+            }
         }
 
-        /** The share of all cores the process used in the last sampled period (0..1); NaN before the first. */
+        /** The share of the available cores the process used in the last sampled period (0..1); NaN before the first. */
         public double lastShare() {
             return lastShare;
         }
 
-        /** Stops sampling; the average covers the whole interval, the maximum the sampled periods. Idempotent. */
+        /** Stops sampling and gives the whole run's and the steady window's figures. Idempotent. */
         public synchronized Samples stop() {
-            if (result == null) {
-                timer.shutdownNow();
-                long cpu = processCpuNanos();
-                double wall = (System.nanoTime() - startWall) / 1e9;
-                result = cpu < 0 || startCpu < 0 ? new Usage(-1, wall, cores) : new Usage((cpu - startCpu) / 1e9, wall, cores);
+            if (result != null) return result;
+            if (timer != null) timer.shutdownNow();
+            long cpu = readings.processCpuNanos();
+            long wall = readings.nanoTime();
+            Usage whole = usage(startCpu, cpu, (wall - startWall) / 1e9);
+            Usage window = null;
+            double others = Double.NaN;
+            double waits = Double.NaN;
+            int machineCpus = 0;
+            if (steady) {
+                double seconds = (wall - steadyWall) / 1e9;
+                window = usage(steadyCpu, cpu, seconds);
+                Readings.MachineCpu m = readings.machineCpu();
+                if (m != null && steadyMachine != null && seconds > 0 && window.cpuSeconds() >= 0) {
+                    machineCpus = m.cpus();
+                    double busy = (m.busyNanos() - steadyMachine.busyNanos()) / 1e9;
+                    // jiffies are 10 ms: the difference can dip under 0 on an idle machine
+                    others = Math.max(0, busy - window.cpuSeconds()) / (seconds * m.cpus());
+                }
+                java.util.Map<String, Long> w = readings.threadWaitNanos();
+                if (w != null && steadyWaits != null && seconds > 0) {
+                    long waited = 0; // a thread started in the window counts from its start; one that ended is lost
+                    for (var e : w.entrySet()) waited += Math.max(0, e.getValue() - steadyWaits.getOrDefault(e.getKey(), 0L));
+                    waits = waited / 1e9 / (seconds * cores);
+                }
             }
-            double avg = result.utilisation();
-            // a run shorter than one period has no sample: its average is the best peak we know
-            double max = samples == 0 ? avg : Math.max(maxShare, avg);
-            return new Samples(result, max, samples);
+            double max = window == null || samples == 0 ? (window == null ? whole : window).utilisation()
+                    : Math.max(steadyMax, window.utilisation());
+            result = new Samples(whole, window, max, others, machineCpus, waits);
+            return result;
+        }
+
+        private Usage usage(long fromCpu, long toCpu, double seconds) {
+            return fromCpu < 0 || toCpu < 0 ? new Usage(-1, seconds, cores)
+                    : new Usage((toCpu - fromCpu) / 1e9, seconds, cores);
         }
     }
 
     /**
-     * @param usage    the whole interval
-     * @param maxShare highest share of all cores in one sampling period, 0..1 (NaN when unknown)
-     * @param samples  periods sampled
+     * @param whole       the whole run, start-up included
+     * @param steady      the steady window, null when the run ended within its start-up
+     * @param maxShare    highest share of the available cores in one sampling period of the steady window (of the
+     *                    whole run without one), 0..1, NaN when unknown
+     * @param othersShare the other processes' CPU over the steady window, as a share of all the machine's CPUs
+     *                    (0..1), NaN when unknown
+     * @param machineCpus the machine's CPUs, 0 when unknown
+     * @param waitShare   the process's threads' run-queue wait over the steady window (summed over its threads), as
+     *                    a share of its available cores' time (0..; NaN when unknown)
      */
-    public record Samples(Usage usage, double maxShare, int samples) {
-        public double avgShare() {
-            return usage.utilisation();
+    public record Samples(Usage whole, Usage steady, double maxShare, double othersShare, int machineCpus,
+                          double waitShare) {
+        /** The usage that judges the run: the steady window's, the whole run's without one. */
+        public Usage judged() {
+            return steady != null ? steady : whole;
         }
-    }
-
-    private static long processCpuNanos() {
-        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.OperatingSystemMXBean sun) return sun.getProcessCpuTime();
-        return -1;
     }
 }

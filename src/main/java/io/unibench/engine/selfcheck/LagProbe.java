@@ -24,6 +24,12 @@ public interface LagProbe {
     /** The delays seen so far, while the timer goes on (for the live view, about once a second). */
     LagHistogramView now();
 
+    /** From now on the delays also go to the steady window's histogram (the run's start-up is over). */
+    void markSteady();
+
+    /** The delays seen since {@link #markSteady()}; no sample when it was not called. */
+    LagHistogramView steady();
+
     /** A timer on every event loop of {@code loops} (the client's Netty I/O threads). */
     static LagProbe onEventLoops(EventExecutorGroup loops, Duration period) {
         return new EventLoopProbe(loops, period.toNanos());
@@ -68,9 +74,27 @@ public interface LagProbe {
             return LagHistogramView.of(all);
         }
 
+        @Override
+        public void markSteady() {
+            for (Timer t : timers) t.steady = true;
+        }
+
+        @Override
+        public LagHistogramView steady() {
+            LagHistogram all = new LagHistogram();
+            for (Timer t : timers) {
+                synchronized (t.lags) {
+                    all.add(t.steadyLags);
+                }
+            }
+            return LagHistogramView.of(all);
+        }
+
         private final class Timer implements Runnable {
             private final EventExecutor loop;
             private final LagHistogram lags = new LagHistogram();
+            private final LagHistogram steadyLags = new LagHistogram();
+            private volatile boolean steady;
             private volatile boolean stopped;
             private volatile ScheduledFuture<?> pending;
             private long dueNanos;
@@ -94,6 +118,7 @@ public interface LagProbe {
                 long late = System.nanoTime() - dueNanos;
                 synchronized (lags) {
                     lags.recordNanos(late);
+                    if (steady) steadyLags.recordNanos(late);
                 }
                 arm();
             }
@@ -116,7 +141,9 @@ public interface LagProbe {
     final class VirtualThreadProbe implements LagProbe {
         private final long periodNanos;
         private final LagHistogram lags = new LagHistogram();
+        private final LagHistogram steadyLags = new LagHistogram();
         private final Thread thread;
+        private volatile boolean steady;
         private volatile boolean stopped;
 
         VirtualThreadProbe(long periodNanos) {
@@ -135,7 +162,20 @@ public interface LagProbe {
                 long late = System.nanoTime() - due;
                 synchronized (lags) {
                     lags.recordNanos(late);
+                    if (steady) steadyLags.recordNanos(late);
                 }
+            }
+        }
+
+        @Override
+        public void markSteady() {
+            steady = true;
+        }
+
+        @Override
+        public LagHistogramView steady() {
+            synchronized (lags) {
+                return LagHistogramView.of(steadyLags.copy());
             }
         }
 

@@ -64,15 +64,16 @@ class MachineSpeedProbeTest {
         LagHistogram h = new LagHistogram();
         for (int i = 0; i < 100; i++) h.recordNanos(i < 95 ? 500_000 : 20_000_000); // p99 20 ms
         LagProbe.LagHistogramView lag = LagProbe.LagHistogramView.of(h);
-        SelfCheckReport slowed = new SelfCheckReport(0.3, 0.9, 5, 2, lag, null,
+        SelfCheckReport slowed = new SelfCheckReport(0.5, 0.9, 5, 2, lag, null,
                 new MachineSpeedProbe.View(1000, 72, 0.13), SelfCheck.Thresholds.DEFAULT);
         assertThat(slowed.machineSlowed()).isTrue();
         assertThat(slowed.warningLine()).contains(SelfCheckReport.WARNING)
                 .contains("the machine ran the CPUs at ≤ 13% speed for 7.2% of the run");
+        assertThat(slowed.notes()).startsWith("the machine ran the CPUs at ≤ 13% speed"); // a note, whatever the verdict
         assertThat(slowed.describeLag()).endsWith("; machine CPUs slowed 7.2% of the run");
         assertThat(slowed.summaryKeys()).containsEntry("Machine CPU Slowed (%)", 7.2);
 
-        SelfCheckReport quiet = new SelfCheckReport(0.3, 0.9, 5, 2, lag, null,
+        SelfCheckReport quiet = new SelfCheckReport(0.5, 0.9, 5, 2, lag, null,
                 new MachineSpeedProbe.View(1000, 5, 0.2), SelfCheck.Thresholds.DEFAULT); // 0.5%: noise
         assertThat(quiet.machineSlowed()).isFalse();
         assertThat(quiet.machineNote()).isNull();
