@@ -549,7 +549,8 @@ final class Exchange implements ConnectionPool.Waiter {
                 message == null ? null : Secrets.redact(message),
                 wireTimes(),
                 parsed ? chunks.timings() : null,
-                errorClass == null ? null : parsed ? chunks.failureType() : errorBodyType);
+                errorClass == null ? null : parsed ? chunks.failureType() : errorBodyType,
+                parsed ? chunks.firstContentNanos() : Moments.ABSENT);
     }
 
     private WireTimes wireTimes() {
@@ -568,6 +569,7 @@ final class Exchange implements ConnectionPool.Waiter {
                 : new WireTimes(Moments.ABSENT, Moments.ABSENT, Moments.ABSENT, Moments.ABSENT,
                         Moments.ABSENT, Moments.ABSENT, Moments.ABSENT, staleStartNanos);
         return new ClientResult(stream, startNanos, Moments.ABSENT, Moments.ABSENT, Moments.ABSENT,
-                nanos, new long[0], 0, "", "", null, null, errorClass, Secrets.redact(message), wire);
+                nanos, new long[0], 0, "", "", null, null, errorClass, Secrets.redact(message), wire, null, null,
+                Moments.ABSENT);
     }
 }

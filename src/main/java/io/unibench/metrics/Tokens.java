@@ -19,14 +19,22 @@ import io.unibench.metrics.RequestRecord.TokenSource;
  * @param cachedField  for a {@link CacheSource#SERVER} figure, the reply's member it was read from
  *                     ({@code prompt_tokens_details.cached_tokens}, DeepSeek's {@code prompt_cache_hit_tokens},
  *                     llama.cpp's {@code timings.cache_n}, …); null when not known (runs stored before it was kept)
+ * @param reasoning    the completion tokens spent on reasoning, as the server's usage reports them
+ *                     ({@code completion_tokens_details.reasoning_tokens}); -1 when it did not
  */
 public record Tokens(int prompt, int completion, int cached, CacheSource cachedSource, TokenSource source,
-                     int promptTarget, int promptSynth, String cachedField) {
+                     int promptTarget, int promptSynth, String cachedField, int reasoning) {
     /** The label of the multi-turn client estimate among the cached figures' sources. */
     public static final String CLIENT_ESTIMATE = "client estimate";
 
     public Tokens {
         if (cachedSource != CacheSource.SERVER) cachedField = null;
+    }
+
+    /** Counts without a reasoning figure. */
+    public Tokens(int prompt, int completion, int cached, CacheSource cachedSource, TokenSource source,
+                  int promptTarget, int promptSynth, String cachedField) {
+        this(prompt, completion, cached, cachedSource, source, promptTarget, promptSynth, cachedField, -1);
     }
 
     /** Counts without the cached figure's member. */
@@ -42,7 +50,7 @@ public record Tokens(int prompt, int completion, int cached, CacheSource cachedS
 
     /** These counts with a cached-token figure ({@code -1} and {@code null}: unknown). */
     public Tokens withCached(int count, CacheSource from) {
-        return new Tokens(prompt, completion, count, from, source, promptTarget, promptSynth, cachedField);
+        return new Tokens(prompt, completion, count, from, source, promptTarget, promptSynth, cachedField, reasoning);
     }
 
     /**
@@ -57,6 +65,16 @@ public record Tokens(int prompt, int completion, int cached, CacheSource cachedS
 
     /** These counts with the prompt's target and synthesized lengths (-1 = none). */
     public Tokens withPromptLengths(int target, int synthesized) {
-        return new Tokens(prompt, completion, cached, cachedSource, source, target, synthesized, cachedField);
+        return new Tokens(prompt, completion, cached, cachedSource, source, target, synthesized, cachedField, reasoning);
+    }
+
+    /**
+     * The answer's tokens: the completion less its reasoning tokens; the whole completion when {@code noReasoning}
+     * (no reasoning text arrived) and the server did not split it; -1 when unknown.
+     */
+    public int answer(boolean noReasoning) {
+        if (completion < 0) return -1;
+        if (reasoning >= 0) return Math.max(0, completion - reasoning);
+        return noReasoning ? completion : -1;
     }
 }
