@@ -23,7 +23,8 @@ import io.unibench.workload.Prompt;
  * since it is not the model's own tokenizer). Client counts cover the message contents only, not the
  * server's chat template, and the prefix-cache figure stays unknown (-1). The cached figure is the usage's (its
  * member kept as its source); without one, llama.cpp's {@code timings.cache_n}. Reasoning tokens are the usage's
- * {@code reasoning_tokens} (unknown when it has none); counted on the client, the reasoning text's.
+ * {@code reasoning_tokens}; without that figure 0 when no reasoning text came, unknown (-1) when some did; counted
+ * on the client, the reasoning text's.
  */
 public final class RecordFactory {
     /** The source of a cached figure read from llama.cpp's {@code timings} (its usage has none). */
@@ -56,7 +57,8 @@ public final class RecordFactory {
             completion = usage.completionTokens();
             cached = usage.cachedTokens();
             cachedField = usage.cachedField();
-            reasoning = usage.reasoningTokens();
+            // no figure: none when no reasoning text came (a fact), unknown when some did
+            reasoning = usage.reasoningTokens() >= 0 ? usage.reasoningTokens() : r.reasoning().isEmpty() ? 0 : -1;
             if (cached < 0 && r.timings() != null && r.timings().cacheN() >= 0) {
                 cached = r.timings().cacheN();
                 cachedField = LLAMACPP_CACHED;
@@ -65,7 +67,7 @@ public final class RecordFactory {
         } else if (r.success()) {
             prompt = promptTokens(request.prompt());
             completion = tokenizer.count(r.generatedText());
-            if (!r.reasoning().isEmpty()) reasoning = tokenizer.count(r.reasoning());
+            reasoning = r.reasoning().isEmpty() ? 0 : tokenizer.count(r.reasoning());
             cached = -1;
             source = clientSource;
         } else {

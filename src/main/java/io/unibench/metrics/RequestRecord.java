@@ -139,13 +139,13 @@ public record RequestRecord(
 
     /**
      * Time per output token of the answer in seconds: (latency − TTFCT) / (answer tokens − 1), the answer's tokens
-     * being the completion less the server's reasoning tokens ({@link Tokens#answer}); for a reply without reasoning,
+     * being the completion less the reasoning tokens ({@link Tokens#answer}); for a reply without reasoning,
      * {@link #tpotSeconds}. NaN when the answer has one token or fewer, or its count is unknown (reasoning arrived
      * and the server did not say how many tokens it took).
      */
     public double answerTpotSeconds() {
         if (!timing.stream() || timing.firstContentNanos() == ABSENT) return Double.NaN;
-        int answer = tokens.answer(!timing.reasonedFirst());
+        int answer = tokens.answer();
         if (answer <= 1) return Double.NaN;
         return (latencySeconds() - ttfctSeconds()) / (answer - 1);
     }

@@ -172,7 +172,7 @@ public final class RunMetrics implements RecordSink {
             inputTokensPerSecond.add(prompt / latency);
         }
         if (r.tokens().source() != null) tokenSources.merge(r.tokens().source(), 1L, Long::sum);
-        if (r.tokens().reasoning() >= 0) {
+        if (r.tokens().reasoning() > 0) {
             reasoningTokenSum += r.tokens().reasoning();
             reasoningTokenRecords++;
         }
@@ -187,7 +187,7 @@ public final class RunMetrics implements RecordSink {
             }
             double firstChunk = r.firstChunkSeconds();
             if (!Double.isNaN(firstChunk)) firstChunkMs.add(firstChunk * 1000);
-            if (r.timing().reasonedFirst() || r.tokens().reasoning() > 0) reasoning = true;
+            if (r.timing().reasonedFirst() || r.tokens().reasoned()) reasoning = true;
             addIfDefined(ttfctMs, r.ttfctSeconds() * 1000);
             addIfDefined(answerTpotMs, r.answerTpotSeconds() * 1000);
             double tpot = r.tpotSeconds();

@@ -128,7 +128,7 @@ public record Summary(
     public static final String AVG_TTFCT = "Avg TTFCT (ms)";
     /** Reasoning models: TPOT of the answer part, (latency − TTFCT) / (answer tokens − 1). */
     public static final String AVG_ANSWER_TPOT = "Avg Answer TPOT (ms)";
-    /** Reasoning models: Σ the servers' {@code reasoning_tokens} over successes that reported them; null when none. */
+    /** Reasoning models: Σ the successes' counted reasoning tokens (the servers' {@code reasoning_tokens}); null when none. */
     public static final String TOTAL_REASONING_TOKENS = "Total Reasoning Tokens";
     /** Multi-turn: conversations whose last turn succeeded. */
     public static final String COMPLETED_TRACES = "Completed Traces";

@@ -19,8 +19,10 @@ import io.unibench.metrics.RequestRecord.TokenSource;
  * @param cachedField  for a {@link CacheSource#SERVER} figure, the reply's member it was read from
  *                     ({@code prompt_tokens_details.cached_tokens}, DeepSeek's {@code prompt_cache_hit_tokens},
  *                     llama.cpp's {@code timings.cache_n}, …); null when not known (runs stored before it was kept)
- * @param reasoning    the completion tokens spent on reasoning, as the server's usage reports them
- *                     ({@code completion_tokens_details.reasoning_tokens}); -1 when it did not
+ * @param reasoning    the completion tokens spent on reasoning: the server's
+ *                     {@code completion_tokens_details.reasoning_tokens} (the Responses API's
+ *                     {@code output_tokens_details}); without it 0 when no reasoning text came, -1 (unknown) when some
+ *                     did; counted by the client like the completion when the server sent no usage
  */
 public record Tokens(int prompt, int completion, int cached, CacheSource cachedSource, TokenSource source,
                      int promptTarget, int promptSynth, String cachedField, int reasoning) {
@@ -31,10 +33,10 @@ public record Tokens(int prompt, int completion, int cached, CacheSource cachedS
         if (cachedSource != CacheSource.SERVER) cachedField = null;
     }
 
-    /** Counts without a reasoning figure. */
+    /** Counts of a reply without reasoning. */
     public Tokens(int prompt, int completion, int cached, CacheSource cachedSource, TokenSource source,
                   int promptTarget, int promptSynth, String cachedField) {
-        this(prompt, completion, cached, cachedSource, source, promptTarget, promptSynth, cachedField, -1);
+        this(prompt, completion, cached, cachedSource, source, promptTarget, promptSynth, cachedField, 0);
     }
 
     /** Counts without the cached figure's member. */
@@ -68,13 +70,14 @@ public record Tokens(int prompt, int completion, int cached, CacheSource cachedS
         return new Tokens(prompt, completion, cached, cachedSource, source, target, synthesized, cachedField, reasoning);
     }
 
-    /**
-     * The answer's tokens: the completion less its reasoning tokens; the whole completion when {@code noReasoning}
-     * (no reasoning text arrived) and the server did not split it; -1 when unknown.
-     */
-    public int answer(boolean noReasoning) {
-        if (completion < 0) return -1;
-        if (reasoning >= 0) return Math.max(0, completion - reasoning);
-        return noReasoning ? completion : -1;
+    /** The answer's tokens: the completion less its reasoning tokens; -1 when either is unknown. */
+    public int answer() {
+        if (completion < 0 || reasoning < 0) return -1;
+        return Math.max(0, completion - reasoning);
+    }
+
+    /** True when the reply reasoned: reasoning tokens counted, or reasoning text whose tokens were not counted. */
+    public boolean reasoned() {
+        return reasoning != 0;
     }
 }

@@ -119,8 +119,7 @@ final class RequestRows {
         moment(ps, i++, p.staleStartNanos(), base);
         ps.setString(i++, r.tokens().cachedField());
         moment(ps, i++, r.timing().firstContentNanos(), base);
-        if (r.tokens().reasoning() < 0) ps.setNull(i, Types.INTEGER);
-        else ps.setInt(i, r.tokens().reasoning());
+        ps.setInt(i, r.tokens().reasoning());
     }
 
     /** The timings of columns {@code from..from+4}, or null when the server sent none (the first is NULL). */
@@ -173,9 +172,10 @@ final class RequestRows {
         return v == ABSENT ? firstToken : v;
     }
 
+    /** NULL: a row stored before V21, when no reasoning was measured (read as none). */
     private static int reasoningTokens(ResultSet rs, int i) throws SQLException {
         int v = rs.getInt(i);
-        return rs.wasNull() ? -1 : v;
+        return rs.wasNull() ? 0 : v;
     }
 
     private static void moment(PreparedStatement ps, int i, long nanos, long base) throws SQLException {
