@@ -49,6 +49,8 @@ final class ChunkInterpreter {
     private final LongList tokenChunkNanos = new LongList();
     private long firstChunkNanos = Moments.ABSENT;
     private long firstTokenNanos = Moments.ABSENT;
+    /** First token event that carried answer text (content, text, output text), not only reasoning. */
+    private long firstContentNanos = Moments.ABSENT;
     private long lastEventNanos = Moments.ABSENT;
     /** Usage seen so far; members a later usage object lacks keep their values (Anthropic splits it in two). */
     private final UsageMembers.Tally usage = new UsageMembers.Tally();
@@ -230,9 +232,16 @@ final class ChunkInterpreter {
         lastEventNanos = nanos;
     }
 
+    /**
+     * A token event arrived at {@code nanos}. The first content moment is the first token event after which the answer
+     * text is non-empty: the one that carried its first piece (one comparison per token once it is known).
+     */
     private void tokenAt(long nanos) {
         if (firstTokenNanos == Moments.ABSENT) {
             firstTokenNanos = nanos;
+        }
+        if (firstContentNanos == Moments.ABSENT && !content.isEmpty()) {
+            firstContentNanos = nanos;
         }
         tokenChunkNanos.add(nanos);
     }
@@ -390,6 +399,7 @@ final class ChunkInterpreter {
     Outcome onBody(byte[] body, int length, long nanos) {
         firstChunkNanos = nanos;
         firstTokenNanos = nanos;
+        firstContentNanos = nanos;
         lastEventNanos = nanos;
         JsonNode root;
         try {
@@ -648,6 +658,14 @@ final class ChunkInterpreter {
 
     long firstTokenNanos() {
         return firstTokenNanos;
+    }
+
+    /**
+     * The first token event that carried answer text (for a reply without reasoning, {@link #firstTokenNanos}); the
+     * whole body's arrival when not streamed; {@link Moments#ABSENT} when no answer text arrived.
+     */
+    long firstContentNanos() {
+        return firstContentNanos;
     }
 
     /** Arrival of the last data event (incl. {@code [DONE]}), or {@link Moments#ABSENT}. */

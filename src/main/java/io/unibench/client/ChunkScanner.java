@@ -66,6 +66,10 @@ final class ChunkScanner {
     private static final byte[] INPUT_TOKENS = ascii("input_tokens");
     private static final byte[] OUTPUT_TOKENS = ascii("output_tokens");
     private static final byte[] INPUT_TOKENS_DETAILS = ascii("input_tokens_details");
+    /** The output's details (chat's and the Responses API's), read for their {@code reasoning_tokens}. */
+    private static final byte[] COMPLETION_TOKENS_DETAILS = ascii("completion_tokens_details");
+    private static final byte[] OUTPUT_TOKENS_DETAILS = ascii("output_tokens_details");
+    private static final byte[] REASONING_TOKENS = ascii("reasoning_tokens");
     private static final byte[] CACHE_CREATION_INPUT_TOKENS = ascii("cache_creation_input_tokens");
     private static final byte[] CACHE_READ_INPUT_TOKENS = ascii("cache_read_input_tokens");
     private static final byte[] PROMPT_CACHE_HIT_TOKENS = ascii("prompt_cache_hit_tokens");
@@ -437,8 +441,14 @@ final class ChunkScanner {
                 } else if (keyIs(INPUT_TOKENS_DETAILS)) {
                     u.inputDetailsCached = UsageMembers.ABSENT;
                     p = b[v] == '{' ? cachedTokens(v, false) : skipValue(v, 2);
+                } else if (keyIs(COMPLETION_TOKENS_DETAILS)) {
+                    u.completionDetailsReasoning = UsageMembers.ABSENT;
+                    p = b[v] == '{' ? reasoningTokens(v, true) : skipValue(v, 2);
+                } else if (keyIs(OUTPUT_TOKENS_DETAILS)) {
+                    u.outputDetailsReasoning = UsageMembers.ABSENT;
+                    p = b[v] == '{' ? reasoningTokens(v, false) : skipValue(v, 2);
                 } else {
-                    p = skipValue(v, 2); // total_tokens, the output's details, another vendor's extra: not counted
+                    p = skipValue(v, 2); // total_tokens, another vendor's extra: not counted
                 }
                 if (p == FAIL) return false;
                 p = ws(p);
@@ -462,6 +472,28 @@ final class ChunkScanner {
                 p = intOrNull(v);
                 if (prompt) usage.promptDetailsCached = intValue;
                 else usage.inputDetailsCached = intValue;
+            } else {
+                p = skipValue(v, 3);
+            }
+            if (p == FAIL) return FAIL;
+            p = ws(p);
+            if (b[p] == '}') return p + 1;
+            p = ws(p + 1);
+        }
+    }
+
+    /** An output details object's {@code reasoning_tokens} (completion_tokens_details' or output_tokens_details'). */
+    private int reasoningTokens(int p, boolean completion) {
+        p = ws(p + 1);
+        if (b[p] == '}') return p + 1;
+        while (true) {
+            p = key(p);
+            if (p == FAIL) return FAIL;
+            int v = ws(p);
+            if (keyIs(REASONING_TOKENS)) {
+                p = intOrNull(v);
+                if (completion) usage.completionDetailsReasoning = intValue;
+                else usage.outputDetailsReasoning = intValue;
             } else {
                 p = skipValue(v, 3);
             }

@@ -26,6 +26,9 @@ import io.unibench.Secrets;
  * @param timings         the server's own {@code timings} (llama.cpp), or {@code null} when it sent none
  * @param errorType       on failure, the error object's type in the server's words (e.g.
  *                        {@code exceed_context_size_error}); {@code null} when it named none or sent no error object
+ * @param firstContentNanos first data event carrying answer text (content, text, output text), after any reasoning;
+ *                        equal to {@code firstTokenNanos} for a reply without reasoning, {@link Moments#ABSENT} when no
+ *                        answer text arrived; for a non-streamed reply, the end of the body
  * @param retryAfter      the response's {@code Retry-After} as sent (a 429/503's advice), {@code null} when absent
  */
 public record ClientResult(
@@ -46,18 +49,20 @@ public record ClientResult(
         WireTimes wire,
         Timings timings,
         String errorType,
+        long firstContentNanos,
         String retryAfter) {
 
     public ClientResult {
         if (wire == null) wire = WireTimes.NONE;
     }
 
-    /** A result without the server's timings and error type. */
+    /** A result without the server's timings and error type; its first content is its first token unless it has reasoning. */
     public ClientResult(boolean stream, long startNanos, long headersNanos, long firstChunkNanos, long firstTokenNanos,
                         long endNanos, long[] tokenChunkNanos, int httpStatus, String content, String reasoning,
                         Usage usage, String finishReason, ErrorClass errorClass, String errorMessage, WireTimes wire) {
         this(stream, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, httpStatus,
-                content, reasoning, usage, finishReason, errorClass, errorMessage, wire, null, null, null);
+                content, reasoning, usage, finishReason, errorClass, errorMessage, wire, null, null,
+                reasoning == null || reasoning.isEmpty() ? firstTokenNanos : Moments.ABSENT, null);
     }
 
     /** A result without connection timings. */
@@ -72,7 +77,7 @@ public record ClientResult(
     public ClientResult asFailure(ErrorClass cls, String message) {
         return new ClientResult(stream, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos,
                 tokenChunkNanos, httpStatus, content, reasoning, usage, finishReason, cls, Secrets.redact(message),
-                wire, timings, null, retryAfter);
+                wire, timings, null, firstContentNanos, retryAfter);
     }
 
     public boolean success() {

@@ -552,6 +552,7 @@ final class Exchange implements ConnectionPool.Waiter {
                 wireTimes(),
                 parsed ? chunks.timings() : null,
                 errorClass == null ? null : parsed ? chunks.failureType() : errorBodyType,
+                parsed ? chunks.firstContentNanos() : Moments.ABSENT,
                 retryAfter);
     }
 
@@ -571,6 +572,7 @@ final class Exchange implements ConnectionPool.Waiter {
                 : new WireTimes(Moments.ABSENT, Moments.ABSENT, Moments.ABSENT, Moments.ABSENT,
                         Moments.ABSENT, Moments.ABSENT, Moments.ABSENT, staleStartNanos);
         return new ClientResult(stream, startNanos, Moments.ABSENT, Moments.ABSENT, Moments.ABSENT,
-                nanos, new long[0], 0, "", "", null, null, errorClass, Secrets.redact(message), wire);
+                nanos, new long[0], 0, "", "", null, null, errorClass, Secrets.redact(message), wire, null, null,
+                Moments.ABSENT);
     }
 }

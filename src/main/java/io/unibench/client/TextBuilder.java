@@ -40,6 +40,11 @@ final class TextBuilder {
         return true;
     }
 
+    /** True while nothing was appended. */
+    boolean isEmpty() {
+        return asciiLength == 0 && text.isEmpty();
+    }
+
     @Override
     public String toString() {
         if (text.isEmpty()) {

@@ -11,8 +11,10 @@ package io.unibench.client;
  * @param cachedField      the usage member {@code cachedTokens} came from (its source, shown in reports):
  *                         {@link #OPENAI_CACHED}, {@link #RESPONSES_CACHED}, {@link #DEEPSEEK_CACHED} or
  *                         {@link #ANTHROPIC_CACHED}; null when {@code cachedTokens} is -1
+ * @param reasoningTokens  the completion tokens spent on reasoning ({@code completion_tokens_details.reasoning_tokens},
+ *                         the Responses API's {@code output_tokens_details.reasoning_tokens}); -1 when not sent
  */
-public record Usage(int promptTokens, int completionTokens, int cachedTokens, String cachedField) {
+public record Usage(int promptTokens, int completionTokens, int cachedTokens, String cachedField, int reasoningTokens) {
     public static final String OPENAI_CACHED = "prompt_tokens_details.cached_tokens";
     public static final String RESPONSES_CACHED = "input_tokens_details.cached_tokens";
     public static final String DEEPSEEK_CACHED = "prompt_cache_hit_tokens";
@@ -20,6 +22,11 @@ public record Usage(int promptTokens, int completionTokens, int cachedTokens, St
 
     public Usage {
         if (cachedTokens < 0) cachedField = null;
+    }
+
+    /** Without a reasoning figure. */
+    public Usage(int promptTokens, int completionTokens, int cachedTokens, String cachedField) {
+        this(promptTokens, completionTokens, cachedTokens, cachedField, -1);
     }
 
     /** OpenAI's shape: the cached figure, when there is one, from {@code prompt_tokens_details.cached_tokens}. */

@@ -30,6 +30,9 @@ final class UsageMembers {
     /** {@code prompt_tokens_details.cached_tokens}, {@code input_tokens_details.cached_tokens}. */
     int promptDetailsCached;
     int inputDetailsCached;
+    /** {@code completion_tokens_details.reasoning_tokens}, {@code output_tokens_details.reasoning_tokens}. */
+    int completionDetailsReasoning;
+    int outputDetailsReasoning;
 
     UsageMembers() {
         clear();
@@ -40,6 +43,7 @@ final class UsageMembers {
         cacheCreationInputTokens = cacheReadInputTokens = cacheReadCached = promptCacheHitTokens = ABSENT;
         promptDetails = false;
         promptDetailsCached = inputDetailsCached = ABSENT;
+        completionDetailsReasoning = outputDetailsReasoning = ABSENT;
     }
 
     /** The members of a usage object read as a tree, with Jackson's conversions (a string "12" counts as 12). */
@@ -56,6 +60,8 @@ final class UsageMembers {
         promptDetails = node.has("prompt_tokens_details");
         promptDetailsCached = cached(node.path("prompt_tokens_details").get("cached_tokens"));
         inputDetailsCached = cached(node.path("input_tokens_details").get("cached_tokens"));
+        completionDetailsReasoning = cached(node.path("completion_tokens_details").get("reasoning_tokens"));
+        outputDetailsReasoning = cached(node.path("output_tokens_details").get("reasoning_tokens"));
     }
 
     private static int count(JsonNode node, String name) {
@@ -73,7 +79,9 @@ final class UsageMembers {
      * {@code cache_creation_input_tokens} and {@code cache_read_input_tokens}, which its {@code input_tokens} leaves
      * out. Cached tokens, first found: {@code prompt_tokens_details.cached_tokens},
      * {@code input_tokens_details.cached_tokens}, {@code prompt_cache_hit_tokens}, {@code cache_read_input_tokens}
-     * (the member is kept as the figure's source); a details object without the figure makes it unknown.
+     * (the member is kept as the figure's source); a details object without the figure makes it unknown. Reasoning
+     * tokens: {@code completion_tokens_details.reasoning_tokens}, else {@code output_tokens_details.reasoning_tokens};
+     * unknown (-1) when neither was sent or it is not a number.
      */
     static final class Tally {
         private boolean seen;
@@ -81,6 +89,7 @@ final class UsageMembers {
         int completion;
         private int cached = -1;
         private String cachedField;
+        private int reasoning = -1;
 
         void merge(UsageMembers m) {
             seen = true;
@@ -105,6 +114,8 @@ final class UsageMembers {
             } else if (m.promptDetails) {
                 cached(NULL, null); // a details object without the figure: unknown, as a tree reader sees it
             }
+            int r = m.completionDetailsReasoning != ABSENT ? m.completionDetailsReasoning : m.outputDetailsReasoning;
+            if (r != ABSENT) reasoning = r == NULL ? -1 : r;
         }
 
         private void cached(int member, String field) {
@@ -115,7 +126,7 @@ final class UsageMembers {
 
         /** The server's usage, or null when it sent none. */
         Usage usage() {
-            return seen ? new Usage(prompt, completion, cached, cachedField) : null;
+            return seen ? new Usage(prompt, completion, cached, cachedField, reasoning) : null;
         }
     }
 

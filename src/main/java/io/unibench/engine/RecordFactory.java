@@ -22,7 +22,9 @@ import io.unibench.workload.Prompt;
  * (labelled client-counted) or, without one, with the bundled cl100k_base encoding (labelled estimated,
  * since it is not the model's own tokenizer). Client counts cover the message contents only, not the
  * server's chat template, and the prefix-cache figure stays unknown (-1). The cached figure is the usage's (its
- * member kept as its source); without one, llama.cpp's {@code timings.cache_n}.
+ * member kept as its source); without one, llama.cpp's {@code timings.cache_n}. Reasoning tokens are the usage's
+ * {@code reasoning_tokens}; without that figure 0 when no reasoning text came, unknown (-1) when some did; counted
+ * on the client, the reasoning text's.
  */
 public final class RecordFactory {
     /** The source of a cached figure read from llama.cpp's {@code timings} (its usage has none). */
@@ -46,6 +48,7 @@ public final class RecordFactory {
         int prompt;
         int completion;
         int cached;
+        int reasoning = -1;
         String cachedField = null;
         TokenSource source;
         Usage usage = r.usage();
@@ -54,6 +57,8 @@ public final class RecordFactory {
             completion = usage.completionTokens();
             cached = usage.cachedTokens();
             cachedField = usage.cachedField();
+            // no figure: none when no reasoning text came (a fact), unknown when some did
+            reasoning = usage.reasoningTokens() >= 0 ? usage.reasoningTokens() : r.reasoning().isEmpty() ? 0 : -1;
             if (cached < 0 && r.timings() != null && r.timings().cacheN() >= 0) {
                 cached = r.timings().cacheN();
                 cachedField = LLAMACPP_CACHED;
@@ -62,6 +67,7 @@ public final class RecordFactory {
         } else if (r.success()) {
             prompt = promptTokens(request.prompt());
             completion = tokenizer.count(r.generatedText());
+            reasoning = r.reasoning().isEmpty() ? 0 : tokenizer.count(r.reasoning());
             cached = -1;
             source = clientSource;
         } else {
@@ -74,9 +80,10 @@ public final class RecordFactory {
         int target = request.prompt().targetTokens();
         return new RequestRecord(Position.single(index, request.requestId()),
                 new Timing(r.stream(), startEpochMillis, scheduledNanos, r.startNanos(), r.headersNanos(),
-                        r.firstChunkNanos(), r.firstTokenNanos(), r.endNanos(), r.tokenChunkNanos()),
+                        r.firstChunkNanos(), r.firstTokenNanos(), r.endNanos(), r.tokenChunkNanos(),
+                        r.firstContentNanos()),
                 new Tokens(prompt, completion, cached, cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source,
-                        target, target >= 0 ? request.prompt().actualTokens() : -1, cachedField),
+                        target, target >= 0 ? request.prompt().actualTokens() : -1, cachedField, reasoning),
                 new Outcome(r.success(), r.errorClass() == null ? null : r.errorClass().label(), r.httpStatus(),
                         r.errorMessage(), r.errorType(), r.finishReason()),
                 phases(r.wire()), serverTimings(r.timings()));

@@ -47,6 +47,12 @@ public record PercentileRow(String label, Map<String, Double> values, Map<String
     public static final String FIRST_CHUNK = "First Chunk (ms)";
     /** Each inter-chunk interval divided by its request's tokens per chunk. */
     public static final String ITL_PER_TOKEN = "ITL per Token (ms)";
+    /**
+     * Present only when some reply reasoned (see {@link Summary#AVG_TTFCT}): time to the first content (answer)
+     * token, and the answer part's TPOT.
+     */
+    public static final String TTFCT = "TTFCT (ms)";
+    public static final String ANSWER_TPOT = "Answer TPOT (ms)";
     /** Present only for scheduled (--rate) runs: actual send − scheduled send. */
     public static final String QUEUE_DELAY = "Queue Delay (ms)";
     public static final String LATENCY_INCL_QUEUE = "Latency incl. Queue (s)";

@@ -161,7 +161,11 @@ public final class RequestFields {
             new Count("server_cache_n", r -> r.serverTimings() == null ? -1 : r.serverTimings().cacheN()),
             new Flag("retried_stale_connection", RequestRecord::retriedStaleConnection),
             new Moment("stale_attempt_start_s", r -> r.phases().staleStartNanos()),
-            new Text("cached_token_field", r -> r.tokens().cachedField()));
+            new Text("cached_token_field", r -> r.tokens().cachedField()),
+            new Moment("first_content_token_s", r -> r.timing().firstContentNanos()),
+            new Real("ttfct_s", RequestRecord::ttfctSeconds),
+            new Real("answer_tpot_s", RequestRecord::answerTpotSeconds),
+            new Count("reasoning_tokens", r -> r.tokens().reasoning()));
 
     /** The fields of {@code requests.jsonl}: all but {@code token_chunk_s}. */
     public static final List<Field> JSONL = ALL.stream().filter(f -> !(f instanceof ChunkMoments)).toList();

@@ -127,6 +127,29 @@ public record RequestRecord(
         return seconds(timing.startNanos(), timing.firstTokenNanos());
     }
 
+    /**
+     * Time to first content token in seconds (TTFCT): the first chunk carrying answer text, after any reasoning; the
+     * same as {@link #ttftSeconds} for a reply without reasoning, and for a non-streamed reply the whole latency. NaN
+     * when no answer text arrived.
+     */
+    public double ttfctSeconds() {
+        if (!timing.stream()) return latencySeconds();
+        return seconds(timing.startNanos(), timing.firstContentNanos());
+    }
+
+    /**
+     * Time per output token of the answer in seconds: (latency − TTFCT) / (answer tokens − 1), the answer's tokens
+     * being the completion less the reasoning tokens ({@link Tokens#answer}); for a reply without reasoning,
+     * {@link #tpotSeconds}. NaN when the answer has one token or fewer, or its count is unknown (reasoning arrived
+     * and the server did not say how many tokens it took).
+     */
+    public double answerTpotSeconds() {
+        if (!timing.stream() || timing.firstContentNanos() == ABSENT) return Double.NaN;
+        int answer = tokens.answer();
+        if (answer <= 1) return Double.NaN;
+        return (latencySeconds() - ttfctSeconds()) / (answer - 1);
+    }
+
     /** Time to the first SSE data event of any kind (what evalscope calls TTFT). NaN when none arrived. */
     public double firstChunkSeconds() {
         if (!timing.stream()) return latencySeconds();

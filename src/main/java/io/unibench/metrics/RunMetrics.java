@@ -78,6 +78,12 @@ public final class RunMetrics implements RecordSink {
     private final Distribution queueDelayMs = new Distribution();
     private final Distribution latencyInclQueueSeconds = new Distribution();
     private final Distribution ttftInclQueueMs = new Distribution();
+    // Reasoning models: time to the first content token and the answer's TPOT (streamed successes).
+    private boolean reasoning;
+    private final Distribution ttfctMs = new Distribution();
+    private final Distribution answerTpotMs = new Distribution();
+    private long reasoningTokenSum;
+    private long reasoningTokenRecords;
 
     // Prefix cache: only successes whose server reported cached tokens.
     private long cacheRecords;
@@ -166,6 +172,10 @@ public final class RunMetrics implements RecordSink {
             inputTokensPerSecond.add(prompt / latency);
         }
         if (r.tokens().source() != null) tokenSources.merge(r.tokens().source(), 1L, Long::sum);
+        if (r.tokens().reasoning() > 0) {
+            reasoningTokenSum += r.tokens().reasoning();
+            reasoningTokenRecords++;
+        }
 
         double ttft = r.ttftSeconds();
         if (r.timing().stream()) {
@@ -177,6 +187,9 @@ public final class RunMetrics implements RecordSink {
             }
             double firstChunk = r.firstChunkSeconds();
             if (!Double.isNaN(firstChunk)) firstChunkMs.add(firstChunk * 1000);
+            if (r.timing().reasonedFirst() || r.tokens().reasoned()) reasoning = true;
+            addIfDefined(ttfctMs, r.ttfctSeconds() * 1000);
+            addIfDefined(answerTpotMs, r.answerTpotSeconds() * 1000);
             double tpot = r.tpotSeconds();
             if (!Double.isNaN(tpot)) {
                 double ms = tpot * 1000;
@@ -323,6 +336,11 @@ public final class RunMetrics implements RecordSink {
         final Distribution queueDelay = queueDelayMs.copy();
         final Distribution latencyInclQueue = latencyInclQueueSeconds.copy();
         final Distribution ttftInclQueue = ttftInclQueueMs.copy();
+        final boolean reasoning = RunMetrics.this.reasoning;
+        final Distribution ttfct = ttfctMs.copy();
+        final Distribution answerTpot = answerTpotMs.copy();
+        final long reasoningTokenSum = RunMetrics.this.reasoningTokenSum;
+        final long reasoningTokenRecords = RunMetrics.this.reasoningTokenRecords;
         final long cacheRecords = RunMetrics.this.cacheRecords;
         final long cachePromptSum = RunMetrics.this.cachePromptSum;
         final long cachedSum = RunMetrics.this.cachedSum;
@@ -366,6 +384,10 @@ public final class RunMetrics implements RecordSink {
             columns.put(PercentileRow.FIRST_CHUNK, ttftColumn(firstChunk));
             columns.put(PercentileRow.ITL_PER_TOKEN, new Column(itlPerToken, 1));
             if (inputOnly()) columns.put(PercentileRow.INPUT_THROUGHPUT, new Column(inputPerSecond, 1));
+            if (reasoning) {
+                columns.put(PercentileRow.TTFCT, new Column(ttfct, 1));
+                columns.put(PercentileRow.ANSWER_TPOT, new Column(answerTpot, 1));
+            }
             if (scheduled) {
                 columns.put(PercentileRow.QUEUE_DELAY, new Column(queueDelay, 1));
                 columns.put(PercentileRow.LATENCY_INCL_QUEUE, new Column(latencyInclQueue, 1));
@@ -444,6 +466,10 @@ public final class RunMetrics implements RecordSink {
                     .completedTraces(traceSummary == null ? null : traceSummary.completedTraces())
                     .percentileMethod(percentileMethod())
                     .meanIntervals(meanIntervals())
+                    .reasoning(reasoning)
+                    .avgTtfctMs(r2(ttfct.mean()))
+                    .avgAnswerTpotMs(r2(answerTpot.mean()))
+                    .totalReasoningTokens(reasoningTokenRecords > 0 ? reasoningTokenSum : null)
                     .build();
         }
 

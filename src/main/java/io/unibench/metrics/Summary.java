@@ -12,7 +12,8 @@ import java.util.Map;
  * Unlike evalscope, a value that is undefined for other reasons (TPOT when every reply had ≤ 1 token or nothing
  * streamed, ITL without intervals, TTFT without successes) is {@code null}, never NaN, 0 or −1000.
  * Optional evalscope keys (multi-turn, cache, speculative decoding) are omitted when null, like evalscope;
- * scheduled-run keys appear only when the run had a schedule.
+ * scheduled-run keys appear only when the run had a schedule, reasoning keys ({@link #AVG_TTFCT}) only when some
+ * reply reasoned.
  *
  * <p>Differences in meaning from evalscope, on purpose: {@code Avg TTFT (ms)} is to the first chunk carrying
  * content or reasoning text (evalscope's first-chunk time is {@code Avg First Chunk (ms)}); {@code Avg TPOT (ms)}
@@ -60,6 +61,10 @@ public record Summary(
         String percentileMethod,
         long cancelledRequests,
         String cachedTokensSource,
+        boolean reasoning,
+        Double avgTtfctMs,
+        Double avgAnswerTpotMs,
+        Long totalReasoningTokens,
         Map<String, Interval> meanIntervals) {
 
     /**
@@ -124,6 +129,16 @@ public record Summary(
      * (multi-turn), or "mixed: A 12, B 3" (most replies first). Beside {@link #CACHE_HIT_SOURCE}, which it refines.
      */
     public static final String CACHED_TOKENS_SOURCE = "Cached Tokens Source";
+    /**
+     * Reasoning models (written only when some streamed reply reasoned before its answer, or its server counted
+     * reasoning tokens): mean time to the first content (answer) token, after the reasoning; {@link #AVG_TTFT} counts
+     * the first reasoning token.
+     */
+    public static final String AVG_TTFCT = "Avg TTFCT (ms)";
+    /** Reasoning models: TPOT of the answer part, (latency − TTFCT) / (answer tokens − 1). */
+    public static final String AVG_ANSWER_TPOT = "Avg Answer TPOT (ms)";
+    /** Reasoning models: Σ the successes' counted reasoning tokens (the servers' {@code reasoning_tokens}); null when none. */
+    public static final String TOTAL_REASONING_TOKENS = "Total Reasoning Tokens";
     /** Multi-turn: conversations whose last turn succeeded. */
     public static final String COMPLETED_TRACES = "Completed Traces";
     /**
@@ -201,6 +216,11 @@ public record Summary(
         putIfPresent(m, COMPLETED_TRACES, completedTraces);
         putIfPresent(m, PERCENTILE_METHOD, percentileMethod);
         if (cancelledRequests > 0) m.put(CANCELLED_REQUESTS, cancelledRequests);
+        if (reasoning) {
+            m.put(AVG_TTFCT, avgTtfctMs);
+            m.put(AVG_ANSWER_TPOT, avgAnswerTpotMs);
+            m.put(TOTAL_REASONING_TOKENS, totalReasoningTokens);
+        }
         if (scheduled) {
             m.put(AVG_QUEUE_DELAY, avgQueueDelayMs);
             m.put(AVG_LATENCY_INCL_QUEUE, avgLatencyInclQueueSeconds);
@@ -269,6 +289,10 @@ public record Summary(
         private String percentileMethod;
         private long cancelledRequests;
         private Map<String, Interval> meanIntervals;
+        private boolean reasoning;
+        private Double avgTtfctMs;
+        private Double avgAnswerTpotMs;
+        private Long totalReasoningTokens;
 
         private Builder() {}
 
@@ -313,6 +337,10 @@ public record Summary(
         public Builder cancelledRequests(long v) { cancelledRequests = v; return this; }
         public Builder cachedTokensSource(String v) { cachedTokensSource = v; return this; }
         public Builder meanIntervals(Map<String, Interval> v) { meanIntervals = v; return this; }
+        public Builder reasoning(boolean v) { reasoning = v; return this; }
+        public Builder avgTtfctMs(Double v) { avgTtfctMs = v; return this; }
+        public Builder avgAnswerTpotMs(Double v) { avgAnswerTpotMs = v; return this; }
+        public Builder totalReasoningTokens(Long v) { totalReasoningTokens = v; return this; }
 
         public Summary build() {
             return new Summary(set(testDurationSeconds, "testDurationSeconds"), set(concurrency, "concurrency"),
@@ -328,7 +356,8 @@ public record Summary(
                     set(totalInputTokens, "totalInputTokens"), set(totalOutputTokens, "totalOutputTokens"),
                     totalCachedTokens, avgFirstChunkMs, avgItlPerTokenMs, tokenCountSource, scheduled,
                     avgQueueDelayMs, avgLatencyInclQueueSeconds, avgTtftInclQueueMs, cacheHitSource, completedTraces,
-                    percentileMethod, cancelledRequests, cachedTokensSource, meanIntervals);
+                    percentileMethod, cancelledRequests, cachedTokensSource, reasoning, avgTtfctMs, avgAnswerTpotMs,
+                    totalReasoningTokens, meanIntervals);
         }
 
         private static <T> T set(T value, String name) {

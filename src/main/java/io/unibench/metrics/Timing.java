@@ -16,7 +16,23 @@ import io.unibench.Moments;
  * @param firstTokenNanos  first chunk carrying content or reasoning text (our TTFT); a role-only chunk is not a token
  * @param endNanos         last byte of the response ({@code [DONE]} or end of body), or the moment of failure
  * @param tokenChunkNanos  arrival of every chunk that carried content or reasoning, in order; empty when not streamed
+ * @param firstContentNanos first chunk carrying answer text, after any reasoning (our TTFCT); equal to
+ *                         {@code firstTokenNanos} for a reply without reasoning, absent when no answer text arrived
+ *                         (or, for a run stored before it was kept, not known)
  */
 public record Timing(boolean stream, long startEpochMillis, long scheduledNanos, long startNanos, long headersNanos,
-                     long firstChunkNanos, long firstTokenNanos, long endNanos, long[] tokenChunkNanos) {
+                     long firstChunkNanos, long firstTokenNanos, long endNanos, long[] tokenChunkNanos,
+                     long firstContentNanos) {
+
+    /** The moments of a reply without reasoning: its first content is its first token. */
+    public Timing(boolean stream, long startEpochMillis, long scheduledNanos, long startNanos, long headersNanos,
+                  long firstChunkNanos, long firstTokenNanos, long endNanos, long[] tokenChunkNanos) {
+        this(stream, startEpochMillis, scheduledNanos, startNanos, headersNanos, firstChunkNanos, firstTokenNanos,
+                endNanos, tokenChunkNanos, firstTokenNanos);
+    }
+
+    /** True when answer text came after other output (reasoning): the first content is not the first token. */
+    public boolean reasonedFirst() {
+        return firstContentNanos != firstTokenNanos;
+    }
 }

@@ -19,14 +19,24 @@ import io.unibench.metrics.RequestRecord.TokenSource;
  * @param cachedField  for a {@link CacheSource#SERVER} figure, the reply's member it was read from
  *                     ({@code prompt_tokens_details.cached_tokens}, DeepSeek's {@code prompt_cache_hit_tokens},
  *                     llama.cpp's {@code timings.cache_n}, …); null when not known (runs stored before it was kept)
+ * @param reasoning    the completion tokens spent on reasoning: the server's
+ *                     {@code completion_tokens_details.reasoning_tokens} (the Responses API's
+ *                     {@code output_tokens_details}); without it 0 when no reasoning text came, -1 (unknown) when some
+ *                     did; counted by the client like the completion when the server sent no usage
  */
 public record Tokens(int prompt, int completion, int cached, CacheSource cachedSource, TokenSource source,
-                     int promptTarget, int promptSynth, String cachedField) {
+                     int promptTarget, int promptSynth, String cachedField, int reasoning) {
     /** The label of the multi-turn client estimate among the cached figures' sources. */
     public static final String CLIENT_ESTIMATE = "client estimate";
 
     public Tokens {
         if (cachedSource != CacheSource.SERVER) cachedField = null;
+    }
+
+    /** Counts of a reply without reasoning. */
+    public Tokens(int prompt, int completion, int cached, CacheSource cachedSource, TokenSource source,
+                  int promptTarget, int promptSynth, String cachedField) {
+        this(prompt, completion, cached, cachedSource, source, promptTarget, promptSynth, cachedField, 0);
     }
 
     /** Counts without the cached figure's member. */
@@ -42,7 +52,7 @@ public record Tokens(int prompt, int completion, int cached, CacheSource cachedS
 
     /** These counts with a cached-token figure ({@code -1} and {@code null}: unknown). */
     public Tokens withCached(int count, CacheSource from) {
-        return new Tokens(prompt, completion, count, from, source, promptTarget, promptSynth, cachedField);
+        return new Tokens(prompt, completion, count, from, source, promptTarget, promptSynth, cachedField, reasoning);
     }
 
     /**
@@ -57,6 +67,17 @@ public record Tokens(int prompt, int completion, int cached, CacheSource cachedS
 
     /** These counts with the prompt's target and synthesized lengths (-1 = none). */
     public Tokens withPromptLengths(int target, int synthesized) {
-        return new Tokens(prompt, completion, cached, cachedSource, source, target, synthesized, cachedField);
+        return new Tokens(prompt, completion, cached, cachedSource, source, target, synthesized, cachedField, reasoning);
+    }
+
+    /** The answer's tokens: the completion less its reasoning tokens; -1 when either is unknown. */
+    public int answer() {
+        if (completion < 0 || reasoning < 0) return -1;
+        return Math.max(0, completion - reasoning);
+    }
+
+    /** True when the reply reasoned: reasoning tokens counted, or reasoning text whose tokens were not counted. */
+    public boolean reasoned() {
+        return reasoning != 0;
     }
 }

@@ -61,7 +61,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * duration is {@code phases_ms.stale_attempt}); {@code cached_token_field}: the member of the server's reply its
  * cached-token figure was read from ({@code prompt_tokens_details.cached_tokens}, {@code prompt_cache_hit_tokens},
  * {@code cache_read_input_tokens}, {@code input_tokens_details.cached_tokens}, llama.cpp's {@code timings.cache_n};
- * null when none or the client's estimate).
+ * null when none or the client's estimate). Reasoning models: {@code first_content_token_s}, the first chunk of the
+ * answer after any reasoning ({@code first_token_s} counts reasoning; equal for a reply without it; null when no
+ * answer text came), {@code ttfct_s} (time to it), {@code answer_tpot_s} (TPOT of the answer part) and
+ * {@code reasoning_tokens} (the server's {@code completion_tokens_details.reasoning_tokens}, null when not sent).
  *
  * <p>Flushing: after a write when half a second has passed since the last flush or 64 KiB are pending, by a
  * background virtual thread every half second while idle, and on close: as often as the run history commits (store.RunRecorder, 0.5 s),

@@ -204,9 +204,17 @@ public final class TerminalReport {
                     ? " (estimated)" : "";
             rows.add(est.isEmpty() ? "TPOT (ms)" : "TPOT (ms, estimated)", s.avgTpotMs(), PercentileRow.TPOT, MILLIS,
                     MILLIS);
+            if (s.reasoning()) { // a reasoning model: TTFT is to its first reasoning token, TTFCT to the answer
+                rows.add("TTFCT (ms, to answer)", s.avgTtfctMs(), PercentileRow.TTFCT, MILLIS, MILLIS);
+                rows.add(est.isEmpty() ? "Answer TPOT (ms)" : "Answer TPOT (ms, estimated)", s.avgAnswerTpotMs(),
+                        PercentileRow.ANSWER_TPOT, MILLIS, MILLIS);
+            }
             rows.add("ITL (ms)", s.avgItlMs(), PercentileRow.ITL, MILLIS, MILLIS);
             rows.add("Input Tokens" + est, available(s.avgInputTokens()), PercentileRow.INPUT_TOKENS, AVG_COUNT, COUNT);
             rows.add("Output Tokens" + est, available(s.avgOutputTokens()), PercentileRow.OUTPUT_TOKENS, AVG_COUNT, COUNT);
+            if (s.totalReasoningTokens() != null && s.reasoning()) {
+                rows.scalar("Reasoning Tokens (total)", format(s.totalReasoningTokens().doubleValue(), COUNT));
+            }
             if (s.avgTurnsPerRequest() != null) rows.scalar("Turns/Req", format(s.avgTurnsPerRequest(), 2));
             if (s.kvCacheHitRatePercent() != null) {
                 rows.scalar(s.cacheHitEstimated() ? "Cache Hit (%, estimated)" : "Cache Hit (%)",

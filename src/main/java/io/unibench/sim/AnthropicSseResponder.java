@@ -21,8 +21,11 @@ final class AnthropicSseResponder extends TypedSseResponder {
 
     private final String id;
     private final String modelJson;
-    private final byte[] tokenHead;
+    private byte[] tokenHead;
     private String stopReason = "end_turn";
+    /** A reasoning model's reply: a thinking block (index 0) before the text block (index 1); null without. */
+    private byte[] thinkingHead;
+    private boolean textStarted;
 
     AnthropicSseResponder(ChannelHandlerContext ctx, boolean keepAlive, String id, String modelJson, int promptTokens,
                           boolean reportCached, FaultSpec fault) {
@@ -31,6 +34,20 @@ final class AnthropicSseResponder extends TypedSseResponder {
         this.modelJson = modelJson;
         this.tokenHead = fault.is(FaultKind.MALFORMED_SSE) ? frameHead(DELTA, "{\"type\":\"" + DELTA
                 + "\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"") : TOKEN_HEAD;
+    }
+
+    /** With reasoning on, reasoning tokens are {@code thinking_delta}s of a thinking block before the text block. */
+    AnthropicSseResponder reasoning(boolean on) {
+        if (!on) return this;
+        thinkingHead = frameHead(DELTA, "{\"type\":\"" + DELTA + "\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\","
+                + "\"thinking\":\"");
+        tokenHead = frameHead(DELTA, "{\"type\":\"" + DELTA + "\",\"index\":1,\"delta\":{\"type\":\"text_delta\","
+                + "\"text\":\"");
+        return this;
+    }
+
+    private int textIndex() {
+        return thinkingHead == null ? 0 : 1;
     }
 
     @Override void started() {
@@ -45,11 +62,32 @@ final class AnthropicSseResponder extends TypedSseResponder {
     }
 
     @Override public void firstToken() {
-        event("content_block_start", "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}");
+        if (thinkingHead != null) {
+            event("content_block_start", "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+                    + "{\"type\":\"thinking\",\"thinking\":\"\"}}");
+        } else {
+            startText();
+        }
+    }
+
+    private void startText() {
+        textStarted = true;
+        if (thinkingHead != null) event("content_block_stop", "{\"type\":\"content_block_stop\",\"index\":0}");
+        event("content_block_start", "{\"type\":\"content_block_start\",\"index\":" + textIndex()
+                + ",\"content_block\":{\"type\":\"text\",\"text\":\"\"}}");
     }
 
     @Override public void token(int choice, byte[] word) {
+        if (!textStarted) startText();
         token(tokenHead, -1, NONE, word, TOKEN_TAIL);
+    }
+
+    @Override public void reasoningToken(int choice, byte[] word) {
+        if (thinkingHead == null) {
+            token(choice, word);
+            return;
+        }
+        frame(thinkingHead, -1, NONE, word, TOKEN_TAIL);
     }
 
     @Override public void choiceFinished(int choice, String reason) {
@@ -57,7 +95,8 @@ final class AnthropicSseResponder extends TypedSseResponder {
     }
 
     @Override public void completed(int completionTokens, EngineTimings timings) {
-        event("content_block_stop", "{\"type\":\"content_block_stop\",\"index\":0}");
+        if (!textStarted) startText();
+        event("content_block_stop", "{\"type\":\"content_block_stop\",\"index\":" + textIndex() + "}");
         event("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"" + stopReason
                 + "\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":" + completionTokens + "}}");
         end("message_stop", "{\"type\":\"message_stop\"}");

@@ -17,6 +17,17 @@ interface GenerationSink {
     /** One output token of choice {@code choice}; {@code word} is JSON-safe UTF-8. */
     void token(int choice, byte[] word);
 
+    /**
+     * One reasoning token of choice {@code choice} (a reasoning model's, before its answer: see
+     * {@link SimConfig.Reasoning}); a sink that has no place for reasoning writes it as an output token.
+     */
+    default void reasoningToken(int choice, byte[] word) {
+        token(choice, word);
+    }
+
+    /** The reasoning tokens among the completion's, told right before {@link #completed}; 0 without reasoning. */
+    default void reasoningTokens(int count) {}
+
     /** The malformed-json fault: one broken event (stream) or a cut body at the end (non-stream). */
     void malformed();
 

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 final class ResponsesSseResponder extends TypedSseResponder {
     private static final byte[] TOKEN_TAIL = utf8("\",\"logprobs\":[]}\n\n");
     private static final String DELTA = "response.output_text.delta";
+    private static final String REASONING_DELTA = "response.reasoning_text.delta";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String id;
@@ -23,7 +24,13 @@ final class ResponsesSseResponder extends TypedSseResponder {
     private final long created;
     private final String modelJson;
     private final byte[] tokenHead;
-    private final byte[] tokenMiddle;
+    private byte[] tokenMiddle;
+    /** A reasoning model's reply: a reasoning item (output 0) before the message (output 1); null without. */
+    private String reasoningItemId;
+    private byte[] reasoningHead;
+    private byte[] reasoningMiddle;
+    private boolean messageStarted;
+    private int reasoningTokens;
     private int sequence;
     private String finishReason = "stop";
 
@@ -38,6 +45,25 @@ final class ResponsesSseResponder extends TypedSseResponder {
         this.tokenMiddle = utf8(",\"item_id\":\"" + itemId + "\",\"output_index\":0,\"content_index\":0,\"delta\":\"");
     }
 
+    /**
+     * With reasoning on, reasoning tokens are {@code response.reasoning_text.delta} events of a reasoning item
+     * (output 0) before the message item (output 1), and the usage reports
+     * {@code output_tokens_details.reasoning_tokens}.
+     */
+    ResponsesSseResponder reasoning(boolean on) {
+        if (!on) return this;
+        reasoningItemId = "rs_" + id.substring(id.indexOf('_') + 1);
+        reasoningHead = frameHead(REASONING_DELTA, "{\"type\":\"" + REASONING_DELTA + "\",\"sequence_number\":");
+        reasoningMiddle = utf8(",\"item_id\":\"" + reasoningItemId + "\",\"output_index\":0,\"content_index\":0,\"delta\":\"");
+        tokenMiddle = utf8(",\"item_id\":\"" + itemId + "\",\"output_index\":1,\"content_index\":0,\"delta\":\"");
+        return this;
+    }
+
+    /** The message item's place in the output: after the reasoning item when there is one. */
+    private int messageIndex() {
+        return reasoningItemId == null ? 0 : 1;
+    }
+
     @Override void started() {
         typed("response.created", "\"response\":" + response("in_progress", "[]", "null", null));
         typed("response.in_progress", "\"response\":" + response("in_progress", "[]", "null", null));
@@ -48,14 +74,39 @@ final class ResponsesSseResponder extends TypedSseResponder {
     }
 
     @Override public void firstToken() {
-        typed("response.output_item.added", "\"output_index\":0,\"item\":{\"id\":\"" + itemId
+        if (reasoningItemId != null) {
+            typed("response.output_item.added", "\"output_index\":0,\"item\":{\"id\":\"" + reasoningItemId
+                    + "\",\"type\":\"reasoning\",\"summary\":[]}");
+        } else {
+            startMessage();
+        }
+    }
+
+    private void startMessage() {
+        messageStarted = true;
+        int index = messageIndex();
+        typed("response.output_item.added", "\"output_index\":" + index + ",\"item\":{\"id\":\"" + itemId
                 + "\",\"type\":\"message\",\"status\":\"in_progress\",\"content\":[],\"role\":\"assistant\"}");
-        typed("response.content_part.added", "\"item_id\":\"" + itemId + "\",\"output_index\":0,\"content_index\":0,"
+        typed("response.content_part.added", "\"item_id\":\"" + itemId + "\",\"output_index\":" + index
+                + ",\"content_index\":0,"
                 + "\"part\":{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":\"\"}");
     }
 
     @Override public void token(int choice, byte[] word) {
+        if (!messageStarted) startMessage();
         token(tokenHead, sequence++, tokenMiddle, word, TOKEN_TAIL);
+    }
+
+    @Override public void reasoningToken(int choice, byte[] word) {
+        if (reasoningItemId == null) {
+            token(choice, word);
+            return;
+        }
+        frame(reasoningHead, sequence++, reasoningMiddle, word, TOKEN_TAIL);
+    }
+
+    @Override public void reasoningTokens(int count) {
+        reasoningTokens = count;
     }
 
     @Override public void choiceFinished(int choice, String reason) {
@@ -63,19 +114,24 @@ final class ResponsesSseResponder extends TypedSseResponder {
     }
 
     @Override public void completed(int completionTokens, EngineTimings timings) {
+        if (!messageStarted) startMessage();
         String text = text();
         String part = "{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":\"" + text + "\"}";
         String item = "{\"id\":\"" + itemId + "\",\"type\":\"message\",\"status\":\"completed\",\"content\":[" + part
                 + "],\"role\":\"assistant\"}";
+        int index = messageIndex();
+        String reasoningItem = reasoningItemId == null ? ""
+                : "{\"id\":\"" + reasoningItemId + "\",\"type\":\"reasoning\",\"summary\":[]},";
         typed("response.output_text.done", "\"item_id\":\"" + itemId
-                + "\",\"output_index\":0,\"content_index\":0,\"text\":\"" + text + "\",\"logprobs\":[]");
-        typed("response.content_part.done", "\"item_id\":\"" + itemId + "\",\"output_index\":0,\"content_index\":0,\"part\":" + part);
-        typed("response.output_item.done", "\"output_index\":0,\"item\":" + item);
+                + "\",\"output_index\":" + index + ",\"content_index\":0,\"text\":\"" + text + "\",\"logprobs\":[]");
+        typed("response.content_part.done", "\"item_id\":\"" + itemId + "\",\"output_index\":" + index
+                + ",\"content_index\":0,\"part\":" + part);
+        typed("response.output_item.done", "\"output_index\":" + index + ",\"item\":" + item);
         boolean cut = "length".equals(finishReason);
         String name = cut ? "response.incomplete" : "response.completed";
-        String usage = usageJson(promptTokens, completionTokens, cachedTokens, reportCached);
+        String usage = usageJson(promptTokens, completionTokens, cachedTokens, reportCached, reasoningTokens);
         end(name, "{\"type\":\"" + name + "\",\"sequence_number\":" + sequence++ + ",\"response\":"
-                + response(cut ? "incomplete" : "completed", "[" + item + "]", usage,
+                + response(cut ? "incomplete" : "completed", "[" + reasoningItem + item + "]", usage,
                 cut ? "{\"reason\":\"max_output_tokens\"}" : null) + "}");
     }
 
@@ -87,8 +143,14 @@ final class ResponsesSseResponder extends TypedSseResponder {
 
     /** The Responses API's usage object. */
     static String usageJson(int prompt, int completion, int cached, boolean reportCached) {
+        return usageJson(prompt, completion, cached, reportCached, 0);
+    }
+
+    /** The Responses API's usage object, with {@code reasoning} of the output tokens spent on reasoning. */
+    static String usageJson(int prompt, int completion, int cached, boolean reportCached, int reasoning) {
         return "{\"input_tokens\":" + prompt + (reportCached ? ",\"input_tokens_details\":{\"cached_tokens\":" + cached + "}" : "")
-                + ",\"output_tokens\":" + completion + ",\"output_tokens_details\":{\"reasoning_tokens\":0},\"total_tokens\":"
+                + ",\"output_tokens\":" + completion + ",\"output_tokens_details\":{\"reasoning_tokens\":" + reasoning
+                + "},\"total_tokens\":"
                 + ((long) prompt + completion) + "}";
     }
 

@@ -37,12 +37,25 @@ import java.util.Map;
  * @param connections         when the server closes keep-alive connections
  * @param misbehaviour        deliberate departures from a well-behaved server, for proving that {@code unibench check}
  *                            catches each one; all off by default
+ * @param reasoning           a reasoning model's replies: the share of each reply's tokens streamed as reasoning
+ *                            first, and the field that carries them
  */
 public record SimConfig(String host, int port, String model, double ttftMs, double prefillMsPerToken, double itlMs,
                         int meanOutputTokens, long seed, int blockSize, int cacheCapacityBlocks,
                         boolean reportCachedTokens, String tokenizer, Scheduling scheduling, Faults faults,
                         boolean debugSendTimes, boolean debugSendTimesInText, boolean llamacppTimings,
-                        Connections connections, Misbehaviour misbehaviour) {
+                        Connections connections, Misbehaviour misbehaviour, Reasoning reasoning) {
+
+    /** All settings but reasoning (none). */
+    public SimConfig(String host, int port, String model, double ttftMs, double prefillMsPerToken, double itlMs,
+                     int meanOutputTokens, long seed, int blockSize, int cacheCapacityBlocks,
+                     boolean reportCachedTokens, String tokenizer, Scheduling scheduling, Faults faults,
+                     boolean debugSendTimes, boolean debugSendTimesInText, boolean llamacppTimings,
+                     Connections connections, Misbehaviour misbehaviour) {
+        this(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize,
+                cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes,
+                debugSendTimesInText, llamacppTimings, connections, misbehaviour, Reasoning.none());
+    }
 
     public SimConfig {
         requireText("host", host);
@@ -59,6 +72,7 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
         if (faults == null) throw invalid("faults", "must not be null");
         if (connections == null) throw invalid("connections", "must not be null");
         if (misbehaviour == null) throw invalid("misbehaviour", "must not be null");
+        if (reasoning == null) throw invalid("reasoning", "must not be null");
     }
 
     /** All settings but the misbehaviours (none). */
@@ -226,26 +240,26 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
         }
     }
 
-    public SimConfig withHost(String v) { return new SimConfig(v, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withPort(int v) { return new SimConfig(host, v, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withModel(String v) { return new SimConfig(host, port, v, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withTtftMs(double v) { return new SimConfig(host, port, model, v, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withPrefillMsPerToken(double v) { return new SimConfig(host, port, model, ttftMs, v, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withItlMs(double v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, v, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withMeanOutputTokens(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, v, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withSeed(long v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, v, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withBlockSize(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, v, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withCacheCapacityBlocks(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, v, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withReportCachedTokens(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, v, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withTokenizer(String v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, v, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withScheduling(Scheduling v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, v, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withDebugSendTimes(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, v, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withDebugSendTimesInText(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, v, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withLlamacppTimings(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, v, connections, misbehaviour); }
-    public SimConfig withFaults(Faults v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, v, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour); }
-    public SimConfig withConnections(Connections v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, v, misbehaviour); }
+    public SimConfig withHost(String v) { return new SimConfig(v, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withPort(int v) { return new SimConfig(host, v, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withModel(String v) { return new SimConfig(host, port, v, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withTtftMs(double v) { return new SimConfig(host, port, model, v, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withPrefillMsPerToken(double v) { return new SimConfig(host, port, model, ttftMs, v, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withItlMs(double v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, v, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withMeanOutputTokens(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, v, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withSeed(long v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, v, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withBlockSize(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, v, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withCacheCapacityBlocks(int v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, v, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withReportCachedTokens(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, v, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withTokenizer(String v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, v, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withScheduling(Scheduling v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, v, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withDebugSendTimes(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, v, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withDebugSendTimesInText(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, v, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withLlamacppTimings(boolean v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, v, connections, misbehaviour, reasoning); }
+    public SimConfig withFaults(Faults v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, v, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, misbehaviour, reasoning); }
+    public SimConfig withConnections(Connections v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, v, misbehaviour, reasoning); }
 
-    public SimConfig withMisbehaviour(Misbehaviour v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, v); }
+    public SimConfig withMisbehaviour(Misbehaviour v) { return new SimConfig(host, port, model, ttftMs, prefillMsPerToken, itlMs, meanOutputTokens, seed, blockSize, cacheCapacityBlocks, reportCachedTokens, tokenizer, scheduling, faults, debugSendTimes, debugSendTimesInText, llamacppTimings, connections, v, reasoning); }
 
     /**
      * Ways a real server or the gateway in front of it breaks the contract a client relies on. Each is the fault
@@ -280,6 +294,37 @@ public record SimConfig(String host, int port, String model, double ttftMs, doub
                                boolean rotateFingerprint) {
         public static Misbehaviour none() {
             return new Misbehaviour(false, false, false, false, false, false, false, false, false, false, false);
+        }
+    }
+
+    /**
+     * A reasoning model's replies (DeepSeek-R1 style): the first {@code floor(share × tokens)} tokens of each reply
+     * are reasoning, streamed before the answer (chat: in {@code delta.<field>}; the Responses API:
+     * {@code response.reasoning_text.delta} events; Anthropic: a thinking block), and counted in the usage's
+     * {@code reasoning_tokens}. Share 0: no reasoning (the default).
+     *
+     * @param share share of each reply's tokens that are reasoning, in [0, 1)
+     * @param field the chat delta's member: {@code reasoning_content} (DeepSeek, SGLang, older vLLM) or
+     *              {@code reasoning} (current vLLM)
+     */
+    public record Reasoning(double share, String field) {
+        /** The chat fields {@link #field} may name. */
+        public static final List<String> FIELDS = List.of("reasoning_content", "reasoning");
+
+        public Reasoning {
+            if (!(share >= 0 && share < 1)) throw invalid("reasoning.reasoningShare", "must be in [0, 1), got " + share);
+            if (!FIELDS.contains(field)) {
+                throw invalid("reasoning.reasoningField", "must be one of " + String.join(", ", FIELDS) + ", got " + field);
+            }
+        }
+
+        public static Reasoning none() {
+            return new Reasoning(0, "reasoning_content");
+        }
+
+        /** Reasoning tokens of a reply of {@code tokens} tokens. */
+        public int tokensOf(int tokens) {
+            return (int) Math.floor(share * tokens);
         }
     }
 

@@ -386,16 +386,18 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                         ? new SseResponder(ctx, request.chat(), keepAlive, id, created, modelJson, choices.length,
                                 request.includeUsage() && !bad.omitUsage(), planned.promptTokens(), report, fault,
                                 engine.mapper, engine.config.debugSendTimes(), engine.config.debugSendTimesInText(),
-                                bad.bufferStream(), fingerprint)
+                                bad.bufferStream(), fingerprint).reasoning(engine.config.reasoning())
                         : new JsonResponder(ctx, engine.mapper, request.api(), keepAlive, id, created, request.model(),
                                 choices.length, planned.promptTokens(), report, fault, bad.omitUsage())
                                 .withFingerprint(fingerprint);
                 case RESPONSES -> streamed
                         ? new ResponsesSseResponder(ctx, keepAlive, id, created, modelJson, planned.promptTokens(), report, fault)
+                                .reasoning(engine.config.reasoning().share() > 0)
                         : new JsonResponder(ctx, engine.mapper, request.api(), keepAlive, id, created, request.model(),
                                 choices.length, planned.promptTokens(), report, fault, false);
                 case MESSAGES -> streamed
                         ? new AnthropicSseResponder(ctx, keepAlive, id, modelJson, planned.promptTokens(), report, fault)
+                                .reasoning(engine.config.reasoning().share() > 0)
                         : new JsonResponder(ctx, engine.mapper, request.api(), keepAlive, id, created, request.model(),
                                 choices.length, planned.promptTokens(), report, fault, false);
                 case EMBEDDINGS, RERANK -> new InputOnlyResponder(ctx, engine.mapper, request.api(), keepAlive,
@@ -408,6 +410,11 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                         + engine.config.scheduling().maxQueue() + " waiting); retry later.", null, null,
                         Map.of("Retry-After", Integer.toString(retry))), "queue_full");
             }
+        }
+
+        /** The reasoning tokens a choice starts with ({@link SimConfig.Reasoning}); 0 without reasoning. */
+        private int reasoningTokens(OutputGenerator.ChoiceOutput choice) {
+            return engine.config.reasoning().tokensOf(choice.length);
         }
 
         /** Event loop: write what the engine published since the last delivery. */
@@ -441,7 +448,10 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     if (k == choice.length && choice.lastTokenBytes >= 0) {
                         word = java.util.Arrays.copyOf(word, choice.lastTokenBytes);
                     }
-                    if (word.length > 0) sink.token(c, word);
+                    if (word.length > 0) {
+                        if (k <= reasoningTokens(choice)) sink.reasoningToken(c, word);
+                        else sink.token(c, word);
+                    }
                     boolean cut = end != Sequence.End.NONE && end != Sequence.End.FINISHED && k == steps;
                     if (k == choice.length && !cut) sink.choiceFinished(c, choice.finishReason);
                 }
@@ -454,6 +464,11 @@ final class SimHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 case NONE -> sink.flush();
                 case FINISHED -> {
                     finish(); // accounting first: counters are current by the time the client reads the last byte
+                    int reasoning = 0;
+                    for (OutputGenerator.ChoiceOutput choice : choices) {
+                        reasoning += Math.min(reasoningTokens(choice), Math.min(steps, choice.length));
+                    }
+                    sink.reasoningTokens(reasoning);
                     sink.completed(s.tokensAfter(steps), engine.config.llamacppTimings() ? s.timings : null);
                     exchangeDone();
                 }

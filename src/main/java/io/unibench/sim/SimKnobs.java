@@ -102,6 +102,13 @@ public final class SimKnobs {
                 + "prompt_ms (prompt tokens computed and their prefill time), predicted_n and predicted_ms (tokens "
                 + "generated and the time from the first to the last), cache_n (prompt tokens from the prefix cache). "
                 + "Off by default.", SimConfig::llamacppTimings));
+        k.add(new Knob("reasoning-share", Double.class, "A reasoning model: this share of each reply's tokens (0 to "
+                + "below 1) is reasoning, streamed before the answer (chat: delta.reasoning_content, or the field "
+                + "reasoning-field names; Responses: response.reasoning_text.delta events; Messages: a thinking block) "
+                + "and counted in usage's completion_tokens_details.reasoning_tokens. 0 = none.",
+                c -> c.reasoning().share()));
+        k.add(new Knob("reasoning-field", String.class, "The chat delta member reasoning tokens go in: "
+                + "reasoning_content (DeepSeek, SGLang) or reasoning (current vLLM).", c -> c.reasoning().field()));
         misbehaviours(k);
         return Collections.unmodifiableList(k);
     }
@@ -186,7 +193,8 @@ public final class SimKnobs {
                     (Boolean) v.get("llamacpp-timings"),
                     new SimConfig.Connections((Boolean) v.get("close-after-reply"),
                             (Long) v.get("keepalive-timeout-ms"), (Integer) v.get("keepalive-requests")),
-                    misbehaviour(v));
+                    misbehaviour(v),
+                    new SimConfig.Reasoning((Double) v.get("reasoning-share"), (String) v.get("reasoning-field")));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(knobName(e.getMessage()), e);
         }

@@ -53,6 +53,10 @@ final class SseResponder implements GenerationSink {
     private final FaultSpec fault;
     private final com.fasterxml.jackson.databind.ObjectMapper mapper;
     private int cachedTokens;
+    /** A reasoning model's: the chat delta's opening with the reasoning member, per choice; null until set. */
+    private byte[][] reasoningPrefix;
+    /** Reasoning tokens of the reply, reported in the usage when the reply reasons (-1: not reported). */
+    private int reasoningTokens = -1;
     /** Frames written since the last flush: one HTTP chunk per delivery, not one per frame. */
     private ByteBuf pending;
 
@@ -87,6 +91,35 @@ final class SseResponder implements GenerationSink {
         this.hold = hold;
         this.promptTokens = promptTokens;
         this.reportCached = reportCached;
+    }
+
+    /**
+     * A reasoning model's replies: reasoning tokens go in {@code delta.<field>} (chat; completions have no place for
+     * them and write them as text), and the usage reports {@code completion_tokens_details.reasoning_tokens}.
+     */
+    SseResponder reasoning(SimConfig.Reasoning reasoning) {
+        if (!chat || reasoning.share() <= 0) return this;
+        String field = reasoning.field();
+        reasoningPrefix = new byte[tokenPrefix.length][];
+        for (int c = 0; c < tokenPrefix.length; c++) {
+            reasoningPrefix[c] = utf8(head + "\"choices\":[{\"index\":" + c + ",\"delta\":{\"" + field + "\":\"");
+        }
+        reasoningTokens = 0;
+        return this;
+    }
+
+    @Override public void reasoningToken(int choice, byte[] word) {
+        if (reasoningPrefix == null) {
+            token(choice, word);
+            return;
+        }
+        byte[] prefix = reasoningPrefix[choice];
+        ByteBuf buf = buffer(open.length + STAMP_BYTES + prefix.length + word.length + tokenSuffix.length);
+        openChunk(buf).writeBytes(prefix).writeBytes(word).writeBytes(tokenSuffix);
+    }
+
+    @Override public void reasoningTokens(int count) {
+        if (reasoningTokens >= 0) reasoningTokens = count;
     }
 
     /** Cached tokens are known at admission, after this responder exists. */
@@ -134,7 +167,7 @@ final class SseResponder implements GenerationSink {
         String timingsMember = timings == null ? "" : ",\"timings\":" + timings.json();
         if (includeUsage) {
             writeChunk("\"choices\":[],\"usage\":"
-                    + WireFormat.usageJson(promptTokens, completionTokens, cachedTokens, reportCached)
+                    + WireFormat.usageJson(promptTokens, completionTokens, cachedTokens, reportCached, reasoningTokens)
                     + timingsMember + "}\n\n");
         } else if (timings != null) {
             writeChunk("\"choices\":[]" + timingsMember + "}\n\n");

@@ -69,12 +69,17 @@ abstract class TypedSseResponder implements GenerationSink {
      * {@code sequence >= 0} and then {@code middle}, the word, {@code tail}.
      */
     protected void token(byte[] head, int sequence, byte[] middle, byte[] word, byte[] tail) {
-        ByteBuf buf = buffer(head.length + 11 + middle.length + word.length + tail.length).writeBytes(head);
-        if (sequence >= 0) buf.writeCharSequence(Integer.toString(sequence), StandardCharsets.US_ASCII);
-        buf.writeBytes(middle).writeBytes(word).writeBytes(tail);
+        frame(head, sequence, middle, word, tail);
         if (textLength + word.length > text.length) text = java.util.Arrays.copyOf(text, Math.max(text.length * 2, textLength + word.length));
         System.arraycopy(word, 0, text, textLength, word.length);
         textLength += word.length;
+    }
+
+    /** A token frame as {@link #token}, whose word is not part of the output text (a reasoning token). */
+    protected void frame(byte[] head, int sequence, byte[] middle, byte[] word, byte[] tail) {
+        ByteBuf buf = buffer(head.length + 11 + middle.length + word.length + tail.length).writeBytes(head);
+        if (sequence >= 0) buf.writeCharSequence(Integer.toString(sequence), StandardCharsets.US_ASCII);
+        buf.writeBytes(middle).writeBytes(word).writeBytes(tail);
     }
 
     /** The output so far as the inside of a JSON string. */

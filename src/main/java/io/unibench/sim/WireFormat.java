@@ -33,6 +33,15 @@ final class WireFormat {
         return sb.append('}').toString();
     }
 
+    /** {@link #usageJson} with {@code completion_tokens_details.reasoning_tokens} when {@code reasoningTokens >= 0}. */
+    static String usageJson(int promptTokens, int completionTokens, int cachedTokens, boolean reportCached,
+                            int reasoningTokens) {
+        String usage = usageJson(promptTokens, completionTokens, cachedTokens, reportCached);
+        if (reasoningTokens < 0) return usage;
+        return usage.substring(0, usage.length() - 1) + ",\"completion_tokens_details\":{\"reasoning_tokens\":"
+                + reasoningTokens + "}}";
+    }
+
     static ObjectNode usageNode(ObjectMapper mapper, int promptTokens, int completionTokens, int cachedTokens,
                                 boolean reportCached) {
         ObjectNode usage = mapper.createObjectNode();

@@ -21,7 +21,8 @@ import java.util.Locale;
  * as exact nanoseconds since the point's start (so a stored run rebuilds the very same report) and the text
  * chunk arrivals packed by {@link ChunkTimes}. Counts that were unknown stay -1. A request retried after a stale
  * connection has its wasted attempt's start in {@code stale_start_ns} (V2; null = sent once); the member a
- * server's cached-token figure was read from is {@code cached_token_field} (V16).
+ * server's cached-token figure was read from is {@code cached_token_field} (V16); reasoning models' first content
+ * moment and reasoning tokens are {@code first_content_ns} and {@code reasoning_tokens} (V21).
  */
 final class RequestRows {
     /** Migration V3: the server's own words (error type, llama.cpp timings); NULL when it said nothing. */
@@ -33,16 +34,17 @@ final class RequestRows {
             + "error_class, http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, "
             + "headers_ns, first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, "
             + "cached_tokens, token_source, last_turn, cached_source, " + PHASE_COLUMNS
-            + ", prompt_target_tokens, prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns, cached_token_field";
+            + ", prompt_target_tokens, prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns, cached_token_field, first_content_ns, reasoning_tokens";
     static final String INSERT = "INSERT INTO requests (" + COLUMNS + ") VALUES ("
             + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     /** Columns read back, in {@link #read} order (run_id and point_index are known to the caller). */
     static final String READ_COLUMNS = "idx, request_id, conversation_id, turn, stream, success, error_class, "
             + "http_status, error_message, finish_reason, start_epoch_ms, scheduled_ns, start_ns, headers_ns, "
             + "first_chunk_ns, first_token_ns, end_ns, chunk_ns, prompt_tokens, completion_tokens, cached_tokens, "
             + "token_source, last_turn, cached_source, " + PHASE_COLUMNS + ", prompt_target_tokens, "
-            + "prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns, cached_token_field";
+            + "prompt_synth_tokens, " + SERVER_COLUMNS + ", stale_start_ns, cached_token_field, first_content_ns, "
+            + "reasoning_tokens";
     static final String SELECT = "SELECT " + READ_COLUMNS + " FROM requests";
 
     /** Stored names of the enums, lower-cased once (per row it was a visible share of the writer's samples). */
@@ -115,7 +117,9 @@ final class RequestRows {
             ps.setInt(i++, t.cacheN());
         }
         moment(ps, i++, p.staleStartNanos(), base);
-        ps.setString(i, r.tokens().cachedField());
+        ps.setString(i++, r.tokens().cachedField());
+        moment(ps, i++, r.timing().firstContentNanos(), base);
+        ps.setInt(i, r.tokens().reasoning());
     }
 
     /** The timings of columns {@code from..from+4}, or null when the server sent none (the first is NULL). */
@@ -144,17 +148,34 @@ final class RequestRows {
         return new RequestRecord(
                 new Position(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getInt(23) != 0),
                 new Timing(rs.getInt(5) != 0, rs.getLong(11), moment(rs, 12), moment(rs, 13), moment(rs, 14),
-                        moment(rs, 15), moment(rs, 16), moment(rs, 17), ChunkTimes.decode(rs.getBytes(18))),
+                        moment(rs, 15), moment(rs, 16), moment(rs, 17), ChunkTimes.decode(rs.getBytes(18)),
+                        firstContent(rs, 42, moment(rs, 16))),
                 new Tokens(rs.getInt(19), rs.getInt(20), rs.getInt(21),
                         cachedSource == null ? null
                                 : RequestRecord.CacheSource.valueOf(cachedSource.toUpperCase(Locale.ROOT)),
                         source == null ? null : RequestRecord.TokenSource.valueOf(source.toUpperCase(Locale.ROOT)),
-                        rs.getInt(32), rs.getInt(33), rs.getString(41)),
+                        rs.getInt(32), rs.getInt(33), rs.getString(41), reasoningTokens(rs, 43)),
                 new Outcome(rs.getInt(6) != 0, rs.getString(7), rs.getInt(8), rs.getString(9), rs.getString(34),
                         rs.getString(10)),
                 new PhaseTimes(moment(rs, 25), moment(rs, 26), moment(rs, 27), moment(rs, 28), moment(rs, 29),
                         moment(rs, 30), moment(rs, 31), moment(rs, 40)),
                 timings(rs, 35));
+    }
+
+    /**
+     * The first content moment; NULL (no answer text, or a row stored before V21) reads as the first token: a row
+     * stored before V21 had no reasoning measured, and a reply that reasoned and never answered is then read as if
+     * it answered at its first token (the one loss, for a rare failure shape).
+     */
+    private static long firstContent(ResultSet rs, int i, long firstToken) throws SQLException {
+        long v = moment(rs, i);
+        return v == ABSENT ? firstToken : v;
+    }
+
+    /** NULL: a row stored before V21, when no reasoning was measured (read as none). */
+    private static int reasoningTokens(ResultSet rs, int i) throws SQLException {
+        int v = rs.getInt(i);
+        return rs.wasNull() ? 0 : v;
     }
 
     private static void moment(PreparedStatement ps, int i, long nanos, long base) throws SQLException {

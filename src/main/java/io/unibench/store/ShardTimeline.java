@@ -35,7 +35,7 @@ record ShardTimeline(int shard, long firstIndex, long shiftNanos, long offsetMil
                         pos.lastTurn()))
                 .withTiming(new Timing(t.stream(), t.startEpochMillis() - offsetMillis, at(t.scheduledNanos()),
                         at(t.startNanos()), at(t.headersNanos()), at(t.firstChunkNanos()), at(t.firstTokenNanos()),
-                        at(t.endNanos()), placed))
+                        at(t.endNanos()), placed, at(t.firstContentNanos())))
                 .withPhases(phases);
     }
 

@@ -126,7 +126,9 @@ final class RunViews {
             String label = p.label();
             for (String[] metric : new String[][] {{"Latency (s)", "Avg Latency (s)", PercentileRow.LATENCY, "s"},
                     {"TTFT (ms)", "Avg TTFT (ms)", PercentileRow.TTFT, "ms"},
+                    {"TTFCT (ms)", Summary.AVG_TTFCT, PercentileRow.TTFCT, "ms"}, // reasoning runs only
                     {"TPOT (ms)", "Avg TPOT (ms)", PercentileRow.TPOT, "ms"},
+                    {"Answer TPOT (ms)", Summary.AVG_ANSWER_TPOT, PercentileRow.ANSWER_TPOT, "ms"},
                     {"ITL (ms)", "Avg ITL (ms)", PercentileRow.ITL, "ms"},
                     {"Input Tokens", "Avg Input Tokens", PercentileRow.INPUT_TOKENS, "n"},
                     {"Output Tokens", "Avg Output Tokens", PercentileRow.OUTPUT_TOKENS, "n"}}) {

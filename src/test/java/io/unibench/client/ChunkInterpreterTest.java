@@ -65,8 +65,11 @@ class ChunkInterpreterTest {
             var node = mapper.readTree(u);
             var details = node.get("prompt_tokens_details");
             var cached = details != null && details.isObject() ? details.get("cached_tokens") : null;
+            var reasoning = node.path("completion_tokens_details").get("reasoning_tokens");
+            int cachedCount = cached != null && cached.isNumber() ? cached.asInt() : -1;
             Usage expected = new Usage(node.path("prompt_tokens").asInt(0), node.path("completion_tokens").asInt(0),
-                    cached != null && cached.isNumber() ? cached.asInt() : -1);
+                    cachedCount, cachedCount < 0 ? null : Usage.OPENAI_CACHED,
+                    reasoning != null && reasoning.isNumber() ? reasoning.asInt() : -1);
             assertThat(in.usage()).as(u).isEqualTo(expected);
         }
     }

@@ -14,7 +14,7 @@ class ResponsesEndEventTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String USAGE = "{\"input_tokens\":30,\"input_tokens_details\":{\"cached_tokens\":16},"
             + "\"output_tokens\":9,\"output_tokens_details\":{\"reasoning_tokens\":4},\"total_tokens\":39}";
-    private static final Usage EXPECTED = new Usage(30, 9, 16, Usage.RESPONSES_CACHED);
+    private static final Usage EXPECTED = new Usage(30, 9, 16, Usage.RESPONSES_CACHED, 4); // 4 of the output reasoned
 
     private static String output(String text) {
         return "[{\"id\":\"msg_1\",\"type\":\"message\",\"status\":\"completed\",\"content\":[{\"type\":\"output_text\","

@@ -371,7 +371,7 @@ abstract class RunStoreContract {
             Timing stretched = new Timing(t.stream(), t.startEpochMillis(), stretch(t.scheduledNanos(), factor),
                     stretch(t.startNanos(), factor), stretch(t.headersNanos(), factor),
                     stretch(t.firstChunkNanos(), factor), stretch(t.firstTokenNanos(), factor),
-                    stretch(t.endNanos(), factor), chunks);
+                    stretch(t.endNanos(), factor), chunks, stretch(t.firstContentNanos(), factor));
             Outcome o = r.outcome();
             // only what the comparison reads: no connection phases, prompt lengths, server timings or error type
             out.add(new RequestRecord(r.position(), stretched, r.tokens().withPromptLengths(-1, -1),
@@ -451,13 +451,15 @@ abstract class RunStoreContract {
                         Integer.parseInt(f.get("turn")), Boolean.parseBoolean(f.get("is_last_turn"))),
                 new Timing(Boolean.parseBoolean(f.get("stream")), Long.parseLong(f.get("start_epoch_ms")),
                         moment(f, "scheduled_s"), moment(f, "start_s"), moment(f, "headers_s"),
-                        moment(f, "first_chunk_s"), moment(f, "first_token_s"), moment(f, "end_s"), chunks),
+                        moment(f, "first_chunk_s"), moment(f, "first_token_s"), moment(f, "end_s"), chunks,
+                        moment(f, "first_content_token_s")),
                 new Tokens(count(f, "prompt_tokens"), count(f, "completion_tokens"), count(f, "cached_tokens"),
                         f.get("cached_token_source") == null ? null : RequestRecord.CacheSource.valueOf(
                                 f.get("cached_token_source").toUpperCase(java.util.Locale.ROOT)),
                         f.get("token_source") == null ? null
                                 : RequestRecord.TokenSource.valueOf(f.get("token_source").toUpperCase(java.util.Locale.ROOT)),
-                        count(f, "target_prompt_tokens"), count(f, "synthesized_prompt_tokens")),
+                        count(f, "target_prompt_tokens"), count(f, "synthesized_prompt_tokens"), null,
+                        count(f, "reasoning_tokens")),
                 new Outcome(Boolean.parseBoolean(f.get("success")), f.get("error_class"),
                         Integer.parseInt(f.get("http_status")), f.get("error_message"), f.get("error_type"),
                         f.get("finish_reason")),
@@ -490,7 +492,7 @@ abstract class RunStoreContract {
             assertThat(a).usingRecursiveComparison().withComparatorForType(Double::compare, Double.class) // NaN: unknown
                     .ignoringFields("timing.scheduledNanos", "timing.startNanos", "timing.headersNanos",
                     "timing.firstChunkNanos", "timing.firstTokenNanos", "timing.endNanos", "timing.tokenChunkNanos",
-                    "phases").isEqualTo(e);
+                    "timing.firstContentNanos", "phases").isEqualTo(e);
             PhaseTimes p = e.phases();
             assertThat(a.phases()).as("phases of record %d", i).isEqualTo(new PhaseTimes(
                     shift(p.connectStartNanos(), base), shift(p.dnsDoneNanos(), base),
@@ -500,9 +502,10 @@ abstract class RunStoreContract {
             Timing at = a.timing();
             Timing et = e.timing();
             assertThat(new long[] {at.scheduledNanos(), at.startNanos(), at.headersNanos(), at.firstChunkNanos(),
-                    at.firstTokenNanos(), at.endNanos()}).as("moments of record %d", i).containsExactly(
-                    shift(et.scheduledNanos(), base), shift(et.startNanos(), base), shift(et.headersNanos(), base),
-                    shift(et.firstChunkNanos(), base), shift(et.firstTokenNanos(), base), shift(et.endNanos(), base));
+                    at.firstTokenNanos(), at.endNanos(), at.firstContentNanos()}).as("moments of record %d", i)
+                    .containsExactly(shift(et.scheduledNanos(), base), shift(et.startNanos(), base),
+                    shift(et.headersNanos(), base), shift(et.firstChunkNanos(), base), shift(et.firstTokenNanos(), base),
+                    shift(et.endNanos(), base), shift(et.firstContentNanos(), base));
             assertThat(at.tokenChunkNanos()).containsExactly(Arrays.stream(et.tokenChunkNanos()).map(t -> t - base).toArray());
         }
     }
