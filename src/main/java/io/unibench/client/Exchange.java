@@ -573,6 +573,6 @@ final class Exchange implements ConnectionPool.Waiter {
                         Moments.ABSENT, Moments.ABSENT, Moments.ABSENT, staleStartNanos);
         return new ClientResult(stream, startNanos, Moments.ABSENT, Moments.ABSENT, Moments.ABSENT,
                 nanos, new long[0], 0, "", "", null, null, errorClass, Secrets.redact(message), wire, null, null,
-                Moments.ABSENT);
+                Moments.ABSENT, null);
     }
 }
