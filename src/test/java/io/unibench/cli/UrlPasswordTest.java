@@ -117,9 +117,17 @@ class UrlPasswordTest {
         assertThat(proxy.requests()).isNotEmpty()
                 .allSatisfy(r -> assertThat(r.headers()).containsEntry("authorization", "Basic " + BASIC));
 
+        // a second run of the same file: the compare routes need two different runs
+        CliHarness.Run again = keep(CliHarness.run("--config", file.toString(), "--outputs-dir",
+                tmp.resolve("outputs-2").toString(), "--no-timestamp", "--db", db));
+        assertThat(again.exit()).as(again.err()).isZero();
+
         JsonNode runs = JSON.readTree(keep(CliHarness.main("runs", "list", "--db", db, "--json")).out());
-        assertThat(runs).hasSize(1);
+        assertThat(runs).hasSize(2);
         String id = runs.get(0).get("run_id").asText();
+        String other = runs.get(1).get("run_id").asText();
+        CliHarness.Run compared = keep(CliHarness.main("runs", "compare", id, other, "--db", db));
+        assertThat(compared.exit()).as(compared.err()).isZero();
         CliHarness.Run show = keep(CliHarness.main("runs", "show", id, "--db", db, "--json"));
         assertThat(show.out()).contains("://***@127.0.0.1:"); // the URL was stored, masked
         keep(CliHarness.main("runs", "show", id, "--db", db));
@@ -144,8 +152,8 @@ class UrlPasswordTest {
             String base = "http://127.0.0.1:" + server.port();
             HttpClient http = HttpClient.newHttpClient();
             for (String path : List.of("/api/runs", "/api/runs/" + id, "/api/runs/" + id + "/requests",
-                    "/api/runs/" + id + "/report.html", "/", "/runs/" + id, "/compare?a=" + id + "&b=" + id,
-                    "/api/compare?a=" + id + "&b=" + id, "/api/schedules", "/schedules")) {
+                    "/api/runs/" + id + "/report.html", "/", "/runs/" + id, "/compare?a=" + id + "&b=" + other,
+                    "/api/compare?a=" + id + "&b=" + other, "/api/schedules", "/schedules")) {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertThat(r.statusCode()).as(path).isEqualTo(200);
@@ -170,7 +178,7 @@ class UrlPasswordTest {
             searchFiles(true);
         }
         seen.add(log.toString());
-        assertThat(JSON.readTree(CliHarness.main("runs", "list", "--db", db, "--json").out())).hasSize(1);
+        assertThat(JSON.readTree(CliHarness.main("runs", "list", "--db", db, "--json").out())).hasSize(2); // the refused posts stored nothing
         searchFiles(false);
         for (String text : seen) {
             assertThat(text).doesNotContain(PASSWORD).doesNotContain(BASIC);
