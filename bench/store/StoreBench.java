@@ -114,8 +114,9 @@ public class StoreBench {
                 StoredRun a = store.run(big[0]);
                 StoredRun b = store.run(big[1]);
                 RunComparison.Result r = RunComparison.compare(store, a, b);
-                String text = RunComparisonReport.render(a.row().label(), b.row().label(), r.rows(), r.unmatched(),
-                        r.repeatsA() + r.repeatsB());
+                var p = r.pairs().getFirst();
+                String text = RunComparisonReport.render(a.row().label(), List.of(new RunComparisonReport.Side("B",
+                        b.row().label(), p.rows(), p.onlyBaseline(), p.onlyCandidate())), RunComparison.METHOD);
                 System.out.printf(Locale.ROOT, "compare two runs of %d requests (stored summaries, %d rows): %.1f ms%n",
                         requests, r.rows().size(), (System.nanoTime() - t0) / 1e6);
                 if (rep == 1 && text.isEmpty()) throw new AssertionError();
