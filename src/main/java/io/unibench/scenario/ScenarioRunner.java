@@ -235,7 +235,11 @@ public final class ScenarioRunner implements SessionRunner.Front {
 
         @Override
         public void beforeStart() throws IOException, InterruptedException {
-            Files.createDirectories(dir);
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) { // a full disk or a file in the way: one line and exit 5, as perf's point folder
+                throw new io.unibench.OutputFailedException(dir, e);
+            }
             // a schedule has no ramp of workers to pace; an SLA probe starts as perf's does (only rate_limit holds it)
             gate.beginLevel(point.plan().paced() || config.loads().sla() != null ? 0 : level);
             levelStart.await(index);

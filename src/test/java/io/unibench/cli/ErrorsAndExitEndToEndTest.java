@@ -277,4 +277,32 @@ class ErrorsAndExitEndToEndTest {
             assertThat(root.resolve("scenario_summary.txt")).doesNotExist();
         }
     }
+
+    @Test
+    void aScenarioLevelFolderThatCannotBeMadeEndsCleanlyInOneLine() throws IOException {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
+            Path file = out.resolve("blocked.yaml");
+            Files.writeString(file, """
+                    name: blocked
+                    providers:
+                      - {name: p, base_url: "%s", model: m}
+                    generation: {temperature: 0, max_tokens: 4}
+                    concurrency: {levels: [1, 2], requests_per_level: 3}
+                    scenarios:
+                      - {name: qa, type: chat, stream: true, prompt: "hello"}
+                    """.formatted(sim.baseUrl() + "/v1"));
+            Path root = out.resolve("runs/blocked");
+            // a file where the second level's folder goes: the first level runs, the second cannot start
+            Path level = root.resolve("p/qa/parallel_2");
+            Files.createDirectories(level.getParent());
+            Files.writeString(level, "in the way");
+            CliHarness.Run run = CliHarness.run("--config", file.toString(), "--outputs-dir",
+                    out.resolve("runs").toString(), "--no-timestamp", "--no-db");
+            assertThat(run.exit()).as(run.err()).isEqualTo(5);
+            assertThat(run.err().lines().filter(l -> l.startsWith("unibench: "))).singleElement().asString()
+                    .startsWith("unibench: cannot write " + level);
+            assertThat(run.err()).doesNotContain("\tat ", "Exception");
+            assertThat(root.resolve("p/qa/parallel_1/requests.jsonl")).exists(); // what was measured is kept
+        }
+    }
 }
