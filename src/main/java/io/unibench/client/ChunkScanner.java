@@ -437,16 +437,16 @@ final class ChunkScanner {
                 } else if (keyIs(PROMPT_TOKENS_DETAILS)) {
                     u.promptDetails = true;
                     u.promptDetailsCached = UsageMembers.ABSENT; // a later details member replaces an earlier one, as in a tree
-                    p = b[v] == '{' ? cachedTokens(v, true) : skipValue(v, 2);
+                    p = b[v] == '{' ? detailsMember(v, CACHED_TOKENS, PROMPT_CACHED) : skipValue(v, 2);
                 } else if (keyIs(INPUT_TOKENS_DETAILS)) {
                     u.inputDetailsCached = UsageMembers.ABSENT;
-                    p = b[v] == '{' ? cachedTokens(v, false) : skipValue(v, 2);
+                    p = b[v] == '{' ? detailsMember(v, CACHED_TOKENS, INPUT_CACHED) : skipValue(v, 2);
                 } else if (keyIs(COMPLETION_TOKENS_DETAILS)) {
                     u.completionDetailsReasoning = UsageMembers.ABSENT;
-                    p = b[v] == '{' ? reasoningTokens(v, true) : skipValue(v, 2);
+                    p = b[v] == '{' ? detailsMember(v, REASONING_TOKENS, COMPLETION_REASONING) : skipValue(v, 2);
                 } else if (keyIs(OUTPUT_TOKENS_DETAILS)) {
                     u.outputDetailsReasoning = UsageMembers.ABSENT;
-                    p = b[v] == '{' ? reasoningTokens(v, false) : skipValue(v, 2);
+                    p = b[v] == '{' ? detailsMember(v, REASONING_TOKENS, OUTPUT_REASONING) : skipValue(v, 2);
                 } else {
                     p = skipValue(v, 2); // total_tokens, another vendor's extra: not counted
                 }
@@ -460,40 +460,28 @@ final class ChunkScanner {
         }
     }
 
-    /** A details object's {@code cached_tokens} (prompt_tokens_details' or input_tokens_details'). */
-    private int cachedTokens(int p, boolean prompt) {
-        p = ws(p + 1);
-        if (b[p] == '}') return p + 1;
-        while (true) {
-            p = key(p);
-            if (p == FAIL) return FAIL;
-            int v = ws(p);
-            if (keyIs(CACHED_TOKENS)) {
-                p = intOrNull(v);
-                if (prompt) usage.promptDetailsCached = intValue;
-                else usage.inputDetailsCached = intValue;
-            } else {
-                p = skipValue(v, 3);
-            }
-            if (p == FAIL) return FAIL;
-            p = ws(p);
-            if (b[p] == '}') return p + 1;
-            p = ws(p + 1);
-        }
-    }
+    /** Which usage field a details object's one wanted member fills. */
+    private static final int PROMPT_CACHED = 0, INPUT_CACHED = 1, COMPLETION_REASONING = 2, OUTPUT_REASONING = 3;
 
-    /** An output details object's {@code reasoning_tokens} (completion_tokens_details' or output_tokens_details'). */
-    private int reasoningTokens(int p, boolean completion) {
+    /**
+     * A details object's one wanted member ({@code cached_tokens} of prompt_/input_tokens_details,
+     * {@code reasoning_tokens} of completion_/output_tokens_details) into its usage field; the rest skipped.
+     */
+    private int detailsMember(int p, byte[] wanted, int field) {
         p = ws(p + 1);
         if (b[p] == '}') return p + 1;
         while (true) {
             p = key(p);
             if (p == FAIL) return FAIL;
             int v = ws(p);
-            if (keyIs(REASONING_TOKENS)) {
+            if (keyIs(wanted)) {
                 p = intOrNull(v);
-                if (completion) usage.completionDetailsReasoning = intValue;
-                else usage.outputDetailsReasoning = intValue;
+                switch (field) {
+                    case PROMPT_CACHED -> usage.promptDetailsCached = intValue;
+                    case INPUT_CACHED -> usage.inputDetailsCached = intValue;
+                    case COMPLETION_REASONING -> usage.completionDetailsReasoning = intValue;
+                    default -> usage.outputDetailsReasoning = intValue;
+                }
             } else {
                 p = skipValue(v, 3);
             }
