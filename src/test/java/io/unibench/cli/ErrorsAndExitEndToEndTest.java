@@ -251,16 +251,7 @@ class ErrorsAndExitEndToEndTest {
     @Test
     void aScenarioRunOnAFullDiskEndsCleanlyWithTheReportAndOneLine() throws IOException {
         try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
-            Path file = out.resolve("full.yaml");
-            Files.writeString(file, """
-                    name: full
-                    providers:
-                      - {name: p, base_url: "%s", model: m}
-                    generation: {temperature: 0, max_tokens: 4}
-                    concurrency: {levels: [1, 2], requests_per_level: 3}
-                    scenarios:
-                      - {name: qa, type: chat, stream: true, prompt: "hello"}
-                    """.formatted(sim.baseUrl() + "/v1"));
+            Path file = twoLevelScenario("full", sim);
             Path root = out.resolve("runs/full");
             Path level = Files.createDirectories(root.resolve("p/qa/parallel_1"));
             Path full = Path.of("/dev/full");
@@ -281,16 +272,7 @@ class ErrorsAndExitEndToEndTest {
     @Test
     void aScenarioLevelFolderThatCannotBeMadeEndsCleanlyInOneLine() throws IOException {
         try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
-            Path file = out.resolve("blocked.yaml");
-            Files.writeString(file, """
-                    name: blocked
-                    providers:
-                      - {name: p, base_url: "%s", model: m}
-                    generation: {temperature: 0, max_tokens: 4}
-                    concurrency: {levels: [1, 2], requests_per_level: 3}
-                    scenarios:
-                      - {name: qa, type: chat, stream: true, prompt: "hello"}
-                    """.formatted(sim.baseUrl() + "/v1"));
+            Path file = twoLevelScenario("blocked", sim);
             Path root = out.resolve("runs/blocked");
             // a file where the second level's folder goes: the first level runs, the second cannot start
             Path level = root.resolve("p/qa/parallel_2");
@@ -304,5 +286,20 @@ class ErrorsAndExitEndToEndTest {
             assertThat(run.err()).doesNotContain("\tat ", "Exception");
             assertThat(root.resolve("p/qa/parallel_1/requests.jsonl")).exists(); // what was measured is kept
         }
+    }
+
+    /** A scenario file NAME.yaml: one provider on {@code sim}, one chat scenario, levels 1 and 2 of 3 requests. */
+    private Path twoLevelScenario(String name, SimServer sim) throws IOException {
+        Path file = out.resolve(name + ".yaml");
+        Files.writeString(file, """
+                name: %s
+                providers:
+                  - {name: p, base_url: "%s", model: m}
+                generation: {temperature: 0, max_tokens: 4}
+                concurrency: {levels: [1, 2], requests_per_level: 3}
+                scenarios:
+                  - {name: qa, type: chat, stream: true, prompt: "hello"}
+                """.formatted(name, sim.baseUrl() + "/v1"));
+        return file;
     }
 }
