@@ -1,4 +1,4 @@
-# Uni LLM Bench image: `docker build -t unibench .` then `docker compose up -d` (compose.yaml, README "Deploying").
+# Uni LLM Bench image: `docker build -t unibench .` then `docker compose up -d` (compose.yaml, docs/scaling.md).
 # Stage 1 builds the shaded jar with Maven; stage 2 is a slim JRE 21 with nothing but the jar, the entrypoint and a
 # non-root user. The run history (SQLite by default) lives on the /data volume; point UNIBENCH_DB at PostgreSQL
 # (jdbc:postgresql://…) to share it between the platform and sharded runs.

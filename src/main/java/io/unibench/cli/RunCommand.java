@@ -51,7 +51,7 @@ import java.util.concurrent.TimeUnit;
         exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_5,
                 Main.EXIT_CODE_130},
         description = {"Run a scenario file: every provider × scenario × concurrency level, then a provider comparison.",
-                "The file format is in README.md (\"Scenario files\") and bench.schema.json; examples in examples/.",
+                "The file format is in docs/scenarios.md and docs/reference/scenario-schema.md; examples in examples/.",
                 "A run spec (JSON or YAML with \"spec_version\", as `perf --dry-run` prints it) runs as perf runs it."})
 public final class RunCommand implements Callable<Integer> {
 

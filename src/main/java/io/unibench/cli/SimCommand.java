@@ -40,7 +40,7 @@ import java.util.concurrent.CountDownLatch;
         description = {"Run the simulated LLM server: /v1/chat/completions, /v1/completions, /v1/models, /health, /metrics.",
                 "A vLLM-like engine: waiting queue, continuous batching, chunked prefill, KV cache with prefix caching;",
                 "faults by rate (--fault-rate-*) or per request with the header X-Unibench-Fault: {\"type\": \"...\"}.",
-                "Profiles (--profile): default, instant, small-gpu, h100-8b, flaky. See README, section 'The simulator'."})
+                "Profiles (--profile): default, instant, small-gpu, h100-8b, flaky. See docs/simulator.md."})
 public final class SimCommand implements Callable<Integer> {
     /** `unibench sim` listens on evalscope's default port unless told otherwise (the library default is 0). */
     static final int DEFAULT_PORT = 8877;

@@ -262,12 +262,11 @@ class ScenarioFileTest {
     }
 
     @Test
-    void readmeExampleIsValid() throws Exception {
-        String readme = Files.readString(Path.of("README.md"));
-        int section = readme.indexOf("## Scenario files");
-        int start = readme.indexOf("```yaml\n", section) + "```yaml\n".length();
-        String yaml = readme.substring(start, readme.indexOf("```", start));
-        BenchConfig c = ScenarioFile.parse("README.md", yaml, ENV);
+    void guideExampleIsValid() throws Exception {
+        String page = Files.readString(Path.of("docs", "scenarios.md"));
+        int start = page.indexOf("```yaml\n") + "```yaml\n".length();
+        String yaml = page.substring(start, page.indexOf("```", start));
+        BenchConfig c = ScenarioFile.parse("docs/scenarios.md", yaml, ENV);
         assertThat(c.providers()).hasSize(2);
         assertThat(c.scenarios()).hasSize(4);
         assertThat(c.concurrency().levels()).containsExactly(1, 5, 9, 13, 17, 21, 25, 29, 32);

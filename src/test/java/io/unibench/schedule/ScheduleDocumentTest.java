@@ -10,16 +10,15 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The README's schedule example is a valid schedule, and a scheduled document's own rules. */
+/** The guide's schedule example (docs/inspections.md) is a valid schedule, and a scheduled document's own rules. */
 class ScheduleDocumentTest {
     private static final Map<String, String> ENV = Map.of("DEEPSEEK_API_KEY", "sk-test-1", "DASHSCOPE_API_KEY",
             "sk-test-2", "FEISHU_WEBHOOK_URL", "http://127.0.0.1:9/hook", "FEISHU_SIGNING_SECRET", "secret");
 
     static String readmeExample() throws Exception {
-        String readme = Files.readString(Path.of("README.md"));
-        int section = readme.indexOf("## Scheduled inspections and alerts");
-        int start = readme.indexOf("```yaml\n", section) + "```yaml\n".length();
-        return readme.substring(start, readme.indexOf("```", start));
+        String page = Files.readString(Path.of("docs", "inspections.md"));
+        int start = page.indexOf("```yaml\n") + "```yaml\n".length();
+        return page.substring(start, page.indexOf("```", start));
     }
 
     @Test
