@@ -102,9 +102,35 @@ public final class DocsReference {
         objectTable(md, "Top level", schema);
         for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("$defs").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> def = it.next();
-            objectTable(md, "`" + def.getKey() + "`", def.getValue());
+            definition(md, def.getKey(), def.getValue());
         }
         return md.toString();
+    }
+
+    /** A {@code $defs} entry: an object's table, or the forms it may take (each object form with its table). */
+    private static void definition(StringBuilder md, String name, JsonNode def) {
+        if (def.has("properties")) {
+            objectTable(md, "`" + name + "`", def);
+            return;
+        }
+        md.append("\n## `").append(name).append("`\n\n");
+        if (def.has("description")) md.append(cell(def.get("description").asText())).append("\n\n");
+        if (def.has("oneOf")) {
+            md.append("One of: ").append(type(def)).append(".");
+            if (def.has("errorMessage") && def.get("errorMessage").isTextual()) {
+                md.append(" Anything else is refused: ").append(cell(def.get("errorMessage").asText())).append(".");
+            }
+            md.append("\n");
+            for (JsonNode alt : def.get("oneOf")) {
+                if (alt.has("properties")) objectTable(md, "`" + name + "` as an object", alt);
+            }
+        } else if (def.path("additionalProperties").isObject()) {
+            md.append("An object (").append(type(def)).append(") whose every key maps to: ")
+                    .append(type(def.get("additionalProperties"))).append(". ").append(notes(def.get("additionalProperties")))
+                    .append("\n");
+        } else {
+            md.append("Type: ").append(type(def)).append(". ").append(notes(def)).append("\n");
+        }
     }
 
     private static void objectTable(StringBuilder md, String title, JsonNode object) {

@@ -102,10 +102,10 @@ class DocExamplesTest {
                         logical.setLength(logical.length() - 1);
                         logical.append(' ').append(lines.get(++k));
                     }
-                    List<String> words = words(logical.toString().strip().replaceFirst("^\\$ ", ""));
-                    if (!words.isEmpty() && (words.getFirst().equals("./unibench") || words.getFirst().equals("unibench"))) {
-                        out.add(new Command(file, b.line() + first, words.subList(1, words.size()), b.notRun()));
-                    }
+                    String line = logical.toString().strip().replaceFirst("^\\$ ", "");
+                    if (!line.matches("^(\\./)?unibench(\\s.*)?$")) continue;
+                    List<String> words = words(line);
+                    out.add(new Command(file, b.line() + first, words.subList(1, words.size()), b.notRun()));
                 }
             }
         }
@@ -125,14 +125,15 @@ class DocExamplesTest {
                 break;
             } else if (c == '\'') {
                 int end = line.indexOf('\'', i + 1);
+                if (end < 0) throw new AssertionError("unbalanced ' in: " + line);
                 if (w == null) w = new StringBuilder();
                 w.append(line, i + 1, end);
                 i = end;
             } else if (c == '"') {
                 if (w == null) w = new StringBuilder();
                 int j = i + 1;
-                for (; line.charAt(j) != '"'; j++) {
-                    if (line.charAt(j) == '\\' && "\"\\$`".indexOf(line.charAt(j + 1)) >= 0) j++;
+                for (; j < line.length() && line.charAt(j) != '"'; j++) {
+                    if (line.charAt(j) == '\\' && j + 1 < line.length() && "\"\\$`".indexOf(line.charAt(j + 1)) >= 0) j++;
                     w.append(line.charAt(j));
                 }
                 i = j;
@@ -155,14 +156,18 @@ class DocExamplesTest {
     void theGuideHasCommandsToRun() {
         List<Command> all = commands();
         long run = all.stream().filter(c -> c.notRun() == null).count();
-        System.out.println("documented unibench commands: " + all.size() + ", run: " + run + ", parsed only: "
-                + (all.size() - run));
+        long distinct = all.stream().filter(c -> c.notRun() == null).map(Command::args).distinct().count();
+        System.out.println("documented unibench commands: " + all.size() + ", run: " + run + " (" + distinct
+                + " distinct), parsed only: " + (all.size() - run));
         assertThat(run).as("documented commands that run").isGreaterThanOrEqualTo(20);
     }
 
     @TestFactory
     Stream<DynamicTest> documentedCommandsRunAgainstTheSimulator() {
-        return commands().stream().filter(c -> c.notRun() == null).map(c -> DynamicTest.dynamicTest(c.toString(), () -> {
+        // a command documented twice word for word (the Chinese pages repeat the English ones) runs once
+        Map<List<String>, Command> distinct = new java.util.LinkedHashMap<>();
+        commands().stream().filter(c -> c.notRun() == null).forEach(c -> distinct.putIfAbsent(c.args(), c));
+        return distinct.values().stream().map(c -> DynamicTest.dynamicTest(c.toString(), () -> {
             List<String> args = bounded(c.args(), tmp.resolve("run-" + Math.abs(c.toString().hashCode())),
                     tmp.resolve(c.file().toString().replace('/', '_') + ".db"));
             CliHarness.Run r = CliHarness.main(args.toArray(String[]::new));
@@ -189,7 +194,8 @@ class DocExamplesTest {
     }
 
     /**
-     * The documented command with bounded counts: at most 4 requests per point, 2 in flight, 8 tokens, one SLA run;
+     * The documented command with bounded counts: at most 4 requests per point, 2 in flight, 8 tokens, one SLA run,
+     * no tool pauses;
      * no {@code --url}, so the embedded simulator answers; outputs, datasets written and the run history in
      * {@code dir}. A scenario file is copied there with its counts bounded the same way.
      */
@@ -212,6 +218,7 @@ class DocExamplesTest {
                 case "--sla-num-runs" -> cap(a, i, 1);
                 case "--sla-upper-bound" -> cap(a, i, 4);
                 case "--duration" -> cap(a, i, 2);
+                case "--tool-latency-scale" -> cap(a, i, 0); // the agent traces' recorded tool pauses: none
                 case "-o", "--output", "--dataset-path" -> {
                     Path p = Path.of(a.get(i + 1));
                     // a file an earlier example wrote (datasets are shared by the examples, in order)
@@ -232,7 +239,6 @@ class DocExamplesTest {
         if (command.equals("perf")) {
             if (!a.contains("--number") && !a.contains("-n")) a.addAll(List.of("--number", "4"));
             if (!a.contains("--max-tokens")) a.addAll(List.of("--max-tokens", "8"));
-            if (!a.contains("--parallel") && !a.contains("--sla-auto-tune")) a.addAll(List.of("--parallel", "1", "2"));
         }
         // one run history per document: its commands see what its earlier commands stored
         if (command.equals("runs") || command.equals("schedule")) a.addAll(List.of("--db", db.toString()));
