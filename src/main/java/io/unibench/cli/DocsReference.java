@@ -125,9 +125,8 @@ public final class DocsReference {
                 if (alt.has("properties")) objectTable(md, "`" + name + "` as an object", alt);
             }
         } else if (def.path("additionalProperties").isObject()) {
-            md.append("An object (").append(type(def)).append(") whose every key maps to: ")
-                    .append(type(def.get("additionalProperties"))).append(". ").append(notes(def.get("additionalProperties")))
-                    .append("\n");
+            md.append("An object whose every key maps to: ").append(type(def.get("additionalProperties")))
+                    .append(" (").append(notes(def.get("additionalProperties"))).append(").\n");
         } else {
             md.append("Type: ").append(type(def)).append(". ").append(notes(def)).append("\n");
         }

@@ -195,7 +195,7 @@ class DocExamplesTest {
 
     /**
      * The documented command with bounded counts: at most 4 requests per point, 2 in flight, 8 tokens, one SLA run,
-     * no tool pauses;
+     * two turns a conversation, no tool pauses;
      * no {@code --url}, so the embedded simulator answers; outputs, datasets written and the run history in
      * {@code dir}. A scenario file is copied there with its counts bounded the same way.
      */
@@ -219,6 +219,7 @@ class DocExamplesTest {
                 case "--sla-upper-bound" -> cap(a, i, 4);
                 case "--duration" -> cap(a, i, 2);
                 case "--tool-latency-scale" -> cap(a, i, 0); // the agent traces' recorded tool pauses: none
+                case "--min-turns", "--max-turns" -> cap(a, i, 2);
                 case "-o", "--output", "--dataset-path" -> {
                     Path p = Path.of(a.get(i + 1));
                     // a file an earlier example wrote (datasets are shared by the examples, in order)
@@ -239,6 +240,8 @@ class DocExamplesTest {
         if (command.equals("perf")) {
             if (!a.contains("--number") && !a.contains("-n")) a.addAll(List.of("--number", "4"));
             if (!a.contains("--max-tokens")) a.addAll(List.of("--max-tokens", "8"));
+            // a trace's turns carry their own output lengths: two turns a conversation
+            if (a.contains("--multi-turn") && !a.contains("--max-turns")) a.addAll(List.of("--max-turns", "2"));
         }
         // one run history per document: its commands see what its earlier commands stored
         if (command.equals("runs") || command.equals("schedule")) a.addAll(List.of("--db", db.toString()));
