@@ -54,7 +54,7 @@ public final class Main implements Runnable {
 
     /**
      * Netty's buffer leak detector (default level SIMPLE) records a stack trace for a sample of buffers: in a
-     * benchmark run it is pure overhead on the event loops that timestamp every chunk (bench/README.md, third
+     * benchmark run it is pure overhead on the event loops that timestamp every chunk (bench/HISTORY.md, third
      * round). Off for the CLI, unless the user asks for a level with {@code -Dio.netty.leakDetection.level}.
      * Only here, not in {@link #execute}: tests run in-process with the level Maven gives them, so leaks still show.
      */

@@ -7,7 +7,7 @@ import io.netty.util.concurrent.FastThreadLocal;
  * Hands the bytes of a {@link ByteBuf} to code that parses arrays: a heap buffer's own array as it is, a direct
  * buffer (what the native epoll transport reads into) copied in pieces into a scratch array of the calling thread.
  * One {@code memcpy} per read is far cheaper than scanning through {@link ByteBuf}'s per-byte accessors (10× per
- * request, measured: bench/README.md), so the client's HTTP and SSE parsers only ever see arrays, and this is the one
+ * request, measured: bench/HISTORY.md), so the client's HTTP and SSE parsers only ever see arrays, and this is the one
  * place a read is copied.
  */
 public final class ByteBufArrays {

@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  * {@link WarmupResponder} on 127.0.0.1 inside this process, never against the target. A JVM interprets a method
  * until it has run a few hundred times (C1's threshold); a point of 140 requests at concurrency 1 would otherwise
  * measure its requests' connection set-up, write, response framing and chunk parsing while they are still
- * interpreted (TTFT p50 +0.2–0.4 ms, bench/README.md, "client warm-up"). The warm-up requests run on the client's
+ * interpreted (TTFT p50 +0.2–0.4 ms, bench/HISTORY.md, "client warm-up"). The warm-up requests run on the client's
  * own event loops (a {@link LlmClient#sibling}), with the run's request body, half of them on new connections; their
  * results are dropped and nothing of them reaches a report but the line {@link Result#line()}. For an https target
  * they run over TLS, with the target client's TLS engine, ALPN offer, SNI name and host-name check, to a responder
@@ -29,7 +29,7 @@ public final class ClientWarmup {
      * @param limit    the longest it may take (a slow machine stops early: the run goes on, less warm)
      */
     public record Budget(int requests, Duration limit) {
-        /** What a short run at concurrency 1 needed on the 2-vCPU bench machine (bench/README.md). */
+        /** What a short run at concurrency 1 needed on the 2-vCPU bench machine (bench/HISTORY.md). */
         public static final Budget DEFAULT = new Budget(600, Duration.ofSeconds(1));
 
         public Budget {

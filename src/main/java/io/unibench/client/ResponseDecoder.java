@@ -10,7 +10,7 @@ import java.util.Arrays;
  * chunked, {@code Content-Length} or until the connection closes — handed on as ranges of an array, without an
  * object per part. A read is copied once, into an array ({@link ByteBufArrays}); everything after works on arrays.
  * It replaces Netty's {@code HttpResponseDecoder}, whose header objects, content slices and pipeline hops were
- * ≈ 10% of the client's CPU per streamed request (bench/README.md).
+ * ≈ 10% of the client's CPU per streamed request (bench/HISTORY.md).
  *
  * <p>One response at a time: {@link #expectResponse()} arms it for the next one, and bytes that arrive when no
  * response is expected (after the end of one, before the next request) are a protocol error — the connection's

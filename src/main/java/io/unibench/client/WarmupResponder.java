@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link ServerCertificate#serverContext()}), so a client of an https target runs its handshake and TLS reads and
  * writes too. Its handshakes are full ones: Netty's BoringSSL server sends no TLS 1.3 session ticket (checked with
  * {@code openssl s_client -sess_out}), and the JDK's server, which does, made the warm-up 50–70 % slower under C1
- * (bench/README.md, "TLS in the client warm-up"). A run against a server that resumes sessions (nginx) still takes
+ * (bench/HISTORY.md, "TLS in the client warm-up"). A run against a server that resumes sessions (nginx) still takes
  * its session-resumption path cold. It reads nothing of the request but its length.
  */
 final class WarmupResponder implements AutoCloseable {

@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
  * Makes the records of the open loop's finished requests and hands them to the sinks, on one thread, a batch at a
  * time. The event loop that completes a request only queues it (one lock-free insert); this thread wakes every
  * {@value #PERIOD_MILLIS} ms and records what finished meanwhile. At 1,000 req/s a virtual thread per request spent
- * more CPU in hand-offs (park, unpark, carrier wake-ups) than in its own record work (bench/README.md, fourth
+ * more CPU in hand-offs (park, unpark, carrier wake-ups) than in its own record work (bench/HISTORY.md, fourth
  * session); here a request costs no thread switch, and the record work of a batch runs back to back.
  *
  * <p>A record reaches the sinks at most one period after its request ended; the moments in it are the request's

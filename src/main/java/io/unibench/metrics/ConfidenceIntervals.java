@@ -1,7 +1,7 @@
 package io.unibench.metrics;
 
 /**
- * The one implementation of the reports' 95 % confidence intervals (README, "Metric definitions": confidence
+ * The one implementation of the reports' 95 % confidence intervals (docs/metrics.md: confidence
  * intervals).
  *
  * <p><b>Percentiles: distribution-free order statistics.</b> Of {@code n} independent samples, the number {@code B}

@@ -5,7 +5,7 @@ import java.util.SplittableRandom;
 
 /**
  * The one decision "is B better, worse or the same as A?" for a per-request metric, from the two runs' request
- * distributions (README, "Comparing runs"). {@code runs compare}, {@code GET /api/compare} and the compare page all
+ * distributions (docs/outputs.md, "Run history": runs compare). {@code runs compare}, {@code GET /api/compare} and the compare page all
  * come here.
  *
  * <p><b>Percentiles (p50, p95, p99): bootstrap over requests.</b> The delta is B's percentile − A's (nearest rank,

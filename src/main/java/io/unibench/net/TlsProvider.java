@@ -9,7 +9,7 @@ import java.util.Locale;
 /**
  * The TLS implementation of the client and the simulator. BoringSSL (netty-tcnative) where its native library
  * loads: over https the JDK's SSLEngine cost 16x the CPU of plain http per streamed request under the launcher's
- * C1-only JIT, which does not intrinsify AES-GCM, and BoringSSL 1.3x (bench/README.md, "HTTPS"). Elsewhere the JDK's.
+ * C1-only JIT, which does not intrinsify AES-GCM, and BoringSSL 1.3x (bench/HISTORY.md, "HTTPS"). Elsewhere the JDK's.
  *
  * <p>{@code -Dunibench.tls=jdk} forces the JDK's (to compare, or to get around a broken native library);
  * {@code =openssl} fails loudly when BoringSSL cannot load instead of falling back.

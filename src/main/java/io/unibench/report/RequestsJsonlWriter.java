@@ -82,7 +82,7 @@ public final class RequestsJsonlWriter implements RecordSink {
 
     /*
      * Member names pre-quoted once (Jackson otherwise escapes every name of every record) and moments written by
-     * SecondsText: the same text as Jackson's double, at a fraction of the cost (bench/README.md, third round).
+     * SecondsText: the same text as Jackson's double, at a fraction of the cost (bench/HISTORY.md, third round).
      */
     private static final Field[] FIELDS = RequestFields.JSONL.toArray(new Field[0]);
     private static final SerializedString[] NAMES = names(FIELDS);

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * A validated scenario file ({@code unibench run --config FILE}): what to test, against whom, how hard. See the
- * README section "Scenario files" and {@code bench.schema.json}.
+ * A validated scenario file ({@code unibench run --config FILE}): what to test, against whom, how hard. See
+ * docs/scenarios.md and {@code bench.schema.json} (docs/reference/scenario-schema.md is generated from it).
  *
  * @param file              the file name, for messages and reports
  * @param name              run name (output folder)

@@ -11,7 +11,7 @@ import java.util.function.Function;
 
 /**
  * The simulator's knobs by name: one table that gives {@code unibench sim} its flags ({@code --NAME}), profile files
- * and {@code --profile} presets their keys, and the README its list. Names follow vLLM where vLLM has the setting.
+ * and {@code --profile} presets their keys, and docs/simulator.md its list. Names follow vLLM where vLLM has the setting.
  */
 public final class SimKnobs {
     /** One setting: its name (flag without dashes), value type, one-line description and how to read it. */

@@ -92,7 +92,7 @@ public final class RunComparison {
         }
     }
 
-    /** How the verdicts are decided, in one line (the README's "Comparing runs" in full). */
+    /** How the verdicts are decided, in one line (docs/outputs.md, "Run history", in full). */
     public static final String METHOD = "95% interval of B − A: percentiles by bootstrap over requests ("
             + SampleComparison.REPLICATES + " replicates, fixed seed), means by Welch's t; better/worse when it "
             + "excludes 0 and |Δ| ≥ " + (int) SampleComparison.MIN_EFFECT_PERCENT + "% of A, same when it lies within ±"

@@ -11,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  * so a chunk that is preempted by other threads costs no more CPU time, but a chunk whose (virtual) CPU is run
  * slowly underneath the kernel — a hypervisor descheduling or throttling the VM's vCPUs — costs more, in proportion.
  *
- * <p>Why: on the 2-vCPU VM of bench/README.md the host runs both vCPUs at ~15% speed for 20–100 ms every ~1.5 s
+ * <p>Why: on the 2-vCPU VM of bench/HISTORY.md the host runs both vCPUs at ~15% speed for 20–100 ms every ~1.5 s
  * (seen by a C loop with no Java and no network as well). Every thread of the benchmark, and the server on the same
  * host, is late then; the event-loop timer lag cannot tell that from the client's own queueing. This probe can,
  * and the self-check names it. Cost: one chunk (~10–50 µs) per period, a 0.1–0.5% of one core at 10 ms.

@@ -41,7 +41,7 @@ public record SelfCheckReport(double cpuAvgShare, double cpuMaxShare, double cpu
     public static final String WARNING = "the client may be the bottleneck — lower concurrency or use a larger machine";
     /**
      * Share of the run with slowed CPUs above which the report names the machine: below it, a few slow samples are
-     * noise (an interrupt storm, a hyperthread sibling); the VM of bench/README.md shows 3–12%.
+     * noise (an interrupt storm, a hyperthread sibling); the VM of bench/HISTORY.md shows 3–12%.
      */
     public static final double MACHINE_SLOW_NOTE_SHARE = 0.01;
     /** Other processes' share of the machine's CPUs from which the report says the machine was busy. */
