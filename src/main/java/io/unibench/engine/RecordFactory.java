@@ -87,10 +87,12 @@ public final class RecordFactory {
             cached = -1;
             source = clientSource;
         }
-        // what arrived, not what was asked: a JSON reply to a streamed request has no TTFT/TPOT/ITL of its own
+        // a success: what arrived, not what was asked (a JSON reply to a streamed request has no TTFT/TPOT/ITL of its
+        // own); a failure: what was asked, so a streamed request that failed is counted as a streamed one
+        boolean stream = r.success() ? r.stream() : r.stream() || request.stream();
         int target = request.prompt().targetTokens();
         return new RequestRecord(Position.single(index, request.requestId()),
-                new Timing(r.stream(), startEpochMillis, scheduledNanos, r.startNanos(), r.headersNanos(),
+                new Timing(stream, startEpochMillis, scheduledNanos, r.startNanos(), r.headersNanos(),
                         r.firstChunkNanos(), r.firstTokenNanos(), r.endNanos(), r.tokenChunkNanos(),
                         r.firstContentNanos()),
                 new Tokens(prompt, completion, cached, cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source,

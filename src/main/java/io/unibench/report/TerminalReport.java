@@ -57,7 +57,11 @@ public final class TerminalReport {
             section(sb, "Per-Request Metrics", perRequest(runs));
             sb.append(INTERVAL_NOTE).append("\n\n");
         }
-        if (PhasesTable.any(runs)) section(sb, "Phases", PhasesTable.of(runs));
+        if (PhasesTable.any(runs)) {
+            section(sb, "Phases", PhasesTable.of(runs));
+            String notes = PhasesTable.notes(runs);
+            if (!notes.isEmpty()) sb.append(notes).append('\n');
+        }
         if (runs.stream().anyMatch(r -> r.serverVsClient() != null)) {
             section(sb, "Server vs Client (the server's own timings)", serverVsClient(runs));
         }
