@@ -74,15 +74,6 @@ public record PhaseSummary(List<Row> rows, long newConnections, long reusedConne
         m.put("new_connections", newConnections);
         m.put("reused_connections", reusedConnections);
         m.put("retried_stale_connections", retriedStale);
-        if (staleWasted != null) {
-            Map<String, Object> w = new LinkedHashMap<>();
-            w.put("n", staleWasted.n());
-            w.put("avg_ms", staleWasted.avg());
-            w.put("p50_ms", staleWasted.p50());
-            w.put("p95_ms", staleWasted.p95());
-            w.put("p99_ms", staleWasted.p99());
-            m.put("stale_wasted", w);
-        }
         return m;
     }
 }

@@ -9,8 +9,7 @@ import java.util.List;
 /**
  * The "Phases" table: where a request's time goes — the client's queue, the network (DNS, connect, TLS, write), the
  * server (wait for the first byte, prefill to the first token) and generation — as avg/p50/p95/p99 in ms over
- * successful requests. Reused keep-alive connections count 0 for DNS, connect and TLS. "stale attempt wasted" is the
- * time of the first attempts lost on a pooled connection the server had closed (failed requests included); {@link #notes}
+ * successful requests. Reused keep-alive connections count 0 for DNS, connect and TLS. {@link #notes}
  * says how many connections were opened and reused, and what the stale retries cost, in words.
  */
 public final class PhasesTable {
@@ -36,12 +35,6 @@ public final class PhasesTable {
                         DisplayNumbers.format(row.avg(), 3), DisplayNumbers.format(row.p50(), 3),
                         DisplayNumbers.format(row.p95(), 3), DisplayNumbers.format(row.p99(), 3));
                 first = false;
-            }
-            PhaseSummary.Row w = p.staleWasted();
-            if (w != null) {
-                t.row("", "stale attempt wasted", Long.toString(w.n()), DisplayNumbers.format(w.avg(), 3),
-                        DisplayNumbers.format(w.p50(), 3), DisplayNumbers.format(w.p95(), 3),
-                        DisplayNumbers.format(w.p99(), 3));
             }
             t.row("", "connections opened / reused", p.newConnections() + " / " + p.reusedConnections(), "", "", "",
                     "");

@@ -105,8 +105,9 @@ public final class TerminalReport {
             if (r.serverVsClient() != null) {
                 sb.append("Note: ").append(r.info().label()).append(": Server vs Client: ")
                         .append(r.serverVsClient().requests()).append(" of ").append(s.successRequests())
-                        .append(" successful requests carried the server's timings; Server Prefill is its prompt_ms,"
-                                + " Server Decode per Token its predicted_ms / (predicted_n - 1); the differences are"
+                        .append(" successful requests carried the server's timings; Server Prefill is its prompt_ms")
+                        .append(r.serverVsClient().row(ServerVsClient.SERVER_DECODE) == null ? ".\n"
+                                : ", Server Decode per Token its predicted_ms / (predicted_n - 1); the differences are"
                                 + " per request (network, queueing before the server's slot, the client).\n");
                 if (r.serverVsClient().row(ServerVsClient.CLIENT_LATENCY_NO_STREAM) != null) {
                     sb.append("Note: ").append(r.info().label()).append(": a reply that was not streamed has no"
