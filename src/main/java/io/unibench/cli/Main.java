@@ -21,7 +21,8 @@ import java.io.PrintWriter;
         exitCodeListHeading = Main.EXIT_CODES_HEADING,
         exitCodeList = {Main.EXIT_CODE_0, Main.EXIT_CODE_1, Main.EXIT_CODE_2, Main.EXIT_CODE_3, Main.EXIT_CODE_5,
                 Main.EXIT_CODE_130},
-        subcommands = {PerfCommand.class, RunCommand.class, CheckCommand.class, SimCommand.class, RunsCommand.class,
+        subcommands = {PerfCommand.class, RunCommand.class, CheckCommand.class, CalibrateCommand.class, SimCommand.class,
+                RunsCommand.class,
                 ServeCommand.class, ScheduleCommand.class,
                 DatasetCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

@@ -18,7 +18,9 @@ import io.unibench.workload.Prompt;
 
 /**
  * Makes the {@link RequestRecord} of a finished request. Token counts come from the server's {@code usage}
- * when it sent one; otherwise they are counted on the client: with the user's {@code --tokenizer-path}
+ * when it sent one; without it, from llama.cpp's {@code timings} when the reply carried them ({@code prompt_n +
+ * cache_n} and {@code predicted_n}: exact, labelled {@link TokenSource#SERVER_TIMINGS}); otherwise they are counted
+ * on the client: with the user's {@code --tokenizer-path}
  * (labelled client-counted) or, without one, with the bundled cl100k_base encoding (labelled estimated,
  * since it is not the model's own tokenizer). Client counts cover the message contents only, not the
  * server's chat template, and the prefix-cache figure stays unknown (-1). The cached figure is the usage's (its
@@ -64,6 +66,15 @@ public final class RecordFactory {
                 cachedField = LLAMACPP_CACHED;
             }
             source = TokenSource.SERVER;
+        } else if (r.success() && exact(r.timings())) {
+            // no usage, but llama.cpp's own counts: exact, labelled as theirs
+            Timings t = r.timings();
+            prompt = t.promptN() + t.cacheN();
+            completion = t.predictedN();
+            cached = t.cacheN();
+            cachedField = LLAMACPP_CACHED;
+            reasoning = r.reasoning().isEmpty() ? 0 : -1;
+            source = TokenSource.SERVER_TIMINGS;
         } else if (r.success()) {
             prompt = promptTokens(request.prompt());
             completion = tokenizer.count(r.generatedText());
@@ -76,10 +87,12 @@ public final class RecordFactory {
             cached = -1;
             source = clientSource;
         }
-        // what arrived, not what was asked: a JSON reply to a streamed request has no TTFT/TPOT/ITL of its own
+        // a success: what arrived, not what was asked (a JSON reply to a streamed request has no TTFT/TPOT/ITL of its
+        // own); a failure: what was asked, so a streamed request that failed is counted as a streamed one
+        boolean stream = r.success() ? r.stream() : r.stream() || request.stream();
         int target = request.prompt().targetTokens();
         return new RequestRecord(Position.single(index, request.requestId()),
-                new Timing(r.stream(), startEpochMillis, scheduledNanos, r.startNanos(), r.headersNanos(),
+                new Timing(stream, startEpochMillis, scheduledNanos, r.startNanos(), r.headersNanos(),
                         r.firstChunkNanos(), r.firstTokenNanos(), r.endNanos(), r.tokenChunkNanos(),
                         r.firstContentNanos()),
                 new Tokens(prompt, completion, cached, cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source,
@@ -87,6 +100,11 @@ public final class RecordFactory {
                 new Outcome(r.success(), r.errorClass() == null ? null : r.errorClass().label(), r.httpStatus(),
                         r.errorMessage(), r.errorType(), r.finishReason()),
                 phases(r.wire()), serverTimings(r.timings()));
+    }
+
+    /** llama.cpp's timings with all three counts: prompt tokens computed and cached, tokens generated. */
+    private static boolean exact(Timings t) {
+        return t != null && t.promptN() >= 0 && t.cacheN() >= 0 && t.predictedN() >= 0;
     }
 
     /** A body's input: {@code prompt}, an embedding {@code input} (text or texts), a rerank query and documents. */

@@ -15,13 +15,20 @@ final class PhaseStats {
     private long reusedConnections;
     private long tlsHandshakes;
     private long retriedStale;
+    /** Per request sent again after a stale pooled connection: the wasted first attempt's time, ms. */
+    private final Distribution staleWastedMs = new Distribution();
 
     PhaseStats() {
         for (Phase p : Phase.values()) values.put(p, new Distribution());
     }
 
     void accept(RequestRecord r) {
-        if (r.retriedStaleConnection()) retriedStale++; // failed ones too: every retry is counted
+        if (r.retriedStaleConnection()) {
+            retriedStale++; // failed ones too: every retry is counted
+            if (r.timing().startNanos() != Moments.ABSENT) {
+                staleWastedMs.add((r.timing().startNanos() - r.phases().staleStartNanos()) / 1e6);
+            }
+        }
         if (!r.success() || r.phases().writeStartNanos() == Moments.ABSENT) return; // no wire timings known
         if (r.phases().newConnection()) newConnections++;
         else reusedConnections++;
@@ -43,6 +50,9 @@ final class PhaseStats {
                     Rounding.round(v.nearestRankHigh(95), 3),
                     Rounding.round(v.nearestRankHigh(99), 3)));
         }
-        return new PhaseSummary(rows, newConnections, reusedConnections, retriedStale);
+        PhaseSummary.Row stale = staleWastedMs.count() == 0 ? null : new PhaseSummary.Row(null, staleWastedMs.count(),
+                Rounding.round(staleWastedMs.mean(), 3), Rounding.round(staleWastedMs.nearestRankHigh(50), 3),
+                Rounding.round(staleWastedMs.nearestRankHigh(95), 3), Rounding.round(staleWastedMs.nearestRankHigh(99), 3));
+        return new PhaseSummary(rows, newConnections, reusedConnections, retriedStale, stale);
     }
 }

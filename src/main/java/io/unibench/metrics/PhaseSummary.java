@@ -12,11 +12,31 @@ import java.util.Map;
  * @param newConnections  successful requests that opened their connection
  * @param reusedConnections successful requests that reused one
  * @param retriedStale    requests (successful or not) sent again on a new connection after a stale pooled one
+ * @param staleWasted     the time those requests' wasted first attempts took (phase null), ms; null when none
  */
-public record PhaseSummary(List<Row> rows, long newConnections, long reusedConnections, long retriedStale) {
+public record PhaseSummary(List<Row> rows, long newConnections, long reusedConnections, long retriedStale,
+                           Row staleWasted) {
 
     public PhaseSummary {
         rows = List.copyOf(rows);
+    }
+
+    /** A summary without the stale retries' cost. */
+    public PhaseSummary(List<Row> rows, long newConnections, long reusedConnections, long retriedStale) {
+        this(rows, newConnections, reusedConnections, retriedStale, null);
+    }
+
+    /**
+     * The connections in one line: {@code 200 opened, 0 reused; 53 sent again after a stale pooled connection
+     * (counted as opened), the wasted attempts 0.41 ms each on average, 21.7 ms in all}.
+     */
+    public String connectionsLine() {
+        String line = newConnections + " opened, " + reusedConnections + " reused";
+        if (retriedStale == 0) return line;
+        line += "; " + retriedStale + " sent again after a stale pooled connection (counted as opened)";
+        if (staleWasted == null || staleWasted.avg() == null) return line;
+        return line + ", the wasted attempts " + staleWasted.avg() + " ms each on average, "
+                + Rounding.round(staleWasted.avg() * staleWasted.n(), 3) + " ms in all";
     }
 
     /** A summary without retry counts. */

@@ -47,6 +47,11 @@ public record RequestRecord(
     public enum TokenSource {
         /** The server's {@code usage} object. */
         SERVER,
+        /**
+         * The server's own counts without a {@code usage}: llama.cpp's {@code timings} ({@code prompt_n + cache_n}
+         * prompt tokens, {@code predicted_n} generated). Exact, as the usage's.
+         */
+        SERVER_TIMINGS,
         /** Counted by the client with a real tokenizer. */
         TOKENIZER,
         /** Estimated from characters; shown as an estimate. */

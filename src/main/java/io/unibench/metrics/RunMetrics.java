@@ -576,6 +576,7 @@ public final class RunMetrics implements RecordSink {
     private static String sourceLabel(RequestRecord.TokenSource source) {
         return switch (source) {
             case SERVER -> Summary.SOURCE_SERVER;
+            case SERVER_TIMINGS -> Summary.SOURCE_SERVER_TIMINGS;
             case TOKENIZER -> Summary.SOURCE_TOKENIZER;
             case ESTIMATE -> Summary.SOURCE_ESTIMATE;
         };

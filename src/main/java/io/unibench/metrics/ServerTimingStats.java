@@ -15,11 +15,31 @@ final class ServerTimingStats {
     private final Distribution decodeMs = new Distribution();
     private final Distribution tpotMs = new Distribution();
     private final Distribution tpotMinusDecodeMs = new Distribution();
+    private long streamed;
+    private long estimatedLeftOut;
+    private long notStreamed;
+    private final Distribution nsPrefillMs = new Distribution();
+    private final Distribution nsLatencyMs = new Distribution();
+    private final Distribution nsDecodeMs = new Distribution();
+    private final Distribution nsRestMs = new Distribution();
 
     void accept(RequestRecord r) {
         ServerTimings t = r.serverTimings();
         if (t == null || !r.success()) return;
         requests++;
+        if (!r.timing().stream()) {
+            // no TTFT: the latency holds the prefill and the whole decode
+            notStreamed++;
+            double latency = r.latencySeconds() * 1000;
+            if (Double.isFinite(t.promptMs()) && Double.isFinite(t.predictedMs()) && Double.isFinite(latency)) {
+                nsPrefillMs.add(t.promptMs());
+                nsDecodeMs.add(t.predictedMs());
+                nsLatencyMs.add(latency);
+                nsRestMs.add(latency - t.promptMs() - t.predictedMs());
+            }
+            return;
+        }
+        streamed++;
         double ttft = r.ttftSeconds() * 1000;
         if (Double.isFinite(t.promptMs()) && Double.isFinite(ttft)) {
             prefillMs.add(t.promptMs());
@@ -28,7 +48,11 @@ final class ServerTimingStats {
         }
         double decode = t.decodeMsPerToken();
         double tpot = r.tpotSeconds() * 1000;
-        if (Double.isFinite(decode) && Double.isFinite(tpot)) {
+        RequestRecord.TokenSource source = r.tokens().source();
+        boolean exact = source == RequestRecord.TokenSource.SERVER || source == RequestRecord.TokenSource.SERVER_TIMINGS;
+        if (!exact && Double.isFinite(decode) && Double.isFinite(tpot)) {
+            estimatedLeftOut++; // a TPOT from the client's count is not subtracted from the server's figure
+        } else if (Double.isFinite(decode) && Double.isFinite(tpot)) {
             decodeMs.add(decode);
             tpotMs.add(tpot);
             tpotMinusDecodeMs.add(tpot - decode);
@@ -39,13 +63,21 @@ final class ServerTimingStats {
     ServerVsClient summary() {
         if (requests == 0) return null;
         List<ServerVsClient.Row> rows = new ArrayList<>();
-        rows.add(row(ServerVsClient.SERVER_PREFILL, prefillMs));
-        rows.add(row(ServerVsClient.CLIENT_TTFT, ttftMs));
-        rows.add(row(ServerVsClient.TTFT_MINUS_PREFILL, ttftMinusPrefillMs));
-        rows.add(row(ServerVsClient.SERVER_DECODE, decodeMs));
-        rows.add(row(ServerVsClient.CLIENT_TPOT, tpotMs));
-        rows.add(row(ServerVsClient.TPOT_MINUS_DECODE, tpotMinusDecodeMs));
-        return new ServerVsClient(requests, rows);
+        if (streamed > 0) {
+            rows.add(row(ServerVsClient.SERVER_PREFILL, prefillMs));
+            rows.add(row(ServerVsClient.CLIENT_TTFT, ttftMs));
+            rows.add(row(ServerVsClient.TTFT_MINUS_PREFILL, ttftMinusPrefillMs));
+            rows.add(row(ServerVsClient.SERVER_DECODE, decodeMs));
+            rows.add(row(ServerVsClient.CLIENT_TPOT, tpotMs));
+            rows.add(row(ServerVsClient.TPOT_MINUS_DECODE, tpotMinusDecodeMs));
+        }
+        if (notStreamed > 0) {
+            if (streamed == 0) rows.add(row(ServerVsClient.SERVER_PREFILL, nsPrefillMs));
+            rows.add(row(ServerVsClient.SERVER_DECODE_WHOLE, nsDecodeMs));
+            rows.add(row(ServerVsClient.CLIENT_LATENCY_NO_STREAM, nsLatencyMs));
+            rows.add(row(ServerVsClient.LATENCY_MINUS_SERVER, nsRestMs));
+        }
+        return new ServerVsClient(requests, rows, estimatedLeftOut);
     }
 
     private static ServerVsClient.Row row(String metric, Distribution d) {

@@ -112,7 +112,10 @@ public record Summary(
     public static final String TOTAL_CACHED_TOKENS = "Total Cached Tokens";
     public static final String AVG_FIRST_CHUNK = "Avg First Chunk (ms)";
     public static final String AVG_ITL_PER_TOKEN = "Avg ITL per Token (ms)";
-    /** "server", "client tokenizer", "estimated" or "mixed: server 90, estimated 10". */
+    /**
+     * "server" ({@code usage}), "server timings" (llama.cpp's {@code timings} without a usage), "client tokenizer",
+     * "estimated" or "mixed: server 90, estimated 10".
+     */
     public static final String TOKEN_COUNT_SOURCE = "Token Count Source";
     public static final String AVG_QUEUE_DELAY = "Avg Queue Delay (ms)";
     public static final String AVG_LATENCY_INCL_QUEUE = "Avg Latency incl. Queue (s)";
@@ -163,6 +166,8 @@ public record Summary(
     public static final String PERCENTILE_METHOD = "Percentile Method";
 
     public static final String SOURCE_SERVER = "server";
+    /** llama.cpp's {@code timings} (no usage): exact. */
+    public static final String SOURCE_SERVER_TIMINGS = "server timings";
     public static final String SOURCE_TOKENIZER = "client tokenizer";
     public static final String SOURCE_ESTIMATE = "estimated";
 
@@ -173,7 +178,9 @@ public record Summary(
 
     /** True when some token counts were not reported by the server; reports label them. */
     public boolean tokenCountsNotFromServer() {
-        return tokenCountSource != null && !tokenCountSource.equals(SOURCE_SERVER);
+        // "server", "server timings" and a mix of the two are the server's own counts
+        return tokenCountSource != null
+                && (tokenCountSource.contains(SOURCE_TOKENIZER) || tokenCountSource.contains(SOURCE_ESTIMATE));
     }
 
     /** Ordered key → value (Double, Long, String or null) for {@code benchmark_summary.json}. */

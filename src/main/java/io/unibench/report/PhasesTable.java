@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * The "Phases" table: where a request's time goes — the client's queue, the network (DNS, connect, TLS, write), the
  * server (wait for the first byte, prefill to the first token) and generation — as avg/p50/p95/p99 in ms over
- * successful requests. Reused keep-alive connections count 0 for DNS, connect and TLS. The last line counts the
- * requests sent again after a stale pooled connection (failed ones included).
+ * successful requests. Reused keep-alive connections count 0 for DNS, connect and TLS. {@link #notes}
+ * says how many connections were opened and reused, and what the stale retries cost, in words.
  */
 public final class PhasesTable {
     private static final TextTable.Align L = TextTable.Align.LEFT;
@@ -36,11 +36,22 @@ public final class PhasesTable {
                         DisplayNumbers.format(row.p95(), 3), DisplayNumbers.format(row.p99(), 3));
                 first = false;
             }
-            t.row("", "connections new / reused", p.newConnections() + " / " + p.reusedConnections(), "", "", "", "");
-            t.row("", "stale connections retried", Long.toString(p.retriedStale()), "", "", "", "");
+            t.row("", "connections opened / reused", p.newConnections() + " / " + p.reusedConnections(), "", "", "",
+                    "");
             t.separator();
         }
         return t;
+    }
+
+    /** One line per run whose requests met stale pooled connections: how many, and what they cost. */
+    public static String notes(List<RunResult> runs) {
+        StringBuilder sb = new StringBuilder();
+        for (RunResult r : runs) {
+            if (r.phases().retriedStale() == 0) continue;
+            sb.append("Note: ").append(r.info().label()).append(": connections: ").append(r.phases().connectionsLine())
+                    .append(".\n");
+        }
+        return sb.toString();
     }
 
     /** {@code 8}, or a paced run's rate: {@code 10 req/s} (open loop) or {@code 8 @ 10 req/s} (bounded). */

@@ -48,7 +48,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code tokens_per_chunk} (null when undefined); {@code itl_s}, the intervals between text-carrying chunks;
  * {@code prompt_tokens, completion_tokens, cached_tokens} (null when unknown / not reported),
  * {@code cached_token_source} ({@code server}, or {@code estimate} for the multi-turn client estimate; null when
- * unknown) and {@code token_source} ({@code server}, {@code tokenizer}, {@code estimate});
+ * unknown) and {@code token_source} ({@code server}, {@code server_timings}: llama.cpp's timings without a usage,
+ * {@code tokenizer}, {@code estimate});
  * {@code target_prompt_tokens} and {@code synthesized_prompt_tokens}: the length a synthetic prompt (multi-turn: this
  * turn's new message) was aimed at and the length it has under the client's tokenizer (null when not synthesized);
  * {@code error_type}: a failure's error type in the server's words (the error object's {@code type}, with

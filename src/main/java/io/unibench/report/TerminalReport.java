@@ -57,7 +57,11 @@ public final class TerminalReport {
             section(sb, "Per-Request Metrics", perRequest(runs));
             sb.append(INTERVAL_NOTE).append("\n\n");
         }
-        if (PhasesTable.any(runs)) section(sb, "Phases", PhasesTable.of(runs));
+        if (PhasesTable.any(runs)) {
+            section(sb, "Phases", PhasesTable.of(runs));
+            String notes = PhasesTable.notes(runs);
+            if (!notes.isEmpty()) sb.append(notes).append('\n');
+        }
         if (runs.stream().anyMatch(r -> r.serverVsClient() != null)) {
             section(sb, "Server vs Client (the server's own timings)", serverVsClient(runs));
         }
@@ -92,13 +96,31 @@ public final class TerminalReport {
                         .append(" (the server returned no usage); token and tok/s figures, TPOT, ITL per token and"
                                 + " tokens per chunk are not the server's (benchmark_summary.json lists them under \""
                                 + Summary.FROM_CLIENT_TOKEN_COUNTS + "\").\n");
+            } else if (s.tokenCountSource() != null && s.tokenCountSource().contains(Summary.SOURCE_SERVER_TIMINGS)) {
+                sb.append("Note: ").append(r.info().label()).append(": token counts are ")
+                        .append(Summary.SOURCE_SERVER_TIMINGS.equals(s.tokenCountSource())
+                                ? "the server's timings" : s.tokenCountSource())
+                        .append(" (no usage was sent; llama.cpp's timings: prompt_n + cache_n, predicted_n): exact.\n");
             }
             if (r.serverVsClient() != null) {
                 sb.append("Note: ").append(r.info().label()).append(": Server vs Client: ")
                         .append(r.serverVsClient().requests()).append(" of ").append(s.successRequests())
-                        .append(" successful requests carried the server's timings; Server Prefill is its prompt_ms,"
-                                + " Server Decode per Token its predicted_ms / (predicted_n - 1); the differences are"
+                        .append(" successful requests carried the server's timings; Server Prefill is its prompt_ms")
+                        .append(r.serverVsClient().row(ServerVsClient.SERVER_DECODE) == null ? ".\n"
+                                : ", Server Decode per Token its predicted_ms / (predicted_n - 1); the differences are"
                                 + " per request (network, queueing before the server's slot, the client).\n");
+                if (r.serverVsClient().row(ServerVsClient.CLIENT_LATENCY_NO_STREAM) != null) {
+                    sb.append("Note: ").append(r.info().label()).append(": a reply that was not streamed has no"
+                            + " TTFT: its Client Latency holds the server's prefill and its whole decode (Server Decode"
+                            + " (whole reply), predicted_ms); Latency - Server Prefill - Decode is what the server's"
+                            + " clock does not see.\n");
+                }
+                if (r.serverVsClient().estimatedLeftOut() > 0) {
+                    sb.append("Note: ").append(r.info().label()).append(": ")
+                            .append(r.serverVsClient().estimatedLeftOut()).append(" requests are left out of Client"
+                                    + " TPOT and TPOT - Server Decode per Token: their token counts were the client's,"
+                                    + " not the server's.\n");
+                }
             }
             if (r.goodput() != null) {
                 sb.append("Note: ").append(r.info().label()).append(": Goodput = requests per second that met every ")
@@ -365,6 +387,7 @@ public final class TerminalReport {
     private static String describeSource(String source) {
         return switch (source) {
             case Summary.SOURCE_TOKENIZER -> "counted by the client tokenizer";
+            case Summary.SOURCE_SERVER_TIMINGS -> "the server's timings (prompt_n + cache_n, predicted_n)";
             case Summary.SOURCE_ESTIMATE -> "estimated from characters";
             default -> source;
         };

@@ -38,7 +38,7 @@ public final class CostMeter implements RecordSink {
         uncachedInput += Math.max(prompt - cached, 0);
         cachedInput += Math.min(cached, prompt);
         output += Math.max(t.completion(), 0);
-        if (t.source() != RequestRecord.TokenSource.SERVER) estimated++;
+        if (t.source() != RequestRecord.TokenSource.SERVER && t.source() != RequestRecord.TokenSource.SERVER_TIMINGS) estimated++;
     }
 
     synchronized Totals totals() {

@@ -9,7 +9,10 @@ import java.util.List;
  *
  * <p>Gauges summed over label sets (several models, data-parallel ranks); the KV-cache use averaged over them.
  * Each series lists its names newest first: vLLM renamed {@code gpu_cache_usage_perc} to {@code kv_cache_usage_perc}
- * and {@code gpu_prefix_cache_*} to {@code prefix_cache_*}.
+ * and {@code gpu_prefix_cache_*} to {@code prefix_cache_*}. llama.cpp counts the prompt tokens it computed
+ * ({@code prompt_tokens_total}, excluding cached) and those it reused ({@code prompt_tokens_cached_total}) apart: its
+ * prefix-cache queries are their sum. Recent llama.cpp builds (2026) expose no KV-cache gauge
+ * ({@code kv_cache_usage_ratio} was removed), so their KV-cache column stays empty.
  */
 public enum ServerEngine {
     VLLM("vLLM", "vllm:num_requests_running",
@@ -31,7 +34,7 @@ public enum ServerEngine {
     LLAMACPP("llama.cpp", "llamacpp:requests_processing",
             List.of("llamacpp:requests_processing"), List.of("llamacpp:requests_deferred"),
             List.of("llamacpp:kv_cache_usage_ratio"),
-            List.of(), List.of(), List.of(),
+            List.of("llamacpp:prompt_tokens_cached_total"), List.of(), List.of(),
             List.of("llamacpp:tokens_predicted_total"), List.of("llamacpp:prompt_tokens_total"));
 
     private final String label;
@@ -70,8 +73,10 @@ public enum ServerEngine {
 
     /** This engine's figures from one scrape; NaN for a series it does not expose. */
     public ServerSample sample(Exposition e, long epochMs) {
-        return new ServerSample(epochMs, sum(e, running), sum(e, waiting), mean(e, kvUse), sum(e, prefixHits),
-                sum(e, prefixQueries), mean(e, prefixHitRate), sum(e, generated), sum(e, prompt));
+        double hits = sum(e, prefixHits);
+        double queries = this == LLAMACPP ? hits + sum(e, prompt) : sum(e, prefixQueries);
+        return new ServerSample(epochMs, sum(e, running), sum(e, waiting), mean(e, kvUse), hits,
+                queries, mean(e, prefixHitRate), sum(e, generated), sum(e, prompt));
     }
 
     private static double sum(Exposition e, List<String> names) {

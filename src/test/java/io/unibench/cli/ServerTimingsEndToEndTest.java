@@ -83,6 +83,56 @@ class ServerTimingsEndToEndTest {
                 "6 of 6 successful requests carried the server's timings");
     }
 
+    /** The extra arguments of {@link #args} with the usage switched off, as a user tells a llama.cpp server. */
+    private List<String> argsWithoutUsage(SimServer sim, String... extra) {
+        List<String> a = args(sim, extra);
+        a.set(a.indexOf("{\"ignore_eos\": true}"),
+                "{\"ignore_eos\": true, \"stream_options\": {\"include_usage\": false}}");
+        return a;
+    }
+
+    @Test
+    void withoutUsageTheTokenCountsAreTheServersTimingsAndSaySo() throws IOException {
+        CliHarness.Run run;
+        try (SimServer sim = sim(true)) {
+            run = CliHarness.main(argsWithoutUsage(sim).toArray(String[]::new));
+            assertThat(run.exit()).as(run.err()).isZero();
+        }
+        for (JsonNode r : requests()) {
+            // exact: the server's predicted_n, never a character estimate of the text
+            assertThat(r.get("completion_tokens").asInt()).isEqualTo(TOKENS).isEqualTo(r.get("server_predicted_n").asInt());
+            assertThat(r.get("prompt_tokens").asInt())
+                    .isEqualTo(r.get("server_prompt_n").asInt() + r.get("server_cache_n").asInt());
+            assertThat(r.get("token_source").asText()).isEqualTo("server_timings");
+            assertThat(r.get("cached_tokens").asInt()).isEqualTo(r.get("server_cache_n").asInt());
+        }
+        JsonNode summary = JSON.readTree(out.resolve("t/parallel_1_number_6/benchmark_summary.json").toFile());
+        assertThat(summary.get("Token Count Source").asText()).isEqualTo("server timings");
+        assertThat(summary.has("From Client Token Counts")).isFalse();
+        assertThat(summary.get("Cached Tokens Source").asText()).isEqualTo("timings.cache_n");
+        assertThat(summary.get("Avg Client TPOT (ms)").asDouble()).isGreaterThanOrEqualTo(ITL_MS - 1);
+        assertThat(run.out()).contains("token counts are the server's timings").doesNotContain("estimated from characters");
+    }
+
+    @Test
+    void aReplyNotStreamedIsComparedByItsLatencyAndTheServersWholeDecode() throws IOException {
+        CliHarness.Run run;
+        try (SimServer sim = sim(true)) {
+            run = CliHarness.main(args(sim, "--no-stream").toArray(String[]::new));
+            assertThat(run.exit()).as(run.err()).isZero();
+        }
+        JsonNode summary = JSON.readTree(out.resolve("t/parallel_1_number_6/benchmark_summary.json").toFile());
+        assertThat(summary.has("Avg TTFT - Server Prefill (ms)")).isFalse();
+        double decode = summary.get("Avg Server Decode (whole reply) (ms)").asDouble();
+        assertThat(decode).isGreaterThanOrEqualTo((TOKENS - 1) * ITL_MS - 1e-6);
+        assertThat(summary.get("Avg Latency - Server Prefill - Decode (ms)").asDouble())
+                .isLessThan(summary.get("Avg Client Latency (not streamed) (ms)").asDouble() - decode + 1e-6);
+        String report = Files.readString(out.resolve("t/performance_summary.txt"));
+        assertThat(report).contains("Client Latency (not streamed)", "Server Decode (whole reply)",
+                "Latency - Server Prefill - Decode", "a reply that was not streamed has no TTFT")
+                .doesNotContain("TTFT - Server Prefill");
+    }
+
     @Test
     void theStoredRunRebuildsTheSameServerVsClientTable() {
         String db = out.resolve("history.db").toString();

@@ -99,7 +99,7 @@ class PhaseTimingTest {
             assertThat(phases.row(Phase.CONNECT).n()).isEqualTo(2);
             assertThat(phases.row(Phase.TLS)).isNull(); // no handshake in the run: the row is left out
             assertThat(TerminalReport.render(java.util.List.of(result), Map.of()))
-                    .contains("Phases").contains("TCP connect").contains("connections new / reused");
+                    .contains("Phases").contains("TCP connect").contains("connections opened / reused");
         }
     }
 }

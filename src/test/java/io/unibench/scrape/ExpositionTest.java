@@ -83,6 +83,18 @@ class ExpositionTest {
         assertThat(s.waiting()).isEqualTo(1);
         assertThat(s.kvUse()).isEqualTo(0.41);
         assertThat(s.generated()).isEqualTo(9120);
+        assertThat(s.prefixHits()).isNaN(); // this older build's exposition has no cached-prompt counter
+    }
+
+    /** Captured from a real llama-server (build b0 of 2026-08-22, --metrics) after two replies: 36 of 74 cached. */
+    @Test
+    void llamacppOfARealBuildGivesItsPrefixHitsAndNoKvGauge() throws IOException {
+        ServerSample s = sample("llamacpp-real.txt", ServerEngine.LLAMACPP);
+        assertThat(s.running()).isEqualTo(0);
+        assertThat(s.prefixHits()).isEqualTo(36);
+        assertThat(s.prefixQueries()).isEqualTo(36 + 38);
+        assertThat(s.kvUse()).isNaN();
+        assertThat(s.generated()).isEqualTo(16);
     }
 
     @Test

@@ -117,6 +117,16 @@ public final class CpuMonitor {
         public synchronized Samples stop() {
             if (result != null) return result;
             if (timer != null) timer.shutdownNow();
+            result = figures();
+            return result;
+        }
+
+        /** The figures so far, sampling going on (the live view's judgement); the final ones once stopped. */
+        public synchronized Samples soFar() {
+            return result != null ? result : figures();
+        }
+
+        private Samples figures() {
             long cpu = readings.processCpuNanos();
             long wall = readings.nanoTime();
             Usage whole = usage(startCpu, cpu, (wall - startWall) / 1e9);
@@ -143,8 +153,7 @@ public final class CpuMonitor {
             }
             double max = window == null || samples == 0 ? (window == null ? whole : window).utilisation()
                     : Math.max(steadyMax, window.utilisation());
-            result = new Samples(whole, window, max, others, machineCpus, waits);
-            return result;
+            return new Samples(whole, window, max, others, machineCpus, waits);
         }
 
         private Usage usage(long fromCpu, long toCpu, double seconds) {

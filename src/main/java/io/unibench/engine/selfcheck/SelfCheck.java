@@ -66,6 +66,15 @@ public final class SelfCheck {
         });
     }
 
+    /** On a sampler and probes the caller drives (the tests: injected readings, fixed lags); no machine probe. */
+    SelfCheck(Thresholds thresholds, CpuMonitor.Sampler cpu, LagProbe eventLoops, LagProbe virtualThreads) {
+        this.thresholds = thresholds;
+        this.eventLoops = eventLoops;
+        this.virtualThreads = virtualThreads;
+        this.machine = null;
+        this.cpu = cpu;
+    }
+
     /** Starts with the default thresholds and periods; {@code clientLoops} may be null (no event-loop probe). */
     public static SelfCheck start(EventExecutorGroup clientLoops) {
         return start(clientLoops, Thresholds.DEFAULT, CPU_PERIOD, LAG_PERIOD, STARTUP);
@@ -95,16 +104,23 @@ public final class SelfCheck {
     }
 
     /**
-     * A warning for the live view when the last period's CPU and the steady window's event-loop lag p99 so far are
-     * both above their thresholds (the report's rule, on the figures so far); null when fine or still starting.
+     * A warning for the live view: the report's client-bound rule ({@link SelfCheckReport#bottleneck()}) on the steady
+     * window so far — CPU used or waited for, timer lag p99 of the worse scheduler, a window long enough to judge —
+     * so the live view never warns where the report would not; null when fine or still starting.
      */
     public String warningNow() {
-        double share = cpu.lastShare();
-        if (!(share > thresholds.cpuShare()) || eventLoops == null) return null;
-        double lag = eventLoops.steady().p99Millis();
-        if (!(lag > thresholds.lagP99Millis())) return null;
-        return String.format(java.util.Locale.ROOT, "client CPU at %.0f%% of its cores, event-loop lag p99 %.1f ms: "
-                + "the client may be the bottleneck", share * 100, lag);
+        return liveWarning(cpu.soFar(), eventLoops == null ? null : eventLoops.steady(), virtualThreads.steady(),
+                thresholds);
+    }
+
+    /** The live view's warning on figures so far (the one rule, {@link SelfCheckReport#bottleneck()}); null when fine. */
+    static String liveWarning(CpuMonitor.Samples soFar, LagProbe.LagHistogramView loop, LagProbe.LagHistogramView vt,
+                              Thresholds thresholds) {
+        if (soFar.steady() == null) return null; // start-up: not judged
+        SelfCheckReport r = report(soFar, loop, vt, null, thresholds);
+        if (!r.bottleneck()) return null;
+        String line = r.warningLine();
+        return line.startsWith("Warning: ") ? line.substring("Warning: ".length()) : line;
     }
 
     /**
@@ -118,7 +134,7 @@ public final class SelfCheck {
                 CpuMonitor.Samples c = cpu.stop();
                 LagProbe.LagHistogramView loop = eventLoops == null ? null : window(c, eventLoops);
                 LagProbe.LagHistogramView vt = window(c, virtualThreads);
-                MachineSpeedProbe.View speed = machine.stop();
+                MachineSpeedProbe.View speed = machine == null ? null : machine.stop();
                 report = report(c, loop, vt, speed, thresholds);
             }
             return report;

@@ -193,6 +193,63 @@ class ClientBoundTest {
         assertThat(rep.summaryKeys()).containsEntry("Self-Check Window (s)", 0.0);
     }
 
+    /** A probe whose steady window holds {@code view}: the live view's lag, injected. */
+    private static LagProbe fixed(LagProbe.LagHistogramView view) {
+        return new LagProbe() {
+            @Override public LagHistogramView stop() { return view; }
+            @Override public LagHistogramView now() { return view; }
+            @Override public void markSteady() {}
+            @Override public LagHistogramView steady() { return view; }
+        };
+    }
+
+    @Test
+    void theLiveViewWarnsAStarvedClientAsTheReportDoes() {
+        // taskset -c 0 beside a burner: 31% of its core used, 60% waited for; every timer late
+        FakeReadings r = new FakeReadings(1, 2);
+        CpuMonitor.Sampler s = new CpuMonitor.Sampler(r, SelfCheck.STARTUP, null);
+        SelfCheck check = new SelfCheck(SelfCheck.Thresholds.DEFAULT, s, fixed(lags(900, 3, 5, 20)),
+                fixed(lags(900, 10, 5, 70)));
+        for (int i = 1; i <= 20; i++) {
+            r.advance(0.2, 0.31, 0.35, 0.6);
+            s.tick();
+        }
+        // the last period's CPU alone (31%, under 40%) said nothing: the live view missed the starved client
+        assertThat(s.lastShare()).isLessThan(0.40);
+        assertThat(check.warningNow()).startsWith(SelfCheckReport.WARNING).contains("(starved)");
+        assertThat(check.stop().bottleneck()).isTrue();
+    }
+
+    @Test
+    void theLiveViewDoesNotCryWolfOnAnIdleClientWithOneBusyPeriodOnAJitteryMachine() {
+        // 4 s at 3% of 2 cores with one 200 ms burst at 60% (a GC, a report written) as the latest period; the
+        // machine delays a few timer samples by 40 ms: the steady window is neither busy nor starved
+        FakeReadings r = new FakeReadings(2, 2);
+        CpuMonitor.Sampler s = new CpuMonitor.Sampler(r, SelfCheck.STARTUP, null);
+        LagProbe jitter = fixed(lags(400, 0.5, 33, 40));
+        SelfCheck check = new SelfCheck(SelfCheck.Thresholds.DEFAULT, s, jitter, jitter);
+        for (int i = 1; i <= 20; i++) {
+            r.advance(0.2, i == 20 ? 0.60 : 0.03, 0.60);
+            s.tick();
+        }
+        assertThat(s.lastShare()).isGreaterThan(0.40); // the old live rule: last period's CPU and the lag: a warning
+        assertThat(check.warningNow()).isNull();
+        assertThat(check.stop().bottleneck()).isFalse();
+    }
+
+    @Test
+    void theLiveViewSaysNothingDuringTheStartUp() {
+        FakeReadings r = new FakeReadings(1, 2);
+        CpuMonitor.Sampler s = new CpuMonitor.Sampler(r, SelfCheck.STARTUP, null);
+        SelfCheck check = new SelfCheck(SelfCheck.Thresholds.DEFAULT, s, fixed(lags(90, 30, 2, 40)),
+                fixed(lags(90, 30, 2, 40)));
+        for (int i = 1; i <= 4; i++) {
+            r.advance(0.2, 0.95, 0, 0);
+            s.tick();
+        }
+        assertThat(check.warningNow()).isNull();
+    }
+
     @Test
     void procStatGivesTheMachinesBusyTimeAndCpus() {
         Readings.MachineCpu m = Readings.procStat(List.of(
