@@ -214,6 +214,7 @@ final class PerfRun {
                 }
                 stopped = ran.stopped();
                 failure = ran.failure();
+                if (failure == null && sla != null) failure = sla.failure(); // sla_summary.json could not be written
                 serverCounted = points.serverCounted();
                 events.close(); // the bar's last line before the report
                 String text = TerminalReport.render(ran.points(), basicInfo(spec, ran.checks(), stopped))
