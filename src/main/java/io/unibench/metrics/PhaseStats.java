@@ -15,6 +15,9 @@ final class PhaseStats {
     private long reusedConnections;
     private long tlsHandshakes;
     private long retriedStale;
+    private long retries;
+    private long retriedRequests;
+    private long retryWaitNanos;
 
     PhaseStats() {
         for (Phase p : Phase.values()) values.put(p, new Distribution());
@@ -22,6 +25,11 @@ final class PhaseStats {
 
     void accept(RequestRecord r) {
         if (r.retriedStaleConnection()) retriedStale++; // failed ones too: every retry is counted
+        if (r.outcome().retries() > 0) { // --retry-on: refusals sent again, failed ones too
+            retries += r.outcome().retries();
+            retriedRequests++;
+            retryWaitNanos += r.outcome().retryWaitNanos();
+        }
         if (!r.success() || r.phases().writeStartNanos() == Moments.ABSENT) return; // no wire timings known
         if (r.phases().newConnection()) newConnections++;
         else reusedConnections++;
@@ -43,6 +51,7 @@ final class PhaseStats {
                     Rounding.round(v.nearestRankHigh(95), 3),
                     Rounding.round(v.nearestRankHigh(99), 3)));
         }
-        return new PhaseSummary(rows, newConnections, reusedConnections, retriedStale);
+        return new PhaseSummary(rows, newConnections, reusedConnections, retriedStale, retries, retriedRequests,
+                Rounding.round(retryWaitNanos / 1e6, 3));
     }
 }

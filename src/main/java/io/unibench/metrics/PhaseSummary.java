@@ -12,11 +12,20 @@ import java.util.Map;
  * @param newConnections  successful requests that opened their connection
  * @param reusedConnections successful requests that reused one
  * @param retriedStale    requests (successful or not) sent again on a new connection after a stale pooled one
+ * @param retries         refusals sent again ({@code --retry-on}), over all requests
+ * @param retriedRequests requests (successful or not) that were retried at least once
+ * @param retryWaitMs     the back-off waited before those retries, in total (ms)
  */
-public record PhaseSummary(List<Row> rows, long newConnections, long reusedConnections, long retriedStale) {
+public record PhaseSummary(List<Row> rows, long newConnections, long reusedConnections, long retriedStale,
+                           long retries, long retriedRequests, double retryWaitMs) {
 
     public PhaseSummary {
         rows = List.copyOf(rows);
+    }
+
+    /** A summary without refusals retried. */
+    public PhaseSummary(List<Row> rows, long newConnections, long reusedConnections, long retriedStale) {
+        this(rows, newConnections, reusedConnections, retriedStale, 0, 0, 0);
     }
 
     /** A summary without retry counts. */
@@ -33,7 +42,7 @@ public record PhaseSummary(List<Row> rows, long newConnections, long reusedConne
     }
 
     public boolean isEmpty() {
-        return rows.isEmpty();
+        return rows.isEmpty() && retries == 0;
     }
 
     /** The Phases table's data (ours: evalscope has none), as the run history stores it: rows in phase order, ms. */
@@ -54,6 +63,11 @@ public record PhaseSummary(List<Row> rows, long newConnections, long reusedConne
         m.put("new_connections", newConnections);
         m.put("reused_connections", reusedConnections);
         m.put("retried_stale_connections", retriedStale);
+        if (retries > 0) { // only a run that retried: the stored tables of others stay as they were
+            m.put("retries", retries);
+            m.put("retried_requests", retriedRequests);
+            m.put("retry_wait_ms", retryWaitMs);
+        }
         return m;
     }
 }

@@ -103,7 +103,7 @@ class RequestsJsonlWriterTest {
                 "cached_token_source", "token_source", "target_prompt_tokens", "synthesized_prompt_tokens",
                 "error_type", "server_prompt_n", "server_prompt_ms", "server_predicted_n", "server_predicted_ms",
                 "server_cache_n", "retried_stale_connection", "stale_attempt_start_s", "cached_token_field",
-                "first_content_token_s", "ttfct_s", "answer_tpot_s", "reasoning_tokens");
+                "first_content_token_s", "ttfct_s", "answer_tpot_s", "reasoning_tokens", "retries", "retry_wait_s");
     }
 
     /**
