@@ -94,6 +94,55 @@ class RunLimitsEndToEndTest {
         }
     }
 
+    /** The scenario file's keys map onto the same spec: retries against the 429s, then a token budget stops it. */
+    @Test
+    void aScenarioFilesRetryAndBudgetKeysWorkAsPerfsFlags() throws IOException {
+        try (SimServer sim = refusing()) {
+            Path file = out.resolve("limits.yaml");
+            Files.writeString(file, """
+                    name: limits
+                    providers:
+                      - {name: p, base_url: "%s", model: m}
+                    generation: {temperature: 0, max_tokens: 4}
+                    concurrency: {levels: [1, 2], requests_per_level: 12}
+                    retry: {on: [429], max_retries: 10}
+                    budget: {max_total_tokens: 150}
+                    scenarios:
+                      - {name: qa, type: chat, stream: true, prompt: "hello"}
+                    """.formatted(sim.baseUrl() + "/v1"));
+            CliHarness.Run run = CliHarness.run("--config", file.toString(), "--outputs-dir",
+                    out.resolve("runs").toString(), "--no-timestamp", "--no-db");
+            assertThat(run.exit()).as(run.err()).isZero();
+            assertThat(run.err()).containsPattern("Stopped: budget reached: 1\\d\\d of 150 tokens; the report above is "
+                    + "partial\\.");
+            List<JsonNode> rows = new ArrayList<>();
+            for (String line : Files.readAllLines(out.resolve("runs/limits/p/qa/parallel_1/requests.jsonl"))) {
+                rows.add(JSON.readTree(line));
+            }
+            assertThat(rows).isNotEmpty().allMatch(r -> r.get("success").asBoolean()); // every 429 retried
+            assertThat(rows.stream().mapToInt(r -> r.get("retries").asInt()).sum()).isPositive();
+            assertThat(rows.size()).isLessThan(12); // the budget struck in the first level
+            assertThat(out.resolve("runs/limits/p/qa/parallel_2")).doesNotExist();
+        }
+    }
+
+    @Test
+    void aScenarioFilesLimitsAreCheckedByTheSharedRules() throws IOException {
+        Path file = out.resolve("bad.yaml");
+        Files.writeString(file, """
+                name: bad
+                providers:
+                  - {name: p, base_url: "http://127.0.0.1:1/v1", model: m}
+                concurrency: {levels: [1], requests_per_level: 2}
+                budget: {max_cost: 2}
+                scenarios:
+                  - {name: qa, type: chat, prompt: "hello"}
+                """);
+        CliHarness.Run run = CliHarness.run("--config", file.toString(), "--no-db");
+        assertThat(run.exit()).as(run.err()).isEqualTo(2);
+        assertThat(run.err()).contains("budget.max_cost: 2.0: needs token prices");
+    }
+
     @Test
     void theLimitsFlagsBadInputIsOneLine() {
         try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
