@@ -49,7 +49,7 @@ public final class LimitOptions {
     @Option(names = "--target-precision", paramLabel = "PCT", description = "End each point once the 95% "
             + "confidence interval of its TTFT p95 and of its latency p95 is within PCT percent of the value "
             + "(checked every 20+ successes), still bounded by --number and --duration; the point's summary says "
-            + "it stopped at precision. A p95 needs at least 72 successful requests, a p99 367. Default: off.")
+            + "it stopped at precision. A p95 needs at least 72 successful requests, a p99 368. Default: off.")
     Double targetPrecision;
 
     /** The token prices, or null when none is given; one without the other is bad input. */
