@@ -22,7 +22,7 @@ public final class LimitOptions {
     List<Integer> retryOn;
 
     @Option(names = "--max-retries", paramLabel = "N", description = "With --retry-on: at most N retries per "
-            + "request (1..100); the last refusal is the request's result.")
+            + "request (1..100); the last refusal is the request's result. Default: none (no retries).")
     Integer maxRetries;
 
     @Option(names = "--max-total-tokens", paramLabel = "N", description = "Budget: stop the run once its requests' "
@@ -35,7 +35,7 @@ public final class LimitOptions {
     Double maxCost;
 
     @Option(names = "--price-input", paramLabel = "PRICE", description = "Price of 1M input tokens, for "
-            + "--max-cost (cached input is priced as input unless --price-cached-input).")
+            + "--max-cost (cached input is priced as input unless --price-cached-input). Default: none.")
     Double priceInput;
 
     @Option(names = "--price-cached-input", paramLabel = "PRICE", description = "Price of 1M cached input tokens "
@@ -43,7 +43,7 @@ public final class LimitOptions {
     Double priceCachedInput;
 
     @Option(names = "--price-output", paramLabel = "PRICE", description = "Price of 1M output tokens, for "
-            + "--max-cost.")
+            + "--max-cost. Default: none.")
     Double priceOutput;
 
     @Option(names = "--target-precision", paramLabel = "PCT", description = "End each point once the 95% "
