@@ -39,6 +39,7 @@ import java.util.Map;
 final class MultiTurnPerf {
     /** --cancel-rate (issue 19 hook). */
     io.unibench.engine.CancelPolicy cancels = io.unibench.engine.CancelPolicy.NONE;
+    io.unibench.engine.spec.RunSpec.Retry retry; // --retry-on, null = never
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -157,7 +158,7 @@ final class MultiTurnPerf {
         // token counts when the server sends no usage: as in single-turn mode (see RecordFactory)
         RecordFactory records = new RecordFactory(userTokenizer != null ? userTokenizer
                 : AgenticFlags.estimate(workload.options().charsPerToken()), userTokenizer != null);
-        MultiTurnRunner runner = cancels.multiTurnRunner(client, records, stop);
+        MultiTurnRunner runner = cancels.multiTurnRunner(client, records, stop, retry, seed);
         ConversationRequests requests = new ConversationRequests(workload.generation(), seed,
                 Long.toString(System.currentTimeMillis(), 36));
         return runner.run(new MultiTurnPlan(plan, rateMode, shape.maxTurns(),

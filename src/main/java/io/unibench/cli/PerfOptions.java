@@ -317,6 +317,10 @@ public final class PerfOptions {
     @Mixin
     LoadShapeOptions loads = new LoadShapeOptions();
 
+    // ---- retries of refusals, budget, target precision --------------------------------------------
+    @Mixin
+    LimitOptions limits = new LimitOptions();
+
     @Mixin
     ShardOptions shard = new ShardOptions(); // --shard, --run-group, --start-at (issue 21)
 

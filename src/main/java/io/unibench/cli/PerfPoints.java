@@ -92,7 +92,8 @@ final class PerfPoints implements SessionRunner.Front {
 
     @Override
     public void targetStarted(int target, LlmClient client) {
-        runner = cancels.runner(client, records, stop); // --cancel-rate cancels a share mid-stream
+        // --cancel-rate cancels a share mid-stream; --retry-on sends refusals again
+        runner = cancels.runner(client, records, stop, spec.limits().retry(), spec.seed());
     }
 
     @Override

@@ -61,6 +61,7 @@ final class PerfRun {
     private final StopSignal stop;
     private volatile SessionRunner session;
     private RuntimeException failure; // what stopped the run early: a bug, or an output that could not be written
+    private String limitStop; // what of the spec's limits stopped the run (a budget), null when none did
     private MultiTurnPerf multiTurn; // null for single-turn work
     private PromptLengthStats sweepPromptLengths; // whole sweep, for the report
     private ServerTokenize.Result serverCounted; // the workload's server_tokenize, null when off
@@ -109,7 +110,10 @@ final class PerfRun {
         multiTurn = MultiTurnPerf.create(spec, tokenizer, firstCount);
         CancelPolicy cancels = spec.cancels() == null ? CancelPolicy.NONE
                 : new CancelPolicy(spec.cancels().rate(), spec.cancels().after(), spec.seed());
-        if (multiTurn != null) multiTurn.cancels = cancels;
+        if (multiTurn != null) {
+            multiTurn.cancels = cancels;
+            multiTurn.retry = spec.limits().retry();
+        }
         List<Prompt> firstPrompts = multiTurn != null ? MultiTurnPerf.PROBE_ONLY
                 : datasets.load(w.options().offset(), firstCount);
         Path root = spec.outputs().root();
@@ -213,7 +217,9 @@ final class PerfRun {
                     ran = session.run(points);
                 }
                 stopped = ran.stopped();
+                limitStop = ran.stopReason();
                 failure = ran.failure();
+                if (failure == null && sla != null) failure = sla.failure(); // sla_summary.json could not be written
                 serverCounted = points.serverCounted();
                 events.close(); // the bar's last line before the report
                 String text = TerminalReport.render(ran.points(), basicInfo(spec, ran.checks(), stopped))
@@ -225,6 +231,7 @@ final class PerfRun {
                 if (process.reproduce() != null) out.println("Reproduce: " + process.reproduce());
                 out.println("Results: " + root.toAbsolutePath());
                 if (failure != null) err.println(Main.failureLine(failure));
+                else if (limitStop != null) err.println("Stopped: " + limitStop + "; the report above is partial.");
                 else if (stopped) err.println("Interrupted: the report above is partial.");
             } finally {
                 boolean early = ran == null || stopped || failure != null;
@@ -232,11 +239,13 @@ final class PerfRun {
                 store.close(early);
                 shards.finish(store.runId(), ran == null ? List.of() : ran.checks(), stopped, failure != null, err);
                 reportWritten.countDown();
-                if (hook != null && !stopped) removeHook(hook);
+                if (hook != null && (!stopped || limitStop != null)) removeHook(hook);
             }
         }
         if (failure != null) return Main.exitCode(failure);
-        return RunVerdict.exitCode(RunVerdict.byLabel(ran.points()), process.maxErrorRate(), stopped, err);
+        // a budget's stop is the run's planned end: judged as a finished run (0, or 3 by the error gates), not 130
+        return RunVerdict.exitCode(RunVerdict.byLabel(ran.points()), process.maxErrorRate(),
+                stopped && limitStop == null, err);
     }
 
     private Thread installHook(CountDownLatch reportWritten) {
@@ -272,6 +281,7 @@ final class PerfRun {
         if (sweepPromptLengths.describe() != null) info.put("Prompt Lengths", sweepPromptLengths.describe());
         if (serverCounted != null) info.put("Server-Counted Prompts", serverCounted.describe());
         if (failure != null) info.put("Status", "stopped by an error (partial report)");
+        else if (limitStop != null) info.put("Status", "stopped: " + limitStop + " (partial report)");
         else if (stopped) info.put("Status", "interrupted (partial report)");
         return info;
     }

@@ -162,7 +162,7 @@ record PerfSettings(
         if (sla != null) peak = Math.max(peak, sla.peakConcurrency()); // a cap: connections open as needed
         RunSpec.Target target = new RunSpec.Target(model, url, embeddedSimulator, model, format, headers, key,
                 new RunSpec.Timeouts(seconds(o.connectTimeout), seconds(o.readTimeout), seconds(o.totalTimeout)),
-                peak * 2 + 8, tls, !o.noTestConnection, o.simTls);
+                peak * 2 + 8, tls, !o.noTestConnection, o.simTls, o.limits.price());
         RunSpec.Conversations conversations = !o.multiTurn ? null : new RunSpec.Conversations(o.minTurns, o.maxTurns,
                 o.rateMode, o.maxTraces, o.toolLatencyScale, o.multiTurnArgs, o.sweSmithInput, o.numWorkers);
         RunSpec.DatasetOptions datasetOptions = new RunSpec.DatasetOptions(o.datasetOffset, o.prefixLength,
@@ -183,7 +183,7 @@ record PerfSettings(
         RunSpec.Outputs outputs = new RunSpec.Outputs(root, o.enableProgressTracker, o.logEveryNQuery,
                 ArgsFile.arguments(this, o));
         return new RunSpec(name, List.of(target), List.of(workload), points, sla, shard, o.loads.goodputSlo(), cancels,
-                outputs, new RunSpec.History(!o.history.noDb, o.history.store.db, o.history.tags), seed);
+                outputs, new RunSpec.History(!o.history.noDb, o.history.store.db, o.history.tags), seed, o.limits.limits());
     }
 
     /** {@code --sla-auto-tune}'s search as the spec's generator of points; null when off. */

@@ -40,13 +40,23 @@ final class ProgressFile implements RecordSink {
     private final AtomicLong processed = new AtomicLong();
     private final ReentrantLock lock = new ReentrantLock();
     private long lastWrite = Long.MIN_VALUE; // guarded by lock
+    /**
+     * The first write's failure (a file in the way, a full disk), thrown by the first record, as {@code requests.jsonl}
+     * throws its own: the run then ends after the point's partial report, exit 5. Null once thrown or when none.
+     */
+    private final java.util.concurrent.atomic.AtomicReference<OutputFailedException> pending =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     /** @param total the sweep's requests; null for an SLA auto-tune (its probes are told by {@link #probe}) */
     ProgressFile(Path dir, Long total) {
         this.file = dir.resolve("progress.json");
         this.search = total == null;
         this.total = search ? 0 : total;
-        write("running", System.nanoTime());
+        try {
+            write("running", System.nanoTime());
+        } catch (OutputFailedException e) {
+            pending.set(e); // nothing is measured yet: the first record ends the run with its report
+        }
     }
 
     /** A search's probe run starts, of {@code requests} requests. */
@@ -57,6 +67,8 @@ final class ProgressFile implements RecordSink {
             probeRuns++;
             total += requests;
             write("running", System.nanoTime());
+        } catch (OutputFailedException e) {
+            pending.compareAndSet(null, e); // a probe starts: its first record ends the run with the report
         } finally {
             lock.unlock();
         }
@@ -65,6 +77,8 @@ final class ProgressFile implements RecordSink {
     @Override
     public void accept(RequestRecord record) {
         processed.incrementAndGet();
+        OutputFailedException failed = pending.getAndSet(null); // thrown once: the run ends on it
+        if (failed != null) throw failed;
         long now = System.nanoTime();
         // a thread already writing will count this record, or the next write (at the latest finish's) will
         if (!lock.tryLock()) return;

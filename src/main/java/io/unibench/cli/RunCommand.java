@@ -193,7 +193,9 @@ public final class RunCommand implements Callable<Integer> {
                 err.println(Main.failureLine(failure));
                 return Main.exitCode(failure);
             }
-            return RunVerdict.exitCode(points(results), errorLimit, results.stopped(), err);
+            String limitStop = ran.session().stopReason(); // a budget: the run's planned end, judged as finished
+            if (limitStop != null) err.println("Stopped: " + limitStop + "; the report above is partial.");
+            return RunVerdict.exitCode(points(results), errorLimit, results.stopped() && limitStop == null, err);
         } finally {
             reportWritten.countDown();
             if (hook != null) {

@@ -1,5 +1,7 @@
 package io.unibench.cli;
 
+import io.unibench.OutputFailedException;
+
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.engine.spec.Sla;
@@ -37,7 +39,8 @@ final class SlaAutoTune {
      * @param results every probe run, in the order run (for the per-point tables)
      * @param report  the "SLA Auto-tune Summary" and the probes' table, to print after the per-point report
      */
-    record Outcome(List<RunResult> results, SlaTuning tuning, String report) {}
+    /** @param failure {@code sla_summary.json} could not be written (the run still reports what it measured); or null */
+    record Outcome(List<RunResult> results, SlaTuning tuning, String report, OutputFailedException failure) {}
 
     public static final String SUMMARY_FILE = "sla_summary.json";
 
@@ -75,8 +78,13 @@ final class SlaAutoTune {
             err.println("SLA auto-tune " + where.describe() + " (" + number + " requests)");
             listener.starting(where, number);
         });
-        EvalscopeFiles.writeJson(root.resolve(SUMMARY_FILE), SlaSummary.json(tuning, params));
-        return new Outcome(results, tuning, tables(tuning, params));
+        OutputFailedException failure = null;
+        try {
+            EvalscopeFiles.writeJson(root.resolve(SUMMARY_FILE), SlaSummary.json(tuning, params));
+        } catch (OutputFailedException e) { // a file in the way, a full disk: the report still follows, exit 5
+            failure = e;
+        }
+        return new Outcome(results, tuning, tables(tuning, params), failure);
     }
 
     static String tables(SlaTuning t, SlaParams params) {

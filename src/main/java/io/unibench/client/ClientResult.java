@@ -30,6 +30,9 @@ import io.unibench.Secrets;
  *                        equal to {@code firstTokenNanos} for a reply without reasoning, {@link Moments#ABSENT} when no
  *                        answer text arrived; for a non-streamed reply, the end of the body
  * @param retryAfter      the response's {@code Retry-After} as sent (a 429/503's advice), {@code null} when absent
+ * @param retries         the times the request was sent again after a refusal (the engine's retry policy; 0 = sent
+ *                        once); the moments are the last attempt's
+ * @param retryWaitNanos  the time waited before those retries, in total
  */
 public record ClientResult(
         boolean stream,
@@ -50,10 +53,29 @@ public record ClientResult(
         Timings timings,
         String errorType,
         long firstContentNanos,
-        String retryAfter) {
+        String retryAfter,
+        int retries,
+        long retryWaitNanos) {
 
     public ClientResult {
         if (wire == null) wire = WireTimes.NONE;
+    }
+
+    /** A result sent once. */
+    public ClientResult(boolean stream, long startNanos, long headersNanos, long firstChunkNanos, long firstTokenNanos,
+                        long endNanos, long[] tokenChunkNanos, int httpStatus, String content, String reasoning,
+                        Usage usage, String finishReason, ErrorClass errorClass, String errorMessage, WireTimes wire,
+                        Timings timings, String errorType, long firstContentNanos, String retryAfter) {
+        this(stream, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos, tokenChunkNanos, httpStatus,
+                content, reasoning, usage, finishReason, errorClass, errorMessage, wire, timings, errorType,
+                firstContentNanos, retryAfter, 0, 0);
+    }
+
+    /** This result as the last of {@code retries + 1} attempts, after {@code waitNanos} of waiting in all. */
+    public ClientResult withRetries(int retries, long waitNanos) {
+        return new ClientResult(stream, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos,
+                tokenChunkNanos, httpStatus, content, reasoning, usage, finishReason, errorClass, errorMessage, wire,
+                timings, errorType, firstContentNanos, retryAfter, retries, waitNanos);
     }
 
     /** A result without the server's timings and error type; its first content is its first token unless it has reasoning. */
@@ -77,7 +99,7 @@ public record ClientResult(
     public ClientResult asFailure(ErrorClass cls, String message) {
         return new ClientResult(stream, startNanos, headersNanos, firstChunkNanos, firstTokenNanos, endNanos,
                 tokenChunkNanos, httpStatus, content, reasoning, usage, finishReason, cls, Secrets.redact(message),
-                wire, timings, null, firstContentNanos, retryAfter);
+                wire, timings, null, firstContentNanos, retryAfter, retries, retryWaitNanos);
     }
 
     public boolean success() {

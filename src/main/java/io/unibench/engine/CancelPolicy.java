@@ -2,6 +2,7 @@ package io.unibench.engine;
 
 import io.unibench.client.ClientResult;
 import io.unibench.client.LlmClient;
+import io.unibench.engine.spec.RunSpec;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -59,12 +60,26 @@ public final class CancelPolicy {
 
     /** The single-turn runner with this policy. */
     public BenchmarkRunner runner(LlmClient client, RecordFactory records, StopSignal stop) {
-        return new BenchmarkRunner(sender(client), records, stop, RequestHooks.NONE, Clock.system(stop));
+        return runner(client, records, stop, null, 0);
+    }
+
+    /** The single-turn runner with this policy, refusals retried as {@code retry} says (null = never). */
+    public BenchmarkRunner runner(LlmClient client, RecordFactory records, StopSignal stop, RunSpec.Retry retry,
+                                  long seed) {
+        return new BenchmarkRunner(Retrier.around(sender(client), retry, seed, stop), records, stop,
+                RequestHooks.NONE, Clock.system(stop));
     }
 
     /** The multi-turn runner with this policy (a cancelled turn ends its conversation as a failed turn does). */
     public MultiTurnRunner multiTurnRunner(LlmClient client, RecordFactory records, StopSignal stop) {
-        return new MultiTurnRunner(sender(client), Clock.system(stop), records, stop, null, RequestHooks.NONE, null);
+        return multiTurnRunner(client, records, stop, null, 0);
+    }
+
+    /** The multi-turn runner with this policy, refusals retried as {@code retry} says (null = never). */
+    public MultiTurnRunner multiTurnRunner(LlmClient client, RecordFactory records, StopSignal stop,
+                                           RunSpec.Retry retry, long seed) {
+        return new MultiTurnRunner(Retrier.around(sender(client), retry, seed, stop), Clock.system(stop), records,
+                stop, null, RequestHooks.NONE, null);
     }
 
     /** The settings, for the point's summary. */

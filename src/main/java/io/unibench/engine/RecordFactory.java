@@ -98,7 +98,7 @@ public final class RecordFactory {
                 new Tokens(prompt, completion, cached, cached >= 0 ? RequestRecord.CacheSource.SERVER : null, source,
                         target, target >= 0 ? request.prompt().actualTokens() : -1, cachedField, reasoning),
                 new Outcome(r.success(), r.errorClass() == null ? null : r.errorClass().label(), r.httpStatus(),
-                        r.errorMessage(), r.errorType(), r.finishReason()),
+                        r.errorMessage(), r.errorType(), r.finishReason(), r.retries(), r.retryWaitNanos()),
                 phases(r.wire()), serverTimings(r.timings()));
     }
 

@@ -128,13 +128,23 @@ public final class SessionRunner {
      * @param checks  the self-check of each of those points
      * @param status  how the run ended
      * @param failure what ended it early when not a stop (a bug, an output that could not be written); null else
+     * @param stopReason why the run stopped when the spec's limits stopped it ({@code budget reached: 10,012 of
+     *                   10,000 tokens}); null for Ctrl-C, the web's cancel, or a run that was not stopped
      */
     public record Result(List<RunResult> points, List<SelfCheckReport> checks, RunStatus status,
-                         RuntimeException failure) {
+                         RuntimeException failure, String stopReason) {
+        public Result(List<RunResult> points, List<SelfCheckReport> checks, RunStatus status,
+                      RuntimeException failure) {
+            this(points, checks, status, failure, null);
+        }
+
         public boolean stopped() {
             return status == RunStatus.STOPPED;
         }
     }
+
+    /** The summary key of a point that its limits ended early: a budget, a target precision. */
+    public static final String STOPPED_BY_KEY = "Stopped By";
 
     private final RunSpec spec;
     private final Map<String, String> env;
@@ -146,6 +156,8 @@ public final class SessionRunner {
     private volatile LlmClient active;
     private PointObserver observer = PointObserver.NONE;
     private ClientWarmup.Budget warmup;
+    private final RunBudget budget; // --max-total-tokens, --max-cost; null = none
+    private volatile String stopReason; // the budget's line once it stopped the run
 
     /**
      * @param env      where API keys are read from
@@ -162,6 +174,13 @@ public final class SessionRunner {
         this.events = events;
         this.recorder = recorder;
         this.err = err;
+        this.budget = spec.limits().budgeted() ? new RunBudget(spec.limits(), this::budgetReached) : null;
+    }
+
+    /** The budget is spent: the run stops as Ctrl-C stops it, and says why. */
+    private void budgetReached(String line) {
+        stopReason = line;
+        stop();
     }
 
     /** Watches every point from outside the client (the server-metrics scrape); set before {@link #run}. */
@@ -276,10 +295,11 @@ public final class SessionRunner {
         public Result finish() {
             if (end == null) {
                 end = failure != null ? new RunFinished(RunStatus.FAILED, failure.getMessage())
-                        : stop.isStopped() ? new RunFinished(RunStatus.STOPPED, "stopped")
+                        : stop.isStopped() ? new RunFinished(RunStatus.STOPPED, stopReason != null ? stopReason : "stopped")
                         : new RunFinished(RunStatus.FINISHED, null);
             }
-            return new Result(List.copyOf(results), List.copyOf(checks), end.status(), failure);
+            return new Result(List.copyOf(results), List.copyOf(checks), end.status(), failure,
+                    end.status() == RunStatus.STOPPED ? stopReason : null);
         }
 
         /** Closes the last target and publishes the run's end (always the last event). */
@@ -333,15 +353,24 @@ public final class SessionRunner {
                 events::publish);
         RuntimeException failure = null;
         RunOutcome outcome = null;
+        String precise = null; // --target-precision's line once the point reached it
+        String budgetBefore = stopReason;
         List<RecordSink> sinks = new ArrayList<>(List.of(metrics, live));
         try {
             sinks.addAll(run.sinks(info, start, metrics));
             sinks.add(recorder.pointSink(point, info, start));
+            if (budget != null) sinks.add(budget.sink(spec.target(point).price()));
+            if (spec.limits().targetPrecision() != null) sinks.add(new PrecisionTarget(spec.limits().targetPrecision()));
             live.startTicking(SNAPSHOT_PERIOD);
             outcome = run.dispatch(client, plan, sinks);
         } catch (RunFailedException e) {
-            // the sinks hold every request that ran: the point's partial report follows
-            failure = e.getCause() instanceof OutputFailedException o ? o : e;
+            if (e.getCause() instanceof PrecisionTarget.Reached reached) {
+                precise = reached.getMessage(); // the point's end, not a failure: dispatching ended, in-flight recorded
+                outcome = new RunOutcome(metrics.total(), false, false);
+            } else {
+                // the sinks hold every request that ran: the point's partial report follows
+                failure = e.getCause() instanceof OutputFailedException o ? o : e;
+            }
         } finally {
             failure = closeAll(sinks, failure);
         }
@@ -352,10 +381,16 @@ public final class SessionRunner {
         if (outcome.hitDuration()) {
             err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
         }
+        String stoppedBy = precise != null ? precise : stopReason != null && budgetBefore == null ? stopReason : null;
+        if (stoppedBy != null) err.println("[" + plan.label() + "] " + stoppedBy);
         RunResult result = run.complete(metrics.result(held ? new RunInfo(info.label(), info.concurrency(),
                 info.rate(), (int) metrics.total()) : info));
         PointObserver.Observed seen = watched.finish(result);
         Map<String, Object> extraKeys = run.finished(result, check, seen.summaryKeys());
+        if (stoppedBy != null) {
+            extraKeys = new java.util.LinkedHashMap<>(extraKeys);
+            extraKeys.put(STOPPED_BY_KEY, stoppedBy);
+        }
         if (seen.storedJson() != null) recorder.pointObserved(point, seen.storedJson());
         recorder.pointFinished(point, result, extraKeys);
         events.publish(new PointFinished(index, point.label(), result));

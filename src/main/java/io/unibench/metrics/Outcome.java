@@ -10,9 +10,18 @@ package io.unibench.metrics;
  * @param errorType    on failure, the error object's type in the server's words ({@code exceed_context_size_error},
  *                     {@code server_error}, ...) beside {@code errorClass}; null when the server named none
  * @param finishReason {@code finish_reason} of the reply, when given
+ * @param retries      the times it was sent again after a refusal ({@code --retry-on}); its moments are the last
+ *                     attempt's
+ * @param retryWaitNanos the back-off waited before those retries, in total (ns)
  */
 public record Outcome(boolean success, String errorClass, int httpStatus, String errorMessage, String errorType,
-                      String finishReason) {
+                      String finishReason, int retries, long retryWaitNanos) {
+
+    /** An outcome of a request sent once. */
+    public Outcome(boolean success, String errorClass, int httpStatus, String errorMessage, String errorType,
+                   String finishReason) {
+        this(success, errorClass, httpStatus, errorMessage, errorType, finishReason, 0, 0);
+    }
 
     /** The error class of a request the benchmark's stop (Ctrl-C) cancelled while it was in flight. */
     public static final String CANCELLED = "cancelled";

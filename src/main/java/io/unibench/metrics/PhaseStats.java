@@ -17,6 +17,9 @@ final class PhaseStats {
     private long retriedStale;
     /** Per request sent again after a stale pooled connection: the wasted first attempt's time, ms. */
     private final Distribution staleWastedMs = new Distribution();
+    private long retries;
+    private long retriedRequests;
+    private long retryWaitNanos;
 
     PhaseStats() {
         for (Phase p : Phase.values()) values.put(p, new Distribution());
@@ -28,6 +31,11 @@ final class PhaseStats {
             if (r.timing().startNanos() != Moments.ABSENT) {
                 staleWastedMs.add((r.timing().startNanos() - r.phases().staleStartNanos()) / 1e6);
             }
+        }
+        if (r.outcome().retries() > 0) { // --retry-on: refusals sent again, failed ones too
+            retries += r.outcome().retries();
+            retriedRequests++;
+            retryWaitNanos += r.outcome().retryWaitNanos();
         }
         if (!r.success() || r.phases().writeStartNanos() == Moments.ABSENT) return; // no wire timings known
         if (r.phases().newConnection()) newConnections++;
@@ -53,6 +61,7 @@ final class PhaseStats {
         PhaseSummary.Row stale = staleWastedMs.count() == 0 ? null : new PhaseSummary.Row(null, staleWastedMs.count(),
                 Rounding.round(staleWastedMs.mean(), 3), Rounding.round(staleWastedMs.nearestRankHigh(50), 3),
                 Rounding.round(staleWastedMs.nearestRankHigh(95), 3), Rounding.round(staleWastedMs.nearestRankHigh(99), 3));
-        return new PhaseSummary(rows, newConnections, reusedConnections, retriedStale, stale);
+        return new PhaseSummary(rows, newConnections, reusedConnections, retriedStale, stale, retries, retriedRequests,
+                Rounding.round(retryWaitNanos / 1e6, 3));
     }
 }

@@ -13,17 +13,20 @@ import java.util.Map;
  * @param reusedConnections successful requests that reused one
  * @param retriedStale    requests (successful or not) sent again on a new connection after a stale pooled one
  * @param staleWasted     the time those requests' wasted first attempts took (phase null), ms; null when none
+ * @param retries         refusals sent again ({@code --retry-on}), over all requests
+ * @param retriedRequests requests (successful or not) that were retried at least once
+ * @param retryWaitMs     the back-off waited before those retries, in total (ms)
  */
 public record PhaseSummary(List<Row> rows, long newConnections, long reusedConnections, long retriedStale,
-                           Row staleWasted) {
+                           Row staleWasted, long retries, long retriedRequests, double retryWaitMs) {
 
     public PhaseSummary {
         rows = List.copyOf(rows);
     }
 
-    /** A summary without the stale retries' cost. */
+    /** A summary without the stale retries' cost or refusals retried. */
     public PhaseSummary(List<Row> rows, long newConnections, long reusedConnections, long retriedStale) {
-        this(rows, newConnections, reusedConnections, retriedStale, null);
+        this(rows, newConnections, reusedConnections, retriedStale, null, 0, 0, 0);
     }
 
     /**
@@ -53,7 +56,7 @@ public record PhaseSummary(List<Row> rows, long newConnections, long reusedConne
     }
 
     public boolean isEmpty() {
-        return rows.isEmpty();
+        return rows.isEmpty() && retries == 0;
     }
 
     /** The Phases table's data (ours: evalscope has none), as the run history stores it: rows in phase order, ms. */
@@ -74,6 +77,11 @@ public record PhaseSummary(List<Row> rows, long newConnections, long reusedConne
         m.put("new_connections", newConnections);
         m.put("reused_connections", reusedConnections);
         m.put("retried_stale_connections", retriedStale);
+        if (retries > 0) { // only a run that retried: the stored tables of others stay as they were
+            m.put("retries", retries);
+            m.put("retried_requests", retriedRequests);
+            m.put("retry_wait_ms", retryWaitMs);
+        }
         return m;
     }
 }

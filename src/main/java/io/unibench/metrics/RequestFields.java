@@ -165,13 +165,22 @@ public final class RequestFields {
             new Moment("first_content_token_s", r -> r.timing().firstContentNanos()),
             new Real("ttfct_s", RequestRecord::ttfctSeconds),
             new Real("answer_tpot_s", RequestRecord::answerTpotSeconds),
-            new Count("reasoning_tokens", r -> r.tokens().reasoning()));
+            new Count("reasoning_tokens", r -> r.tokens().reasoning()),
+            new Whole("retries", r -> r.outcome().retries()),
+            new Real("retry_wait_s", r -> r.outcome().retryWaitNanos() / 1e9));
 
     /** The fields of {@code requests.jsonl}: all but {@code token_chunk_s}. */
     public static final List<Field> JSONL = ALL.stream().filter(f -> !(f instanceof ChunkMoments)).toList();
 
-    /** The fields of the run history's export: all but {@code phases_ms}. */
-    public static final List<Field> EXPORT = ALL.stream().filter(f -> !(f instanceof PhasesMs)).toList();
+    /**
+     * Fields the run history does not keep yet (no column): {@code --retry-on}'s count and wait. The export leaves
+     * them out rather than show 0 for a request that was retried.
+     */
+    private static final java.util.Set<String> FILE_ONLY = java.util.Set.of("retries", "retry_wait_s");
+
+    /** The fields of the run history's export: all but {@code phases_ms} and the file-only ones. */
+    public static final List<Field> EXPORT = ALL.stream()
+            .filter(f -> !(f instanceof PhasesMs) && !FILE_ONLY.contains(f.name())).toList();
 
     private RequestFields() {}
 

@@ -10,7 +10,8 @@ import java.util.List;
  * The "Phases" table: where a request's time goes — the client's queue, the network (DNS, connect, TLS, write), the
  * server (wait for the first byte, prefill to the first token) and generation — as avg/p50/p95/p99 in ms over
  * successful requests. Reused keep-alive connections count 0 for DNS, connect and TLS. {@link #notes}
- * says how many connections were opened and reused, and what the stale retries cost, in words.
+ * says how many connections were opened and reused, and what the stale retries cost, in words; with {@code --retry-on} the
+ * refusals sent again and the back-off waited before them are two more rows.
  */
 public final class PhasesTable {
     private static final TextTable.Align L = TextTable.Align.LEFT;
@@ -38,6 +39,11 @@ public final class PhasesTable {
             }
             t.row("", "connections opened / reused", p.newConnections() + " / " + p.reusedConnections(), "", "", "",
                     "");
+            if (p.retries() > 0) { // --retry-on: refusals sent again
+                t.row("", "refusals retried (requests)", p.retries() + " (" + p.retriedRequests() + ")", "", "", "",
+                        "");
+                t.row("", "retry wait (ms, total)", DisplayNumbers.format(p.retryWaitMs(), 3), "", "", "", "");
+            }
             t.separator();
         }
         return t;

@@ -33,17 +33,32 @@ import java.util.regex.Pattern;
  * @param goodput           {@code goodput}: the objectives whose met requests per second each level reports; null none
  * @param loads             {@code request_rate}, {@code sla_auto_tune} and the trace scenarios' replay
  *                          ({@link Loads#CLOSED_LOOP}: concurrency levels only)
+ * @param limits            {@code retry}, {@code budget} and {@code target_precision} as the run's limits
+ *                          ({@link io.unibench.engine.spec.RunSpec.Limits#NONE}: none)
  */
 public record BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
                           Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst,
                           boolean rateLimitRampOnly, int connectionPool,
                           Timeouts timeouts, Knee knee, double sleepBetweenLevelsSec, List<Scenario> scenarios,
-                          Double maxErrorRatePercent, io.unibench.metrics.GoodputSlo goodput, Loads loads) {
+                          Double maxErrorRatePercent, io.unibench.metrics.GoodputSlo goodput, Loads loads,
+                          io.unibench.engine.spec.RunSpec.Limits limits) {
 
     public BenchConfig {
         providers = List.copyOf(providers);
         scenarios = List.copyOf(scenarios);
         if (loads == null) loads = Loads.CLOSED_LOOP;
+        if (limits == null) limits = io.unibench.engine.spec.RunSpec.Limits.NONE;
+    }
+
+    /** A configuration without retries, budget or target precision. */
+    public BenchConfig(String file, String name, long seed, List<Provider> providers, Generation generation,
+                       Concurrency concurrency, double rateLimitPerSec, double rateLimitBurst,
+                       boolean rateLimitRampOnly, int connectionPool, Timeouts timeouts, Knee knee,
+                       double sleepBetweenLevelsSec, List<Scenario> scenarios, Double maxErrorRatePercent,
+                       io.unibench.metrics.GoodputSlo goodput, Loads loads) {
+        this(file, name, seed, providers, generation, concurrency, rateLimitPerSec, rateLimitBurst, rateLimitRampOnly,
+                connectionPool, timeouts, knee, sleepBetweenLevelsSec, scenarios, maxErrorRatePercent, goodput, loads,
+                null);
     }
 
     /** A configuration whose levels are concurrency levels only. */

@@ -127,7 +127,38 @@ public final class ScenarioFile {
                 .forEach(e -> problem(e.path(), e.message()));
         return new BenchConfig(yaml.fileName(), name, root.path("seed").asLong(0), providers, generation,
                 concurrency, rate, burst, rampOnly, pool, timeouts, knee, sleep, scenarios, optDouble(root, "max_error_rate"),
-                goodput(root.path("goodput")), loads);
+                goodput(root.path("goodput")), loads, limits(root, providers));
+    }
+
+    /**
+     * {@code retry: {on: [429, 503], max_retries: 3}}, {@code budget: {max_total_tokens: N, max_cost: AMOUNT}},
+     * {@code target_precision: PCT}: the run's limits, after the shared rules (the schema has checked the shapes).
+     */
+    private io.unibench.engine.spec.RunSpec.Limits limits(JsonNode root, List<Provider> providers) {
+        JsonNode retry = root.path("retry");
+        List<Integer> on = null;
+        if (retry.has("on")) {
+            on = new ArrayList<>();
+            for (JsonNode s : retry.get("on")) on.add(s.asInt());
+        }
+        Integer maxRetries = retry.has("max_retries") ? retry.get("max_retries").asInt() : null;
+        JsonNode budget = root.path("budget");
+        Long maxTokens = budget.has("max_total_tokens") ? budget.get("max_total_tokens").asLong() : null;
+        Double maxCost = optDouble(budget, "max_cost");
+        Double precision = optDouble(root, "target_precision");
+        boolean priced = !providers.isEmpty() && providers.stream().allMatch(p -> p.price() != null);
+        io.unibench.engine.spec.SpecRules rules = new io.unibench.engine.spec.SpecRules((field, i) -> switch (field) {
+            case RETRY_ON -> "retry.on";
+            case MAX_RETRIES -> "retry.max_retries";
+            case MAX_TOTAL_TOKENS -> "budget.max_total_tokens";
+            case MAX_COST -> "budget.max_cost";
+            default -> "target_precision";
+        });
+        rules.limits(on, maxRetries, maxTokens, maxCost, priced, precision)
+                .errors().forEach(e -> problem(e.path(), e.message()));
+        if (!rules.errors().isEmpty()) return null;
+        return new io.unibench.engine.spec.RunSpec.Limits(on == null || on.isEmpty() ? null
+                : new io.unibench.engine.spec.RunSpec.Retry(on, maxRetries, null, null), maxTokens, maxCost, precision);
     }
 
     /** {@code goodput}: the schema has checked its keys and values; null when absent. */

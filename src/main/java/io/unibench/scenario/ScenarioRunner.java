@@ -265,11 +265,18 @@ public final class ScenarioRunner implements SessionRunner.Front {
                 MultiTurnPlan mt = new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null);
                 ConversationPool pool = new ConversationPool(from(s.prompts.conversationsForLevel(li, perLevel), first));
                 ConversationRequests requests = new ConversationRequests(params, seed, tag);
-                return new MultiTurnRunner(client, records, stop, null, s.hooks).run(mt, pool, requests, sinks, seed);
+                return new MultiTurnRunner(retrying(client, seed), io.unibench.engine.Clock.system(stop), records, stop,
+                        null, s.hooks, null).run(mt, pool, requests, sinks, seed);
             }
             List<Prompt> prompts = s.prompts.forLevel(li);
             requests = new RequestFactory(trace ? dealt(prompts) : from(prompts, first), params, seed, tag);
-            return new BenchmarkRunner(client, records, stop, s.hooks).run(plan, requests, sinks, seed);
+            return new BenchmarkRunner(retrying(client, seed), records, stop, s.hooks,
+                    io.unibench.engine.Clock.system(stop)).run(plan, requests, sinks, seed);
+        }
+
+        /** The client as the runners send through it: refusals sent again as the spec's {@code retry} says. */
+        private io.unibench.engine.Sender retrying(LlmClient client, long seed) {
+            return io.unibench.engine.Retrier.around(client::send, spec.limits().retry(), seed, stop);
         }
 
         /**

@@ -61,6 +61,11 @@ public final class ScenarioSpec {
             case SLA_UPPER -> "sla_auto_tune.upper_bound";
             case SLA_FIXED_PARALLEL -> "sla_auto_tune.fixed_parallel";
             case SLA_MULTIPLIER -> "sla_auto_tune.number_multiplier";
+            case RETRY_ON -> "retry.on";
+            case MAX_RETRIES -> "retry.max_retries";
+            case MAX_TOTAL_TOKENS -> "budget.max_total_tokens";
+            case MAX_COST -> "budget.max_cost";
+            case TARGET_PRECISION -> "target_precision";
         };
         SpecRules rules = new SpecRules(paths);
         for (int i = 0; i < scenarios.size(); i++) {
@@ -151,7 +156,7 @@ public final class ScenarioSpec {
         }
         return new RunSpec(config.name(), targets, workloads, points, null, shard, config.goodput(), null,
                 new RunSpec.Outputs(root),
-                history, config.seed());
+                history, config.seed(), config.limits());
     }
 
     private static RunSpec.Target target(BenchConfig config, BenchConfig.Provider p, String url) {
@@ -162,7 +167,8 @@ public final class ScenarioSpec {
         // measured request does not pay for connection setup and class loading
         return new RunSpec.Target(p.name(), url, p.embeddedSimulator(), p.model(), ApiFormat.CHAT, p.headers(), key,
                 new RunSpec.Timeouts(duration(t.connectSec(), 10), duration(t.readSec(), 120), duration(t.totalSec(), 0)),
-                config.connectionPool(), p.tls(), true);
+                config.connectionPool(), p.tls(), true, false, p.price() == null ? null
+                        : new RunSpec.Price(p.price().input(), p.price().cachedInput(), p.price().output()));
     }
 
     /**

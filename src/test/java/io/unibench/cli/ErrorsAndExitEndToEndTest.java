@@ -247,6 +247,46 @@ class ErrorsAndExitEndToEndTest {
         assertThat(out.resolve("t/performance_summary.txt")).doesNotExist();
     }
 
+    /**
+     * Issue 27's leftover: the FIRST write of {@code progress.json} fails (its temporary file is a link to /dev/full).
+     * The run ends as a {@code requests.jsonl} failure does: the report from what was measured, one line naming the
+     * file, exit 5. Before: the one line and exit 5, but no report at all (it failed before the session started).
+     */
+    @Test
+    void aProgressFileWhoseFirstWriteFailsEndsTheRunWithTheReportAndOneLine() throws IOException {
+        Files.createDirectories(out.resolve("t"));
+        Files.createSymbolicLink(out.resolve("t/progress.json.tmp"), Path.of("/dev/full"));
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
+            CliHarness.Run run = perf(sim, 4, "--enable-progress-tracker");
+            assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_OUTPUT_FAILED);
+            assertThat(run.err().lines().filter(l -> l.startsWith("unibench: "))).singleElement().asString()
+                    .isEqualTo("unibench: cannot write " + out.resolve("t/progress.json") + ": No space left on device;"
+                            + " the run stopped there, the report above is what was measured");
+            assertThat(run.err()).doesNotContain("\tat ", "Exception");
+            assertThat(run.out()).contains("Performance Overview", "stopped by an error (partial report)");
+        }
+        assertThat(requests(4)).isNotEmpty(); // what was measured is kept
+    }
+
+    /** The same for {@code sla_summary.json}, written once after the search: the search's report, one line, exit 5. */
+    @Test
+    void anSlaSummaryThatCannotBeWrittenEndsTheRunWithTheReportAndOneLine() throws IOException {
+        Files.createDirectories(out.resolve("t"));
+        Files.createSymbolicLink(out.resolve("t/sla_summary.json.tmp"), Path.of("/dev/full"));
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
+            CliHarness.Run run = perf(sim, 1, "--sla-auto-tune", "--sla-variable", "parallel", "--sla-params",
+                    "{\"avg_latency\": \"<=60\"}", "--sla-num-runs", "1", "--sla-lower-bound", "1",
+                    "--sla-upper-bound", "2", "--sla-number-multiplier", "1");
+            assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_OUTPUT_FAILED);
+            assertThat(run.err().lines().filter(l -> l.startsWith("unibench: "))).singleElement().asString()
+                    .isEqualTo("unibench: cannot write " + out.resolve("t/sla_summary.json") + ": No space left on"
+                            + " device; the run stopped there, the report above is what was measured");
+            assertThat(run.err()).doesNotContain("\tat ", "Exception");
+            assertThat(run.out()).contains("Performance Overview", "SLA Auto-tune Summary");
+        }
+        assertThat(out.resolve("t/sla_summary.json")).doesNotExist();
+    }
+
     /** {@code unibench run}'s outputs the same way: the level's requests.jsonl and the scenario summary. */
     @Test
     void aScenarioRunOnAFullDiskEndsCleanlyWithTheReportAndOneLine() throws IOException {

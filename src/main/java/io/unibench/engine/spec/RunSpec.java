@@ -33,11 +33,20 @@ import java.util.Map;
  * @param outputs   where the files go, and which
  * @param history   whether and where the run history records the run, and its tags
  * @param seed      the seed of every random choice
+ * @param limits    retries of refused requests, the run's token and cost budget, the points' target precision;
+ *                  {@link Limits#NONE} = none of them
  *
  * <p>Serialised as JSON or YAML by {@link RunSpecJson} (the schema: {@code run-spec.schema.json}).
  */
 public record RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points, Sla sla,
-                      Shard shard, GoodputSlo goodput, Cancels cancels, Outputs outputs, History history, long seed) {
+                      Shard shard, GoodputSlo goodput, Cancels cancels, Outputs outputs, History history, long seed,
+                      Limits limits) {
+
+    /** A run without retries, budget or target precision. */
+    public RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points, Sla sla,
+                   Shard shard, GoodputSlo goodput, Cancels cancels, Outputs outputs, History history, long seed) {
+        this(name, targets, workloads, points, sla, shard, goodput, cancels, outputs, history, seed, Limits.NONE);
+    }
 
     /** A run of fixed points, whole, with no goodput, no cancels. */
     public RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points,
@@ -50,6 +59,7 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
         workloads = List.copyOf(workloads);
         points = List.copyOf(points);
         if (shard == null) shard = Shard.WHOLE;
+        if (limits == null) limits = Limits.NONE;
         if (sla != null && sla.target() >= targets.size()) throw new IllegalArgumentException("the search's target is not the run's");
         for (Point p : points) {
             if (p.target() < 0 || p.target() >= targets.size() || p.workload() < 0 || p.workload() >= workloads.size()) {
@@ -75,19 +85,24 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
     public RunSpec withTarget(int t, Target target) {
         List<Target> ts = new java.util.ArrayList<>(targets);
         ts.set(t, target);
-        return new RunSpec(name, ts, workloads, points, sla, shard, goodput, cancels, outputs, history, seed);
+        return new RunSpec(name, ts, workloads, points, sla, shard, goodput, cancels, outputs, history, seed, limits);
     }
 
     /** This spec with workload {@code w} replaced (a {@code --tokenize-prompt} encoder made from its options). */
     public RunSpec withWorkload(int w, Workload workload) {
         List<Workload> ws = new java.util.ArrayList<>(workloads);
         ws.set(w, workload);
-        return new RunSpec(name, targets, ws, points, sla, shard, goodput, cancels, outputs, history, seed);
+        return new RunSpec(name, targets, ws, points, sla, shard, goodput, cancels, outputs, history, seed, limits);
+    }
+
+    /** This spec with {@code limits} (retries, budget, target precision). */
+    public RunSpec withLimits(Limits limits) {
+        return new RunSpec(name, targets, workloads, points, sla, shard, goodput, cancels, outputs, history, seed, limits);
     }
 
     /** This spec recorded as {@code history} says. */
     public RunSpec withHistory(History history) {
-        return new RunSpec(name, targets, workloads, points, sla, shard, goodput, cancels, outputs, history, seed);
+        return new RunSpec(name, targets, workloads, points, sla, shard, goodput, cancels, outputs, history, seed, limits);
     }
 
     /**
@@ -104,10 +119,18 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
      * @param testConnection send a one-token probe before the target's first point
      * @param simulatorTls   the embedded simulator serves https with a certificate made at its start, which the
      *                       client trusts unless {@code tls.insecure} ({@code --sim-tls}); false for other targets
+     * @param price          what its tokens cost (the run's cost budget); null = unpriced
      */
     public record Target(String name, String url, boolean embeddedSimulator, String model, ApiFormat api,
                          Map<String, String> headers, ApiKey apiKey, Timeouts timeouts, int connections,
-                         TlsOptions tls, boolean testConnection, boolean simulatorTls) {
+                         TlsOptions tls, boolean testConnection, boolean simulatorTls, Price price) {
+        public Target(String name, String url, boolean embeddedSimulator, String model, ApiFormat api,
+                      Map<String, String> headers, ApiKey apiKey, Timeouts timeouts, int connections,
+                      TlsOptions tls, boolean testConnection, boolean simulatorTls) {
+            this(name, url, embeddedSimulator, model, api, headers, apiKey, timeouts, connections, tls, testConnection,
+                    simulatorTls, null);
+        }
+
         public Target(String name, String url, boolean embeddedSimulator, String model, ApiFormat api,
                       Map<String, String> headers, ApiKey apiKey, Timeouts timeouts, int connections,
                       TlsOptions tls, boolean testConnection) {
@@ -137,13 +160,13 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
 
         public Target withUrl(String url) {
             return new Target(name, url, embeddedSimulator, model, api, headers, apiKey, timeouts, connections, tls,
-                    testConnection, simulatorTls);
+                    testConnection, simulatorTls, price);
         }
 
         /** This target against a started embedded simulator: its URL, and how its certificate is checked. */
         public Target withSimulator(String url, TlsOptions tls) {
             return new Target(name, url, embeddedSimulator, model, api, headers, apiKey, timeouts, connections, tls,
-                    testConnection, simulatorTls);
+                    testConnection, simulatorTls, price);
         }
 
         /**
@@ -169,6 +192,54 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
         @Override
         public String toString() {
             return "Target[" + name + " " + Secrets.redact(url) + " model=" + model + " key=" + apiKey + "]";
+        }
+    }
+
+    /**
+     * Token prices in currency units per million tokens ({@code --price-input}/{@code --price-output}, a scenario
+     * provider's {@code price}); cached input is priced as {@code cachedInput}.
+     */
+    public record Price(double input, double cachedInput, double output) {
+        /** The cost of these tokens. */
+        public double cost(long uncachedInput, long cachedInput, long output) {
+            return (uncachedInput * input + cachedInput * this.cachedInput + output * this.output) / 1e6;
+        }
+    }
+
+    /**
+     * What ends a run or a point before its plan does, and how refused requests are sent again.
+     *
+     * @param retry           re-sending refused requests ({@code --retry-on}); null = never (a capacity run's default)
+     * @param maxTotalTokens  the run stops once its requests' prompt + completion tokens reach this
+     *                        ({@code --max-total-tokens}); null = no limit
+     * @param maxCost         the run stops once its cost at the targets' prices reaches this ({@code --max-cost});
+     *                        null = no limit (needs every target priced)
+     * @param targetPrecision a point ends once the 95 % interval's half-width of its TTFT p95 and of its latency p95
+     *                        are each within this percentage of the value ({@code --target-precision}); null = off
+     */
+    public record Limits(Retry retry, Long maxTotalTokens, Double maxCost, Double targetPrecision) {
+        public static final Limits NONE = new Limits(null, null, null, null);
+
+        /** A budget ends the run: tokens or cost. */
+        public boolean budgeted() {
+            return maxTotalTokens != null || maxCost != null;
+        }
+    }
+
+    /**
+     * Sending a refused request again: a reply of one of these HTTP statuses is retried up to {@code maxRetries}
+     * times, after the server's {@code Retry-After} or, without one, an exponential back-off from {@code baseDelay}
+     * doubling each time, jittered (seeded) between half and all of it, never more than {@code maxDelay}; a
+     * {@code Retry-After} longer than {@code maxDelay} is not waited for (the refusal is the request's record).
+     */
+    public record Retry(List<Integer> on, int maxRetries, Duration baseDelay, Duration maxDelay) {
+        public static final Duration DEFAULT_BASE = Duration.ofMillis(500);
+        public static final Duration DEFAULT_MAX = Duration.ofSeconds(30);
+
+        public Retry {
+            on = List.copyOf(on);
+            if (baseDelay == null) baseDelay = DEFAULT_BASE;
+            if (maxDelay == null) maxDelay = DEFAULT_MAX;
         }
     }
 

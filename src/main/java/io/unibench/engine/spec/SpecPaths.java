@@ -14,7 +14,9 @@ public interface SpecPaths {
         /** Arrival shapes: vLLM's burstiness and rate ramp, a trace's speed-up. */
         BURSTINESS, RAMP_START, RAMP_END, TRACE_SPEEDUP,
         /** The SLA auto-tune's figures (evalscope's {@code --sla-*}). */
-        SLA_RUNS, SLA_LOWER, SLA_UPPER, SLA_FIXED_PARALLEL, SLA_MULTIPLIER
+        SLA_RUNS, SLA_LOWER, SLA_UPPER, SLA_FIXED_PARALLEL, SLA_MULTIPLIER,
+        /** The run's limits: retries of refusals, the budget, the points' target precision. */
+        RETRY_ON, MAX_RETRIES, MAX_TOTAL_TOKENS, MAX_COST, TARGET_PRECISION
     }
 
     /** Where {@code field} is, for the {@code index}-th point (0 for fields that are not per point). */
@@ -45,6 +47,11 @@ public interface SpecPaths {
         case SLA_UPPER -> "--sla-upper-bound";
         case SLA_FIXED_PARALLEL -> "--sla-fixed-parallel";
         case SLA_MULTIPLIER -> "--sla-number-multiplier";
+        case RETRY_ON -> "--retry-on";
+        case MAX_RETRIES -> "--max-retries";
+        case MAX_TOTAL_TOKENS -> "--max-total-tokens";
+        case MAX_COST -> "--max-cost";
+        case TARGET_PRECISION -> "--target-precision";
     };
 
     /** JSON pointers into a {@link RunSpec} written as JSON (the web API's body). */
@@ -72,5 +79,10 @@ public interface SpecPaths {
         case SLA_UPPER -> "/sla_auto_tune/upper_bound";
         case SLA_FIXED_PARALLEL -> "/sla_auto_tune/fixed_parallel";
         case SLA_MULTIPLIER -> "/sla_auto_tune/number_multiplier";
+        case RETRY_ON -> "/limits/retry/on";
+        case MAX_RETRIES -> "/limits/retry/max_retries";
+        case MAX_TOTAL_TOKENS -> "/limits/max_total_tokens";
+        case MAX_COST -> "/limits/max_cost";
+        case TARGET_PRECISION -> "/limits/target_precision";
     };
 }

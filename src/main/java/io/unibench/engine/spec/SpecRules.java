@@ -47,6 +47,41 @@ public final class SpecRules {
         return this;
     }
 
+    /**
+     * The run's limits ({@link RunSpec.Limits}): the statuses retried are HTTP statuses of a refusal (400–599) and
+     * need a count ≥ 1 (and a count needs statuses); the budget's figures are > 0, a cost needs every target priced;
+     * the target precision is a percentage in (0, 100).
+     */
+    public SpecRules limits(List<Integer> retryOn, Integer maxRetries, Long maxTotalTokens, Double maxCost,
+                            boolean everyTargetPriced, Double targetPrecision) {
+        boolean on = retryOn != null && !retryOn.isEmpty();
+        if (on) {
+            for (int status : retryOn) {
+                if (status < 400 || status > 599) add(Field.RETRY_ON, 0, status + ": must be an HTTP status 400..599");
+            }
+            if (maxRetries == null) {
+                add(Field.RETRY_ON, 0, String.join(",", retryOn.stream().map(String::valueOf).toList())
+                        + ": needs a count of retries (--max-retries N, max_retries)");
+            }
+        }
+        if (maxRetries != null) {
+            if (maxRetries < 1 || maxRetries > 100) add(Field.MAX_RETRIES, 0, maxRetries + ": must be 1..100");
+            else if (!on) add(Field.MAX_RETRIES, 0, maxRetries + ": needs the statuses to retry (--retry-on 429,503, on)");
+        }
+        if (maxTotalTokens != null && maxTotalTokens < 1) add(Field.MAX_TOTAL_TOKENS, 0, maxTotalTokens + ": must be ≥ 1");
+        if (maxCost != null) {
+            if (!finitePositive(maxCost)) add(Field.MAX_COST, 0, maxCost + ": must be a finite amount > 0");
+            else if (!everyTargetPriced) {
+                add(Field.MAX_COST, 0, maxCost + ": needs token prices (--price-input and --price-output per 1M "
+                        + "tokens; a scenario provider's price)");
+            }
+        }
+        if (targetPrecision != null && !(targetPrecision > 0 && targetPrecision < 100)) {
+            add(Field.TARGET_PRECISION, 0, targetPrecision + ": must be a percentage > 0 and < 100");
+        }
+        return this;
+    }
+
     /** The pause after a point (between sweep points or levels), in seconds. */
     public SpecRules pause(int index, double seconds) {
         if (!(seconds >= 0)) add(Field.PAUSE, index, "must be ≥ 0");
