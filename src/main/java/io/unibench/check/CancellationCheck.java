@@ -1,6 +1,7 @@
 package io.unibench.check;
 
 import io.unibench.client.ClientResult;
+import io.unibench.engine.ProbeRunner;
 import io.unibench.scrape.ServerSample;
 
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ final class CancellationCheck implements Check {
         if (before == null || Double.isNaN(before.running())) return Verdict.skip(id(), "no running-requests gauge");
         double base = before.running();
         CompletableFuture<Void> cancel = new CompletableFuture<>();
-        List<CompletableFuture<ClientResult>> streams = start(t, n, cancel);
+        List<CompletableFuture<ProbeRunner.Reply>> streams = start(t, n, cancel);
         List<ServerSample> seen = new ArrayList<>();
         long up = t.awaitGauges(t.settings.settle(), s -> s.running() >= base + n, seen);
         if (up < 0) {
@@ -80,22 +81,23 @@ final class CancellationCheck implements Check {
 
     private Verdict withoutMetrics(Target t, int limit) throws InterruptedException {
         CompletableFuture<Void> cancel = new CompletableFuture<>();
-        List<CompletableFuture<ClientResult>> streams = start(t, limit, cancel);
+        List<CompletableFuture<ProbeRunner.Reply>> streams = start(t, limit, cancel);
         t.pause(MID_STREAM.multipliedBy(3));
         cancel.complete(null);
-        for (CompletableFuture<ClientResult> s : streams) {
-            ClientResult r = s.join();
+        for (CompletableFuture<ProbeRunner.Reply> s : streams) {
+            ClientResult r = s.join().result();
             if (!r.success() && r.errorClass() != io.unibench.client.ErrorClass.CANCELLED) {
                 return Verdict.skip(id(), "the long streams failed before the cancel: " + r.errorClass() + " "
                         + r.errorMessage() + " (" + t.noMetrics() + ")");
             }
         }
-        ClientResult next = t.send(Ask.of(t.model(), Prompts.SHORT, 4));
+        ProbeRunner.Reply reply = t.send(Ask.of(t.model(), Prompts.SHORT, 4));
+        ClientResult next = reply.result();
         if (!next.success() || next.firstTokenNanos() == io.unibench.Moments.ABSENT) {
             return Verdict.fail(id(), "after cancelling " + limit + " streams at the limit, a new request failed: "
                     + next.errorClass() + " " + next.errorMessage() + ": the slots were not freed? (" + t.noMetrics() + ")");
         }
-        long ttft = next.firstTokenNanos() - next.startNanos();
+        long ttft = Math.round(reply.record().ttftSeconds() * 1e9); // the record's TTFT, as every report's
         String evidence = "after cancelling " + limit + " streams at the limit, a new request's first token took "
                 + Target.millis(ttft) + " ms (" + t.noMetrics() + ")";
         if (ttft > t.settings.settle().toNanos()) return Verdict.fail(id(), evidence + ": the slots were not freed");
@@ -103,20 +105,20 @@ final class CancellationCheck implements Check {
     }
 
     /** {@code n} long streams ({@code ignore_eos}; without it when the server refuses the field). */
-    private static List<CompletableFuture<ClientResult>> start(Target t, int n, CompletableFuture<Void> cancel) {
-        List<CompletableFuture<ClientResult>> out = new ArrayList<>();
+    private static List<CompletableFuture<ProbeRunner.Reply>> start(Target t, int n, CompletableFuture<Void> cancel) {
+        List<CompletableFuture<ProbeRunner.Reply>> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Ask ask = Ask.of(t.model(), Prompts.STORY + " #" + i, LONG_TOKENS).ignoringEos();
-            out.add(t.sendAsync(ask, cancel).thenCompose(r -> r.httpStatus() == 400
+            out.add(t.sendAsync(ask, cancel).thenCompose(r -> r.result().httpStatus() == 400
                     ? t.sendAsync(Ask.of(ask.model(), ask.prompt(), LONG_TOKENS), cancel)
                     : CompletableFuture.completedFuture(r)));
         }
         return out;
     }
 
-    private static String firstFailure(List<CompletableFuture<ClientResult>> streams) {
-        for (CompletableFuture<ClientResult> s : streams) {
-            ClientResult r = s.join();
+    private static String firstFailure(List<CompletableFuture<ProbeRunner.Reply>> streams) {
+        for (CompletableFuture<ProbeRunner.Reply> s : streams) {
+            ClientResult r = s.join().result();
             if (!r.success() && r.errorClass() != io.unibench.client.ErrorClass.CANCELLED) {
                 return "a stream failed: " + r.errorClass() + " " + r.errorMessage();
             }
