@@ -11,8 +11,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * cancellation-propagates (load): {@code min(limit, 8)} long streams are cancelled mid-generation (the client hangs
- * up). From {@code /metrics}: the running gauge must fall back to its baseline, and on an idle server the
- * generated-token counter must stop growing, within the settle time. Without {@code /metrics}: {@code limit}
+ * up). From {@code /metrics}, two probes with a line each: the running gauge must fall back to its baseline, and on
+ * an idle server the generated-token counter must stop growing, within the settle time (the second is judged even
+ * when the first failed). Without {@code /metrics}: {@code limit}
  * streams fill the server, are cancelled, and a new request must get its first token within the settle time
  * (a server that keeps generating for the cancelled ones makes it wait).
  */
@@ -49,20 +50,27 @@ final class CancellationCheck implements Check {
         streams.forEach(CompletableFuture::join);
         seen.clear();
         long down = t.awaitGauges(t.settings.settle(), s -> s.running() <= base, seen);
-        if (down < 0) {
-            return Verdict.fail(id(), "running stayed at " + fmt(seen.getLast().running()) + " (baseline " + fmt(base)
-                    + ") " + t.settings.settle().toMillis() + " ms after cancelling " + n + " streams: the server "
-                    + "keeps generating for clients that left");
+        List<Verdict.Probe> probes = new ArrayList<>();
+        String running = "running back to baseline";
+        probes.add(down < 0
+                ? new Verdict.Probe(running, Verdict.Status.FAIL, "running stayed at " + fmt(seen.getLast().running())
+                        + " (baseline " + fmt(base) + ") " + t.settings.settle().toMillis() + " ms after cancelling "
+                        + n + " streams: the server keeps generating for clients that left")
+                : new Verdict.Probe(running, Verdict.Status.PASS, n + " streams cancelled mid-generation; running "
+                        + fmt(atCancel == null ? Double.NaN : atCancel.running()) + " → " + fmt(base) + " in "
+                        + Target.millis(down) + " ms"));
+        String tokens = "generated tokens stop";
+        if (base > 0 || Double.isNaN(before.generated())) {
+            probes.add(new Verdict.Probe(tokens, Verdict.Status.SKIP, Double.isNaN(before.generated())
+                    ? "no generated-token counter" : "the server was not idle (running " + fmt(base) + " before)"));
+        } else {
+            long stopped = tokensStop(t);
+            probes.add(stopped < 0
+                    ? new Verdict.Probe(tokens, Verdict.Status.FAIL, "the generated-token counter still grew "
+                            + t.settings.settle().toMillis() + " ms after the cancel")
+                    : new Verdict.Probe(tokens, Verdict.Status.PASS, "the generated-token counter stopped growing"));
         }
-        String evidence = n + " streams cancelled mid-generation; running " + fmt(atCancel == null ? Double.NaN
-                : atCancel.running()) + " → " + fmt(base) + " in " + Target.millis(down) + " ms";
-        if (base > 0 || Double.isNaN(before.generated())) return Verdict.pass(id(), evidence);
-        long stopped = tokensStop(t);
-        if (stopped < 0) {
-            return Verdict.fail(id(), evidence + ", but the generated-token counter still grew "
-                    + t.settings.settle().toMillis() + " ms later");
-        }
-        return Verdict.pass(id(), evidence + "; generated tokens stopped growing");
+        return Verdict.ofProbes(id(), probes);
     }
 
     /** Nanoseconds until two gauge readings {@link Target#POLL} × 3 apart show the same generated count; -1 if never. */

@@ -169,8 +169,10 @@ class CheckBatteryTest {
 
     @Test void cancellationPropagates() throws InterruptedException {
         passes("cancellation-propagates");
-        assertThat(fails("cancellation-propagates", Map.of("misbehave-ignore-cancel", true)).evidence())
-                .contains("keeps generating");
+        Verdict ignored = fails("cancellation-propagates", Map.of("misbehave-ignore-cancel", true));
+        assertThat(ignored.line()).contains("keeps generating");
+        assertThat(ignored.probes()).extracting(Verdict.Probe::name)
+                .containsExactly("running back to baseline", "generated tokens stop");
     }
 
     @Test void cancellationWithoutMetricsTimesANewRequest() throws InterruptedException {
