@@ -44,6 +44,79 @@ class ArchitectureTest {
         assertThat(violations).as("arrows ARCHITECTURE.md does not allow").isEmpty();
     }
 
+    /**
+     * Where an HTTP client is made, by kind, and the rooms that may make one. The benchmark's client
+     * ({@code new LlmClient(}) is made by {@code client} itself and by {@code engine} alone (a run's one client per
+     * target, check's probes through {@code engine.ProbeRunner}, a connection test outside a run, the server's
+     * {@code /tokenize} in {@code engine.ServerTokenize}); Netty's client bootstrap only inside {@code client}. The
+     * JDK's {@code HttpClient} serves only what is not the benchmarked server: {@code scrape} reads a server's
+     * Prometheus {@code /metrics} (a room of its own that every front end may use), {@code schedule} delivers notices
+     * to webhooks. {@code sim} and {@code web} are servers and make no client; neither do {@code check}, {@code cli}
+     * or {@code scenario}. {@code URL.openConnection()} nowhere.
+     */
+    static final Map<Pattern, Set<String>> HTTP_CLIENTS = Map.of(
+            Pattern.compile("\\bnew\\s+(?:io\\.unibench\\.client\\.)?LlmClient\\s*\\("), Set.of("client", "engine"),
+            Pattern.compile("\\bnew\\s+(?:io\\.netty\\.bootstrap\\.)?Bootstrap\\s*\\("), Set.of("client"),
+            Pattern.compile("\\bHttpClient\\s*\\.\\s*new(?:Builder|HttpClient)\\s*\\("), Set.of("scrape", "schedule"),
+            Pattern.compile("\\.openConnection\\s*\\(\\s*\\)"), Set.of());
+
+    @Test
+    void onlyTheRoomsThatMayMakeAnHttpClientMakeOne() throws IOException {
+        Map<String, Set<String>> table = table(Files.readString(Path.of("ARCHITECTURE.md")));
+        List<String> violations = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            files.filter(f -> f.toString().endsWith(".java")).sorted()
+                    .forEach(f -> violations.addAll(httpClients(table, f.toString(), read(f))));
+        }
+        assertThat(violations).as("HTTP clients made outside the rooms that may make one").isEmpty();
+    }
+
+    @Test
+    void anHttpClientMadeElsewhereIsNamedWithItsFileAndLine() {
+        Map<String, Set<String>> table = Map.of("check", Set.of("client", "engine"), "engine", Set.of("client"),
+                "client", Set.of(), "web", Set.of("engine"));
+        String check = """
+                package io.unibench.check;
+                /** Not {@code new LlmClient(config)} in a comment. */
+                class Target {
+                    LlmClient c = new LlmClient(config);
+                    java.net.http.HttpClient raw = java.net.http.HttpClient.newBuilder().build();
+                }
+                """;
+        assertThat(httpClients(table, "check/Target.java", check)).containsExactly(
+                "check/Target.java:4: check may not make an HTTP client (LlmClient c = new LlmClient(config);)",
+                "check/Target.java:5: check may not make an HTTP client (java.net.http.HttpClient raw = "
+                        + "java.net.http.HttpClient.newBuilder().build();)");
+        String engine = "package io.unibench.engine.sub;\nclass A { Object c = new LlmClient(config); }\n";
+        assertThat(httpClients(table, "A.java", engine)).isEmpty();
+        String web = "package io.unibench.web;\nclass W { Object c = HttpClient.newHttpClient(); }\n";
+        assertThat(httpClients(table, "W.java", web)).singleElement().asString().startsWith("W.java:2: web may not");
+    }
+
+    /** One line per HTTP client {@code source} makes where its room may not; comment lines do not count. */
+    static List<String> httpClients(Map<String, Set<String>> table, String file, String source) {
+        String[] lines = source.split("\n", -1);
+        String own = null;
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < lines.length; i++) {
+            Matcher pkg = PACKAGE.matcher(lines[i]);
+            if (pkg.find()) {
+                String room = pkg.group(1) == null ? null : room(table, pkg.group(1));
+                own = room != null ? room : pkg.group(1) == null ? "io.unibench" : pkg.group(1);
+                continue;
+            }
+            String code = lines[i].strip();
+            if (code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) continue;
+            for (Map.Entry<Pattern, Set<String>> kind : HTTP_CLIENTS.entrySet()) {
+                if (kind.getKey().matcher(code).find() && !kind.getValue().contains(own)) {
+                    out.add(file + ":" + (i + 1) + ": " + own + " may not make an HTTP client (" + lines[i].strip() + ")");
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
     @Test
     void everyPackageHasARow() throws IOException {
         Map<String, Set<String>> table = table(Files.readString(Path.of("ARCHITECTURE.md")));

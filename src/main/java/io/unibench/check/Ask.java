@@ -1,13 +1,16 @@
 package io.unibench.check;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.client.ApiFormat;
+import io.unibench.client.GenerationParams;
 
 import java.util.List;
 
 /**
- * One chat completion request a check sends, as the body it becomes. Temperature 0 and a fixed seed unless
- * changed, so a well-behaved server answers the same request the same way.
+ * One chat completion request a check sends: a user prompt and the generation parameters the engine builds its body
+ * from, as every run's ({@link GenerationParams}). Temperature 0 and a fixed seed unless changed, so a well-behaved
+ * server answers the same request the same way.
  */
 record Ask(String model, String prompt, int maxTokens, boolean stream, boolean ignoreEos, List<String> stop) {
     static final long SEED = 1234;
@@ -24,26 +27,12 @@ record Ask(String model, String prompt, int maxTokens, boolean stream, boolean i
 
     Ask forModel(String m) { return new Ask(m, prompt, maxTokens, stream, ignoreEos, stop); }
 
-    byte[] body(ObjectMapper mapper) {
-        ObjectNode root = mapper.createObjectNode();
-        root.put("model", model);
-        ObjectNode message = root.putArray("messages").addObject();
-        message.put("role", "user");
-        message.put("content", prompt);
-        root.put("max_tokens", maxTokens);
-        root.put("temperature", 0);
-        root.put("seed", SEED);
-        root.put("stream", stream);
-        if (stream) root.putObject("stream_options").put("include_usage", true);
-        if (ignoreEos) root.put("ignore_eos", true);
-        if (!stop.isEmpty()) {
-            var array = root.putArray("stop");
-            stop.forEach(array::add);
-        }
-        try {
-            return mapper.writeValueAsBytes(root);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("a tree of strings and numbers always serialises", e);
-        }
+    Ask withPrompt(String p) { return new Ask(model, p, maxTokens, stream, ignoreEos, stop); }
+
+    /** {@code model}, {@code max_tokens}, temperature 0, {@code seed}, {@code stop}, {@code stream} (with usage), {@code ignore_eos}. */
+    GenerationParams params() {
+        ObjectNode extra = ignoreEos ? JsonNodeFactory.instance.objectNode().put("ignore_eos", true) : null;
+        return new GenerationParams(model, ApiFormat.CHAT, maxTokens, maxTokens, null, 0, null, null, SEED, stop,
+                stream, extra);
     }
 }

@@ -16,8 +16,8 @@ final class CacheReportedCheck implements Check {
 
     @Override public Verdict run(Target t) {
         Ask ask = Ask.of(t.model(), Prompts.longText(PROMPT_WORDS), 1);
-        ClientResult first = t.send(ask);
-        ClientResult second = t.send(ask);
+        ClientResult first = t.send(ask).result();
+        ClientResult second = t.send(ask).result();
         for (ClientResult r : new ClientResult[]{first, second}) {
             if (!r.success()) return Verdict.fail(id(), "request failed: " + r.errorClass() + " " + r.errorMessage());
         }

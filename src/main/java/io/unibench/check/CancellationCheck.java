@@ -1,6 +1,7 @@
 package io.unibench.check;
 
 import io.unibench.client.ClientResult;
+import io.unibench.engine.ProbeRunner;
 import io.unibench.scrape.ServerSample;
 
 import java.util.ArrayList;
@@ -10,8 +11,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * cancellation-propagates (load): {@code min(limit, 8)} long streams are cancelled mid-generation (the client hangs
- * up). From {@code /metrics}: the running gauge must fall back to its baseline, and on an idle server the
- * generated-token counter must stop growing, within the settle time. Without {@code /metrics}: {@code limit}
+ * up). From {@code /metrics}, two probes with a line each: the running gauge must fall back to its baseline, and on
+ * an idle server the generated-token counter must stop growing, within the settle time (the second is judged even
+ * when the first failed). Without {@code /metrics}: {@code limit}
  * streams fill the server, are cancelled, and a new request must get its first token within the settle time
  * (a server that keeps generating for the cancelled ones makes it wait).
  */
@@ -34,7 +36,7 @@ final class CancellationCheck implements Check {
         if (before == null || Double.isNaN(before.running())) return Verdict.skip(id(), "no running-requests gauge");
         double base = before.running();
         CompletableFuture<Void> cancel = new CompletableFuture<>();
-        List<CompletableFuture<ClientResult>> streams = start(t, n, cancel);
+        List<CompletableFuture<ProbeRunner.Reply>> streams = start(t, n, cancel);
         List<ServerSample> seen = new ArrayList<>();
         long up = t.awaitGauges(t.settings.settle(), s -> s.running() >= base + n, seen);
         if (up < 0) {
@@ -48,20 +50,27 @@ final class CancellationCheck implements Check {
         streams.forEach(CompletableFuture::join);
         seen.clear();
         long down = t.awaitGauges(t.settings.settle(), s -> s.running() <= base, seen);
-        if (down < 0) {
-            return Verdict.fail(id(), "running stayed at " + fmt(seen.getLast().running()) + " (baseline " + fmt(base)
-                    + ") " + t.settings.settle().toMillis() + " ms after cancelling " + n + " streams: the server "
-                    + "keeps generating for clients that left");
+        List<Verdict.Probe> probes = new ArrayList<>();
+        String running = "running back to baseline";
+        probes.add(down < 0
+                ? new Verdict.Probe(running, Verdict.Status.FAIL, "running stayed at " + fmt(seen.getLast().running())
+                        + " (baseline " + fmt(base) + ") " + t.settings.settle().toMillis() + " ms after cancelling "
+                        + n + " streams: the server keeps generating for clients that left")
+                : new Verdict.Probe(running, Verdict.Status.PASS, n + " streams cancelled mid-generation; running "
+                        + fmt(atCancel == null ? Double.NaN : atCancel.running()) + " → " + fmt(base) + " in "
+                        + Target.millis(down) + " ms"));
+        String tokens = "generated tokens stop";
+        if (base > 0 || Double.isNaN(before.generated())) {
+            probes.add(new Verdict.Probe(tokens, Verdict.Status.SKIP, Double.isNaN(before.generated())
+                    ? "no generated-token counter" : "the server was not idle (running " + fmt(base) + " before)"));
+        } else {
+            long stopped = tokensStop(t);
+            probes.add(stopped < 0
+                    ? new Verdict.Probe(tokens, Verdict.Status.FAIL, "the generated-token counter still grew "
+                            + t.settings.settle().toMillis() + " ms after the cancel")
+                    : new Verdict.Probe(tokens, Verdict.Status.PASS, "the generated-token counter stopped growing"));
         }
-        String evidence = n + " streams cancelled mid-generation; running " + fmt(atCancel == null ? Double.NaN
-                : atCancel.running()) + " → " + fmt(base) + " in " + Target.millis(down) + " ms";
-        if (base > 0 || Double.isNaN(before.generated())) return Verdict.pass(id(), evidence);
-        long stopped = tokensStop(t);
-        if (stopped < 0) {
-            return Verdict.fail(id(), evidence + ", but the generated-token counter still grew "
-                    + t.settings.settle().toMillis() + " ms later");
-        }
-        return Verdict.pass(id(), evidence + "; generated tokens stopped growing");
+        return Verdict.ofProbes(id(), probes);
     }
 
     /** Nanoseconds until two gauge readings {@link Target#POLL} × 3 apart show the same generated count; -1 if never. */
@@ -80,22 +89,23 @@ final class CancellationCheck implements Check {
 
     private Verdict withoutMetrics(Target t, int limit) throws InterruptedException {
         CompletableFuture<Void> cancel = new CompletableFuture<>();
-        List<CompletableFuture<ClientResult>> streams = start(t, limit, cancel);
+        List<CompletableFuture<ProbeRunner.Reply>> streams = start(t, limit, cancel);
         t.pause(MID_STREAM.multipliedBy(3));
         cancel.complete(null);
-        for (CompletableFuture<ClientResult> s : streams) {
-            ClientResult r = s.join();
+        for (CompletableFuture<ProbeRunner.Reply> s : streams) {
+            ClientResult r = s.join().result();
             if (!r.success() && r.errorClass() != io.unibench.client.ErrorClass.CANCELLED) {
                 return Verdict.skip(id(), "the long streams failed before the cancel: " + r.errorClass() + " "
                         + r.errorMessage() + " (" + t.noMetrics() + ")");
             }
         }
-        ClientResult next = t.send(Ask.of(t.model(), Prompts.SHORT, 4));
+        ProbeRunner.Reply reply = t.send(Ask.of(t.model(), Prompts.SHORT, 4));
+        ClientResult next = reply.result();
         if (!next.success() || next.firstTokenNanos() == io.unibench.Moments.ABSENT) {
             return Verdict.fail(id(), "after cancelling " + limit + " streams at the limit, a new request failed: "
                     + next.errorClass() + " " + next.errorMessage() + ": the slots were not freed? (" + t.noMetrics() + ")");
         }
-        long ttft = next.firstTokenNanos() - next.startNanos();
+        long ttft = Math.round(reply.record().ttftSeconds() * 1e9); // the record's TTFT, as every report's
         String evidence = "after cancelling " + limit + " streams at the limit, a new request's first token took "
                 + Target.millis(ttft) + " ms (" + t.noMetrics() + ")";
         if (ttft > t.settings.settle().toNanos()) return Verdict.fail(id(), evidence + ": the slots were not freed");
@@ -103,20 +113,20 @@ final class CancellationCheck implements Check {
     }
 
     /** {@code n} long streams ({@code ignore_eos}; without it when the server refuses the field). */
-    private static List<CompletableFuture<ClientResult>> start(Target t, int n, CompletableFuture<Void> cancel) {
-        List<CompletableFuture<ClientResult>> out = new ArrayList<>();
+    private static List<CompletableFuture<ProbeRunner.Reply>> start(Target t, int n, CompletableFuture<Void> cancel) {
+        List<CompletableFuture<ProbeRunner.Reply>> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Ask ask = Ask.of(t.model(), Prompts.STORY + " #" + i, LONG_TOKENS).ignoringEos();
-            out.add(t.sendAsync(ask, cancel).thenCompose(r -> r.httpStatus() == 400
+            out.add(t.sendAsync(ask, cancel).thenCompose(r -> r.result().httpStatus() == 400
                     ? t.sendAsync(Ask.of(ask.model(), ask.prompt(), LONG_TOKENS), cancel)
                     : CompletableFuture.completedFuture(r)));
         }
         return out;
     }
 
-    private static String firstFailure(List<CompletableFuture<ClientResult>> streams) {
-        for (CompletableFuture<ClientResult> s : streams) {
-            ClientResult r = s.join();
+    private static String firstFailure(List<CompletableFuture<ProbeRunner.Reply>> streams) {
+        for (CompletableFuture<ProbeRunner.Reply> s : streams) {
+            ClientResult r = s.join().result();
             if (!r.success() && r.errorClass() != io.unibench.client.ErrorClass.CANCELLED) {
                 return "a stream failed: " + r.errorClass() + " " + r.errorMessage();
             }

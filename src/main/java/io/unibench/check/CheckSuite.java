@@ -1,7 +1,8 @@
 package io.unibench.check;
 
 import io.unibench.client.ClientConfig;
-import io.unibench.client.LlmClient;
+import io.unibench.client.ClientResult;
+import io.unibench.engine.ProbeRunner;
 import io.unibench.scrape.ServerMetricsScraper;
 
 import java.time.Duration;
@@ -35,14 +36,12 @@ public final class CheckSuite {
      */
     public static CheckReport run(CheckSettings settings, Set<String> selected, Consumer<Verdict> each)
             throws InterruptedException {
-        ClientConfig config = new ClientConfig(settings.endpoint(), settings.headers(), Duration.ofSeconds(10),
-                settings.timeout(), settings.timeout(), MAX_CONNECTIONS, false);
         List<Verdict> verdicts = new ArrayList<>();
         ServerMetricsScraper scraper = settings.metrics() == null ? null
                 : new ServerMetricsScraper(settings.metrics(), System::currentTimeMillis);
-        try (LlmClient client = new LlmClient(config)) {
+        try (ProbeRunner probes = new ProbeRunner(config(settings, MAX_CONNECTIONS))) {
             if (scraper != null) scraper.scrapeOnce();
-            Target target = new Target(settings, client, scraper, d -> Thread.sleep(d.toMillis()));
+            Target target = new Target(settings, probes, scraper, d -> Thread.sleep(d.toMillis()));
             for (Check check : ALL) {
                 if (!selected.contains(check.id())) continue;
                 Verdict v = check.load() && !settings.allowLoad()
@@ -57,5 +56,29 @@ public final class CheckSuite {
         } finally {
             if (scraper != null) scraper.close();
         }
+    }
+
+    /**
+     * Why nothing can be judged (the server cannot be reached, or refuses the key), or null: one non-streamed
+     * one-token request through the engine's probe path.
+     */
+    public static String unreachable(CheckSettings s) {
+        try (ProbeRunner probes = new ProbeRunner(config(s, 2))) {
+            Ask hi = Ask.of(s.model(), "Hi", 1).notStreamed();
+            ClientResult r = probes.send(hi.prompt(), hi.params()).result();
+            if (r.httpStatus() == 0) return "cannot reach " + s.endpoint() + ": " + r.errorClass() + " " + r.errorMessage();
+            if (r.httpStatus() == 401 || r.httpStatus() == 403) {
+                return s.endpoint() + " answers HTTP " + r.httpStatus() + ": check the key (--api-key-env)";
+            }
+            if (r.httpStatus() == 404 && !String.valueOf(r.errorMessage()).toLowerCase().contains("model")) {
+                return s.endpoint() + " answers HTTP 404: not a chat completions endpoint";
+            }
+            return null;
+        }
+    }
+
+    private static ClientConfig config(CheckSettings s, int connections) {
+        return new ClientConfig(s.endpoint(), s.headers(), Duration.ofSeconds(10), s.timeout(), s.timeout(),
+                connections, false);
     }
 }

@@ -10,7 +10,7 @@ import java.io.IOException;
  * unless the server said it may answer differently: the two replies carry different {@code system_fingerprint}s,
  * OpenAI's word for "the backend configuration changed" (its reproducibility guide: with the same seed, replies may
  * differ when the fingerprint does). That difference is a WARN line: reported with both fingerprints, not judged,
- * and the exit code stays 0. The requests are non-streamed and read by the plain client, which shows the
+ * and the exit code stays 0. The requests are non-streamed and read raw by the same client, which shows the
  * fingerprint the benchmark client does not keep. (Servers that send no fingerprint, vLLM's and SGLang's, say
  * nothing either way: a difference fails; batching and GPU kernels make many of them non-deterministic even so,
  * so read a FAIL here as "expect noise in accuracy numbers", not as broken serving.)
@@ -21,7 +21,7 @@ final class DeterminismCheck implements Check {
     @Override public String id() { return "determinism"; }
 
     @Override public Verdict run(Target t) throws InterruptedException {
-        byte[] body = Ask.of(t.model(), Prompts.STORY, MAX_TOKENS).notStreamed().body(t.mapper);
+        byte[] body = t.body(Ask.of(t.model(), Prompts.STORY, MAX_TOKENS).notStreamed());
         Reply a = reply(t, t.post(body));
         Reply b = reply(t, t.post(body));
         for (Reply r : new Reply[]{a, b}) {
@@ -46,7 +46,7 @@ final class DeterminismCheck implements Check {
     /** A non-streamed reply's first choice's text and its {@code system_fingerprint}, or what went wrong. */
     private record Reply(String text, String fingerprint, String problem) {}
 
-    private static Reply reply(Target t, Target.RawReply raw) {
+    private static Reply reply(Target t, Target.RawPost raw) {
         if (raw.problem() != null) return new Reply(null, null, "request failed: " + raw.problem());
         if (raw.status() != 200) return new Reply(null, null, "request failed: HTTP " + raw.status() + " " + raw.head(200));
         try {

@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
 /**
  * errors-are-errors: a malformed body, an unknown model and a prompt beyond the context each get a 4xx whose body
  * is an error object: not a 200 with an error inside, not a 5xx, not a hang, not a silent truncation (a 200 with a
- * completion). Each is a probe with a verdict of its own. Sent by the plain HTTP client: the benchmark client never
- * sends a malformed body.
+ * completion). Each is a probe with a verdict of its own. Sent raw by the one client ({@code LlmClient.raw}): a benchmark
+ * request is never a malformed body.
  *
  * <p>Unknown model: llama.cpp's and SGLang's servers (and {@code unibench sim} by default) serve whatever model name a
  * request gives; that is their documented behaviour, so a 200 is a WARN unless the user declared the served models
@@ -34,10 +34,10 @@ final class ErrorsCheck implements Check {
         List<Verdict.Probe> probes = new ArrayList<>();
         probes.add(judge("malformed body", t.post("{\"model\": \"x\", \"messages\": [".getBytes(StandardCharsets.UTF_8)), t));
         String unknown = "unibench-check-no-such-model-" + Long.toHexString(System.nanoTime());
-        probes.add(unknownModel(t.post(Ask.of(unknown, Prompts.SHORT, 8).notStreamed().body(t.mapper)), t));
+        probes.add(unknownModel(t.post(t.body(Ask.of(unknown, Prompts.SHORT, 8).notStreamed())), t));
         Context context = context(t);
         int words = context.tokens() + OVERSIZE_MARGIN;
-        Target.RawReply reply = t.post(Ask.of(t.model(), Prompts.longText(words), 8).notStreamed().body(t.mapper));
+        Target.RawPost reply = t.post(t.body(Ask.of(t.model(), Prompts.longText(words), 8).notStreamed()));
         Verdict.Probe oversize = judge("oversize prompt", reply, t);
         String sized = words + " words, " + context.source();
         if (oversize.status() == Verdict.Status.PASS) {
@@ -49,14 +49,14 @@ final class ErrorsCheck implements Check {
     }
 
     /** PASS when the reply is a 4xx with an error object; else FAIL saying what is wrong. */
-    private static Verdict.Probe judge(String what, Target.RawReply r, Target t) {
+    private static Verdict.Probe judge(String what, Target.RawPost r, Target t) {
         String problem = problem(r, t);
         return problem == null ? new Verdict.Probe(what, Verdict.Status.PASS, "→ " + r.status())
                 : new Verdict.Probe(what, Verdict.Status.FAIL, problem);
     }
 
     /** As {@link #judge}, but a plain 200 is the server serving any name: WARN unless the served models are declared. */
-    private static Verdict.Probe unknownModel(Target.RawReply r, Target t) {
+    private static Verdict.Probe unknownModel(Target.RawPost r, Target t) {
         Verdict.Probe p = judge("unknown model", r, t);
         List<String> declared = t.settings.servedModels();
         if (p.status() != Verdict.Status.FAIL || r.status() != 200 || errorObject(r.body(), t)) return p;
@@ -69,7 +69,7 @@ final class ErrorsCheck implements Check {
     }
 
     /** Null when the reply is a 4xx with an error object; else what is wrong. */
-    private static String problem(Target.RawReply r, Target t) {
+    private static String problem(Target.RawPost r, Target t) {
         if (r.problem() != null) return r.problem() + " (a hang, not an error answer)";
         boolean errorObject = errorObject(r.body(), t);
         if (r.status() == 200) {

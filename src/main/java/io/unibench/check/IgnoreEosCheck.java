@@ -13,7 +13,7 @@ final class IgnoreEosCheck implements Check {
     @Override public String id() { return "ignore-eos"; }
 
     @Override public Verdict run(Target t) {
-        ClientResult r = t.send(Ask.of(t.model(), Prompts.SHORT, MAX_TOKENS).ignoringEos());
+        ClientResult r = t.send(Ask.of(t.model(), Prompts.SHORT, MAX_TOKENS).ignoringEos()).result();
         if (!r.success()) {
             String msg = String.valueOf(r.errorMessage());
             if (r.httpStatus() >= 400 && r.httpStatus() < 500) {

@@ -1,63 +1,67 @@
 package io.unibench.check;
 
-import io.unibench.client.ClientResult;
 import io.unibench.client.ErrorClass;
+import io.unibench.engine.ProbeRunner;
+import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.RequestRecord;
 
-import java.util.Arrays;
-import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The replies of a burst sorted by what happened: served, refused early (429/503), gave up waiting (the client's
+ * The records of a burst sorted by what happened: served, refused early (429/503), gave up waiting (the client's
  * timeout before any token), or failed otherwise; with the queue wait of the served ones estimated by their time
- * to first token (an estimate: it includes the prefill).
+ * to first token (an estimate: it includes the prefill), as the burst's {@code metrics} aggregate gives it (TTFT p50
+ * and max, the exact percentile of every report).
+ *
+ * @param waitP50Seconds NaN when no served request had a first token
  */
-record Outcomes(int served, int refused, int waitedOut, Map<String, Integer> otherFailures, double[] waitSeconds,
-                double slowestRefusalSeconds, int total) {
+record Outcomes(int served, int refused, int waitedOut, Map<String, Integer> otherFailures, double waitP50Seconds,
+                double waitMaxSeconds, double slowestRefusalSeconds, int total) {
 
-    /** The first refusal's (429/503) {@code Retry-After} as sent, if any refusal carried one. */
-    static java.util.Optional<String> retryAfter(List<ClientResult> results) {
-        return results.stream().filter(r -> r.httpStatus() == 429 || r.httpStatus() == 503)
-                .map(ClientResult::retryAfter).filter(java.util.Objects::nonNull).findFirst();
+    private static final String TOTAL = ErrorClass.TIMEOUT_TOTAL.label();
+    private static final String READ = ErrorClass.TIMEOUT_READ.label();
+
+    static boolean refusal(RequestRecord r) {
+        return r.outcome().httpStatus() == 429 || r.outcome().httpStatus() == 503;
     }
 
-    static Outcomes of(List<ClientResult> results) {
+    static Outcomes of(ProbeRunner.Burst burst) {
         int served = 0;
         int refused = 0;
         int waitedOut = 0;
         Map<String, Integer> other = new TreeMap<>();
-        double[] waits = new double[results.size()];
-        int w = 0;
         double slowestRefusal = 0;
-        for (ClientResult r : results) {
+        for (RequestRecord r : burst.records()) {
+            String error = r.outcome().errorClass();
             if (r.success()) {
                 served++;
-                if (r.firstTokenNanos() != io.unibench.Moments.ABSENT) waits[w++] = (r.firstTokenNanos() - r.startNanos()) / 1e9;
-            } else if (r.httpStatus() == 429 || r.httpStatus() == 503) {
+            } else if (refusal(r)) {
                 refused++;
-                slowestRefusal = Math.max(slowestRefusal, (r.endNanos() - r.startNanos()) / 1e9);
-            } else if (r.errorClass() == ErrorClass.TIMEOUT_TOTAL || r.errorClass() == ErrorClass.TIMEOUT_READ) {
+                slowestRefusal = Math.max(slowestRefusal, r.latencySeconds());
+            } else if (TOTAL.equals(error) || READ.equals(error)) {
                 waitedOut++;
             } else {
-                other.merge(String.valueOf(r.errorClass()), 1, Integer::sum);
+                other.merge(String.valueOf(error), 1, Integer::sum);
             }
         }
-        double[] sorted = Arrays.copyOf(waits, w);
-        Arrays.sort(sorted);
-        return new Outcomes(served, refused, waitedOut, other, sorted, slowestRefusal, results.size());
+        Double p50 = burst.summary().percentile("50%", PercentileRow.TTFT);
+        Double max = burst.summary().percentile("max", PercentileRow.TTFT);
+        return new Outcomes(served, refused, waitedOut, other, p50 == null ? Double.NaN : p50 / 1000,
+                max == null ? Double.NaN : max / 1000, slowestRefusal, burst.records().size());
     }
 
     String describe() {
         StringBuilder sb = new StringBuilder();
         sb.append(served).append(" served");
-        if (waitSeconds.length > 0) {
-            sb.append(String.format(java.util.Locale.ROOT, " (wait est. from TTFT p50 %.2f s, max %.2f s)",
-                    waitSeconds[waitSeconds.length / 2], waitSeconds[waitSeconds.length - 1]));
+        if (!Double.isNaN(waitP50Seconds)) {
+            sb.append(String.format(Locale.ROOT, " (wait est. from TTFT p50 %.2f s, max %.2f s)", waitP50Seconds,
+                    waitMaxSeconds));
         }
         sb.append(", ").append(refused).append(" refused (").append(Math.round(100.0 * refused / Math.max(1, total)))
                 .append("%");
-        if (refused > 0) sb.append(String.format(java.util.Locale.ROOT, ", within %.2f s", slowestRefusalSeconds));
+        if (refused > 0) sb.append(String.format(Locale.ROOT, ", within %.2f s", slowestRefusalSeconds));
         sb.append("), ").append(waitedOut).append(" ran into the client's timeout");
         if (!otherFailures.isEmpty()) sb.append(", failed otherwise: ").append(otherFailures);
         return sb.toString();

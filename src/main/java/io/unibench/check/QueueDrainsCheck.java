@@ -1,15 +1,14 @@
 package io.unibench.check;
 
-import io.unibench.client.ClientResult;
+import io.unibench.engine.ProbeRunner;
 import io.unibench.scrape.ServerSample;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
- * queue-drains (load): a burst of {@code max(2 × limit, limit + 4)} streams; after {@link #ABANDON_AFTER} every other
+ * queue-drains (load): a burst of {@code max(2 × limit, limit + 4)} streams (a closed-loop point); after {@link #ABANDON_AFTER} every other
  * one still in flight is abandoned by its client (as real bursts have impatient users); once every reply ended, the
  * server's waiting and running gauges must return to their baseline within the settle time. Needs {@code /metrics}.
  */
@@ -29,25 +28,19 @@ final class QueueDrainsCheck implements Check {
         double waiting0 = Double.isNaN(before.waiting()) ? 0 : before.waiting();
         int limit = t.concurrencyLimit();
         int n = Math.max(2 * limit, limit + 4);
-        List<CompletableFuture<ClientResult>> futures = new ArrayList<>();
-        List<CompletableFuture<Void>> cancels = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            CompletableFuture<Void> cancel = new CompletableFuture<>();
-            cancels.add(cancel);
-            futures.add(t.sendAsync(Ask.of(t.model(), Prompts.STORY + " #" + i, MAX_TOKENS), cancel));
-        }
+        ProbeRunner.BurstRun run = t.startBurst(Ask.of(t.model(), Prompts.STORY, MAX_TOKENS), n);
+        run.awaitSent();
         t.pause(ABANDON_AFTER);
         int abandoned = 0;
         int inFlight = 0;
-        for (int i = 0; i < n; i++) { // every other stream still in flight (refused ones ended at once)
-            if (futures.get(i).isDone()) continue;
+        for (ProbeRunner.Pending p : run.pending()) { // every other stream still in flight (refused ones ended at once)
+            if (p.reply().isDone()) continue;
             if (inFlight++ % 2 == 0) {
-                cancels.get(i).complete(null);
+                p.abandon().complete(null);
                 abandoned++;
             }
         }
-        List<ClientResult> results = new ArrayList<>();
-        for (CompletableFuture<ClientResult> f : futures) results.add(f.join());
+        ProbeRunner.Burst results = run.await();
         List<ServerSample> seen = new ArrayList<>();
         long drained = t.awaitGauges(t.settings.settle(), s -> s.running() <= running0
                 && (Double.isNaN(s.waiting()) || s.waiting() <= waiting0), seen);

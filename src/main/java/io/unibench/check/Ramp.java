@@ -1,16 +1,15 @@
 package io.unibench.check;
 
-import io.unibench.client.ClientResult;
-import io.unibench.client.ErrorClass;
-
-import java.util.ArrayList;
-import java.util.List;
+import io.unibench.engine.ProbeRunner;
+import io.unibench.metrics.PercentileRow;
 
 /**
- * Finds a server's concurrency limit when {@code --concurrency-limit} does not give it: 1, 2, 4, … concurrent short
- * streams until a level is refused (429/503) or its median time to first token passes three times the lone
- * request's plus 50 ms (requests queue instead of running). The limit is the last level below that; {@link #CAP}
- * when none was reached (an estimate: the server may take more).
+ * Finds a server's concurrency limit when {@code --concurrency-limit} does not give it: closed-loop points of 1, 2,
+ * 4, … concurrent short streams (each the engine's {@code LoadPlan} of as many workers as requests) until a level is
+ * refused (429/503) or its median time to first token (the {@code metrics} aggregate's TTFT p50, the exact
+ * percentile of every report) passes three times the lone request's plus 50 ms (requests queue instead of running).
+ * The limit is the last level below that; {@link #CAP} when none was reached (an estimate: the server may take
+ * more).
  */
 final class Ramp {
     static final int CAP = 256;
@@ -18,15 +17,13 @@ final class Ramp {
 
     private Ramp() {}
 
-    static int find(Target target) {
+    static int find(Target target) throws InterruptedException {
         double base = Double.NaN;
         int last = 1;
         for (int level = 1; level <= CAP; level *= 2) {
-            List<Ask> asks = new ArrayList<>();
-            for (int i = 0; i < level; i++) asks.add(Ask.of(target.model(), Prompts.SHORT + " #" + i, MAX_TOKENS));
-            List<ClientResult> results = target.burst(asks);
-            if (refused(results)) return last;
-            double ttft = medianTtft(results);
+            ProbeRunner.Burst burst = target.burst(Ask.of(target.model(), Prompts.SHORT, MAX_TOKENS), level);
+            if (refused(burst)) return last;
+            double ttft = medianTtftSeconds(burst);
             if (level == 1) base = ttft;
             else if (ttft > 3 * base + 0.05) return last;
             last = level;
@@ -34,16 +31,13 @@ final class Ramp {
         return CAP;
     }
 
-    static boolean refused(List<ClientResult> results) {
-        for (ClientResult r : results) {
-            if (r.errorClass() == ErrorClass.HTTP_429 || r.httpStatus() == 503) return true;
-        }
-        return false;
+    static boolean refused(ProbeRunner.Burst burst) {
+        return burst.records().stream().anyMatch(Outcomes::refusal);
     }
 
-    private static double medianTtft(List<ClientResult> results) {
-        double[] t = results.stream().filter(r -> r.success() && r.firstTokenNanos() != io.unibench.Moments.ABSENT)
-                .mapToDouble(r -> (r.firstTokenNanos() - r.startNanos()) / 1e9).sorted().toArray();
-        return t.length == 0 ? Double.NaN : t[t.length / 2];
+    /** The burst's TTFT p50 in seconds; NaN when no request had a first token. */
+    static double medianTtftSeconds(ProbeRunner.Burst burst) {
+        Double ms = burst.summary().percentile("50%", PercentileRow.TTFT);
+        return ms == null ? Double.NaN : ms / 1000;
     }
 }

@@ -2,9 +2,11 @@ package io.unibench.check;
 
 import io.unibench.client.ClientResult;
 
+import java.util.List;
+
 /**
  * stop: a word of a first reply becomes the stop string of the same request sent again; the second reply must end
- * before it (the stop string is not returned) with {@code finish_reason} {@code stop}. The word is one that first
+ * before it (the stop string is not returned: one probe) with {@code finish_reason} {@code stop} (another). The word is one that first
  * occurs after the reply's third word, so the stop lands mid-reply.
  */
 final class StopCheck implements Check {
@@ -14,24 +16,27 @@ final class StopCheck implements Check {
 
     @Override public Verdict run(Target t) {
         Ask ask = Ask.of(t.model(), Prompts.STORY, MAX_TOKENS);
-        ClientResult first = t.send(ask);
+        ClientResult first = t.send(ask).result();
         if (!first.success()) return Verdict.fail(id(), "request failed: " + first.errorClass() + " " + first.errorMessage());
         String stop = pick(first.content());
         if (stop == null) {
             return Verdict.skip(id(), "the reply is too short to pick a stop string: " + StreamFormatCheck.quote(first.content()));
         }
-        ClientResult second = t.send(ask.stoppingAt(stop));
+        ClientResult second = t.send(ask.stoppingAt(stop)).result();
         if (!second.success()) {
             return Verdict.fail(id(), "request with stop failed: " + second.errorClass() + " " + second.errorMessage());
         }
         String evidence = "stop " + StreamFormatCheck.quote(stop) + ": " + Generated.tokens(second) + " of "
-                + Generated.tokens(first) + " tokens, finish_reason " + second.finishReason();
-        if (second.content().contains(stop)) {
-            return Verdict.fail(id(), evidence + ": the reply contains the stop string at "
-                    + second.content().indexOf(stop));
-        }
-        if (!"stop".equals(second.finishReason())) return Verdict.fail(id(), evidence + ": finish_reason is not 'stop'");
-        return Verdict.pass(id(), evidence);
+                + Generated.tokens(first) + " tokens";
+        Verdict.Probe excluded = second.content().contains(stop)
+                ? new Verdict.Probe("stop string not returned", Verdict.Status.FAIL, evidence
+                        + ": the reply contains the stop string at " + second.content().indexOf(stop))
+                : new Verdict.Probe("stop string not returned", Verdict.Status.PASS, evidence);
+        String finish = "finish_reason " + second.finishReason();
+        Verdict.Probe reason = "stop".equals(second.finishReason())
+                ? new Verdict.Probe("finish_reason", Verdict.Status.PASS, finish)
+                : new Verdict.Probe("finish_reason", Verdict.Status.FAIL, finish + ": finish_reason is not 'stop'");
+        return Verdict.ofProbes(id(), List.of(excluded, reason));
     }
 
     /** A word (letters only) whose first occurrence in {@code text} is after its third word; null if none. */

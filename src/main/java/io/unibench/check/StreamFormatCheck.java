@@ -9,9 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * stream-format: the benchmark client reads a stream with usage asked for (it must succeed and carry usage), the
- * plain client reads the same stream's raw events (each valid JSON of the {@code chat.completion.chunk} shape,
- * exactly one {@code finish_reason}, {@code [DONE]} last), and the non-streamed reply must report the same usage.
+ * stream-format, three probes with a line each (one probe's problem does not hide the others'): the benchmark client
+ * reads a stream with usage asked for (it must succeed and carry usage); the same client's raw read of the same
+ * stream shows its events (each valid JSON of the {@code chat.completion.chunk} shape, exactly one
+ * {@code finish_reason}, {@code [DONE]} last); the non-streamed reply must report the same usage.
  */
 final class StreamFormatCheck implements Check {
     static final int MAX_TOKENS = 32;
@@ -20,34 +21,62 @@ final class StreamFormatCheck implements Check {
 
     @Override public Verdict run(Target t) throws InterruptedException {
         Ask ask = Ask.of(t.model(), Prompts.STORY, MAX_TOKENS);
-        ClientResult streamed = t.send(ask);
+        List<Verdict.Probe> probes = new ArrayList<>();
+        ClientResult streamed = t.send(ask).result();
+        probes.add(clientStream(streamed));
+        probes.add(rawEvents(t.post(t.body(ask), true), t));
+        probes.add(nonStreamedUsage(t.send(ask.notStreamed()).result(), streamed));
+        return Verdict.ofProbes(id(), probes);
+    }
+
+    private static Verdict.Probe clientStream(ClientResult streamed) {
+        String name = "stream";
         if (!streamed.success()) {
-            return Verdict.fail(id(), "stream failed in the benchmark client: " + streamed.errorClass() + " "
+            return fail(name, "stream failed in the benchmark client: " + streamed.errorClass() + " "
                     + streamed.errorMessage());
         }
-        if (!streamed.stream()) return Verdict.fail(id(), "a streamed request was answered with one JSON body");
+        if (!streamed.stream()) return fail(name, "a streamed request was answered with one JSON body");
         if (streamed.usage() == null) {
-            return Verdict.fail(id(), "no usage in the stream although stream_options.include_usage was true");
+            return fail(name, "no usage in the stream although stream_options.include_usage was true");
         }
-        Target.RawReply raw = t.post(ask.body(t.mapper));
-        if (raw.problem() != null) return Verdict.fail(id(), "raw read of the stream: " + raw.problem());
+        return new Verdict.Probe(name, Verdict.Status.PASS, streamed.tokenChunkNanos().length + " token chunks, "
+                + "finish_reason " + streamed.finishReason() + ", usage " + streamed.usage().promptTokens() + "/"
+                + streamed.usage().completionTokens() + " prompt/completion");
+    }
+
+    private static Verdict.Probe rawEvents(Target.RawPost raw, Target t) {
+        String name = "raw events";
+        if (raw.problem() != null) return fail(name, "raw read of the stream: " + raw.problem());
+        if (raw.status() != 200) return fail(name, "raw read of the stream: HTTP " + raw.status() + " " + raw.head(80));
         String shape = shapeProblem(raw.body(), t);
-        if (shape != null) return Verdict.fail(id(), shape);
-        ClientResult whole = t.send(ask.notStreamed());
+        if (shape != null) return fail(name, shape);
+        return new Verdict.Probe(name, Verdict.Status.PASS, events(raw.body()).size()
+                + " events, one finish_reason, [DONE] last");
+    }
+
+    private static Verdict.Probe nonStreamedUsage(ClientResult whole, ClientResult streamed) {
+        String name = "non-streamed usage";
         if (!whole.success()) {
-            return Verdict.fail(id(), "non-streamed reply failed: " + whole.errorClass() + " " + whole.errorMessage());
+            return fail(name, "non-streamed reply failed: " + whole.errorClass() + " " + whole.errorMessage());
         }
-        Usage s = streamed.usage();
         Usage w = whole.usage();
-        if (w == null) return Verdict.fail(id(), "the non-streamed reply has no usage");
+        if (w == null) return fail(name, "the non-streamed reply has no usage");
+        Usage s = streamed.usage();
+        if (!streamed.success() || s == null) {
+            return new Verdict.Probe(name, Verdict.Status.SKIP, "usage " + w.promptTokens() + "/"
+                    + w.completionTokens() + ": no streamed usage to compare it with");
+        }
         boolean sameText = whole.content().equals(streamed.content());
         if (w.promptTokens() != s.promptTokens() || sameText && w.completionTokens() != s.completionTokens()) {
-            return Verdict.fail(id(), "usage differs: streamed prompt/completion " + s.promptTokens() + "/"
+            return fail(name, "usage differs: streamed prompt/completion " + s.promptTokens() + "/"
                     + s.completionTokens() + ", non-streamed " + w.promptTokens() + "/" + w.completionTokens());
         }
-        return Verdict.pass(id(), events(raw.body()).size() + " events, one finish_reason (" + streamed.finishReason()
-                + "), [DONE] last; usage " + s.promptTokens() + "/" + s.completionTokens()
-                + " prompt/completion, the same non-streamed" + (sameText ? "" : " (prompt only: the texts differ)"));
+        return new Verdict.Probe(name, Verdict.Status.PASS, "usage " + w.promptTokens() + "/" + w.completionTokens()
+                + ", the same as streamed" + (sameText ? "" : " (prompt only: the texts differ)"));
+    }
+
+    private static Verdict.Probe fail(String name, String evidence) {
+        return new Verdict.Probe(name, Verdict.Status.FAIL, evidence);
     }
 
     /** The first way the raw stream breaks the chunk shape, quoting its first bytes; null when it keeps it. */

@@ -17,8 +17,8 @@ final class StreamIncrementalCheck implements Check {
     @Override public String id() { return "stream-incremental"; }
 
     @Override public Verdict run(Target t) {
-        ClientResult r = t.send(Ask.of(t.model(), Prompts.STORY, MAX_TOKENS).ignoringEos());
-        if (!r.success()) r = t.send(Ask.of(t.model(), Prompts.STORY, MAX_TOKENS)); // ignore_eos refused: ask plainly
+        ClientResult r = t.send(Ask.of(t.model(), Prompts.STORY, MAX_TOKENS).ignoringEos()).result();
+        if (!r.success()) r = t.send(Ask.of(t.model(), Prompts.STORY, MAX_TOKENS)).result(); // ignore_eos refused: ask plainly
         if (!r.success()) return Verdict.fail(id(), "stream failed: " + r.errorClass() + " " + r.errorMessage());
         if (!r.stream()) return Verdict.fail(id(), "a streamed request was answered with one JSON body");
         long[] arrivals = r.tokenChunkNanos();

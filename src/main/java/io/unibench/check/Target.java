@@ -1,31 +1,28 @@
 package io.unibench.check;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unibench.client.ClientResult;
-import io.unibench.client.LlmClient;
+import io.unibench.client.ErrorClass;
+import io.unibench.client.RawReply;
+import io.unibench.engine.ProbeRunner;
 import io.unibench.scrape.ServerMetricsScraper;
 import io.unibench.scrape.ServerSample;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * The server under check, as the checks reach it: the real benchmark client for everything that is a completion
- * (streams are timed where unibench always times them), a plain JDK HTTP client for what the benchmark client
- * would never send (a malformed body) or does not show (the raw events of a stream, a refusal's headers), and the
- * server's own metrics when it has them.
+ * The server under check, as the checks reach it: through the engine's {@link ProbeRunner} and its one client. A
+ * completion is a request whose record is kept (its figures are the record's); a burst is a closed-loop point whose
+ * records {@code metrics} aggregates; what the benchmark client would never send (a malformed body) or does not show
+ * (the raw events of a stream, a reply's {@code system_fingerprint}) is the same client's raw request. The server's
+ * own metrics when it has them.
  */
 final class Target {
     /** How often gauges are read while waiting for the server to settle. */
@@ -33,8 +30,7 @@ final class Target {
 
     final CheckSettings settings;
     final ObjectMapper mapper = new ObjectMapper();
-    private final LlmClient client;
-    private final HttpClient raw;
+    private final ProbeRunner probes;
     private final ServerMetricsScraper scraper; // null when --server-metrics off or unavailable
     private final Sleeper sleeper;
     private Integer foundLimit;
@@ -44,59 +40,63 @@ final class Target {
         void sleep(Duration d) throws InterruptedException;
     }
 
-    Target(CheckSettings settings, LlmClient client, ServerMetricsScraper scraper, Sleeper sleeper) {
+    Target(CheckSettings settings, ProbeRunner probes, ServerMetricsScraper scraper, Sleeper sleeper) {
         this.settings = settings;
-        this.client = client;
+        this.probes = probes;
         this.scraper = scraper;
         this.sleeper = sleeper;
-        this.raw = HttpClient.newBuilder().connectTimeout(settings.timeout())
-                .followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
     String model() { return settings.model(); }
 
-    ClientResult send(Ask ask) {
-        return sendAsync(ask, new CompletableFuture<>()).join();
+    ProbeRunner.Reply send(Ask ask) {
+        return probes.send(ask.prompt(), ask.params());
     }
 
     /** Sends; completing {@code cancel} hangs up, as a client that goes away mid-stream. */
-    CompletableFuture<ClientResult> sendAsync(Ask ask, CompletionStage<?> cancel) {
-        return client.send(ask.body(mapper), ask.stream(), null, cancel);
+    CompletableFuture<ProbeRunner.Reply> sendAsync(Ask ask, CompletionStage<?> cancel) {
+        return probes.sendAsync(ask.prompt(), ask.params(), cancel);
     }
 
-    /** Sends all at once and waits for every reply. */
-    List<ClientResult> burst(List<Ask> asks) {
-        List<CompletableFuture<ClientResult>> futures = new ArrayList<>();
-        for (Ask a : asks) futures.add(sendAsync(a, new CompletableFuture<>()));
-        List<ClientResult> out = new ArrayList<>();
-        for (CompletableFuture<ClientResult> f : futures) out.add(f.join());
-        return out;
+    /** {@code n} requests of {@code ask} at once ({@code ask}'s prompt + {@code " #i"}): a closed-loop point of n. */
+    ProbeRunner.Burst burst(Ask ask, int n) throws InterruptedException {
+        return startBurst(ask, n).await();
     }
 
-    /** A raw POST of {@code body} to the endpoint; the reply read whole (a stream too) or the timeout seen. */
-    RawReply post(byte[] body) throws InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(settings.endpoint()).timeout(settings.timeout())
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
-        settings.headers().forEach(request::header);
-        long start = System.nanoTime();
-        try {
-            HttpResponse<String> reply = raw.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new RawReply(reply.statusCode(), reply.headers().firstValue("retry-after"), reply.body(),
-                    System.nanoTime() - start, null);
-        } catch (HttpTimeoutException e) {
-            return new RawReply(0, Optional.empty(), "", System.nanoTime() - start,
-                    "no reply within " + settings.timeout().toMillis() + " ms");
-        } catch (IOException e) {
-            return new RawReply(0, Optional.empty(), "", System.nanoTime() - start, e.toString());
-        }
+    /** {@link #burst}, running in the background. */
+    ProbeRunner.BurstRun startBurst(Ask ask, int n) {
+        List<String> prompts = java.util.stream.IntStream.range(0, n).mapToObj(i -> ask.prompt() + " #" + i).toList();
+        return probes.startBurst(prompts, ask.params());
+    }
+
+    /** The body the engine builds for {@code ask}, for a raw post. */
+    byte[] body(Ask ask) {
+        return probes.body(ask.prompt(), ask.params());
+    }
+
+    /** A raw POST of {@code body} to the endpoint; the reply read whole or the timeout seen. */
+    RawPost post(byte[] body) {
+        return post(body, false);
+    }
+
+    /** {@link #post(byte[])}, asking for a stream ({@code Accept: text/event-stream}) when {@code stream}. */
+    RawPost post(byte[] body, boolean stream) {
+        RawReply reply = probes.raw("POST", "", body, stream);
+        ClientResult r = reply.result();
+        long nanos = r.endNanos() - r.startNanos();
+        if (reply.status() > 0) return new RawPost(reply.status(), reply.text(), nanos, null);
+        String problem = r.errorClass() == ErrorClass.TIMEOUT_TOTAL || r.errorClass() == ErrorClass.TIMEOUT_READ
+                ? "no reply within " + settings.timeout().toMillis() + " ms"
+                : r.errorClass().label() + " " + r.errorMessage();
+        return new RawPost(0, "", nanos, problem);
     }
 
     /**
-     * A reply read by the plain client.
+     * A reply read raw.
      *
      * @param problem null when a reply arrived; else what happened instead (a timeout, a reset)
      */
-    record RawReply(int status, Optional<String> retryAfter, String body, long nanos, String problem) {
+    record RawPost(int status, String body, long nanos, String problem) {
         String head(int chars) {
             String b = body.replace("\n", "\\n").replace("\r", "\\r");
             return b.length() <= chars ? b : b.substring(0, chars) + "…";
@@ -107,13 +107,11 @@ final class Target {
      * {@code GET} of {@code path} relative to the endpoint ({@code ../models}: {@code /v1/models};
      * {@code ../../props}: llama.cpp's {@code /props}), parsed; null when it does not answer 200 with JSON.
      */
-    com.fasterxml.jackson.databind.JsonNode get(String path) throws InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(settings.endpoint().resolve(path))
-                .timeout(settings.timeout()).GET();
-        settings.headers().forEach(request::header);
+    JsonNode get(String path) {
+        RawReply reply = probes.raw("GET", path, new byte[0], false);
+        if (reply.status() != 200) return null;
         try {
-            HttpResponse<String> reply = raw.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return reply.statusCode() == 200 ? mapper.readTree(reply.body()) : null;
+            return mapper.readTree(reply.body());
         } catch (IOException e) {
             return null;
         }

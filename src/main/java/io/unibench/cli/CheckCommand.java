@@ -5,9 +5,6 @@ import io.unibench.Secrets;
 import io.unibench.check.CheckReport;
 import io.unibench.check.CheckSettings;
 import io.unibench.check.CheckSuite;
-import io.unibench.client.ClientConfig;
-import io.unibench.client.ClientResult;
-import io.unibench.client.LlmClient;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import picocli.CommandLine.Command;
@@ -18,7 +15,6 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -142,7 +138,7 @@ public final class CheckCommand implements Callable<Integer> {
             CheckSettings settings = new CheckSettings(endpoint, model, headers, timeout, limit, settle, allowLoad,
                     metrics, served);
             err.println("Checking " + target + ", model " + model);
-            String unreachable = unreachable(settings);
+            String unreachable = CheckSuite.unreachable(settings);
             if (unreachable != null) {
                 err.println("unibench: " + Secrets.redact(unreachable));
                 return EXIT_UNREACHABLE;
@@ -223,29 +219,6 @@ public final class CheckCommand implements Callable<Integer> {
         else throw new BadInputException("--url " + Secrets.redact(url) + ": expected the base URL, its /v1 or the "
                     + "/v1/chat/completions URL");
         return URI.create(scheme + "://" + uri.getRawAuthority() + full);
-    }
-
-    /** Why nothing can be judged (the server cannot be reached, or refuses the key), or null. */
-    private static String unreachable(CheckSettings s) {
-        ClientConfig config = new ClientConfig(s.endpoint(), s.headers(), Duration.ofSeconds(10), s.timeout(),
-                s.timeout(), 2, false);
-        try (LlmClient client = new LlmClient(config)) {
-            byte[] body = ("{\"model\":" + quote(s.model()) + ",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}],"
-                    + "\"max_tokens\":1}").getBytes(StandardCharsets.UTF_8);
-            ClientResult r = client.send(body, false, null).join();
-            if (r.httpStatus() == 0) return "cannot reach " + s.endpoint() + ": " + r.errorClass() + " " + r.errorMessage();
-            if (r.httpStatus() == 401 || r.httpStatus() == 403) {
-                return s.endpoint() + " answers HTTP " + r.httpStatus() + ": check the key (--api-key-env)";
-            }
-            if (r.httpStatus() == 404 && !String.valueOf(r.errorMessage()).toLowerCase().contains("model")) {
-                return s.endpoint() + " answers HTTP 404: not a chat completions endpoint";
-            }
-            return null;
-        }
-    }
-
-    private static String quote(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     private void writeReport(CheckReport result, PrintWriter err) {

@@ -2,7 +2,6 @@ package io.unibench.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.Secrets;
-import io.unibench.client.LlmClient;
 import io.unibench.engine.ConnectionTest;
 import io.unibench.engine.RequestFactory;
 import io.unibench.engine.SessionRunner;
@@ -89,9 +88,8 @@ public final class ScenarioLauncher implements RunLauncher {
             RequestFactory probe = new RequestFactory(List.of(Prompt.ofText("hello", -1, -1)),
                     bench.generation().params(provider.model(), true, null), bench.seed(), "probe");
             long start = System.nanoTime();
-            try (LlmClient client = new LlmClient(target.clientConfig(env, false))) {
-                ConnectionTest.run(client, probe, Secrets.redact(target.url()), new StopSignal());
-            }
+            ConnectionTest.run(target.clientConfig(env, false), probe::probe, Secrets.redact(target.url()),
+                    new StopSignal());
             return String.format(Locale.ROOT, "%s answered model %s in %.0f ms%s",
                     provider.embeddedSimulator() ? "the embedded simulator" : Secrets.redact(target.url()),
                     provider.model(), (System.nanoTime() - start) / 1e6,

@@ -39,6 +39,8 @@ final class Exchange implements ConnectionPool.Waiter {
     private static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
     /** Bytes of an error body kept for its message. */
     private static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
+    /** Bytes of a raw reply kept ({@link LlmClient#raw}); the rest is read and dropped. */
+    static final int MAX_RAW_BYTES = 16 * 1024 * 1024;
     /**
      * How long the end of a response may trail its {@code [DONE]}. Servers end the response right after it; one
      * that does not costs this delay once, then its connection is dropped rather than reused.
@@ -49,6 +51,10 @@ final class Exchange implements ConnectionPool.Waiter {
     private final byte[] body;
     private final boolean stream;
     private final String requestId;
+    /** Null: the client's head. */
+    private final RequestHead head;
+    /** The reply's bytes as they arrived, for {@link LlmClient#raw}; null when not kept. */
+    private final ByteAccumulator raw;
     private final CompletableFuture<ClientResult> future = new CompletableFuture<>();
     private volatile long startNanos;
     /** Start of the first attempt when a stale connection made this a second one; ABSENT otherwise. */
@@ -89,10 +95,40 @@ final class Exchange implements ConnectionPool.Waiter {
     private long doneNanos;
 
     Exchange(LlmClient client, byte[] body, boolean stream, String requestId) {
+        this(client, body, stream, requestId, null, false);
+    }
+
+    /**
+     * @param head    the request line and headers; {@code null}: the client's ({@code POST} to its endpoint)
+     * @param keepRaw keep the reply's body bytes as they arrived ({@link #rawBody}), up to {@link #MAX_RAW_BYTES}
+     */
+    Exchange(LlmClient client, byte[] body, boolean stream, String requestId, RequestHead head, boolean keepRaw) {
         this.client = client;
         this.body = body;
         this.stream = stream;
         this.requestId = requestId;
+        this.head = head;
+        this.raw = keepRaw ? new ByteAccumulator(MAX_RAW_BYTES) : null;
+    }
+
+    /**
+     * The reply's body bytes as they arrived (a stream's events, an error body whole), cut at {@link #MAX_RAW_BYTES};
+     * empty unless kept. Read it once the future completed (the event loop wrote it before completing).
+     */
+    byte[] rawBody() {
+        return raw == null ? new byte[0] : java.util.Arrays.copyOf(raw.array(), raw.length());
+    }
+
+    byte[] body() {
+        return body;
+    }
+
+    boolean stream() {
+        return stream;
+    }
+
+    String requestId() {
+        return requestId;
     }
 
     CompletableFuture<ClientResult> future() {
@@ -217,7 +253,7 @@ final class Exchange implements ConnectionPool.Waiter {
             fail(ErrorClass.CONNECTION_RESET, "connection closed before the request was sent", System.nanoTime());
             return;
         }
-        ByteBuf request = client.head().encode(ByteBufAllocator.DEFAULT, stream, requestId, body);
+        ByteBuf request = (head != null ? head : client.head()).encode(ByteBufAllocator.DEFAULT, stream, requestId, body);
         requestWrittenNanos = System.nanoTime();
         ch.writeAndFlush(request).addListener(f -> {
             if (channelUnsafe() != ch) {
@@ -276,7 +312,13 @@ final class Exchange implements ConnectionPool.Waiter {
     }
 
     void onBody(byte[] bytes, int offset, int length, long arrival) {
-        if (!arrived(arrival) || draining) {
+        if (!arrived(arrival)) {
+            return;
+        }
+        if (raw != null) {
+            raw.append(bytes, offset, Math.min(length, MAX_RAW_BYTES - raw.length())); // beyond the limit: cut
+        }
+        if (draining) {
             return;
         }
         if (mode == Mode.SSE) {

@@ -65,6 +65,8 @@ public final class LlmClient implements AutoCloseable {
     private final ObjectMapper mapper = new ObjectMapper();
     private final DebugLog debug;
     private final RequestHead head;
+    /** The Host header of every request (the endpoint's host and, when given, port). */
+    private final String hostHeader;
     private final long readTimeoutNanos;
     private final Set<Exchange> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
@@ -95,6 +97,7 @@ public final class LlmClient implements AutoCloseable {
         String host = uri.getHost();
         int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
         String hostHeader = uri.getPort() > 0 ? hostForHeader(host) + ":" + port : hostForHeader(host);
+        this.hostHeader = hostHeader;
         this.head = new RequestHead(pathAndQuery(uri), hostHeader, USER_AGENT, config.headers());
         this.readTimeoutNanos = nanos(config.readTimeout());
         this.debug = new DebugLog(config.debug(), System.err);
@@ -140,8 +143,37 @@ public final class LlmClient implements AutoCloseable {
         return dispatch(jsonBody, stream, requestId).future();
     }
 
+    /**
+     * One request as given, for what a benchmark request never is (a validation suite's probes): {@code method} to
+     * {@code path} resolved against the endpoint ({@code ../models} of {@code …/v1/chat/completions} is
+     * {@code /v1/models}; empty: the endpoint itself; it must stay on the endpoint's scheme, host and port), {@code body} sent as is (a malformed
+     * one too; empty for a {@code GET}), with this client's headers, pool, timeouts and cancellation. The reply's
+     * body is kept as its bytes arrived (a stream's events and framing, an error body whole; up to 16 MiB) beside
+     * the usual {@link ClientResult}, which interprets it as a completion (a reply that is not one is a failure
+     * there: read {@link RawReply#status()} and {@link RawReply#body()}).
+     *
+     * @throws IllegalArgumentException when {@code path} leaves the endpoint's origin or {@code method} is no method
+     */
+    public CompletableFuture<RawReply> raw(String method, String path, byte[] body, boolean stream) {
+        URI endpoint = config.endpoint();
+        URI target = path == null || path.isEmpty() ? endpoint : endpoint.resolve(path);
+        if (!endpoint.getScheme().equalsIgnoreCase(target.getScheme()) || target.getHost() == null
+                || !endpoint.getHost().equalsIgnoreCase(target.getHost()) || endpoint.getPort() != target.getPort()) {
+            throw new IllegalArgumentException("a raw request stays on the endpoint's origin: " + Secrets.redact(path));
+        }
+        RequestHead rawHead = new RequestHead(method, pathAndQuery(target), hostHeader, USER_AGENT, config.headers());
+        Exchange exchange = dispatch(new Exchange(this, body, stream, null, rawHead, true));
+        return exchange.future().thenApply(r -> new RawReply(r, exchange.rawBody()));
+    }
+
     private Exchange dispatch(byte[] jsonBody, boolean stream, String requestId) {
-        Exchange exchange = new Exchange(this, jsonBody, stream, requestId);
+        return dispatch(new Exchange(this, jsonBody, stream, requestId));
+    }
+
+    private Exchange dispatch(Exchange exchange) {
+        byte[] jsonBody = exchange.body();
+        boolean stream = exchange.stream();
+        String requestId = exchange.requestId();
         if (cancelled) {
             exchange.start(System.nanoTime());
             exchange.abort(ErrorClass.CANCELLED, "cancelled");

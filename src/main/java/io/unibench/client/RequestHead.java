@@ -32,6 +32,12 @@ final class RequestHead {
     private final boolean idConfigured;
 
     RequestHead(String pathAndQuery, String host, String userAgent, Map<String, String> configured) {
+        this("POST", pathAndQuery, host, userAgent, configured);
+    }
+
+    /** The head of a {@code method} request (an upper-case token: {@code GET}, {@code POST}) to {@code pathAndQuery}. */
+    RequestHead(String method, String pathAndQuery, String host, String userAgent, Map<String, String> configured) {
+        if (!method.matches("[A-Z]{1,16}")) throw new IllegalArgumentException("not an HTTP method: " + method);
         List<String[]> common = List.of(
                 new String[] {"host", host},
                 new String[] {"content-type", "application/json"},
@@ -40,7 +46,7 @@ final class RequestHead {
         idConfigured = containsName(configured, REQUEST_ID);
         for (int stream = 0; stream < 2; stream++) {
             StringBuilder sb = new StringBuilder(256);
-            sb.append("POST ").append(pathAndQuery).append(" HTTP/1.1\r\n");
+            sb.append(method).append(' ').append(pathAndQuery).append(" HTTP/1.1\r\n");
             for (String[] h : common) {
                 if (!containsName(configured, h[0])) {
                     String value = h[1] != null ? h[1] : stream == 1 ? "text/event-stream" : "application/json";

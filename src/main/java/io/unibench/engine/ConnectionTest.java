@@ -22,6 +22,17 @@ public final class ConnectionTest {
 
     private ConnectionTest() {}
 
+    /**
+     * As {@link #run(LlmClient, java.util.function.Supplier, String, StopSignal)} on a client of its own for
+     * {@code config}, closed after: a connection test outside a run (the web's "test connection").
+     */
+    public static void run(io.unibench.client.ClientConfig config, java.util.function.Supplier<PreparedRequest> probes,
+                           String target, StopSignal stop) throws InterruptedException {
+        try (LlmClient client = new LlmClient(config)) {
+            run(client, probes, target, stop);
+        }
+    }
+
     /** Returns when the endpoint answered correctly; throws {@link BadInputException} otherwise. */
     public static void run(LlmClient client, RequestFactory requests, String target, StopSignal stop)
             throws InterruptedException {

@@ -3,13 +3,13 @@ package io.unibench.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.client.ClientConfig;
+import io.unibench.client.LlmClient;
+import io.unibench.client.RawReply;
 import io.unibench.workload.Prompt;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -95,30 +95,19 @@ public final class ServerTokenize {
         long server = 0;
         int min = Integer.MAX_VALUE;
         int max = 0;
-        try (HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build()) {
+        ClientConfig config = new ClientConfig(completionsUrl, headers, TIMEOUT, TIMEOUT, TIMEOUT, 1, false);
+        try (LlmClient http = new LlmClient(config)) { // the one client; /tokenize is no completion: a raw request
             for (Prompt p : sample) {
                 ObjectNode body = JSON.createObjectNode().put("model", model).put("prompt", text(p))
                         .put("content", text(p)).put("add_special_tokens", false);
-                HttpRequest.Builder req = HttpRequest.newBuilder(url).timeout(TIMEOUT)
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-                headers.forEach((name, value) -> {
-                    try {
-                        req.header(name, value);
-                    } catch (IllegalArgumentException restricted) {
-                        // Host, Connection, ...: the JDK client sets those itself
-                    }
-                });
-                HttpResponse<String> response;
-                try {
-                    response = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
-                } catch (IOException e) {
-                    why = "unreachable (" + e.getClass().getSimpleName() + ")";
+                RawReply response = http.raw("POST", url.getRawPath(), JSON.writeValueAsBytes(body), false).join();
+                if (response.status() == 0) {
+                    why = "unreachable (" + response.result().errorClass().label() + ")";
                     break;
                 }
                 int n = count(response);
                 if (n < 0) {
-                    why = "answered HTTP " + response.statusCode() + (response.statusCode() == 200 ? " without a count" : "");
+                    why = "answered HTTP " + response.status() + (response.status() == 200 ? " without a count" : "");
                     break;
                 }
                 counted++;
@@ -128,6 +117,8 @@ public final class ServerTokenize {
                 min = Math.min(min, n);
                 max = Math.max(max, n);
             }
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a tree of strings always serialises", e);
         }
         if (counted == 0) {
             return new Result(url.toString(), 0, 0, 0, 0, 0, 0,
@@ -137,8 +128,8 @@ public final class ServerTokenize {
     }
 
     /** vLLM's {@code count}, else the length of llama.cpp's {@code tokens}; -1 when the reply is neither. */
-    private static int count(HttpResponse<String> response) {
-        if (response.statusCode() != 200) return -1;
+    private static int count(RawReply response) {
+        if (response.status() != 200) return -1;
         try {
             JsonNode root = JSON.readTree(response.body());
             if (root.path("count").isInt()) return root.get("count").asInt();

@@ -62,9 +62,18 @@ class CheckBatteryTest {
 
     @Test void streamFormat() throws InterruptedException {
         passes("stream-format");
-        assertThat(fails("stream-format", Map.of("fault-rate-missing-done", 1.0)).evidence()).contains("not [DONE]");
-        assertThat(fails("stream-format", Map.of("misbehave-omit-usage", true)).evidence()).contains("no usage");
-        assertThat(fails("stream-format", Map.of("fault-rate-malformed-sse", 1.0)).evidence()).isNotBlank();
+        assertThat(fails("stream-format", Map.of("fault-rate-missing-done", 1.0)).line()).contains("not [DONE]");
+        assertThat(fails("stream-format", Map.of("misbehave-omit-usage", true)).line()).contains("no usage");
+        assertThat(fails("stream-format", Map.of("fault-rate-malformed-sse", 1.0)).line()).isNotBlank();
+    }
+
+    @Test void everyProbeOfStreamFormatHasItsLineEvenAfterOneFailed() throws InterruptedException {
+        Verdict v = fails("stream-format", Map.of("fault-rate-missing-done", 1.0));
+        assertThat(v.probes()).extracting(Verdict.Probe::name)
+                .containsExactly("stream", "raw events", "non-streamed usage");
+        assertThat(v.probes().get(1).status()).isEqualTo(Verdict.Status.FAIL);
+        assertThat(v.probes().get(1).evidence()).contains("not [DONE]");
+        assertThat(v.probes().get(2).status()).as(v.line()).isEqualTo(Verdict.Status.PASS); // judged after a failure
     }
 
     @Test void streamIncremental() throws InterruptedException {
@@ -117,13 +126,12 @@ class CheckBatteryTest {
 
     @Test void maxTokens() throws InterruptedException {
         passes("max-tokens");
-        assertThat(fails("max-tokens", Map.of("misbehave-ignore-max-tokens", true, "mean-output-tokens", 400))
-                .evidence()).contains("more than asked");
+        assertThat(fails("max-tokens", Map.of("misbehave-ignore-max-tokens", true, "mean-output-tokens", 400)).line()).contains("more than asked");
     }
 
     @Test void stop() throws InterruptedException {
         passes("stop");
-        assertThat(fails("stop", Map.of("misbehave-ignore-stop", true)).evidence()).contains("contains the stop string");
+        assertThat(fails("stop", Map.of("misbehave-ignore-stop", true)).line()).contains("contains the stop string");
     }
 
     @Test void ignoreEos() throws InterruptedException {
@@ -161,8 +169,10 @@ class CheckBatteryTest {
 
     @Test void cancellationPropagates() throws InterruptedException {
         passes("cancellation-propagates");
-        assertThat(fails("cancellation-propagates", Map.of("misbehave-ignore-cancel", true)).evidence())
-                .contains("keeps generating");
+        Verdict ignored = fails("cancellation-propagates", Map.of("misbehave-ignore-cancel", true));
+        assertThat(ignored.line()).contains("keeps generating");
+        assertThat(ignored.probes()).extracting(Verdict.Probe::name)
+                .containsExactly("running back to baseline", "generated tokens stop");
     }
 
     @Test void cancellationWithoutMetricsTimesANewRequest() throws InterruptedException {
@@ -183,6 +193,14 @@ class CheckBatteryTest {
 
     @Test void recovery() throws InterruptedException {
         passes("recovery");
-        assertThat(fails("recovery", Map.of("misbehave-latch-overload", true)).evidence()).contains("does not recover");
+        assertThat(fails("recovery", Map.of("misbehave-latch-overload", true)).line()).contains("does not recover");
+    }
+
+    @Test void everyLevelOfRecoveryHasItsLine() throws InterruptedException {
+        Verdict latched = fails("recovery", Map.of("misbehave-latch-overload", true));
+        assertThat(latched.probes()).extracting(Verdict.Probe::name)
+                .containsExactly("burst of 10", "1 concurrent", "2 concurrent");
+        assertThat(latched.probes()).extracting(Verdict.Probe::status)
+                .containsExactly(Verdict.Status.PASS, Verdict.Status.FAIL, Verdict.Status.FAIL);
     }
 }
