@@ -1,6 +1,7 @@
 package io.unibench.engine;
 
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.metrics.BilledTokens;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.Tokens;
@@ -12,9 +13,7 @@ import java.util.function.Consumer;
 /**
  * {@code --max-total-tokens} and {@code --max-cost}: the run's token and cost budget, over every point and target.
  * Tokens are every request's prompt + completion as its record counts them (a refusal has none); the cost is what
- * {@code scenario.CostMeter} bills, at the point's target's {@link RunSpec.Price}: a success's uncached input, cached
- * input and output, a reply that began (HTTP 200) and then failed or was cancelled its counted input (as uncached)
- * and output; a refusal nothing. Once a total reaches its limit, {@code reached} is told once, with the line the
+ * {@link BilledTokens} bills, the rule of the cost report too, at the point's target's {@link RunSpec.Price}. Once a total reaches its limit, {@code reached} is told once, with the line the
  * report shows ({@code budget reached: 10,012 of 10,000 tokens}); the session runner then stops the run as Ctrl-C
  * does (nothing new is sent, what is in flight is cancelled, the report is partial). Thread-safe.
  */
@@ -42,7 +41,9 @@ final class RunBudget {
         Tokens t = r.tokens();
         long prompt = Math.max(t.prompt(), 0);
         long output = Math.max(t.completion(), 0);
-        double c = price == null ? 0 : cost(r, price, prompt, output);
+        BilledTokens billed = BilledTokens.of(r);
+        double c = price == null || billed == null ? 0
+                : price.cost(billed.uncachedInput(), billed.cachedInput(), billed.output());
         String line = null;
         lock.lock();
         try {
@@ -60,14 +61,6 @@ final class RunBudget {
             lock.unlock();
         }
         if (line != null) reached.accept(line);
-    }
-
-    private static double cost(RequestRecord r, RunSpec.Price price, long prompt, long output) {
-        if (!r.success()) {
-            return r.outcome().httpStatus() == 200 ? price.cost(prompt, 0, output) : 0; // refusals are not billed
-        }
-        long cached = r.tokens().cachedSource() == RequestRecord.CacheSource.SERVER ? Math.max(r.tokens().cached(), 0) : 0;
-        return price.cost(Math.max(prompt - cached, 0), Math.min(cached, prompt), output);
     }
 
     /** An amount to 6 significant digits, without trailing zeros ({@code 0.000105}, {@code 2.5}). */

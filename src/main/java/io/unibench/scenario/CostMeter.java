@@ -1,5 +1,6 @@
 package io.unibench.scenario;
 
+import io.unibench.metrics.BilledTokens;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.Tokens;
@@ -24,20 +25,19 @@ public final class CostMeter implements RecordSink {
 
     @Override
     public synchronized void accept(RequestRecord r) {
-        Tokens t = r.tokens();
-        if (!r.success()) {
-            if (r.outcome().httpStatus() != 200) return; // refused or broken before a reply began: not billed
+        BilledTokens billed = BilledTokens.of(r);
+        if (billed == null) return; // refused or broken before a reply began: not billed
+        if (!billed.finished()) {
             unfinishedRequests++;
-            unfinishedInput += Math.max(t.prompt(), 0);
-            unfinishedOutput += Math.max(t.completion(), 0);
+            unfinishedInput += billed.uncachedInput();
+            unfinishedOutput += billed.output();
             return;
         }
-        long prompt = Math.max(t.prompt(), 0);
-        long cached = t.cachedSource() == RequestRecord.CacheSource.SERVER ? Math.max(t.cached(), 0) : 0;
         requests++;
-        uncachedInput += Math.max(prompt - cached, 0);
-        cachedInput += Math.min(cached, prompt);
-        output += Math.max(t.completion(), 0);
+        uncachedInput += billed.uncachedInput();
+        cachedInput += billed.cachedInput();
+        output += billed.output();
+        Tokens t = r.tokens();
         if (t.source() != RequestRecord.TokenSource.SERVER && t.source() != RequestRecord.TokenSource.SERVER_TIMINGS) estimated++;
     }
 
