@@ -177,7 +177,7 @@ public record Notice(String kind, String schedule, String rule, String condition
         for (Double d : lastValues) v.add(d == null ? (zh() ? "无数据" : "no data") : Numbers.readable(d));
         String u = Metric.unit(unit, language);
         Metric m = Metric.ofLabel(metric);
-        return (m != null ? m.display(language) + " " : "") + String.join(", ", v)
+        return (m != null ? m.display(language) + " " : "") + String.join(" → ", v)
                 + (u == null || u.isEmpty() ? "" : u.equals("%") ? " %" : " " + u);
     }
 
