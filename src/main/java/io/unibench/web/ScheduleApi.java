@@ -129,7 +129,7 @@ final class ScheduleApi {
 
     /**
      * Where a schedule stands: {@code firing} (an incident of a rule is open), {@code no_data} (only no-data ones),
-     * {@code ok} (rounds ran, nothing open) or {@code new} (no round yet); with the open incidents' counts.
+     * {@code ok} (a round ended, nothing open) or {@code new} (no round ended yet); with the open incidents' counts.
      */
     record State(String state, int firing, int noData) {}
 
@@ -141,8 +141,8 @@ final class ScheduleApi {
             if (i.kind().equals(Incident.NO_DATA)) noData++;
             else firing++;
         }
-        String state = firing > 0 ? "firing" : noData > 0 ? "no_data"
-                : schedules.rounds(schedule, 1).isEmpty() ? "new" : "ok";
+        String state = firing > 0 ? "firing" : noData > 0 ? "no_data" : schedules.rounds(schedule, 20).stream()
+                .anyMatch(r -> !r.active() && !r.status().equals(Round.SKIPPED)) ? "ok" : "new";
         return new State(state, firing, noData);
     }
 
