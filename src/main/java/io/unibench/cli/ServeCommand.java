@@ -104,10 +104,10 @@ public final class ServeCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw BadInputException.io("--outputs-dir", outputsDir, e);
         }
-        RunStore store = storeOption.open(err, false);
         KeyAllowList keys = keys();
         KeyAllowList channels = allowList(allowChannelEnv, "--allow-channel-env", KeyAllowList.CHANNEL_ENV,
                 KeyAllowList.CHANNEL_DEFAULT);
+        RunStore store = storeOption.open(err, false);
         RunLimits limits = new RunLimits(maxRunConcurrency, maxRunRequests, maxRunDuration);
         RunService service = new RunService(new ScenarioLauncher(keys.filter(env), outputsDir, err), maxConcurrentRuns,
                 env, keys, limits, channels);

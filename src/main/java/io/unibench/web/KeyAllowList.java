@@ -62,7 +62,7 @@ public record KeyAllowList(List<String> patterns, Set<String> excluded) {
                         + "'_' and '*'");
             }
             if (p.toUpperCase(Locale.ROOT).startsWith("UNIBENCH_") || excluded.contains(p)) {
-                throw new BadInputException(source + " '" + p + "': the service's own settings are never sent");
+                throw new BadInputException(source + " '" + p + "': the service's own settings are never on this list");
             }
             out.add(p);
         }
