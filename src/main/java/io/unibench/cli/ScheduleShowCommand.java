@@ -36,9 +36,13 @@ final class ScheduleShowCommand extends ScheduleStoreCommand {
         o.println("Schedule:  " + s.name() + (s.enabled() ? "" : " (disabled)"));
         o.println("When:      " + s.trigger().describe() + (s.jitter().isZero() ? "" : ", jitter " + Durations.format(s.jitter())));
         o.println("Document:  " + s.documentName() + " (stored " + Times.utc(s.updatedAt()) + ")");
-        o.println("Next fire times:");
-        long from = s.nextFireAt() != null ? s.nextFireAt() - 1 : System.currentTimeMillis();
-        for (long t : s.trigger().next(5, from)) o.println("  " + Times.utc(t));
+        if (!s.enabled()) {
+            o.println("Next fire times: none while disabled (schedule enable " + s.name() + ")");
+        } else {
+            o.println("Next fire times:");
+            long from = s.nextFireAt() != null ? s.nextFireAt() - 1 : System.currentTimeMillis();
+            for (long t : s.trigger().next(5, from)) o.println("  " + Times.utc(t));
+        }
         o.println();
         try {
             AlertsDocument alerts = ScheduleDocument.alerts(s, store.rules(s.name()));

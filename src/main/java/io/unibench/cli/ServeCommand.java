@@ -54,6 +54,13 @@ public final class ServeCommand implements Callable<Integer> {
             + "(UNIBENCH_*, the token's variable) are never sent.")
     java.util.List<String> allowKeyEnv;
 
+    @Option(names = "--allow-channel-env", paramLabel = "NAME,…", split = ",", description = "Environment variables "
+            + "a schedule's notify channel may read as its webhook URL or signing secret (url_env, secret_env): names "
+            + "or patterns with *. Default: " + KeyAllowList.CHANNEL_ENV + " when set, else "
+            + KeyAllowList.CHANNEL_DEFAULT + ". The service's own settings (UNIBENCH_*, the token's variable) are "
+            + "never read.")
+    java.util.List<String> allowChannelEnv;
+
     @Option(names = "--max-run-concurrency", defaultValue = "" + RunLimits.DEFAULT_CONCURRENCY, paramLabel = "N",
             description = "Most requests one run may have in flight at once (its largest level). "
                     + "Default: ${DEFAULT-VALUE}.")
@@ -97,11 +104,13 @@ public final class ServeCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw BadInputException.io("--outputs-dir", outputsDir, e);
         }
-        RunStore store = storeOption.open(err, false);
         KeyAllowList keys = keys();
+        KeyAllowList channels = allowList(allowChannelEnv, "--allow-channel-env", KeyAllowList.CHANNEL_ENV,
+                KeyAllowList.CHANNEL_DEFAULT);
+        RunStore store = storeOption.open(err, false);
         RunLimits limits = new RunLimits(maxRunConcurrency, maxRunRequests, maxRunDuration);
         RunService service = new RunService(new ScenarioLauncher(keys.filter(env), outputsDir, err), maxConcurrentRuns,
-                env, keys, limits);
+                env, keys, limits, channels);
         WebServer server;
         try {
             server = WebServer.start(config, store, store.location(), service, Version.current(), err);
@@ -110,8 +119,10 @@ public final class ServeCommand implements Callable<Integer> {
             throw new BadInputException("--host " + host + " --port " + port + ": cannot listen ("
                     + rootMessage(e) + ")");
         }
-        ScheduleService schedules = ScheduleService.start(store.location(), server.rounds(), env,
-                env.get(ScheduleRunCommand.PUBLIC_URL_ENV), err);
+        ScheduleService schedules = ScheduleService.start(store.location(), server.rounds(), channels.filter(env),
+                env.get(ScheduleRunCommand.PUBLIC_URL_ENV), err, channels::allows,
+                "serve --allow-channel-env: " + channels);
+        server.attach(schedules); // the schedule pages' Run now
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             schedules.close();
@@ -130,11 +141,15 @@ public final class ServeCommand implements Callable<Integer> {
 
     /** The flag, else the variable, else the default; the token's variable is never on it. */
     private KeyAllowList keys() {
+        return allowList(allowKeyEnv, "--allow-key-env", KeyAllowList.ENV, KeyAllowList.DEFAULT);
+    }
+
+    private KeyAllowList allowList(java.util.List<String> flag, String flagName, String variable, String fallback) {
         java.util.Set<String> own = java.util.Set.of(tokenEnv != null ? tokenEnv : DEFAULT_TOKEN_ENV);
-        if (allowKeyEnv != null) return KeyAllowList.parse(String.join(",", allowKeyEnv), "--allow-key-env", own);
-        String fromEnv = env.get(KeyAllowList.ENV);
-        if (fromEnv != null && !fromEnv.isBlank()) return KeyAllowList.parse(fromEnv, KeyAllowList.ENV, own);
-        return KeyAllowList.parse(KeyAllowList.DEFAULT, "default", own);
+        if (flag != null) return KeyAllowList.parse(String.join(",", flag), flagName, own);
+        String fromEnv = env.get(variable);
+        if (fromEnv != null && !fromEnv.isBlank()) return KeyAllowList.parse(fromEnv, variable, own);
+        return KeyAllowList.parse(fallback, "default", own);
     }
 
     private String token() {

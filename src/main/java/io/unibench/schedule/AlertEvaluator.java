@@ -118,7 +118,7 @@ public final class AlertEvaluator {
         String kind = c.event().name().toLowerCase(java.util.Locale.ROOT);
         return new Notice(kind, s.name(), rule.name(), rule.condition(), rule.metric().unit(), t, o.value(),
                 rule.threshold(), inc.worstValue(), Collections.unmodifiableList(last), inc.openedAt(), o.at(), rounds,
-                round.roundId(), o.runId(), runUrl);
+                round.roundId(), o.runId(), runUrl, rule.metric().label(), null); // language: the channel's, at enqueue
     }
 
     /** The last K values of a target: their median and range (the run-to-run spread). */

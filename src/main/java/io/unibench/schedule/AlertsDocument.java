@@ -83,7 +83,8 @@ public record AlertsDocument(List<AlertRule> rules, Map<String, Channel> channel
             Channel c = new Channel(n.get("name").asText(), type, n.get("url_env").asText(), text(n, "secret_env"),
                     feishu ? n.path("format").asText("card") : null,
                     type == Channel.Type.WEBHOOK && n.has("secret_env")
-                            ? n.path("signature_header").asText(Channel.DEFAULT_SIGNATURE_HEADER) : null);
+                            ? n.path("signature_header").asText(Channel.DEFAULT_SIGNATURE_HEADER) : null,
+                    n.path("language").asText("en"));
             if (out.put(c.name(), c) != null) throw yaml.error(path + ".name", "duplicate channel name '" + c.name() + "'");
         }
         return out;

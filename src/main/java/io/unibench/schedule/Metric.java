@@ -50,6 +50,51 @@ public record Metric(String name, String errorClass) {
         };
     }
 
+    /**
+     * What the metric is, as a message or page names it before its value: {@code TTFT p95}, {@code Latency p99},
+     * {@code Success rate}; in Chinese ({@code zh}) {@code 延迟 p99}, {@code 成功率} (TTFT, TPOT and ITL keep their names). An error class follows in
+     * brackets.
+     */
+    public String display(String language) {
+        boolean zh = "zh".equals(language);
+        Matcher m = PERCENTILE.matcher(name);
+        String out;
+        if (m.matches()) {
+            String kind = switch (m.group(1)) {
+                case "ttft" -> "TTFT";
+                case "tpot" -> "TPOT";
+                case "itl" -> "ITL";
+                default -> zh ? "延迟" : "Latency";
+            };
+            out = kind + " p" + m.group(2);
+        } else {
+            out = switch (name) {
+                case "success_rate" -> zh ? "成功率" : "Success rate";
+                case "error_rate" -> zh ? "错误率" : "Error rate";
+                case "output_tps" -> zh ? "输出吞吐" : "Output throughput";
+                case "rps" -> zh ? "请求吞吐" : "Request throughput";
+                case "cache_hit_rate" -> zh ? "缓存命中率" : "Cache hit rate";
+                case "cost_per_1k" -> zh ? "每千次请求成本" : "Cost";
+                default -> name;
+            };
+        }
+        return errorClass == null ? out : out + " [" + errorClass + "]";
+    }
+
+    /** The unit in a language: {@code cost_per_1k}'s is words ({@code per 1k requests}); the others are symbols. */
+    public static String unit(String unit, String language) {
+        return "zh".equals(language) && "per 1k requests".equals(unit) ? "/千次请求" : unit;
+    }
+
+    /** The metric of a short name with an optional error class ({@code error_rate[http_429]}), or null. */
+    public static Metric ofLabel(String label) {
+        if (label == null) return null;
+        int b = label.indexOf('[');
+        String name = b < 0 ? label : label.substring(0, b);
+        String cls = b < 0 || !label.endsWith("]") ? null : label.substring(b + 1, label.length() - 1);
+        return known(name) ? new Metric(name, cls) : null;
+    }
+
     /** The name with its error class: {@code error_rate[http_429]}. */
     public String label() {
         return errorClass == null ? name : name + "[" + errorClass + "]";

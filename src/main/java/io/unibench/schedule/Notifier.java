@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Delivers the outbox: each due message through its channel's webhook (URL and secret read from the environment
@@ -38,12 +39,37 @@ public final class Notifier {
     private final LongSupplier clock;
     private final Transport transport;
     private final Map<String, RateLimit> limits = new HashMap<>();
+    private final Predicate<String> allowed;
+    private final String allowedHint;
 
     public Notifier(OutboxStore outbox, Map<String, String> env, LongSupplier clock, Transport transport) {
+        this(outbox, env, clock, transport, name -> true, null);
+    }
+
+    /**
+     * @param allowed     the variables a channel may read (the service's channel allow-list); a channel naming
+     *                    another one is not sent, and its log says why
+     * @param allowedHint where the list comes from, for that line ({@code serve --allow-channel-env …})
+     */
+    public Notifier(OutboxStore outbox, Map<String, String> env, LongSupplier clock, Transport transport,
+                    Predicate<String> allowed, String allowedHint) {
         this.outbox = outbox;
         this.env = env;
         this.clock = clock;
         this.transport = transport;
+        this.allowed = allowed;
+        this.allowedHint = allowedHint;
+    }
+
+    /**
+     * A channel's test message, sent now: enqueued like any notice (so it is in the delivery log) and tried once,
+     * outside the rate limit; a failure is not retried (the log says why). Returns the message after the attempt.
+     */
+    public OutboxStore.Message sendTest(String schedule, Channel ch) throws SQLException, InterruptedException {
+        long now = clock.getAsLong();
+        String id = outbox.enqueue(schedule, ch, Notice.test(schedule, ch.name(), now, ch.language()), now);
+        attempt(outbox.message(id), now, true);
+        return outbox.message(id);
     }
 
     /** The JDK client: connect and answer within {@code timeout}, redirects not followed (a webhook never redirects). */
@@ -72,18 +98,23 @@ public final class Notifier {
                 continue;
             }
             limit.record(now);
-            if (attempt(m, now)) sent++;
+            if (attempt(m, now, false)) sent++;
         }
         return sent;
     }
 
-    private boolean attempt(OutboxStore.Message m, long now) throws SQLException, InterruptedException {
+    private boolean attempt(OutboxStore.Message m, long now, boolean once) throws SQLException, InterruptedException {
         Channel ch = m.channel();
-        String url = env.get(ch.urlEnv());
-        String secret = ch.secretEnv() == null ? null : env.get(ch.secretEnv());
+        boolean urlAllowed = allowed.test(ch.urlEnv());
+        boolean secretAllowed = ch.secretEnv() == null || allowed.test(ch.secretEnv());
+        String url = urlAllowed ? env.get(ch.urlEnv()) : null;
+        String secret = ch.secretEnv() == null || !secretAllowed ? null : env.get(ch.secretEnv());
         Integer status = null;
         String problem;
-        if (url == null || url.isBlank()) {
+        if (!urlAllowed || !secretAllowed) {
+            problem = "environment variable " + (urlAllowed ? ch.secretEnv() : ch.urlEnv()) + " is not one this "
+                    + "service reads for channels (" + allowedHint + ")";
+        } else if (url == null || url.isBlank()) {
             problem = "environment variable " + ch.urlEnv() + " is not set";
         } else if (ch.secretEnv() != null && (secret == null || secret.isBlank())) {
             problem = "environment variable " + ch.secretEnv() + " is not set";
@@ -102,6 +133,10 @@ public final class Notifier {
             return true;
         }
         int attempts = m.attempts() + 1;
+        if (once) {
+            outbox.attempted(m, now, status, OutboxStore.FAILED, problem + " (a test message: not retried)", now);
+            return false;
+        }
         boolean giveUp = attempts >= MAX_ATTEMPTS;
         long backoff = Math.min(MAX_BACKOFF_MILLIS, FIRST_BACKOFF_MILLIS << Math.min(20, attempts - 1));
         outbox.attempted(m, now, status, giveUp ? OutboxStore.FAILED : OutboxStore.PENDING,

@@ -36,7 +36,7 @@ public final class OutboxStore {
         String id = Db.newId("msg", nowMillis);
         String json;
         try {
-            json = Payloads.JSON.writeValueAsString(notice);
+            json = Payloads.JSON.writeValueAsString(notice.in(ch.language())); // rendered in the channel's language
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -87,6 +87,23 @@ public final class OutboxStore {
                 + "created_at DESC, message_id DESC LIMIT ?", OutboxStore::message, schedule, limit));
     }
 
+    /** One message, or null. */
+    public Message message(String messageId) throws SQLException {
+        List<Message> m = db.tx(c -> Sql.query(c, "SELECT " + COLUMNS + " FROM notify_outbox WHERE message_id = ?",
+                OutboxStore::message, messageId));
+        return m.isEmpty() ? null : m.getFirst();
+    }
+
+    /** A message of the delivery log with its attempts, oldest attempt first. */
+    public record Entry(Message message, List<Delivery> attempts) {}
+
+    /** The schedule's delivery log: its newest messages, each with every attempt (failures and retries). */
+    public List<Entry> log(String schedule, int limit) throws SQLException {
+        List<Entry> out = new java.util.ArrayList<>();
+        for (Message m : messages(schedule, limit)) out.add(new Entry(m, deliveries(m.messageId())));
+        return out;
+    }
+
     public List<Delivery> deliveries(String messageId) throws SQLException {
         return db.tx(c -> Sql.query(c, "SELECT message_id, attempt, at, http_status, outcome, detail FROM "
                 + "notify_deliveries WHERE message_id = ? ORDER BY attempt", rs -> new Delivery(rs.getString(1),
@@ -98,14 +115,14 @@ public final class OutboxStore {
         Channel.Type type = Channel.Type.of(rs.getString(4));
         String extra = rs.getString(7);
         boolean feishu = type == Channel.Type.FEISHU || type == Channel.Type.LARK;
-        Channel ch = new Channel(rs.getString(3), type, rs.getString(5), rs.getString(6), feishu ? extra : null,
-                type == Channel.Type.WEBHOOK ? extra : null);
         Notice n;
         try {
             n = Payloads.JSON.readValue(rs.getString(8), Notice.class);
         } catch (JsonProcessingException e) {
             throw new SQLException("outbox message " + rs.getString(1) + " is not a notice: " + e.getOriginalMessage(), e);
         }
+        Channel ch = new Channel(rs.getString(3), type, rs.getString(5), rs.getString(6), feishu ? extra : null,
+                type == Channel.Type.WEBHOOK ? extra : null, n.language());
         return new Message(rs.getString(1), rs.getString(2), ch, n, rs.getLong(9), rs.getLong(10), rs.getInt(11),
                 rs.getString(12), rs.getString(13));
     }

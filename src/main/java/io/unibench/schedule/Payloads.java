@@ -99,7 +99,7 @@ public final class Payloads {
         elements.add(ordered("tag", "div", "text", ordered("tag", "lark_md", "content", markdown(n, ""))));
         if (n.runUrl() != null) {
             elements.add(ordered("tag", "action", "actions", List.of(ordered("tag", "button",
-                    "text", ordered("tag", "plain_text", "content", "Open the run"), "type", "primary",
+                    "text", ordered("tag", "plain_text", "content", "zh".equals(n.language()) ? "查看运行" : "Open the run"), "type", "primary",
                     "url", n.runUrl()))));
         }
         return ordered("config", ordered("wide_screen_mode", true),
@@ -112,6 +112,11 @@ public final class Payloads {
         List<String> out = new ArrayList<>();
         for (String line : n.lines()) {
             int colon = line.indexOf(": ");
+            int wide = line.indexOf('：'); // a Chinese line's label ends with a full-width colon
+            if (wide > 0 && (colon < 0 || wide < colon)) {
+                out.add(prefix + "**" + line.substring(0, wide) + "：**" + line.substring(wide + 1));
+                continue;
+            }
             out.add(prefix + (colon > 0 ? "**" + line.substring(0, colon) + ":** " + line.substring(colon + 2) : line));
         }
         return String.join("\n", out);
@@ -130,8 +135,9 @@ public final class Payloads {
         m.put("schedule", n.schedule());
         m.put("rule", n.rule());
         m.put("condition", n.condition());
-        m.put("target", ordered("provider", n.target().provider(), "model", n.target().model(),
-                "scenario", n.target().scenario(), "level", level(n.target()), "level_name", n.target().level()));
+        m.put("target", n.target() == null ? null : ordered("provider", n.target().provider(), "model",
+                n.target().model(), "scenario", n.target().scenario(), "level", level(n.target()), "level_name",
+                n.target().level()));
         m.put("value", n.value());
         m.put("threshold", n.threshold());
         m.put("worst", n.worst());
@@ -143,6 +149,8 @@ public final class Payloads {
         m.put("round_id", n.roundId());
         m.put("run_id", n.runId());
         m.put("run_url", n.runUrl());
+        m.put("metric", n.metric());
+        m.put("language", n.language() == null ? "en" : n.language());
         m.put("text", n.text());
         return m;
     }

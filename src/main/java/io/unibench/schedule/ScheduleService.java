@@ -40,12 +40,14 @@ public final class ScheduleService implements AutoCloseable {
     private final Thread loop;
 
     private ScheduleService(StoreLocation location, RoundLauncher launcher, Map<String, String> env, String publicUrl,
-                            PrintWriter log) throws SQLException {
+                            PrintWriter log, java.util.function.Predicate<String> channelEnv, String channelHint)
+            throws SQLException {
         this.store = ScheduleStore.open(location);
         this.runs = RunStore.open(location);
         this.log = log;
         this.rounds = new RoundRunner(store, runs, launcher, System::currentTimeMillis, publicUrl, log);
-        this.notifier = new Notifier(store.outbox(), env, System::currentTimeMillis, Notifier.http(Duration.ofSeconds(10)));
+        this.notifier = new Notifier(store.outbox(), env, System::currentTimeMillis, Notifier.http(Duration.ofSeconds(10)),
+                channelEnv, channelHint);
         this.scheduler = new Scheduler(store, System::currentTimeMillis,
                 bound -> ThreadLocalRandom.current().nextLong(bound + 1), this::submit, log);
         this.loop = new Thread(this::loop, "unibench-schedule-loop");
@@ -55,7 +57,18 @@ public final class ScheduleService implements AutoCloseable {
     /** Starts the loop over the schedules of {@code location}; rounds left running by a killed service are marked. */
     public static ScheduleService start(StoreLocation location, RoundLauncher launcher, Map<String, String> env,
                                         String publicUrl, PrintWriter log) throws SQLException {
-        ScheduleService s = new ScheduleService(location, launcher, env, publicUrl, log);
+        return start(location, launcher, env, publicUrl, log, name -> true, null);
+    }
+
+    /**
+     * @param channelEnv  the variables a notify channel may read (the service's allow-list); a message of a channel
+     *                    naming another is not sent, its delivery log says why
+     * @param channelHint where that list comes from, for the log line
+     */
+    public static ScheduleService start(StoreLocation location, RoundLauncher launcher, Map<String, String> env,
+                                        String publicUrl, PrintWriter log, java.util.function.Predicate<String> channelEnv,
+                                        String channelHint) throws SQLException {
+        ScheduleService s = new ScheduleService(location, launcher, env, publicUrl, log, channelEnv, channelHint);
         int recovered = s.store.recoverAbandoned(System.currentTimeMillis());
         if (recovered > 0) log.println("schedules: " + recovered + " round(s) left running by a stopped service marked interrupted");
         s.loop.start();
@@ -75,6 +88,19 @@ public final class ScheduleService implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * A round of {@code name} now ({@code manual}, as {@code schedule run} records it), whether the schedule is
+     * enabled or not: queued behind the service's runs, or skipped (naming the round in the way) while one is
+     * queued or running. Returns the round as stored.
+     */
+    public Round runNow(String name) throws SQLException {
+        Schedule s = store.get(name);
+        long now = System.currentTimeMillis();
+        Round r = store.startRound(s.name(), Round.MANUAL, now, now);
+        if (!r.status().equals(Round.SKIPPED)) submit(s, r);
+        return r;
     }
 
     private void submit(Schedule s, Round r) {

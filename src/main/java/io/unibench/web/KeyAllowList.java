@@ -24,11 +24,23 @@ import java.util.regex.Pattern;
 public record KeyAllowList(List<String> patterns, Set<String> excluded) {
     public static final String DEFAULT = "*_API_KEY";
     public static final String ENV = "UNIBENCH_ALLOWED_KEY_ENVS";
+    /**
+     * The variables a schedule's notify channel may read as its webhook URL ({@code url_env}) or signing secret
+     * ({@code secret_env}) in the service: {@code serve --allow-channel-env}, {@value #CHANNEL_ENV}, default
+     * {@value #CHANNEL_DEFAULT} (never a provider key's name, never the service's own settings).
+     */
+    public static final String CHANNEL_DEFAULT = "*HOOK_URL,*HOOK_SECRET,*SIGNING_SECRET";
+    public static final String CHANNEL_ENV = "UNIBENCH_ALLOWED_CHANNEL_ENVS";
     private static final Pattern NAME = Pattern.compile("[A-Za-z_*][A-Za-z0-9_*]*");
 
     public KeyAllowList {
         patterns = List.copyOf(patterns);
         excluded = Set.copyOf(excluded);
+    }
+
+    /** The default channel list ({@value #CHANNEL_DEFAULT}). */
+    public static KeyAllowList channelDefaults() {
+        return parse(CHANNEL_DEFAULT, "default", Set.of());
     }
 
     /** The default list: provider-key-looking names. */
@@ -50,8 +62,7 @@ public record KeyAllowList(List<String> patterns, Set<String> excluded) {
                         + "'_' and '*'");
             }
             if (p.toUpperCase(Locale.ROOT).startsWith("UNIBENCH_") || excluded.contains(p)) {
-                throw new BadInputException(source + " '" + p + "': the service's own settings are never sent as a "
-                        + "provider key");
+                throw new BadInputException(source + " '" + p + "': the service's own settings are never on this list");
             }
             out.add(p);
         }

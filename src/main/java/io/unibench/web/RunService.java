@@ -10,16 +10,29 @@ import java.util.Map;
  * @param environment       the service's environment: a schedule's notify channels name their variables in it
  * @param keys              the variables of it a run may send as its key ({@code api_key_env})
  * @param limits            what one run may ask of the machine
+ * @param channels          the variables of it a schedule's notify channel may read ({@code url_env}, {@code secret_env})
  */
 public record RunService(RunLauncher launcher, int maxConcurrentRuns, Map<String, String> environment,
-                         KeyAllowList keys, RunLimits limits) {
+                         KeyAllowList keys, RunLimits limits, KeyAllowList channels) {
     public RunService {
         environment = Map.copyOf(environment);
     }
 
+    /** The default channel list. */
+    public RunService(RunLauncher launcher, int maxConcurrentRuns, Map<String, String> environment, KeyAllowList keys,
+                      RunLimits limits) {
+        this(launcher, maxConcurrentRuns, environment, keys, limits, KeyAllowList.channelDefaults());
+    }
+
     /** The default key list and limits. */
     public RunService(RunLauncher launcher, int maxConcurrentRuns, Map<String, String> environment) {
-        this(launcher, maxConcurrentRuns, environment, KeyAllowList.defaults(), RunLimits.DEFAULTS);
+        this(launcher, maxConcurrentRuns, environment, KeyAllowList.defaults(), RunLimits.DEFAULTS,
+                KeyAllowList.channelDefaults());
+    }
+
+    /** What a schedule's channels are checked against and read from: only the variables they may read. */
+    public Map<String, String> channelEnvironment() {
+        return channels.filter(environment);
     }
 
     /** What a run's document is checked against: only the variables it may send. */

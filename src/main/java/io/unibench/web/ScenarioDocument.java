@@ -110,6 +110,15 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
         return new ScenarioDocument(config, tree);
     }
 
+    /**
+     * Refuses (every problem, by JSON pointer) a YAML or JSON document naming an {@code api_key_env} the service does
+     * not send: for a schedule's document, checked before any of its variables is looked up.
+     */
+    static void requireAllowedKeys(String text, KeyAllowList keys) {
+        List<Problem> keysRefused = keyRules(text, true, keys);
+        if (!keysRefused.isEmpty()) throw new Invalid(keysRefused, true);
+    }
+
     /** Providers of a document tree and the JSON pointer of each. */
     private static Map<String, JsonNode> providers(JsonNode tree) {
         Map<String, JsonNode> out = new java.util.LinkedHashMap<>();

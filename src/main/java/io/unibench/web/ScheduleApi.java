@@ -2,7 +2,15 @@ package io.unibench.web;
 
 import io.javalin.http.Context;
 import io.unibench.BadInputException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.scenario.LocatedYaml;
 import io.unibench.schedule.AlertRule;
+import io.unibench.schedule.Channel;
+import io.unibench.schedule.Incident;
+import io.unibench.schedule.Notifier;
+import io.unibench.schedule.OutboxStore;
+import io.unibench.schedule.Round;
+import io.unibench.schedule.ScheduleService;
 import io.unibench.schedule.Durations;
 import io.unibench.schedule.Schedule;
 import io.unibench.schedule.ScheduleDocument;
@@ -27,15 +35,30 @@ import java.util.Map;
 final class ScheduleApi {
     private final ScheduleStore schedules;
     private final RunStore runs;
+    /** What a schedule's document is checked against: the keys a run may send and the channels' variables. */
     private final Map<String, String> env;
-
     private final RunService service;
+    private final Notifier tests; // channels' test messages, sent at once
+    private volatile ScheduleService scheduler; // Run now; null until the service's scheduler is attached
 
     ScheduleApi(ScheduleStore schedules, RunStore runs, RunService service) {
         this.service = service;
         this.schedules = schedules;
         this.runs = runs;
-        this.env = service.environment();
+        Map<String, String> allowed = new LinkedHashMap<>(service.keyEnvironment());
+        allowed.putAll(service.channelEnvironment());
+        this.env = Map.copyOf(allowed);
+        this.tests = new Notifier(schedules.outbox(), service.channelEnvironment(), System::currentTimeMillis,
+                Notifier.http(Duration.ofSeconds(10)), service.channels()::allows, channelHint(service));
+    }
+
+    static String channelHint(RunService service) {
+        return "serve --allow-channel-env: " + service.channels();
+    }
+
+    /** The service's scheduler, which runs a round on Run now. */
+    void attach(ScheduleService scheduler) {
+        this.scheduler = scheduler;
     }
 
     List<Route> routes() {
@@ -54,6 +77,26 @@ final class ScheduleApi {
                             schedules.remove(ctx.pathParam("name"));
                             WebServer.json(ctx, Map.of("removed", ctx.pathParam("name")));
                         }),
+                Route.api("post", "/api/schedules/{name}/run", "Run a round now (trigger manual), enabled or not: "
+                        + "202 with the queued round, or 409 with why it was skipped (a round is queued or running).",
+                        "application/json", ctx -> {
+                            Round r = runNow(ctx.pathParam("name"));
+                            WebServer.json(ctx.status(r.status().equals(Round.SKIPPED) ? 409 : 202), r);
+                        }).with(202, List.of()),
+                Route.api("post", "/api/schedules/{name}/enable", "Enable a schedule: it fires again at its next fire "
+                        + "time.", "application/json", ctx -> WebServer.json(ctx, summary(setEnabled(ctx, true)))),
+                Route.api("post", "/api/schedules/{name}/disable", "Disable a schedule: no round fires until it is "
+                        + "enabled (Run now still runs one).", "application/json",
+                        ctx -> WebServer.json(ctx, summary(setEnabled(ctx, false)))),
+                Route.api("post", "/api/schedules/{name}/channels/{channel}/test", "Send a test message through one "
+                        + "of the schedule's notify channels now (once, not retried); the message with its attempt, "
+                        + "as the delivery log shows it.", "application/json",
+                        ctx -> WebServer.json(ctx, entry(sendTest(ctx.pathParam("name"), ctx.pathParam("channel"))))),
+                Route.api("get", "/api/schedules/{name}/deliveries", "The schedule's delivery log: its newest "
+                        + "notices per channel, each with every attempt (failures, retries, given up).",
+                        "application/json", ctx -> WebServer.json(ctx, deliveries(schedules.get(ctx.pathParam("name")),
+                                parseRounds(ctx.queryParam("limit"), 50, 500, "limit"))),
+                        Route.param("limit", "newest messages (default 50, at most 500)")),
                 Route.api("post", "/api/schedules/{name}/rules", "Add an alert rule to a schedule: an alerts: entry "
                         + "as JSON, naming the document's notify channels.", "application/json", this::addRule),
                 Route.api("delete", "/api/schedules/{name}/rules/{rule}", "Remove a rule added to a schedule.",
@@ -61,7 +104,8 @@ final class ScheduleApi {
                                 schedules.removeRule(ctx.pathParam("name"), ctx.pathParam("rule"))))),
                 Route.api("get", "/api/cron", "Check a cron expression: its next five fire times, or 400 with why.",
                         "application/json", this::cron, Route.required("expr", "five-field cron expression"),
-                        Route.param("tz", "time zone (default: the service's)")),
+                        Route.param("tz", "time zone (default: the service's, " + java.time.ZoneId.systemDefault().getId()
+                                + ")")),
                 Route.api("get", "/api/trends", "A metric of a schedule's rounds over time, per target, with the rules' "
                         + "thresholds and fired/resolved marks.", "application/json",
                         ctx -> WebServer.json(ctx, trend(ctx)), Route.required("schedule", "schedule name"),
@@ -72,7 +116,102 @@ final class ScheduleApi {
 
     private List<Map<String, Object>> list() throws SQLException {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (Schedule s : schedules.list()) out.add(summary(s));
+        for (Schedule s : schedules.list()) {
+            Map<String, Object> m = summary(s);
+            State st = state(s.name());
+            m.put("state", st.state());
+            m.put("firing", st.firing());
+            m.put("no_data", st.noData());
+            out.add(m);
+        }
+        return out;
+    }
+
+    /**
+     * Where a schedule stands: {@code firing} (an incident of a rule is open), {@code no_data} (only no-data ones),
+     * {@code ok} (a round ended, nothing open) or {@code new} (no round ended yet); with the open incidents' counts.
+     */
+    record State(String state, int firing, int noData) {}
+
+    State state(String schedule) throws SQLException {
+        int firing = 0;
+        int noData = 0;
+        for (Incident i : schedules.alerts().incidents(schedule, 500)) {
+            if (!i.open()) continue;
+            if (i.kind().equals(Incident.NO_DATA)) noData++;
+            else firing++;
+        }
+        String state = firing > 0 ? "firing" : noData > 0 ? "no_data" : schedules.rounds(schedule, 20).stream()
+                .anyMatch(r -> !r.active() && !r.status().equals(Round.SKIPPED)) ? "ok" : "new";
+        return new State(state, firing, noData);
+    }
+
+    Round runNow(String name) throws SQLException {
+        Schedule s = schedules.get(name);
+        ScheduleService sch = scheduler;
+        if (sch == null) throw new ApiError(503, "the service's scheduler is not running: run a round with "
+                + "`unibench schedule run " + s.name() + "`");
+        return sch.runNow(s.name());
+    }
+
+    Schedule setEnabled(Context ctx, boolean enabled) throws SQLException {
+        Schedule s = schedules.get(ctx.pathParam("name"));
+        schedules.setEnabled(s.name(), enabled, System.currentTimeMillis());
+        ScheduleService sch = scheduler;
+        if (sch != null) sch.wake();
+        return schedules.get(s.name());
+    }
+
+    /** The channels of a schedule's document, by name (empty when its alerts cannot be read). */
+    Map<String, Channel> channels(Schedule s) throws SQLException {
+        try {
+            return ScheduleDocument.alerts(s, schedules.rules(s.name())).channels();
+        } catch (BadInputException e) {
+            return Map.of();
+        }
+    }
+
+    OutboxStore.Entry sendTest(String name, String channel) throws SQLException, InterruptedException {
+        Schedule s = schedules.get(name);
+        Channel ch = channels(s).get(channel);
+        if (ch == null) throw new ApiError(404, "schedule " + s.name() + " has no notify channel '" + channel + "'");
+        OutboxStore.Message m = tests.sendTest(s.name(), ch);
+        return new OutboxStore.Entry(m, schedules.outbox().deliveries(m.messageId()));
+    }
+
+    List<Map<String, Object>> deliveries(Schedule s, int limit) throws SQLException {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (OutboxStore.Entry e : schedules.outbox().log(s.name(), limit)) out.add(entry(e));
+        return out;
+    }
+
+    /** One message of the delivery log: the channel by name and variables (never its URL), what it said, every attempt. */
+    static Map<String, Object> entry(OutboxStore.Entry e) {
+        OutboxStore.Message m = e.message();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("message_id", m.messageId());
+        out.put("channel", m.channel().name());
+        out.put("channel_type", m.channel().type().id());
+        out.put("language", m.channel().language());
+        out.put("kind", m.notice().kind());
+        out.put("title", m.notice().title());
+        out.put("created_at", m.createdAt());
+        out.put("status", m.status());
+        out.put("delivered", m.status().equals(OutboxStore.SENT));
+        out.put("attempts", m.attempts());
+        out.put("next_attempt_at", m.status().equals(OutboxStore.PENDING) ? m.nextAttemptAt() : null);
+        out.put("last_error", m.lastError());
+        List<Map<String, Object>> tries = new ArrayList<>();
+        for (OutboxStore.Delivery d : e.attempts()) {
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("attempt", d.attempt());
+            t.put("at", d.at());
+            t.put("http_status", d.httpStatus());
+            t.put("outcome", d.outcome());
+            t.put("detail", d.detail());
+            tries.add(t);
+        }
+        out.put("deliveries", tries);
         return out;
     }
 
@@ -95,11 +234,14 @@ final class ScheduleApi {
 
     private Map<String, Object> detail(Schedule s) throws SQLException {
         Map<String, Object> m = summary(s);
-        m.put("next_fire_times", s.trigger().next(5, System.currentTimeMillis()));
+        m.put("next_fire_times", s.enabled() ? s.trigger().next(5, System.currentTimeMillis()) : List.of());
         m.put("document", s.document());
         m.put("rules", schedules.rules(s.name()));
         m.put("rounds", schedules.rounds(s.name(), 50));
         m.put("incidents", schedules.alerts().incidents(s.name(), 50));
+        State st = state(s.name());
+        m.put("state", st.state());
+        m.put("deliveries", deliveries(s, 20));
         return m;
     }
 
@@ -121,6 +263,13 @@ final class ScheduleApi {
         String doc = f.get("document");
         if (doc == null || doc.isBlank()) throw new BadInputException("document: the scenario file's text is required");
         String fileName = blank(f.get("document_name")) ? name + ".yaml" : f.get("document_name");
+        // the service's allow-lists first, so a variable it does not read is never looked up (nor its absence told)
+        requireAllowedChannels(fileName, doc);
+        try {
+            ScenarioDocument.requireAllowedKeys(doc, service.keys());
+        } catch (ScenarioDocument.Invalid e) {
+            throw new BadInputException("document: " + e.getMessage());
+        }
         ScheduleDocument.check(fileName, doc, env);
         try { // the rules of a run of the service: the keys it may send, the limits of one run
             ScenarioDocument.parse(fileName, "application/yaml", doc.getBytes(java.nio.charset.StandardCharsets.UTF_8),
@@ -142,6 +291,32 @@ final class ScheduleApi {
             schedules.add(new Schedule(name, doc, fileName, t, jitter, enabled, null, null, now, now));
         }
         return schedules.get(name);
+    }
+
+    /**
+     * Each notify channel's {@code url_env} and {@code secret_env} must be a variable the service lets channels read
+     * ({@link KeyAllowList}, {@code serve --allow-channel-env}): otherwise bad input naming its JSON pointer. A
+     * document that does not parse is left to the checks after this one.
+     */
+    private void requireAllowedChannels(String fileName, String doc) {
+        JsonNode root;
+        try {
+            root = LocatedYaml.parse(fileName, doc).root();
+        } catch (BadInputException unreadable) {
+            return;
+        }
+        JsonNode list = root == null ? null : root.path("notify");
+        if (list == null || !list.isArray()) return;
+        for (int i = 0; i < list.size(); i++) {
+            for (String field : List.of("url_env", "secret_env")) {
+                JsonNode v = list.get(i).get(field);
+                if (v != null && v.isTextual() && !service.channels().allows(v.asText())) {
+                    throw new BadInputException("document: /notify/" + i + "/" + field + ": variable " + v.asText()
+                            + " is not one this service reads for a channel: it reads only " + service.channels()
+                            + " (serve --allow-channel-env), never its own UNIBENCH_* settings");
+                }
+            }
+        }
     }
 
     private void addRule(Context ctx) throws Exception {
@@ -173,14 +348,18 @@ final class ScheduleApi {
     }
 
     private static int parseRounds(String v) {
-        if (blank(v)) return 200;
+        return parseRounds(v, 200, 5000, "rounds");
+    }
+
+    private static int parseRounds(String v, int fallback, int max, String name) {
+        if (blank(v)) return fallback;
         try {
             int n = Integer.parseInt(v.strip());
-            if (n >= 1 && n <= 5000) return n;
+            if (n >= 1 && n <= max) return n;
         } catch (NumberFormatException ignored) {
             // the message below
         }
-        throw new ApiError(400, "rounds '" + v + "': must be a whole number 1-5000");
+        throw new ApiError(400, name + " '" + v + "': must be a whole number 1-" + max);
     }
 
     private static boolean blank(String s) {

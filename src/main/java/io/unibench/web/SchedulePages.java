@@ -8,6 +8,10 @@ import io.javalin.http.Context;
 import io.unibench.BadInputException;
 import io.unibench.schedule.AlertRule;
 import io.unibench.schedule.AlertStore;
+import io.unibench.schedule.Channel;
+import io.unibench.schedule.Metric;
+import io.unibench.schedule.OutboxStore;
+import io.unibench.schedule.ScheduleService;
 import io.unibench.schedule.AlertsDocument;
 import io.unibench.schedule.Durations;
 import io.unibench.schedule.Incident;
@@ -59,7 +63,7 @@ public final class SchedulePages implements AutoCloseable {
     List<Route> routes() {
         List<Route> out = new ArrayList<>(api.routes());
         out.addAll(List.of(
-                Route.page("get", "/schedules", ctx -> ctx.html(render("schedules.jte", new ListModel(rows())))),
+                Route.page("get", "/schedules", ctx -> ctx.html(render("schedules.jte", listModel(ctx.queryParam("removed"))))),
                 Route.page("get", "/schedules/new", ctx -> ctx.html(render("schedule_form.jte", FormModel.blank()))),
                 Route.page("post", "/schedules", ctx -> submit(ctx, null)),
                 Route.page("get", "/schedules/{name}", this::page),
@@ -69,23 +73,91 @@ public final class SchedulePages implements AutoCloseable {
                     schedules.removeRule(schedules.get(ctx.pathParam("name")).name(), ctx.pathParam("rule"));
                     ctx.redirect("/schedules/" + ctx.pathParam("name") + "#rules");
                 }),
+                Route.page("post", "/schedules/{name}/run", ctx -> {
+                    Round r = api.runNow(ctx.pathParam("name"));
+                    ctx.redirect("/schedules/" + r.schedule() + "?round=" + r.roundId() + "#rounds");
+                }),
+                Route.page("post", "/schedules/{name}/enable", ctx -> {
+                    ctx.redirect("/schedules/" + api.setEnabled(ctx, true).name());
+                }),
+                Route.page("post", "/schedules/{name}/disable", ctx -> {
+                    ctx.redirect("/schedules/" + api.setEnabled(ctx, false).name());
+                }),
+                Route.page("post", "/schedules/{name}/delete", ctx -> {
+                    Schedule s = schedules.get(ctx.pathParam("name"));
+                    schedules.remove(s.name());
+                    ctx.redirect("/schedules?removed=" + s.name());
+                }),
+                Route.page("post", "/schedules/{name}/channels/{channel}/test", ctx -> {
+                    OutboxStore.Entry e = api.sendTest(ctx.pathParam("name"), ctx.pathParam("channel"));
+                    ctx.redirect("/schedules/" + e.message().schedule() + "?test=" + e.message().messageId()
+                            + "#deliveries");
+                }),
                 Route.page("get", "/schedules/{name}/trend", this::trendPage)));
         return out;
     }
 
+    /** The service's scheduler, which runs a round on Run now. */
+    void attach(ScheduleService scheduler) {
+        api.attach(scheduler);
+    }
+
     // ---- pages ----------------------------------------------------------------------------------
 
-    public record Row(String name, String when, boolean enabled, String next, String lastRound) {}
-
-    public record ListModel(List<Row> rows) {}
-
-    /** The create/edit form, with what was typed and the error when it was refused. */
-    public record FormModel(boolean edit, String name, String document, String cron, String tz, String every,
-                            String jitter, boolean enabled, String error) {
-        static FormModel blank() {
-            return new FormModel(false, "", "", "0 2 * * *", "", "", "", true, null);
+    /**
+     * @param state {@code firing}, {@code no_data}, {@code ok} or {@code new} ({@link ScheduleApi.State})
+     */
+    public record Row(String name, String when, boolean enabled, String next, String lastRound, String state,
+                      int firing, int noData) {
+        /** The state as the overview says it. */
+        public String stateText() {
+            return switch (state) {
+                case "firing" -> "firing (" + firing + ")" + (noData > 0 ? " · no data (" + noData + ")" : "");
+                case "no_data" -> "no data (" + noData + ")";
+                case "ok" -> "ok";
+                default -> "no round yet";
+            };
         }
     }
+
+    /** @param removed the schedule just deleted, or null */
+    public record ListModel(List<Row> rows, String removed) {
+        public long count(String state) {
+            return rows.stream().filter(r -> r.state().equals(state)).count();
+        }
+    }
+
+    /**
+     * The create/edit form, with what was typed and the error when it was refused.
+     *
+     * @param defaultZone the zone a blank time zone means (the service's)
+     */
+    public record FormModel(boolean edit, String name, String document, String cron, String tz, String every,
+                            String jitter, boolean enabled, String error, String defaultZone) {
+        public FormModel(boolean edit, String name, String document, String cron, String tz, String every,
+                         String jitter, boolean enabled, String error) {
+            this(edit, name, document, cron, tz, every, jitter, enabled, error, java.time.ZoneId.systemDefault().getId());
+        }
+
+        /** A new schedule: the time zone field holds the zone its cron expression will be read in. */
+        static FormModel blank() {
+            return new FormModel(false, "", "", "0 2 * * *", java.time.ZoneId.systemDefault().getId(), "", "", true, null);
+        }
+    }
+
+    /** A notify channel of the schedule, with its Send test. */
+    public record ChannelRow(String name, String type, String language, String urlEnv, String secretEnv) {
+        public String segment() {
+            return java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+        }
+    }
+
+    /** One message of the delivery log, its attempts one a line. */
+    public record DeliveryRow(String id, String created, String channel, String kind, String title, String status,
+                              int attempts, String next, List<String> tries) {}
+
+    /** What the action just done did (Run now, Send test): {@code ok} false says it did not work. */
+    public record Flash(boolean ok, String text) {}
 
     public record RoundRow(String due, String status, String trigger, String reason, List<String> runIds) {}
 
@@ -109,20 +181,23 @@ public final class SchedulePages implements AutoCloseable {
     public record PageModel(String name, String when, boolean enabled, List<String> nextFires, List<RuleRow> rules,
                             String problem, List<String> metrics, List<RoundRow> rounds, List<IncidentRow> open,
                             List<IncidentRow> incidents, List<EventRow> history, FormModel form,
-                            RuleEditor.Model ruleForm) {}
+                            RuleEditor.Model ruleForm, List<ChannelRow> channels, List<DeliveryRow> deliveries,
+                            Flash flash, String state) {}
 
     public record TrendModel(String schedule, String metric, List<String> metrics, String json) {}
 
-    private List<Row> rows() throws SQLException {
+    private ListModel listModel(String removed) throws SQLException {
         List<Row> out = new ArrayList<>();
         long now = System.currentTimeMillis();
         for (Schedule s : schedules.list()) {
             List<Round> last = schedules.rounds(s.name(), 1);
+            ScheduleApi.State st = api.state(s.name());
             out.add(new Row(s.name(), s.trigger().describe(), s.enabled(),
-                    s.enabled() ? fireTime(s, s.trigger().nextAfter(now)) : "-",
-                    last.isEmpty() ? "-" : last.getFirst().status() + " · " + time(last.getFirst().dueAt())));
+                    s.enabled() ? fireTime(s, s.trigger().nextAfter(now)) : "- (disabled)",
+                    last.isEmpty() ? "-" : last.getFirst().status() + " · " + time(last.getFirst().dueAt()),
+                    st.state(), st.firing(), st.noData()));
         }
-        return out;
+        return new ListModel(out, removed != null && removed.matches("[A-Za-z0-9._-]{1,64}") ? removed : null);
     }
 
     /** A fire time as its cron expression means it: in the schedule's zone (an interval's in UTC). */
@@ -132,13 +207,48 @@ public final class SchedulePages implements AutoCloseable {
 
     private void page(Context ctx) throws SQLException {
         Schedule s = schedules.get(ctx.pathParam("name"));
-        ctx.html(render("schedule.jte", pageModel(s, form(s, null), null)));
+        PageModel m = pageModel(s, form(s, null), null);
+        ctx.html(render("schedule.jte", withFlash(m, flash(s, ctx.queryParam("round"), ctx.queryParam("test")))));
+    }
+
+    private static PageModel withFlash(PageModel m, Flash f) {
+        return new PageModel(m.name(), m.when(), m.enabled(), m.nextFires(), m.rules(), m.problem(), m.metrics(),
+                m.rounds(), m.open(), m.incidents(), m.history(), m.form(), m.ruleForm(), m.channels(), m.deliveries(),
+                f, m.state());
+    }
+
+    /** What Run now or Send test did, told on the page they return to. */
+    private Flash flash(Schedule s, String roundId, String messageId) throws SQLException {
+        if (roundId != null) {
+            Round r;
+            try {
+                r = schedules.round(roundId);
+            } catch (BadInputException | IllegalArgumentException | java.util.NoSuchElementException e) {
+                return null;
+            }
+            if (r == null || !r.schedule().equals(s.name())) return null;
+            if (r.status().equals(Round.SKIPPED)) return new Flash(false, "Run now: skipped, " + r.reason());
+            return new Flash(true, "Run now: round " + r.roundId() + " " + r.status()
+                    + (r.active() ? " (it runs as a run of the service's queue; reload to follow it)" : ""));
+        }
+        if (messageId != null) {
+            OutboxStore.Message m = schedules.outbox().message(messageId);
+            if (m == null || !m.schedule().equals(s.name())) return null;
+            if (m.status().equals(OutboxStore.SENT)) {
+                return new Flash(true, "Send test: the test message to " + m.channel().name() + " was delivered");
+            }
+            return new Flash(false, "Send test: the test message to " + m.channel().name() + " was not delivered: "
+                    + m.lastError());
+        }
+        return null;
     }
 
     /** The schedule's page; {@code ruleForm} null: a blank rule editor. */
     private PageModel pageModel(Schedule s, FormModel form, RuleEditor.Model ruleForm) throws SQLException {
         List<String> next = new ArrayList<>();
-        for (long t : s.trigger().next(5, System.currentTimeMillis())) next.add(fireTime(s, t));
+        if (s.enabled()) for (long t : s.trigger().next(5, System.currentTimeMillis())) next.add(fireTime(s, t));
+        Map<String, Metric> metricOf = new LinkedHashMap<>();
+        List<ChannelRow> channelRows = new ArrayList<>();
         List<RuleRow> rules = new ArrayList<>();
         List<String> metrics = new ArrayList<>();
         List<String> channels = new ArrayList<>();
@@ -147,7 +257,11 @@ public final class SchedulePages implements AutoCloseable {
         try {
             AlertsDocument a = ScheduleDocument.alerts(s, added);
             channels.addAll(a.channels().keySet());
+            for (Channel c : a.channels().values()) {
+                channelRows.add(new ChannelRow(c.name(), c.type().id(), c.language(), c.urlEnv(), c.secretEnv()));
+            }
             for (AlertRule r : a.rules()) {
+                metricOf.put(r.name(), r.metric());
                 rules.add(new RuleRow(r.name(), r.name() + ": " + r.condition() + " for " + r.forRounds() + " round(s)"
                         + (r.channels().isEmpty() ? "" : " → " + String.join(", ", r.channels())), added.containsKey(r.name())));
                 if (!metrics.contains(r.metric().name())) metrics.add(r.metric().name());
@@ -169,18 +283,39 @@ public final class SchedulePages implements AutoCloseable {
         List<IncidentRow> open = new ArrayList<>();
         for (Incident i : schedules.alerts().incidents(s.name(), 50)) {
             IncidentRow row = new IncidentRow(i.rule(), Target.display(i.target()), i.kind(), time(i.openedAt()),
-                    i.open() ? "open" : time(i.resolvedAt()), Numbers.format(i.worstValue()));
+                    i.open() ? "open" : time(i.resolvedAt()), valued(metricOf.get(i.rule()), i.worstValue()));
             incidents.add(row);
             if (i.open()) open.add(row);
         }
         List<EventRow> history = new ArrayList<>();
         for (AlertStore.HistoryEvent e : schedules.alerts().events(s.name()).reversed()) {
             if (history.size() == 50) break;
-            history.add(new EventRow(time(e.at()), e.kind(), e.rule(), Target.display(e.target()), Numbers.format(e.value()),
-                    runsOfRound.getOrDefault(e.roundId(), List.of())));
+            history.add(new EventRow(time(e.at()), e.kind(), e.rule(), Target.display(e.target()),
+                    valued(metricOf.get(e.rule()), e.value()), runsOfRound.getOrDefault(e.roundId(), List.of())));
+        }
+        List<DeliveryRow> deliveries = new ArrayList<>();
+        for (OutboxStore.Entry e : schedules.outbox().log(s.name(), 50)) {
+            OutboxStore.Message m = e.message();
+            List<String> tries = new ArrayList<>();
+            for (OutboxStore.Delivery d : e.attempts()) {
+                tries.add("#" + d.attempt() + " " + time(d.at()) + " · " + (d.httpStatus() != null ? "HTTP " + d.httpStatus()
+                        + " · " : "") + d.outcome() + (d.detail() != null ? ": " + d.detail() : ""));
+            }
+            deliveries.add(new DeliveryRow(m.messageId(), time(m.createdAt()), m.channel().name() + " ("
+                    + m.channel().type().id() + ", " + m.channel().language() + ")", m.notice().kind(),
+                    m.notice().title(), m.status(), m.attempts(),
+                    m.status().equals(OutboxStore.PENDING) ? time(m.nextAttemptAt()) : null, tries));
         }
         return new PageModel(s.name(), s.trigger().describe(), s.enabled(), next, rules, problem, metrics, rounds, open,
-                incidents, history, form, ruleForm == null ? RuleEditor.blank(channels) : ruleForm);
+                incidents, history, form, ruleForm == null ? RuleEditor.blank(channels) : ruleForm, channelRows,
+                deliveries, null, api.state(s.name()).state());
+    }
+
+    /** {@code TTFT p95 1,012.9 ms}: a rule's value with its metric and unit (a bare number when the rule is gone). */
+    static String valued(Metric m, Double v) {
+        if (v == null) return "no data";
+        if (m == null) return Numbers.format(v);
+        return m.display("en") + " " + Numbers.withUnit(v, m.unit(), "no data");
     }
 
     /** The rule editor's form: stored as the API stores a rule, or the page again with the refusal beside its field. */

@@ -161,6 +161,11 @@ public final class WebServer implements AutoCloseable {
         return app.port();
     }
 
+    /** The service's scheduler: the schedule pages' and API's Run now hand it their round. */
+    public void attach(io.unibench.schedule.ScheduleService scheduler) {
+        schedules.attach(scheduler);
+    }
+
     /** How the service's scheduler runs a round: as a run of this server's queue, behind the runs queued before it. */
     public RoundLauncher rounds() {
         return rounds;

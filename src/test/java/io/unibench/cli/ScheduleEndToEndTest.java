@@ -148,6 +148,11 @@ class ScheduleEndToEndTest {
         assertThat(show.out()).contains("slow-first-token: ttft_p95_ms > 150 for 2 round(s) → team-hook")
                 .contains("local (m) · chat · concurrency 1: ok");
         assertThat(show.out().lines().filter(l -> l.contains("  finished  manual  "))).hasSize(4);
+        // a disabled schedule lists no fire times (it has none until it is enabled)
+        assertThat(schedule(env, "disable", "nightly", "--db", db).exit()).isZero();
+        assertThat(schedule(env, "show", "nightly", "--db", db).out())
+                .contains("Next fire times: none while disabled (schedule enable nightly)\n");
+        assertThat(schedule(env, "enable", "nightly", "--db", db).exit()).isZero();
         assertThat(show.out()).contains("slow-first-token · local (m) · chat · concurrency 1: threshold from ");
         // every round is an ordinary run in the history, tagged with its schedule
         CliHarness.Run runs = CliHarness.main("runs", "list", "--db", db, "--tag", "schedule:nightly");

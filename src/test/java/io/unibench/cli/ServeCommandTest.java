@@ -49,4 +49,17 @@ class ServeCommandTest {
         assertThat(r.exit()).isEqualTo(Main.EXIT_BAD_INPUT);
         assertThat(r.err().strip()).doesNotContain("\n").contains("--max-concurrent-runs 0: at least 1");
     }
+
+    @Test
+    void aChannelAllowListNamingTheServicesOwnSettingsIsRefused() {
+        CliHarness.Run r = serve(Map.of(), "--allow-channel-env", "*HOOK_URL,UNIBENCH_DB_PASSWORD", "--port", "0",
+                "--db", tmp.resolve("e.db").toString());
+        assertThat(r.exit()).isEqualTo(Main.EXIT_BAD_INPUT);
+        assertThat(r.err().strip()).doesNotContain("\n").contains("--allow-channel-env 'UNIBENCH_DB_PASSWORD': the "
+                + "service's own settings are never on this list");
+        CliHarness.Run token = serve(Map.of("UNIBENCH_ALLOWED_CHANNEL_ENVS", "MY_TOKEN", "MY_TOKEN", "token-4f8a2c9e1b7d3a5f"), "--token-env", "MY_TOKEN",
+                "--port", "0", "--db", tmp.resolve("f.db").toString());
+        assertThat(token.exit()).isEqualTo(Main.EXIT_BAD_INPUT); // the token's variable is never on it either
+        assertThat(token.err().strip()).doesNotContain("\n").contains("UNIBENCH_ALLOWED_CHANNEL_ENVS 'MY_TOKEN'");
+    }
 }

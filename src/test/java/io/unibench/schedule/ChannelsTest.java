@@ -49,7 +49,7 @@ class ChannelsTest {
         return new Notice("fired", "nightly", "slow-first-token", "ttft_p95_ms > 2000", "ms",
                 new Target("deepseek", "deepseek-chat", "chat", "parallel_8"), 2350.0, 2000.0, 2350.0,
                 Arrays.asList(1200.0, null, 2100.0, 2350.0), NOW - 86_400_000L, NOW, 2, "round-1", "run-1",
-                "https://bench.example.com/runs/run-1");
+                "https://bench.example.com/runs/run-1", "ttft_p95_ms", null);
     }
 
     private WebhookReceiver.Received deliverOne(Channel ch, Map<String, String> env, WebhookReceiver rx) throws Exception {
@@ -66,8 +66,8 @@ class ChannelsTest {
     }
 
     private static final String LINES_MD = "**Schedule:** nightly\\n**Rule:** slow-first-token (ttft_p95_ms > 2000)\\n"
-            + "**Target:** deepseek (deepseek-chat) · chat · concurrency 8\\n**Value:** 2350 ms (threshold 2000 ms)\\n"
-            + "**Last rounds:** 1200, no data, 2100, 2350 ms (oldest first)\\n**Run:** https://bench.example.com/runs/run-1";
+            + "**Target:** deepseek (deepseek-chat) · chat · concurrency 8\\n**Value:** TTFT p95 2,350 ms (threshold 2,000 ms)\\n"
+            + "**Last rounds:** TTFT p95 1,200 → no data → 2,100 → 2,350 ms (oldest first)\\n**Run:** https://bench.example.com/runs/run-1";
 
     @Test
     void feishuCardSignedAsFeishuDocuments() throws Exception {
@@ -97,7 +97,7 @@ class ChannelsTest {
             assertThat(body.fieldNames()).toIterable().containsExactly("msg_type", "content");
             assertThat(body.get("msg_type").asText()).isEqualTo("text");
             assertThat(body.get("content").get("text").asText()).isEqualTo(fired().text());
-            assertThat(fired().text()).startsWith("[FIRING] slow-first-token").contains("\nValue: 2350 ms (threshold 2000 ms)\n");
+            assertThat(fired().text()).startsWith("[FIRING] slow-first-token").contains("\nValue: TTFT p95 2,350 ms (threshold 2,000 ms)\n");
         }
     }
 
@@ -226,5 +226,88 @@ class ChannelsTest {
         RateLimit minute = RateLimit.of(Channel.Type.FEISHU);
         for (int i = 0; i < 100; i++) minute.record(NOW + i * 300L); // 100 sends over 30 s: 5/s never exceeded
         assertThat(minute.allowedAt(NOW + 30_000)).isEqualTo(NOW + 60_000);
+    }
+
+    /** The notice of an incident that opened 56 s before it resolved (two rounds 28 s apart, then the third). */
+    static Notice resolved(String language) {
+        return new Notice("resolved", "nightly", "slow-first-token", "ttft_p95_ms > 500", "ms",
+                new Target("deepseek", "deepseek-chat", "chat", "parallel_8"), 420.5, 500.0, 1012.92,
+                Arrays.asList(1012.92, 880.0, 420.5), NOW - 56_000, NOW, 3, "round-3", "run-3", null, "ttft_p95_ms",
+                language);
+    }
+
+    @Test
+    void aResolvedNoticeSaysHowLongItLastedToTheSecondAndNamesItsValuesWithUnits() {
+        // before: "lasted 0s" (the duration was cut to whole minutes) and "worst 1012.92 ms" (no metric, no grouping)
+        assertThat(resolved(null).lines()).containsExactly(
+                "Schedule: nightly",
+                "Rule: slow-first-token (ttft_p95_ms > 500)",
+                "Target: deepseek (deepseek-chat) · chat · concurrency 8",
+                "Value: TTFT p95 420.5 ms (threshold 500 ms)",
+                "Fired " + Times.utc(NOW - 56_000) + ", lasted 56s (3 rounds); worst TTFT p95 1,012.9 ms",
+                "Last rounds: TTFT p95 1,012.9 → 880 → 420.5 ms (oldest first)",
+                "Run: run-3");
+        assertThat(resolved(null).title()).isEqualTo("[RESOLVED] slow-first-token · deepseek (deepseek-chat) · chat · "
+                + "concurrency 8");
+    }
+
+    @Test
+    void aChineseChannelGetsItsNoticesInChinese() throws Exception {
+        assertThat(resolved("zh").title()).isEqualTo("[已恢复] slow-first-token · deepseek (deepseek-chat) · chat · 并发 8");
+        assertThat(resolved("zh").lines()).containsExactly(
+                "巡检：nightly",
+                "规则：slow-first-token（ttft_p95_ms > 500）",
+                "目标：deepseek (deepseek-chat) · chat · 并发 8",
+                "当前值：TTFT p95 420.5 ms（阈值 500 ms）",
+                "告警开始：" + Times.utc(NOW - 56_000) + "，持续 56秒（3 轮）；最差 TTFT p95 1,012.9 ms",
+                "最近几轮：TTFT p95 1,012.9 → 880 → 420.5 ms（从旧到新）",
+                "运行：run-3");
+        // the channel's language is the notice's: enqueued in English, delivered in Chinese, as a Feishu card
+        try (WebhookReceiver rx = new WebhookReceiver(new WebhookReceiver.Answer(200, "{\"code\":0}"))) {
+            Channel ch = new Channel("team", Channel.Type.FEISHU, "F_URL", null, "card", null, "zh");
+            WebhookReceiver.Received r = deliverOne(ch, Map.of("F_URL", rx.url("/hook")), rx);
+            JsonNode card = Payloads.JSON.readTree(r.body()).get("card");
+            assertThat(card.at("/header/title/content").asText()).isEqualTo("[告警] slow-first-token · deepseek "
+                    + "(deepseek-chat) · chat · 并发 8");
+            assertThat(card.at("/elements/0/text/content").asText()).startsWith("**巡检：**nightly\n**规则：**slow-first-token")
+                    .contains("**当前值：**TTFT p95 2,350 ms（阈值 2,000 ms）");
+            assertThat(card.at("/elements/1/actions/0/text/content").asText()).isEqualTo("查看运行");
+        }
+    }
+
+    @Test
+    void aTestMessageIsSentOnceLoggedAndNotRetried() throws Exception {
+        try (WebhookReceiver rx = new WebhookReceiver(new WebhookReceiver.Answer(500, "down"),
+                new WebhookReceiver.Answer(200, "{\"errcode\":0}"))) {
+            Channel ch = new Channel("ding", Channel.Type.DINGTALK, "D_HOOK_URL", null, null, null, "zh");
+            Notifier n = new Notifier(store.outbox(), Map.of("D_HOOK_URL", rx.url("/robot/send?access_token=secret-tok")),
+                    clock::get, Notifier.http(Duration.ofSeconds(5)));
+            OutboxStore.Message failed = n.sendTest("nightly", ch);
+            assertThat(failed.status()).isEqualTo(OutboxStore.FAILED);
+            assertThat(failed.lastError()).isEqualTo("HTTP 500: down (a test message: not retried)");
+            assertThat(store.outbox().nextAttempt()).isNull(); // nothing left to retry
+            clock.set(NOW + 1000);
+            OutboxStore.Message sent = n.sendTest("nightly", ch);
+            assertThat(sent.status()).isEqualTo(OutboxStore.SENT);
+            assertThat(rx.received).hasSize(2);
+            assertThat(Payloads.JSON.readTree(rx.received.get(1).body()).at("/markdown/title").asText())
+                    .isEqualTo("[测试] 巡检 nightly · 通知渠道 ding");
+            // the delivery log: both messages, newest first, each with its attempt
+            List<OutboxStore.Entry> log = store.outbox().log("nightly", 10);
+            assertThat(log).extracting(e -> e.message().status()).containsExactly(OutboxStore.SENT, OutboxStore.FAILED);
+            assertThat(log.get(1).attempts()).singleElement().satisfies(d -> assertThat(d.httpStatus()).isEqualTo(500));
+        }
+    }
+
+    @Test
+    void aChannelVariableOffTheAllowListIsNeverRead() throws Exception {
+        Channel ch = new Channel("h", Channel.Type.WEBHOOK, "TEAM_HOOK_URL", "UNIBENCH_TOKEN", null, "X-Sig");
+        String id = store.outbox().enqueue("nightly", ch, fired(), NOW);
+        new Notifier(store.outbox(), Map.of("TEAM_HOOK_URL", "http://127.0.0.1:9/x", "UNIBENCH_TOKEN", "service-token"),
+                clock::get, r -> {
+                    throw new AssertionError("nothing is sent with a variable the service does not read for channels");
+                }, name -> name.endsWith("HOOK_URL"), "serve --allow-channel-env: *HOOK_URL").deliverDue();
+        assertThat(store.outbox().deliveries(id).getFirst().detail()).isEqualTo("environment variable UNIBENCH_TOKEN "
+                + "is not one this service reads for channels (serve --allow-channel-env: *HOOK_URL)");
     }
 }

@@ -122,7 +122,7 @@ abstract class ScheduleStoreContract {
         assertThat(store.outbox().due(49L, 10)).isEmpty();
         OutboxStore.Message m = store.outbox().due(50L, 10).getFirst();
         assertThat(m.channel()).isEqualTo(ch);
-        assertThat(m.notice()).isEqualTo(n);
+        assertThat(m.notice()).isEqualTo(n.in("en")); // stored in the channel's language
         store.outbox().attempted(m, 60L, 500, OutboxStore.PENDING, "HTTP 500: busy", 90L);
         assertThat(store.outbox().nextAttempt()).isEqualTo(90L);
         store.outbox().attempted(store.outbox().due(90L, 1).getFirst(), 90L, 200, OutboxStore.SENT, null, 90L);

@@ -12,16 +12,16 @@ import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A webhook endpoint on 127.0.0.1 for tests: records every request and answers from a script (then the last answer). */
-final class WebhookReceiver implements AutoCloseable {
-    record Received(String path, String query, Map<String, String> headers, String body) {}
+public final class WebhookReceiver implements AutoCloseable {
+    public record Received(String path, String query, Map<String, String> headers, String body) {}
 
-    record Answer(int status, String body) {}
+    public record Answer(int status, String body) {}
 
     private final HttpServer server;
-    final List<Received> received = new CopyOnWriteArrayList<>();
+    public final List<Received> received = new CopyOnWriteArrayList<>();
     private final List<Answer> script = new ArrayList<>();
 
-    WebhookReceiver(Answer... answers) throws IOException {
+    public WebhookReceiver(Answer... answers) throws IOException {
         script.addAll(List.of(answers));
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", ex -> {
@@ -41,7 +41,7 @@ final class WebhookReceiver implements AutoCloseable {
         server.start();
     }
 
-    String url(String path) {
+    public String url(String path) {
         return "http://127.0.0.1:" + server.getAddress().getPort() + path;
     }
 

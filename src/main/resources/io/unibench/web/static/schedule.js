@@ -41,3 +41,12 @@
     if (refused) refused.scrollIntoView({ block: "center" });
   }
 })();
+// The schedule page's Delete asks first (the form says what goes with the schedule).
+(function () {
+  "use strict";
+  document.querySelectorAll("form[data-confirm]").forEach(function (f) {
+    f.addEventListener("submit", function (e) {
+      if (!window.confirm(f.getAttribute("data-confirm"))) e.preventDefault();
+    });
+  });
+})();
