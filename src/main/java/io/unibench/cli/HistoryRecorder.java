@@ -69,6 +69,14 @@ final class HistoryRecorder implements SessionRunner.Recorder {
                 queuedRunId);
     }
 
+    /**
+     * A service run of a run spec ({@code POST /api/runs} with a spec): its one target records into the run the
+     * service queued and started, which keeps its name, tags and configuration (the posted spec).
+     */
+    static HistoryRecorder queued(RunHistory history, String queuedRunId, RunSpec spec, String url, Path argsFile) {
+        return new HistoryRecorder(history, t -> perfStart(spec, url, argsFile).under(queuedRunId), queuedRunId);
+    }
+
     @Override
     public RecordSink pointSink(RunSpec.Point point, RunInfo info, long originNanos) {
         if (!history.enabled()) return record -> { };

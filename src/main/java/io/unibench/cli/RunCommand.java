@@ -237,10 +237,9 @@ public final class RunCommand implements Callable<Integer> {
         RunSpec.History h = file.history();
         RunSpec run = file.withHistory(new RunSpec.History(h.enabled() && !history.noDb,
                 history.store.db != null ? history.store.db : h.db(), history.tags.isEmpty() ? h.tags() : history.tags));
-        if (PerfRun.sharded(run)) {
-            throw new BadInputException(where + ": /shard: " + run.shard() + ": a shard runs with its group's barrier, "
-                    + "which only perf --shard I/N --run-group G sets up");
-        }
+        run.unrunnable().stream().filter(e -> e.path().equals("/shard")).findFirst().ifPresent(e -> {
+            throw new BadInputException(where + ": " + e.line());
+        });
         PerfRun.check(run, where);
         if (checkOnly) {
             out.println(where + ": valid run spec (" + (run.sla() != null ? "an SLA search"
