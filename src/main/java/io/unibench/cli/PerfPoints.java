@@ -13,7 +13,6 @@ import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
-import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.PromptLengthStats;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
@@ -119,7 +118,6 @@ final class PerfPoints implements SessionRunner.Front {
         private final long pointOffset;
         private final Path dir;
         private final PromptLengthStats promptLengths = new PromptLengthStats(lengthTokenizer);
-        private final GoodputMeter goodput = spec.goodput() == null ? null : new GoodputMeter(spec.goodput());
 
         Point(int index, RunSpec.Point point, RequestFactory requests, long pointOffset, Path dir) {
             this.index = index;
@@ -161,7 +159,6 @@ final class PerfPoints implements SessionRunner.Front {
             sinks.add(new RequestsJsonlWriter(dir.resolve("requests.jsonl"), startNanos));
             sinks.add(promptLengths);
             sinks.add(sweepPromptLengths);
-            if (goodput != null) sinks.add(goodput);
             // a terminal shows the live bar (an event subscriber); logs get a line every --log-every-n-query requests
             if (!terminal) sinks.add(counted(new ProgressSink(err, metrics, point.label(), point.plan().number(),
                     spec.outputs().logEvery())));
@@ -179,11 +176,6 @@ final class PerfPoints implements SessionRunner.Front {
             long seed = spec.seed() + pointOffset;
             return multiTurn != null ? multiTurn.run(client, stop, plan, sinks, seed)
                     : runner.run(plan, requests, sinks, seed);
-        }
-
-        @Override
-        public RunResult complete(RunResult result) {
-            return LoadShapeOptions.withGoodput(goodput, result);
         }
 
         @Override

@@ -18,7 +18,6 @@ import io.unibench.engine.Shard;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
-import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -206,7 +205,6 @@ public final class ScenarioRunner implements SessionRunner.Front {
         private final String levelName;
         private final String tag;
         private final CostMeter cost = new CostMeter();
-        private final GoodputMeter goodput = spec.goodput() == null ? null : new GoodputMeter(spec.goodput());
         private RequestFactory probe;
         private RequestFactory requests;
 
@@ -249,7 +247,6 @@ public final class ScenarioRunner implements SessionRunner.Front {
         public List<RecordSink> sinks(RunInfo info, long startNanos, RunMetrics metrics) throws IOException {
             List<RecordSink> sinks = new ArrayList<>(List.of(s.overall, cost, s.overallCost,
                     new RequestsJsonlWriter(dir.resolve("requests.jsonl"), s.seriesStart)));
-            if (goodput != null) sinks.add(goodput);
             return sinks;
         }
 
@@ -279,11 +276,6 @@ public final class ScenarioRunner implements SessionRunner.Front {
         private int firstIndex(int perLevel) {
             if (point.plan().duration() == null) return (int) shard.first(perLevel);
             return (int) (shard.index() * ((long) Integer.MAX_VALUE / shard.count()));
-        }
-
-        @Override
-        public RunResult complete(RunResult result) {
-            return goodput == null ? result : goodput.attach(result);
         }
 
         @Override

@@ -151,6 +151,26 @@ class SessionRunnerTest {
         }
     }
 
+    /** The spec's goodput objectives are counted by the runner: the front end (which knows nothing of them) adds no sink. */
+    @Test
+    void theSpecsGoodputIsCountedByTheRunnerNotTheFrontEnd() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(0))) {
+            StopSignal stop = new StopSignal();
+            RunSpec plain = spec(sim.baseUrl() + "/v1/chat/completions", false, new LoadPlan(2, 6, -1, null, 0));
+            RunSpec withGoodput = new RunSpec(plain.name(), plain.targets(), plain.workloads(), plain.points(), null,
+                    plain.shard(), new io.unibench.metrics.GoodputSlo(null, null, 60_000.0), null, plain.outputs(),
+                    plain.history(), plain.seed());
+            SessionRunner.Result result;
+            try (EventHub hub = new EventHub()) {
+                result = new SessionRunner(withGoodput, Map.of(), false, stop, hub, SessionRunner.Recorder.NONE,
+                        new PrintWriter(new StringWriter())).run(new Front(stop));
+            }
+            RunResult point = result.points().getFirst();
+            assertThat(point.goodput()).isNotNull();
+            assertThat(point.goodput().goodRequests()).isEqualTo(6); // every request well inside a minute
+        }
+    }
+
     /** A search's probes (SLA auto-tune): not counted as "point i of n" (the spec lists none), each says where it is. */
     @Test
     void aSearchsProbesAreNotCountedInAdvanceAndSayWhereTheSearchIs() throws Exception {
