@@ -114,7 +114,10 @@ final class PerfRun {
     static void check(RunSpec spec, String where) {
         List<io.unibench.engine.spec.SpecError> unrunnable = spec.unrunnable().stream()
                 .filter(e -> !e.path().equals("/shard")).toList(); // perf --shard's own spec is a shard's
-        if (!unrunnable.isEmpty()) throw new BadInputException(where + ": " + unrunnable.getFirst().line());
+        if (!unrunnable.isEmpty()) {
+            var e = unrunnable.getFirst(); // the count of targets and workloads says where it is
+            throw new BadInputException(where + ": " + (e.path().equals("/points") ? e.line() : e.message()));
+        }
         RunSpec.Workload w = spec.workloads().getFirst();
         if (w.options().tokenizePrompt() && w.options().tokenizerPath() == null
                 && !spec.targets().getFirst().embeddedSimulator()) {
