@@ -11,7 +11,6 @@ import io.unibench.engine.RunOutcome;
 import io.unibench.engine.ServerTokenize;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
-import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.PromptLengthStats;
 import io.unibench.metrics.RecordSink;
@@ -184,10 +183,8 @@ final class PerfPoints implements SessionRunner.Front {
         }
 
         @Override
-        public Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed) {
-            Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
-            extraKeys.putAll(observed);
-            extraKeys.putAll(cancels.summaryKeys());
+        public Map<String, Object> finished(RunResult result) {
+            Map<String, Object> extraKeys = new LinkedHashMap<>(cancels.summaryKeys());
             extraKeys.putAll(promptLengths.summaryKeys());
             extraKeys.putAll(LoadShapeOptions.summaryKeys(point.plan()));
             if (serverCounted != null && index == 0) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled

@@ -78,10 +78,11 @@ public final class SessionRunner {
         Path dir();
 
         /**
-         * The point's result, its self-check and what the run's {@link PointObserver} saw (summary keys, e.g. the
-         * server's own metrics); returns extra summary keys for the store. Writes no file ({@link #write} does).
+         * The point's result; returns the front end's own summary keys, which follow the runner's (the self-check's,
+         * then what the run's {@link PointObserver} saw, e.g. the server's own metrics) in the point's summary and
+         * the store. Writes no file ({@link #write} does).
          */
-        Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed);
+        Map<String, Object> finished(RunResult result);
 
         /**
          * Writes the point's result files (after the store has the point); a file that cannot be written throws
@@ -352,7 +353,10 @@ public final class SessionRunner {
                 (int) metrics.total()) : info);
         if (goodput != null) result = goodput.attach(result);
         PointObserver.Observed seen = watched.finish(result);
-        Map<String, Object> extraKeys = run.finished(result, check, seen.summaryKeys());
+        // the summary's extra keys: the self-check's and the observer's (every front end's), then the front end's own
+        Map<String, Object> extraKeys = new java.util.LinkedHashMap<>(check.summaryKeys());
+        extraKeys.putAll(seen.summaryKeys());
+        extraKeys.putAll(run.finished(result));
         if (seen.storedJson() != null) recorder.pointObserved(point, seen.storedJson());
         recorder.pointFinished(point, result, extraKeys);
         events.publish(new PointFinished(index, point.label(), result));

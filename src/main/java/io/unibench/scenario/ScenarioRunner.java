@@ -16,7 +16,6 @@ import io.unibench.engine.RunOutcome;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.Shard;
 import io.unibench.engine.StopSignal;
-import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
@@ -284,11 +283,9 @@ public final class ScenarioRunner implements SessionRunner.Front {
         }
 
         @Override
-        public Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed) {
-            // unibench run gets the self-check too: its figures join the level's summary (new keys, none renamed)
-            Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
-            extraKeys.putAll(observed); // the server's own metrics during the level
-            extraKeys.putAll(ScenarioSpec.shapeKeys(config, s.scenario, point.plan()));
+        public Map<String, Object> finished(RunResult result) {
+            // after the runner's keys (the self-check's, the server's own metrics during the level)
+            Map<String, Object> extraKeys = new LinkedHashMap<>(ScenarioSpec.shapeKeys(config, s.scenario, point.plan()));
             s.levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits(), levelName));
             progress.println(progressLine(s.provider, s.scenario, point.plan(), levelName, result));
             progress.flush();

@@ -11,7 +11,6 @@ import io.unibench.engine.live.RunEvent;
 import io.unibench.engine.live.RunFinished;
 import io.unibench.engine.live.RunStatus;
 import io.unibench.engine.live.Snapshot;
-import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
@@ -94,10 +93,9 @@ class SessionRunnerTest {
                 @Override public java.nio.file.Path dir() {
                     return java.nio.file.Path.of("target");
                 }
-                @Override public Map<String, Object> finished(RunResult result, SelfCheckReport check,
-                                                              Map<String, Object> observed) {
+                @Override public Map<String, Object> finished(RunResult result) {
                     calls.add("finished " + index + " " + result.summary().totalRequests());
-                    return check.summaryKeys();
+                    return Map.of();
                 }
                 @Override public void close() {
                     requests.close();
