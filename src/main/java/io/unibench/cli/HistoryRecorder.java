@@ -69,6 +69,14 @@ final class HistoryRecorder implements SessionRunner.Recorder {
                 queuedRunId);
     }
 
+    /**
+     * A service run of a run spec ({@code POST /api/runs} with a spec): its one target records into the run the
+     * service queued and started, which keeps its name, tags and configuration (the posted spec).
+     */
+    static HistoryRecorder queued(RunHistory history, String queuedRunId, RunSpec spec, String url, Path argsFile) {
+        return new HistoryRecorder(history, t -> perfStart(spec, url, argsFile).under(queuedRunId), queuedRunId);
+    }
+
     @Override
     public RecordSink pointSink(RunSpec.Point point, RunInfo info, long originNanos) {
         if (!history.enabled()) return record -> { };
@@ -195,8 +203,9 @@ final class HistoryRecorder implements SessionRunner.Recorder {
      * configuration is the file (header values that look secret masked; API keys are never in the file, only the
      * names of their variables).
      */
-    static IntFunction<RunStart> scenarioStart(List<String> tags, Path file, BenchConfig bench, RunSpec spec) {
-        ObjectNode config = maskedConfig(file);
+    static IntFunction<RunStart> scenarioStart(List<String> tags, String fileName, String text, BenchConfig bench,
+                                               RunSpec spec) {
+        ObjectNode config = maskedConfig(fileName, text);
         List<String> allTags = new ArrayList<>(tags);
         allTags.add("scenario-file");
         return t -> scenarioStart(bench, spec, t, allTags, config);
@@ -212,16 +221,12 @@ final class HistoryRecorder implements SessionRunner.Recorder {
     }
 
     /** The file as its run stores it: read as {@code run --config} read it (aliases resolved), credentials masked. */
-    private static ObjectNode maskedConfig(Path file) {
-        try {
-            JsonNode root = LocatedYaml.parse(file.getFileName().toString(), Files.readString(file)).root().deepCopy();
-            if (!(root instanceof ObjectNode tree)) return JSON.createObjectNode(); // already validated
-            mask(tree.path("provider"));
-            tree.path("providers").forEach(HistoryRecorder::mask);
-            return tree;
-        } catch (IOException e) {
-            return JSON.createObjectNode(); // already validated; an unreadable file cannot reach here
-        }
+    private static ObjectNode maskedConfig(String fileName, String text) {
+        JsonNode root = LocatedYaml.parse(fileName, text).root().deepCopy();
+        if (!(root instanceof ObjectNode tree)) return JSON.createObjectNode(); // already validated
+        mask(tree.path("provider"));
+        tree.path("providers").forEach(HistoryRecorder::mask);
+        return tree;
     }
 
     /** A provider's URL user info and credential parameters, and header values that look secret. */

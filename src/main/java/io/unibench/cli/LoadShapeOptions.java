@@ -5,9 +5,7 @@ import io.unibench.engine.ArrivalShape;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.spec.SpecPaths;
 import io.unibench.engine.spec.SpecRules;
-import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.GoodputSlo;
-import io.unibench.metrics.RunResult;
 import io.unibench.workload.MooncakeTrace;
 import io.unibench.workload.MooncakeTraceDataset;
 import picocli.CommandLine.Mixin;
@@ -214,17 +212,6 @@ final class LoadShapeOptions {
         if (goodput == null || goodput.isEmpty()) return null;
         if (slo == null) slo = parseGoodput(goodput);
         return slo;
-    }
-
-    /** A counter of good requests for one point, or null without --goodput. */
-    GoodputMeter goodputMeter() {
-        GoodputSlo s = goodputSlo();
-        return s == null ? null : new GoodputMeter(s);
-    }
-
-    /** The point's result with its goodput, when counted. */
-    static RunResult withGoodput(GoodputMeter meter, RunResult result) {
-        return meter == null ? result : meter.attach(result);
     }
 
     static GoodputSlo parseGoodput(List<String> items) {

@@ -11,9 +11,7 @@ import io.unibench.engine.RunOutcome;
 import io.unibench.engine.ServerTokenize;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
-import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
-import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.PromptLengthStats;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
@@ -120,7 +118,6 @@ final class PerfPoints implements SessionRunner.Front {
         private final long pointOffset;
         private final Path dir;
         private final PromptLengthStats promptLengths = new PromptLengthStats(lengthTokenizer);
-        private final GoodputMeter goodput = spec.goodput() == null ? null : new GoodputMeter(spec.goodput());
 
         Point(int index, RunSpec.Point point, RequestFactory requests, long pointOffset, Path dir) {
             this.index = index;
@@ -162,7 +159,6 @@ final class PerfPoints implements SessionRunner.Front {
             sinks.add(new RequestsJsonlWriter(dir.resolve("requests.jsonl"), startNanos));
             sinks.add(promptLengths);
             sinks.add(sweepPromptLengths);
-            if (goodput != null) sinks.add(goodput);
             // a terminal shows the live bar (an event subscriber); logs get a line every --log-every-n-query requests
             if (!terminal) sinks.add(counted(new ProgressSink(err, metrics, point.label(), point.plan().number(),
                     spec.outputs().logEvery())));
@@ -183,20 +179,13 @@ final class PerfPoints implements SessionRunner.Front {
         }
 
         @Override
-        public RunResult complete(RunResult result) {
-            return LoadShapeOptions.withGoodput(goodput, result);
-        }
-
-        @Override
         public Path dir() {
             return dir;
         }
 
         @Override
-        public Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed) {
-            Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
-            extraKeys.putAll(observed);
-            extraKeys.putAll(cancels.summaryKeys());
+        public Map<String, Object> finished(RunResult result) {
+            Map<String, Object> extraKeys = new LinkedHashMap<>(cancels.summaryKeys());
             extraKeys.putAll(promptLengths.summaryKeys());
             extraKeys.putAll(LoadShapeOptions.summaryKeys(point.plan()));
             if (serverCounted != null && index == 0) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled

@@ -57,8 +57,19 @@ final class PerfRun {
                    ServerMetricsOption serverMetrics, Double maxErrorRate, ShardRun shards,
                    Function<IOException, BadInputException> badRoot, String reproduce) {}
 
+    /** Where the run history records the run: the spec's own history, or the service's queued run. */
+    @FunctionalInterface
+    interface Recording {
+        Recording SPEC = (spec, url, argsFile, env, err) -> new HistoryRecorder(RunHistory.open(spec.history(), env, err),
+                t -> HistoryRecorder.perfStart(spec, url, argsFile));
+
+        HistoryRecorder open(RunSpec spec, String url, Path argsFile, Map<String, String> env, PrintWriter err);
+    }
+
     private final Process process;
     private final StopSignal stop;
+    private Recording recording = Recording.SPEC;
+    private io.unibench.engine.live.RunListener listener; // gets every live event, or null
     private volatile SessionRunner session;
     private RuntimeException failure; // what stopped the run early: a bug, or an output that could not be written
     private String limitStop; // what of the spec's limits stopped the run (a budget), null when none did
@@ -72,6 +83,27 @@ final class PerfRun {
         this.stop = stop;
     }
 
+    /** Records the run as {@code recording} says instead of by the spec's history (the service's queued run). */
+    PerfRun recordInto(Recording recording) {
+        this.recording = recording;
+        return this;
+    }
+
+    /** {@code listener} gets every live event of the run, all delivered before {@link #run} returns. */
+    PerfRun listen(io.unibench.engine.live.RunListener listener) {
+        this.listener = listener;
+        return this;
+    }
+
+    /** What ended the run early (a bug, an output that could not be written); null when nothing did. */
+    RuntimeException failure() {
+        return failure;
+    }
+
+    boolean stopped() {
+        return stop.isStopped();
+    }
+
     /** Stops the run as Ctrl-C does: no new requests, in-flight ones cancelled, partial report written. */
     void stop() {
         stop.stop();
@@ -81,13 +113,11 @@ final class PerfRun {
 
     /** What {@link #run} refuses in a spec before anything starts (one line, naming the spec's field). */
     static void check(RunSpec spec, String where) {
-        if (spec.targets().size() != 1 || spec.workloads().size() != 1) {
-            throw new BadInputException(where + ": " + spec.targets().size() + " target(s) and "
-                    + spec.workloads().size() + " workload(s): a spec file runs one target and one workload (perf's "
-                    + "shape); run a scenario document for more");
-        }
-        if (spec.points().isEmpty() && spec.sla() == null) {
-            throw new BadInputException(where + ": /points: no point to run (and no sla search)");
+        List<io.unibench.engine.spec.SpecError> unrunnable = spec.unrunnable().stream()
+                .filter(e -> !e.path().equals("/shard")).toList(); // perf --shard's own spec is a shard's
+        if (!unrunnable.isEmpty()) {
+            var e = unrunnable.getFirst(); // the count of targets and workloads says where it is
+            throw new BadInputException(where + ": " + (e.path().equals("/points") ? e.line() : e.message()));
         }
         RunSpec.Workload w = spec.workloads().getFirst();
         if (w.options().tokenizePrompt() && w.options().tokenizerPath() == null
@@ -173,11 +203,9 @@ final class PerfRun {
         // without a tokenizer, counts the server does not report are a labelled character estimate
         Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(workload.options().charsPerToken());
         CountDownLatch reportWritten = new CountDownLatch(1);
-        RunHistory history = RunHistory.open(spec.history(), process.env(), err);
         Path argsFile = spec.sla() != null ? null
                 : root.resolve(spec.points().getFirst().label()).resolve("benchmark_args.json");
-        RunSpec started = spec;
-        HistoryRecorder store = new HistoryRecorder(history, t -> HistoryRecorder.perfStart(started, url, argsFile));
+        HistoryRecorder store = recording.open(spec, url, argsFile, process.env(), err);
         // after the store opened, so a bad --db is the only line
         if (target.embeddedSimulator()) {
             err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
@@ -194,7 +222,8 @@ final class PerfRun {
         SessionRunner.Result ran = null;
         boolean stopped = false;
         try (EventHub events = new EventHub();
-             AutoCloseable bar = terminal ? events.subscribe(new ProgressView(err, multiTurn != null)) : null) {
+             AutoCloseable bar = terminal ? events.subscribe(new ProgressView(err, multiTurn != null)) : null;
+             AutoCloseable listening = listener != null ? events.subscribe(listener) : null) {
             points.cancels = cancels;
             session = new SessionRunner(spec, process.env(), process.debug(), stop, events, store, err).observe(server)
                     .warmUpClient(process.clientWarmup() ? ClientWarmup.Budget.DEFAULT : null);
@@ -301,10 +330,5 @@ final class PerfRun {
 
     private static double nanLast(double v) {
         return Double.isNaN(v) ? Double.NEGATIVE_INFINITY : v;
-    }
-
-    /** A spec's shard needs the group and barrier that only {@code perf --shard} sets up. */
-    static boolean sharded(RunSpec spec) {
-        return spec.shard() != null && !spec.shard().equals(Shard.WHOLE);
     }
 }

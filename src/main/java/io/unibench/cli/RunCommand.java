@@ -131,15 +131,42 @@ public final class RunCommand implements Callable<Integer> {
         if (config == null) config = file;
         com.fasterxml.jackson.databind.JsonNode specDoc = specDocument(config);
         if (specDoc != null) return runSpec(RunSpecJson.fromTree(specDoc, config.toString()), out, err);
-        BenchConfig bench = ScenarioFile.load(config, environment);
+        String text = io.unibench.workload.TextFiles.readUtf8(config.toString(), config.toString());
+        return runDocument(config.toString(), config.getFileName().toString(), text, out, err);
+    }
+
+    /**
+     * A schedule's round, in this process ({@link CliRoundLauncher}): its document run as {@code run --config} runs a
+     * file of that name, recorded in {@code db} with {@code tags}, under {@code outputsDir}. Bad input and an output
+     * that cannot be written are thrown, not printed; a run a failure ended leaves it in {@link #lastFailure()}.
+     */
+    int round(String documentName, String document, String db, List<String> tags, String outputsDir, PrintWriter out,
+              PrintWriter err) throws Exception {
+        history.store.db = db;
+        history.tags = new ArrayList<>(tags);
+        this.outputsDir = outputsDir;
+        return runDocument(documentName, documentName, document, out, err);
+    }
+
+    /** What ended the last run early (a bug, an output that could not be written); null when nothing did. */
+    RuntimeException lastFailure() {
+        return lastFailure;
+    }
+
+    private RuntimeException lastFailure;
+
+    /** A scenario document ({@code fileName}: its name, which names its runs; {@code where}: how errors name it). */
+    private int runDocument(String where, String fileName, String text, PrintWriter out, PrintWriter err)
+            throws Exception {
+        BenchConfig bench = ScenarioFile.parse(fileName, text, environment);
         // alerts: and notify: are checked by the validator schedule add uses (a run does not fire them; a file
         // that one command calls valid, the other does not refuse)
-        io.unibench.schedule.AlertsDocument.parse(config.getFileName().toString(), Files.readString(config));
+        io.unibench.schedule.AlertsDocument.parse(fileName, text);
         ShardRun shards = ShardRun.forScenario(shard, history, bench, environment);
         Double errorLimit = maxErrorRate != null ? maxErrorRate : bench.maxErrorRatePercent();
         if (checkOnly) {
             List<String> loads = LoadsText.lines(bench);
-            out.println(config + ": valid (" + bench.providers().size() + " provider(s), " + bench.scenarios().size()
+            out.println(where + ": valid (" + bench.providers().size() + " provider(s), " + bench.scenarios().size()
                     + " scenario(s), " + loads.getFirst() + ")");
             loads.stream().skip(1).forEach(line -> out.println("  " + line));
             return 0;
@@ -171,7 +198,7 @@ public final class RunCommand implements Callable<Integer> {
             ran = ScenarioSession.run(bench, root,
                     new RunSpec.History(!history.noDb, history.store.db, history.tags), environment,
                     new ScenarioSession.Wiring(spec -> recorded[0] = new HistoryRecorder(runHistory,
-                            HistoryRecorder.scenarioStart(history.tags, config, bench, spec)), server, null, session -> {
+                            HistoryRecorder.scenarioStart(history.tags, fileName, text, bench, spec)), server, null, session -> {
                                 this.session = session;
                                 // before its first point: the client's own request path warmed, nothing to the target
                                 session.warmUpClient(noClientWarmup ? null : ClientWarmup.Budget.DEFAULT);
@@ -179,16 +206,17 @@ public final class RunCommand implements Callable<Integer> {
                             }, shards.shard(), (point, stop) -> shards.awaitPoint(point, stop, err)), err);
             ScenarioResults results = ran.results();
             lastResults = results;
-            String text = ScenarioReport.render(results);
-            out.println(text);
+            String summary = ScenarioReport.render(results);
+            out.println(summary);
             out.print(server.table()); // the servers' own metrics per level, when they had any
             RuntimeException failure = Main.firstFailure(ran.session().failure(), () -> OutputFailedException
-                    .writeWhole(root.resolve("scenario_summary.txt"), text.getBytes(StandardCharsets.UTF_8)));
+                    .writeWhole(root.resolve("scenario_summary.txt"), summary.getBytes(StandardCharsets.UTF_8)));
             String page = html ? htmlReport(runHistory, recorded[0], bench, results) : null;
             List<Path> written = new ArrayList<>();
             failure = Main.firstFailure(failure, () -> written.addAll(ReportFiles.write(root, results, report, page)));
             for (Path f : written) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());
+            lastFailure = failure;
             if (failure != null) {
                 err.println(Main.failureLine(failure));
                 return Main.exitCode(failure);
@@ -239,10 +267,9 @@ public final class RunCommand implements Callable<Integer> {
         RunSpec.History h = file.history();
         RunSpec run = file.withHistory(new RunSpec.History(h.enabled() && !history.noDb,
                 history.store.db != null ? history.store.db : h.db(), history.tags.isEmpty() ? h.tags() : history.tags));
-        if (PerfRun.sharded(run)) {
-            throw new BadInputException(where + ": /shard: " + run.shard() + ": a shard runs with its group's barrier, "
-                    + "which only perf --shard I/N --run-group G sets up");
-        }
+        run.unrunnable().stream().filter(e -> e.path().equals("/shard")).findFirst().ifPresent(e -> {
+            throw new BadInputException(where + ": " + e.line());
+        });
         PerfRun.check(run, where);
         if (checkOnly) {
             out.println(where + ": valid run spec (" + (run.sla() != null ? "an SLA search"

@@ -52,6 +52,7 @@ public final class ScenarioLauncher implements RunLauncher {
 
     @Override
     public RunFinished run(Launch launch) throws Exception {
+        if (launch.spec() != null) return runSpec(launch);
         BenchConfig bench = launch.config();
         Path root = outputs.resolve(launch.runId());
         Files.createDirectories(root);
@@ -77,6 +78,33 @@ public final class ScenarioLauncher implements RunLauncher {
                 ScenarioReport.render(ran.results()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         return failure != null ? new RunFinished(io.unibench.engine.live.RunStatus.FAILED, failure.getMessage())
                 : new RunFinished(r.status(), r.stopped() ? "stopped" : null);
+    }
+
+    /**
+     * A run spec, as {@code unibench run FILE} runs one ({@link PerfRun}): its files under {@code OUTPUTS/RUN-ID/},
+     * recorded into the queued run, its live events forwarded (but its {@link RunFinished}), a cancel stopping it.
+     */
+    private RunFinished runSpec(Launch launch) throws Exception {
+        Path root = outputs.resolve(launch.runId());
+        List<String> tags;
+        try (RunStore store = RunStore.open(launch.store())) {
+            tags = store.run(launch.runId()).row().tags();
+        }
+        RunSpec spec = launch.spec().withRoot(root).withHistory(new RunSpec.History(true, null, tags));
+        RunHistory history = RunHistory.at(launch.store(), log);
+        PerfRun run = new PerfRun(new PerfRun.Process(env, false, false, false, new ServerMetricsOption(), null,
+                ShardRun.NONE, e -> io.unibench.BadInputException.io("outputs", root, e), null), new StopSignal())
+                .recordInto((s, url, argsFile, environment, err) -> HistoryRecorder.queued(history, launch.runId(), s,
+                        url, argsFile))
+                .listen(e -> {
+                    if (!(e instanceof RunFinished)) launch.events().publish(e);
+                });
+        launch.cancel().onCancel(run::stop);
+        run.run(spec, new PrintWriter(java.io.Writer.nullWriter()), log); // the report is performance_summary.txt
+        RuntimeException failure = run.failure();
+        return failure != null ? new RunFinished(io.unibench.engine.live.RunStatus.FAILED, failure.getMessage())
+                : run.stopped() ? new RunFinished(io.unibench.engine.live.RunStatus.STOPPED, "stopped")
+                : new RunFinished(io.unibench.engine.live.RunStatus.FINISHED, null);
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.unibench.engine.live.Snapshot;
 import io.unibench.engine.selfcheck.SelfCheck;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -32,7 +33,7 @@ import java.util.Map;
  * Targets run one after another, each with a client of its own; for each point, in order: the connection test
  * (before a target's first point, when the spec asks for it), the front end's preparation, the dispatch of the
  * point's plan (warm-up first; closed or open loop), the self-check beside it, the records into the runner's
- * metrics, the live view and the front end's sinks (files, run history, progress), the point's result, then the
+ * metrics, the spec's goodput count, the live view and the front end's sinks (files, run history, progress), the point's result, then the
  * pause before the next point. A stop ({@link #stop()}: Ctrl-C, the web's cancel) ends dispatching, cancels what is
  * in flight and leaves a partial result. Every step is published to the {@link EventHub}: point started, a
  * snapshot a second, point finished, run finished (always last).
@@ -73,22 +74,15 @@ public final class SessionRunner {
         /** Sends the point's plan (warm-up included) to {@code sinks}; the runner's stop ends it early. */
         RunOutcome dispatch(LlmClient client, LoadPlan plan, List<RecordSink> sinks) throws InterruptedException;
 
-        /**
-         * The point's result as the front end completes it from its own sinks (e.g. {@code --goodput}'s count), before
-         * anything sees it.
-         */
-        default RunResult complete(RunResult result) {
-            return result;
-        }
-
         /** The point's folder: where an outside observer of the point (the server's metrics) writes its files. */
         Path dir();
 
         /**
-         * The point's result, its self-check and what the run's {@link PointObserver} saw (summary keys, e.g. the
-         * server's own metrics); returns extra summary keys for the store. Writes no file ({@link #write} does).
+         * The point's result; returns the front end's own summary keys, which follow the runner's (the self-check's,
+         * then what the run's {@link PointObserver} saw, e.g. the server's own metrics) in the point's summary and
+         * the store. Writes no file ({@link #write} does).
          */
-        Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed);
+        Map<String, Object> finished(RunResult result);
 
         /**
          * Writes the point's result files (after the store has the point); a file that cannot be written throws
@@ -344,6 +338,8 @@ public final class SessionRunner {
         events.publish(search != null ? new PointStarted(index, 0, point.label(), plan, search)
                 : new PointStarted(index, Math.max(spec.points().size(), index + 1), point.label(), plan));
         RunMetrics metrics = new RunMetrics();
+        // the spec's goodput objectives: each request judged as it ends, the count joins the point's result
+        GoodputMeter goodput = spec.goodput() == null ? null : new GoodputMeter(spec.goodput());
         PointObserver.Point watched = observer.start(point.label(), spec.target(point).url());
         long start = System.nanoTime();
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
@@ -356,6 +352,7 @@ public final class SessionRunner {
         String precise = null; // --target-precision's line once the point reached it
         String budgetBefore = stopReason;
         List<RecordSink> sinks = new ArrayList<>(List.of(metrics, live));
+        if (goodput != null) sinks.add(goodput);
         try {
             sinks.addAll(run.sinks(info, start, metrics));
             sinks.add(recorder.pointSink(point, info, start));
@@ -383,14 +380,15 @@ public final class SessionRunner {
         }
         String stoppedBy = precise != null ? precise : stopReason != null && budgetBefore == null ? stopReason : null;
         if (stoppedBy != null) err.println("[" + plan.label() + "] " + stoppedBy);
-        RunResult result = run.complete(metrics.result(held ? new RunInfo(info.label(), info.concurrency(),
-                info.rate(), (int) metrics.total()) : info));
+        RunResult result = metrics.result(held ? new RunInfo(info.label(), info.concurrency(), info.rate(),
+                (int) metrics.total()) : info);
+        if (goodput != null) result = goodput.attach(result);
         PointObserver.Observed seen = watched.finish(result);
-        Map<String, Object> extraKeys = run.finished(result, check, seen.summaryKeys());
-        if (stoppedBy != null) {
-            extraKeys = new java.util.LinkedHashMap<>(extraKeys);
-            extraKeys.put(STOPPED_BY_KEY, stoppedBy);
-        }
+        // the summary's extra keys: the self-check's and the observer's (every front end's), then the front end's own
+        Map<String, Object> extraKeys = new java.util.LinkedHashMap<>(check.summaryKeys());
+        extraKeys.putAll(seen.summaryKeys());
+        extraKeys.putAll(run.finished(result));
+        if (stoppedBy != null) extraKeys.put(STOPPED_BY_KEY, stoppedBy);
         if (seen.storedJson() != null) recorder.pointObserved(point, seen.storedJson());
         recorder.pointFinished(point, result, extraKeys);
         events.publish(new PointFinished(index, point.label(), result));

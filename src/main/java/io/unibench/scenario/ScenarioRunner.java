@@ -16,9 +16,7 @@ import io.unibench.engine.RunOutcome;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.Shard;
 import io.unibench.engine.StopSignal;
-import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
-import io.unibench.metrics.GoodputMeter;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -206,7 +204,6 @@ public final class ScenarioRunner implements SessionRunner.Front {
         private final String levelName;
         private final String tag;
         private final CostMeter cost = new CostMeter();
-        private final GoodputMeter goodput = spec.goodput() == null ? null : new GoodputMeter(spec.goodput());
         private RequestFactory probe;
         private RequestFactory requests;
 
@@ -249,7 +246,6 @@ public final class ScenarioRunner implements SessionRunner.Front {
         public List<RecordSink> sinks(RunInfo info, long startNanos, RunMetrics metrics) throws IOException {
             List<RecordSink> sinks = new ArrayList<>(List.of(s.overall, cost, s.overallCost,
                     new RequestsJsonlWriter(dir.resolve("requests.jsonl"), s.seriesStart)));
-            if (goodput != null) sinks.add(goodput);
             return sinks;
         }
 
@@ -289,21 +285,14 @@ public final class ScenarioRunner implements SessionRunner.Front {
         }
 
         @Override
-        public RunResult complete(RunResult result) {
-            return goodput == null ? result : goodput.attach(result);
-        }
-
-        @Override
         public Path dir() {
             return dir;
         }
 
         @Override
-        public Map<String, Object> finished(RunResult result, SelfCheckReport check, Map<String, Object> observed) {
-            // unibench run gets the self-check too: its figures join the level's summary (new keys, none renamed)
-            Map<String, Object> extraKeys = new LinkedHashMap<>(check.summaryKeys());
-            extraKeys.putAll(observed); // the server's own metrics during the level
-            extraKeys.putAll(ScenarioSpec.shapeKeys(config, s.scenario, point.plan()));
+        public Map<String, Object> finished(RunResult result) {
+            // after the runner's keys (the self-check's, the server's own metrics during the level)
+            Map<String, Object> extraKeys = new LinkedHashMap<>(ScenarioSpec.shapeKeys(config, s.scenario, point.plan()));
             s.levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits(), levelName));
             progress.println(progressLine(s.provider, s.scenario, point.plan(), levelName, result));
             progress.flush();

@@ -32,9 +32,12 @@ final class RunControl {
     List<Route> routes() {
         return List.of(
                 Route.api("post", "/api/runs", "Creates a run from a scenario document (the schema of `unibench run "
-                        + "--config`) sent as application/json or application/yaml. Validated before it is queued: "
+                        + "--config`) or a run spec (`perf --dry-run`'s document, told apart by its spec_version; "
+                        + "schema run-spec.schema.json; its outputs.root and history are the service's) sent as "
+                        + "application/json or application/yaml. Validated before it is queued: "
                         + "400 with {error, problems: [{path (JSON pointer), line (YAML only), message}]}; a literal "
-                        + "API key or credential header is refused (name the service's variable in api_key_env). "
+                        + "API key or credential header is refused (name the service's variable in api_key_env, or a "
+                        + "spec's api_key.variable); the key variables and run limits apply to both. "
                         + "201 with {id, status: \"queued\"}.", "application/json", this::create,
                         param("tag", "a tag for the run (repeatable)")).with(201, Route.SCENARIO_DOCUMENT),
                 Route.api("post", "/api/runs/{id}/cancel", "Cancels a queued run (it never starts) or a running one "
@@ -54,13 +57,28 @@ final class RunControl {
         return ScenarioDocument.parse(ctx.contentType(), ctx.bodyAsBytes(), service);
     }
 
+    /** The body as a run spec when it is one ({@code spec_version}), else null (a scenario document). */
+    private SpecDocument spec(Context ctx) {
+        var tree = SpecDocument.specTree(ctx.contentType(), ctx.bodyAsBytes());
+        return tree == null ? null : SpecDocument.parse(tree, service);
+    }
+
     private void create(Context ctx) throws Exception {
-        ScenarioDocument doc = document(ctx);
         List<String> tags = ctx.queryParams("tag").stream().map(String::strip).filter(t -> !t.isEmpty()).toList();
-        var p = doc.config().providers().getFirst();
-        String id = store.createRun(new RunStart(doc.config().name(), tags, p.model(), p.baseUrl(), doc.tree(), Map.of()),
-                owner, System.currentTimeMillis(), RunRow.QUEUED);
-        queue.submit(id, doc.config(), doc.tree());
+        SpecDocument spec = spec(ctx);
+        String id;
+        if (spec != null) {
+            var t = spec.spec().targets().getFirst();
+            id = store.createRun(new RunStart(spec.spec().name(), tags, t.model(), t.embeddedSimulator() ? "sim"
+                    : t.url(), spec.tree(), Map.of()), owner, System.currentTimeMillis(), RunRow.QUEUED);
+            queue.submit(id, spec.spec(), spec.tree());
+        } else {
+            ScenarioDocument doc = document(ctx);
+            var p = doc.config().providers().getFirst();
+            id = store.createRun(new RunStart(doc.config().name(), tags, p.model(), p.baseUrl(), doc.tree(), Map.of()),
+                    owner, System.currentTimeMillis(), RunRow.QUEUED);
+            queue.submit(id, doc.config(), doc.tree());
+        }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", id);
         m.put("status", RunRow.QUEUED);
@@ -79,6 +97,16 @@ final class RunControl {
     }
 
     private void validate(Context ctx) throws Exception {
+        SpecDocument spec = spec(ctx);
+        if (spec != null) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("valid", true);
+            m.put("name", spec.spec().name());
+            m.put("points", spec.spec().points().stream().map(p -> p.label()).toList());
+            if (spec.spec().sla() != null) m.put("sla_auto_tune", spec.spec().sla().variable().name());
+            WebServer.json(ctx, m);
+            return;
+        }
         ScenarioDocument doc = document(ctx);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("valid", true);
@@ -119,6 +147,11 @@ final class RunControl {
         for (String id : store.adoptQueued(owner, System.currentTimeMillis())) {
             StoredRun run = store.run(id);
             try {
+                if (io.unibench.engine.spec.RunSpecJson.isSpec(run.config())) {
+                    SpecDocument d = SpecDocument.parse((com.fasterxml.jackson.databind.node.ObjectNode) run.config(), service);
+                    queue.submit(id, d.spec(), d.tree());
+                    continue;
+                }
                 byte[] doc = WebServer.JSON.writeValueAsBytes(run.config());
                 ScenarioDocument d = ScenarioDocument.parse("application/json", doc, service);
                 queue.submit(id, d.config(), d.tree());

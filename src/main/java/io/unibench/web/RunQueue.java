@@ -5,6 +5,7 @@ import io.unibench.BadInputException;
 import io.unibench.engine.live.EventHub;
 import io.unibench.engine.live.RunFinished;
 import io.unibench.engine.live.RunStatus;
+import io.unibench.engine.spec.RunSpec;
 import io.unibench.scenario.BenchConfig;
 import io.unibench.store.Owner;
 import io.unibench.store.RunRow;
@@ -43,8 +44,8 @@ final class RunQueue implements AutoCloseable {
      * @param started called once the run has left the queue and started (a schedule's round is then running)
      * @param ended   counted down once the run's end is stored, or when it leaves a stopping service's queue
      */
-    record Entry(String runId, BenchConfig config, JsonNode document, EventHub events, Cancellation cancel,
-                 Runnable started, CountDownLatch ended) {}
+    record Entry(String runId, BenchConfig config, RunSpec spec, JsonNode document, EventHub events,
+                 Cancellation cancel, Runnable started, CountDownLatch ended) {}
 
     /** Where a run stands in the queue: its place (1 = next) and why it waits. */
     record Waiting(int position, String reason) {}
@@ -82,9 +83,19 @@ final class RunQueue implements AutoCloseable {
         submit(runId, config, document, () -> { });
     }
 
+    /** Queues a stored {@code queued} run of a run spec; it starts as soon as a slot is free. */
+    void submit(String runId, RunSpec spec, JsonNode document) {
+        submit(new Entry(runId, null, spec, document, new EventHub(), new Cancellation(), () -> { },
+                new CountDownLatch(1)));
+    }
+
     /** Queues a stored {@code queued} run, calling {@code started} when it starts; returns its entry. */
     Entry submit(String runId, BenchConfig config, JsonNode document, Runnable started) {
-        Entry e = new Entry(runId, config, document, new EventHub(), new Cancellation(), started, new CountDownLatch(1));
+        return submit(new Entry(runId, config, null, document, new EventHub(), new Cancellation(), started,
+                new CountDownLatch(1)));
+    }
+
+    private Entry submit(Entry e) {
         lock.lock();
         try {
             if (closed) throw new ApiError(503, "the service is stopping; no run is queued");
@@ -237,14 +248,22 @@ final class RunQueue implements AutoCloseable {
 
     /** Starts the stored run and hands it to the launcher; a failure of its own becomes the run's end. */
     private RunFinished launch(Entry e) throws SQLException {
-        BenchConfig.Provider p = e.config().providers().getFirst();
-        RunStart start = new RunStart(e.config().name(), List.of(), p.model(), p.baseUrl(), e.document(), Map.of());
+        RunStart start;
+        if (e.spec() != null) {
+            var t = e.spec().targets().getFirst();
+            start = new RunStart(e.spec().name(), List.of(), t.model(), t.embeddedSimulator() ? "sim" : t.url(),
+                    e.document(), Map.of());
+        } else {
+            BenchConfig.Provider p = e.config().providers().getFirst();
+            start = new RunStart(e.config().name(), List.of(), p.model(), p.baseUrl(), e.document(), Map.of());
+        }
         if (!store.startQueued(e.runId(), start, owner, System.currentTimeMillis())) {
             return new RunFinished(RunStatus.STOPPED, "cancelled before it started");
         }
         try {
             e.started().run();
-            return launcher.run(new RunLauncher.Launch(e.runId(), e.config(), location, e.events(), e.cancel()));
+            return launcher.run(new RunLauncher.Launch(e.runId(), e.config(), e.spec(), location, e.events(),
+                    e.cancel()));
         } catch (BadInputException ex) {
             return failed(ex.getMessage());
         } catch (InterruptedException ex) {

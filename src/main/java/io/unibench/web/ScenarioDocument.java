@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.unibench.BadInputException;
 import io.unibench.Secrets;
+import io.unibench.schedule.AlertsDocument;
 import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.LocatedYaml;
 import io.unibench.scenario.ScenarioFile;
@@ -48,17 +50,23 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
     static final class Invalid extends RuntimeException {
         final List<Problem> problems;
         final boolean yaml;
+        final String what; // "scenario document", "run spec"
 
         Invalid(List<Problem> problems, boolean yaml) {
+            this(problems, yaml, "scenario document");
+        }
+
+        Invalid(List<Problem> problems, boolean yaml, String what) {
             super(problems.getFirst().path() + ": " + problems.getFirst().message(), null, false, false);
             this.problems = List.copyOf(problems);
             this.yaml = yaml;
+            this.what = what;
         }
 
         Map<String, Object> body() {
             Map<String, Object> m = new java.util.LinkedHashMap<>();
-            m.put("error", problems.size() == 1 ? "the scenario document has a problem"
-                    : "the scenario document has " + problems.size() + " problems");
+            m.put("error", problems.size() == 1 ? "the " + what + " has a problem"
+                    : "the " + what + " has " + problems.size() + " problems");
             m.put("problems", problems.stream().map(p -> p.toMap(yaml)).toList());
             return m;
         }
@@ -106,6 +114,8 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
         ObjectNode tree = (ObjectNode) LocatedYaml.parse(fileName, text).root();
         List<Problem> rules = serviceRules(tree, yaml ? text : null);
         rules.addAll(limitRules(config, tree, service.limits(), yaml ? text : null));
+        Problem alerts = alertRules(fileName, text, yaml);
+        if (alerts != null) rules.add(alerts);
         if (!rules.isEmpty()) throw new Invalid(rules, yaml);
         return new ScenarioDocument(config, tree);
     }
@@ -217,6 +227,26 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
             }
         }
         return out;
+    }
+
+    /** {@code FILE:LINE: alerts[0].threshold: problem}, the alerts validator's one line. */
+    private static final java.util.regex.Pattern ALERT_LINE =
+            java.util.regex.Pattern.compile("^.*?(?::(\\d+))?: ((?:alerts|notify)[^:\\s]*): (.*)$");
+
+    /**
+     * The {@code alerts:} and {@code notify:} sections by the validator {@code run --config} and {@code schedule add}
+     * use ({@link AlertsDocument#parse}: the rules a schema cannot say); its first problem at its pointer, or null.
+     */
+    private static Problem alertRules(String fileName, String text, boolean yaml) {
+        try {
+            AlertsDocument.parse(fileName, text);
+            return null;
+        } catch (BadInputException e) {
+            java.util.regex.Matcher m = ALERT_LINE.matcher(e.getMessage());
+            if (!m.matches()) return new Problem("/alerts", 0, e.getMessage());
+            int line = yaml && m.group(1) != null ? Integer.parseInt(m.group(1)) : 0;
+            return new Problem(pointer(m.group(2)), line, m.group(3));
+        }
     }
 
     /** JSON syntax is checked as JSON (its own messages and places); the scenario reader then reads it as YAML. */

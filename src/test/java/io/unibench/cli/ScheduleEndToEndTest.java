@@ -311,6 +311,38 @@ class ScheduleEndToEndTest {
     }
 
     @Test
+    void aFailedRoundRunsInProcessAndSaysWhyFromItsFailure() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort(); // closed below: nothing answers there
+        }
+        Path file = dir.resolve("down.yaml");
+        Files.writeString(file, """
+                providers:
+                  - {name: local, base_url: "http://127.0.0.1:%d/v1", model: m}
+                concurrency: {levels: [1], requests_per_level: 1}
+                scenarios:
+                  - {name: chat, type: chat, prompt: hello}
+                """.formatted(port));
+        String db = dir.resolve("unibench.db").toString();
+        assertThat(schedule(Map.of(), "add", "down", "--config", file.toString(), "--every", "1h", "--db", db).exit())
+                .isZero();
+        Run r = schedule(Map.of(), "run", "down", "--db", db, "--outputs-dir", dir.resolve("out").toString(),
+                "--notify-wait", "0");
+        assertThat(r.exit()).isEqualTo(Main.EXIT_FAILED);
+        try (io.unibench.schedule.ScheduleStore ss = io.unibench.schedule.ScheduleStore.open(
+                io.unibench.store.StoreLocation.sqlite(Path.of(db)))) {
+            io.unibench.schedule.Round round = ss.rounds("down", 1).getFirst();
+            assertThat(round.status()).isEqualTo(io.unibench.schedule.Round.FAILED);
+            // the reason is the failure's own message (what run --config prints after "unibench: "), not an exit code
+            // and a scraped stderr line
+            assertThat(round.reason()).contains("127.0.0.1:" + port).doesNotContain("exited").doesNotContain("\n");
+            assertThat(r.err()).contains("unibench: " + round.reason());
+            assertThat(r.out()).contains("failed (" + round.reason() + ")");
+        }
+    }
+
+    @Test
     void badInputIsOneLocatedLineAndExit2() throws Exception {
         Path file = dir.resolve("bad.yaml");
         Files.writeString(file, """

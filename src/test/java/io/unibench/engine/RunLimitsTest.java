@@ -6,7 +6,6 @@ import io.unibench.client.LlmClient;
 import io.unibench.client.Usage;
 import io.unibench.engine.live.EventHub;
 import io.unibench.engine.live.RunStatus;
-import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
@@ -75,8 +74,7 @@ class RunLimitsTest {
                 @Override public java.nio.file.Path dir() {
                     return java.nio.file.Path.of("target");
                 }
-                @Override public Map<String, Object> finished(RunResult result, SelfCheckReport check,
-                                                              Map<String, Object> observed) {
+                @Override public Map<String, Object> finished(RunResult result) {
                     return Map.of();
                 }
                 @Override public void write(RunResult result, Map<String, Object> summaryKeys) {

@@ -11,7 +11,6 @@ import io.unibench.engine.live.RunEvent;
 import io.unibench.engine.live.RunFinished;
 import io.unibench.engine.live.RunStatus;
 import io.unibench.engine.live.Snapshot;
-import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
@@ -94,10 +93,9 @@ class SessionRunnerTest {
                 @Override public java.nio.file.Path dir() {
                     return java.nio.file.Path.of("target");
                 }
-                @Override public Map<String, Object> finished(RunResult result, SelfCheckReport check,
-                                                              Map<String, Object> observed) {
+                @Override public Map<String, Object> finished(RunResult result) {
                     calls.add("finished " + index + " " + result.summary().totalRequests());
-                    return check.summaryKeys();
+                    return Map.of();
                 }
                 @Override public void close() {
                     requests.close();
@@ -148,6 +146,26 @@ class SessionRunnerTest {
             assertThat(last.ttftMs().p50()).isPositive();
             PointFinished finished = (PointFinished) seen.events.get(seen.events.size() - 2);
             assertThat(finished.result()).isSameAs(result.points().get(1));
+        }
+    }
+
+    /** The spec's goodput objectives are counted by the runner: the front end (which knows nothing of them) adds no sink. */
+    @Test
+    void theSpecsGoodputIsCountedByTheRunnerNotTheFrontEnd() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(0))) {
+            StopSignal stop = new StopSignal();
+            RunSpec plain = spec(sim.baseUrl() + "/v1/chat/completions", false, new LoadPlan(2, 6, -1, null, 0));
+            RunSpec withGoodput = new RunSpec(plain.name(), plain.targets(), plain.workloads(), plain.points(), null,
+                    plain.shard(), new io.unibench.metrics.GoodputSlo(null, null, 60_000.0), null, plain.outputs(),
+                    plain.history(), plain.seed());
+            SessionRunner.Result result;
+            try (EventHub hub = new EventHub()) {
+                result = new SessionRunner(withGoodput, Map.of(), false, stop, hub, SessionRunner.Recorder.NONE,
+                        new PrintWriter(new StringWriter())).run(new Front(stop));
+            }
+            RunResult point = result.points().getFirst();
+            assertThat(point.goodput()).isNotNull();
+            assertThat(point.goodput().goodRequests()).isEqualTo(6); // every request well inside a minute
         }
     }
 

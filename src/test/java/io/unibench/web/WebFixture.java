@@ -62,6 +62,26 @@ final class WebFixture implements AutoCloseable {
                         KEYS, RunLimits.DEFAULTS), "test", log);
     }
 
+    /**
+     * {@code perf --dry-run}'s spec of a small run against the fixture's simulator (files under {@code outputs}, which
+     * the service replaces), its key named by reference: {@code TEST_KEY}.
+     */
+    com.fasterxml.jackson.databind.node.ObjectNode dryRunSpec(String name, String... flags) throws Exception {
+        List<String> args = new ArrayList<>(List.of("perf", "--dry-run", "--url", sim.baseUrl() + "/v1/chat/completions",
+                "--model", "m", "--name", name, "--no-timestamp", "--sleep-interval", "0", "--max-tokens", "8",
+                "--min-prompt-length", "8", "--max-prompt-length", "8", "--outputs-dir", "outputs"));
+        args.addAll(List.of(flags));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.execute(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+        assertThat(exit).as(err.toString()).isZero();
+        var spec = (com.fasterxml.jackson.databind.node.ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(out.toString());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) spec.get("targets").get(0)).putObject("api_key")
+                .put("variable", "TEST_KEY");
+        return spec;
+    }
+
     private String perf(Path dir, String name) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -133,6 +133,47 @@ class WebRunsTest extends WebFixtureTest {
     }
 
     @Test
+    void aPostedRunSpecRunsAsPerfRunsItAndIsStored() throws Exception {
+        var spec = f.dryRunSpec("spec-posted", "--parallel", "2", "--number", "6");
+        HttpResponse<String> r = post("/api/runs", "application/json", JSON.writeValueAsString(spec));
+        assertThat(r.statusCode()).as("%s\n%s", r.body(), f.logText).isEqualTo(201);
+        String id = JSON.readTree(r.body()).get("id").asText();
+        List<Event> all = new ArrayList<>();
+        events(id).forEachRemaining(all::add);
+        assertThat(all.stream().map(Event::name).toList()).contains("point_started", "snapshot", "point_finished");
+        assertThat(all.getLast().name()).isEqualTo("run_finished");
+        assertThat(all.getLast().data().get("run_status").asText()).as(f.logText.toString()).isEqualTo("finished");
+        JsonNode finished = all.stream().filter(e -> e.name().equals("point_finished")).findFirst().orElseThrow().data();
+        assertThat(finished.get("summary").get("Total Requests").asLong()).isEqualTo(6);
+        JsonNode detail = JSON.readTree(f.get("/api/runs/" + id).body());
+        assertThat(detail.get("status").asText()).isEqualTo("finished");
+        assertThat(detail.get("name").asText()).isEqualTo("spec-posted");
+        assertThat(detail.get("request_count").asLong()).isEqualTo(6);
+        assertThat(detail.get("points")).hasSize(1);
+        assertThat(detail.get("config").get("spec_version").asInt()).isEqualTo(1); // the posted spec is its configuration
+        assertThat(f.logText.toString()).doesNotContain(WebFixture.API_KEY);
+        // the same document validates as a spec, naming its points
+        HttpResponse<String> v = post("/api/scenarios/validate", "application/json", JSON.writeValueAsString(spec));
+        assertThat(v.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(v.body()).get("points").get(0).asText()).isEqualTo("parallel_2_number_6");
+    }
+
+    @Test
+    void aScenarioDocumentsAlertsAreCheckedAsRunConfigChecksThem() throws Exception {
+        String doc = quickYaml("alerted") + """
+                alerts:
+                  - {name: slow, metric: ttft_p95_ms, op: ">", threshold: 2000}
+                  - {name: slow, metric: ttft_p95_ms, op: ">", threshold: 3000}
+                """;
+        HttpResponse<String> r = post("/api/runs", "application/yaml", doc);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+        JsonNode p = JSON.readTree(r.body()).path("problems").get(0);
+        assertThat(p.path("path").asText()).isEqualTo("/alerts/1/name");
+        assertThat(p.path("message").asText()).contains("duplicate alert name 'slow'");
+        assertThat(p.path("line").asInt()).isPositive();
+    }
+
+    @Test
     void aCreatedRunStreamsItsEventsToTheEndAndIsStored() throws Exception {
         String id = create(quickYaml("created"));
         List<Event> all = new ArrayList<>();

@@ -131,6 +131,56 @@ class WebSecurityTest extends WebFixtureTest {
     }
 
     @Test
+    void aRunSpecIsHeldToTheSameKeysAndLimitsAsADocument() throws Exception {
+        long runs = f.store.count();
+        var good = f.dryRunSpec("spec-attack", "--parallel", "1", "--number", "1");
+        // the attack: a spec naming the service's own token as its key, as JSON and as YAML
+        var steal = good.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) steal.get("targets").get(0).get("api_key"))
+                .put("variable", "UNIBENCH_TOKEN");
+        for (var sent : List.of(Map.entry("application/json", JSON.writeValueAsString(steal)),
+                Map.entry("application/yaml", new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+                        .writeValueAsString(steal)))) {
+            HttpResponse<String> r = post("/api/runs", sent.getKey(), sent.getValue(), Map.of());
+            assertThat(r.statusCode()).as(sent.getKey()).isEqualTo(400);
+            JsonNode p = JSON.readTree(r.body()).path("problems").get(0);
+            assertThat(p.path("path").asText()).isEqualTo("/targets/0/api_key/variable");
+            assertThat(p.path("message").asText()).contains("UNIBENCH_TOKEN").contains("--allow-key-env");
+            assertThat(JSON.readTree(r.body()).path("error").asText()).contains("run spec");
+        }
+        assertThat(refused(good, "/targets/0/api_key", n -> n.putObject("api_key").put("value", WebFixture.API_KEY)))
+                .contains("never the key itself").doesNotContain(WebFixture.API_KEY);
+        assertThat(refused(good, "/targets/0/headers/X-Custom", n -> n.putObject("headers")
+                .put("X-Custom", WebFixture.CUSTOM_HEADER_KEY))).doesNotContain(WebFixture.CUSTOM_HEADER_KEY);
+        assertThat(refused(good, "/points/0/plan/parallel", n -> { }, "parallel", 100_000_000))
+                .contains("--max-run-concurrency");
+        assertThat(refused(good, "/points", n -> { }, "number", 100_000_000)).contains("--max-run-requests");
+        assertThat(refused(good, "/points/0/plan/number", n -> { }, "number", 0)).contains("must be ≥ 1");
+        assertThat(f.store.count()).isEqualTo(runs);
+    }
+
+    /** The message of the first problem of {@code spec} changed by {@code target} (its first target): at {@code path}. */
+    private static String refused(com.fasterxml.jackson.databind.node.ObjectNode spec, String path,
+                                  java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> target)
+            throws Exception {
+        return refused(spec, path, target, null, 0);
+    }
+
+    private static String refused(com.fasterxml.jackson.databind.node.ObjectNode spec, String path,
+                                  java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> target,
+                                  String planKey, int value) throws Exception {
+        var bad = spec.deepCopy();
+        target.accept((com.fasterxml.jackson.databind.node.ObjectNode) bad.get("targets").get(0));
+        if (planKey != null) ((com.fasterxml.jackson.databind.node.ObjectNode) bad.get("points").get(0).get("plan"))
+                .put(planKey, value);
+        HttpResponse<String> r = post("/api/runs", "application/json", JSON.writeValueAsString(bad), Map.of());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+        JsonNode p = JSON.readTree(r.body()).path("problems").get(0);
+        assertThat(p.path("path").asText()).as(r.body()).isEqualTo(path);
+        return r.body();
+    }
+
+    @Test
     void theAllowListNeverHoldsTheServicesOwnSettings() {
         KeyAllowList d = KeyAllowList.defaults();
         assertThat(d.allows("OPENAI_API_KEY")).isTrue();

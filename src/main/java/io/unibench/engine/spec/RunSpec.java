@@ -100,6 +100,32 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
         return new RunSpec(name, targets, workloads, points, sla, shard, goodput, cancels, outputs, history, seed, limits);
     }
 
+    /** This spec with its files under {@code root} (the service's folder of the run), the rest of its outputs kept. */
+    public RunSpec withRoot(Path root) {
+        Outputs o = new Outputs(root, outputs.progressTracker(), outputs.logEvery(), outputs.arguments());
+        return new RunSpec(name, targets, workloads, points, sla, shard, goodput, cancels, o, history, seed);
+    }
+
+    /**
+     * What keeps this spec from running as one process runs a spec today (one target and one workload, perf's
+     * shape; at least one point or a search; a whole run, not one shard of a group), each at its JSON pointer; empty
+     * when it can run. {@code unibench run FILE} and the web API refuse the same things.
+     */
+    public List<SpecError> unrunnable() {
+        List<SpecError> out = new java.util.ArrayList<>();
+        if (targets.size() != 1 || workloads.size() != 1) {
+            out.add(new SpecError(targets.size() != 1 ? "/targets" : "/workloads", targets.size() + " target(s) and "
+                    + workloads.size() + " workload(s): a spec runs one target and one workload (perf's shape); run a "
+                    + "scenario document for more"));
+        }
+        if (points.isEmpty() && sla == null) out.add(new SpecError("/points", "no point to run (and no sla search)"));
+        if (!shard.equals(Shard.WHOLE)) {
+            out.add(new SpecError("/shard", shard + ": a shard runs with its group's barrier, which only perf --shard "
+                    + "I/N --run-group G sets up"));
+        }
+        return out;
+    }
+
     /** This spec recorded as {@code history} says. */
     public RunSpec withHistory(History history) {
         return new RunSpec(name, targets, workloads, points, sla, shard, goodput, cancels, outputs, history, seed, limits);

@@ -115,22 +115,51 @@ public final class RunSpecJson {
         return fromTree(doc, where);
     }
 
-    /** A spec from its tree. */
+    /**
+     * A spec from its tree, checked by the shared rules ({@link SpecRules#spec}). Every problem is an {@link Invalid}
+     * carrying the JSON pointer of each ({@code /points/1/plan/parallel}); its message is the first one's line.
+     */
     public static RunSpec fromTree(JsonNode doc, String where) {
         if (!isSpec(doc)) throw new BadInputException(where + ": not a run spec (no \"" + VERSION_KEY + "\" key)");
         if (doc.get(VERSION_KEY).asInt(-1) != VERSION || !doc.get(VERSION_KEY).isIntegralNumber()) {
-            throw new BadInputException(where + ": /" + VERSION_KEY + ": " + doc.get(VERSION_KEY)
-                    + " is not a version this unibench reads (" + VERSION + ")");
+            throw new Invalid(where, List.of(new SpecError("/" + VERSION_KEY, doc.get(VERSION_KEY)
+                    + " is not a version this unibench reads (" + VERSION + ")")));
         }
         ObjectNode body = ((ObjectNode) doc).deepCopy();
         body.remove(VERSION_KEY);
+        RunSpec spec;
         try {
-            return JSON.treeToValue(body, RunSpec.class);
+            spec = JSON.treeToValue(body, RunSpec.class);
         } catch (JsonProcessingException e) {
-            throw new BadInputException(where + ": " + oneLine(e));
+            throw new Invalid(where, List.of(located(e)));
         } catch (IllegalArgumentException e) {
-            throw new BadInputException(where + ": " + e.getMessage());
+            throw new Invalid(where, List.of(new SpecError("", e.getMessage())));
         }
+        List<SpecError> errors = new SpecRules(SpecPaths.JSON_POINTERS).spec(spec).errors();
+        if (!errors.isEmpty()) throw new Invalid(where, errors);
+        return spec;
+    }
+
+    /** A spec that breaks its schema or the shared rules: each problem at its JSON pointer. */
+    public static final class Invalid extends BadInputException {
+        private final transient List<SpecError> errors;
+
+        Invalid(String where, List<SpecError> errors) {
+            super(where + ": " + (errors.getFirst().path().isEmpty() ? errors.getFirst().message()
+                    : errors.getFirst().line()));
+            this.errors = List.copyOf(errors);
+        }
+
+        /** Every problem, each at its JSON pointer ("" for the document as a whole). */
+        public List<SpecError> errors() {
+            return errors;
+        }
+    }
+
+    private static SpecError located(JsonProcessingException e) {
+        String path = e instanceof com.fasterxml.jackson.databind.JsonMappingException jm ? pointer(jm.getPath()) : "";
+        String line = oneLine(e);
+        return new SpecError(path, path.isEmpty() ? line : line.substring(path.length() + 2));
     }
 
     private static String oneLine(Exception e) {

@@ -54,31 +54,34 @@ public interface SpecPaths {
         case TARGET_PRECISION -> "--target-precision";
     };
 
-    /** JSON pointers into a {@link RunSpec} written as JSON (the web API's body). */
+    /**
+     * JSON pointers into a {@link RunSpec} as {@code RunSpecJson} writes it (a spec file, the web API's body):
+     * {@code index} is the point's, the target's (timeouts) or the workload's (sampling) index.
+     */
     SpecPaths JSON_POINTERS = (field, index) -> switch (field) {
-        case PARALLEL -> "/points/" + index + "/parallel";
-        case NUMBER -> "/points/" + index + "/number";
-        case RATE -> "/points/" + index + "/rate";
-        case DURATION -> "/points/" + index + "/duration_sec";
-        case WARMUP -> "/points/" + index + "/warmup";
-        case PAUSE -> "/points/" + index + "/pause_after_sec";
-        case MAX_TOKENS -> "/generation/max_tokens";
-        case MIN_TOKENS -> "/generation/min_tokens";
-        case TEMPERATURE -> "/generation/temperature";
-        case TOP_P -> "/generation/top_p";
-        case TOP_K -> "/generation/top_k";
-        case CONNECT_TIMEOUT -> "/targets/" + index + "/timeouts/connect_sec";
-        case READ_TIMEOUT -> "/targets/" + index + "/timeouts/read_sec";
-        case TOTAL_TIMEOUT -> "/targets/" + index + "/timeouts/total_sec";
-        case BURSTINESS -> "/points/" + index + "/arrivals/burstiness";
-        case RAMP_START -> "/points/" + index + "/arrivals/ramp_up/start_rps";
-        case RAMP_END -> "/points/" + index + "/arrivals/ramp_up/end_rps";
-        case TRACE_SPEEDUP -> "/workloads/" + index + "/trace_speedup";
-        case SLA_RUNS -> "/sla_auto_tune/num_runs";
-        case SLA_LOWER -> "/sla_auto_tune/lower_bound";
-        case SLA_UPPER -> "/sla_auto_tune/upper_bound";
-        case SLA_FIXED_PARALLEL -> "/sla_auto_tune/fixed_parallel";
-        case SLA_MULTIPLIER -> "/sla_auto_tune/number_multiplier";
+        case PARALLEL -> "/points/" + index + "/plan/parallel";
+        case NUMBER -> "/points/" + index + "/plan/number";
+        case RATE -> "/points/" + index + "/plan/rate";
+        case DURATION -> "/points/" + index + "/plan/duration";
+        case WARMUP -> "/points/" + index + "/plan/warmup";
+        case PAUSE -> "/points/" + index + "/pause_after";
+        case MAX_TOKENS -> "/workloads/" + index + "/generation/max_tokens_min";
+        case MIN_TOKENS -> "/workloads/" + index + "/generation/min_tokens";
+        case TEMPERATURE -> "/workloads/" + index + "/generation/temperature";
+        case TOP_P -> "/workloads/" + index + "/generation/top_p";
+        case TOP_K -> "/workloads/" + index + "/generation/top_k";
+        case CONNECT_TIMEOUT -> "/targets/" + index + "/timeouts/connect";
+        case READ_TIMEOUT -> "/targets/" + index + "/timeouts/read";
+        case TOTAL_TIMEOUT -> "/targets/" + index + "/timeouts/total";
+        case BURSTINESS -> "/points/" + index + "/plan/arrivals/burstiness";
+        case RAMP_START -> "/points/" + index + "/plan/arrivals/ramp/start_rps";
+        case RAMP_END -> "/points/" + index + "/plan/arrivals/ramp/end_rps";
+        case TRACE_SPEEDUP -> "/points/" + index + "/plan/arrivals/speedup";
+        case SLA_RUNS -> "/sla/runs";
+        case SLA_LOWER -> "/sla/lower";
+        case SLA_UPPER -> "/sla/upper";
+        case SLA_FIXED_PARALLEL -> "/sla/fixed_parallel";
+        case SLA_MULTIPLIER -> "/sla/multiplier";
         case RETRY_ON -> "/limits/retry/on";
         case MAX_RETRIES -> "/limits/retry/max_retries";
         case MAX_TOTAL_TOKENS -> "/limits/max_total_tokens";

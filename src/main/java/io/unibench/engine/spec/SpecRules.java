@@ -91,17 +91,23 @@ public final class SpecRules {
     /** Sampling: max tokens (one value, or MIN and MAX of a range), min tokens, temperature, top-p, top-k. */
     public SpecRules generation(List<Integer> maxTokens, Integer minTokens, double temperature, Double topP,
                                 Integer topK) {
+        return generation(0, maxTokens, minTokens, temperature, topP, topK);
+    }
+
+    /** {@link #generation(List, Integer, double, Double, Integer)} of workload {@code w}. */
+    private SpecRules generation(int w, List<Integer> maxTokens, Integer minTokens, double temperature, Double topP,
+                                 Integer topK) {
         int min = maxTokens.getFirst();
         int max = maxTokens.size() > 1 ? maxTokens.get(1) : min;
-        if (min < 1 || max < min) add(Field.MAX_TOKENS, 0, maxTokens + ": need 1 ≤ MIN ≤ MAX");
-        if (minTokens != null && minTokens < 0) add(Field.MIN_TOKENS, 0, minTokens + ": must be ≥ 0");
+        if (min < 1 || max < min) add(Field.MAX_TOKENS, w, maxTokens + ": need 1 ≤ MIN ≤ MAX");
+        if (minTokens != null && minTokens < 0) add(Field.MIN_TOKENS, w, minTokens + ": must be ≥ 0");
         else if (minTokens != null && min >= 1 && minTokens > min) {
-            add(Field.MIN_TOKENS, 0, minTokens + ": must be ≤ " + paths.path(Field.MAX_TOKENS, 0) + " " + min
+            add(Field.MIN_TOKENS, w, minTokens + ": must be ≤ " + paths.path(Field.MAX_TOKENS, w) + " " + min
                     + " (no reply could meet both)");
         }
-        if (!(temperature >= 0) || Double.isInfinite(temperature)) add(Field.TEMPERATURE, 0, temperature + ": must be ≥ 0");
-        if (topP != null && !(topP > 0 && topP <= 1)) add(Field.TOP_P, 0, topP + ": must be in (0, 1]");
-        if (topK != null && topK < -1) add(Field.TOP_K, 0, topK + ": must be ≥ 1, or -1 (or 0) for none");
+        if (!(temperature >= 0) || Double.isInfinite(temperature)) add(Field.TEMPERATURE, w, temperature + ": must be ≥ 0");
+        if (topP != null && !(topP > 0 && topP <= 1)) add(Field.TOP_P, w, topP + ": must be in (0, 1]");
+        if (topK != null && topK < -1) add(Field.TOP_K, w, topK + ": must be ≥ 1, or -1 (or 0) for none");
         return this;
     }
 
@@ -138,6 +144,53 @@ public final class SpecRules {
         if (connect != null && !(connect > 0 && connect < 1e9)) add(Field.CONNECT_TIMEOUT, target, connect + ": must be > 0 seconds");
         if (read != null && !(read > 0 && read < 1e9)) add(Field.READ_TIMEOUT, target, read + ": must be > 0 seconds");
         if (total != null && !(total > 0)) add(Field.TOTAL_TIMEOUT, target, "must be > 0");
+        return this;
+    }
+
+    private void arrivals(int index, io.unibench.engine.ArrivalShape shape) {
+        switch (shape) {
+            case io.unibench.engine.ArrivalShape.Gamma g -> arrivals(index, g.burstiness(), null, null, null);
+            case io.unibench.engine.ArrivalShape.RampUp r -> arrivals(index, r.burstiness(), r.ramp().startRps(),
+                    r.ramp().endRps(), null);
+            case io.unibench.engine.ArrivalShape.Recorded r -> arrivals(index, null, null, null, r.speedup());
+            default -> { }
+        }
+    }
+
+    private static Double seconds(java.time.Duration d) {
+        return d == null ? null : d.toNanos() / 1e9;
+    }
+
+    /**
+     * A whole spec read from a document (a spec file, the web API's body), by the same rules as the flags and
+     * scenario files that make one: every point's figures and pause, each workload's sampling, each target's
+     * timeouts, the SLA search's figures. A rate of 0 or -1 is "none" (as {@link io.unibench.engine.LoadPlan} reads it).
+     */
+    public SpecRules spec(RunSpec spec) {
+        for (int i = 0; i < spec.points().size(); i++) {
+            RunSpec.Point p = spec.points().get(i);
+            var plan = p.plan();
+            double rate = plan.rate() == 0 ? -1 : plan.rate();
+            point(i, plan.parallel(), plan.number(), rate, plan.duration() == null ? null
+                    : plan.duration().toNanos() / 1e9, plan.warmup());
+            pause(i, p.pauseAfter().toNanos() / 1e9);
+            arrivals(i, plan.arrivals());
+        }
+        for (int w = 0; w < spec.workloads().size(); w++) {
+            var g = spec.workloads().get(w).generation();
+            if (g == null) continue;
+            generation(w, List.of(g.maxTokensMin(), g.maxTokensMax()), g.minTokens(), g.temperature(), g.topP(),
+                    g.topK());
+        }
+        for (int t = 0; t < spec.targets().size(); t++) {
+            RunSpec.Timeouts to = spec.targets().get(t).timeouts();
+            if (to != null) timeouts(t, seconds(to.connect()), seconds(to.read()), seconds(to.total()));
+        }
+        Sla sla = spec.sla();
+        if (sla != null) {
+            sla(sla.runs(), sla.lower(), sla.upper(), sla.variable() == Sla.Variable.rate ? sla.fixedParallel() : null,
+                    sla.multiplier());
+        }
         return this;
     }
 }

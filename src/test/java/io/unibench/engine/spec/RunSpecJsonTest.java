@@ -115,6 +115,25 @@ class RunSpecJsonTest {
                         assertThat(e.getMessage()).doesNotContain("\n"));
     }
 
+    @Test
+    void aSpecBreakingTheSharedRulesIsRefusedWithEveryProblemAtItsPointer() throws Exception {
+        RunSpec spec = new Gen(new SplittableRandom(3)).spec();
+        for (int seed = 4; spec.points().isEmpty(); seed++) spec = new Gen(new SplittableRandom(seed)).spec();
+        ObjectNode doc = RunSpecJson.toTree(spec);
+        ObjectNode point = (ObjectNode) doc.get("points").get(0);
+        ((ObjectNode) point.get("plan")).put("number", 0);
+        ((ObjectNode) doc.get("workloads").get(0).get("generation")).put("temperature", -1.0);
+        assertThatThrownBy(() -> RunSpecJson.fromTree(doc, "s.json")).isInstanceOf(RunSpecJson.Invalid.class)
+                .hasMessage("s.json: /points/0/plan/number: 0: must be ≥ 1")
+                .satisfies(e -> assertThat(((RunSpecJson.Invalid) e).errors()).extracting(SpecError::path)
+                        .contains("/points/0/plan/number", "/workloads/0/generation/temperature"));
+        // a document the records refuse is located too
+        ((ObjectNode) point.get("plan")).put("number", 1).put("parallel", "many");
+        assertThatThrownBy(() -> RunSpecJson.fromTree(doc, "s.json")).isInstanceOf(RunSpecJson.Invalid.class)
+                .satisfies(e -> assertThat(((RunSpecJson.Invalid) e).errors().getFirst().path())
+                        .isEqualTo("/points/0/plan/parallel"));
+    }
+
     /** A JSON Schema check of what {@link RunSpecSchema} uses: type, properties, required, enum, items, anyOf/oneOf, $ref. */
     private static void validate(ObjectNode root, JsonNode schema, JsonNode node, String path, List<String> out) {
         if (schema.has("$ref")) {
@@ -269,7 +288,7 @@ class RunSpecJsonTest {
         }
 
         LoadPlan plan() {
-            int n = r.nextInt(500);
+            int n = 1 + r.nextInt(500); // a point sends at least one request (SpecRules)
             Duration duration = r.nextBoolean() ? null : Duration.ofMillis(1 + r.nextInt(100_000));
             int warmup = r.nextInt(3);
             LoadPlan plan = switch (r.nextInt(3)) {

@@ -19,14 +19,14 @@ class SpecRulesTest {
         SpecRules json = new SpecRules(SpecPaths.JSON_POINTERS).point(1, 0, 5, -1, null, 0)
                 .generation(List.of(8, 4), -1, -0.5, 1.5, -2).timeouts(0, 0.0, null, -1.0);
         assertThat(json.errors()).extracting(SpecError::line).containsExactly(
-                "/points/1/parallel: 0: must be ≥ 1",
-                "/generation/max_tokens: [8, 4]: need 1 ≤ MIN ≤ MAX",
-                "/generation/min_tokens: -1: must be ≥ 0",
-                "/generation/temperature: -0.5: must be ≥ 0",
-                "/generation/top_p: 1.5: must be in (0, 1]",
-                "/generation/top_k: -2: must be ≥ 1, or -1 (or 0) for none",
-                "/targets/0/timeouts/connect_sec: 0.0: must be > 0 seconds",
-                "/targets/0/timeouts/total_sec: must be > 0");
+                "/points/1/plan/parallel: 0: must be ≥ 1",
+                "/workloads/0/generation/max_tokens_min: [8, 4]: need 1 ≤ MIN ≤ MAX",
+                "/workloads/0/generation/min_tokens: -1: must be ≥ 0",
+                "/workloads/0/generation/temperature: -0.5: must be ≥ 0",
+                "/workloads/0/generation/top_p: 1.5: must be in (0, 1]",
+                "/workloads/0/generation/top_k: -2: must be ≥ 1, or -1 (or 0) for none",
+                "/targets/0/timeouts/connect: 0.0: must be > 0 seconds",
+                "/targets/0/timeouts/total: must be > 0");
     }
 
     @Test
