@@ -238,6 +238,16 @@ public final class Pages {
 
     // ---- helpers ----------------------------------------------------------------------------------------
 
+    /**
+     * The icon ({@code static/favicon.svg}), also answered at {@code /favicon.ico}: what a browser asks for on a page
+     * that names none (the JSON and text answers).
+     */
+    static byte[] favicon() throws java.io.IOException {
+        try (var in = Pages.class.getResourceAsStream("/io/unibench/web/static/favicon.svg")) {
+            return in.readAllBytes();
+        }
+    }
+
     private static String pretty(Object value) {
         try {
             return WebServer.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value);
