@@ -58,7 +58,7 @@ final class RunControl {
         ScenarioDocument doc = document(ctx);
         List<String> tags = ctx.queryParams("tag").stream().map(String::strip).filter(t -> !t.isEmpty()).toList();
         var p = doc.config().providers().getFirst();
-        String id = store.createRun(new RunStart(doc.config().name(), tags, p.model(), p.baseUrl(), doc.tree(), Map.of()),
+        String id = store.createRun(new RunStart(doc.config().name(), tags, p.model(), p.historyUrl(), doc.tree(), Map.of()),
                 owner, System.currentTimeMillis(), RunRow.QUEUED);
         queue.submit(id, doc.config(), doc.tree());
         Map<String, Object> m = new LinkedHashMap<>();

@@ -238,7 +238,7 @@ final class RunQueue implements AutoCloseable {
     /** Starts the stored run and hands it to the launcher; a failure of its own becomes the run's end. */
     private RunFinished launch(Entry e) throws SQLException {
         BenchConfig.Provider p = e.config().providers().getFirst();
-        RunStart start = new RunStart(e.config().name(), List.of(), p.model(), p.baseUrl(), e.document(), Map.of());
+        RunStart start = new RunStart(e.config().name(), List.of(), p.model(), p.historyUrl(), e.document(), Map.of());
         if (!store.startQueued(e.runId(), start, owner, System.currentTimeMillis())) {
             return new RunFinished(RunStatus.STOPPED, "cancelled before it started");
         }

@@ -74,4 +74,86 @@ class PolishBrowserTest extends BrowserTestBase {
             assertThat(r.headers().firstValue("Content-Security-Policy")).as(path).isPresent();
         }
     }
+
+    /**
+     * What the live page says before the first point (it said "waiting for the first point…" for 6–8 s), the stored
+     * requests counting while the point runs (they read "0 stored" until the point's end), and the throughput chart
+     * on two y axes (req/s read 0 beside tok/s on one). A run whose connection test hangs (a loopback socket that
+     * accepts and never answers) holds the service's one run slot, so the simulator's run queued behind it is watched
+     * from before its start: every phase it goes through reaches the page.
+     */
+    @Test
+    void theLivePageSaysEachPhaseCountsStoredRequestsAndDrawsTwoAxes() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            String blocker = WebRunsTest.create("""
+                    name: silent
+                    provider: {name: silent, base_url: "http://127.0.0.1:%d/v1", model: m, api_key_env: TEST_KEY}
+                    concurrency: {levels: [1], requests_per_level: 1}
+                    scenarios:
+                      - {name: qa, type: chat, prompt: hi}
+                    """.formatted(silent.getLocalPort()));
+            Page a = open("/runs/" + blocker);
+            a.waitForFunction("document.getElementById('live-state').textContent.includes('connection test')");
+            assertThat(a.locator("#live-progress").textContent())
+                    .isEqualTo("before the first point: connection test (silent)…");
+            shot(a, "run-phase-connection-test.png");
+
+            String sim = WebRunsTest.create("""
+                    name: sim-live
+                    provider: {name: local, base_url: sim, model: m, simulator: {ttft_ms: 5, itl_ms: 2}}
+                    concurrency: {levels: [2], ramp_interval_sec: 6}
+                    generation: {max_tokens: 8}
+                    scenarios:
+                      - {name: qa, type: chat, prompt: hi}
+                    """);
+            Page b = open("/runs/" + sim);
+            b.waitForFunction("document.getElementById('live-state').textContent.startsWith('queued')");
+            assertThat(WebRunsTest.post("/api/runs/" + blocker + "/cancel", "application/json", "").statusCode())
+                    .isEqualTo(202);
+            b.waitForFunction("document.getElementById('live-state').textContent.startsWith('running: point 1 of 1')");
+            assertThat(b.evaluate("window.unibenchPhases")).isEqualTo(java.util.List.of("starting_simulator",
+                    "connection_test"));
+            // the stored count grows while the point runs, not only at its end
+            b.waitForFunction("/^[1-9]/.test(document.getElementById('run-requests').textContent)"
+                    + " && !document.getElementById('live-progress').textContent.includes('finished')");
+            b.waitForFunction("window.unibenchCharts['live-rate'] && window.unibenchCharts['live-rate'].points >= 2");
+            assertThat(b.evaluate("window.unibenchCharts['live-rate'].scales")).isEqualTo(java.util.List.of("req/s",
+                    "tok/s"));
+            assertThat(drawn(b, "live-rate")).isTrue();
+            shot(b, "run-live-two-axes.png");
+            b.waitForSelector("h1 .badge.finished", new Page.WaitForSelectorOptions().setTimeout(60_000));
+            assertThat(f.store.run(blocker).row().status()).isEqualTo("cancelled");
+        }
+    }
+
+    /**
+     * Two runs of one scenario on the embedded simulator (each on a new random port) are one target: stored as
+     * {@code embedded-sim/PROVIDER}, so the runs list draws their TTFT trend (it was always empty: each run's target was
+     * a URL of its own).
+     */
+    @Test
+    void embeddedSimulatorRunsAreOneTargetSoTheirTrendIsDrawn() throws Exception {
+        java.nio.file.Path file = dir.resolve("trend.yaml");
+        java.nio.file.Files.writeString(file, """
+                name: trend
+                provider: {name: local-sim, base_url: sim, model: trend-model, simulator: {ttft_ms: 5, itl_ms: 1}}
+                generation: {max_tokens: 4}
+                concurrency: {levels: [1], requests_per_level: 4}
+                scenarios:
+                  - {name: qa, type: chat, prompt: hi}
+                """);
+        for (int i = 0; i < 2; i++) {
+            java.io.StringWriter err = new java.io.StringWriter();
+            int exit = io.unibench.cli.Main.execute(new String[] {"run", "--config", file.toString(), "--outputs-dir",
+                    dir.resolve("trend-out").toString(), "--no-timestamp", "--no-client-warmup", "--db",
+                    f.location.jdbcUrl()}, new java.io.PrintWriter(new java.io.StringWriter(), true),
+                    new java.io.PrintWriter(err, true));
+            assertThat(exit).as(err.toString()).isZero();
+        }
+        Page page = open("/?model=trend-model");
+        assertThat(page.locator("table.runs tbody tr").count()).isEqualTo(2);
+        assertThat(page.locator("table.runs td.url").allTextContents()).containsOnly("embedded-sim/local-sim");
+        assertThat(page.locator("table.runs svg.spark polyline").count()).isEqualTo(2);
+        shot(page, "runs-sim-trend.png");
+    }
 }

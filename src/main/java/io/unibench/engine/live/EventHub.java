@@ -30,6 +30,7 @@ public final class EventHub implements AutoCloseable {
     private final Duration closeWait;
     private final ReentrantLock lock = new ReentrantLock();
     private final List<Subscription> subscriptions = new ArrayList<>();
+    private PhaseStarted lastPhase; // a step since the last point started (the current one when no point runs)
     private PointStarted lastStarted;
     private Snapshot lastSnapshot;
     private PointFinished lastFinished;
@@ -92,7 +93,9 @@ public final class EventHub implements AutoCloseable {
 
     private void remember(RunEvent event) {
         switch (event) {
+            case PhaseStarted p -> lastPhase = p;
             case PointStarted p -> {
+                lastPhase = null;
                 lastStarted = p;
                 lastSnapshot = null;
                 lastFinished = null;
@@ -104,12 +107,13 @@ public final class EventHub implements AutoCloseable {
     }
 
     private List<RunEvent> currentState() {
-        List<RunEvent> state = new ArrayList<>(4);
+        List<RunEvent> state = new ArrayList<>(5);
         if (lastStarted != null) state.add(lastStarted);
         if (lastSnapshot != null && (lastStarted == null || lastSnapshot.point() == lastStarted.point())) {
             state.add(lastSnapshot);
         }
         if (lastFinished != null) state.add(lastFinished);
+        if (lastPhase != null) state.add(lastPhase);
         if (runFinished != null) state.add(runFinished);
         return state;
     }
