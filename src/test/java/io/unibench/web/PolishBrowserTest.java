@@ -156,4 +156,35 @@ class PolishBrowserTest extends BrowserTestBase {
         assertThat(page.locator("table.runs svg.spark polyline").count()).isEqualTo(2);
         shot(page, "runs-sim-trend.png");
     }
+
+    /**
+     * Two problems of one line are one note beside it (they were two notes drawn on top of each other), and a
+     * connection test's answer goes once the document is edited (it stayed, about a document no longer there).
+     */
+    @Test
+    void theEditorShowsOneNotePerLineAndDropsAStaleConnectionAnswer() {
+        Page page = open("/runs/new");
+        page.locator("#f-base-url").fill(f.sim.baseUrl() + "/v1");
+        page.locator("#f-model").fill("m");
+        page.locator("#f-key-env").fill("TEST_KEY");
+        page.waitForFunction("document.getElementById('doc-status').textContent.startsWith('valid')");
+        page.locator("#test-connection").click();
+        page.waitForFunction("document.getElementById('connection-result').className === 'ok'");
+        assertThat(page.locator("#connection-result").textContent()).contains("answered model m");
+
+        String text = page.locator("#yaml").inputValue().replaceFirst("(?m)^generation:\\n(  .*\\n)+",
+                "generation: {max_tokens: many, temperature: hot}\n");
+        int line = java.util.List.of(text.split("\n")).indexOf("generation: {max_tokens: many, temperature: hot}") + 1;
+        assertThat(line).as(text).isPositive();
+        page.locator("#yaml").fill(text);
+        assertThat(page.locator("#connection-result").textContent()).as("the answer was about the old document")
+                .isEmpty();
+        var note = page.locator(".note-line[data-line=\"" + line + "\"]");
+        note.waitFor();
+        page.waitForFunction("document.getElementById('doc-status').textContent === '2 problems'");
+        assertThat(note.count()).isEqualTo(1);
+        assertThat(note.getAttribute("data-count")).isEqualTo("2");
+        assertThat(note.getAttribute("title")).contains("/generation/max_tokens").contains("/generation/temperature");
+        shot(page, "new-run-two-problems-one-line.png");
+    }
 }
