@@ -187,4 +187,46 @@ class PolishBrowserTest extends BrowserTestBase {
         assertThat(note.getAttribute("title")).contains("/generation/max_tokens").contains("/generation/temperature");
         shot(page, "new-run-two-problems-one-line.png");
     }
+
+    /**
+     * A run that failed before measuring anything says why and what to do, in the page's words, and draws no empty
+     * chart (it showed seven empty cards whose reasons were wrong, one advising a command-line flag).
+     */
+    @Test
+    void aFailedRunSaysWhyAndWhatToDoWithNoEmptyCards() throws Exception {
+        String id = WebRunsTest.create("""
+                name: nothing-listens
+                provider: {name: gone, base_url: "http://127.0.0.1:1/v1", model: m, api_key_env: TEST_KEY}
+                concurrency: {levels: [1, 2], requests_per_level: 2}
+                scenarios:
+                  - {name: qa, type: chat, prompt: hi}
+                """);
+        Page page = open("/runs/" + id);
+        page.waitForSelector("h1 .badge.failed", new Page.WaitForSelectorOptions().setTimeout(60_000));
+        assertThat(page.locator(".chart").count()).as("no chart without a measured point").isZero();
+        assertThat(page.locator("#run-tiles").count()).isZero();
+        assertThat(page.locator("h2", new Page.LocatorOptions().setHasText("Environment")).count()).as("nothing in it").isZero();
+        String failure = page.locator("#run-failure").textContent();
+        assertThat(failure).contains("This run failed").contains("connection test").contains("connection_refused")
+                .contains("base URL").doesNotContain("--no-test-connection").doesNotContain("--");
+        assertThat(page.locator("dl.facts dt").allTextContents()).doesNotContain("Why");
+        shot(page, "run-failed.png");
+    }
+
+    /** The finished run page opens with its headline figures, as its live page did. */
+    @Test
+    void theFinishedRunPageOpensWithHeadlineTiles() {
+        Page page = open("/runs/" + f.runIds.get(0));
+        page.waitForSelector("#run-tiles");
+        assertThat(page.locator("#run-tiles dt").allTextContents()).containsExactly("Success", "Req/s", "Output tok/s",
+                "TTFT p50 (ms)", "TTFT p95 (ms)", "Latency p50 (s)", "Latency p95 (s)", "Cache hit");
+        java.util.List<String> values = page.locator("#run-tiles dd").allTextContents();
+        assertThat(values.getFirst()).isEqualTo("100%");
+        assertThat(values.subList(1, 7)).allMatch(v -> v.matches("[0-9][0-9.,]*"));
+        // above the charts and tables, below the facts
+        assertThat(page.locator("#run-tiles").boundingBox().y).isLessThan(page.locator(".charts").first().boundingBox().y);
+        assertThat(page.locator("#run-failure").count()).isZero();
+        page.setViewportSize(1400, 700);
+        page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("run-finished-tiles.png")));
+    }
 }
