@@ -229,4 +229,40 @@ class PolishBrowserTest extends BrowserTestBase {
         page.setViewportSize(1400, 700);
         page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("run-finished-tiles.png")));
     }
+
+    /**
+     * The runs list's picker compares three runs with a chosen baseline (it took two, the first ticked always A):
+     * /compare?a=BASELINE&b=…&b=…, every chart with a series per run.
+     */
+    @Test
+    void thePickerComparesThreeRunsAgainstTheChosenBaseline() {
+        java.io.StringWriter err = new java.io.StringWriter();
+        int exit = io.unibench.cli.Main.execute(new String[] {"perf", "--url", f.sim.baseUrl() + "/v1/chat/completions",
+                "--model", "m", "--outputs-dir", dir.resolve("third-out").toString(), "--no-timestamp", "--name",
+                "third", "--sleep-interval", "0", "--parallel", "2", "4", "--number", "8", "8", "--max-tokens", "8",
+                "--tag", "pick", "--db", f.location.jdbcUrl()}, new java.io.PrintWriter(new java.io.StringWriter(), true),
+                new java.io.PrintWriter(err, true));
+        assertThat(exit).as(err.toString()).isZero();
+        String third = err.toString().split("Run history: run ")[1].split(" ")[0];
+
+        Page page = open("/");
+        for (String id : java.util.List.of(f.runIds.get(0), f.runIds.get(1), third)) {
+            page.locator("input.pick[value=\"" + id + "\"]").check();
+        }
+        assertThat(page.locator("#compare-button").isEnabled()).isTrue();
+        assertThat(page.locator("#compare-baseline option").count()).isEqualTo(3);
+        assertThat(page.locator("#compare-hint").textContent()).isEqualTo("A = first (baseline), B = second, C = third");
+        page.locator("#compare-baseline").selectOption(f.runIds.get(1));
+        assertThat(page.locator("#compare-hint").textContent()).isEqualTo("A = second (baseline), B = first, C = third");
+        shot(page, "runs-pick-three.png");
+        page.locator("#compare-button").click();
+        page.waitForURL("**/compare?**");
+        assertThat(page.url()).contains("a=" + f.runIds.get(1)).contains("b=" + f.runIds.get(0)).contains("b=" + third);
+        page.waitForFunction("Object.keys(window.unibenchCharts).length === 6");
+        for (String id : java.util.List.of("cmp-latency", "cmp-ttft", "cmp-levels-tok", "cmp-ttft-time")) {
+            assertThat(series(page, id)).as(id).isEqualTo(3);
+            assertThat(drawn(page, id)).as(id).isTrue();
+        }
+        shot(page, "compare-three.png");
+    }
 }
