@@ -15,7 +15,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * one gives way to the newest) and never the other events, which are few (two per point and one per run).
  *
  * <p>A late subscriber first gets the current state: the last {@link PointStarted}, the latest {@link Snapshot} of
- * that point, its {@link PointFinished} if it has finished and the {@link RunFinished} if the run has; then
+ * that point, its {@link PointFinished} if it has finished, the {@link PhaseStarted} since then (a step before the
+ * first point or a new target's) and the {@link RunFinished} if the run has; then
  * everything new. {@link #close()} lets every subscriber receive what is queued, then ends the subscriptions.
  *
  * <p>Locks, not monitors: a virtual thread must not pin its carrier on Java 21 while it waits for a queue.
