@@ -265,4 +265,22 @@ class PolishBrowserTest extends BrowserTestBase {
         }
         shot(page, "compare-three.png");
     }
+
+    /** A run of one level draws no per-level card (it showed an empty one advising command-line flags). */
+    @Test
+    void aRunOfOneLevelHasNoEmptyCurveCard() throws Exception {
+        java.io.StringWriter err = new java.io.StringWriter();
+        int exit = io.unibench.cli.Main.execute(new String[] {"perf", "--url", f.sim.baseUrl() + "/v1/chat/completions",
+                "--model", "m", "--outputs-dir", dir.resolve("one-out").toString(), "--no-timestamp", "--name",
+                "one-level", "--sleep-interval", "0", "--parallel", "2", "--number", "6", "--max-tokens", "4",
+                "--db", f.location.jdbcUrl()}, new java.io.PrintWriter(new java.io.StringWriter(), true),
+                new java.io.PrintWriter(err, true));
+        assertThat(exit).as(err.toString()).isZero();
+        String id = err.toString().split("Run history: run ")[1].split(" ")[0];
+        Page page = open("/runs/" + id);
+        page.waitForFunction("window.unibenchCharts['chart-latency']");
+        assertThat(page.locator("#chart-levels").isHidden()).isTrue();
+        assertThat(page.locator("#chart-rate-levels").isHidden()).isTrue();
+        assertThat(page.content()).doesNotContain("--parallel");
+    }
 }

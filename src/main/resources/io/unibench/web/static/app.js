@@ -120,9 +120,8 @@
   function levels(el, data, kind) {
     var d = data[kind], other = data[kind === "levels" ? "rate_levels" : "levels"];
     if (hiddenBeside(el, d.x.length, other.x.length)) return;
-    if (d.x.length < 2) return empty(el, kind === "levels"
-      ? "One load level only: curves need a sweep (several --parallel or --rate values)."
-      : "One request-rate level only: curves need several rates.");
+    // one level draws no curve: no card rather than an empty one (a run of several levels has its curves)
+    if (d.x.length < 2) { el.hidden = true; return; }
     if (d.knee) {
       el.setAttribute("data-title", el.getAttribute("data-title") + " — knee at concurrency " + d.knee.x);
       el.setAttribute("data-knee", d.knee.x);
