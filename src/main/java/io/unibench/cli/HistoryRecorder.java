@@ -163,7 +163,8 @@ final class HistoryRecorder implements SessionRunner.Recorder {
         env.putAll(datasetChecksum(workload, spec.seed()));
         ObjectNode arguments = spec.outputs().arguments();
         String name = arguments == null ? spec.name() : arguments.path("name").isTextual() ? arguments.get("name").asText() : null;
-        return new RunStart(name, tags, target.model(), Secrets.redact(url), config, env);
+        return new RunStart(name, tags, target.model(),
+                target.embeddedSimulator() ? target.historyUrl() : Secrets.redact(url), config, env);
     }
 
     /** SHA-256 of the dataset file, of the fixed prompt, or of the synthesis parameters of random prompts. */
@@ -216,7 +217,8 @@ final class HistoryRecorder implements SessionRunner.Recorder {
         String url = spec.targets().get(t).url();
         Map<String, Object> env = RunHistory.environment(url, provider.embeddedSimulator(), provider.model());
         env.put("provider", provider.name());
-        return new RunStart(bench.name() + "/" + provider.name(), tags, provider.model(), Secrets.redact(url),
+        return new RunStart(bench.name() + "/" + provider.name(), tags, provider.model(),
+                spec.targets().get(t).historyUrl(),
                 config, env);
     }
 

@@ -1,5 +1,6 @@
 package io.unibench.cli;
 
+import io.unibench.engine.live.PhaseStarted;
 import io.unibench.engine.live.PointFinished;
 import io.unibench.engine.live.PointStarted;
 import io.unibench.engine.live.RunEvent;
@@ -32,6 +33,7 @@ final class ProgressView implements RunListener {
     @Override
     public void onEvent(RunEvent event) {
         switch (event) {
+            case PhaseStarted p -> { } // the front end prints its own lines for these
             case PointStarted p -> point = p;
             case Snapshot s -> draw(s);
             case PointFinished f -> endLine();

@@ -64,6 +64,12 @@ public final class ScenarioLauncher implements RunLauncher {
             document = run.config();
         }
         RunHistory history = RunHistory.at(launch.store(), log);
+        List<String> sims = bench.providers().stream().filter(BenchConfig.Provider::embeddedSimulator)
+                .map(BenchConfig.Provider::name).toList();
+        if (!sims.isEmpty()) {
+            launch.events().publish(new io.unibench.engine.live.PhaseStarted(
+                    io.unibench.engine.live.PhaseStarted.STARTING_SIMULATOR, String.join(", ", sims)));
+        }
         ScenarioRunner.Ran ran = ScenarioSession.run(bench, root, new RunSpec.History(true, null, queued.tags()), env,
                 new ScenarioSession.Wiring(
                         spec -> HistoryRecorder.queued(history, launch.runId(), queued.tags(), document, bench, spec),

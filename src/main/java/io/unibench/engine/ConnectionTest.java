@@ -20,6 +20,9 @@ public final class ConnectionTest {
             ErrorClass.HTTP_401, ErrorClass.HTTP_403, ErrorClass.HTTP_404, ErrorClass.HTTP_4XX,
             ErrorClass.TIMEOUT_CONNECT, ErrorClass.TLS_ERROR, ErrorClass.CANCELLED);
 
+    /** The command line's way around a failed test, at the end of its message (a page, which has no flags, drops it). */
+    public static final String SKIP_HINT = " (skip this check with --no-test-connection)";
+
     private ConnectionTest() {}
 
     /**
@@ -58,6 +61,6 @@ public final class ConnectionTest {
                 + (last.errorClass() == ErrorClass.TLS_ERROR
                         ? " (trust the server's CA with --ca-cert FILE, or skip verification with --insecure; in a "
                                 + "scenario file ca_cert or insecure)"
-                        : " (skip this check with --no-test-connection)"));
+                        : SKIP_HINT));
     }
 }

@@ -4,6 +4,7 @@ import io.unibench.client.ClientWarmup;
 import io.unibench.client.LlmClient;
 import io.unibench.engine.live.EventHub;
 import io.unibench.engine.live.LiveRecorder;
+import io.unibench.engine.live.PhaseStarted;
 import io.unibench.engine.live.PointFinished;
 import io.unibench.engine.live.PointStarted;
 import io.unibench.engine.live.RunFinished;
@@ -267,8 +268,12 @@ public final class SessionRunner {
                 }
                 try (PointRun run = front.prepare(index, point)) {
                     RunSpec.Target t = spec.target(point);
-                    if (firstOfTarget && t.testConnection()) ConnectionTest.run(client, run::probe, t.url(), stop);
+                    if (firstOfTarget && t.testConnection()) {
+                        events.publish(new PhaseStarted(PhaseStarted.CONNECTION_TEST, t.name()));
+                        ConnectionTest.run(client, run::probe, t.url(), stop);
+                    }
                     if (firstOfTarget && warmup != null && !stop.isStopped()) {
+                        events.publish(new PhaseStarted(PhaseStarted.WARMUP, t.name()));
                         PreparedRequest probe = run.probe();
                         err.println(ClientWarmup.run(client, probe.body(), probe.stream(), warmup).line());
                     }

@@ -107,6 +107,11 @@ public record BenchConfig(String file, String name, long seed, List<Provider> pr
         public boolean embeddedSimulator() {
             return SIM.equals(baseUrl);
         }
+
+        /** Its target as the run history stores it: the base URL, or the embedded simulator's stable id. */
+        public String historyUrl() {
+            return embeddedSimulator() ? io.unibench.engine.spec.RunSpec.Target.embeddedSimulatorId(name) : baseUrl;
+        }
     }
 
     /** Prices in currency units per million tokens; cached input defaults to the input price. */

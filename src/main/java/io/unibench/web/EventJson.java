@@ -1,6 +1,7 @@
 package io.unibench.web;
 
 import io.unibench.engine.LoadPlan;
+import io.unibench.engine.live.PhaseStarted;
 import io.unibench.engine.live.PointFinished;
 import io.unibench.engine.live.PointStarted;
 import io.unibench.engine.live.RunEvent;
@@ -22,6 +23,7 @@ final class EventJson {
 
     static String name(RunEvent e) {
         return switch (e) {
+            case PhaseStarted p -> "phase";
             case PointStarted p -> "point_started";
             case Snapshot s -> "snapshot";
             case PointFinished f -> "point_finished";
@@ -31,6 +33,12 @@ final class EventJson {
 
     static Map<String, Object> of(RunEvent e) {
         return switch (e) {
+            case PhaseStarted p -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("phase", p.phase());
+                m.put("detail", p.detail());
+                yield m;
+            }
             case PointStarted p -> pointStarted(p);
             case Snapshot s -> snapshot(s);
             case PointFinished f -> pointFinished(f);

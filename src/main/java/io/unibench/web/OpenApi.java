@@ -8,8 +8,12 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** {@code /api/openapi.json} (OpenAPI 3.1), generated from the routes the server registers. */
-final class OpenApi {
+/**
+ * {@code /api/openapi.json} (OpenAPI 3.1), generated from the routes the server registers, and the page {@code /api}
+ * that shows the same document to a reader ({@link #reference}: read back from the document, so the page cannot say
+ * what the document does not).
+ */
+public final class OpenApi {
     private static final Pattern PATH_PARAM = Pattern.compile("\\{([^}]+)}");
 
     private OpenApi() {}
@@ -63,6 +67,52 @@ final class OpenApi {
         components.put("securitySchemes", Map.of("bearer", Map.of("type", "http", "scheme", "bearer")));
         doc.put("components", components);
         return doc;
+    }
+
+    /** One parameter as the reference page lists it. */
+    public record RefParam(String name, String in, boolean required, String description) {}
+
+    /** One operation as the reference page lists it: method, path, what it does, what it reads and answers. */
+    public record Operation(String method, String path, String summary, List<RefParam> params, List<String> accepts,
+                            String status, String produces, boolean secured) {
+        /** The anchor of its entry: {@code get-api-runs-id}. */
+        public String anchor() {
+            return (method + path).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("-+$", "");
+        }
+    }
+
+    /** The reference page's model: the document's title, version and description, its operations in order. */
+    public record Reference(String title, String version, String description, List<Operation> operations,
+                            boolean bearer, boolean loggedIn) {}
+
+    /** The operations of {@code doc} (what {@link #document} made), in the document's order. */
+    @SuppressWarnings("unchecked")
+    static Reference reference(Map<String, Object> doc, boolean loggedIn) {
+        Map<String, Object> info = (Map<String, Object>) doc.get("info");
+        List<Operation> ops = new ArrayList<>();
+        boolean bearer = false;
+        for (Map.Entry<String, Object> path : ((Map<String, Object>) doc.get("paths")).entrySet()) {
+            for (Map.Entry<String, Object> m : ((Map<String, Object>) path.getValue()).entrySet()) {
+                Map<String, Object> op = (Map<String, Object>) m.getValue();
+                List<RefParam> params = new ArrayList<>();
+                for (Map<String, Object> p : (List<Map<String, Object>>) op.getOrDefault("parameters", List.of())) {
+                    params.add(new RefParam((String) p.get("name"), (String) p.get("in"),
+                            Boolean.TRUE.equals(p.get("required")), (String) p.getOrDefault("description", "")));
+                }
+                Map<String, Object> body = (Map<String, Object>) op.get("requestBody");
+                List<String> accepts = body == null ? List.of()
+                        : List.copyOf(((Map<String, Object>) body.get("content")).keySet());
+                Map.Entry<String, Object> success = ((Map<String, Object>) op.get("responses")).entrySet().iterator().next();
+                Map<String, Object> content = (Map<String, Object>) ((Map<String, Object>) success.getValue()).get("content");
+                boolean secured = op.containsKey("security");
+                bearer |= secured;
+                ops.add(new Operation(m.getKey().toUpperCase(Locale.ROOT), path.getKey(), (String) op.get("summary"),
+                        params, accepts, success.getKey(), content == null ? "" : String.join(", ", content.keySet()),
+                        secured));
+            }
+        }
+        return new Reference((String) info.get("title"), (String) info.get("version"), (String) info.get("description"),
+                ops, bearer, loggedIn);
     }
 
     private static Map<String, Object> param(String name, String in, String description, boolean required) {

@@ -73,7 +73,21 @@ public final class Pages {
     public record RunModel(RunRow row, String started, String ended, List<Table> tables,
                            List<Map.Entry<String, String>> environment, String configJson, String chartJson,
                            boolean standalone, String inlineCss, String inlineJs, boolean loggedIn, String queueReason,
-                           RunLinks links, ShardsModel shards) {}
+                           RunLinks links, ShardsModel shards, Headline headline, Failure failure) {
+        /** Something was measured: the charts and tables have something to draw. */
+        public boolean measured() {
+            return !tables.isEmpty();
+        }
+    }
+
+    /** A figure of the finished run's headline; {@code note} says what it covers (may be empty). */
+    public record Tile(String label, String value, String note) {}
+
+    /** The finished run's headline tiles; {@code point} the label of the point they show, or null (a single point). */
+    public record Headline(String point, List<Tile> tiles) {}
+
+    /** Why a run ended without its report and what to do (the page's words, never a command-line flag). */
+    public record Failure(String title, String reason, List<String> advice) {}
 
     /** The Shards tab: the table, and the partial marker's reasons (empty when the merge is whole). */
     public record ShardsModel(String group, int count, List<String> partialReasons, Table table) {}
@@ -176,7 +190,8 @@ public final class Pages {
                 run.row().endedAt() == null ? "" : time(run.row().endedAt()), RunViews.tables(run),
                 RunViews.environment(run), pretty(run.config()), scriptJson(ChartData.of(store, run)), standalone,
                 standalone ? ReportPage.inlineCss() : "", standalone ? ReportPage.inlineJs() : "", auth.required(),
-                api.queueReason(run.runId()), api.links(run.runId()), shardsModel(api.shards(run.runId())));
+                api.queueReason(run.runId()), api.links(run.runId()), shardsModel(api.shards(run.runId())),
+                run.row().active() ? null : RunViews.headline(run), RunViews.failure(run.row()));
     }
 
     private static ShardsModel shardsModel(ShardsView v) {
@@ -237,6 +252,16 @@ public final class Pages {
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------
+
+    /**
+     * The icon ({@code static/favicon.svg}), also answered at {@code /favicon.ico}: what a browser asks for on a page
+     * that names none (the JSON and text answers).
+     */
+    static byte[] favicon() throws java.io.IOException {
+        try (var in = Pages.class.getResourceAsStream("/io/unibench/web/static/favicon.svg")) {
+            return in.readAllBytes();
+        }
+    }
 
     private static String pretty(Object value) {
         try {

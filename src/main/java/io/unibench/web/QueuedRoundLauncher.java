@@ -46,7 +46,7 @@ final class QueuedRoundLauncher implements RoundLauncher {
         try {
             var p = doc.config().providers().getFirst();
             List<String> tags = List.of(RoundLauncher.scheduleTag(schedule.name()), RoundLauncher.roundTag(round.roundId()));
-            String id = store.createRun(new RunStart(doc.config().name(), tags, p.model(), p.baseUrl(), doc.tree(),
+            String id = store.createRun(new RunStart(doc.config().name(), tags, p.model(), p.historyUrl(), doc.tree(),
                     Map.of()), owner, System.currentTimeMillis(), RunRow.QUEUED);
             RunQueue.Entry entry = queue.submit(id, doc.config(), doc.tree(), started);
             entry.ended().await(); // interrupted: the scheduler stops; the run is the queue's to end or keep

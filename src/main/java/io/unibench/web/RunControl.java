@@ -69,13 +69,12 @@ final class RunControl {
         String id;
         if (spec != null) {
             var t = spec.spec().targets().getFirst();
-            id = store.createRun(new RunStart(spec.spec().name(), tags, t.model(), t.embeddedSimulator() ? "sim"
-                    : t.url(), spec.tree(), Map.of()), owner, System.currentTimeMillis(), RunRow.QUEUED);
+            id = store.createRun(new RunStart(spec.spec().name(), tags, t.model(), t.historyUrl(), spec.tree(), Map.of()), owner, System.currentTimeMillis(), RunRow.QUEUED);
             queue.submit(id, spec.spec(), spec.tree());
         } else {
             ScenarioDocument doc = document(ctx);
             var p = doc.config().providers().getFirst();
-            id = store.createRun(new RunStart(doc.config().name(), tags, p.model(), p.baseUrl(), doc.tree(), Map.of()),
+            id = store.createRun(new RunStart(doc.config().name(), tags, p.model(), p.historyUrl(), doc.tree(), Map.of()),
                     owner, System.currentTimeMillis(), RunRow.QUEUED);
             queue.submit(id, doc.config(), doc.tree());
         }

@@ -251,11 +251,11 @@ final class RunQueue implements AutoCloseable {
         RunStart start;
         if (e.spec() != null) {
             var t = e.spec().targets().getFirst();
-            start = new RunStart(e.spec().name(), List.of(), t.model(), t.embeddedSimulator() ? "sim" : t.url(),
+            start = new RunStart(e.spec().name(), List.of(), t.model(), t.historyUrl(),
                     e.document(), Map.of());
         } else {
             BenchConfig.Provider p = e.config().providers().getFirst();
-            start = new RunStart(e.config().name(), List.of(), p.model(), p.baseUrl(), e.document(), Map.of());
+            start = new RunStart(e.config().name(), List.of(), p.model(), p.historyUrl(), e.document(), Map.of());
         }
         if (!store.startQueued(e.runId(), start, owner, System.currentTimeMillis())) {
             return new RunFinished(RunStatus.STOPPED, "cancelled before it started");

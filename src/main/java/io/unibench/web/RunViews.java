@@ -8,6 +8,7 @@ import static io.unibench.report.DisplayNumbers.RATE;
 import static io.unibench.report.DisplayNumbers.SECONDS;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.engine.ConnectionTest;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.Summary;
 import io.unibench.report.DisplayNumbers;
@@ -211,6 +212,79 @@ final class RunViews {
             if (!b.isEmpty()) out.add(b.build());
         }
         return out;
+    }
+
+    /**
+     * The finished run page's headline (what its live page showed while it ran): success over the whole run, the other
+     * figures of its last measured point (a sweep's heaviest load; named when the run has several); empty when no
+     * point was measured.
+     */
+    static Pages.Headline headline(StoredRun run) {
+        List<StoredPoint> done = run.points().stream().filter(p -> p.summary() != null).toList();
+        if (done.isEmpty()) return null;
+        StoredPoint last = done.getLast();
+        JsonNode s = last.summary();
+        RunRow row = run.row();
+        Double success = row.requestCount() > 0 ? Double.valueOf(100.0 * row.successCount() / row.requestCount())
+                : number(s, Summary.SUCCESS_RATE);
+        Double cache = number(s, Summary.KV_CACHE_HIT_RATE);
+        List<Pages.Tile> tiles = List.of(
+                new Pages.Tile("Success", success == null ? "—" : fmt(success, 1) + "%",
+                        done.size() > 1 ? "all points" : ""),
+                new Pages.Tile("Req/s", fmt(number(s, Summary.REQ_THROUGHPUT), RATE), ""),
+                new Pages.Tile("Output tok/s", fmt(number(s, OUTPUT_THROUGHPUT), RATE), ""),
+                new Pages.Tile("TTFT p50 (ms)", fmt(percentile(last, "50%", PercentileRow.TTFT), MILLIS), ""),
+                new Pages.Tile("TTFT p95 (ms)", fmt(percentile(last, "95%", PercentileRow.TTFT), MILLIS), ""),
+                new Pages.Tile("Latency p50 (s)", fmt(percentile(last, "50%", PercentileRow.LATENCY), SECONDS), ""),
+                new Pages.Tile("Latency p95 (s)", fmt(percentile(last, "95%", PercentileRow.LATENCY), SECONDS), ""),
+                new Pages.Tile("Cache hit", cache == null ? "—" : fmt(cache, PERCENT) + "%",
+                        cache == null ? "the target reported no cached tokens" : ""));
+        return new Pages.Headline(done.size() > 1 ? last.label() : null, tiles);
+    }
+
+    /**
+     * Why a run ended without its report, and what to do, in the page's words (never a command-line flag): for a
+     * failed, cancelled or interrupted run; null for any other.
+     */
+    static Pages.Failure failure(RunRow row) {
+        String status = row.status();
+        if (!status.equals(RunRow.FAILED) && !status.equals(RunRow.CANCELLED) && !status.equals(RunRow.INTERRUPTED)) {
+            return null;
+        }
+        String reason = row.statusReason() == null ? "" : row.statusReason().replace(ConnectionTest.SKIP_HINT, "");
+        String r = reason.toLowerCase(java.util.Locale.ROOT);
+        List<String> advice = new ArrayList<>();
+        if (status.equals(RunRow.CANCELLED)) {
+            advice.add("It was cancelled: what it measured before is below. Create it again from New run.");
+        } else if (status.equals(RunRow.INTERRUPTED)) {
+            advice.add("The process running it stopped (a restart or a crash): the points it finished are kept. "
+                    + "Create it again from New run to measure the rest.");
+        } else if (r.contains("connection test")) {
+            advice.add("The target did not answer the one-token connection test sent before the first point. Check "
+                    + "that it is running and reachable from the service, and that the base URL (…/v1) and the model "
+                    + "name are right.");
+            if (r.contains("http 401") || r.contains("http 403")) {
+                advice.add("The target refused the key: the variable named in api_key_env must hold a valid key in "
+                        + "the service's environment.");
+            }
+            if (r.contains("http 404")) advice.add("HTTP 404: the base URL's path or the model name is wrong.");
+            if (r.contains("tls")) {
+                advice.add("The target's certificate is not trusted: set ca_cert (or insecure) in the provider's tls.");
+            }
+            advice.add("Test connection on the New run page tries a document's target without creating a run.");
+        } else if (r.contains("outofmemoryerror")) {
+            advice.add("The run needed more memory than the service has: lower its concurrency or requests per "
+                    + "level, or give the service more heap.");
+        } else {
+            advice.add("The service's log has the details. Correct the document and create the run again from New "
+                    + "run.");
+        }
+        String title = switch (status) {
+            case RunRow.CANCELLED -> "This run was cancelled";
+            case RunRow.INTERRUPTED -> "This run was interrupted";
+            default -> "This run failed";
+        };
+        return new Pages.Failure(title, reason.isEmpty() ? "no reason was stored" : reason, advice);
     }
 
     /** The environment as label/value pairs (nested values as JSON text). */

@@ -72,6 +72,10 @@ public final class WebServer implements AutoCloseable {
         routes.add(new LiveStream(store, api, queue).route());
         routes.add(Route.api("get", "/api/openapi.json", "This document.", "application/json",
                 ctx -> json(ctx, OpenApi.document(routes, version, auth.required()))));
+        routes.add(Route.page("get", "/api", ctx -> ctx.html(Html.render("api.jte",
+                OpenApi.reference(OpenApi.document(routes, version, auth.required()), auth.required())))));
+        routes.add(Route.page("get", "/favicon.ico", ctx -> ctx.contentType("image/svg+xml")
+                .header("Cache-Control", "max-age=86400").result(Pages.favicon())));
         routes.addAll(pages.routes());
         SchedulePages schedules = SchedulePages.open(location, store, service);
         routes.addAll(schedules.routes());
@@ -119,9 +123,9 @@ public final class WebServer implements AutoCloseable {
                 new QueuedRoundLauncher(store, queue, service), new GroupMerger(location, log));
     }
 
-    /** Paths served without the token: health, the login form and the static assets (no data in them). */
+    /** Paths served without the token: health, the login form, the icon and the static assets (no data in them). */
     private static boolean open(String path) {
-        return path.equals("/healthz") || path.equals("/login") || path.startsWith("/static/")
+        return path.equals("/healthz") || path.equals("/login") || path.equals("/favicon.ico") || path.startsWith("/static/")
                 || path.startsWith("/webjars/");
     }
 

@@ -132,12 +132,13 @@ class SessionRunnerTest {
 
             List<String> kinds = seen.events.stream().map(e -> e.getClass().getSimpleName() + " "
                     + switch (e) {
+                        case io.unibench.engine.live.PhaseStarted p -> p.phase();
                         case PointStarted p -> p.point() + "/" + p.points();
                         case Snapshot s -> String.valueOf(s.point());
                         case PointFinished f -> String.valueOf(f.point());
                         case RunFinished r -> r.status().name();
                     }).distinct().toList();
-            assertThat(kinds).containsExactly("PointStarted 0/2", "Snapshot 0", "PointFinished 0", "PointStarted 1/2",
+            assertThat(kinds).containsExactly("PhaseStarted connection_test", "PointStarted 0/2", "Snapshot 0", "PointFinished 0", "PointStarted 1/2",
                     "Snapshot 1", "PointFinished 1", "RunFinished FINISHED");
             Snapshot last = (Snapshot) seen.events.stream().filter(e -> e instanceof Snapshot s && s.point() == 1)
                     .reduce((a, b) -> b).orElseThrow();
@@ -236,7 +237,8 @@ class SessionRunnerTest {
             assertThatThrownBy(() -> runner.run(new Front(stop))).isInstanceOf(BadInputException.class)
                     .hasMessageContaining("connection test");
         }
-        assertThat(seen.events).hasSize(1);
-        assertThat(((RunFinished) seen.events.getFirst()).status()).isEqualTo(RunStatus.FAILED);
+        assertThat(seen.events).hasSize(2); // the connection test's start, the run's end
+        assertThat(((io.unibench.engine.live.PhaseStarted) seen.events.getFirst()).phase()).isEqualTo("connection_test");
+        assertThat(((RunFinished) seen.events.getLast()).status()).isEqualTo(RunStatus.FAILED);
     }
 }

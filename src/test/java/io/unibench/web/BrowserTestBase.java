@@ -96,6 +96,11 @@ abstract class BrowserTestBase extends WebFixtureTest {
         return page;
     }
 
+    /** The class's browser, for a page of other options than {@link #open}'s. */
+    static Browser browser() {
+        return browser;
+    }
+
     /** The whole page saved as target/screenshots/{@code name}. */
     static void shot(Page page, String name) {
         page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve(name)).setFullPage(true));

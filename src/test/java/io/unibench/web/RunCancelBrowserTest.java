@@ -50,7 +50,8 @@ class RunCancelBrowserTest extends BrowserTestBase {
         // the run's end reloads the page into what ran, well before the level's 60 s were up
         page.waitForSelector("h1 .badge.cancelled", new Page.WaitForSelectorOptions().setTimeout(30_000));
         assertThat(page.locator("#live").count()).isZero();
-        assertThat(page.locator("dd.reason").textContent()).isEqualTo("cancelled by request");
+        assertThat(page.locator("#run-failure .reason-text").textContent()).isEqualTo("cancelled by request");
+        assertThat(page.locator("#run-failure h2").textContent()).isEqualTo("This run was cancelled");
         assertThat(f.store.run(id).row().status()).isEqualTo("cancelled");
         long stored = f.store.run(id).row().requestCount();
         assertThat(stored).isGreaterThanOrEqualTo(3);

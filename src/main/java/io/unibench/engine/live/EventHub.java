@@ -15,7 +15,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * one gives way to the newest) and never the other events, which are few (two per point and one per run).
  *
  * <p>A late subscriber first gets the current state: the last {@link PointStarted}, the latest {@link Snapshot} of
- * that point, its {@link PointFinished} if it has finished and the {@link RunFinished} if the run has; then
+ * that point, its {@link PointFinished} if it has finished, the {@link PhaseStarted} since then (a step before the
+ * first point or a new target's) and the {@link RunFinished} if the run has; then
  * everything new. {@link #close()} lets every subscriber receive what is queued, then ends the subscriptions.
  *
  * <p>Locks, not monitors: a virtual thread must not pin its carrier on Java 21 while it waits for a queue.
@@ -30,6 +31,7 @@ public final class EventHub implements AutoCloseable {
     private final Duration closeWait;
     private final ReentrantLock lock = new ReentrantLock();
     private final List<Subscription> subscriptions = new ArrayList<>();
+    private PhaseStarted lastPhase; // a step since the last point started (the current one when no point runs)
     private PointStarted lastStarted;
     private Snapshot lastSnapshot;
     private PointFinished lastFinished;
@@ -92,7 +94,9 @@ public final class EventHub implements AutoCloseable {
 
     private void remember(RunEvent event) {
         switch (event) {
+            case PhaseStarted p -> lastPhase = p;
             case PointStarted p -> {
+                lastPhase = null;
                 lastStarted = p;
                 lastSnapshot = null;
                 lastFinished = null;
@@ -104,12 +108,13 @@ public final class EventHub implements AutoCloseable {
     }
 
     private List<RunEvent> currentState() {
-        List<RunEvent> state = new ArrayList<>(4);
+        List<RunEvent> state = new ArrayList<>(5);
         if (lastStarted != null) state.add(lastStarted);
         if (lastSnapshot != null && (lastStarted == null || lastSnapshot.point() == lastStarted.point())) {
             state.add(lastSnapshot);
         }
         if (lastFinished != null) state.add(lastFinished);
+        if (lastPhase != null) state.add(lastPhase);
         if (runFinished != null) state.add(runFinished);
         return state;
     }

@@ -184,6 +184,19 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
             if (tls == null) tls = TlsOptions.DEFAULT;
         }
 
+        /**
+         * What the run history stores as an embedded simulator's target: {@code embedded-sim/NAME}, the same for every
+         * run of it (its URL has a new port each time, so its runs would never group into one target's trend).
+         */
+        public static String embeddedSimulatorId(String name) {
+            return "embedded-sim/" + name;
+        }
+
+        /** The target as the run history stores it: the URL, credentials masked; an embedded simulator's stable id. */
+        public String historyUrl() {
+            return embeddedSimulator ? embeddedSimulatorId(name) : Secrets.redact(url);
+        }
+
         public Target withUrl(String url) {
             return new Target(name, url, embeddedSimulator, model, api, headers, apiKey, timeouts, connections, tls,
                     testConnection, simulatorTls, price);

@@ -120,9 +120,8 @@
   function levels(el, data, kind) {
     var d = data[kind], other = data[kind === "levels" ? "rate_levels" : "levels"];
     if (hiddenBeside(el, d.x.length, other.x.length)) return;
-    if (d.x.length < 2) return empty(el, kind === "levels"
-      ? "One load level only: curves need a sweep (several --parallel or --rate values)."
-      : "One request-rate level only: curves need several rates.");
+    // one level draws no curve: no card rather than an empty one (a run of several levels has its curves)
+    if (d.x.length < 2) { el.hidden = true; return; }
     if (d.knee) {
       el.setAttribute("data-title", el.getAttribute("data-title") + " — knee at concurrency " + d.knee.x);
       el.setAttribute("data-knee", d.knee.x);
@@ -212,7 +211,6 @@
     else if (kind === "cmp-throughput") cmpOverTime(el, data, "throughput", "output_tok_s", false);
   });
 
-  // runs page: two ticked runs -> /compare?a=&b= (the first ticked is A)
   // The run page's Delete: the question names what goes with the run (RunLinks.deleteQuestion), then the list.
   function wireDelete() {
     var b = document.getElementById("delete-run");
@@ -232,25 +230,57 @@
     });
   }
 
+  // runs page: two or more ticked runs (up to 8, one colour each) -> /compare?a=BASELINE&b=...&b=...; the baseline is
+  // chosen among the ticked runs (the first ticked by default), the others are B, C, ... in the order ticked
   function wirePicker() {
     var picks = Array.prototype.slice.call(document.querySelectorAll("input.pick"));
     var button = document.getElementById("compare-button");
     if (!button) return;
-    var order = [];
+    var MAX = 8, order = [], baseline = null;
+    var select = document.getElementById("compare-baseline"), label = document.getElementById("compare-baseline-label");
+    var hint = document.getElementById("compare-hint"), others = document.getElementById("compare-b");
+    function nameOf(id) {
+      var p = picks.filter(function (q) { return q.value === id; })[0];
+      return p ? p.getAttribute("data-name") : id;
+    }
+    function update() {
+      if (order.indexOf(baseline) < 0) baseline = order[0] || null;
+      select.innerHTML = "";
+      order.forEach(function (id) {
+        var o = document.createElement("option");
+        o.value = id;
+        o.textContent = nameOf(id) + (nameOf(id) === id ? "" : " (" + id + ")");
+        o.selected = id === baseline;
+        select.appendChild(o);
+      });
+      label.hidden = order.length < 2;
+      document.getElementById("compare-a").value = baseline || "";
+      others.innerHTML = "";
+      var rest = order.filter(function (id) { return id !== baseline; });
+      rest.forEach(function (id) {
+        var input = document.createElement("input");
+        input.type = "hidden";
+        input.name = "b";
+        input.value = id;
+        others.appendChild(input);
+      });
+      button.disabled = order.length < 2;
+      hint.textContent = order.length < 2 ? "Select two or more runs to compare them."
+        : "A = " + nameOf(baseline) + " (baseline), " + rest.map(function (id, i) {
+          return String.fromCharCode(66 + i) + " = " + nameOf(id);
+        }).join(", ");
+    }
     picks.forEach(function (p) {
       p.addEventListener("change", function () {
         order = order.filter(function (v) { return v !== p.value; });
         if (p.checked) order.push(p.value);
-        while (order.length > 2) {
+        while (order.length > MAX) {
           var drop = order.shift();
           picks.forEach(function (q) { if (q.value === drop) q.checked = false; });
         }
-        document.getElementById("compare-a").value = order[0] || "";
-        document.getElementById("compare-b").value = order[1] || "";
-        button.disabled = order.length !== 2;
-        document.getElementById("compare-hint").textContent = order.length === 2
-          ? "A = " + order[0] + ", B = " + order[1] : "Select two runs to compare them.";
+        update();
       });
     });
+    select.addEventListener("change", function () { baseline = select.value; update(); });
   }
 })();

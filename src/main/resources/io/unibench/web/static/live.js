@@ -17,24 +17,33 @@
 
   function fmt(v, d) { return v === null || v === undefined ? "—" : Number(v).toFixed(d); }
 
-  function chart(id, labels, cols) {
+  // scales: one y scale per series (its name, the axis label; the first on the left, the others on the right), for
+  // series of different units (req/s and tok/s: on one axis the smaller reads 0); null: one shared y axis
+  function chart(id, labels, cols, scales) {
     var el = $(id);
     var series = [{}].concat(labels.map(function (l, i) {
-      return { label: l, stroke: COLORS[i % COLORS.length], width: 2, spanGaps: true, points: { show: false } };
+      var s = { label: l, stroke: COLORS[i % COLORS.length], width: 2, spanGaps: true, points: { show: false } };
+      if (scales) s.scale = scales[i];
+      return s;
     }));
+    var axes = [{}].concat(scales ? scales.map(function (s, i) {
+      return { scale: s, label: s, size: 56, side: i === 0 ? 3 : 1, stroke: COLORS[i % COLORS.length],
+        grid: { show: i === 0 } };
+    }) : [{ size: 56 }]);
     if (charts[id] && charts[id].series.length === series.length) {
       charts[id].setData(cols);
     } else {
       if (charts[id]) charts[id].destroy();
       el.innerHTML = "";
       charts[id] = new uPlot({ title: el.getAttribute("data-title"), width: Math.max(280, el.clientWidth - 16), height: 220,
-        series: series, axes: [{}, { size: 56 }], legend: { live: false } }, cols, el);
+        series: series, axes: axes, legend: { live: false } }, cols, el);
     }
-    window.unibenchCharts[id] = { series: labels.length, points: cols[0].length };
+    window.unibenchCharts[id] = { series: labels.length, points: cols[0].length,
+      scales: scales ? scales.slice() : ["y"] };
   }
 
   function drawAll() {
-    chart("live-rate", ["req/s", "output tok/s"], [rate.t, rate.rps, rate.tps]);
+    chart("live-rate", ["req/s", "output tok/s"], [rate.t, rate.rps, rate.tps], ["req/s", "tok/s"]);
     chart("live-ttft-chart", ["p50", "p95", "p99"], [ttft.t, ttft.p50, ttft.p95, ttft.p99]);
     chart("live-latency", ["p50", "p95", "p99"], [lat.t, lat.p50, lat.p95, lat.p99]);
     var classes = Object.keys(errs.byClass).sort();
@@ -43,6 +52,18 @@
     } else {
       chart("live-errors", classes, [errs.t].concat(classes.map(function (c) { return errs.byClass[c]; })));
     }
+  }
+
+  // what the run does before its first point (and before a new target's): said, never "waiting" in silence
+  var PHASES = { starting_simulator: "starting the embedded simulator", connection_test: "connection test",
+    warmup: "client warm-up (compiling the request path before anything is measured)" };
+  window.unibenchPhases = [];
+  function onPhase(p) {
+    window.unibenchPhases.push(p.phase);
+    var text = (PHASES[p.phase] || p.phase) + (p.detail ? " (" + p.detail + ")" : "") + "…";
+    var step = started ? "before point " + (started.point + 2) : "before the first point";
+    $("live-state").textContent = "preparing: " + text;
+    $("live-progress").textContent = step + ": " + text;
   }
 
   function onStarted(p) {
@@ -76,6 +97,7 @@
 
   function onSnapshot(s) {
     var now = Date.now() / 1000;
+    refreshFacts(true);
     $("live-completed").textContent = s.completed;
     $("live-succeeded").textContent = s.succeeded;
     $("live-failed").textContent = s.failed;
@@ -113,12 +135,27 @@
     drawAll();
   }
 
-  // The facts rendered when the page opened (often while the run was still queued: 0 requests, no environment)
-  // follow the store: refreshed from the run's JSON when a point starts or ends, the moments they change most.
-  function refreshFacts() {
+  // The facts rendered when the page opened (often while the run was still queued: 0 requests, no environment, the
+  // queued badge) follow the store: read again when a point starts or ends, and on a snapshot at most once a second
+  // with one read in flight ("Requests: N stored" grows while a point runs: its requests are committed every half
+  // second).
+  var factsBusy = false, factsAt = 0;
+  function refreshFacts(throttled) {
+    var t = Date.now();
+    if (throttled && (factsBusy || t - factsAt < 1000)) return;
+    factsBusy = true;
+    factsAt = t;
     fetch("/api/runs/" + encodeURIComponent(run)).then(function (r) { return r.ok ? r.json() : null; }).then(function (d) {
+      factsBusy = false;
       if (!d) return;
       $("run-requests").textContent = d.request_count + " stored, " + d.success_count + " succeeded";
+      var badge = document.querySelector("h1 .badge");
+      // only the states of a live run: the end is the report's, which the reload shows
+      if (badge && (d.status === "queued" || d.status === "running")) {
+        badge.textContent = d.status;
+        badge.className = "badge " + d.status;
+      }
+      if (d.base_url && $("run-target")) $("run-target").textContent = d.base_url;
       var env = d.environment || {}, table = $("run-environment");
       if (!table || Object.keys(env).length === 0) return;
       table.innerHTML = "";
@@ -129,7 +166,7 @@
         td.textContent = v !== null && typeof v === "object" ? JSON.stringify(v) : String(v);
         tr.appendChild(th); tr.appendChild(td); table.appendChild(tr);
       });
-    }).catch(function () { /* the next point's refresh tries again */ });
+    }).catch(function () { factsBusy = false; /* the next snapshot's refresh tries again */ });
   }
 
   var source = new EventSource("/api/runs/" + encodeURIComponent(run) + "/events");
@@ -138,8 +175,10 @@
   }
   on("status", function (s) {
     if (s.status === "queued") $("live-state").textContent = "queued (position " + s.position + "): " + s.reason;
+    else if (s.status === "running" && !started) $("live-progress").textContent = "starting…";
     live.setAttribute("data-status", s.status);
   });
+  on("phase", onPhase);
   on("point_started", function (p) { onStarted(p); refreshFacts(); });
   on("snapshot", onSnapshot);
   on("point_finished", function (f) {

@@ -106,15 +106,21 @@
     gutter.innerHTML = g;
     gutter.scrollTop = yaml.scrollTop;
     notes.innerHTML = "";
-    var general = [];
+    var general = [], byLine = {}, lines = [];
     problems.forEach(function (p) {
       if (!(p.line > 0)) { general.push(p); return; }
-      var d = document.createElement("div");
+      if (!byLine[p.line]) { byLine[p.line] = []; lines.push(p.line); }
+      byLine[p.line].push((p.path ? p.path + ": " : "") + p.message);
+    });
+    // one note per line (two problems of one line were drawn on top of each other): "N problems: …", all on hover
+    lines.forEach(function (line) {
+      var all = byLine[line], d = document.createElement("div");
       d.className = "note-line";
-      d.setAttribute("data-line", p.line);
-      d.style.top = (PAD + (p.line - 1) * LINE - yaml.scrollTop) + "px";
-      d.textContent = (p.path ? p.path + ": " : "") + p.message;
-      d.title = d.textContent;
+      d.setAttribute("data-line", line);
+      d.setAttribute("data-count", all.length);
+      d.style.top = (PAD + (line - 1) * LINE - yaml.scrollTop) + "px";
+      d.textContent = all.length === 1 ? all[0] : all.length + " problems: " + all.join(" · ");
+      d.title = all.join("\n");
       notes.appendChild(d);
     });
     $("doc-problems").textContent = general.map(function (p) { return (p.path ? p.path + ": " : "") + p.message; })
@@ -137,7 +143,15 @@
   }
 
   var timer = null, generation = 0;
+  // a connection test's answer is about the document it tested: gone once the document changes
+  function staleConnection() {
+    var out = $("connection-result");
+    out.className = "sub";
+    out.textContent = "";
+  }
+
   function changed() {
+    staleConnection();
     paint();
     clearTimeout(timer);
     var mine = ++generation;
@@ -168,8 +182,10 @@
     b.disabled = true;
     out.className = "sub";
     out.textContent = "testing…";
+    var tested = yaml.value;
     post("/api/connection-test").then(function (r) {
       b.disabled = false;
+      if (yaml.value !== tested) return; // edited meanwhile: the answer is about a document no longer there
       if (r.status !== 200) { out.textContent = ""; show(r.body); return; }
       out.className = r.body.ok ? "ok" : "bad";
       out.textContent = (r.body.ok ? "✓ " : "✗ ") + r.body.message;
