@@ -193,6 +193,7 @@ final class PerfRun {
              AutoCloseable bar = terminal ? events.subscribe(new ProgressView(err, multiTurn != null)) : null) {
             points.cancels = cancels;
             session = new SessionRunner(spec, process.env(), process.debug(), stop, events, store, err).observe(server)
+                    .maxErrorRate(process.maxErrorRate())
                     .warmUpClient(process.clientWarmup() ? ClientWarmup.Budget.DEFAULT : null);
             Thread hook = process.installSignalHandler() ? installHook(reportWritten) : null;
             try {

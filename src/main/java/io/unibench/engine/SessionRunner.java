@@ -12,6 +12,8 @@ import io.unibench.engine.live.Snapshot;
 import io.unibench.engine.selfcheck.SelfCheck;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.metrics.LoadDelivery;
+import io.unibench.metrics.PointVerdict;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -24,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -146,6 +149,7 @@ public final class SessionRunner {
     private volatile LlmClient active;
     private PointObserver observer = PointObserver.NONE;
     private ClientWarmup.Budget warmup;
+    private PointVerdict.Limits verdictLimits = PointVerdict.Limits.DEFAULT;
 
     /**
      * @param env      where API keys are read from
@@ -176,6 +180,15 @@ public final class SessionRunner {
      */
     public SessionRunner warmUpClient(ClientWarmup.Budget budget) {
         this.warmup = budget;
+        return this;
+    }
+
+    /**
+     * The limits of each point's {@link PointVerdict}: {@code --max-error-rate} (a percentage; null keeps the default
+     * 5 %). Set before {@link #run}.
+     */
+    public SessionRunner maxErrorRate(Double percent) {
+        this.verdictLimits = PointVerdict.Limits.DEFAULT.withMaxErrorRatePercent(percent);
         return this;
     }
 
@@ -324,6 +337,7 @@ public final class SessionRunner {
         events.publish(search != null ? new PointStarted(index, 0, point.label(), plan, search)
                 : new PointStarted(index, Math.max(spec.points().size(), index + 1), point.label(), plan));
         RunMetrics metrics = new RunMetrics();
+        LoadDelivery delivery = new LoadDelivery();
         PointObserver.Point watched = observer.start(point.label(), spec.target(point).url());
         long start = System.nanoTime();
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
@@ -333,7 +347,7 @@ public final class SessionRunner {
                 events::publish);
         RuntimeException failure = null;
         RunOutcome outcome = null;
-        List<RecordSink> sinks = new ArrayList<>(List.of(metrics, live));
+        List<RecordSink> sinks = new ArrayList<>(List.of(metrics, delivery, live));
         try {
             sinks.addAll(run.sinks(info, start, metrics));
             sinks.add(recorder.pointSink(point, info, start));
@@ -354,8 +368,12 @@ public final class SessionRunner {
         }
         RunResult result = run.complete(metrics.result(held ? new RunInfo(info.label(), info.concurrency(),
                 info.rate(), (int) metrics.total()) : info));
+        // the one judgement of the point's numbers; every front end, the store and the pages read it from here
+        result = result.withVerdict(PointVerdict.judge(result, delivery.reading(plan.concurrency()),
+                plan.concurrency(), check.boundBy(), verdictLimits));
         PointObserver.Observed seen = watched.finish(result);
-        Map<String, Object> extraKeys = run.finished(result, check, seen.summaryKeys());
+        Map<String, Object> extraKeys = new LinkedHashMap<>(result.verdict().toMap());
+        extraKeys.putAll(run.finished(result, check, seen.summaryKeys()));
         if (seen.storedJson() != null) recorder.pointObserved(point, seen.storedJson());
         recorder.pointFinished(point, result, extraKeys);
         events.publish(new PointFinished(index, point.label(), result));
