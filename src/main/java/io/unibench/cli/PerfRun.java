@@ -226,6 +226,7 @@ final class PerfRun {
              AutoCloseable listening = listener != null ? events.subscribe(listener) : null) {
             points.cancels = cancels;
             session = new SessionRunner(spec, process.env(), process.debug(), stop, events, store, err).observe(server)
+                    .maxErrorRate(process.maxErrorRate())
                     .warmUpClient(process.clientWarmup() ? ClientWarmup.Budget.DEFAULT : null);
             Thread hook = process.installSignalHandler() ? installHook(reportWritten) : null;
             try {

@@ -36,6 +36,7 @@ public final class RunsCommand implements Runnable {
         m.put("run_id", r.runId());
         m.put("name", r.name());
         m.put("status", r.status());
+        m.put("verdict", r.verdict());
         m.put("started_at", Instant.ofEpochMilli(r.startedAt()).toString());
         m.put("ended_at", r.endedAt() == null ? null : Instant.ofEpochMilli(r.endedAt()).toString());
         m.put("model", r.model());

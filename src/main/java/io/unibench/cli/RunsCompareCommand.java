@@ -54,7 +54,7 @@ final class RunsCompareCommand extends RunsStoreCommand {
         if (json) {
             out().println(RunsCommand.JSON.writeValueAsString(result.toMap()));
         } else {
-            out().print(RunComparisonReport.render(base.row().label(), sides(result), RunComparison.METHOD));
+            out().print(RunComparisonReport.render(sideLabel(base.row()), sides(result), RunComparison.METHOD));
             out().flush();
         }
         return 0;
@@ -65,9 +65,15 @@ final class RunsCompareCommand extends RunsStoreCommand {
         List<RunComparisonReport.Side> sides = new ArrayList<>();
         char key = 'B';
         for (RunComparison.Pair p : result.pairs()) {
-            sides.add(new RunComparisonReport.Side(String.valueOf(key++), p.candidate().row().label(), p.rows(),
+            sides.add(new RunComparisonReport.Side(String.valueOf(key++), sideLabel(p.candidate().row()), p.rows(),
                     p.onlyBaseline(), p.onlyCandidate()));
         }
         return sides;
+    }
+
+    /** The run in one line, marked when its verdict is not valid: its numbers are compared, but not to be trusted. */
+    static String sideLabel(io.unibench.store.RunRow row) {
+        return row.verdict() == null || io.unibench.metrics.PointVerdict.isValid(row.verdict()) ? row.label()
+                : row.label() + " — NOT VALID: " + row.verdict();
     }
 }

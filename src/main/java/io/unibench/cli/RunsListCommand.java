@@ -63,12 +63,13 @@ final class RunsListCommand extends RunsStoreCommand {
             out().println("No stored runs match (store: " + store.location().display() + ").");
             return 0;
         }
-        TextTable t = new TextTable(List.of("Run", "Started (UTC)", "Status", "Name", "Model", "Target",
+        TextTable t = new TextTable(List.of("Run", "Started (UTC)", "Status", "Verdict", "Name", "Model", "Target",
                 "Requests", "OK", "Tags"), TextTable.Align.LEFT, TextTable.Align.LEFT, TextTable.Align.LEFT,
-                TextTable.Align.LEFT, TextTable.Align.LEFT, TextTable.Align.LEFT, TextTable.Align.RIGHT,
-                TextTable.Align.RIGHT, TextTable.Align.LEFT);
+                TextTable.Align.LEFT, TextTable.Align.LEFT, TextTable.Align.LEFT, TextTable.Align.LEFT,
+                TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.LEFT);
         for (RunRow r : rows) {
-            t.row(r.runId(), RunsCommand.time(r.startedAt()), r.status(), RunsCommand.nullToDash(r.name()),
+            t.row(r.runId(), RunsCommand.time(r.startedAt()), r.status(), RunsCommand.nullToDash(r.verdict()),
+                    RunsCommand.nullToDash(r.name()),
                     RunsCommand.nullToDash(r.model()),
                     RunsCommand.nullToDash(r.url()), Long.toString(r.requestCount()), Long.toString(r.successCount()),
                     String.join(",", r.tags()));

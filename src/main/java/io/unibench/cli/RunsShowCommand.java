@@ -47,6 +47,7 @@ final class RunsShowCommand extends RunsStoreCommand {
         RunRow row = r.row();
         o.println("Run:       " + row.runId() + (row.name() != null ? "  (" + row.name() + ")" : ""));
         o.println("Status:    " + row.status());
+        o.println("Verdict:   " + (row.verdict() != null ? row.verdict() : "- (not judged: stored before verdicts, or merged)"));
         o.println("Started:   " + RunsCommand.time(row.startedAt()) + " UTC"
                 + (row.endedAt() != null ? ", ended " + RunsCommand.time(row.endedAt()) + " UTC" : ""));
         o.println("Model:     " + row.model());
@@ -67,6 +68,10 @@ final class RunsShowCommand extends RunsStoreCommand {
                 && p.summary().has(io.unibench.metrics.Goodput.GOODPUT));
         List<String> header = new ArrayList<>(List.of("Point", "Requests", "Success", "RPS", "Gen/s", "Avg Lat (s)",
                 "Avg TTFT (ms)"));
+        boolean ttfct = r.points().stream().anyMatch(p -> p.summary() != null
+                && p.summary().hasNonNull(io.unibench.metrics.Summary.AVG_TTFCT));
+        if (ttfct) header.add("Avg TTFCT (ms)");
+        header.add("Verdict");
         if (goodput) header.add(4, "Goodput");
         TextTable.Align[] align = new TextTable.Align[header.size()];
         java.util.Arrays.fill(align, TextTable.Align.RIGHT);
@@ -83,13 +88,26 @@ final class RunsShowCommand extends RunsStoreCommand {
                         s.path("Success Rate (%)").asText() + "%", s.path("Req Throughput (req/s)").asText(),
                         s.path("Output Throughput (tok/s)").asText(), s.path("Avg Latency (s)").asText(),
                         s.path("Avg TTFT (ms)").asText()));
+                if (ttfct) cells.add(s.hasNonNull(io.unibench.metrics.Summary.AVG_TTFCT)
+                        ? s.path(io.unibench.metrics.Summary.AVG_TTFCT).asText() : "-");
+                cells.add(s.hasNonNull(io.unibench.metrics.PointVerdict.KEY)
+                        ? verdictCell(s) : "-");
                 if (goodput) cells.add(4, s.has(io.unibench.metrics.Goodput.GOODPUT)
                         ? s.path(io.unibench.metrics.Goodput.GOODPUT).asText() : "-");
             }
             t.row(cells.toArray(String[]::new));
         }
         o.print(t.render());
+        for (StoredPoint p : r.points()) { // the numbers behind each verdict that is not valid
+            if (p.summary() != null && p.summary().hasNonNull(io.unibench.metrics.PointVerdict.REASONS_KEY)) {
+                o.println(p.label() + ": " + p.summary().path(io.unibench.metrics.PointVerdict.REASONS_KEY).asText());
+            }
+        }
         o.flush();
         return 0;
+    }
+
+    private static String verdictCell(com.fasterxml.jackson.databind.JsonNode s) {
+        return s.path(io.unibench.metrics.PointVerdict.KEY).asText();
     }
 }

@@ -63,7 +63,8 @@ final class ScenarioSession {
             SessionRunner session = null;
             try (EventHub events = new EventHub()) {
                 if (wiring.listener() != null) events.subscribe(wiring.listener());
-                session = new SessionRunner(spec, env, false, stop, events, store, err).observe(wiring.server());
+                session = new SessionRunner(spec, env, false, stop, events, store, err).observe(wiring.server())
+                        .maxErrorRate(bench.maxErrorRatePercent());
                 wiring.started().accept(session);
                 return new ScenarioRunner(bench, spec, stop, err, wiring.shard(),
                         point -> wiring.levels().await(point, stop)).run(session);

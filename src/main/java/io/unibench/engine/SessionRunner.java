@@ -14,6 +14,8 @@ import io.unibench.engine.selfcheck.SelfCheck;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.GoodputMeter;
+import io.unibench.metrics.LoadDelivery;
+import io.unibench.metrics.PointVerdict;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -26,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -153,6 +156,7 @@ public final class SessionRunner {
     private ClientWarmup.Budget warmup;
     private final RunBudget budget; // --max-total-tokens, --max-cost; null = none
     private volatile String stopReason; // the budget's line once it stopped the run
+    private PointVerdict.Limits verdictLimits = PointVerdict.Limits.DEFAULT;
 
     /**
      * @param env      where API keys are read from
@@ -190,6 +194,15 @@ public final class SessionRunner {
      */
     public SessionRunner warmUpClient(ClientWarmup.Budget budget) {
         this.warmup = budget;
+        return this;
+    }
+
+    /**
+     * The limits of each point's {@link PointVerdict}: {@code --max-error-rate} (a percentage; null keeps the default
+     * 5 %). Set before {@link #run}.
+     */
+    public SessionRunner maxErrorRate(Double percent) {
+        this.verdictLimits = PointVerdict.Limits.DEFAULT.withMaxErrorRatePercent(percent);
         return this;
     }
 
@@ -345,6 +358,7 @@ public final class SessionRunner {
         RunMetrics metrics = new RunMetrics();
         // the spec's goodput objectives: each request judged as it ends, the count joins the point's result
         GoodputMeter goodput = spec.goodput() == null ? null : new GoodputMeter(spec.goodput());
+        LoadDelivery delivery = new LoadDelivery();
         PointObserver.Point watched = observer.start(point.label(), spec.target(point).url());
         long start = System.nanoTime();
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
@@ -356,7 +370,7 @@ public final class SessionRunner {
         RunOutcome outcome = null;
         String precise = null; // --target-precision's line once the point reached it
         String budgetBefore = stopReason;
-        List<RecordSink> sinks = new ArrayList<>(List.of(metrics, live));
+        List<RecordSink> sinks = new ArrayList<>(List.of(metrics, delivery, live));
         if (goodput != null) sinks.add(goodput);
         try {
             sinks.addAll(run.sinks(info, start, metrics));
@@ -388,9 +402,14 @@ public final class SessionRunner {
         RunResult result = metrics.result(held ? new RunInfo(info.label(), info.concurrency(), info.rate(),
                 (int) metrics.total()) : info);
         if (goodput != null) result = goodput.attach(result);
+        // the one judgement of the point's numbers; every front end, the store and the pages read it from here
+        result = result.withVerdict(PointVerdict.judge(result, delivery.reading(plan.concurrency()),
+                plan.concurrency(), check.boundBy(), verdictLimits));
         PointObserver.Observed seen = watched.finish(result);
-        // the summary's extra keys: the self-check's and the observer's (every front end's), then the front end's own
-        Map<String, Object> extraKeys = new java.util.LinkedHashMap<>(check.summaryKeys());
+        // the summary's extra keys: the verdict's, the self-check's and the observer's (every front end's), then the
+        // front end's own
+        Map<String, Object> extraKeys = new LinkedHashMap<>(result.verdict().toMap());
+        extraKeys.putAll(check.summaryKeys());
         extraKeys.putAll(seen.summaryKeys());
         extraKeys.putAll(run.finished(result));
         if (stoppedBy != null) extraKeys.put(STOPPED_BY_KEY, stoppedBy);

@@ -17,6 +17,8 @@ import java.util.Map;
  * @param errorTypes   error class → the error types the server named for it ({@code exceed_context_size_error}, or
  *                     {@code "a (3), b (1)"} when several); classes without any are absent
  * @param goodput      requests meeting the {@code --goodput} objectives per second; {@code null} without objectives
+ * @param verdict      whether the point's numbers can be trusted ({@link PointVerdict}); {@code null} until the session
+ *                     runner judged it
  */
 public record RunResult(
         RunInfo info,
@@ -31,7 +33,8 @@ public record RunResult(
         PhaseSummary phases,
         ServerVsClient serverVsClient,
         Map<String, String> errorTypes,
-        Goodput goodput) {
+        Goodput goodput,
+        PointVerdict verdict) {
 
     public RunResult {
         if (phases == null) phases = new PhaseSummary(List.of(), 0, 0);
@@ -40,6 +43,21 @@ public record RunResult(
         errors = Collections.unmodifiableMap(new LinkedHashMap<>(errors));
         sampleErrors = Collections.unmodifiableMap(new LinkedHashMap<>(sampleErrors));
         errorTypes = errorTypes == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(errorTypes));
+    }
+
+    /** A result not judged yet. */
+    public RunResult(RunInfo info, Summary summary, List<PercentileRow> percentiles, WorkloadThroughput workload,
+                     WorkloadTimeline timeline, Map<String, Long> errors, Map<String, String> sampleErrors,
+                     TraceSummary traces, List<TurnPositionRow> turnPositions, PhaseSummary phases,
+                     ServerVsClient serverVsClient, Map<String, String> errorTypes, Goodput goodput) {
+        this(info, summary, percentiles, workload, timeline, errors, sampleErrors, traces, turnPositions, phases,
+                serverVsClient, errorTypes, goodput, null);
+    }
+
+    /** This result with its verdict. */
+    public RunResult withVerdict(PointVerdict v) {
+        return new RunResult(info, summary, percentiles, workload, timeline, errors, sampleErrors, traces,
+                turnPositions, phases, serverVsClient, errorTypes, goodput, v);
     }
 
     /** A result without goodput. */
@@ -54,7 +72,7 @@ public record RunResult(
     /** This result with its goodput. */
     public RunResult withGoodput(Goodput g) {
         return new RunResult(info, summary, percentiles, workload, timeline, errors, sampleErrors, traces,
-                turnPositions, phases, serverVsClient, errorTypes, g);
+                turnPositions, phases, serverVsClient, errorTypes, g, verdict);
     }
 
     /** A result without the server's timings and error types. */

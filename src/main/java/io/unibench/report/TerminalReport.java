@@ -43,6 +43,7 @@ public final class TerminalReport {
         StringBuilder sb = new StringBuilder();
         boolean inputOnly = InputOnlyReport.applies(runs);
         sb.append(inputOnly ? InputOnlyReport.TITLE : "Performance Test Summary Report").append("\n\n");
+        sb.append(verdicts(runs));
 
         if (basicInfo != null && !basicInfo.isEmpty()) {
             TextTable info = new TextTable(null, L, L);
@@ -134,6 +135,21 @@ public final class TerminalReport {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * The points' verdicts, heading the report: "Verdict: valid", or one line per point of a sweep ("Verdict [c4]:
+     * load-not-delivered (…the numbers…)"); empty when no point was judged.
+     */
+    static String verdicts(List<RunResult> runs) {
+        StringBuilder sb = new StringBuilder();
+        for (RunResult r : runs) {
+            if (r.verdict() == null) continue;
+            String line = r.verdict().line();
+            sb.append(runs.size() == 1 ? line : "Verdict [" + r.info().label() + "]:" + line.substring("Verdict:".length()))
+                    .append('\n');
+        }
+        return sb.isEmpty() ? "" : sb.append('\n').toString();
     }
 
     private static void section(StringBuilder sb, String title, TextTable table) {

@@ -1,5 +1,6 @@
 package io.unibench.schedule;
 
+import io.unibench.metrics.PointVerdict;
 import io.unibench.store.RunStore;
 
 import java.sql.SQLException;
@@ -66,12 +67,29 @@ public final class AlertEvaluator {
             return new Observation(round.roundId(), now, null, f.runId(), "only " + ok + " successful request(s), "
                     + "fewer than min_successes " + rule.minSuccesses());
         }
+        String untrusted = untrusted(rule.metric().name(), f.point().summary());
+        if (untrusted != null) return new Observation(round.roundId(), now, null, f.runId(), "verdict: " + untrusted);
         Double v = rule.metric().of(f.point(), f.price());
         if (v == null) {
             return new Observation(round.roundId(), now, null, f.runId(), "the run has no " + rule.metric().label()
                     + (rule.metric().name().equals("cost_per_1k") ? " (the provider has no price)" : ""));
         }
         return new Observation(round.roundId(), now, v, f.runId(), null);
+    }
+
+    /**
+     * The reasons of a point's verdict ({@link PointVerdict}) that make its value of {@code metric} untrustworthy,
+     * "; "-joined, or null when none does (valid, or judged before verdicts existed): a rule never pages on such a
+     * round, its value is no data. Two reasons do not silence a rule: {@code errors} for {@code success_rate} and
+     * {@code error_rate} (the errors are what they measure), and {@code too-few-samples} for any rule (a round's
+     * sample size is the rule's {@code min_successes}: a small inspection round's p99 has no interval, yet its
+     * rules were written for it).
+     */
+    static String untrusted(String metric, com.fasterxml.jackson.databind.JsonNode summary) {
+        List<String> reasons = new ArrayList<>(PointVerdict.reasonsOf(summary.path(PointVerdict.KEY).asText(null)));
+        if (metric.equals("success_rate") || metric.startsWith("error_rate")) reasons.remove(PointVerdict.ERRORS);
+        reasons.remove(PointVerdict.TOO_FEW_SAMPLES);
+        return reasons.isEmpty() ? null : String.join("; ", reasons);
     }
 
     private Outcome step(Schedule schedule, AlertRule rule, Target t, Observation o, AlertsDocument alerts, Round round)

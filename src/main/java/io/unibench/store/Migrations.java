@@ -31,7 +31,7 @@ final class Migrations {
     static final List<String> FILES = List.of("V1__run_history.sql", "V2__stale_connection_retry.sql", "V3__server_words.sql",
             "V7__point_details.sql", "V9__run_queue.sql", "V10__schedules_alerts.sql", "V11__server_metrics.sql",
             "V12__run_shards.sql", "V13__run_parent.sql", "V15__merged_runs.sql", "V16__cached_token_field.sql",
-            "V17__group_parts.sql", "V21__reasoning.sql");
+            "V17__group_parts.sql", "V21__reasoning.sql", "V22__run_verdict.sql");
     private static final long ADVISORY_LOCK_KEY = 0x756e6962656e6368L; // "unibench"
 
     private Migrations() {}

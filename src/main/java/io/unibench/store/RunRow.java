@@ -9,10 +9,11 @@ import java.util.List;
  * @param endedAt      epoch ms, or null while running
  * @param requestCount stored request rows (live while running)
  * @param statusReason why it failed, was cancelled or interrupted (one line), or null
+ * @param verdict      "valid", or the union of its points' verdict reasons (metrics.PointVerdict); null when not judged
  */
 public record RunRow(String runId, String name, String model, String url, String status, long startedAt,
                      Long endedAt, long requestCount, long successCount, List<String> tags, String configKey,
-                     String statusReason) {
+                     String statusReason, String verdict) {
     /** Waiting in the service's queue (created by {@code POST /api/runs}, not started yet). */
     public static final String QUEUED = "queued";
     public static final String RUNNING = "running";
@@ -29,6 +30,13 @@ public record RunRow(String runId, String name, String model, String url, String
 
     public RunRow {
         tags = List.copyOf(tags);
+    }
+
+    /** A run not judged (stored before verdicts, or merged from shards). */
+    public RunRow(String runId, String name, String model, String url, String status, long startedAt, Long endedAt,
+                  long requestCount, long successCount, List<String> tags, String configKey, String statusReason) {
+        this(runId, name, model, url, status, startedAt, endedAt, requestCount, successCount, tags, configKey,
+                statusReason, null);
     }
 
     public RunRow(String runId, String name, String model, String url, String status, long startedAt, Long endedAt,

@@ -13,7 +13,7 @@ import java.util.Map;
 /** Reading runs and their points into values, inside a transaction: the columns, the rows, their tags. */
 final class RunRows {
     static final String RUN_COLUMNS = "r.run_id, r.name, r.model, r.url, r.status, r.started_at, "
-            + "r.ended_at, r.request_count, r.success_count, r.config_key, r.status_reason";
+            + "r.ended_at, r.request_count, r.success_count, r.config_key, r.status_reason, r.verdict";
     static final String POINT_COLUMNS = "point_index, label, concurrency, rate, number, started_at, "
             + "summary_json, percentiles_json, workload_json, errors_json, traces_json, turn_positions_json, "
             + "phases_json, timeline_json";
@@ -24,13 +24,13 @@ final class RunRows {
     static List<RunRow> runs(Connection c, String sql, Object... args) throws SQLException {
         List<Object[]> raw = Sql.query(c, sql, rs -> new Object[] {rs.getString(1), rs.getString(2), rs.getString(3),
                 rs.getString(4), rs.getString(5), rs.getLong(6), Sql.optLong(rs, 7), rs.getLong(8), rs.getLong(9),
-                rs.getString(10), rs.getString(11)}, args);
+                rs.getString(10), rs.getString(11), rs.getString(12)}, args);
         Map<String, List<String>> tags = tags(c, raw.stream().map(r -> (String) r[0]).toList());
         List<RunRow> rows = new ArrayList<>(raw.size());
         for (Object[] r : raw) {
             rows.add(new RunRow((String) r[0], (String) r[1], (String) r[2], (String) r[3], (String) r[4],
                     (Long) r[5], (Long) r[6], (Long) r[7], (Long) r[8], tags.getOrDefault((String) r[0], List.of()),
-                    (String) r[9], (String) r[10]));
+                    (String) r[9], (String) r[10], (String) r[11]));
         }
         return rows;
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.metrics.PointVerdict;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunResult;
@@ -77,6 +78,12 @@ final class RunWrites {
 
     void savePointResult(String runId, int index, RunResult r, Map<String, Object> extraSummaryKeys)
             throws SQLException {
+        Object verdict = r.verdict() != null ? r.verdict().verdict() : extraSummaryKeys.get(PointVerdict.KEY);
+        if (verdict instanceof String v) { // the run's verdict: the union of its points' (PointVerdict.combine)
+            db.write(c -> Sql.update(c, "UPDATE runs SET verdict = ? WHERE run_id = ?", PointVerdict.combine(
+                    java.util.Arrays.asList(Sql.first(c, "SELECT verdict FROM runs WHERE run_id = ?",
+                            rs -> rs.getString(1), runId), v)), runId));
+        }
         update("UPDATE run_points SET summary_json = ?, percentiles_json = ?, workload_json = ?, errors_json = ?, "
                         + "traces_json = ?, turn_positions_json = ?, phases_json = ?, timeline_json = ? "
                         + "WHERE run_id = ? AND point_index = ?",

@@ -69,7 +69,8 @@ final class RunControl {
         String id;
         if (spec != null) {
             var t = spec.spec().targets().getFirst();
-            id = store.createRun(new RunStart(spec.spec().name(), tags, t.model(), t.historyUrl(), spec.tree(), Map.of()), owner, System.currentTimeMillis(), RunRow.QUEUED);
+            id = store.createRun(new RunStart(spec.spec().name(), tags, t.model(), t.historyUrl(), spec.tree(),
+                    Map.of()), owner, System.currentTimeMillis(), RunRow.QUEUED);
             queue.submit(id, spec.spec(), spec.tree());
         } else {
             ScenarioDocument doc = document(ctx);

@@ -65,6 +65,9 @@ class RunEndToEndTest {
         assertThat(o.exit()).as(o.err()).isZero();
         ScenarioResults r = o.results();
         assertThat(r.series()).hasSize(2);
+        // each level's verdict heads the report (6 requests: too few for a p99's interval, whatever the machine did)
+        assertThat(o.out()).containsPattern("\nVerdict \\[fast/qa/parallel_1\\]: [a-z; -]*too-few-samples");
+        assertThat(o.out().indexOf("Verdict [")).isLessThan(o.out().indexOf("fast × qa ("));
 
         Comparison.Table t = Comparison.of("qa", r.series());
         assertThat(t.providers()).containsExactly("fast", "slow");

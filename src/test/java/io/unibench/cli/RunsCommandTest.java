@@ -90,6 +90,9 @@ class RunsCommandTest {
             assertThat(rows.get(0).get("run_id").asText()).isEqualTo(bId); // newest first
             assertThat(rows.get(0).get("status").asText()).isEqualTo("finished");
             assertThat(rows.get(0).get("request_count").asLong()).isEqualTo(14);
+            // 6 and 8 requests: too few for a p99's interval whatever else the machine did (the verdict, stored)
+            assertThat(rows.get(0).get("verdict").asText()).contains("too-few-samples");
+            assertThat(CliHarness.main("runs", "list", "--db", db).out()).contains("Verdict").contains("too-few-samples");
             CliHarness.Run tagged = CliHarness.main("runs", "list", "--db", db, "--tag", "h100");
             assertThat(tagged.out()).contains(a).doesNotContain(bId);
             assertThat(CliHarness.main("runs", "list", "--db", db, "--model", "nomatch").out()).contains("No stored runs");
@@ -99,6 +102,9 @@ class RunsCommandTest {
             CliHarness.Run show = CliHarness.main("runs", "show", a, "--db", db);
             assertThat(show.out()).contains("Status:    finished", "h100, nightly", "java_version", "local_address",
                     "dataset_checksum", "parallel_2_number_6", "parallel_4_number_8");
+            assertThat(show.out()).containsPattern("Verdict: +[a-z; -]*too-few-samples")
+                    .contains("parallel_2_number_6: ").contains("too-few-samples: p1, p5, p10, p25, p75, p90, p95, p99 "
+                            + "need up to 368 successful requests for a 95% CI, the point has 6");
 
             // the stored report equals the one perf printed, every number of every table (the same aggregation over
             // the same records in the same, finish, order: replies of 1–32 tokens finish out of issue order)
@@ -111,6 +117,7 @@ class RunsCommandTest {
             assertThat(compare.exit()).as(compare.err()).isZero();
             assertThat(compare.out()).contains("A (baseline): " + a, "B: " + bId, "parallel_2 — concurrency 2",
                     "Avg Latency (s)", "p95 TTFT (ms)", "p99 TTFT (ms)", "p99 needs ≥ 368 requests a side");
+            assertThat(compare.out()).containsPattern("A \\(baseline\\): " + a + " .* — NOT VALID: [a-z; -]*too-few-samples");
             JsonNode cmp = JSON.readTree(CliHarness.main("runs", "compare", a, bId, "--db", db, "--json").out());
             JsonNode total = stream(cmp.get("rows")).filter(r -> r.get("metric").asText().equals("Total Requests"))
                     .findFirst().orElseThrow();

@@ -108,6 +108,43 @@ class SessionRunnerTest {
         final List<RunEvent> events = new CopyOnWriteArrayList<>();
     }
 
+    /**
+     * A point offered 100 req/s on a schedule, at most one in flight, against a simulator that takes 150 ms a request:
+     * the schedule runs away from the sends (each request later than the one before, whatever the machine's speed),
+     * so the verdict is load-not-delivered, with the figures in the point's summary keys.
+     */
+    @Test
+    void aSaturatedScheduleAgainstASlowSimulatorDidNotDeliverItsLoad() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(150).withItlMs(0))) {
+            StopSignal stop = new StopSignal();
+            Front front = new Front(stop);
+            List<Map<String, Object>> stored = new CopyOnWriteArrayList<>();
+            SessionRunner.Recorder recorder = new SessionRunner.Recorder() {
+                @Override public RecordSink pointSink(RunSpec.Point point, RunInfo info, long originNanos) {
+                    return record -> { };
+                }
+                @Override public void pointFinished(RunSpec.Point point, RunResult result, Map<String, Object> extra) {
+                    stored.add(extra);
+                }
+                @Override public void targetFinished(int target, boolean interrupted) {}
+            };
+            SessionRunner.Result result;
+            try (EventHub hub = new EventHub()) {
+                result = new SessionRunner(spec(sim.baseUrl() + "/v1/chat/completions", false,
+                        new LoadPlan(1, 10, 100, null, 0)), Map.of(), false, stop, hub, recorder,
+                        new PrintWriter(new StringWriter())).maxErrorRate(50.0).run(front);
+            }
+            var verdict = result.points().getFirst().verdict();
+            assertThat(io.unibench.metrics.PointVerdict.reasonsOf(verdict.verdict())).contains("load-not-delivered");
+            assertThat(verdict.dispatchLagP99Ms()).isGreaterThan(100); // the last request waited for 9 before it
+            assertThat(verdict.deliveredRate()).isLessThan(verdict.offeredRate());
+            assertThat(stored).singleElement().satisfies(keys -> assertThat(keys)
+                    .containsEntry("Verdict", verdict.verdict())
+                    .containsKeys("Verdict Reasons", "Offered Rate (req/s)", "Delivered Rate (req/s)",
+                            "Dispatch Lag p99 (ms)", "Mean In-Flight", "Client CPU Avg (%)"));
+        }
+    }
+
     @Test
     void everyPointRunsInOrderAndTheLiveEventsTellItFromStartToFinish() throws Exception {
         try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(0))) {

@@ -13,6 +13,7 @@ import io.unibench.metrics.Outcome;
 import io.unibench.metrics.PhaseTimes;
 import io.unibench.metrics.Position;
 import io.unibench.metrics.RequestFields;
+import io.unibench.metrics.PointVerdict;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
@@ -163,6 +164,29 @@ abstract class RunStoreContract {
         }
         assertThat(seen).containsExactlyElementsOf(ids(RunFilter.all(10))).containsExactlyInAnyOrderElementsOf(all);
         assertThat(store.list(new RunFilter(null, null, null, List.of(), null, null, null, 2, after))).isEmpty();
+    }
+
+    @Test
+    void aRunsVerdictIsTheUnionOfItsPointsVerdictsAndEachPointKeepsItsOwn() throws Exception {
+        List<RequestRecord> records = TestStores.records(40, BASE, 4);
+        String id = store.createRun(start("judged", "m", "u", List.of()), me, 1_000);
+        String unjudged = storeRun(start("unjudged", "m", "u", List.of()), records, 2_000);
+        PointVerdict few = new PointVerdict("too-few-samples", List.of("too-few-samples: p99 needs 368"), null, 2.0,
+                null, 4.0);
+        PointVerdict valid = new PointVerdict("valid", List.of(), null, 2.0, null, 4.0);
+        store.addPoint(id, 0, INFO, 1_000);
+        store.savePointResult(id, 0, result(records).withVerdict(valid), valid.toMap());
+        assertThat(store.run(id).row().verdict()).isEqualTo("valid");
+        store.addPoint(id, 1, new RunInfo("parallel_8_number_60", 8, -1, 60), 1_000);
+        store.savePointResult(id, 1, result(records).withVerdict(few), few.toMap());
+
+        assertThat(store.run(id).row().verdict()).isEqualTo("too-few-samples");
+        assertThat(store.list(new RunFilter(null, null, null, List.of(), null, null, null, 10, null)))
+                .filteredOn(r -> r.runId().equals(id)).singleElement().extracting(RunRow::verdict)
+                .isEqualTo("too-few-samples");
+        assertThat(store.run(id).points().get(1).summary().path("Verdict Reasons").asText())
+                .isEqualTo("too-few-samples: p99 needs 368");
+        assertThat(store.run(unjudged).row().verdict()).isNull();
     }
 
     @Test

@@ -103,6 +103,15 @@ class WebPagesTest extends WebFixtureTest {
     }
 
     @Test
+    void theVerdictIsABadgeOnTheRunPageAndMarksInvalidSidesOfACompare() throws Exception {
+        // 12 and 16 requests per point: too few for a p99's 95% interval, whatever else the machine did
+        Document run = page("/runs/" + f.runIds.get(0));
+        assertThat(run.select("h1 .badge.verdict-invalid").text()).startsWith("not valid: ").contains("too-few-samples");
+        Document cmp = page("/compare?a=" + f.runIds.get(0) + "&b=" + f.runIds.get(1));
+        assertThat(cmp.select(".side .badge.verdict-invalid")).hasSize(2);
+    }
+
+    @Test
     void htmlReportIsSelfContained() throws Exception {
         Document d = page("/api/runs/" + f.runIds.get(0) + "/report.html");
         assertThat(d.select("script[src], link[rel=stylesheet]")).isEmpty();

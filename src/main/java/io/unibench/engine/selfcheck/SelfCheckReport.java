@@ -140,6 +140,16 @@ public record SelfCheckReport(double cpuAvgShare, double cpuMaxShare, double cpu
      */
     public String warningLine() {
         if (!bottleneck()) return null;
+        String line = "Warning: " + WARNING + " (" + boundBy() + ")";
+        return notes() == null ? line : line + "; " + notes();
+    }
+
+    /**
+     * The figures that made the client the bottleneck, for the verdict's {@code client-bound} reason: "client CPU avg
+     * 91% of 2 cores > 40%; timing lag p99 21.0 ms > 5.0 ms; over the steady 12.3 s"; null when it was not.
+     */
+    public String boundBy() {
+        if (!bottleneck()) return null;
         String cpu = cpuHigh() || Double.isNaN(waitShare)
                 ? String.format(Locale.ROOT, "client CPU avg %.0f%% of %d cores > %.0f%%", cpuAvgShare * 100, cores,
                         thresholds.cpuShare() * 100)
@@ -148,8 +158,7 @@ public record SelfCheckReport(double cpuAvgShare, double cpuMaxShare, double cpu
         String why = String.format(Locale.ROOT, "%s; timing lag p99 %.1f ms > %.1f ms", cpu, lagP99Millis(),
                 thresholds.lagP99Millis());
         if (!Double.isNaN(windowSeconds)) why += String.format(Locale.ROOT, "; over the steady %.1f s", windowSeconds);
-        String line = "Warning: " + WARNING + " (" + why + ")";
-        return notes() == null ? line : line + "; " + notes();
+        return why;
     }
 
     /**

@@ -41,6 +41,7 @@ public final class ScenarioReport {
                         : c.concurrency().levels(), limit, c.connectionPool(),
                 c.concurrency().holdSeconds() != null ? ", each level held " + num(c.concurrency().holdSeconds(), 2) + " s"
                         : ""));
+        verdicts(sb, results);
         for (ScenarioResults.Series s : results.series()) {
             sb.append(s.provider().name()).append(" × ").append(s.scenario().name()).append(" (")
                     .append(s.scenario().type().name().toLowerCase(Locale.ROOT))
@@ -75,6 +76,19 @@ public final class ScenarioReport {
         }
         if (results.stopped()) sb.append("Interrupted: the report is partial.\n");
         return sb.toString();
+    }
+
+    /** The levels' verdicts heading the report: "Verdict [local/chat/parallel_4]: valid", one line per level. */
+    private static void verdicts(StringBuilder sb, ScenarioResults results) {
+        int before = sb.length();
+        for (ScenarioResults.Series s : results.series()) {
+            for (ScenarioResults.Level l : s.levels()) {
+                if (l.result().verdict() == null) continue;
+                sb.append("Verdict [").append(l.result().info().label()).append("]:")
+                        .append(l.result().verdict().line().substring("Verdict:".length())).append('\n');
+            }
+        }
+        if (sb.length() > before) sb.append('\n');
     }
 
     /** "Cost per completed task": every request's cost (failures included) per success and per finished conversation. */
