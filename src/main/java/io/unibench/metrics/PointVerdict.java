@@ -42,6 +42,17 @@ public record PointVerdict(String verdict, List<String> reasons, Double offeredR
     public static final String DISPATCH_LAG_P99 = "Dispatch Lag p99 (ms)";
     public static final String MEAN_IN_FLIGHT = "Mean In-Flight";
 
+    /**
+     * A closed loop's mean in-flight is judged only once the steady window holds this many sends per worker: with
+     * fewer, the gaps at the window's edges and one worker's turnaround on a busy machine weigh more than the load.
+     */
+    public static final int MIN_SENDS_PER_WORKER = 5;
+    /**
+     * An open loop's delivered rate is held against the offered one only from this many scheduled requests: with
+     * fewer, one late send moves the measured rate by more than the margin. The dispatch lag rule needs no minimum.
+     */
+    public static final int MIN_SCHEDULED_FOR_RATE = 20;
+
     public PointVerdict {
         reasons = List.copyOf(reasons);
     }
@@ -79,7 +90,7 @@ public record PointVerdict(String verdict, List<String> reasons, Double offeredR
 
         List<String> notDelivered = new ArrayList<>();
         if (load.open()) {
-            if (load.offeredRate() != null && load.deliveredRate() != null
+            if (load.offeredRate() != null && load.deliveredRate() != null && load.sent() >= MIN_SCHEDULED_FOR_RATE
                     && load.deliveredRate() < load.offeredRate() * (1 - limits.rateMargin())) {
                 notDelivered.add(String.format(Locale.ROOT, "delivered %.2f req/s < offered %.2f req/s − %s%%",
                         load.deliveredRate(), load.offeredRate(), pct(limits.rateMargin())));
@@ -89,6 +100,7 @@ public record PointVerdict(String verdict, List<String> reasons, Double offeredR
                         load.dispatchLagP99Ms(), num(limits.dispatchLagP99Ms())));
             }
         } else if (!result.multiTurn() && load.meanInFlight() != null
+                && load.sent() - Math.max(concurrency, 1) + 1 >= (long) MIN_SENDS_PER_WORKER * Math.max(concurrency, 1)
                 && load.meanInFlight() < concurrency * (1 - limits.inFlightMargin())) {
             notDelivered.add(String.format(Locale.ROOT, "mean in-flight %.2f < %s%% of the concurrency %d over the "
                     + "steady %.1f s", load.meanInFlight(), pct(1 - limits.inFlightMargin()), concurrency,

@@ -140,6 +140,14 @@ class PointVerdictTest {
     }
 
     @Test
+    void aClosedLoopOfAFewSendsPerWorkerIsNotJudgedOnItsInFlight() {
+        // the same idle workers, but 2 sends each: the window's edges outweigh the load, so no delivery reason
+        PointVerdict v = judge(closedLoop(4, 2, 125, 0), 4);
+        assertThat(v.meanInFlight()).isLessThan(4 * 0.9);
+        assertThat(v.reasons()).noneMatch(r -> r.startsWith("load-not-delivered"));
+    }
+
+    @Test
     void tenRequestsAreTooFewForTheReportedPercentilesIntervals() {
         PointVerdict v = judge(closedLoop(1, 10, 0.1, 0), 1);
         assertThat(v.verdict()).isEqualTo("too-few-samples");
