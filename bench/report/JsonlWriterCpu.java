@@ -5,7 +5,7 @@ import io.unibench.metrics.Position;
 import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.Timing;
 import io.unibench.metrics.Tokens;
-import io.unibench.report.RequestsJsonlWriter;
+import io.unibench.output.RequestsJsonlWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
-import io.unibench.report.EvalscopeFiles;
+import io.unibench.output.EvalscopeFiles;
 import io.unibench.report.TerminalReport;
 
 import java.lang.management.ManagementFactory;

@@ -19,10 +19,12 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The import arrows of {@code src/main/java} against the package table of {@code ARCHITECTURE.md}, which is the one
- * place the allowed arrows are written: every {@code import} line and fully qualified {@code io.unibench.x.Y}
+ * The import arrows of {@code src/main/java}. The allowed arrows are frozen here, in {@link #MATRIX} (room → the rooms
+ * it may use; a room is a top-level folder under {@code io/unibench}, its sub-packages included), so that widening an
+ * arrow is a visible change to this test; {@code ARCHITECTURE.md}'s package table documents them and must agree
+ * ({@link #theMarkdownTableIsTheMatrix}). Every {@code import} line and fully qualified {@code io.unibench.x.Y}
  * reference (comments included: a {@code {@link}} is a dependency too) must point into the file's own room, the
- * root package, or a room its row's "may use" column names.
+ * root package, or a room its row allows; and the arrows the files actually make between rooms must form no cycle.
  */
 class ArchitectureTest {
     private static final Path ROOT = Path.of("src/main/java");
@@ -33,15 +35,35 @@ class ArchitectureTest {
     private static final Pattern ROW = Pattern.compile("^\\|\\s*`([a-z0-9.]+)`\\s*\\|.*\\|([^|]*)\\|\\s*$");
     private static final Pattern NAME = Pattern.compile("`([a-z0-9.]+)`");
 
+    /**
+     * Room → the rooms it may use ({@value #EVERYTHING}: every room; a front end's, and no room may use it back). The
+     * one place an arrow is allowed: change it here and in ARCHITECTURE.md's table in the same commit, and say why.
+     */
+    static final Map<String, Set<String>> MATRIX = matrix(
+            "cli", Set.of(EVERYTHING),
+            "workload", Set.of("tokenizer"),
+            "tokenizer", Set.of(),
+            "engine", Set.of("client", "metrics", "scrape", "tokenizer", "workload"),
+            "client", Set.of("net"),
+            "net", Set.of(),
+            "metrics", Set.of(),
+            "output", Set.of("metrics"),
+            "report", Set.of("metrics", "output", "scenario", "scrape"),
+            "store", Set.of("metrics"),
+            "sim", Set.of("net", "tokenizer"),
+            "scenario", Set.of("client", "engine", "metrics", "output", "tokenizer", "workload"),
+            "web", Set.of("engine", "metrics", "report", "scenario", "schedule", "store"),
+            "schedule", Set.of("engine", "metrics", "report", "scenario", "store"),
+            "check", Set.of("client", "engine", "metrics", "scrape"),
+            "scrape", Set.of());
+
     @Test
-    void everyMainFileKeepsToTheTable() throws IOException {
-        Map<String, Set<String>> table = table(Files.readString(Path.of("ARCHITECTURE.md")));
+    void everyMainFileKeepsToTheMatrix() throws IOException {
         List<String> violations = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(ROOT)) {
-            files.filter(f -> f.toString().endsWith(".java")).sorted()
-                    .forEach(f -> violations.addAll(violations(table, f.toString(), read(f))));
+        for (Map.Entry<String, String> f : mainSources().entrySet()) {
+            violations.addAll(violations(MATRIX, f.getKey(), f.getValue()));
         }
-        assertThat(violations).as("arrows ARCHITECTURE.md does not allow").isEmpty();
+        assertThat(violations).as("arrows ArchitectureTest.MATRIX does not allow").isEmpty();
     }
 
     /**
@@ -118,30 +140,74 @@ class ArchitectureTest {
     }
 
     @Test
-    void everyPackageHasARow() throws IOException {
-        Map<String, Set<String>> table = table(Files.readString(Path.of("ARCHITECTURE.md")));
+    void noCycleBetweenTopLevelFoldersInTheActualImports() throws IOException {
+        Map<String, Map<String, String>> arrows = new LinkedHashMap<>();
+        for (Map.Entry<String, String> f : mainSources().entrySet()) arrows(arrows, f.getKey(), f.getValue());
+        assertThat(arrows).as("rooms seen").containsKeys("engine", "report", "scenario");
+        assertThat(cycle(arrows)).as("a cycle between top-level folders, each arrow with a file that makes it")
+                .isEmpty();
+    }
+
+    @Test
+    void everyFolderHasARowAndEveryRowAFolder() throws IOException {
         try (Stream<Path> dirs = Files.list(ROOT.resolve("io/unibench"))) {
             List<String> packages = dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString()).toList();
-            assertThat(packages).isNotEmpty();
-            assertThat(table.keySet()).containsAll(packages);
+            assertThat(MATRIX.keySet()).containsExactlyInAnyOrderElementsOf(packages);
         }
     }
 
     @Test
-    void theTableIsReadAsWritten() throws IOException {
+    void theMarkdownTableIsTheMatrix() throws IOException {
         Map<String, Set<String>> table = table(Files.readString(Path.of("ARCHITECTURE.md")));
-        assertThat(table.get("cli")).containsExactly(EVERYTHING);
-        assertThat(table.get("metrics")).isEmpty();
-        assertThat(table.get("store")).containsExactly("metrics");
-        assertThat(table.get("engine")).contains("client", "metrics").doesNotContain("store", "report", "cli");
+        List<String> differences = new ArrayList<>();
+        Set<String> rooms = new java.util.TreeSet<>(MATRIX.keySet());
+        rooms.addAll(table.keySet());
+        for (String room : rooms) {
+            Set<String> written = table.get(room), frozen = MATRIX.get(room);
+            if (written == null || !written.equals(frozen)) {
+                differences.add(room + ": ARCHITECTURE.md says " + (written == null ? "no row" : new java.util.TreeSet<>(written))
+                        + ", ArchitectureTest.MATRIX " + (frozen == null ? "no row" : new java.util.TreeSet<>(frozen)));
+            }
+        }
+        assertThat(differences).as("ARCHITECTURE.md's package table (its \"may use\" column) against MATRIX")
+                .isEmpty();
     }
 
     @Test
-    void theTableHasNoCycle() throws IOException {
-        Map<String, Set<String>> table = table(Files.readString(Path.of("ARCHITECTURE.md")));
-        for (String room : table.keySet()) {
-            assertThat(reachable(table, room)).as("rooms %s reaches through its arrows", room).doesNotContain(room);
+    void theMatrixIsReadAsWritten() {
+        assertThat(MATRIX.get("cli")).containsExactly(EVERYTHING);
+        assertThat(MATRIX.get("metrics")).isEmpty();
+        assertThat(MATRIX.get("store")).containsExactly("metrics");
+        assertThat(MATRIX.get("engine")).contains("client", "metrics").doesNotContain("store", "report", "cli");
+        assertThat(MATRIX.get("scenario")).as("scenario writes no view").doesNotContain("report");
+        assertThat(table("| `a` | exists | x | `b`, `c` |\n| `d` | exists | y | everything |\n| `e` | exists | z | — |"))
+                .isEqualTo(Map.of("a", Set.of("b", "c"), "d", Set.of(EVERYTHING), "e", Set.of()));
+    }
+
+    @Test
+    void theMatrixHasNoCycle() {
+        for (String room : MATRIX.keySet()) {
+            assertThat(reachable(MATRIX, room)).as("rooms %s reaches through its arrows", room).doesNotContain(room);
         }
+    }
+
+    @Test
+    void aCycleIsNamedWithItsPathAndTheFilesThatMakeIt() {
+        Map<String, Map<String, String>> arrows = new LinkedHashMap<>();
+        arrows(arrows, "scenario/ScenarioRunner.java", """
+                package io.unibench.scenario;
+                import io.unibench.metrics.RunResult;
+                import io.unibench.report.EvalscopeFiles;
+                """);
+        arrows(arrows, "report/scenario/Comparison.java", """
+                package io.unibench.report.scenario;
+                import io.unibench.scenario.BenchConfig;
+                """);
+        arrows(arrows, "metrics/RunResult.java", "package io.unibench.metrics;\nimport io.unibench.Moments;\n");
+        assertThat(cycle(arrows)).isEqualTo("report → scenario (report/scenario/Comparison.java:2)"
+                + " → report (scenario/ScenarioRunner.java:3)");
+        arrows.get("scenario").remove("report");
+        assertThat(cycle(arrows)).isEmpty();
     }
 
     @Test
@@ -216,7 +282,7 @@ class ArchitectureTest {
                 if (pkg.group(1) == null) return out; // the root package (BadInputException) uses nothing of ours
                 own = room(table, pkg.group(1));
                 if (own == null) {
-                    out.add(file + ":" + (i + 1) + ": io.unibench." + pkg.group(1) + " has no row in ARCHITECTURE.md");
+                    out.add(file + ":" + (i + 1) + ": io.unibench." + pkg.group(1) + " has no row in ArchitectureTest.MATRIX");
                     return out;
                 }
                 continue;
@@ -226,7 +292,7 @@ class ArchitectureTest {
                 String target = room(table, ref.group(1));
                 String where = file + ":" + (i + 1) + ": ";
                 if (target == null) {
-                    out.add(where + "io.unibench." + ref.group(1) + " has no row in ARCHITECTURE.md ("
+                    out.add(where + "io.unibench." + ref.group(1) + " has no row in ArchitectureTest.MATRIX ("
                             + lines[i].trim() + ")");
                 } else if (own != null && !target.equals(own) && !table.get(own).contains(EVERYTHING)
                         && !table.get(own).contains(target)) {
@@ -235,6 +301,93 @@ class ArchitectureTest {
             }
         }
         return out;
+    }
+
+    /** Every main source file by its path relative to {@link #ROOT}'s parent, in path order. */
+    private static Map<String, String> mainSources() throws IOException {
+        Map<String, String> sources = new java.util.TreeMap<>();
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            files.filter(f -> f.toString().endsWith(".java")).forEach(f -> sources.put(f.toString(), read(f)));
+        }
+        assertThat(sources).isNotEmpty();
+        return sources;
+    }
+
+    /**
+     * Adds the arrows between top-level folders that {@code source} makes to {@code arrows} (folder → folder it uses →
+     * the first {@code file:line} making that arrow). The root package is no room (everyone may use it).
+     */
+    static void arrows(Map<String, Map<String, String>> arrows, String file, String source) {
+        String[] lines = source.split("\n", -1);
+        String own = null;
+        for (int i = 0; i < lines.length; i++) {
+            Matcher pkg = PACKAGE.matcher(lines[i]);
+            if (pkg.find()) {
+                if (pkg.group(1) == null) return;
+                own = folder(pkg.group(1));
+                arrows.computeIfAbsent(own, k -> new java.util.TreeMap<>());
+                continue;
+            }
+            if (own == null) continue;
+            Matcher ref = REFERENCE.matcher(lines[i]);
+            while (ref.find()) {
+                String target = folder(ref.group(1));
+                if (!target.equals(own)) arrows.get(own).putIfAbsent(target, file + ":" + (i + 1));
+            }
+        }
+    }
+
+    /**
+     * The first cycle of {@code arrows} (depth first, rooms in name order) as {@code a → b (file:line) → a (file:line)},
+     * or "" when there is none.
+     */
+    static String cycle(Map<String, Map<String, String>> arrows) {
+        Set<String> done = new java.util.HashSet<>();
+        for (String start : new java.util.TreeSet<>(arrows.keySet())) {
+            List<String> path = new ArrayList<>();
+            String found = cycleFrom(arrows, start, path, done);
+            if (found != null) return found;
+        }
+        return "";
+    }
+
+    private static String cycleFrom(Map<String, Map<String, String>> arrows, String room, List<String> path,
+                                    Set<String> done) {
+        int at = path.indexOf(room);
+        if (at >= 0) {
+            List<String> loop = new ArrayList<>(path.subList(at, path.size()));
+            loop.add(room);
+            StringBuilder out = new StringBuilder(loop.getFirst());
+            for (int i = 1; i < loop.size(); i++) {
+                out.append(" → ").append(loop.get(i)).append(" (")
+                        .append(arrows.get(loop.get(i - 1)).get(loop.get(i))).append(")");
+            }
+            return out.toString();
+        }
+        if (done.contains(room)) return null;
+        path.add(room);
+        for (String next : arrows.getOrDefault(room, Map.of()).keySet()) {
+            String found = cycleFrom(arrows, next, path, done);
+            if (found != null) return found;
+        }
+        path.removeLast();
+        done.add(room);
+        return null;
+    }
+
+    private static String folder(String pkg) {
+        int dot = pkg.indexOf('.');
+        return dot < 0 ? pkg : pkg.substring(0, dot);
+    }
+
+    private static Map<String, Set<String>> matrix(Object... roomsAndUses) {
+        Map<String, Set<String>> m = new LinkedHashMap<>();
+        for (int i = 0; i < roomsAndUses.length; i += 2) {
+            @SuppressWarnings("unchecked")
+            Set<String> uses = (Set<String>) roomsAndUses[i + 1];
+            if (m.put((String) roomsAndUses[i], uses) != null) throw new IllegalStateException("two rows " + roomsAndUses[i]);
+        }
+        return java.util.Collections.unmodifiableMap(m);
     }
 
     /** Every room {@code from} uses directly or through others ("everything" is a front end's: no room uses it). */

@@ -17,8 +17,8 @@ import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
-import io.unibench.report.EvalscopeFiles;
-import io.unibench.report.RequestsJsonlWriter;
+import io.unibench.output.EvalscopeFiles;
+import io.unibench.output.RequestsJsonlWriter;
 import io.unibench.tokenizer.Tokenizer;
 import io.unibench.workload.Prompt;
 

@@ -14,7 +14,7 @@ import io.unibench.engine.sla.SlaSummary;
 import io.unibench.engine.sla.SlaTuner;
 import io.unibench.engine.sla.SlaTuning;
 import io.unibench.metrics.RunResult;
-import io.unibench.report.EvalscopeFiles;
+import io.unibench.output.EvalscopeFiles;
 import io.unibench.report.TextTable;
 
 import java.io.PrintWriter;

@@ -16,7 +16,7 @@ import java.util.function.ToLongFunction;
 
 /**
  * The one list of per-request fields: each field's name, kind and value. {@code requests.jsonl} writes
- * {@link #JSONL} ({@code report.RequestsJsonlWriter}, the hot path, through the typed extractors) and the run
+ * {@link #JSONL} ({@code output.RequestsJsonlWriter}, the hot path, through the typed extractors) and the run
  * history's export writes {@link #EXPORT} ({@code store.RunExport}, through {@link Field#value}); both are views of
  * {@link #ALL}, in its order. The file has {@code phases_ms}, derived from the moments; the export has instead
  * {@code token_chunk_s}, the arrival moment of every text chunk, which makes an export rebuild the exact records

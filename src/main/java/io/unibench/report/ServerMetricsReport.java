@@ -3,6 +3,7 @@ package io.unibench.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.metrics.Summary;
+import io.unibench.output.Json;
 import io.unibench.scrape.ServerSample;
 import io.unibench.scrape.ServerSeries;
 

@@ -8,7 +8,7 @@ import io.unibench.engine.sla.SlaTuner;
 import io.unibench.engine.sla.SlaTuning;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.RunResult;
-import io.unibench.report.EvalscopeFiles;
+import io.unibench.output.EvalscopeFiles;
 
 import java.io.IOException;
 import java.io.PrintWriter;

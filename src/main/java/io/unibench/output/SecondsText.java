@@ -1,4 +1,4 @@
-package io.unibench.report;
+package io.unibench.output;
 
 /**
  * Writes a nanosecond count as seconds, exactly as {@code Double.toString(nanos / 1e9)} would (and so as Jackson

@@ -1,4 +1,4 @@
-package io.unibench.report;
+package io.unibench.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

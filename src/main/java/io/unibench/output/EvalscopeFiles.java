@@ -1,4 +1,4 @@
-package io.unibench.report;
+package io.unibench.output;
 
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunResult;

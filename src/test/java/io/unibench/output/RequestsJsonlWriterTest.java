@@ -1,4 +1,4 @@
-package io.unibench.report;
+package io.unibench.output;
 
 import static io.unibench.metrics.TestRecords.record;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,4 +1,4 @@
-package io.unibench.report;
+package io.unibench.output;
 
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
@@ -6,14 +6,14 @@ import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 
-/** JSON output shared by the report writers: strict (no NaN/Infinity, see {@link io.unibench.metrics.StrictJson}) and laid out like Python's indent=4. */
+/** JSON output shared by the output and report writers: strict (no NaN/Infinity, see {@link io.unibench.metrics.StrictJson}) and laid out like Python's indent=4. */
 public final class Json {
     private Json() {}
 
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    public static final ObjectMapper MAPPER = new ObjectMapper();
 
     /** 4-space indentation and {@code "key": value}, like {@code json.dump(indent=4)}, which evalscope uses. */
-    static final ObjectWriter PRETTY = MAPPER.writer(prettyPrinter());
+    public static final ObjectWriter PRETTY = MAPPER.writer(prettyPrinter());
 
     private static DefaultPrettyPrinter prettyPrinter() {
         DefaultIndenter indenter = new DefaultIndenter("    ", "\n");
