@@ -135,12 +135,13 @@ public final class PromptSynthesizer {
             int start = sb.length();
             int first = pending >= 0 ? pending : start > 0 ? draw(v.spaceLetterIds(), rng) : draw(allowed, rng);
             pending = -1;
-            sb.append(texts[first]);
+            String text = texts[first];
+            sb.append(text);
             for (int drawn = 1; drawn < left; drawn++) {
+                boolean afterLetter = isAsciiLetter(text.charAt(text.length() - 1)); // texts are never empty
                 int id = draw(allowed, rng);
-                String text = texts[id];
-                if (opensWithSpaceLetter(text)
-                        && isAsciiLetter(sb.charAt(sb.length() - 1))) {
+                text = texts[id];
+                if (afterLetter && opensWithSpaceLetter(text)) {
                     pending = id;
                     break;
                 }
