@@ -1,9 +1,10 @@
 # Uni LLM Bench image: `docker build -t unibench .` then `docker compose up -d` (compose.yaml, docs/scaling.md).
-# Stage 1 builds the shaded jar with Maven; stage 2 is a slim JRE 21 with nothing but the jar, the entrypoint and a
+# Stage 1 builds the shaded jar with Maven; stage 2 is a slim JRE 25 (the JDK every figure in bench/ is measured on;
+# the jar targets 21) with nothing but the jar, the entrypoint and a
 # non-root user. The run history (SQLite by default) lives on the /data volume; point UNIBENCH_DB at PostgreSQL
 # (jdbc:postgresql://…) to share it between the platform and sharded runs.
-ARG MAVEN_IMAGE=docker.io/library/maven:3.9-eclipse-temurin-21
-ARG JRE_IMAGE=docker.io/library/eclipse-temurin:21-jre-noble
+ARG MAVEN_IMAGE=docker.io/library/maven:3.9-eclipse-temurin-25
+ARG JRE_IMAGE=docker.io/library/eclipse-temurin:25-jre-noble
 
 FROM ${MAVEN_IMAGE} AS build
 WORKDIR /src

@@ -73,7 +73,12 @@ case "${args[0]}" in
     fi
     ;;
   perf|run)
-    jvm+=(-XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.25) # as ./unibench runs it: less CPU per run than C2's compilations
+    # as ./unibench runs it: C1 only (less CPU per run than C2's compilations) where TLS runs on BoringSSL
+    # (linux-x86_64); the JDK's TLS (arm64 images, -Dunibench.tls=jdk) needs C2's AES-GCM intrinsics
+    if [ "$(uname -m)" = x86_64 ] && [[ " ${UNIBENCH_JAVA_OPTS:-} " != *" -Dunibench.tls=jdk "* ]]; then
+      jvm+=(-XX:TieredStopAtLevel=1)
+    fi
+    jvm+=(-XX:CompileThresholdScaling=0.25)
     if [ -n "${UNIBENCH_SHARDS:-}" ] && ! has_flag --shard "${args[@]}"; then
       [[ "$UNIBENCH_SHARDS" =~ ^[1-9][0-9]*$ ]] || fail "UNIBENCH_SHARDS=$UNIBENCH_SHARDS: expected a shard count ≥ 1"
       index="${JOB_COMPLETION_INDEX:-${UNIBENCH_SHARD_INDEX:-}}"

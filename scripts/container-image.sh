@@ -3,7 +3,7 @@
 #   scripts/container-image.sh            # registry bases (docker.io maven / eclipse-temurin) when reachable
 #   UNIBENCH_LOCAL_BASES=1 scripts/container-image.sh
 # With UNIBENCH_LOCAL_BASES=1 (or when docker.io cannot be reached) the two base images are made here instead: a
-# Debian minbase root file system from Debian's packages (debootstrap), plus a JRE cut from this machine's JDK ≥ 21
+# Debian minbase root file system from Debian's packages (debootstrap), plus a JRE cut from this machine's JDK 25
 # with jlink (runtime) or the whole JDK and Maven (build); the build stage then reads ~/.m2 (bind-mounted) and the
 # host network for Maven Central. Prints each step; exits non-zero at the first that fails.
 set -euo pipefail
@@ -24,7 +24,7 @@ local_bases() {
     debootstrap --variant=minbase bookworm "$work/rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1
     tar -C "$work/rootfs" -c . | "${podman[@]}" import - localhost/unibench-debian:bookworm >/dev/null
   fi
-  step "jlink JRE from $jdk → localhost/unibench-jre:21"
+  step "jlink JRE from $jdk → localhost/unibench-jre:25"
   rm -rf "$work/jre" "$work/jre-ctx" && mkdir -p "$work/jre-ctx"
   "$jdk/bin/jlink" --add-modules java.se,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,jdk.management,jdk.naming.dns,jdk.charsets,jdk.localedata --strip-debug --no-man-pages --no-header-files \
     --output "$work/jre-ctx/jre"
@@ -33,8 +33,8 @@ FROM localhost/unibench-debian:bookworm
 COPY jre /opt/java
 ENV JAVA_HOME=/opt/java PATH=/opt/java/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 CF
-  "${podman[@]}" build "${isolation[@]}" -q -t localhost/unibench-jre:21 "$work/jre-ctx" >/dev/null
-  step "JDK + Maven → localhost/unibench-maven:21"
+  "${podman[@]}" build "${isolation[@]}" -q -t localhost/unibench-jre:25 "$work/jre-ctx" >/dev/null
+  step "JDK + Maven → localhost/unibench-maven:25"
   rm -rf "$work/mvn-ctx" && mkdir -p "$work/mvn-ctx"
   cp -aL "$jdk" "$work/mvn-ctx/jdk" # -L: the JDK's cacerts is a link into /etc/ssl on this machine
   cp -aL /usr/share/maven "$work/mvn-ctx/maven"
@@ -44,14 +44,14 @@ COPY jdk /opt/java
 COPY maven /opt/maven
 ENV JAVA_HOME=/opt/java PATH=/opt/java/bin:/opt/maven/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 CF
-  "${podman[@]}" build "${isolation[@]}" -q -t localhost/unibench-maven:21 "$work/mvn-ctx" >/dev/null
+  "${podman[@]}" build "${isolation[@]}" -q -t localhost/unibench-maven:25 "$work/mvn-ctx" >/dev/null
 }
 
 build_args=()
-if [ "${UNIBENCH_LOCAL_BASES:-0}" = 1 ] || ! timeout 20 "${podman[@]}" pull -q docker.io/library/eclipse-temurin:21-jre-noble >/dev/null 2>&1; then
+if [ "${UNIBENCH_LOCAL_BASES:-0}" = 1 ] || ! timeout 20 "${podman[@]}" pull -q docker.io/library/eclipse-temurin:25-jre-noble >/dev/null 2>&1; then
   step "no registry image (or UNIBENCH_LOCAL_BASES=1): local Debian bases"
   local_bases
-  build_args=(--build-arg MAVEN_IMAGE=localhost/unibench-maven:21 --build-arg JRE_IMAGE=localhost/unibench-jre:21
+  build_args=(--build-arg MAVEN_IMAGE=localhost/unibench-maven:25 --build-arg JRE_IMAGE=localhost/unibench-jre:25
               --network host -v "$HOME/.m2:/root/.m2")
 fi
 step "podman build -t localhost/unibench:latest $here"

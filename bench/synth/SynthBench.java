@@ -35,8 +35,15 @@ public final class SynthBench {
             }
             double wallUs = (System.nanoTime() - start) / 1e3 / count;
             double cpuUs = (cpuNanos() - cpu0) / 1e3 / count;
-            System.out.printf("%s n=%d: %.1f us/prompt (thread CPU %.1f us), %d prompts, %d inexact%n",
-                    name, n, wallUs, cpuUs, count, inexact);
+            // the synthesizer's own word is not taken: the tokenizer counts a fresh sample, outside the timing
+            SplittableRandom check = new SplittableRandom(7);
+            int checked = 2000;
+            long miscounted = 0;
+            for (int i = 0; i < checked; i++) {
+                if (tokenizer.count(synth.synthesize(n, check).text()) != n) miscounted++;
+            }
+            System.out.printf("%s n=%d: %.1f us/prompt (thread CPU %.1f us), %d prompts, %d inexact;"
+                    + " recounted %d: %d not %d tokens%n", name, n, wallUs, cpuUs, count, inexact, checked, miscounted, n);
         }
     }
 

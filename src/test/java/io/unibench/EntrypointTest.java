@@ -70,6 +70,15 @@ class EntrypointTest {
     }
 
     @Test
+    void theJdksTlsKeepsC2() throws Exception {
+        // issue 31: the JDK's SSLEngine under C1 cost 16x plain http (no AES-GCM intrinsic); C1 only with BoringSSL
+        Result r = run(Map.of("UNIBENCH_JAVA_OPTS", "-Dunibench.tls=jdk"), "perf", "--number", "100");
+        assertThat(r.exit()).isZero();
+        assertThat(r.argv()).contains("-XX:CompileThresholdScaling=0.25", "-Dunibench.tls=jdk")
+                .doesNotContain("-XX:TieredStopAtLevel=1");
+    }
+
+    @Test
     void anIndexedJobPodBecomesItsShard() throws Exception {
         Map<String, String> env = Map.of("UNIBENCH_SHARDS", "4", "JOB_COMPLETION_INDEX", "2",
                 "UNIBENCH_RUN_GROUP", "nightly-7", "UNIBENCH_JAVA_OPTS", "-Xmx1g -Dx=y");

@@ -72,6 +72,9 @@ public final class TiktokenTokenizer implements Tokenizer {
 
     @Override public int vocabSize() { return vocabSize; }
 
+    /** cl100k, o200k and the GPT-2 pattern (p50k, r50k) all end a letter run at a space and start " letters". */
+    @Override public boolean splitsBeforeSpaceLetter() { return true; }
+
     @Override public String toString() { return "TiktokenTokenizer[" + name + "]"; }
 
     static int[] copy(int[] ids) { return Arrays.copyOf(ids, ids.length); }

@@ -27,6 +27,15 @@ public interface Tokenizer {
      */
     int vocabSize();
 
+    /**
+     * True when the pre-tokenizer ends a piece after an ASCII letter followed by a space and an ASCII letter, and
+     * starts the next piece at that space whatever follows (tiktoken's split patterns): the count of such a text is
+     * then the sum of the counts of its parts cut there, which lets prompt synthesis count each part once.
+     */
+    default boolean splitsBeforeSpaceLetter() {
+        return false;
+    }
+
     /** True when counts are a character-based estimate rather than a real tokenizer. */
     default boolean isEstimate() {
         return false;

@@ -156,6 +156,38 @@ class PromptSynthesizerTest {
         assertThat(cl100k.count(s.synthesize(150, new SplittableRandom(9)).text())).isEqualTo(150);
     }
 
+    /**
+     * Issue 31: each part of a prompt goes through the tokenizer about once (the text was encoded whole, cut and
+     * counted again: at least twice its length), the count stays exact, the same seed gives the same prompts and
+     * other seeds other ones.
+     */
+    @Test void aPromptIsTokenizedAboutOnceAndStaysExactAndSeeded() {
+        long[] chars = new long[1];
+        Tokenizer counting = new Tokenizer() {
+            @Override public String name() { return "counting-cl100k"; }
+            @Override public int[] encode(String text) { chars[0] += text.length(); return cl100k.encode(text); }
+            @Override public int count(String text) { chars[0] += text.length(); return cl100k.count(text); }
+            @Override public String decode(int[] ids) { return cl100k.decode(ids); }
+            @Override public int vocabSize() { return cl100k.vocabSize(); }
+            @Override public boolean splitsBeforeSpaceLetter() { return cl100k.splitsBeforeSpaceLetter(); }
+        };
+        PromptSynthesizer s = new PromptSynthesizer(counting);
+        s.allowedIdCount(); // the vocabulary scan is not per prompt
+        long textChars = 0;
+        List<String> texts = new ArrayList<>();
+        chars[0] = 0;
+        for (int i = 0; i < 300; i++) {
+            String text = s.synthesize(128, new SplittableRandom(1000 + i)).text();
+            textChars += text.length();
+            texts.add(text);
+        }
+        long tokenized = chars[0];
+        for (String text : texts) assertThat(cl100k.count(text)).isEqualTo(128);
+        assertThat(texts).doesNotHaveDuplicates();
+        assertThat(s.synthesize(128, new SplittableRandom(1000)).text()).isEqualTo(texts.get(0));
+        assertThat((double) tokenized / textChars).as("characters tokenized per character of prompt").isLessThan(1.5);
+    }
+
     /** Vocabulary {0: "a"}; encoding adds one token to the character count. */
     private static final class OneExtraTokenTokenizer implements Tokenizer {
         @Override public String name() { return "one-extra"; }
