@@ -1,0 +1,160 @@
+package io.unibench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.store.TestStores;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+
+/**
+ * {@code runs import} on files made by the real tools (src/test/resources/io/unibench/importer, see its README):
+ * stored as runs like any other, marked with their source, figures recomputed from per-request rows where the tool
+ * kept them, absent figures null; a bad file stores nothing. Once on SQLite and once on PostgreSQL (when set).
+ */
+class RunsImportTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path SAMPLES = Path.of("src/test/resources/io/unibench/importer");
+    private static final Path EVALSCOPE = SAMPLES.resolve("evalscope-perf/qwen-plus");
+    private static final Path VLLM = SAMPLES.resolve(
+            "vllm-bench-serve/openai-chat-infqps-concurrency4-qwen-plus-20261201-225459.json");
+    private static final Path VLLM_SUMMARY = SAMPLES.resolve("vllm-bench-serve/summary-only.json");
+
+    @TempDir
+    Path tmp;
+
+    private TestStores.Backend backend(String kind) throws Exception {
+        return kind.equals("sqlite") ? TestStores.sqlite(tmp) : TestStores.postgres();
+    }
+
+    private static String importedId(CliHarness.Run run) {
+        assertThat(run.exit()).as(run.err()).isZero();
+        return run.out().substring("Imported ".length()).split(" ")[0];
+    }
+
+    private static JsonNode show(String db, String id) throws Exception {
+        CliHarness.Run r = CliHarness.main("runs", "show", id, "--json", "--db", db);
+        assertThat(r.exit()).as(r.err()).isZero();
+        return JSON.readTree(r.out());
+    }
+
+    private static String sha256(Path p) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void evalscopeFolderIsStoredWithItsRequestsRecomputedAndItsSource(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            CliHarness.Run imported = CliHarness.main("runs", "import", EVALSCOPE.toString(), "--db", db);
+            String id = importedId(imported);
+            assertThat(imported.out()).contains("evalscope perf", "60 requests");
+            JsonNode run = show(db, id);
+            assertThat(run.path("model").asText()).isEqualTo("qwen-plus");
+            assertThat(run.path("request_count").asLong()).isEqualTo(60);
+            JsonNode env = run.path("environment");
+            assertThat(env.path("source_tool").asText()).isEqualTo("evalscope perf");
+            Path summaryFile = EVALSCOPE.resolve("parallel_4_number_60/benchmark_summary.json");
+            assertThat(env.path("source_files").path(summaryFile.toString()).asText()).isEqualTo(sha256(summaryFile));
+            assertThat(env.path("not_measured").asText()).contains("cache figures", "phases")
+                    .doesNotContain("per-request rows");
+            JsonNode point = run.path("points").get(0);
+            assertThat(point.path("label").asText()).isEqualTo("parallel_4_number_60");
+            JsonNode s = point.path("summary");
+            assertThat(s.path("Total Requests").asLong()).isEqualTo(60);
+            assertThat(s.path("Concurrency").asLong()).isEqualTo(4);
+            // recomputed from benchmark_data.db: the same mean evalscope wrote, at its 2 decimals
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(46.71, org.assertj.core.data.Offset.offset(0.005));
+            assertThat(s.path("Avg TPOT (ms)").asDouble()).isCloseTo(5.2, org.assertj.core.data.Offset.offset(0.05));
+            // not measured: absent (null), never zero, though evalscope wrote 0.0
+            assertThat(s.has("KV Cache Hit Rate (%)")).isTrue();
+            assertThat(s.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+            assertThat(s.path("Total Cached Tokens").isNull()).isTrue();
+            // every figure evalscope wrote is ours at its precision: nothing of its own to keep beside
+            assertThat(s.has("Source Figures")).as(s.toString()).isFalse();
+
+            CliHarness.Run text = CliHarness.main("runs", "show", id, "--db", db);
+            assertThat(text.out()).contains("Imported:  from evalscope perf (not recorded in its files); not measured: "
+                    + "phases, cache figures");
+            CliHarness.Run list = CliHarness.main("runs", "list", "--db", db);
+            assertThat(list.out()).contains(id);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void vllmDetailedResultIsRecomputedAndItsDifferingPercentilesKept(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            String id = importedId(CliHarness.main("runs", "import", VLLM.toString(), "--db", db));
+            JsonNode run = show(db, id);
+            assertThat(run.path("request_count").asLong()).isEqualTo(60);
+            assertThat(run.path("environment").path("source_tool").asText()).isEqualTo("vLLM bench serve");
+            assertThat(run.path("environment").path("source_files").path(VLLM.toString()).asText())
+                    .isEqualTo(sha256(VLLM));
+            JsonNode s = run.path("points").get(0).path("summary");
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(54.869997733218646,
+                    org.assertj.core.data.Offset.offset(1e-3));
+            assertThat(s.path("Total Input Tokens").asLong()).isEqualTo(23472);
+            // vLLM's duration runs from its benchmark's start, ours from the first request's: both kept
+            assertThat(s.path("Source Figures").path("Test Duration (s)").asDouble()).isEqualTo(5.749131701999431);
+            assertThat(s.path("Test Duration (s)").asDouble()).isLessThan(5.749131701999431);
+            // vLLM's p99 interpolates (numpy), ours is the nearest rank: both kept
+            assertThat(s.path("Source Percentiles").isArray()).isTrue();
+            assertThat(s.path("Source Percentiles").toString()).contains("164.56988770990392");
+            assertThat(s.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void vllmResultWithoutDetailsKeepsItsFiguresAndSaysWhatItLacks(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            String id = importedId(CliHarness.main("runs", "import", VLLM_SUMMARY.toString(), "--db", db));
+            JsonNode run = show(db, id);
+            assertThat(run.path("request_count").asLong()).isZero();
+            assertThat(run.path("environment").path("not_measured").asText())
+                    .contains("per-request rows (saved without --save-detailed)");
+            JsonNode s = run.path("points").get(0).path("summary");
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isEqualTo(54.869997733218646);
+            assertThat(s.path("Avg Input Tokens").asDouble()).isEqualTo(23472.0 / 60);
+            assertThat(s.has("KV Cache Hit Rate (%)")).isTrue();
+            assertThat(s.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+            assertThat(s.has("Avg First Chunk (ms)")).isFalse();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void aBadFileIsOneLocatedLineAndNothingIsStored(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            ObjectNode bad = (ObjectNode) JSON.readTree(VLLM.toFile());
+            ((com.fasterxml.jackson.databind.node.ArrayNode) bad.get("ttfts")).set(3, JSON.getNodeFactory().textNode("x"));
+            Path badFile = tmp.resolve("bad.json");
+            JSON.writeValue(badFile.toFile(), bad);
+            // a good file before the bad one: nothing of either is stored
+            CliHarness.Run r = CliHarness.main("runs", "import", VLLM.toString(), badFile.toString(), "--db", db);
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err().strip()).isEqualTo("unibench: " + badFile + ": /ttfts/3: expected a number, found string \"x\"");
+            CliHarness.Run list = CliHarness.main("runs", "list", "--json", "--db", db);
+            assertThat(JSON.readTree(list.out()).size()).as(list.out()).isZero();
+
+            Path notResult = tmp.resolve("other.json");
+            Files.writeString(notResult, "{\"hello\": 1}");
+            CliHarness.Run other = CliHarness.main("runs", "import", notResult.toString(), "--db", db);
+            assertThat(other.exit()).isEqualTo(2);
+            assertThat(other.err()).contains(notResult + ": /: not a result runs import recognises");
+        }
+    }
+}
