@@ -13,7 +13,17 @@ import java.util.HexFormat;
 
 /** One file of another tool, read once: its bytes' SHA-256, its JSON, and located errors (file, JSON pointer). */
 final class ForeignFile {
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    static final ObjectMapper YAML = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    /**
+     * YAML's non-finite floats ({@code concurrency: .inf}), which Jackson's YAML parser cannot read as numbers: kept
+     * as the text they are ({@code ".inf"}), which a reader takes as "no number" (unbounded).
+     */
+    private static final java.util.regex.Pattern NON_FINITE = java.util.regex.Pattern.compile(
+            "(?m)(:\\s+)([-+]?\\.(?:inf|Inf|INF|nan|NaN|NAN))\\s*$");
 
     final Path path;
     final byte[] bytes;
@@ -44,12 +54,15 @@ final class ForeignFile {
     /** The file's JSON; bad input naming the file and line when it is not JSON. */
     JsonNode json() {
         try {
-            JsonNode n = MAPPER.readTree(bytes);
+            String name = path.getFileName().toString();
+            JsonNode n = name.endsWith(".yaml") || name.endsWith(".yml")
+                    ? YAML.readTree(NON_FINITE.matcher(new String(bytes, java.nio.charset.StandardCharsets.UTF_8))
+                    .replaceAll("$1\"$2\"")) : MAPPER.readTree(bytes);
             if (n == null) throw error("", "empty file, expected JSON");
             return n;
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new BadInputException(path + (line > 0 ? ":" + line : "") + ": not JSON: " + e.getOriginalMessage());
+            throw new BadInputException(path + (line > 0 ? ":" + line : "") + ": not " + (path.toString().matches(".*\\.ya?ml$") ? "YAML" : "JSON") + ": " + e.getOriginalMessage());
         } catch (IOException e) {
             throw BadInputException.io("runs import", path, e);
         }

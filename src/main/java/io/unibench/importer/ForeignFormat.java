@@ -9,7 +9,11 @@ public enum ForeignFormat {
     /** {@code evalscope perf}'s output folder: per point benchmark_args/summary/percentile JSON, benchmark_data.db. */
     EVALSCOPE_PERF("evalscope-perf", "evalscope perf"),
     /** {@code vllm bench serve --save-result} JSON (per-request arrays with {@code --save-detailed}). */
-    VLLM_BENCH_SERVE("vllm-bench-serve", "vLLM bench serve");
+    VLLM_BENCH_SERVE("vllm-bench-serve", "vLLM bench serve"),
+    /** AIPerf's {@code profile_export.jsonl}: one record per request. */
+    AIPERF("aiperf", "AIPerf"),
+    /** llm-d's Benchmark Report v0.2 (YAML or JSON), as llm-d-benchmark converts tools' native output to. */
+    BR_V0_2("br-v0.2", "llm-d Benchmark Report v0.2");
 
     private final String flag;
     private final String tool;

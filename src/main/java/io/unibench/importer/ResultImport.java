@@ -57,12 +57,9 @@ public final class ResultImport {
         int before = runs.size();
         for (Path c : children) {
             if (Files.isDirectory(c) && !points.contains(c)) readFolder(c, forced, nowMillis, runs);
-            else if (Files.isRegularFile(c) && c.getFileName().toString().endsWith(".json") && !points.contains(c.getParent())) {
-                ForeignFile f = ForeignFile.read(c);
-                JsonNode root = f.json();
-                if (forced == ForeignFormat.VLLM_BENCH_SERVE || VllmBenchServe.recognises(root)) {
-                    runs.add(VllmBenchServe.read(f, root, nowMillis));
-                }
+            else if (Files.isRegularFile(c) && c.getFileName().toString().matches(".*\\.(json|jsonl|ya?ml)$")) {
+                Foreign run = recognised(ForeignFile.read(c), forced, nowMillis);
+                if (run != null) runs.add(run);
             }
         }
         if (runs.isEmpty() && before == 0 && points.isEmpty()) {
@@ -83,12 +80,27 @@ public final class ResultImport {
             return EvalscopePerf.read(List.of(dir), nowMillis);
         }
         ForeignFile f = ForeignFile.read(file);
+        Foreign run = recognised(f, forced, nowMillis);
+        if (run != null) return run;
+        throw f.error("", "not a result runs import recognises (vLLM bench serve's JSON has mean_ttft_ms and backend, "
+                + "AIPerf's profile_export.jsonl a metadata.request_start_ns per line, a Benchmark Report version 0.2 "
+                + "and results; evalscope perf's is a folder with " + EvalscopePerf.SUMMARY + "); --format names one");
+    }
+
+    /** The file read as the format forced, or the one its content shows; null when none. */
+    private static Foreign recognised(ForeignFile f, ForeignFormat forced, long nowMillis) {
+        if (forced == ForeignFormat.AIPERF || (forced == null && f.path.toString().endsWith(".jsonl"))) {
+            if (forced == null && !AiperfExport.recognises(AiperfExport.firstLine(f))) return null;
+            return AiperfExport.read(f, nowMillis);
+        }
         JsonNode root = f.json();
-        if (forced == ForeignFormat.VLLM_BENCH_SERVE || VllmBenchServe.recognises(root)) {
+        if (forced == ForeignFormat.VLLM_BENCH_SERVE || (forced == null && VllmBenchServe.recognises(root))) {
             return VllmBenchServe.read(f, root, nowMillis);
         }
-        throw f.error("", "not a result runs import recognises (vLLM bench serve's has mean_ttft_ms and backend; "
-                + "evalscope perf's is a folder with " + EvalscopePerf.SUMMARY + "); --format names one");
+        if (forced == ForeignFormat.BR_V0_2 || (forced == null && BenchmarkReport.recognises(root))) {
+            return BenchmarkReport.read(f, root, nowMillis);
+        }
+        return null;
     }
 
     private static Foreign check(ForeignFormat forced, ForeignFormat found, Path where, Foreign run) {
@@ -102,8 +114,9 @@ public final class ResultImport {
     /** The run as it is stored: the source's arguments (secrets masked) as configuration, the source in the environment. */
     public static ImportedRun toStored(Foreign f, List<String> tags, String name) {
         JsonNode args = f.args() == null ? null : masked(f.args().deepCopy());
-        String model = args == null ? null : text(args, "model_id", "model");
-        String url = args == null ? null : text(args, "url", "base_url");
+        String model = args == null ? null : text(args, "/model_id", "/model", "/stack/0/standardized/model/name",
+                "/load/native/config/server/model_name");
+        String url = args == null ? null : text(args, "/url", "/base_url", "/load/native/config/server/base_url");
         if (url != null) url = Secrets.maskUserInfo(url);
         ObjectNode config = ForeignFile.MAPPER.createObjectNode();
         config.put("imported_from", f.format().flag());
@@ -119,7 +132,7 @@ public final class ResultImport {
     }
 
     private static String text(JsonNode args, String... keys) {
-        for (String k : keys) if (args.path(k).isTextual()) return args.path(k).asText();
+        for (String k : keys) if (args.at(k).isTextual()) return args.at(k).asText();
         return null;
     }
 

@@ -26,6 +26,8 @@ class RunsImportTest {
     private static final Path EVALSCOPE = SAMPLES.resolve("evalscope-perf/qwen-plus");
     private static final Path VLLM = SAMPLES.resolve(
             "vllm-bench-serve/openai-chat-infqps-concurrency4-qwen-plus-20261201-225459.json");
+    private static final Path AIPERF = SAMPLES.resolve("aiperf/profile_export.jsonl");
+    private static final Path BR = SAMPLES.resolve("br-v0.2/br_v0_2_example.yaml");
     private static final Path VLLM_SUMMARY = SAMPLES.resolve("vllm-bench-serve/summary-only.json");
 
     @TempDir
@@ -155,6 +157,50 @@ class RunsImportTest {
             CliHarness.Run other = CliHarness.main("runs", "import", notResult.toString(), "--db", db);
             assertThat(other.exit()).isEqualTo(2);
             assertThat(other.err()).contains(notResult + ": /: not a result runs import recognises");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void aiperfRecordsAndABenchmarkReportFromTheirRepositoriesImport(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            String aiperf = importedId(CliHarness.main("runs", "import", AIPERF.toString(), "--db", db));
+            JsonNode run = show(db, aiperf);
+            assertThat(run.path("environment").path("source_tool").asText()).isEqualTo("AIPerf");
+            assertThat(run.path("request_count").asLong()).isEqualTo(2);
+            assertThat(run.path("success_count").asLong()).isEqualTo(1);
+            JsonNode s = run.path("points").get(0).path("summary");
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(255.886568, org.assertj.core.data.Offset.offset(0.005));
+            assertThat(s.path("Avg Latency (s)").asDouble()).isCloseTo(0.297525, org.assertj.core.data.Offset.offset(5e-5));
+            assertThat(s.path("Avg Output Tokens").asDouble()).isEqualTo(9.0);
+
+            String br = importedId(CliHarness.main("runs", "import", BR.toString(), "--db", db));
+            JsonNode report = show(db, br);
+            assertThat(report.path("model").asText()).isEqualTo("Qwen/Qwen3-0.6B");
+            assertThat(report.path("environment").path("source_version").asText())
+                    .isEqualTo("report 0.2, measured by inference-perf 0.3.0");
+            assertThat(report.path("environment").path("not_measured").asText()).contains("per-request rows");
+            JsonNode rs = report.path("points").get(0).path("summary");
+            assertThat(rs.path("Total Requests").asLong()).isEqualTo(500);
+            assertThat(rs.path("Avg TTFT (ms)").asDouble()).isCloseTo(36.8578234128654, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(rs.path("Test Duration (s)").asDouble()).isCloseTo(49.97206788, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(rs.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+            CliHarness.Run list = CliHarness.main("runs", "list", "--json", "--db", db);
+            assertThat(JSON.readTree(list.out()).size()).isEqualTo(2);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void aDuplicatedKeyIsRefusedNotSilentlyResolved(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            Path dup = tmp.resolve("dup.jsonl");
+            Files.writeString(dup, Files.readString(AIPERF).replaceFirst("\"time_to_first_token\": \\{[^}]*}",
+                    "$0, \"time_to_first_token\": {\"value\": 4.9, \"unit\": \"ms\"}"));
+            CliHarness.Run r = CliHarness.main("runs", "import", dup.toString(), "--db", b.location().jdbcUrl());
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err()).contains(dup + ":1: not JSON: Duplicate field 'time_to_first_token'");
         }
     }
 }
