@@ -203,4 +203,50 @@ class RunsImportTest {
             assertThat(r.err()).contains(dup + ":1: not JSON: Duplicate field 'time_to_first_token'");
         }
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void compareRefusesAVerdictWhereTheFingerprintsDifferAndForceMarksIt(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind);
+             io.unibench.sim.SimServer sim = io.unibench.sim.SimServer.start(io.unibench.sim.SimConfig.defaults()
+                     .withTtftMs(5).withPrefillMsPerToken(0).withItlMs(1))) {
+            String db = b.location().jdbcUrl();
+            String evalscope = importedId(CliHarness.main("runs", "import", EVALSCOPE.toString(), "--db", db));
+            String vllm = importedId(CliHarness.main("runs", "import", VLLM.toString(), "--db", db));
+            // evalscope and vLLM both time TTFT at the first chunk, both streamed closed loops: verdicts given
+            JsonNode same = JSON.readTree(CliHarness.main("runs", "compare", evalscope, vllm, "--json", "--db", db).out());
+            assertThat(same.path("comparisons").get(0).path("not_comparable").size()).isZero();
+            assertThat(same.path("rows").toString()).doesNotContain("\"refused\"");
+
+            // ours (the simulator, streamed, closed loop): TTFT at the first text chunk, evalscope's at any chunk
+            CliHarness.Run perf = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",
+                    "qwen-plus", "--outputs-dir", tmp.resolve("out").toString(), "--no-timestamp", "--parallel", "4",
+                    "--number", "60", "--max-tokens", "64", "--min-prompt-length", "8", "--max-prompt-length", "8",
+                    "--db", db);
+            assertThat(perf.exit()).as(perf.err()).isZero();
+            String ours = perf.err().substring(perf.err().indexOf("Run history: run ") + 17).split(" ")[0];
+            CliHarness.Run refused = CliHarness.main("runs", "compare", ours, evalscope, "--db", db);
+            assertThat(refused.exit()).as(refused.err()).isZero();
+            assertThat(refused.out()).contains("not comparable: B's TTFT is the first chunk of any kind (role-only "
+                    + "chunk included); A's the first chunk with text (role-only chunk excluded)");
+            JsonNode json = JSON.readTree(CliHarness.main("runs", "compare", ours, evalscope, "--json", "--db", db).out());
+            JsonNode ttft = row(json, "p50 TTFT (ms)");
+            assertThat(ttft.path("verdict").asText()).isEqualTo("refused");
+            assertThat(ttft.path("why").asText()).contains("B's TTFT is the first chunk of any kind");
+            assertThat(row(json, "p50 Latency (s)").path("verdict").asText()).isNotEqualTo("refused");
+            assertThat(json.path("comparisons").get(0).path("fingerprint").path("tool").asText()).isEqualTo("evalscope perf");
+            assertThat(json.path("baseline_fingerprint").path("tool").asText()).isEqualTo("unibench");
+
+            JsonNode forced = JSON.readTree(CliHarness.main("runs", "compare", ours, evalscope, "--json", "--force",
+                    "--db", db).out());
+            JsonNode f = row(forced, "p50 TTFT (ms)");
+            assertThat(f.path("verdict").asText()).isNotEqualTo("refused");
+            assertThat(f.path("why").asText()).startsWith("forced; not comparable: B's TTFT");
+        }
+    }
+
+    private static JsonNode row(JsonNode compare, String metric) {
+        for (JsonNode r : compare.path("rows")) if (r.path("metric").asText().equals(metric)) return r;
+        throw new AssertionError("no row " + metric + " in " + compare);
+    }
 }
