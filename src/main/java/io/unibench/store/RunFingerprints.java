@@ -29,7 +29,7 @@ public final class RunFingerprints {
                     args.path("max_concurrency").isNumber() && isInf(args.path("request_rate")) ? "closed"
                             : args.has("request_rate") ? "open" : null, null, null,
                     args.path("tokenizer_id").asText(null));
-            case "aiperf" -> new WorkloadFingerprint("AIPerf", WorkloadFingerprint.TTFT_FIRST_CHUNK,
+            case "aiperf" -> new WorkloadFingerprint("AIPerf", "first parsed response (aiperf ttft_metric.py)",
                     null, null, null, null, null, null);
             case "br-v0.2" -> new WorkloadFingerprint(args.at("/load/standardized/tool").asText("unknown"), null, null,
                     args.at("/load/native/config/api/streaming").isBoolean()
