@@ -18,7 +18,7 @@ import java.util.Map;
  * {@code results.request_performance.aggregate} (requests, throughput and latency statistics in seconds). No
  * per-request rows: the figures are the report's.
  */
-final class BenchmarkReport {
+public final class BenchmarkReport {
     /** The report's statistic names and ours, in the order of our percentile rows. */
     static final Map<String, String> STATS = new LinkedHashMap<>();
     static {
@@ -132,5 +132,70 @@ final class BenchmarkReport {
                 : ", measured by " + tool + " " + load.path("tool_version").asText("")),
                 Map.of(f.path.toString(), f.sha256), root.path("scenario"), lacks,
                 List.of(ForeignPoints.figuresOnly(info, started, figures, new ArrayList<>(rows.values()))), started);
+    }
+
+    /**
+     * Our stored run as a Benchmark Report v0.2 ({@code runs export RUN --format br-v0.2}): its last point's figures
+     * as {@code results.request_performance.aggregate} (means from the summary, statistics from the percentile
+     * rows, in the report's units), which {@link #read} reads back to the same figures.
+     */
+    public static Map<String, Object> export(io.unibench.store.StoredRun run) {
+        if (run.points().isEmpty() || run.points().getLast().summary() == null) {
+            throw new io.unibench.BadInputException("run " + run.runId() + ": no finished point to export");
+        }
+        io.unibench.store.StoredPoint p = run.points().getLast();
+        JsonNode s = p.summary();
+        Map<String, Object> time = new LinkedHashMap<>();
+        time.put("start", Instant.ofEpochMilli(run.row().startedAt()).toString());
+        if (run.row().endedAt() != null) time.put("end", Instant.ofEpochMilli(run.row().endedAt()).toString());
+        if (s.path(Summary.TEST_DURATION).isNumber()) time.put("duration", "PT" + s.path(Summary.TEST_DURATION).asText() + "S");
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("uid", run.runId());
+        r.put("time", time);
+        r.put("description", "unibench run " + run.runId() + ", point " + p.label());
+        Map<String, Object> requests = new LinkedHashMap<>();
+        requests.put("total", s.path(Summary.TOTAL_REQUESTS).asLong());
+        requests.put("failures", s.path(Summary.FAILED_REQUESTS).asLong());
+        Map<String, Object> latency = new LinkedHashMap<>();
+        Map<String, String> means = Map.of(PercentileRow.TTFT, Summary.AVG_TTFT, PercentileRow.TPOT, Summary.AVG_TPOT,
+                PercentileRow.ITL, Summary.AVG_ITL, PercentileRow.LATENCY, Summary.AVG_LATENCY,
+                PercentileRow.INPUT_TOKENS, Summary.AVG_INPUT_TOKENS, PercentileRow.OUTPUT_TOKENS, Summary.AVG_OUTPUT_TOKENS);
+        for (Column c : COLUMNS) {
+            JsonNode mean = s.path(means.get(c.column()));
+            if (!mean.isNumber()) continue;
+            Map<String, Object> stat = new LinkedHashMap<>();
+            stat.put("units", c.unit());
+            stat.put("mean", mean.asDouble() / c.factor());
+            STATS.forEach((name, label) -> {
+                for (JsonNode row : p.percentiles() == null ? ForeignFile.MAPPER.createArrayNode() : p.percentiles()) {
+                    if (row.path(PercentileRow.PERCENTILES).asText().equals(label) && row.path(c.column()).isNumber()) {
+                        stat.put(name, row.path(c.column()).asDouble() / c.factor());
+                    }
+                }
+            });
+            String[] path = c.path().split("/");
+            (path[0].equals("requests") ? requests : latency).put(path[1], stat);
+        }
+        Map<String, Object> throughput = new LinkedHashMap<>();
+        rate(throughput, "request_rate", "queries/s", s.path(Summary.REQ_THROUGHPUT));
+        rate(throughput, "output_token_rate", "tokens/s", s.path(Summary.OUTPUT_THROUGHPUT));
+        rate(throughput, "total_token_rate", "tokens/s", s.path(Summary.TOTAL_THROUGHPUT));
+        Map<String, Object> aggregate = new LinkedHashMap<>();
+        aggregate.put("requests", requests);
+        aggregate.put("latency", latency);
+        aggregate.put("throughput", throughput);
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("version", "0.2");
+        doc.put("run", r);
+        doc.put("results", Map.of("request_performance", Map.of("aggregate", aggregate)));
+        return doc;
+    }
+
+    private static void rate(Map<String, Object> into, String name, String units, JsonNode value) {
+        if (!value.isNumber()) return;
+        Map<String, Object> stat = new LinkedHashMap<>();
+        stat.put("units", units);
+        stat.put("mean", value.asDouble());
+        into.put(name, stat);
     }
 }

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * {@code runs import} on files made by the real tools (src/test/resources/io/unibench/importer, see its README):
@@ -248,5 +249,82 @@ class RunsImportTest {
     private static JsonNode row(JsonNode compare, String metric) {
         for (JsonNode r : compare.path("rows")) if (r.path("metric").asText().equals(metric)) return r;
         throw new AssertionError("no row " + metric + " in " + compare);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void ourRunExportsAsABenchmarkReportTheSchemaAcceptsAndImportsBackToTheSameFigures(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind);
+             io.unibench.sim.SimServer sim = io.unibench.sim.SimServer.start(io.unibench.sim.SimConfig.defaults()
+                     .withTtftMs(5).withPrefillMsPerToken(0).withItlMs(1))) {
+            String db = b.location().jdbcUrl();
+            CliHarness.Run perf = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",
+                    "m", "--outputs-dir", tmp.resolve("out").toString(), "--no-timestamp", "--parallel", "2",
+                    "--number", "20", "--max-tokens", "16", "--min-prompt-length", "8", "--max-prompt-length", "8",
+                    "--db", db);
+            assertThat(perf.exit()).as(perf.err()).isZero();
+            String ours = perf.err().substring(perf.err().indexOf("Run history: run ") + 17).split(" ")[0];
+            Path report = tmp.resolve("br.json");
+            CliHarness.Run export = CliHarness.main("runs", "export", ours, "--format", "br-v0.2", "-o",
+                    report.toString(), "--db", db);
+            assertThat(export.exit()).as(export.err()).isZero();
+            JsonNode doc = JSON.readTree(report.toFile());
+            JsonNode schema = JSON.readTree(SAMPLES.resolve("br-v0.2/br_v0_2_json_schema.json").toFile());
+            assertThat(MiniSchema.problems(schema, schema, doc, "")).isEmpty();
+
+            String back = importedId(CliHarness.main("runs", "import", report.toString(), "--db", db));
+            JsonNode a = show(db, ours).path("points").get(0).path("summary");
+            JsonNode c = show(db, back).path("points").get(0).path("summary");
+            for (String key : List.of("Total Requests", "Failed Requests", "Avg TTFT (ms)", "Avg TPOT (ms)",
+                    "Avg ITL (ms)", "Avg Latency (s)", "Req Throughput (req/s)", "Output Throughput (tok/s)",
+                    "Avg Input Tokens", "Avg Output Tokens", "Test Duration (s)")) {
+                assertThat(c.path(key).asDouble()).as(key).isCloseTo(a.path(key).asDouble(),
+                        org.assertj.core.data.Offset.offset(1e-9));
+            }
+        }
+    }
+
+    /** Enough of JSON Schema for the report's schema: $ref, type, required, properties, additionalProperties, anyOf, enum. */
+    static final class MiniSchema {
+        static List<String> problems(JsonNode root, JsonNode s, JsonNode v, String at) {
+            List<String> out = new java.util.ArrayList<>();
+            if (s.has("$ref")) return problems(root, root.at(s.get("$ref").asText().substring(1)), v, at);
+            if (s.has("anyOf")) {
+                for (JsonNode alt : s.get("anyOf")) if (problems(root, alt, v, at).isEmpty()) return out;
+                out.add(at + ": matches no anyOf branch");
+                return out;
+            }
+            if (s.has("enum")) {
+                boolean found = false;
+                for (JsonNode e : s.get("enum")) found |= e.equals(v);
+                if (!found) out.add(at + ": not one of " + s.get("enum"));
+            }
+            String type = s.path("type").asText("");
+            boolean ok = switch (type) {
+                case "object" -> v.isObject();
+                case "array" -> v.isArray();
+                case "string" -> v.isTextual();
+                case "number" -> v.isNumber();
+                case "integer" -> v.isIntegralNumber();
+                case "boolean" -> v.isBoolean();
+                case "null" -> v.isNull();
+                default -> true;
+            };
+            if (!ok) out.add(at + ": not " + type);
+            if (v.isObject()) {
+                for (JsonNode r : s.path("required")) if (!v.has(r.asText())) out.add(at + ": " + r.asText() + " required");
+                v.properties().forEach(e -> {
+                    JsonNode ps = s.path("properties").get(e.getKey());
+                    if (ps != null) out.addAll(problems(root, ps, e.getValue(), at + "/" + e.getKey()));
+                    else if (s.path("additionalProperties").isBoolean() && !s.path("additionalProperties").asBoolean()) {
+                        out.add(at + "/" + e.getKey() + ": not allowed");
+                    }
+                });
+            }
+            if (v.isArray() && s.has("items")) {
+                for (int i = 0; i < v.size(); i++) out.addAll(problems(root, s.get("items"), v.get(i), at + "/" + i));
+            }
+            return out;
+        }
     }
 }
