@@ -35,7 +35,10 @@ final class RunsExportCommand extends RunsStoreCommand {
     static final class FormatConverter implements picocli.CommandLine.ITypeConverter<Format> {
         @Override
         public Format convert(String value) {
-            return Format.valueOf(value.replace('-', '_').replace('.', '_'));
+            for (Format f : Format.values()) {
+                if (f.name().equals(value.replace('-', '_').replace('.', '_'))) return f;
+            }
+            throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not one of json, csv, br-v0.2");
         }
     }
 
