@@ -55,6 +55,7 @@ class ArchitectureTest {
             "web", Set.of("engine", "metrics", "report", "scenario", "schedule", "store"),
             "schedule", Set.of("engine", "metrics", "report", "scenario", "store"),
             "check", Set.of("client", "engine", "metrics", "scrape"),
+            "importer", Set.of("metrics", "store"),
             "scrape", Set.of());
 
     @Test

@@ -19,7 +19,7 @@ import java.util.Map;
         description = {"The run history: every `unibench perf` run is stored (see --db; --no-db on perf skips it).",
                 "RUN is a run id or a unique prefix of one, as `runs list` shows."},
         subcommands = {RunsListCommand.class, RunsShowCommand.class, RunsReportCommand.class, RunsCompareCommand.class,
-                RunsExportCommand.class, RunsDeleteCommand.class, RunsMergeCommand.class})
+                RunsExportCommand.class, RunsDeleteCommand.class, RunsMergeCommand.class, RunsImportCommand.class})
 public final class RunsCommand implements Runnable {
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 

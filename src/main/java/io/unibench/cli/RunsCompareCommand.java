@@ -12,6 +12,7 @@ import picocli.CommandLine.Parameters;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 @Command(name = "compare", mixinStandardHelpOptions = true, description = "Runs side by side against a baseline "
@@ -28,6 +29,10 @@ final class RunsCompareCommand extends RunsStoreCommand {
 
     @Option(names = "--json", description = "JSON rows instead of tables. Default: tables.")
     boolean json;
+
+    @Option(names = "--force", description = "Give verdicts even where the runs' workload fingerprints differ in "
+            + "something that moves the metric (each such row marked). Default: those rows are refused, with why.")
+    boolean force;
 
     @Override
     int run(RunStore store) throws Exception {
@@ -50,10 +55,23 @@ final class RunsCompareCommand extends RunsStoreCommand {
         StoredRun base = store.run(order.getFirst());
         List<StoredRun> others = new ArrayList<>();
         for (String id : order.subList(1, order.size())) others.add(store.run(id));
-        RunComparison.Result result = RunComparison.compare(store, base, others);
+        RunComparison.Result result = RunComparison.compare(store, base, others, force);
         if (json) {
             out().println(RunsCommand.JSON.writeValueAsString(result.toMap()));
         } else {
+            for (RunComparison.Pair p : result.pairs()) {
+                if (p.refusals().isEmpty()) continue;
+                out().println("Workload fingerprints (A | " + p.candidate().row().label() + "):");
+                Map<String, Object> fa = io.unibench.store.RunFingerprints.of(base).toMap();
+                Map<String, Object> fb = p.fingerprint().toMap();
+                for (String k : fa.keySet()) {
+                    out().println("  " + k + ": " + fa.get(k) + " | " + fb.get(k));
+                }
+                for (var r : p.refusals()) {
+                    out().println("  not comparable" + (p.forced() ? " (compared anyway, --force)" : "") + ": " + r.why());
+                }
+                out().println();
+            }
             out().print(RunComparisonReport.render(sideLabel(base.row()), sides(result), RunComparison.METHOD));
             out().flush();
         }

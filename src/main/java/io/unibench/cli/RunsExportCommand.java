@@ -24,11 +24,23 @@ final class RunsExportCommand extends RunsStoreCommand {
     @Parameters(paramLabel = "RUN")
     String run;
 
-    enum Format { json, csv }
+    enum Format { json, csv, br_v0_2 }
 
-    @Option(names = "--format", defaultValue = "json", description = "${COMPLETION-CANDIDATES}. "
+    @Option(names = "--format", defaultValue = "json", converter = FormatConverter.class, description = "json, csv, "
+            + "br-v0.2 (llm-d's Benchmark Report v0.2: the last point's figures; `runs import` reads it back). "
             + "Default: ${DEFAULT-VALUE}.")
     Format format;
+
+    /** {@code br-v0.2} as the flag spells it. */
+    static final class FormatConverter implements picocli.CommandLine.ITypeConverter<Format> {
+        @Override
+        public Format convert(String value) {
+            for (Format f : Format.values()) {
+                if (f.name().equals(value.replace('-', '_').replace('.', '_'))) return f;
+            }
+            throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not one of json, csv, br-v0.2");
+        }
+    }
 
     @Option(names = {"-o", "--output"}, paramLabel = "PATH", description = "JSON: the file; CSV: a directory. "
             + "Default: stdout.")
@@ -55,6 +67,19 @@ final class RunsExportCommand extends RunsStoreCommand {
                     createParent(output);
                     try (Writer w = writer(output)) {
                         RunExport.json(store, r, w);
+                    }
+                    err().println("Wrote " + output);
+                }
+            }
+            case br_v0_2 -> {
+                String doc = RunsCommand.JSON.writeValueAsString(io.unibench.importer.BenchmarkReport.export(r));
+                if (output == null) {
+                    out().println(doc);
+                    out().flush();
+                } else {
+                    createParent(output);
+                    try (Writer w = writer(output)) {
+                        w.write(doc);
                     }
                     err().println("Wrote " + output);
                 }

@@ -55,6 +55,11 @@ final class RunsShowCommand extends RunsStoreCommand {
         o.println("Tags:      " + (row.tags().isEmpty() ? "-" : String.join(", ", row.tags())));
         o.println("Requests:  " + row.requestCount() + " stored, " + row.successCount() + " succeeded");
         o.println("Config key: " + row.configKey() + " (runs with the same key are repeats)");
+        if (r.environment() != null && r.environment().has("source_tool")) {
+            o.println("Imported:  from " + r.environment().path("source_tool").asText() + " ("
+                    + r.environment().path("source_version").asText() + "); not measured: "
+                    + r.environment().path("not_measured").asText());
+        }
         o.println();
         o.println("Environment:");
         if (r.environment() != null) {

@@ -29,7 +29,7 @@ abstract class RunsStoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (RunStore store = storeOption.open(err())) {
+        try (RunStore store = storeOption.open(err(), !writes())) {
             return run(store);
         } catch (SQLException e) {
             throw new BadInputException("run history: " + StoreLocation.mask(String.valueOf(e.getMessage())));
@@ -37,4 +37,9 @@ abstract class RunsStoreCommand implements Callable<Integer> {
     }
 
     abstract int run(RunStore store) throws Exception;
+
+    /** True for a subcommand that stores runs ({@code runs import}): the store's file may be made. */
+    boolean writes() {
+        return false;
+    }
 }

@@ -98,6 +98,16 @@ public final class SampleComparison {
         return new MetricDelta(point, metric, ma, mb, delta, pct, dir, decide(ma, delta, ci, dir), ci, nA, nB, null);
     }
 
+    /**
+     * The row refused a verdict because the runs' workloads differ in something that moves it
+     * ({@link WorkloadFingerprint#refusals}), or, {@code forced}, its verdict kept and marked with the reason.
+     */
+    public static MetricDelta refused(MetricDelta d, String why, boolean forced) {
+        return new MetricDelta(d.point(), d.metric(), d.a(), d.b(), d.delta(), d.deltaPercent(), d.direction(),
+                forced ? d.verdict() : WorkloadFingerprint.REFUSED, forced ? d.deltaInterval() : null, d.nA(), d.nB(),
+                forced ? "forced; not comparable: " + why : why);
+    }
+
     /** A figure that has one value per run (throughput, counts): the delta, no interval, no verdict. */
     public static MetricDelta single(String point, String metric, Double a, Double b) {
         Double delta = a != null && b != null ? b - a : null;

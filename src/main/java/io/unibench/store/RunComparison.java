@@ -5,6 +5,7 @@ import io.unibench.metrics.LevelName;
 import io.unibench.metrics.MetricDelta;
 import io.unibench.metrics.RequestSamples;
 import io.unibench.metrics.SampleComparison;
+import io.unibench.metrics.WorkloadFingerprint;
 
 import java.math.BigDecimal;
 import java.sql.SQLException;
@@ -40,7 +41,8 @@ public final class RunComparison {
      * @param onlyCandidate this run's level keys the baseline does not have
      */
     public record Pair(StoredRun candidate, List<MetricDelta> rows, List<String> onlyBaseline,
-                       List<String> onlyCandidate) {
+                       List<String> onlyCandidate, WorkloadFingerprint fingerprint,
+                       List<WorkloadFingerprint.Refusal> refusals, boolean forced) {
         /** The matched level keys, in order. */
         public List<String> levels() {
             return rows.stream().map(MetricDelta::point).distinct().toList();
@@ -85,9 +87,13 @@ public final class RunComparison {
                 pm.put("only_in_baseline", p.onlyBaseline());
                 pm.put("only_in_run", p.onlyCandidate());
                 pm.put("rows", p.rows());
+                pm.put("fingerprint", p.fingerprint().toMap());
+                pm.put("not_comparable", p.refusals().stream().map(WorkloadFingerprint.Refusal::why).toList());
+                pm.put("forced", p.forced());
                 ps.add(pm);
             }
             m.put("comparisons", ps);
+            m.put("baseline_fingerprint", RunFingerprints.of(baseline).toMap());
             return m;
         }
     }
@@ -115,6 +121,15 @@ public final class RunComparison {
 
     /** Each of {@code others} against {@code baseline}. */
     public static Result compare(RunStore store, StoredRun baseline, List<StoredRun> others) throws SQLException {
+        return compare(store, baseline, others, false);
+    }
+
+    /**
+     * Each of {@code others} against {@code baseline}; a metric moved by a difference of the two runs' workload
+     * fingerprints ({@link WorkloadFingerprint#refusals}) gets no verdict, or with {@code force} its verdict marked.
+     */
+    public static Result compare(RunStore store, StoredRun baseline, List<StoredRun> others, boolean force)
+            throws SQLException {
         if (others.isEmpty()) throw new IllegalArgumentException("nothing to compare the baseline with");
         Map<String, StoredPoint> base = points(baseline);
         Map<String, RequestSamples> baseSamples = new HashMap<>();
@@ -137,9 +152,31 @@ public final class RunComparison {
                 rows.addAll(level(e.getKey(), e.getValue(), sa, pb, samples(store, other, pb)));
             }
             List<String> onlyOther = mine.keySet().stream().filter(k -> !base.containsKey(k)).toList();
-            pairs.add(new Pair(other, rows, onlyBase, onlyOther));
+            WorkloadFingerprint fp = RunFingerprints.of(other);
+            List<WorkloadFingerprint.Refusal> refusals = WorkloadFingerprint.refusals(RunFingerprints.of(baseline), fp);
+            pairs.add(new Pair(other, guarded(rows, refusals, force), onlyBase, onlyOther, fp, refusals, force));
         }
         return new Result(baseline, pairs);
+    }
+
+    /** The rows whose metric a refusal names, refused (or, forced, marked); the others as they are. */
+    private static List<MetricDelta> guarded(List<MetricDelta> rows, List<WorkloadFingerprint.Refusal> refusals,
+                                             boolean force) {
+        if (refusals.isEmpty()) return rows;
+        List<MetricDelta> out = new ArrayList<>();
+        for (MetricDelta d : rows) {
+            List<String> why = new ArrayList<>();
+            for (WorkloadFingerprint.Refusal r : refusals) {
+                for (String column : r.columns()) {
+                    String name = column.substring(0, column.indexOf(" ("));
+                    if (d.metric().contains(" " + name + " ") || d.metric().startsWith(name + " ")) {
+                        if (!why.contains(r.why())) why.add(r.why());
+                    }
+                }
+            }
+            out.add(why.isEmpty() ? d : SampleComparison.refused(d, String.join("; ", why), force));
+        }
+        return out;
     }
 
     private static List<MetricDelta> level(String key, StoredPoint pa, RequestSamples sa, StoredPoint pb,

@@ -87,6 +87,17 @@ public final class RunStore implements AutoCloseable {
         writes.createRun(id, s, owner, nowMillis, status);
     }
 
+    /**
+     * Stores another tool's run ({@code runs import}) whole, in one transaction: nothing of it when any part fails.
+     * Returns its id.
+     */
+    public String storeImported(ImportedRun run, Owner owner) throws SQLException {
+        String id = ZonedDateTime.now(ZoneOffset.UTC).format(ID_TIME) + "-"
+                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(2);
+        writes.storeImported(id, run, owner);
+        return id;
+    }
+
     public void addPoint(String runId, int index, RunInfo info, long startedAtMillis) throws SQLException {
         writes.addPoint(runId, index, info, startedAtMillis);
     }

@@ -33,6 +33,52 @@ final class RunWrites {
 
     void createRun(String id, RunStart s, Owner owner, long nowMillis, String status) throws SQLException {
         db.write(c -> {
+            insertRun(c, id, s, owner, nowMillis, status);
+            return null;
+        });
+    }
+
+    /**
+     * Another tool's run stored whole in one transaction ({@code runs import}): its row, points, summaries and
+     * requests, ended; nothing when any of it fails.
+     */
+    void storeImported(String id, ImportedRun run, Owner owner) throws SQLException {
+        db.write(c -> {
+            insertRun(c, id, run.start(), owner, run.startedAtMillis(), RunRow.FINISHED);
+            long requests = 0;
+            long successes = 0;
+            int index = 0;
+            for (ImportedRun.Point p : run.points()) {
+                RunInfo info = p.info();
+                Sql.update(c, "INSERT INTO run_points (run_id, point_index, label, concurrency, rate, number, started_at, "
+                                + "summary_json, percentiles_json, workload_json, errors_json, phases_json, timeline_json) "
+                                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", id, index, info.label(),
+                        info.concurrency(), info.rate(), info.number(), p.startedAtMillis(),
+                        ResultJson.write(p.summary()), ResultJson.write(p.percentiles()),
+                        p.result() == null ? null : ResultJson.workload(p.result()),
+                        p.result() == null ? null : ResultJson.errors(p.result()),
+                        p.result() == null ? null : ResultJson.phases(p.result()),
+                        p.result() == null ? null : ResultJson.timeline(p.result()));
+                ChunkTimes.Packer packer = new ChunkTimes.Packer();
+                try (PreparedStatement ps = c.prepareStatement(RequestRows.INSERT)) {
+                    for (RequestRecord r : p.requests()) {
+                        RequestRows.bind(ps, id, index, 0L, r, packer);
+                        ps.addBatch();
+                        requests++;
+                        if (r.success()) successes++;
+                    }
+                    ps.executeBatch();
+                }
+                index++;
+            }
+            Sql.update(c, "UPDATE runs SET ended_at = ?, heartbeat_at = ?, request_count = ?, success_count = ? "
+                    + "WHERE run_id = ?", run.endedAtMillis(), run.endedAtMillis(), requests, successes, id);
+            return null;
+        });
+    }
+
+    private static void insertRun(java.sql.Connection c, String id, RunStart s, Owner owner, long nowMillis,
+                                  String status) throws SQLException {
             Sql.update(c, "INSERT INTO runs (run_id, name, model, url, status, started_at, heartbeat_at, owner_host, "
                             + "owner_pid, owner_started, config_key, config_json, environment_json, parent_run_id) "
                             + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -43,8 +89,6 @@ final class RunWrites {
             for (String tag : new LinkedHashSet<>(s.tags())) {
                 Sql.update(c, "INSERT INTO run_tags (run_id, tag) VALUES (?, ?)", id, tag);
             }
-            return null;
-        });
     }
 
     void addPoint(String runId, int index, RunInfo info, long startedAtMillis) throws SQLException {

@@ -206,7 +206,8 @@ public final class Pages {
     }
 
     private void compare(Context ctx) throws Exception {
-        RunComparison.Result r = api.comparison(ctx.queryParam("a"), ctx.queryParams("b"));
+        RunComparison.Result r = api.comparison(ctx.queryParam("a"), ctx.queryParams("b"),
+                "true".equals(ctx.queryParam("force")));
         List<RunComparisonReport.Side> sides = new ArrayList<>();
         List<CompareRun> others = new ArrayList<>();
         List<Object> chartRuns = new ArrayList<>();

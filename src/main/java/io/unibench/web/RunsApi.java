@@ -242,6 +242,11 @@ final class RunsApi {
 
     /** Runs {@code b} (one or more) against the baseline {@code a}. */
     RunComparison.Result comparison(String a, List<String> b) throws SQLException {
+        return comparison(a, b, false);
+    }
+
+    /** The same, with {@code force}: verdicts even where the runs' workload fingerprints differ (marked). */
+    RunComparison.Result comparison(String a, List<String> b, boolean force) throws SQLException {
         List<String> others = b == null ? List.of() : b.stream().filter(x -> x != null && !x.isBlank()).toList();
         if (a == null || a.isBlank() || others.isEmpty()) {
             throw ApiError.badRequest("compare needs a baseline and at least one other run: ?a=ID&b=ID[&b=ID…]");
@@ -255,11 +260,12 @@ final class RunsApi {
             }
             runs.add(r);
         }
-        return RunComparison.compare(store, base, runs);
+        return RunComparison.compare(store, base, runs, force);
     }
 
     private void compare(Context ctx) throws Exception {
-        WebServer.json(ctx, comparison(ctx.queryParam("a"), ctx.queryParams("b")).toMap());
+        WebServer.json(ctx, comparison(ctx.queryParam("a"), ctx.queryParams("b"),
+                "true".equals(ctx.queryParam("force"))).toMap());
     }
 
     private static String blankToNull(String s) {

@@ -1,0 +1,81 @@
+package io.unibench.metrics;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a run's figures depend on besides the server, for ours and imported runs alike: the tool and how it defines
+ * TTFT and TPOT, streaming, open or closed loop, output length control. Null is "not known" (the source did not
+ * say). Two runs whose fingerprints differ in something that moves a metric get no verdict on it
+ * ({@link #refusals}); docs/import.md has the table of each tool's definitions.
+ */
+public record WorkloadFingerprint(String tool, String ttftDefinition, String tpotDefinition, Boolean stream,
+                                  String loop, Integer maxTokens, Boolean ignoreEos, String tokenCounter) {
+    /** Our TTFT: the first chunk carrying text; a role-only chunk is not a token. */
+    public static final String TTFT_FIRST_TOKEN = "first chunk with text (role-only chunk excluded)";
+    /** evalscope's, vLLM's and AIPerf's: the first chunk of any kind. */
+    public static final String TTFT_FIRST_CHUNK = "first chunk of any kind (role-only chunk included)";
+    /** (latency − TTFT) / (output tokens − 1). */
+    public static final String TPOT_AFTER_FIRST = "(latency − TTFT) / (output tokens − 1)";
+    /** The verdict of a metric whose runs are not comparable. */
+    public static final String REFUSED = "refused";
+
+    /** One difference that moves a metric: the metric columns ("TTFT (ms)", …) it refuses, and why. */
+    public record Refusal(String field, List<String> columns, String why) {}
+
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("tool", tool);
+        m.put("ttft", ttftDefinition);
+        m.put("tpot", tpotDefinition);
+        m.put("stream", stream);
+        m.put("loop", loop);
+        m.put("max_tokens", maxTokens);
+        m.put("ignore_eos", ignoreEos);
+        m.put("token_counter", tokenCounter);
+        return m;
+    }
+
+    /**
+     * What keeps B's figures from being compared with A's: a field both know and that differs, with the metric
+     * columns it moves. Unknown on one side is no refusal (the page shows it as unknown).
+     */
+    public static List<Refusal> refusals(WorkloadFingerprint a, WorkloadFingerprint b) {
+        List<Refusal> out = new ArrayList<>();
+        List<String> ttft = List.of(PercentileRow.TTFT);
+        List<String> tpot = List.of(PercentileRow.TPOT);
+        List<String> all = List.of(PercentileRow.TTFT, PercentileRow.TPOT, PercentileRow.LATENCY);
+        if (differ(a.ttftDefinition, b.ttftDefinition)) {
+            out.add(new Refusal("ttft", List.of(PercentileRow.TTFT, PercentileRow.TPOT),
+                    "B's TTFT is the " + b.ttftDefinition + "; A's the " + a.ttftDefinition
+                            + " (TPOT counts from it)"));
+        }
+        if (differ(a.tpotDefinition, b.tpotDefinition)) {
+            out.add(new Refusal("tpot", tpot, "B's TPOT is " + b.tpotDefinition + "; A's " + a.tpotDefinition));
+        }
+        if (differ(a.stream, b.stream)) {
+            out.add(new Refusal("stream", all, "A " + (a.stream ? "streamed" : "did not stream") + ", B "
+                    + (b.stream ? "streamed" : "did not stream")));
+        }
+        if (differ(a.loop, b.loop)) {
+            out.add(new Refusal("loop", all, "A ran " + a.loop + ", B " + b.loop
+                    + " (queueing differs)"));
+        }
+        if (differ(a.maxTokens, b.maxTokens)) {
+            out.add(new Refusal("max_tokens", List.of(PercentileRow.LATENCY), "A's max_tokens is " + a.maxTokens
+                    + ", B's " + b.maxTokens));
+        }
+        if (differ(a.ignoreEos, b.ignoreEos)) {
+            out.add(new Refusal("ignore_eos", List.of(PercentileRow.LATENCY), "A " + (a.ignoreEos ? "ignored" : "kept")
+                    + " EOS, B " + (b.ignoreEos ? "ignored" : "kept") + " it (output lengths differ)"));
+        }
+        return out;
+    }
+
+    private static boolean differ(Object a, Object b) {
+        return a != null && b != null && !Objects.equals(a, b);
+    }
+}

@@ -1,0 +1,330 @@
+package io.unibench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unibench.store.TestStores;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * {@code runs import} on files made by the real tools (src/test/resources/io/unibench/importer, see its README):
+ * stored as runs like any other, marked with their source, figures recomputed from per-request rows where the tool
+ * kept them, absent figures null; a bad file stores nothing. Once on SQLite and once on PostgreSQL (when set).
+ */
+class RunsImportTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path SAMPLES = Path.of("src/test/resources/io/unibench/importer");
+    private static final Path EVALSCOPE = SAMPLES.resolve("evalscope-perf/qwen-plus");
+    private static final Path VLLM = SAMPLES.resolve(
+            "vllm-bench-serve/openai-chat-infqps-concurrency4-qwen-plus-20261201-225459.json");
+    private static final Path AIPERF = SAMPLES.resolve("aiperf/profile_export.jsonl");
+    private static final Path BR = SAMPLES.resolve("br-v0.2/br_v0_2_example.yaml");
+    private static final Path VLLM_SUMMARY = SAMPLES.resolve("vllm-bench-serve/summary-only.json");
+
+    @TempDir
+    Path tmp;
+
+    private TestStores.Backend backend(String kind) throws Exception {
+        return kind.equals("sqlite") ? TestStores.sqlite(tmp) : TestStores.postgres();
+    }
+
+    private static String importedId(CliHarness.Run run) {
+        assertThat(run.exit()).as(run.err()).isZero();
+        return run.out().substring("Imported ".length()).split(" ")[0];
+    }
+
+    private static JsonNode show(String db, String id) throws Exception {
+        CliHarness.Run r = CliHarness.main("runs", "show", id, "--json", "--db", db);
+        assertThat(r.exit()).as(r.err()).isZero();
+        return JSON.readTree(r.out());
+    }
+
+    private static String sha256(Path p) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void evalscopeFolderIsStoredWithItsRequestsRecomputedAndItsSource(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            CliHarness.Run imported = CliHarness.main("runs", "import", EVALSCOPE.toString(), "--db", db);
+            String id = importedId(imported);
+            assertThat(imported.out()).contains("evalscope perf", "60 requests");
+            JsonNode run = show(db, id);
+            assertThat(run.path("model").asText()).isEqualTo("qwen-plus");
+            assertThat(run.path("request_count").asLong()).isEqualTo(60);
+            JsonNode env = run.path("environment");
+            assertThat(env.path("source_tool").asText()).isEqualTo("evalscope perf");
+            Path summaryFile = EVALSCOPE.resolve("parallel_4_number_60/benchmark_summary.json");
+            assertThat(env.path("source_files").path(summaryFile.toString()).asText()).isEqualTo(sha256(summaryFile));
+            assertThat(env.path("not_measured").asText()).contains("cache figures", "phases")
+                    .doesNotContain("per-request rows");
+            JsonNode point = run.path("points").get(0);
+            assertThat(point.path("label").asText()).isEqualTo("parallel_4_number_60");
+            JsonNode s = point.path("summary");
+            assertThat(s.path("Total Requests").asLong()).isEqualTo(60);
+            assertThat(s.path("Concurrency").asLong()).isEqualTo(4);
+            // recomputed from benchmark_data.db: the same mean evalscope wrote, at its 2 decimals
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(46.71, org.assertj.core.data.Offset.offset(0.005));
+            assertThat(s.path("Avg TPOT (ms)").asDouble()).isCloseTo(5.2, org.assertj.core.data.Offset.offset(0.05));
+            // not measured: absent (null), never zero, though evalscope wrote 0.0
+            assertThat(s.has("KV Cache Hit Rate (%)")).isTrue();
+            assertThat(s.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+            assertThat(s.path("Total Cached Tokens").isNull()).isTrue();
+            // every figure evalscope wrote is ours at its precision: nothing of its own to keep beside
+            assertThat(s.has("Source Figures")).as(s.toString()).isFalse();
+
+            CliHarness.Run text = CliHarness.main("runs", "show", id, "--db", db);
+            assertThat(text.out()).contains("Imported:  from evalscope perf (not recorded in its files); not measured: "
+                    + "phases, cache figures");
+            CliHarness.Run list = CliHarness.main("runs", "list", "--db", db);
+            assertThat(list.out()).contains(id);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void vllmDetailedResultIsRecomputedAndItsDifferingPercentilesKept(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            String id = importedId(CliHarness.main("runs", "import", VLLM.toString(), "--db", db));
+            JsonNode run = show(db, id);
+            assertThat(run.path("request_count").asLong()).isEqualTo(60);
+            assertThat(run.path("environment").path("source_tool").asText()).isEqualTo("vLLM bench serve");
+            assertThat(run.path("environment").path("source_files").path(VLLM.toString()).asText())
+                    .isEqualTo(sha256(VLLM));
+            JsonNode s = run.path("points").get(0).path("summary");
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(54.869997733218646,
+                    org.assertj.core.data.Offset.offset(1e-3));
+            assertThat(s.path("Total Input Tokens").asLong()).isEqualTo(23472);
+            // vLLM's duration runs from its benchmark's start, ours from the first request's: both kept
+            assertThat(s.path("Source Figures").path("Test Duration (s)").asDouble()).isEqualTo(5.749131701999431);
+            assertThat(s.path("Test Duration (s)").asDouble()).isLessThan(5.749131701999431);
+            // vLLM's p99 interpolates (numpy), ours is the nearest rank: both kept
+            assertThat(s.path("Source Percentiles").isArray()).isTrue();
+            assertThat(s.path("Source Percentiles").toString()).contains("164.56988770990392");
+            assertThat(s.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void vllmResultWithoutDetailsKeepsItsFiguresAndSaysWhatItLacks(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            String id = importedId(CliHarness.main("runs", "import", VLLM_SUMMARY.toString(), "--db", db));
+            JsonNode run = show(db, id);
+            assertThat(run.path("request_count").asLong()).isZero();
+            assertThat(run.path("environment").path("not_measured").asText())
+                    .contains("per-request rows (saved without --save-detailed)");
+            JsonNode s = run.path("points").get(0).path("summary");
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isEqualTo(54.869997733218646);
+            assertThat(s.path("Avg Input Tokens").asDouble()).isEqualTo(23472.0 / 60);
+            assertThat(s.has("KV Cache Hit Rate (%)")).isTrue();
+            assertThat(s.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+            assertThat(s.has("Avg First Chunk (ms)")).isFalse();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void aBadFileIsOneLocatedLineAndNothingIsStored(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            ObjectNode bad = (ObjectNode) JSON.readTree(VLLM.toFile());
+            ((com.fasterxml.jackson.databind.node.ArrayNode) bad.get("ttfts")).set(3, JSON.getNodeFactory().textNode("x"));
+            Path badFile = tmp.resolve("bad.json");
+            JSON.writeValue(badFile.toFile(), bad);
+            // a good file before the bad one: nothing of either is stored
+            CliHarness.Run r = CliHarness.main("runs", "import", VLLM.toString(), badFile.toString(), "--db", db);
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err().strip()).isEqualTo("unibench: " + badFile + ": /ttfts/3: expected a number, found string \"x\"");
+            CliHarness.Run list = CliHarness.main("runs", "list", "--json", "--db", db);
+            assertThat(JSON.readTree(list.out()).size()).as(list.out()).isZero();
+
+            Path notResult = tmp.resolve("other.json");
+            Files.writeString(notResult, "{\"hello\": 1}");
+            CliHarness.Run other = CliHarness.main("runs", "import", notResult.toString(), "--db", db);
+            assertThat(other.exit()).isEqualTo(2);
+            assertThat(other.err()).contains(notResult + ": /: not a result runs import recognises");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void aiperfRecordsAndABenchmarkReportFromTheirRepositoriesImport(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            String aiperf = importedId(CliHarness.main("runs", "import", AIPERF.toString(), "--db", db));
+            JsonNode run = show(db, aiperf);
+            assertThat(run.path("environment").path("source_tool").asText()).isEqualTo("AIPerf");
+            assertThat(run.path("request_count").asLong()).isEqualTo(2);
+            assertThat(run.path("success_count").asLong()).isEqualTo(1);
+            JsonNode s = run.path("points").get(0).path("summary");
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(255.886568, org.assertj.core.data.Offset.offset(0.005));
+            assertThat(s.path("Avg Latency (s)").asDouble()).isCloseTo(0.297525, org.assertj.core.data.Offset.offset(5e-5));
+            assertThat(s.path("Avg Output Tokens").asDouble()).isEqualTo(9.0);
+
+            String br = importedId(CliHarness.main("runs", "import", BR.toString(), "--db", db));
+            JsonNode report = show(db, br);
+            assertThat(report.path("model").asText()).isEqualTo("Qwen/Qwen3-0.6B");
+            assertThat(report.path("environment").path("source_version").asText())
+                    .isEqualTo("report 0.2, measured by inference-perf 0.3.0");
+            assertThat(report.path("environment").path("not_measured").asText()).contains("per-request rows");
+            JsonNode rs = report.path("points").get(0).path("summary");
+            assertThat(rs.path("Total Requests").asLong()).isEqualTo(500);
+            assertThat(rs.path("Avg TTFT (ms)").asDouble()).isCloseTo(36.8578234128654, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(rs.path("Test Duration (s)").asDouble()).isCloseTo(49.97206788, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(rs.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+            CliHarness.Run list = CliHarness.main("runs", "list", "--json", "--db", db);
+            assertThat(JSON.readTree(list.out()).size()).isEqualTo(2);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void aDuplicatedKeyIsRefusedNotSilentlyResolved(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            Path dup = tmp.resolve("dup.jsonl");
+            Files.writeString(dup, Files.readString(AIPERF).replaceFirst("\"time_to_first_token\": \\{[^}]*}",
+                    "$0, \"time_to_first_token\": {\"value\": 4.9, \"unit\": \"ms\"}"));
+            CliHarness.Run r = CliHarness.main("runs", "import", dup.toString(), "--db", b.location().jdbcUrl());
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err()).contains(dup + ":1: not JSON: Duplicate field 'time_to_first_token'");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void compareRefusesAVerdictWhereTheFingerprintsDifferAndForceMarksIt(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind);
+             io.unibench.sim.SimServer sim = io.unibench.sim.SimServer.start(io.unibench.sim.SimConfig.defaults()
+                     .withTtftMs(5).withPrefillMsPerToken(0).withItlMs(1))) {
+            String db = b.location().jdbcUrl();
+            String evalscope = importedId(CliHarness.main("runs", "import", EVALSCOPE.toString(), "--db", db));
+            String vllm = importedId(CliHarness.main("runs", "import", VLLM.toString(), "--db", db));
+            // evalscope and vLLM both time TTFT at the first chunk, both streamed closed loops: verdicts given
+            JsonNode same = JSON.readTree(CliHarness.main("runs", "compare", evalscope, vllm, "--json", "--db", db).out());
+            assertThat(same.path("comparisons").get(0).path("not_comparable").size()).isZero();
+            assertThat(same.path("rows").toString()).doesNotContain("\"refused\"");
+
+            // ours (the simulator, streamed, closed loop): TTFT at the first text chunk, evalscope's at any chunk
+            CliHarness.Run perf = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",
+                    "qwen-plus", "--outputs-dir", tmp.resolve("out").toString(), "--no-timestamp", "--parallel", "4",
+                    "--number", "60", "--max-tokens", "64", "--min-prompt-length", "8", "--max-prompt-length", "8",
+                    "--db", db);
+            assertThat(perf.exit()).as(perf.err()).isZero();
+            String ours = perf.err().substring(perf.err().indexOf("Run history: run ") + 17).split(" ")[0];
+            CliHarness.Run refused = CliHarness.main("runs", "compare", ours, evalscope, "--db", db);
+            assertThat(refused.exit()).as(refused.err()).isZero();
+            assertThat(refused.out()).contains("not comparable: B's TTFT is the first chunk of any kind (role-only "
+                    + "chunk included); A's the first chunk with text (role-only chunk excluded)");
+            JsonNode json = JSON.readTree(CliHarness.main("runs", "compare", ours, evalscope, "--json", "--db", db).out());
+            JsonNode ttft = row(json, "p50 TTFT (ms)");
+            assertThat(ttft.path("verdict").asText()).isEqualTo("refused");
+            assertThat(ttft.path("why").asText()).contains("B's TTFT is the first chunk of any kind");
+            assertThat(row(json, "p50 Latency (s)").path("verdict").asText()).isNotEqualTo("refused");
+            assertThat(json.path("comparisons").get(0).path("fingerprint").path("tool").asText()).isEqualTo("evalscope perf");
+            assertThat(json.path("baseline_fingerprint").path("tool").asText()).isEqualTo("unibench");
+
+            JsonNode forced = JSON.readTree(CliHarness.main("runs", "compare", ours, evalscope, "--json", "--force",
+                    "--db", db).out());
+            JsonNode f = row(forced, "p50 TTFT (ms)");
+            assertThat(f.path("verdict").asText()).isNotEqualTo("refused");
+            assertThat(f.path("why").asText()).startsWith("forced; not comparable: B's TTFT");
+        }
+    }
+
+    private static JsonNode row(JsonNode compare, String metric) {
+        for (JsonNode r : compare.path("rows")) if (r.path("metric").asText().equals(metric)) return r;
+        throw new AssertionError("no row " + metric + " in " + compare);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void ourRunExportsAsABenchmarkReportTheSchemaAcceptsAndImportsBackToTheSameFigures(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind);
+             io.unibench.sim.SimServer sim = io.unibench.sim.SimServer.start(io.unibench.sim.SimConfig.defaults()
+                     .withTtftMs(5).withPrefillMsPerToken(0).withItlMs(1))) {
+            String db = b.location().jdbcUrl();
+            CliHarness.Run perf = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",
+                    "m", "--outputs-dir", tmp.resolve("out").toString(), "--no-timestamp", "--parallel", "2",
+                    "--number", "20", "--max-tokens", "16", "--min-prompt-length", "8", "--max-prompt-length", "8",
+                    "--db", db);
+            assertThat(perf.exit()).as(perf.err()).isZero();
+            String ours = perf.err().substring(perf.err().indexOf("Run history: run ") + 17).split(" ")[0];
+            Path report = tmp.resolve("br.json");
+            CliHarness.Run export = CliHarness.main("runs", "export", ours, "--format", "br-v0.2", "-o",
+                    report.toString(), "--db", db);
+            assertThat(export.exit()).as(export.err()).isZero();
+            JsonNode doc = JSON.readTree(report.toFile());
+            JsonNode schema = JSON.readTree(SAMPLES.resolve("br-v0.2/br_v0_2_json_schema.json").toFile());
+            assertThat(MiniSchema.problems(schema, schema, doc, "")).isEmpty();
+
+            String back = importedId(CliHarness.main("runs", "import", report.toString(), "--db", db));
+            JsonNode a = show(db, ours).path("points").get(0).path("summary");
+            JsonNode c = show(db, back).path("points").get(0).path("summary");
+            for (String key : List.of("Total Requests", "Failed Requests", "Avg TTFT (ms)", "Avg TPOT (ms)",
+                    "Avg ITL (ms)", "Avg Latency (s)", "Req Throughput (req/s)", "Output Throughput (tok/s)",
+                    "Avg Input Tokens", "Avg Output Tokens", "Test Duration (s)")) {
+                assertThat(c.path(key).asDouble()).as(key).isCloseTo(a.path(key).asDouble(),
+                        org.assertj.core.data.Offset.offset(1e-9));
+            }
+        }
+    }
+
+    /** Enough of JSON Schema for the report's schema: $ref, type, required, properties, additionalProperties, anyOf, enum. */
+    static final class MiniSchema {
+        static List<String> problems(JsonNode root, JsonNode s, JsonNode v, String at) {
+            List<String> out = new java.util.ArrayList<>();
+            if (s.has("$ref")) return problems(root, root.at(s.get("$ref").asText().substring(1)), v, at);
+            if (s.has("anyOf")) {
+                for (JsonNode alt : s.get("anyOf")) if (problems(root, alt, v, at).isEmpty()) return out;
+                out.add(at + ": matches no anyOf branch");
+                return out;
+            }
+            if (s.has("enum")) {
+                boolean found = false;
+                for (JsonNode e : s.get("enum")) found |= e.equals(v);
+                if (!found) out.add(at + ": not one of " + s.get("enum"));
+            }
+            String type = s.path("type").asText("");
+            boolean ok = switch (type) {
+                case "object" -> v.isObject();
+                case "array" -> v.isArray();
+                case "string" -> v.isTextual();
+                case "number" -> v.isNumber();
+                case "integer" -> v.isIntegralNumber();
+                case "boolean" -> v.isBoolean();
+                case "null" -> v.isNull();
+                default -> true;
+            };
+            if (!ok) out.add(at + ": not " + type);
+            if (v.isObject()) {
+                for (JsonNode r : s.path("required")) if (!v.has(r.asText())) out.add(at + ": " + r.asText() + " required");
+                v.properties().forEach(e -> {
+                    JsonNode ps = s.path("properties").get(e.getKey());
+                    if (ps != null) out.addAll(problems(root, ps, e.getValue(), at + "/" + e.getKey()));
+                    else if (s.path("additionalProperties").isBoolean() && !s.path("additionalProperties").asBoolean()) {
+                        out.add(at + "/" + e.getKey() + ": not allowed");
+                    }
+                });
+            }
+            if (v.isArray() && s.has("items")) {
+                for (int i = 0; i < v.size(); i++) out.addAll(problems(root, s.get("items"), v.get(i), at + "/" + i));
+            }
+            return out;
+        }
+    }
+}
