@@ -46,7 +46,7 @@ public final class LimitOptions {
             + "--max-cost. Default: none.")
     Double priceOutput;
 
-    @Option(names = "--target-precision", paramLabel = "PCT", description = "End each point once the 95% "
+    @Option(names = "--target-precision", paramLabel = "PCT", description = "End each point once the 95%% "
             + "confidence interval of its TTFT p95 and of its latency p95 is within PCT percent of the value "
             + "(checked every 20+ successes), still bounded by --number and --duration; the point's summary says "
             + "it stopped at precision. A p95 needs at least 72 successful requests, a p99 368. Default: off.")
