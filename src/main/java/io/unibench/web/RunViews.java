@@ -252,7 +252,7 @@ final class RunViews {
         if (!status.equals(RunRow.FAILED) && !status.equals(RunRow.CANCELLED) && !status.equals(RunRow.INTERRUPTED)) {
             return null;
         }
-        String reason = row.statusReason() == null ? "" : row.statusReason().replace(ConnectionTest.SKIP_HINT, "");
+        String reason = row.statusReason() == null ? "" : ConnectionTest.forPage(row.statusReason());
         String r = reason.toLowerCase(java.util.Locale.ROOT);
         List<String> advice = new ArrayList<>();
         if (status.equals(RunRow.CANCELLED)) {
