@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.unibench.cli.PerfCommand;
 import io.unibench.cli.RunCommand;
+import io.unibench.cli.ServeCommand;
 import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.ScenarioFile;
+import io.unibench.web.KeyAllowList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -77,6 +79,28 @@ class DeployFilesTest {
             if (line.matches("[A-Z_]*(TOKEN|PASSWORD|KEY)=.*")) assertThat(line).endsWith("=");
         }
         assertThat(Files.readAllLines(Path.of(".gitignore"))).contains(".env");
+    }
+
+    @Test
+    void deployFilesShowTheServicesAllowListsWithTheirDefaultsAndFlags() throws Exception {
+        // a team whose key or channel variable has another name finds where to allow it, with the defaults serve uses
+        String env = Files.readString(Path.of(".env.example"));
+        assertThat(env).contains("# " + KeyAllowList.ENV + "=" + KeyAllowList.DEFAULT + "\n",
+                "# " + KeyAllowList.CHANNEL_ENV + "=" + KeyAllowList.CHANNEL_DEFAULT + "\n");
+        String compose = Files.readString(Path.of("compose.yaml"));
+        assertThat(compose).contains("# " + KeyAllowList.ENV + ": \"" + KeyAllowList.DEFAULT + "\"",
+                "# " + KeyAllowList.CHANNEL_ENV + ": \"" + KeyAllowList.CHANNEL_DEFAULT + "\"");
+        String k8s = Files.readString(Path.of("deploy/k8s/platform.yaml"));
+        assertThat(k8s).contains("# - name: " + KeyAllowList.ENV + "\n            #   value: \"" + KeyAllowList.DEFAULT,
+                "# - name: " + KeyAllowList.CHANNEL_ENV + "\n            #   value: \"" + KeyAllowList.CHANNEL_DEFAULT);
+        // the flags the comments name exist
+        CommandLine serve = new CommandLine(new ServeCommand());
+        for (String flag : List.of("--allow-key-env", "--allow-channel-env")) {
+            assertThat(serve.getCommandSpec().findOption(flag)).as(flag).isNotNull();
+            assertThat(env).contains(flag);
+            assertThat(compose).contains(flag);
+            assertThat(k8s).contains(flag);
+        }
     }
 
     @Test

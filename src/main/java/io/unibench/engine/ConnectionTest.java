@@ -22,6 +22,12 @@ public final class ConnectionTest {
 
     /** The command line's way around a failed test, at the end of its message (a page, which has no flags, drops it). */
     public static final String SKIP_HINT = " (skip this check with --no-test-connection)";
+    /** The command line's way past an untrusted certificate, at the end of a TLS failure's message. */
+    public static final String TLS_HINT = " (trust the server's CA with --ca-cert FILE, or skip verification with "
+            + "--insecure; in a scenario file ca_cert or insecure)";
+    /** {@link #TLS_HINT} in a document's words, for a page (which has no flags). */
+    static final String TLS_HINT_PAGE = " (trust the server's CA with ca_cert in the provider's tls, or skip "
+            + "verification with insecure)";
 
     private ConnectionTest() {}
 
@@ -58,9 +64,14 @@ public final class ConnectionTest {
         throw new BadInputException("connection test to " + target + " failed: " + last.errorClass().label()
                 + (last.httpStatus() > 0 ? " (HTTP " + last.httpStatus() + ")" : "")
                 + (last.errorMessage() == null ? "" : ": " + last.errorMessage())
-                + (last.errorClass() == ErrorClass.TLS_ERROR
-                        ? " (trust the server's CA with --ca-cert FILE, or skip verification with --insecure; in a "
-                                + "scenario file ca_cert or insecure)"
-                        : SKIP_HINT));
+                + (last.errorClass() == ErrorClass.TLS_ERROR ? TLS_HINT : SKIP_HINT));
+    }
+
+    /**
+     * A failed test's message as a page shows it (the web's test connection, a failed run's reason): the command
+     * line's hints in a document's words, no flag named.
+     */
+    public static String forPage(String message) {
+        return message == null ? null : message.replace(TLS_HINT, TLS_HINT_PAGE).replace(SKIP_HINT, "");
     }
 }

@@ -34,12 +34,24 @@ public record PhaseSummary(List<Row> rows, long newConnections, long reusedConne
      * (counted as opened), the wasted attempts 0.41 ms each on average, 21.7 ms in all}.
      */
     public String connectionsLine() {
-        String line = newConnections + " opened, " + reusedConnections + " reused";
+        return connectionsLine(newConnections, reusedConnections, retriedStale,
+                staleWasted == null ? null : staleWasted.avg(), staleWasted == null ? 0 : staleWasted.n());
+    }
+
+    /**
+     * {@link #connectionsLine()} from its numbers, as a stored run keeps them ({@link #toMap}): the terminal's and
+     * the web page's one wording.
+     *
+     * @param wastedAvg the stale retries' wasted attempts' mean (ms); null when unknown, the cost then left out
+     * @param wastedN   how many wasted attempts that mean is over
+     */
+    public static String connectionsLine(long opened, long reused, long retriedStale, Double wastedAvg, long wastedN) {
+        String line = opened + " opened, " + reused + " reused";
         if (retriedStale == 0) return line;
         line += "; " + retriedStale + " sent again after a stale pooled connection (counted as opened)";
-        if (staleWasted == null || staleWasted.avg() == null) return line;
-        return line + ", the wasted attempts " + staleWasted.avg() + " ms each on average, "
-                + Rounding.round(staleWasted.avg() * staleWasted.n(), 3) + " ms in all";
+        if (wastedAvg == null) return line;
+        return line + ", the wasted attempts " + wastedAvg + " ms each on average, "
+                + Rounding.round(wastedAvg * wastedN, 3) + " ms in all";
     }
 
     /** A summary without retry counts. */
@@ -77,6 +89,10 @@ public record PhaseSummary(List<Row> rows, long newConnections, long reusedConne
         m.put("new_connections", newConnections);
         m.put("reused_connections", reusedConnections);
         m.put("retried_stale_connections", retriedStale);
+        if (staleWasted != null && staleWasted.avg() != null) { // the cost connectionsLine() names, for the web page
+            m.put("stale_wasted_n", staleWasted.n());
+            m.put("stale_wasted_avg_ms", staleWasted.avg());
+        }
         if (retries > 0) { // only a run that retried: the stored tables of others stay as they were
             m.put("retries", retries);
             m.put("retried_requests", retriedRequests);

@@ -128,7 +128,7 @@ final class RunControl {
             m.put("message", service.launcher().testConnection(doc.config()));
         } catch (io.unibench.BadInputException e) {
             m.put("ok", false);
-            m.put("message", io.unibench.Secrets.redact(e.getMessage()));
+            m.put("message", io.unibench.Secrets.redact(io.unibench.engine.ConnectionTest.forPage(e.getMessage())));
         }
         WebServer.json(ctx, m);
     }

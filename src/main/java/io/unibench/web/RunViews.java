@@ -10,6 +10,7 @@ import static io.unibench.report.DisplayNumbers.SECONDS;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.engine.ConnectionTest;
 import io.unibench.metrics.PercentileRow;
+import io.unibench.metrics.PhaseSummary;
 import io.unibench.metrics.Summary;
 import io.unibench.report.DisplayNumbers;
 import io.unibench.report.ServerMetricsReport;
@@ -160,10 +161,10 @@ final class RunViews {
                             fmt(number(r, "p50_ms"), 3), fmt(number(r, "p95_ms"), 3), fmt(number(r, "p99_ms"), 3));
                     label = "";
                 }
-                phases.row("", "connections new / reused", d.phases().path("new_connections").asText() + " / "
-                        + d.phases().path("reused_connections").asText(), "", "", "", "");
-                phases.row("", "stale connections retried", d.phases().path("retried_stale_connections").asText("0"),
-                        "", "", "", "");
+                JsonNode c = d.phases();
+                phases.row("", "connections: " + PhaseSummary.connectionsLine(c.path("new_connections").asLong(),
+                        c.path("reused_connections").asLong(), c.path("retried_stale_connections").asLong(),
+                        number(c, "stale_wasted_avg_ms"), c.path("stale_wasted_n").asLong()), "", "", "", "", "");
             }
             if (d.traces() != null) {
                 label = p.label();
@@ -251,7 +252,7 @@ final class RunViews {
         if (!status.equals(RunRow.FAILED) && !status.equals(RunRow.CANCELLED) && !status.equals(RunRow.INTERRUPTED)) {
             return null;
         }
-        String reason = row.statusReason() == null ? "" : row.statusReason().replace(ConnectionTest.SKIP_HINT, "");
+        String reason = row.statusReason() == null ? "" : ConnectionTest.forPage(row.statusReason());
         String r = reason.toLowerCase(java.util.Locale.ROOT);
         List<String> advice = new ArrayList<>();
         if (status.equals(RunRow.CANCELLED)) {

@@ -116,6 +116,9 @@ class PolishBrowserTest extends BrowserTestBase {
             // the stored count grows while the point runs, not only at its end
             b.waitForFunction("/^[1-9]/.test(document.getElementById('run-requests').textContent)"
                     + " && !document.getElementById('live-progress').textContent.includes('finished')");
+            // the start shown is the store's (when the run left the queue), not the queue time the page was rendered with
+            String startedAt = io.unibench.schedule.Times.utc(f.store.run(sim).row().startedAt());
+            b.waitForFunction("document.getElementById('run-started').textContent === '" + startedAt + "'");
             b.waitForFunction("window.unibenchCharts['live-rate'] && window.unibenchCharts['live-rate'].points >= 2");
             assertThat(b.evaluate("window.unibenchCharts['live-rate'].scales")).isEqualTo(java.util.List.of("req/s",
                     "tok/s"));

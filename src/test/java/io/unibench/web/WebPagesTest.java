@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.unibench.metrics.Phase;
+import io.unibench.metrics.PhaseSummary;
+import io.unibench.store.RunRow;
+import io.unibench.store.StoredPoint;
+import io.unibench.store.StoredRun;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -65,6 +70,27 @@ class WebPagesTest extends WebFixtureTest {
         assertThat(charts.get("rate_levels").get("x")).isEmpty();
         assertThat(d.select("table.kv th").eachText()).contains("model", "tool_version");
         assertThat(d.select("p.downloads a").eachAttr("href")).anySatisfy(h -> assertThat(h).endsWith("format=csv"));
+    }
+
+    @Test
+    void thePhasesTableSaysTheConnectionsInTheTerminalsOneLine() throws Exception {
+        // a stored run: the fixture's (no stale connection)
+        Element phases = page("/runs/" + f.runIds.get(0)).select("h2:containsOwn(Phases) + div table").first();
+        assertThat(phases.select("td").eachText()).anySatisfy(t -> assertThat(t).matches("connections: \\d+ opened, \\d+ reused"))
+                .noneSatisfy(t -> assertThat(t).contains("connections new")).doesNotContain("stale connections retried");
+        // one that met a stale pooled connection: the same words as the terminal's note, cost included
+        PhaseSummary summary = new PhaseSummary(List.of(new PhaseSummary.Row(Phase.TRANSFER, 10, 5.0, 5.0, 5.0, 5.0)),
+                10, 0, 1, new PhaseSummary.Row(null, 1, 0.632, 0.632, 0.632, 0.632), 0, 0, 0);
+        JsonNode stored = new ObjectMapper().readTree(new ObjectMapper().writeValueAsString(summary.toMap()));
+        StoredPoint point = new StoredPoint(0, "p0", 10, -1, 10, 0, new ObjectMapper().readTree("{\"Total Requests\": 10}"),
+                null, null, null, new StoredPoint.Details(null, null, stored, null));
+        RunRow row = new RunRow("r1", "n", "m", "http://127.0.0.1:1/v1", RunRow.FINISHED, 0, 1L, 10, 10, List.of(),
+                null, null, null);
+        Table table = RunViews.tables(new StoredRun(row, null, null, List.of(point))).stream()
+                .filter(t -> t.title().equals("Phases")).findFirst().orElseThrow();
+        assertThat(table.rows()).extracting(r -> r.get(1)).contains("connections: " + summary.connectionsLine())
+                .contains("connections: 10 opened, 0 reused; 1 sent again after a stale pooled connection (counted as "
+                        + "opened), the wasted attempts 0.632 ms each on average, 0.632 ms in all");
     }
 
     @Test

@@ -539,7 +539,13 @@ class WebRunsTest extends WebFixtureTest {
                 quickYaml("r").replace(f.sim.baseUrl(), "http://127.0.0.1:" + closed)).body());
         assertThat(refused.get("ok").asBoolean()).isFalse();
         assertThat(refused.get("message").asText()).contains("connection test to http://127.0.0.1:" + closed)
-                .contains("refused");
+                .contains("refused").doesNotContain("--"); // a page has no command-line flags
+        // https to the plain-HTTP simulator: a TLS failure, its way out in the document's words, not the flags'
+        JsonNode tls = JSON.readTree(post("/api/connection-test", "application/yaml",
+                quickYaml("s").replace(f.sim.baseUrl(), f.sim.baseUrl().replace("http://", "https://"))).body());
+        assertThat(tls.get("ok").asBoolean()).isFalse();
+        assertThat(tls.get("message").asText()).contains("tls_error").contains("ca_cert in the provider's tls")
+                .doesNotContain("--");
     }
 
     @Test

@@ -154,6 +154,8 @@
       if (badge && (d.status === "queued" || d.status === "running")) {
         badge.textContent = d.status;
         badge.className = "badge " + d.status;
+        // a queued run's start is when it left the queue: the store's, as the page renders it (2026-12-01 02:00:00 UTC)
+        if (d.created && $("run-started")) $("run-started").textContent = d.created.substring(0, 19).replace("T", " ") + " UTC";
       }
       if (d.base_url && $("run-target")) $("run-target").textContent = d.base_url;
       var env = d.environment || {}, table = $("run-environment");
