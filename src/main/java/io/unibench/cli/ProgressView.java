@@ -63,9 +63,10 @@ final class ProgressView implements RunListener {
     }
 
     private static String line(Snapshot s) {
-        return String.format(Locale.ROOT, "ok %d fail %d  %.2f req/s  %.1f tok/s  TTFT p50/p99 %.1f/%.1f ms  "
+        return String.format(Locale.ROOT, "ok %d fail %d  %.2f req/s  %.1f tok/s  TTFT p50/p99 %.1f/%.1f ms  %s"
                         + "in flight %d%s", s.succeeded(), s.failed(), s.requestsPerSecond(), s.outputTokensPerSecond(),
-                s.ttftMs().p50(), s.ttftMs().p99(), s.inFlight(),
+                s.ttftMs().p50(), s.ttftMs().p99(), !s.reasoning() ? "" : String.format(Locale.ROOT,
+                        "TTFCT p50/p99 %.1f/%.1f ms  ", s.ttfctMs().p50(), s.ttfctMs().p99()), s.inFlight(),
                 s.client().warning() == null ? "" : "  ! " + s.client().warning());
     }
 }

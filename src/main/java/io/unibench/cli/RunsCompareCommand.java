@@ -17,8 +17,8 @@ import java.util.Set;
 
 @Command(name = "compare", mixinStandardHelpOptions = true, description = "Runs side by side against a baseline "
         + "(the first run, or --baseline): their points matched by scenario and level (concurrency or request "
-        + "rate), whatever the provider names; per level the mean and p50/p95/p99 of TTFT, latency and TPOT with "
-        + "Δ, its 95%% interval and a verdict (better, worse, same, unclear) from the runs' stored requests.")
+        + "rate), whatever the provider names; per level the mean and p50/p95/p99 of TTFT (and TTFCT of reasoning "
+        + "replies), latency and TPOT with Δ, its 95%% interval and a verdict (better, worse, same, unclear) from the runs' stored requests.")
 final class RunsCompareCommand extends RunsStoreCommand {
     @Parameters(arity = "2..*", paramLabel = "RUN", description = "Two or more runs (ids or unique prefixes).")
     List<String> runs;

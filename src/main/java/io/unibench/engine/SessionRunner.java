@@ -10,6 +10,7 @@ import io.unibench.engine.live.PointStarted;
 import io.unibench.engine.live.RunFinished;
 import io.unibench.engine.live.RunStatus;
 import io.unibench.engine.live.Snapshot;
+import io.unibench.engine.selfcheck.Calibration;
 import io.unibench.engine.selfcheck.SelfCheck;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
@@ -157,6 +158,7 @@ public final class SessionRunner {
     private final RunBudget budget; // --max-total-tokens, --max-cost; null = none
     private volatile String stopReason; // the budget's line once it stopped the run
     private PointVerdict.Limits verdictLimits = PointVerdict.Limits.DEFAULT;
+    private final Calibration calibration; // `unibench calibrate`'s ceiling of this machine; null = none stored
 
     /**
      * @param env      where API keys are read from
@@ -174,6 +176,36 @@ public final class SessionRunner {
         this.recorder = recorder;
         this.err = err;
         this.budget = spec.limits().budgeted() ? new RunBudget(spec.limits(), this::budgetReached) : null;
+        this.calibration = calibration(env);
+    }
+
+    /**
+     * The client's calibrated ceiling ({@code unibench calibrate}) in {@code env}'s unibench home
+     * ({@code $UNIBENCH_HOME}, else {@code $HOME/.unibench}); null when no file is stored there, or when {@code env}
+     * names neither folder (tests' empty environments never read the user's home).
+     */
+    static Calibration calibration(Map<String, String> env) {
+        if (blank(env.get("UNIBENCH_HOME")) && blank(env.get("HOME"))) return null;
+        return Calibration.read(Calibration.defaultFile(env));
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    /**
+     * The verdict's {@code client-bound} figures of a point that asked more than {@link Calibration#DOCUMENTED_SHARE}
+     * of the calibrated ceiling: "asked 2,100 req/s, 56 % of this machine's calibrated 3,725 req/s > 50 %". The rate
+     * asked is the configured one ({@code --rate}, open loop), else the delivered one; null when within the share,
+     * or without a calibration or a rate.
+     */
+    static String beyondCeiling(Calibration calibration, Double configuredRate, Double deliveredRate) {
+        if (calibration == null) return null;
+        Double asked = configuredRate != null ? configuredRate : deliveredRate;
+        if (asked == null || !calibration.beyondDocumentedShare(asked)) return null;
+        return String.format(java.util.Locale.ROOT, "asked %,.0f req/s, %.0f %% of this machine's calibrated %,.0f "
+                + "req/s > %.0f %%", asked, calibration.share(asked) * 100, calibration.requestsPerSecond(),
+                Calibration.DOCUMENTED_SHARE * 100);
     }
 
     /** The budget is spent: the run stops as Ctrl-C stops it, and says why. */
@@ -403,8 +435,11 @@ public final class SessionRunner {
                 (int) metrics.total()) : info);
         if (goodput != null) result = goodput.attach(result);
         // the one judgement of the point's numbers; every front end, the store and the pages read it from here
-        result = result.withVerdict(PointVerdict.judge(result, delivery.reading(plan.concurrency()),
-                plan.concurrency(), check.boundBy(), verdictLimits));
+        LoadDelivery.Reading load = delivery.reading(plan.concurrency());
+        String ceiling = beyondCeiling(calibration, plan.paced() ? plan.rate() : null, load.deliveredRate());
+        String clientBound = check.boundBy() == null ? ceiling
+                : ceiling == null ? check.boundBy() : check.boundBy() + "; " + ceiling;
+        result = result.withVerdict(PointVerdict.judge(result, load, plan.concurrency(), clientBound, verdictLimits));
         PointObserver.Observed seen = watched.finish(result);
         // the summary's extra keys: the verdict's, the self-check's and the observer's (every front end's), then the
         // front end's own

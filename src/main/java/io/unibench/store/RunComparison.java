@@ -22,13 +22,14 @@ import java.util.regex.Pattern;
  * {@code runs compare BASELINE RUN…}, {@code GET /api/compare} and the compare page: each run's points matched to
  * the baseline's by scenario and level (concurrency or request rate), never by provider name or label, so runs of
  * different providers and of different level lists compare on the levels they share. Each matched level gives, per
- * per-request metric (TTFT, latency, TPOT), the mean and p50/p95/p99 of B against the baseline with the 95 %
+ * per-request metric (TTFT, TTFCT when either run's replies reasoned, latency, TPOT), the mean and p50/p95/p99 of B against the baseline with the 95 %
  * interval of the delta and a verdict from the two runs' stored requests ({@link SampleComparison}); then the
  * point's other numeric figures (throughputs, counts), which have one value per run and so no verdict.
  */
 public final class RunComparison {
     private static final double[] PERCENTILES = {50, 95, 99};
-    private static final Set<String> FROM_SAMPLES = Set.of("Avg TTFT (ms)", "Avg Latency (s)", "Avg TPOT (ms)");
+    private static final Set<String> FROM_SAMPLES = Set.of("Avg TTFT (ms)", "Avg TTFCT (ms)", "Avg Latency (s)",
+            "Avg TPOT (ms)");
     private static final Pattern NUMBERED = Pattern.compile("(parallel_\\d+|rate_[^_]+)_number_\\d+");
     private static final Pattern RATE = Pattern.compile("rate_([0-9.eE+-]+)");
 

@@ -1,5 +1,7 @@
 package io.unibench.store;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.metrics.PointVerdict;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
 
@@ -28,9 +30,28 @@ public final class StoredReports {
         for (StoredPoint p : run.points()) {
             RunMetrics metrics = new RunMetrics();
             store.replay(run.runId(), p.index(), metrics::accept);
-            if (metrics.total() > 0) results.add(metrics.result(p.info()));
+            if (metrics.total() > 0) results.add(withStoredVerdict(metrics.result(p.info()), p.summary()));
         }
         return results;
+    }
+
+    /**
+     * The result with the verdict the run judged and stored in the point's summary ({@link PointVerdict}'s keys), so
+     * the re-rendered report heads with it as the run's did; a point stored before verdicts existed has none. The
+     * stored reasons come back as their one joined line (what the report prints).
+     */
+    static RunResult withStoredVerdict(RunResult result, JsonNode summary) {
+        if (summary == null || !summary.hasNonNull(PointVerdict.KEY)) return result;
+        String reasons = summary.path(PointVerdict.REASONS_KEY).asText(null);
+        return result.withVerdict(new PointVerdict(summary.get(PointVerdict.KEY).asText(),
+                reasons == null || reasons.isBlank() ? List.of() : List.of(reasons),
+                number(summary, PointVerdict.OFFERED_RATE), number(summary, PointVerdict.DELIVERED_RATE),
+                number(summary, PointVerdict.DISPATCH_LAG_P99), number(summary, PointVerdict.MEAN_IN_FLIGHT)));
+    }
+
+    private static Double number(JsonNode summary, String key) {
+        JsonNode v = summary.get(key);
+        return v != null && v.isNumber() ? v.asDouble() : null;
     }
 
     /** The "Basic Information" rows of the stored run's report: which run, its state, target and tags. */

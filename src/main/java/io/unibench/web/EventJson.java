@@ -84,6 +84,7 @@ final class EventJson {
         m.put("output_tokens_per_second", num(s.outputTokensPerSecond()));
         m.put("ttft_ms", quantiles(s.ttftMs()));
         m.put("latency_ms", quantiles(s.latencyMs()));
+        if (s.reasoning()) m.put("ttfct_ms", quantiles(s.ttfctMs())); // replies that reasoned first only
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("cpu_percent_of_one_core", num(s.client().cpuPercentOfOneCore()));
         c.put("loop_lag_p99_ms", num(s.client().loopLagP99Ms()));

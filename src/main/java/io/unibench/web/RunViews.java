@@ -106,7 +106,7 @@ final class RunViews {
     static List<Table> tables(StoredRun run) {
         List<StoredPoint> done = run.points().stream().filter(p -> p.summary() != null).toList();
         Table.Builder overview = new Table.Builder("Performance Overview", 1, "Point", "Conc.", "Rate", "Num", "RPS",
-                "Gen/s", "Success");
+                "Gen/s", "Success", Table.VERDICT);
         Table.Builder perRequest = new Table.Builder("Per-Request Metrics", 2, "Point", "Metric", "avg", "p50", "p95",
                 "p99", "max");
         Table.Builder phases = new Table.Builder("Phases", 2, "Point", "Phase (ms)", "n", "avg", "p50", "p95", "p99");
@@ -124,7 +124,9 @@ final class RunViews {
             overview.row(p.label(), p.concurrency() < 0 ? "INF" : Integer.toString(p.concurrency()),
                     p.rate() < 0 ? "-" : fmt(p.rate(), RATE), fmt(number(s, "Total Requests"), COUNT),
                     avail(number(s, "Req Throughput (req/s)"), RATE), avail(number(s, OUTPUT_THROUGHPUT), RATE),
-                    s.hasNonNull("Success Rate (%)") ? fmt(number(s, "Success Rate (%)"), PERCENT) + "%" : "—");
+                    s.hasNonNull("Success Rate (%)") ? fmt(number(s, "Success Rate (%)"), PERCENT) + "%" : "—",
+                    // the point's own verdict (a badge); a point stored before verdicts existed has none
+                    s.path(io.unibench.metrics.PointVerdict.KEY).asText("—"));
             String label = p.label();
             for (String[] metric : new String[][] {{"Latency (s)", "Avg Latency (s)", PercentileRow.LATENCY, "s"},
                     {"TTFT (ms)", "Avg TTFT (ms)", PercentileRow.TTFT, "ms"},

@@ -9,10 +9,18 @@ import java.util.List;
  * @param numeric per column: right-aligned figures
  */
 public record Table(String title, List<String> header, List<Boolean> numeric, List<List<String>> rows) {
+    /** The header of a column of points' verdicts, each cell drawn as a badge ({@code table.jte}). */
+    public static final String VERDICT = "Verdict";
+
     public Table {
         header = List.copyOf(header);
         numeric = List.copyOf(numeric);
         rows = List.copyOf(rows);
+    }
+
+    /** True when column {@code i} holds verdicts. */
+    public boolean verdictColumn(int i) {
+        return VERDICT.equals(header.get(i));
     }
 
     /** Builds a table row by row; the first {@code leftColumns} columns are text, the rest figures. */

@@ -36,6 +36,10 @@ class RunsCommandTest {
     @TempDir
     Path tmp;
 
+    static List<String> verdictLines(String report) {
+        return report.lines().filter(l -> l.startsWith("Verdict [")).toList();
+    }
+
     @BeforeAll
     static void startSimulator() {
         sim = SimServer.start(SimConfig.defaults().withTtftMs(5).withPrefillMsPerToken(0).withItlMs(1));
@@ -112,6 +116,9 @@ class RunsCommandTest {
             assertThat(report.exit()).as(report.err()).isZero();
             assertThat(tables(first.out())).contains("Workload Throughput", "Phases", "Per-Request Metrics");
             assertThat(tables(report.out())).isEqualTo(tables(first.out()));
+            // and heads with the verdict the run judged and stored, word for word
+            assertThat(verdictLines(first.out())).hasSize(2);
+            assertThat(verdictLines(report.out())).isEqualTo(verdictLines(first.out()));
 
             CliHarness.Run compare = CliHarness.main("runs", "compare", a, bId, "--db", db);
             assertThat(compare.exit()).as(compare.err()).isZero();

@@ -145,6 +145,46 @@ class SessionRunnerTest {
         }
     }
 
+    /**
+     * Issue 30 §5: with a calibration stored in the runner's unibench home, a point offered more than half the
+     * calibrated ceiling is client-bound, with the numbers; with none stored, no such reason.
+     */
+    @Test
+    void aPointAskingMoreThanTheDocumentedShareOfTheCalibratedCeilingIsClientBound(
+            @org.junit.jupiter.api.io.TempDir Path home) throws Exception {
+        Path calibrated = home.resolve("calibrated");
+        new io.unibench.engine.selfcheck.Calibration(150, 1, 10, 1, 256, 1000, 10, 2, "jvm", "os", "v", "t")
+                .write(calibrated.resolve("calibration.json"));
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(0))) {
+            List<String> verdicts = new ArrayList<>();
+            for (Path dir : List.of(calibrated, home.resolve("none"))) {
+                StopSignal stop = new StopSignal();
+                try (EventHub hub = new EventHub()) {
+                    SessionRunner.Result result = new SessionRunner(spec(sim.baseUrl() + "/v1/chat/completions",
+                            false, new LoadPlan(1, 4, 100, null, 0)), Map.of("UNIBENCH_HOME", dir.toString()), false,
+                            stop, hub, SessionRunner.Recorder.NONE, new PrintWriter(new StringWriter()))
+                            .maxErrorRate(100.0).run(new Front(stop));
+                    verdicts.add(String.join("; ", result.points().getFirst().verdict().reasons()));
+                }
+            }
+            assertThat(verdicts.get(0)).contains("client-bound: ")
+                    .contains("asked 100 req/s, 67 % of this machine's calibrated 150 req/s > 50 %");
+            assertThat(verdicts.get(1)).doesNotContain("calibrated");
+        }
+    }
+
+    @Test
+    void theCeilingsReasonUsesTheConfiguredRateElseTheDeliveredOneWithinTheShareNothing() {
+        var ceiling = new io.unibench.engine.selfcheck.Calibration(3725, 1, 10, 1, 256, 1000, 10, 2, "jvm", "os", "v",
+                "t");
+        assertThat(SessionRunner.beyondCeiling(ceiling, 2100.0, 1500.0))
+                .isEqualTo("asked 2,100 req/s, 56 % of this machine's calibrated 3,725 req/s > 50 %");
+        assertThat(SessionRunner.beyondCeiling(ceiling, null, 2000.0)).startsWith("asked 2,000 req/s, 54 %");
+        assertThat(SessionRunner.beyondCeiling(ceiling, 1800.0, 1800.0)).isNull(); // 48 %
+        assertThat(SessionRunner.beyondCeiling(null, 9000.0, 9000.0)).isNull();
+        assertThat(SessionRunner.calibration(Map.of())).isNull(); // no home named: the user's is never read
+    }
+
     @Test
     void everyPointRunsInOrderAndTheLiveEventsTellItFromStartToFinish() throws Exception {
         try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(0))) {

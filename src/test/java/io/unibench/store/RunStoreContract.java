@@ -346,6 +346,40 @@ abstract class RunStoreContract {
                 "400/400/400", "worse", "same");
     }
 
+    /** Issue 30: TTFCT is compared beside TTFT when either run's replies reasoned first, and not otherwise. */
+    @Test
+    void compareShowsTtfctWhenEitherRunReasonedAndNotOtherwise() throws Exception {
+        List<RequestRecord> base = TestStores.records(100, BASE, 4);
+        String plain = storeLevels("DeepSeek", Map.of(4, base), 1_000);
+        String plain2 = storeLevels("Qwen", Map.of(4, base), 2_000);
+        String reasoning = storeLevels("Kimi", Map.of(4, reasonedFirst(base, 50_000_000L)), 3_000);
+        assertThat(RunComparison.compare(store, store.run(plain), store.run(plain2)).rows())
+                .extracting(MetricDelta::metric).noneMatch(m -> m.contains("TTFCT"));
+        RunComparison.Pair pair = RunComparison.compare(store, store.run(plain), store.run(reasoning)).pairs()
+                .getFirst();
+        assertThat(pair.rows()).extracting(MetricDelta::metric).contains("Avg TTFCT (ms)", "p50 TTFCT (ms)",
+                "p95 TTFCT (ms)", "p99 TTFCT (ms)");
+        MetricDelta p50 = row(pair, "chat/parallel_4", "p50 TTFCT (ms)");
+        assertThat(p50.a()).isNull(); // the baseline did not reason: its side is empty
+        assertThat(p50.nB()).isEqualTo(80);
+        String text = RunComparisonReport.render("A", List.of(side("B", pair)), RunComparison.METHOD);
+        assertThat(text).contains("TTFCT (ms)");
+    }
+
+    /** The records with their answer's first token {@code nanos} after the first (reasoning) token. */
+    private static List<RequestRecord> reasonedFirst(List<RequestRecord> in, long nanos) {
+        List<RequestRecord> out = new ArrayList<>();
+        for (RequestRecord r : in) {
+            Timing t = r.timing();
+            long content = t.firstTokenNanos() == Moments.ABSENT ? Moments.ABSENT
+                    : Math.min(t.firstTokenNanos() + nanos, t.endNanos());
+            out.add(new RequestRecord(r.position(), new Timing(t.stream(), t.startEpochMillis(), t.scheduledNanos(),
+                    t.startNanos(), t.headersNanos(), t.firstChunkNanos(), t.firstTokenNanos(), t.endNanos(),
+                    t.tokenChunkNanos(), content), r.tokens(), r.outcome(), r.phases(), r.serverTimings()));
+        }
+        return out;
+    }
+
     private static RunComparisonReport.Side side(String key, RunComparison.Pair p) {
         return new RunComparisonReport.Side(key, p.candidate().row().label(), p.rows(), p.onlyBaseline(),
                 p.onlyCandidate());

@@ -133,6 +133,11 @@ class WebPagesTest extends WebFixtureTest {
         // 12 and 16 requests per point: too few for a p99's 95% interval, whatever else the machine did
         Document run = page("/runs/" + f.runIds.get(0));
         assertThat(run.select("h1 .badge.verdict-invalid").text()).startsWith("not valid: ").contains("too-few-samples");
+        // and each point's own, a badge in its row of the overview
+        Element overview = run.select("h2:containsOwn(Performance Overview) + div table").first();
+        assertThat(overview.select("thead th").eachText()).endsWith("Verdict");
+        assertThat(overview.select("tbody tr")).hasSize(2).allSatisfy(row -> assertThat(row
+                .select("td .badge.point-verdict.verdict-invalid").text()).contains("too-few-samples"));
         Document cmp = page("/compare?a=" + f.runIds.get(0) + "&b=" + f.runIds.get(1));
         assertThat(cmp.select(".side .badge.verdict-invalid")).hasSize(2);
     }

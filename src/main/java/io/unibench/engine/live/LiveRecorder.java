@@ -44,11 +44,14 @@ public final class LiveRecorder implements RecordSink {
     private final Map<String, LongAdder> failed = new ConcurrentHashMap<>();
     private final Recorder ttftRecorder = new Recorder(1, HIGHEST_MICROS, DIGITS);
     private final Recorder latencyRecorder = new Recorder(1, HIGHEST_MICROS, DIGITS);
+    private final Recorder ttfctRecorder = new Recorder(1, HIGHEST_MICROS, DIGITS); // replies that reasoned first
 
     // Touched only under tickLock.
     private final ReentrantLock tickLock = new ReentrantLock();
     private final Histogram ttftTotal = new Histogram(1, HIGHEST_MICROS, DIGITS);
     private final Histogram latencyTotal = new Histogram(1, HIGHEST_MICROS, DIGITS);
+    private final Histogram ttfctTotal = new Histogram(1, HIGHEST_MICROS, DIGITS);
+    private Histogram ttfctInterval;
     private Histogram ttftInterval;
     private Histogram latencyInterval;
 
@@ -81,6 +84,7 @@ public final class LiveRecorder implements RecordSink {
             if (r.tokens().completion() > 0) outputTokens.add(r.tokens().completion());
             record(latencyRecorder, r.latencySeconds());
             record(ttftRecorder, r.ttftSeconds());
+            if (r.timing().reasonedFirst() || r.tokens().reasoned()) record(ttfctRecorder, r.ttfctSeconds());
         } else {
             failed.computeIfAbsent(r.outcome().errorClass() == null ? "unknown" : r.outcome().errorClass(), k -> new LongAdder())
                     .increment();
@@ -102,6 +106,8 @@ public final class LiveRecorder implements RecordSink {
             latencyInterval = latencyRecorder.getIntervalHistogram(latencyInterval);
             ttftTotal.add(ttftInterval);
             latencyTotal.add(latencyInterval);
+            ttfctInterval = ttfctRecorder.getIntervalHistogram(ttfctInterval);
+            ttfctTotal.add(ttfctInterval);
             s = snapshot();
         } finally {
             tickLock.unlock();
@@ -124,7 +130,7 @@ public final class LiveRecorder implements RecordSink {
         double rps = elapsed > 0 ? ok / elapsed : Double.NaN;
         double tps = elapsed > 0 ? outputTokens.sum() / elapsed : Double.NaN;
         return new Snapshot(point, elapsed, ok + failures + gone, ok, gone, byClass, inFlight.getAsInt(), rps, tps,
-                quantiles(ttftTotal), quantiles(latencyTotal), client.get());
+                quantiles(ttftTotal), quantiles(latencyTotal), client.get(), quantiles(ttfctTotal));
     }
 
     private static Snapshot.Quantiles quantiles(Histogram h) {

@@ -21,11 +21,27 @@ import java.util.Map;
  * @param ttftMs                time to first token of successful requests
  * @param latencyMs             end-to-end latency of successful requests
  * @param client                the client's own load (self-check) at the moment of the snapshot
+ * @param ttfctMs               time to first content (answer) token of the successful replies that reasoned first;
+ *                              {@link Quantiles#NONE} until one did
  */
 public record Snapshot(int point, double elapsedSeconds, long completed, long succeeded, long cancelled,
                        Map<String, Long> failedByClass, int inFlight, double requestsPerSecond,
-                       double outputTokensPerSecond, Quantiles ttftMs, Quantiles latencyMs, ClientLoad client)
+                       double outputTokensPerSecond, Quantiles ttftMs, Quantiles latencyMs, ClientLoad client,
+                       Quantiles ttfctMs)
         implements RunEvent {
+
+    /** A snapshot of a point whose replies did not reason (no TTFCT). */
+    public Snapshot(int point, double elapsedSeconds, long completed, long succeeded, long cancelled,
+                    Map<String, Long> failedByClass, int inFlight, double requestsPerSecond,
+                    double outputTokensPerSecond, Quantiles ttftMs, Quantiles latencyMs, ClientLoad client) {
+        this(point, elapsedSeconds, completed, succeeded, cancelled, failedByClass, inFlight, requestsPerSecond,
+                outputTokensPerSecond, ttftMs, latencyMs, client, Quantiles.NONE);
+    }
+
+    /** True once a successful reply reasoned before its answer: {@link #ttfctMs} is measured. */
+    public boolean reasoning() {
+        return !Double.isNaN(ttfctMs.p50());
+    }
 
     public Snapshot {
         failedByClass = Collections.unmodifiableMap(new LinkedHashMap<>(failedByClass));

@@ -105,6 +105,10 @@
     $("live-rps").textContent = fmt(s.requests_per_second, 2);
     $("live-tps").textContent = fmt(s.output_tokens_per_second, 1);
     $("live-ttft").textContent = fmt(s.ttft_ms.p95, 1);
+    if (s.ttfct_ms) { // a reasoning model's answer: shown once a reply reasoned first
+      $("live-ttfct-tile").hidden = false;
+      $("live-ttfct").textContent = fmt(s.ttfct_ms.p95, 1);
+    }
     $("live-cpu").textContent = fmt(s.client.cpu_percent_of_one_core, 0);
     $("live-lag").textContent = fmt(s.client.loop_lag_p99_ms, 2);
     var w = $("live-warning");

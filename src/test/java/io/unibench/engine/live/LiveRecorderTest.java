@@ -82,6 +82,27 @@ class LiveRecorderTest {
         assertThat(second.succeeded()).isEqualTo(100);
     }
 
+    /** Issue 30: TTFCT beside TTFT in the live snapshot, once a reply reasoned before its answer; none before. */
+    @Test
+    void aReplyThatReasonedFirstGivesTheSnapshotItsTtfct() {
+        LiveRecorder live = new LiveRecorder(0, new ManualClock(), () -> 0, () -> Snapshot.ClientLoad.UNKNOWN, s -> {});
+        live.accept(ok(0, 10, 100, 5));
+        Snapshot plain = live.tick();
+        assertThat(plain.reasoning()).isFalse();
+        assertThat(plain.ttfctMs()).isEqualTo(Snapshot.Quantiles.NONE);
+
+        RequestRecord r = ok(1, 10, 100, 5);
+        var t = r.timing();
+        long content = t.firstTokenNanos() + 50_000_000L; // the answer 50 ms after the first reasoning token
+        live.accept(new RequestRecord(r.position(), new io.unibench.metrics.Timing(t.stream(), t.startEpochMillis(),
+                t.scheduledNanos(), t.startNanos(), t.headersNanos(), t.firstChunkNanos(), t.firstTokenNanos(),
+                t.endNanos(), t.tokenChunkNanos(), content), r.tokens(), r.outcome(), r.phases(), r.serverTimings()));
+        Snapshot reasoned = live.tick();
+        assertThat(reasoned.reasoning()).isTrue();
+        assertThat(reasoned.ttfctMs().p50()).isCloseTo(60.0, within(0.1));
+        assertThat(reasoned.ttftMs().p99()).isCloseTo(10.0, within(0.05));
+    }
+
     @Test
     void aNonStreamedReplysTtftIsItsLatencyAndAFailureHasNeither() {
         LiveRecorder live = new LiveRecorder(0, new ManualClock(), () -> 0, () -> Snapshot.ClientLoad.UNKNOWN, s -> {});
