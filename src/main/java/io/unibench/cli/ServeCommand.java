@@ -3,6 +3,7 @@ package io.unibench.cli;
 import io.unibench.BadInputException;
 import io.unibench.schedule.ScheduleService;
 import io.unibench.store.RunStore;
+import io.unibench.web.DataDirs;
 import io.unibench.web.KeyAllowList;
 import io.unibench.web.RunLimits;
 import io.unibench.web.RunService;
@@ -75,6 +76,12 @@ public final class ServeCommand implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}.")
     long maxRunDuration;
 
+    @Option(names = "--data-dir", paramLabel = "DIR", description = "A folder whose files (datasets, @FILE prompts, "
+            + "tokenizers, CA certificates) runs created in the service may read; repeatable. Default: the folders of "
+            + DataDirs.ENV + " (path-separated) when set, else none; the bundled examples/data always. A document "
+            + "naming any other file is refused, symlinks and '..' followed.")
+    java.util.List<String> dataDirs;
+
     @Option(names = "--outputs-dir", defaultValue = "outputs", paramLabel = "DIR", description = "Where the files of "
             + "runs created in the service go: DIR/RUN-ID/ (as `unibench run` writes them). Default: ${DEFAULT-VALUE}.")
     Path outputsDir;
@@ -109,8 +116,9 @@ public final class ServeCommand implements Callable<Integer> {
                 KeyAllowList.CHANNEL_DEFAULT);
         RunStore store = storeOption.open(err, false);
         RunLimits limits = new RunLimits(maxRunConcurrency, maxRunRequests, maxRunDuration);
+        DataDirs files = DataDirs.of(dataDirs, env.get(DataDirs.ENV), Path.of("").toAbsolutePath());
         RunService service = new RunService(new ScenarioLauncher(keys.filter(env), outputsDir, err), maxConcurrentRuns,
-                env, keys, limits, channels);
+                env, keys, limits, channels, files);
         WebServer server;
         try {
             server = WebServer.start(config, store, store.location(), service, Version.current(), err);

@@ -265,7 +265,7 @@ public final class LocatedYaml {
     }
 
     /** The line of a path, or of its nearest ancestor that has one; 0 when unknown. */
-    int line(String path) {
+    public int line(String path) {
         String p = path;
         while (true) {
             Integer l = lines.get(p);

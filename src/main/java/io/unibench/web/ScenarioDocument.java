@@ -102,6 +102,8 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
         if (!yaml) text = jsonAsYaml(text);
         List<Problem> keys = keyRules(text, yaml, service.keys());
         if (!keys.isEmpty()) throw new Invalid(keys, yaml);
+        List<Problem> files = fileRules(fileName, text, yaml, service.dataDirs());
+        if (!files.isEmpty()) throw new Invalid(files, yaml);
         BenchConfig config;
         try {
             config = ScenarioFile.parse(fileName, text, service.keyEnvironment());
@@ -127,6 +129,30 @@ record ScenarioDocument(BenchConfig config, ObjectNode tree) {
     static void requireAllowedKeys(String text, KeyAllowList keys) {
         List<Problem> keysRefused = keyRules(text, true, keys);
         if (!keysRefused.isEmpty()) throw new Invalid(keysRefused, true);
+    }
+
+    /**
+     * Refuses (every problem, by JSON pointer and line) a schedule's YAML document naming a file outside the service's
+     * data folders ({@link DataDirs}): checked before anything reads the document's files.
+     */
+    static void requireAllowedFiles(String fileName, String text, DataDirs dirs) {
+        List<Problem> refused = fileRules(fileName, text, true, dirs);
+        if (!refused.isEmpty()) throw new Invalid(refused, true);
+    }
+
+    /**
+     * Each field naming a server-side file must name one inside the service's data folders ({@link DataDirs}), checked
+     * before the scenario reader, which reads some (a CA certificate, a trace), so that nothing outside is read and
+     * its existence is not told. A document that does not parse is left to the scenario reader.
+     */
+    private static List<Problem> fileRules(String fileName, String text, boolean yaml, DataDirs dirs) {
+        LocatedYaml located;
+        try {
+            located = LocatedYaml.parse(fileName, text);
+        } catch (BadInputException e) {
+            return new ArrayList<>();
+        }
+        return dirs.refusals(located.root(), path -> yaml ? located.line(path) : 0);
     }
 
     /** Providers of a document tree and the JSON pointer of each. */

@@ -267,6 +267,7 @@ final class ScheduleApi {
         requireAllowedChannels(fileName, doc);
         try {
             ScenarioDocument.requireAllowedKeys(doc, service.keys());
+            ScenarioDocument.requireAllowedFiles(fileName, doc, service.dataDirs()); // before anything reads them
         } catch (ScenarioDocument.Invalid e) {
             throw new BadInputException("document: " + e.getMessage());
         }

@@ -51,6 +51,7 @@ record SpecDocument(RunSpec spec, ObjectNode tree) {
     /** The spec in {@code tree}, or {@link ScenarioDocument.Invalid} with every problem at its pointer. */
     static SpecDocument parse(ObjectNode tree, RunService service) {
         List<ScenarioDocument.Problem> problems = serviceRules(tree, service.keys());
+        problems.addAll(service.dataDirs().refusals(tree, path -> 0));
         if (!problems.isEmpty()) throw new ScenarioDocument.Invalid(problems, false, "run spec");
         RunSpec spec;
         try {
