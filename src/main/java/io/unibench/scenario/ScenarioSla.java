@@ -34,8 +34,9 @@ final class ScenarioSla {
         sla.params().notes().forEach(progress::println);
         long pauseNanos = (long) (config.sleepBetweenLevelsSec() * 1e9);
         boolean[] first = {true};
-        for (int p = 0; p < config.providers().size() && !session.ended(); p++) {
-            for (int s = 0; s < config.scenarios().size() && !session.ended(); s++) {
+        io.unibench.OutputFailedException failed = null; // sla_summary.json could not be written: the report still is
+        for (int p = 0; p < config.providers().size() && !session.ended() && failed == null; p++) {
+            for (int s = 0; s < config.scenarios().size() && !session.ended() && failed == null; s++) {
                 BenchConfig.Provider provider = config.providers().get(p);
                 BenchConfig.Scenario scenario = config.scenarios().get(s);
                 int target = p, workload = s;
@@ -59,11 +60,15 @@ final class ScenarioSla {
                 });
                 Path dir = ScenarioRunner.seriesDir(spec, provider, scenario);
                 try {
-                    java.nio.file.Files.createDirectories(dir);
-                } catch (IOException e) {
-                    throw new io.unibench.OutputFailedException(dir, e);
+                    try {
+                        java.nio.file.Files.createDirectories(dir);
+                    } catch (IOException e) {
+                        throw new io.unibench.OutputFailedException(dir, e);
+                    }
+                    EvalscopeFiles.writeJson(dir.resolve(SUMMARY_FILE), SlaSummary.json(tuning, sla.params()));
+                } catch (io.unibench.OutputFailedException e) {
+                    failed = e; // the search's levels are measured and kept: end here, reported as perf's search is
                 }
-                EvalscopeFiles.writeJson(dir.resolve(SUMMARY_FILE), SlaSummary.json(tuning, sla.params()));
                 for (SlaTuning.Selection sel : tuning.selections()) {
                     progress.println("[" + provider.name() + "/" + scenario.name() + "] SLA auto-tune: " + sel.criteria()
                             + " → max " + sla.variable() + " " + (sel.maxSatisfied() == null ? "none" : sel.maxSatisfied())
@@ -72,6 +77,8 @@ final class ScenarioSla {
                 progress.flush();
             }
         }
-        return session.finish();
+        SessionRunner.Result result = session.finish();
+        return failed == null ? result : new SessionRunner.Result(result.points(), result.checks(),
+                io.unibench.engine.live.RunStatus.FAILED, failed, null);
     }
 }

@@ -309,6 +309,41 @@ class ErrorsAndExitEndToEndTest {
         }
     }
 
+    /**
+     * A scenario's {@code sla_auto_tune} whose {@code sla_summary.json} cannot be written ends as perf's search does:
+     * the report of the levels it measured, one line naming the file, exit 5 (before: the one line and no report).
+     */
+    @Test
+    void aScenarioSlaSummaryThatCannotBeWrittenEndsTheRunWithTheReportAndOneLine() throws IOException {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
+            Path file = out.resolve("tune.yaml");
+            Files.writeString(file, """
+                    name: tune
+                    providers:
+                      - {name: p, base_url: "%s", model: m}
+                    generation: {temperature: 0, max_tokens: 4}
+                    sla_auto_tune:
+                      variable: parallel
+                      params: {avg_latency: "<=60"}
+                      num_runs: 1
+                      upper_bound: 2
+                      number_multiplier: 1
+                    scenarios:
+                      - {name: qa, type: chat, stream: true, prompt: "hello"}
+                    """.formatted(sim.baseUrl() + "/v1"));
+            Path series = Files.createDirectories(out.resolve("runs/tune/p/qa"));
+            Files.createSymbolicLink(series.resolve("sla_summary.json.tmp"), Path.of("/dev/full"));
+            CliHarness.Run run = CliHarness.run("--config", file.toString(), "--outputs-dir",
+                    out.resolve("runs").toString(), "--no-timestamp", "--no-db");
+            assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_OUTPUT_FAILED);
+            assertThat(run.err().lines().filter(l -> l.startsWith("unibench: "))).singleElement().asString()
+                    .startsWith("unibench: cannot write " + series.resolve("sla_summary.json") + ": No space left on");
+            assertThat(run.err()).doesNotContain("\tat ", "Exception");
+            assertThat(run.out()).contains("p", "qa", "Results: ");
+            assertThat(series.resolve("sla_summary.json")).doesNotExist();
+        }
+    }
+
     @Test
     void aScenarioLevelFolderThatCannotBeMadeEndsCleanlyInOneLine() throws IOException {
         try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
