@@ -124,6 +124,9 @@ class StoreTransactionsTest {
         a.put(Set.class, Set.of());
         a.put(RunFilter.class, RunFilter.all(10));
         a.put(Consumer.class, (Consumer<Object>) r -> { });
+        a.put(ImportedRun.class, new ImportedRun(new RunStart("imported", List.of(), "m", "u",
+                ResultJson.MAPPER.createObjectNode(), Map.of()), 1000, 2000, List.of(new ImportedRun.Point(INFO, 1000,
+                result, Map.of(), List.of(), records))));
         return a;
     }
 }
