@@ -252,9 +252,12 @@ class MultiTurnRunnerTest {
                 assertThat(turns).hasSize(3).allMatch(RequestRecord::success); // finished all turns
                 assertThat(turns.stream().filter(rec -> rec.position().lastTurn())).hasSize(1);
             }
-            // the clock passed the deadline after the second reply: the 4 turns sent after it were not cut
+            // the clock passes the deadline once two replies have been made (2 × 60 ms): the turns sent after it were
+            // not cut. The server stamps requests as they come, so how many came before that depends on how the two
+            // workers' sends interleave; at most 3 can (both first turns and one second turn, each needing at most
+            // one reply before it), so at least 3 of the 6 were sent after the deadline, whatever the machine does
             assertThat(sentAt).hasSize(6);
-            assertThat(sentAt.stream().filter(t -> t >= deadline)).hasSize(4);
+            assertThat(sentAt.stream().filter(t -> t >= deadline).count()).isGreaterThanOrEqualTo(3);
         }
     }
 
