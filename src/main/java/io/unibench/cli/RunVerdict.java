@@ -52,8 +52,8 @@ final class RunVerdict {
         long total = 0;
         long succeeded = 0;
         for (RunResult r : points.values()) {
-            total += r.summary().totalRequests();
-            succeeded += r.summary().successRequests();
+            total += r.summary().requests().totalRequests();
+            succeeded += r.summary().requests().successRequests();
         }
         if (succeeded == 0) {
             err.println("unibench: no request succeeded (" + (total == 0 ? "none was sent"
@@ -63,11 +63,11 @@ final class RunVerdict {
         if (maxErrorRate == null) return 0;
         for (Map.Entry<String, RunResult> e : points.entrySet()) {
             Summary s = e.getValue().summary();
-            if (s.totalRequests() == 0) continue;
-            double rate = 100.0 * s.failedRequests() / s.totalRequests();
+            if (s.requests().totalRequests() == 0) continue;
+            double rate = 100.0 * s.requests().failedRequests() / s.requests().totalRequests();
             if (rate > maxErrorRate) {
                 err.println(String.format(Locale.ROOT, "unibench: %s: %d of %d requests failed (%.1f%%), above "
-                        + "--max-error-rate %s%%", e.getKey(), s.failedRequests(), s.totalRequests(), rate,
+                        + "--max-error-rate %s%%", e.getKey(), s.requests().failedRequests(), s.requests().totalRequests(), rate,
                         stripZeros(maxErrorRate)));
                 return EXIT_FAILED_REQUESTS;
             }

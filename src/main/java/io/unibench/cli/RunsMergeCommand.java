@@ -65,7 +65,7 @@ final class RunsMergeCommand extends RunsStoreCommand {
         Long ended = null;
         LinkedHashSet<String> tags = new LinkedHashSet<>();
         for (MergedGroup.Shard s : g.shards()) requests += s.requests();
-        for (MergedGroup.Point p : g.points()) successes += p.result().summary().successRequests();
+        for (MergedGroup.Point p : g.points()) successes += p.result().summary().requests().successRequests();
         for (MergedGroup.Shard s : g.shards()) {
             if (s.row().endedAt() != null && (ended == null || s.row().endedAt() > ended)) ended = s.row().endedAt();
         }

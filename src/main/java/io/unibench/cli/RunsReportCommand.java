@@ -42,7 +42,7 @@ final class RunsReportCommand extends RunsStoreCommand {
             JsonNode stored = store.pointServerMetrics(run.runId(), p.index());
             if (stored == null) continue;
             Double clientHit = results.stream().filter(x -> x.info().label().equals(p.label())).findFirst()
-                    .map(x -> x.summary().kvCacheHitRatePercent()).orElse(null);
+                    .map(x -> x.summary().cache().kvCacheHitRatePercent()).orElse(null);
             rows.add(new ServerMetricsReport.Row(p.label(), ServerMetricsReport.series(stored).summary(), clientHit));
         }
         return rows;

@@ -55,7 +55,7 @@ final class ServerMetricsHook implements PointObserver {
         }
         String json = ServerMetricsReport.json(Secrets.redact(scraper.url().toString()), series);
         ServerSeries.Summary summary = series.summary();
-        rows.add(new ServerMetricsReport.Row(label, summary, result.summary().kvCacheHitRatePercent()));
+        rows.add(new ServerMetricsReport.Row(label, summary, result.summary().cache().kvCacheHitRatePercent()));
         return new Observed(summary.toMap(), json, Map.of(ServerMetricsReport.FILE, json));
     }
 }

@@ -19,8 +19,10 @@ public record Goodput(GoodputSlo slo, long goodRequests, double requestsPerSecon
 
     /** From the run's summary and the count of good requests among its successes. */
     public static Goodput of(GoodputSlo slo, long goodRequests, Summary summary) {
-        double rate = summary.successRequests() > 0 && summary.reqThroughput() >= 0
-                ? Rounding.round(summary.reqThroughput() * goodRequests / summary.successRequests(), 4) : -1;
+        long successes = summary.requests().successRequests();
+        double reqThroughput = summary.throughput().reqThroughput();
+        double rate = successes > 0 && reqThroughput >= 0
+                ? Rounding.round(reqThroughput * goodRequests / successes, 4) : -1;
         return new Goodput(slo, goodRequests, rate);
     }
 

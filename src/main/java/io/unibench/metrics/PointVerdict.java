@@ -108,7 +108,7 @@ public record PointVerdict(String verdict, List<String> reasons, Double offeredR
         }
         if (!notDelivered.isEmpty()) reasons.add(LOAD_NOT_DELIVERED + ": " + String.join(", ", notDelivered));
 
-        long ok = result.summary().successRequests();
+        long ok = result.summary().requests().successRequests();
         List<String> lacking = new ArrayList<>();
         long need = 0;
         for (double p : PercentileRow.POINTS) {
@@ -130,8 +130,8 @@ public record PointVerdict(String verdict, List<String> reasons, Double offeredR
                     + "[%.4f, %.4f] s do not overlap", NOT_STEADY, a.low(), a.high(), b.low(), b.high()));
         }
 
-        long total = result.summary().totalRequests();
-        long failed = result.summary().failedRequests();
+        long total = result.summary().requests().totalRequests();
+        long failed = result.summary().requests().failedRequests();
         if (total > 0 && (double) failed / total > limits.maxErrorShare()) {
             reasons.add(String.format(Locale.ROOT, "%s: %d of %d requests failed (%.1f%%) > %s%%", ERRORS, failed,
                     total, 100.0 * failed / total, pct(limits.maxErrorShare())));

@@ -417,60 +417,39 @@ public final class RunMetrics implements RecordSink {
             Double avgItlPerToken = itlPerToken.mean();
             Double avgDecoded = decodedPerIterCount > 0 ? decodedPerIterSum / decodedPerIterCount : null;
             Double acceptRate = avgDecoded == null ? null : Math.max(0, Math.min(1, 1 - 1 / avgDecoded));
-            return Summary.builder()
-                    .testDurationSeconds(r4(wall))
-                    .concurrency(info.concurrency())
-                    .requestRate(info.rate())
-                    .totalRequests(total)
-                    .successRequests(succeeded)
-                    .failedRequests(total - succeeded - cancelled)
-                    .cancelledRequests(cancelled)
-                    .streamRequests(streamTotal)
-                    .nonStreamRequests(nonStreamTotal)
-                    .reqThroughput(r4(reqThroughput))
-                    .avgLatencySeconds(any ? r4(latencySum / n) : -1)
-                    .avgInputTokens(any ? r4(promptSum / n) : -1)
-                    .outputThroughput(r4(outputThroughput))
-                    .totalThroughput(r4(totalThroughput))
-                    .avgTtftMs(r2(ttftColumn(ttft).mean()))
-                    .avgTpotMs(r2(tpot.mean()))
-                    .avgItlMs(r2(itl.mean()))
-                    .avgOutputTokens(any ? r4(completionSum / n) : -1)
-                    // evalscope: embedding/rerank only (per-request average, not wall-clock), 0.0 for generation
-                    .inputThroughput(inputOnly() && latencySum > 0 ? r4(promptSum / latencySum) : 0.0)
-                    .avgTurnsPerRequest(multiTurnSuccesses > 0
-                            ? Rounding.round((double) turnSum / multiTurnSuccesses, 4) : null)
-                    .kvCacheHitRatePercent(cacheRecords > 0 && cachePromptSum > 0
-                            ? Rounding.round(100.0 * cachedSum / cachePromptSum, 4) : null)
-                    .avgFirstTurnTtftMs(firstTurnCount > 0
-                            ? Rounding.round(firstTurnTtftSumMs / firstTurnCount, 2) : null)
-                    .avgSubsequentTurnTtftMs(subsequentTurnCount > 0
-                            ? Rounding.round(subsequentTurnTtftSumMs / subsequentTurnCount, 2) : null)
-                    .avgDecodedTokensPerIter(avgDecoded == null ? null : Rounding.round(avgDecoded, 4))
-                    .specAcceptRate(acceptRate == null ? null : Rounding.round(acceptRate, 4))
-                    // of the requests that reached an outcome: a request the stop cancelled did not fail
-                    .successRatePercent(total > cancelled
-                            ? Rounding.round(100.0 * succeeded / (total - cancelled), 1) : null)
-                    .totalInputTokens(promptSum)
-                    .totalOutputTokens(completionSum)
-                    .totalCachedTokens(cacheRecords > 0 ? cachedSum : null)
-                    .avgFirstChunkMs(r2(ttftColumn(firstChunk).mean()))
-                    .avgItlPerTokenMs(r2(avgItlPerToken))
-                    .tokenCountSource(tokenCountSource(sources))
-                    .scheduled(scheduled)
-                    .avgQueueDelayMs(scheduled ? r2(queueDelay.mean()) : null)
-                    .avgLatencyInclQueueSeconds(scheduled ? r4d(latencyInclQueue.mean()) : null)
-                    .avgTtftInclQueueMs(scheduled ? r2(ttftInclQueue.mean()) : null)
-                    .cacheHitSource(cacheRecords > 0 ? cacheSource(cacheSourceCounts) : null)
-                    .cachedTokensSource(cachedTokensSource(cachedFieldCounts))
-                    .completedTraces(traceSummary == null ? null : traceSummary.completedTraces())
-                    .percentileMethod(percentileMethod())
-                    .meanIntervals(meanIntervals())
-                    .reasoning(reasoning)
-                    .avgTtfctMs(r2(ttfct.mean()))
-                    .avgAnswerTpotMs(r2(answerTpot.mean()))
-                    .totalReasoningTokens(reasoningTokenRecords > 0 ? reasoningTokenSum : null)
-                    .build();
+            // of the requests that reached an outcome: a request the stop cancelled did not fail
+            Double successRate = total > cancelled ? Rounding.round(100.0 * succeeded / (total - cancelled), 1) : null;
+            return new Summary(
+                    new Summary.Load(r4(wall), info.concurrency(), info.rate()),
+                    new Summary.Requests(total, succeeded, total - succeeded - cancelled, cancelled, streamTotal,
+                            nonStreamTotal, successRate),
+                    new Summary.Throughput(r4(reqThroughput), r4(outputThroughput), r4(totalThroughput),
+                            // evalscope: embedding/rerank only (per-request average, not wall-clock), 0.0 for generation
+                            inputOnly() && latencySum > 0 ? r4(promptSum / latencySum) : 0.0),
+                    new Summary.Latency(any ? r4(latencySum / n) : -1, r2(ttftColumn(ttft).mean()), r2(tpot.mean()),
+                            r2(itl.mean()), r2(ttftColumn(firstChunk).mean()), r2(avgItlPerToken)),
+                    new Summary.TokenCounts(any ? r4(promptSum / n) : -1, any ? r4(completionSum / n) : -1, promptSum,
+                            completionSum, tokenCountSource(sources)),
+                    new Summary.MultiTurn(
+                            multiTurnSuccesses > 0 ? Rounding.round((double) turnSum / multiTurnSuccesses, 4) : null,
+                            firstTurnCount > 0 ? Rounding.round(firstTurnTtftSumMs / firstTurnCount, 2) : null,
+                            subsequentTurnCount > 0
+                                    ? Rounding.round(subsequentTurnTtftSumMs / subsequentTurnCount, 2) : null,
+                            traceSummary == null ? null : traceSummary.completedTraces()),
+                    new Summary.Cache(
+                            cacheRecords > 0 && cachePromptSum > 0
+                                    ? Rounding.round(100.0 * cachedSum / cachePromptSum, 4) : null,
+                            cacheRecords > 0 ? cachedSum : null,
+                            cacheRecords > 0 ? cacheSource(cacheSourceCounts) : null,
+                            cachedTokensSource(cachedFieldCounts)),
+                    new Summary.Speculative(avgDecoded == null ? null : Rounding.round(avgDecoded, 4),
+                            acceptRate == null ? null : Rounding.round(acceptRate, 4)),
+                    new Summary.Reasoning(reasoning, r2(ttfct.mean()), r2(answerTpot.mean()),
+                            reasoningTokenRecords > 0 ? reasoningTokenSum : null),
+                    new Summary.Queueing(scheduled, scheduled ? r2(queueDelay.mean()) : null,
+                            scheduled ? r4d(latencyInclQueue.mean()) : null,
+                            scheduled ? r2(ttftInclQueue.mean()) : null),
+                    new Summary.Statistics(percentileMethod(), meanIntervals()));
         }
 
         /** The averages' 95 % t-intervals, rounded like the averages (null: fewer than 2 samples). */

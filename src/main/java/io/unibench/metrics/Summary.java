@@ -3,6 +3,7 @@ package io.unibench.metrics;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The run summary ({@code benchmark_summary.json}), values already rounded as evalscope rounds them: 4 decimals,
@@ -19,63 +20,98 @@ import java.util.Map;
  * content or reasoning text (evalscope's first-chunk time is {@code Avg First Chunk (ms)}); {@code Avg TPOT (ms)}
  * leaves out replies of ≤ 1 token instead of averaging in zeros; {@code Avg ITL (ms)} is per chunk as in
  * evalscope and {@code Avg ITL per Token (ms)} divides each interval by its request's tokens per chunk.
+ *
+ * <p>The values come in groups by meaning, each a small record, as {@link RequestRecord}'s do: the point's load
+ * ({@link Load}), request counts ({@link Requests}), throughputs ({@link Throughput}), latency means
+ * ({@link Latency}), token figures ({@link TokenCounts}), multi-turn ({@link MultiTurn}), prefix cache
+ * ({@link Cache}), speculative decoding ({@link Speculative}), reasoning ({@link Reasoning}), scheduled-run queueing
+ * ({@link Queueing}) and how the statistics were computed ({@link Statistics}); e.g.
+ * {@code s.latency().avgTtftMs()}. A new value belongs in the group it describes; its key is placed in
+ * {@link #toMap()}, which alone fixes the file's order.
  */
-public record Summary(
-        double testDurationSeconds,
-        int concurrency,
-        double requestRate,
-        long totalRequests,
-        long successRequests,
-        long failedRequests,
-        long streamRequests,
-        long nonStreamRequests,
-        double reqThroughput,
-        double avgLatencySeconds,
-        double avgInputTokens,
-        double outputThroughput,
-        double totalThroughput,
-        Double avgTtftMs,
-        Double avgTpotMs,
-        Double avgItlMs,
-        double avgOutputTokens,
-        double inputThroughput,
-        Double avgTurnsPerRequest,
-        Double kvCacheHitRatePercent,
-        Double avgFirstTurnTtftMs,
-        Double avgSubsequentTurnTtftMs,
-        Double avgDecodedTokensPerIter,
-        Double specAcceptRate,
-        Double successRatePercent,
-        long totalInputTokens,
-        long totalOutputTokens,
-        Long totalCachedTokens,
-        Double avgFirstChunkMs,
-        Double avgItlPerTokenMs,
-        String tokenCountSource,
-        boolean scheduled,
-        Double avgQueueDelayMs,
-        Double avgLatencyInclQueueSeconds,
-        Double avgTtftInclQueueMs,
-        String cacheHitSource,
-        Long completedTraces,
-        String percentileMethod,
-        long cancelledRequests,
-        String cachedTokensSource,
-        boolean reasoning,
-        Double avgTtfctMs,
-        Double avgAnswerTpotMs,
-        Long totalReasoningTokens,
-        Map<String, Interval> meanIntervals) {
+public record Summary(Load load, Requests requests, Throughput throughput, Latency latency, TokenCounts tokens,
+                      MultiTurn multiTurn, Cache cache, Speculative speculative, Reasoning reasoning,
+                      Queueing queueing, Statistics stats) {
 
-    /**
-     * The compact constructor: {@code meanIntervals} (key of an average → its 95 % t-interval, or null when it had
-     * fewer than 2 samples) defaults to none.
-     */
+    /** Every group is present (a group's optional values are null inside it). */
     public Summary {
-        meanIntervals = meanIntervals == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(meanIntervals));
+        Objects.requireNonNull(load, "Summary.load");
+        Objects.requireNonNull(requests, "Summary.requests");
+        Objects.requireNonNull(throughput, "Summary.throughput");
+        Objects.requireNonNull(latency, "Summary.latency");
+        Objects.requireNonNull(tokens, "Summary.tokens");
+        Objects.requireNonNull(multiTurn, "Summary.multiTurn");
+        Objects.requireNonNull(cache, "Summary.cache");
+        Objects.requireNonNull(speculative, "Summary.speculative");
+        Objects.requireNonNull(reasoning, "Summary.reasoning");
+        Objects.requireNonNull(queueing, "Summary.queueing");
+        Objects.requireNonNull(stats, "Summary.stats");
     }
 
-    /** {@link #percentileMethod()} when every percentile is an observed value ({@link Percentiles}). */
+    /** The point's load: how long it ran, its concurrency and its request rate (−1: as fast as possible). */
+    public record Load(double testDurationSeconds, int concurrency, double requestRate) {}
+
+    /**
+     * Request counts. {@code cancelledRequests}: cancelled in flight by the stop, in the total, not failed;
+     * {@code successRatePercent}: success / (success + failed), null when nothing ended.
+     */
+    public record Requests(long totalRequests, long successRequests, long failedRequests, long cancelledRequests,
+                           long streamRequests, long nonStreamRequests, Double successRatePercent) {}
+
+    /** Wall-clock throughputs (−1 when nothing succeeded); {@code inputThroughput}: embeddings/rerank only, else 0. */
+    public record Throughput(double reqThroughput, double outputThroughput, double totalThroughput,
+                             double inputThroughput) {}
+
+    /** Means over the successes: latency (s, −1 when none), TTFT, TPOT, ITL, first chunk, ITL per token (ms). */
+    public record Latency(double avgLatencySeconds, Double avgTtftMs, Double avgTpotMs, Double avgItlMs,
+                          Double avgFirstChunkMs, Double avgItlPerTokenMs) {}
+
+    /** Token figures over the successes (means −1 when none) and where the counts came from. */
+    public record TokenCounts(double avgInputTokens, double avgOutputTokens, long totalInputTokens,
+                              long totalOutputTokens, String tokenCountSource) {
+        /** True when some token counts were not reported by the server; reports label them. */
+        public boolean tokenCountsNotFromServer() {
+            // "server", "server timings" and a mix of the two are the server's own counts
+            return tokenCountSource != null
+                    && (tokenCountSource.contains(SOURCE_TOKENIZER) || tokenCountSource.contains(SOURCE_ESTIMATE));
+        }
+    }
+
+    /** Multi-turn figures; each null when the run had no conversations (or no such turn). */
+    public record MultiTurn(Double avgTurnsPerRequest, Double avgFirstTurnTtftMs, Double avgSubsequentTurnTtftMs,
+                            Long completedTraces) {}
+
+    /** The prefix cache: hit rate, cached tokens and their sources; null when no reply had a cached figure. */
+    public record Cache(Double kvCacheHitRatePercent, Long totalCachedTokens, String cacheHitSource,
+                        String cachedTokensSource) {
+        /** True when some cached-token figures are the client's estimate, not the server's; reports label them. */
+        public boolean cacheHitEstimated() {
+            return cacheHitSource != null && !cacheHitSource.equals(SOURCE_SERVER);
+        }
+    }
+
+    /** Speculative decoding (tokens per chunk after the first); null when no reply had two chunks. */
+    public record Speculative(Double avgDecodedTokensPerIter, Double specAcceptRate) {}
+
+    /** Reasoning models: written only when {@code reasoned} (some reply reasoned before its answer). */
+    public record Reasoning(boolean reasoned, Double avgTtfctMs, Double avgAnswerTpotMs, Long totalReasoningTokens) {}
+
+    /** A scheduled (open-loop) run's queueing: written only when {@code scheduled}. */
+    public record Queueing(boolean scheduled, Double avgQueueDelayMs, Double avgLatencyInclQueueSeconds,
+                           Double avgTtftInclQueueMs) {}
+
+    /**
+     * How the figures were computed: the percentiles' method, and each average's 95 % t-interval by its key (null
+     * for fewer than 2 samples; none by default).
+     */
+    public record Statistics(String percentileMethod, Map<String, Interval> meanIntervals) {
+        public Statistics {
+            meanIntervals = meanIntervals == null ? Map.of()
+                    : Collections.unmodifiableMap(new LinkedHashMap<>(meanIntervals));
+        }
+    }
+
+    /** {@link Statistics#percentileMethod()} when every percentile is an observed value ({@link Percentiles}). */
     public static final String PERCENTILES_EXACT = "exact (nearest rank)";
 
     // evalscope's keys, verbatim.
@@ -171,70 +207,58 @@ public record Summary(
     public static final String SOURCE_TOKENIZER = "client tokenizer";
     public static final String SOURCE_ESTIMATE = "estimated";
 
-    /** True when some cached-token figures are the client's estimate, not the server's; reports label them. */
-    public boolean cacheHitEstimated() {
-        return cacheHitSource != null && !cacheHitSource.equals(SOURCE_SERVER);
-    }
-
-    /** True when some token counts were not reported by the server; reports label them. */
-    public boolean tokenCountsNotFromServer() {
-        // "server", "server timings" and a mix of the two are the server's own counts
-        return tokenCountSource != null
-                && (tokenCountSource.contains(SOURCE_TOKENIZER) || tokenCountSource.contains(SOURCE_ESTIMATE));
-    }
-
     /** Ordered key → value (Double, Long, String or null) for {@code benchmark_summary.json}. */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put(TEST_DURATION, testDurationSeconds);
-        m.put(CONCURRENCY, (long) concurrency);
-        m.put(REQUEST_RATE, requestRate);
-        m.put(TOTAL_REQUESTS, totalRequests);
-        m.put(SUCCESS_REQUESTS, successRequests);
-        m.put(FAILED_REQUESTS, failedRequests);
-        m.put(STREAM_REQUESTS, streamRequests);
-        m.put(NON_STREAM_REQUESTS, nonStreamRequests);
-        m.put(REQ_THROUGHPUT, reqThroughput);
-        m.put(AVG_LATENCY, avgLatencySeconds);
-        m.put(AVG_INPUT_TOKENS, avgInputTokens);
-        m.put(OUTPUT_THROUGHPUT, outputThroughput);
-        m.put(TOTAL_THROUGHPUT, totalThroughput);
-        m.put(AVG_TTFT, avgTtftMs);
-        m.put(AVG_TPOT, avgTpotMs);
-        m.put(AVG_ITL, avgItlMs);
-        m.put(AVG_OUTPUT_TOKENS, avgOutputTokens);
-        m.put(INPUT_THROUGHPUT, inputThroughput);
-        putIfPresent(m, AVG_TURNS, avgTurnsPerRequest);
-        putIfPresent(m, KV_CACHE_HIT_RATE, kvCacheHitRatePercent);
-        putIfPresent(m, AVG_FIRST_TURN_TTFT, avgFirstTurnTtftMs);
-        putIfPresent(m, AVG_SUBSEQUENT_TURN_TTFT, avgSubsequentTurnTtftMs);
-        putIfPresent(m, AVG_DECODED_TOK_PER_ITER, avgDecodedTokensPerIter);
-        putIfPresent(m, SPEC_ACCEPT_RATE, specAcceptRate);
-        m.put(SUCCESS_RATE, successRatePercent);
-        m.put(TOTAL_INPUT_TOKENS, totalInputTokens);
-        m.put(TOTAL_OUTPUT_TOKENS, totalOutputTokens);
-        m.put(TOTAL_CACHED_TOKENS, totalCachedTokens);
-        m.put(AVG_FIRST_CHUNK, avgFirstChunkMs);
-        m.put(AVG_ITL_PER_TOKEN, avgItlPerTokenMs);
-        m.put(TOKEN_COUNT_SOURCE, tokenCountSource);
-        if (tokenCountsNotFromServer()) m.put(FROM_CLIENT_TOKEN_COUNTS, TOKEN_DERIVED);
-        putIfPresent(m, CACHE_HIT_SOURCE, cacheHitSource);
-        putIfPresent(m, CACHED_TOKENS_SOURCE, cachedTokensSource);
-        putIfPresent(m, COMPLETED_TRACES, completedTraces);
-        putIfPresent(m, PERCENTILE_METHOD, percentileMethod);
-        if (cancelledRequests > 0) m.put(CANCELLED_REQUESTS, cancelledRequests);
-        if (reasoning) {
-            m.put(AVG_TTFCT, avgTtfctMs);
-            m.put(AVG_ANSWER_TPOT, avgAnswerTpotMs);
-            m.put(TOTAL_REASONING_TOKENS, totalReasoningTokens);
+        m.put(TEST_DURATION, load.testDurationSeconds());
+        m.put(CONCURRENCY, (long) load.concurrency());
+        m.put(REQUEST_RATE, load.requestRate());
+        m.put(TOTAL_REQUESTS, requests.totalRequests());
+        m.put(SUCCESS_REQUESTS, requests.successRequests());
+        m.put(FAILED_REQUESTS, requests.failedRequests());
+        m.put(STREAM_REQUESTS, requests.streamRequests());
+        m.put(NON_STREAM_REQUESTS, requests.nonStreamRequests());
+        m.put(REQ_THROUGHPUT, throughput.reqThroughput());
+        m.put(AVG_LATENCY, latency.avgLatencySeconds());
+        m.put(AVG_INPUT_TOKENS, tokens.avgInputTokens());
+        m.put(OUTPUT_THROUGHPUT, throughput.outputThroughput());
+        m.put(TOTAL_THROUGHPUT, throughput.totalThroughput());
+        m.put(AVG_TTFT, latency.avgTtftMs());
+        m.put(AVG_TPOT, latency.avgTpotMs());
+        m.put(AVG_ITL, latency.avgItlMs());
+        m.put(AVG_OUTPUT_TOKENS, tokens.avgOutputTokens());
+        m.put(INPUT_THROUGHPUT, throughput.inputThroughput());
+        putIfPresent(m, AVG_TURNS, multiTurn.avgTurnsPerRequest());
+        putIfPresent(m, KV_CACHE_HIT_RATE, cache.kvCacheHitRatePercent());
+        putIfPresent(m, AVG_FIRST_TURN_TTFT, multiTurn.avgFirstTurnTtftMs());
+        putIfPresent(m, AVG_SUBSEQUENT_TURN_TTFT, multiTurn.avgSubsequentTurnTtftMs());
+        putIfPresent(m, AVG_DECODED_TOK_PER_ITER, speculative.avgDecodedTokensPerIter());
+        putIfPresent(m, SPEC_ACCEPT_RATE, speculative.specAcceptRate());
+        m.put(SUCCESS_RATE, requests.successRatePercent());
+        m.put(TOTAL_INPUT_TOKENS, tokens.totalInputTokens());
+        m.put(TOTAL_OUTPUT_TOKENS, tokens.totalOutputTokens());
+        m.put(TOTAL_CACHED_TOKENS, cache.totalCachedTokens());
+        m.put(AVG_FIRST_CHUNK, latency.avgFirstChunkMs());
+        m.put(AVG_ITL_PER_TOKEN, latency.avgItlPerTokenMs());
+        m.put(TOKEN_COUNT_SOURCE, tokens.tokenCountSource());
+        if (tokens.tokenCountsNotFromServer()) m.put(FROM_CLIENT_TOKEN_COUNTS, TOKEN_DERIVED);
+        putIfPresent(m, CACHE_HIT_SOURCE, cache.cacheHitSource());
+        putIfPresent(m, CACHED_TOKENS_SOURCE, cache.cachedTokensSource());
+        putIfPresent(m, COMPLETED_TRACES, multiTurn.completedTraces());
+        putIfPresent(m, PERCENTILE_METHOD, stats.percentileMethod());
+        if (requests.cancelledRequests() > 0) m.put(CANCELLED_REQUESTS, requests.cancelledRequests());
+        if (reasoning.reasoned()) {
+            m.put(AVG_TTFCT, reasoning.avgTtfctMs());
+            m.put(AVG_ANSWER_TPOT, reasoning.avgAnswerTpotMs());
+            m.put(TOTAL_REASONING_TOKENS, reasoning.totalReasoningTokens());
         }
-        if (scheduled) {
-            m.put(AVG_QUEUE_DELAY, avgQueueDelayMs);
-            m.put(AVG_LATENCY_INCL_QUEUE, avgLatencyInclQueueSeconds);
-            m.put(AVG_TTFT_INCL_QUEUE, avgTtftInclQueueMs);
+        if (queueing.scheduled()) {
+            m.put(AVG_QUEUE_DELAY, queueing.avgQueueDelayMs());
+            m.put(AVG_LATENCY_INCL_QUEUE, queueing.avgLatencyInclQueueSeconds());
+            m.put(AVG_TTFT_INCL_QUEUE, queueing.avgTtftInclQueueMs());
         }
         // ours: each average's 95 % interval (ConfidenceIntervals), after every evalscope key
-        meanIntervals.forEach((key, ci) -> {
+        stats.meanIntervals().forEach((key, ci) -> {
             if (m.get(key) != null) m.put(key + ConfidenceIntervals.KEY_SUFFIX, ci == null ? null : ci.toList());
         });
         return Collections.unmodifiableMap(m);
@@ -242,134 +266,5 @@ public record Summary(
 
     private static void putIfPresent(Map<String, Object> m, String key, Object value) {
         if (value != null) m.put(key, value);
-    }
-
-    /** A summary built by name: with nine adjacent doubles among its values, positions would be easy to swap. */
-    public static Builder builder() {
-        return new Builder();
-    }
-
-    /**
-     * Builds a {@link Summary} value by value. The nullable values (the optional keys) are absent until set,
-     * {@code scheduled} is false and {@code cancelledRequests} 0; every other value must be set, or {@link #build()}
-     * names the one that was not.
-     */
-    public static final class Builder {
-        private Double testDurationSeconds;
-        private Integer concurrency;
-        private Double requestRate;
-        private Long totalRequests;
-        private Long successRequests;
-        private Long failedRequests;
-        private Long streamRequests;
-        private Long nonStreamRequests;
-        private Double reqThroughput;
-        private Double avgLatencySeconds;
-        private Double avgInputTokens;
-        private Double outputThroughput;
-        private Double totalThroughput;
-        private Double avgTtftMs;
-        private Double avgTpotMs;
-        private Double avgItlMs;
-        private Double avgOutputTokens;
-        private Double inputThroughput;
-        private Double avgTurnsPerRequest;
-        private Double kvCacheHitRatePercent;
-        private Double avgFirstTurnTtftMs;
-        private Double avgSubsequentTurnTtftMs;
-        private Double avgDecodedTokensPerIter;
-        private Double specAcceptRate;
-        private Double successRatePercent;
-        private Long totalInputTokens;
-        private Long totalOutputTokens;
-        private Long totalCachedTokens;
-        private Double avgFirstChunkMs;
-        private Double avgItlPerTokenMs;
-        private String tokenCountSource;
-        private boolean scheduled;
-        private Double avgQueueDelayMs;
-        private Double avgLatencyInclQueueSeconds;
-        private Double avgTtftInclQueueMs;
-        private String cachedTokensSource;
-        private String cacheHitSource;
-        private Long completedTraces;
-        private String percentileMethod;
-        private long cancelledRequests;
-        private Map<String, Interval> meanIntervals;
-        private boolean reasoning;
-        private Double avgTtfctMs;
-        private Double avgAnswerTpotMs;
-        private Long totalReasoningTokens;
-
-        private Builder() {}
-
-        public Builder testDurationSeconds(double v) { testDurationSeconds = v; return this; }
-        public Builder concurrency(int v) { concurrency = v; return this; }
-        public Builder requestRate(double v) { requestRate = v; return this; }
-        public Builder totalRequests(long v) { totalRequests = v; return this; }
-        public Builder successRequests(long v) { successRequests = v; return this; }
-        public Builder failedRequests(long v) { failedRequests = v; return this; }
-        public Builder streamRequests(long v) { streamRequests = v; return this; }
-        public Builder nonStreamRequests(long v) { nonStreamRequests = v; return this; }
-        public Builder reqThroughput(double v) { reqThroughput = v; return this; }
-        public Builder avgLatencySeconds(double v) { avgLatencySeconds = v; return this; }
-        public Builder avgInputTokens(double v) { avgInputTokens = v; return this; }
-        public Builder outputThroughput(double v) { outputThroughput = v; return this; }
-        public Builder totalThroughput(double v) { totalThroughput = v; return this; }
-        public Builder avgTtftMs(Double v) { avgTtftMs = v; return this; }
-        public Builder avgTpotMs(Double v) { avgTpotMs = v; return this; }
-        public Builder avgItlMs(Double v) { avgItlMs = v; return this; }
-        public Builder avgOutputTokens(double v) { avgOutputTokens = v; return this; }
-        public Builder inputThroughput(double v) { inputThroughput = v; return this; }
-        public Builder avgTurnsPerRequest(Double v) { avgTurnsPerRequest = v; return this; }
-        public Builder kvCacheHitRatePercent(Double v) { kvCacheHitRatePercent = v; return this; }
-        public Builder avgFirstTurnTtftMs(Double v) { avgFirstTurnTtftMs = v; return this; }
-        public Builder avgSubsequentTurnTtftMs(Double v) { avgSubsequentTurnTtftMs = v; return this; }
-        public Builder avgDecodedTokensPerIter(Double v) { avgDecodedTokensPerIter = v; return this; }
-        public Builder specAcceptRate(Double v) { specAcceptRate = v; return this; }
-        public Builder successRatePercent(Double v) { successRatePercent = v; return this; }
-        public Builder totalInputTokens(long v) { totalInputTokens = v; return this; }
-        public Builder totalOutputTokens(long v) { totalOutputTokens = v; return this; }
-        public Builder totalCachedTokens(Long v) { totalCachedTokens = v; return this; }
-        public Builder avgFirstChunkMs(Double v) { avgFirstChunkMs = v; return this; }
-        public Builder avgItlPerTokenMs(Double v) { avgItlPerTokenMs = v; return this; }
-        public Builder tokenCountSource(String v) { tokenCountSource = v; return this; }
-        public Builder scheduled(boolean v) { scheduled = v; return this; }
-        public Builder avgQueueDelayMs(Double v) { avgQueueDelayMs = v; return this; }
-        public Builder avgLatencyInclQueueSeconds(Double v) { avgLatencyInclQueueSeconds = v; return this; }
-        public Builder avgTtftInclQueueMs(Double v) { avgTtftInclQueueMs = v; return this; }
-        public Builder cacheHitSource(String v) { cacheHitSource = v; return this; }
-        public Builder completedTraces(Long v) { completedTraces = v; return this; }
-        public Builder percentileMethod(String v) { percentileMethod = v; return this; }
-        public Builder cancelledRequests(long v) { cancelledRequests = v; return this; }
-        public Builder cachedTokensSource(String v) { cachedTokensSource = v; return this; }
-        public Builder meanIntervals(Map<String, Interval> v) { meanIntervals = v; return this; }
-        public Builder reasoning(boolean v) { reasoning = v; return this; }
-        public Builder avgTtfctMs(Double v) { avgTtfctMs = v; return this; }
-        public Builder avgAnswerTpotMs(Double v) { avgAnswerTpotMs = v; return this; }
-        public Builder totalReasoningTokens(Long v) { totalReasoningTokens = v; return this; }
-
-        public Summary build() {
-            return new Summary(set(testDurationSeconds, "testDurationSeconds"), set(concurrency, "concurrency"),
-                    set(requestRate, "requestRate"), set(totalRequests, "totalRequests"),
-                    set(successRequests, "successRequests"), set(failedRequests, "failedRequests"),
-                    set(streamRequests, "streamRequests"), set(nonStreamRequests, "nonStreamRequests"),
-                    set(reqThroughput, "reqThroughput"), set(avgLatencySeconds, "avgLatencySeconds"),
-                    set(avgInputTokens, "avgInputTokens"), set(outputThroughput, "outputThroughput"),
-                    set(totalThroughput, "totalThroughput"), avgTtftMs, avgTpotMs, avgItlMs,
-                    set(avgOutputTokens, "avgOutputTokens"), set(inputThroughput, "inputThroughput"),
-                    avgTurnsPerRequest, kvCacheHitRatePercent, avgFirstTurnTtftMs, avgSubsequentTurnTtftMs,
-                    avgDecodedTokensPerIter, specAcceptRate, successRatePercent,
-                    set(totalInputTokens, "totalInputTokens"), set(totalOutputTokens, "totalOutputTokens"),
-                    totalCachedTokens, avgFirstChunkMs, avgItlPerTokenMs, tokenCountSource, scheduled,
-                    avgQueueDelayMs, avgLatencyInclQueueSeconds, avgTtftInclQueueMs, cacheHitSource, completedTraces,
-                    percentileMethod, cancelledRequests, cachedTokensSource, reasoning, avgTtfctMs, avgAnswerTpotMs,
-                    totalReasoningTokens, meanIntervals);
-        }
-
-        private static <T> T set(T value, String name) {
-            if (value == null) throw new IllegalStateException("Summary." + name + " was not set");
-            return value;
-        }
     }
 }

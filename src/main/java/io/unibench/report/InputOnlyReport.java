@@ -28,7 +28,8 @@ final class InputOnlyReport {
     static boolean applies(List<RunResult> runs) {
         return !runs.isEmpty() && runs.stream().anyMatch(r -> !r.percentiles().isEmpty()
                 && r.percentiles().getFirst().values().containsKey(PercentileRow.INPUT_THROUGHPUT))
-                && runs.stream().allMatch(r -> r.summary().successRequests() == 0 || r.summary().avgOutputTokens() == 0);
+                && runs.stream().allMatch(r -> r.summary().requests().successRequests() == 0
+                        || r.summary().tokens().avgOutputTokens() == 0);
     }
 
     static TextTable table(List<RunResult> runs) {
@@ -38,14 +39,14 @@ final class InputOnlyReport {
             Summary s = r.summary();
             t.row(r.info().concurrency() < 0 ? "INF" : Integer.toString(r.info().concurrency()),
                     r.info().rate() < 0 ? "-" : format(r.info().rate(), RATE),
-                    formatAvailable(s.reqThroughput(), RATE),
-                    formatAvailable(s.avgLatencySeconds(), SECONDS),
+                    formatAvailable(s.throughput().reqThroughput(), RATE),
+                    formatAvailable(s.latency().avgLatencySeconds(), SECONDS),
                     format(p99(r, PercentileRow.LATENCY), SECONDS),
-                    formatAvailable(s.inputThroughput(), RATE),
+                    formatAvailable(s.throughput().inputThroughput(), RATE),
                     format(p99(r, PercentileRow.INPUT_THROUGHPUT), RATE),
-                    formatAvailable(s.avgInputTokens(), AVG_COUNT),
-                    s.successRatePercent() == null ? DisplayNumbers.MISSING
-                            : String.format(Locale.ROOT, "%.1f%%", s.successRatePercent()));
+                    formatAvailable(s.tokens().avgInputTokens(), AVG_COUNT),
+                    s.requests().successRatePercent() == null ? DisplayNumbers.MISSING
+                            : String.format(Locale.ROOT, "%.1f%%", s.requests().successRatePercent()));
         }
         return t;
     }

@@ -78,34 +78,35 @@ public final class TerminalReport {
         }
         for (RunResult r : runs) {
             Summary s = r.summary();
-            if (s.cacheHitEstimated()) {
+            if (s.cache().cacheHitEstimated()) {
                 sb.append("Note: ").append(r.info().label()).append(": Cache Hit is ")
-                        .append(Summary.SOURCE_ESTIMATE.equals(s.cacheHitSource()) ? "the client's estimate"
-                                : "partly the client's estimate (" + s.cacheHitSource() + ")")
+                        .append(Summary.SOURCE_ESTIMATE.equals(s.cache().cacheHitSource()) ? "the client's estimate"
+                                : "partly the client's estimate (" + s.cache().cacheHitSource() + ")")
                         .append(" (the server reported no cached_tokens): history tokens / input tokens, the upper"
                                 + " bound a prefix cache could serve, not what it served.\n");
             }
-            if (s.cancelledRequests() > 0) {
-                sb.append("Note: ").append(r.info().label()).append(": ").append(s.cancelledRequests())
+            if (s.requests().cancelledRequests() > 0) {
+                sb.append("Note: ").append(r.info().label()).append(": ").append(s.requests().cancelledRequests())
                         .append(" requests in flight were cancelled by the stop: not failures; Success is of the ")
-                        .append(s.totalRequests() - s.cancelledRequests())
+                        .append(s.requests().totalRequests() - s.requests().cancelledRequests())
                         .append(" that ended (succeeded / (succeeded + failed)).\n");
             }
-            if (s.tokenCountsNotFromServer()) {
+            if (s.tokens().tokenCountsNotFromServer()) {
                 sb.append("Note: ").append(r.info().label()).append(": token counts are ")
-                        .append(describeSource(s.tokenCountSource()))
+                        .append(describeSource(s.tokens().tokenCountSource()))
                         .append(" (the server returned no usage); token and tok/s figures, TPOT, ITL per token and"
                                 + " tokens per chunk are not the server's (benchmark_summary.json lists them under \""
                                 + Summary.FROM_CLIENT_TOKEN_COUNTS + "\").\n");
-            } else if (s.tokenCountSource() != null && s.tokenCountSource().contains(Summary.SOURCE_SERVER_TIMINGS)) {
+            } else if (s.tokens().tokenCountSource() != null
+                    && s.tokens().tokenCountSource().contains(Summary.SOURCE_SERVER_TIMINGS)) {
                 sb.append("Note: ").append(r.info().label()).append(": token counts are ")
-                        .append(Summary.SOURCE_SERVER_TIMINGS.equals(s.tokenCountSource())
-                                ? "the server's timings" : s.tokenCountSource())
+                        .append(Summary.SOURCE_SERVER_TIMINGS.equals(s.tokens().tokenCountSource())
+                                ? "the server's timings" : s.tokens().tokenCountSource())
                         .append(" (no usage was sent; llama.cpp's timings: prompt_n + cache_n, predicted_n): exact.\n");
             }
             if (r.serverVsClient() != null) {
                 sb.append("Note: ").append(r.info().label()).append(": Server vs Client: ")
-                        .append(r.serverVsClient().requests()).append(" of ").append(s.successRequests())
+                        .append(r.serverVsClient().requests()).append(" of ").append(s.requests().successRequests())
                         .append(" successful requests carried the server's timings; Server Prefill is its prompt_ms")
                         .append(r.serverVsClient().row(ServerVsClient.SERVER_DECODE) == null ? ".\n"
                                 : ", Server Decode per Token its predicted_ms / (predicted_n - 1); the differences are"
@@ -126,11 +127,11 @@ public final class TerminalReport {
             if (r.goodput() != null) {
                 sb.append("Note: ").append(r.info().label()).append(": Goodput = requests per second that met every ")
                         .append("objective (").append(r.goodput().slo().describe()).append(", ms): ")
-                        .append(r.goodput().goodRequests()).append(" of ").append(s.successRequests())
+                        .append(r.goodput().goodRequests()).append(" of ").append(s.requests().successRequests())
                         .append(" successful requests.\n");
             }
-            if (s.percentileMethod() != null && !Summary.PERCENTILES_EXACT.equals(s.percentileMethod())) {
-                sb.append("Note: ").append(r.info().label()).append(": percentiles ").append(s.percentileMethod())
+            if (s.stats().percentileMethod() != null && !Summary.PERCENTILES_EXACT.equals(s.stats().percentileMethod())) {
+                sb.append("Note: ").append(r.info().label()).append(": percentiles ").append(s.stats().percentileMethod())
                         .append(".\n");
             }
         }
@@ -168,15 +169,15 @@ public final class TerminalReport {
         for (RunResult r : runs) {
             Summary s = r.summary();
             List<String> cells = new java.util.ArrayList<>(List.of(conc(r.info()), rate(r.info()),
-                    Long.toString(s.totalRequests()),
-                    formatAvailable(s.reqThroughput(), RATE),
-                    formatAvailable(s.outputThroughput(), RATE),
-                    s.successRatePercent() == null
+                    Long.toString(s.requests().totalRequests()),
+                    formatAvailable(s.throughput().reqThroughput(), RATE),
+                    formatAvailable(s.throughput().outputThroughput(), RATE),
+                    s.requests().successRatePercent() == null
                             ? DisplayNumbers.MISSING
-                            : String.format(Locale.ROOT, "%.1f%%", s.successRatePercent())));
+                            : String.format(Locale.ROOT, "%.1f%%", s.requests().successRatePercent())));
             if (goodput) cells.add(4, r.goodput() == null ? "-" : formatAvailable(r.goodput().requestsPerSecond(), RATE));
             // completed conversations (last turn succeeded)
-            if (traces) cells.add(s.completedTraces() == null ? "-" : Long.toString(s.completedTraces()));
+            if (traces) cells.add(s.multiTurn().completedTraces() == null ? "-" : Long.toString(s.multiTurn().completedTraces()));
             t.row(cells.toArray(String[]::new));
         }
         return t;
@@ -234,42 +235,48 @@ public final class TerminalReport {
         for (RunResult r : runs) {
             Summary s = r.summary();
             Rows rows = new Rows(t, r);
-            rows.add("Latency (s)", available(s.avgLatencySeconds()), PercentileRow.LATENCY, SECONDS, SECONDS);
-            rows.add("TTFT (ms)", s.avgTtftMs(), PercentileRow.TTFT, MILLIS, MILLIS);
+            rows.add("Latency (s)", available(s.latency().avgLatencySeconds()), PercentileRow.LATENCY, SECONDS, SECONDS);
+            rows.add("TTFT (ms)", s.latency().avgTtftMs(), PercentileRow.TTFT, MILLIS, MILLIS);
             // counts the client estimated from characters are labelled on the rows themselves, not only in a note,
             // and so is TPOT, which divides by them
-            String est = s.tokenCountsNotFromServer() && !Summary.SOURCE_TOKENIZER.equals(s.tokenCountSource())
+            String est = s.tokens().tokenCountsNotFromServer() && !Summary.SOURCE_TOKENIZER.equals(s.tokens().tokenCountSource())
                     ? " (estimated)" : "";
-            rows.add(est.isEmpty() ? "TPOT (ms)" : "TPOT (ms, estimated)", s.avgTpotMs(), PercentileRow.TPOT, MILLIS,
+            rows.add(est.isEmpty() ? "TPOT (ms)" : "TPOT (ms, estimated)", s.latency().avgTpotMs(), PercentileRow.TPOT, MILLIS,
                     MILLIS);
-            if (s.reasoning()) { // a reasoning model: TTFT is to its first reasoning token, TTFCT to the answer
-                rows.add("TTFCT (ms, to answer)", s.avgTtfctMs(), PercentileRow.TTFCT, MILLIS, MILLIS);
-                rows.add(est.isEmpty() ? "Answer TPOT (ms)" : "Answer TPOT (ms, estimated)", s.avgAnswerTpotMs(),
+            if (s.reasoning().reasoned()) { // a reasoning model: TTFT is to its first reasoning token, TTFCT to the answer
+                rows.add("TTFCT (ms, to answer)", s.reasoning().avgTtfctMs(), PercentileRow.TTFCT, MILLIS, MILLIS);
+                rows.add(est.isEmpty() ? "Answer TPOT (ms)" : "Answer TPOT (ms, estimated)", s.reasoning().avgAnswerTpotMs(),
                         PercentileRow.ANSWER_TPOT, MILLIS, MILLIS);
             }
-            rows.add("ITL (ms)", s.avgItlMs(), PercentileRow.ITL, MILLIS, MILLIS);
-            rows.add("Input Tokens" + est, available(s.avgInputTokens()), PercentileRow.INPUT_TOKENS, AVG_COUNT, COUNT);
-            rows.add("Output Tokens" + est, available(s.avgOutputTokens()), PercentileRow.OUTPUT_TOKENS, AVG_COUNT, COUNT);
-            if (s.totalReasoningTokens() != null && s.reasoning()) {
-                rows.scalar("Reasoning Tokens (total)", format(s.totalReasoningTokens().doubleValue(), COUNT));
+            rows.add("ITL (ms)", s.latency().avgItlMs(), PercentileRow.ITL, MILLIS, MILLIS);
+            rows.add("Input Tokens" + est, available(s.tokens().avgInputTokens()), PercentileRow.INPUT_TOKENS,
+                    AVG_COUNT, COUNT);
+            rows.add("Output Tokens" + est, available(s.tokens().avgOutputTokens()), PercentileRow.OUTPUT_TOKENS,
+                    AVG_COUNT, COUNT);
+            if (s.reasoning().totalReasoningTokens() != null && s.reasoning().reasoned()) {
+                rows.scalar("Reasoning Tokens (total)", format(s.reasoning().totalReasoningTokens().doubleValue(), COUNT));
             }
-            if (s.avgTurnsPerRequest() != null) rows.scalar("Turns/Req", format(s.avgTurnsPerRequest(), 2));
-            if (s.kvCacheHitRatePercent() != null) {
-                rows.scalar(s.cacheHitEstimated() ? "Cache Hit (%, estimated)" : "Cache Hit (%)",
-                        format(s.kvCacheHitRatePercent(), PERCENT));
+            if (s.multiTurn().avgTurnsPerRequest() != null) {
+                rows.scalar("Turns/Req", format(s.multiTurn().avgTurnsPerRequest(), 2));
             }
-            if (s.totalCachedTokens() != null) {
-                rows.scalar(cachedTokensLabel(s.cachedTokensSource()), format(s.totalCachedTokens().doubleValue(), COUNT));
+            if (s.cache().kvCacheHitRatePercent() != null) {
+                rows.scalar(s.cache().cacheHitEstimated() ? "Cache Hit (%, estimated)" : "Cache Hit (%)",
+                        format(s.cache().kvCacheHitRatePercent(), PERCENT));
+            }
+            if (s.cache().totalCachedTokens() != null) {
+                rows.scalar(cachedTokensLabel(s.cache().cachedTokensSource()),
+                        format(s.cache().totalCachedTokens().doubleValue(), COUNT));
             }
             if (r.multiTurn()) {
-                rows.scalar("First-Turn TTFT (ms)", format(s.avgFirstTurnTtftMs(), MILLIS));
-                rows.scalar("Subsequent-Turn TTFT (ms)", format(s.avgSubsequentTurnTtftMs(), MILLIS));
+                rows.scalar("First-Turn TTFT (ms)", format(s.multiTurn().avgFirstTurnTtftMs(), MILLIS));
+                rows.scalar("Subsequent-Turn TTFT (ms)", format(s.multiTurn().avgSubsequentTurnTtftMs(), MILLIS));
             }
-            if (s.scheduled()) {
-                rows.add("Queue Delay (ms)", s.avgQueueDelayMs(), PercentileRow.QUEUE_DELAY, MILLIS, MILLIS);
-                rows.add("Latency incl. Queue (s)", s.avgLatencyInclQueueSeconds(), PercentileRow.LATENCY_INCL_QUEUE,
-                        SECONDS, SECONDS);
-                rows.add("TTFT incl. Queue (ms)", s.avgTtftInclQueueMs(), PercentileRow.TTFT_INCL_QUEUE, MILLIS, MILLIS);
+            if (s.queueing().scheduled()) {
+                rows.add("Queue Delay (ms)", s.queueing().avgQueueDelayMs(), PercentileRow.QUEUE_DELAY, MILLIS, MILLIS);
+                rows.add("Latency incl. Queue (s)", s.queueing().avgLatencyInclQueueSeconds(),
+                        PercentileRow.LATENCY_INCL_QUEUE, SECONDS, SECONDS);
+                rows.add("TTFT incl. Queue (ms)", s.queueing().avgTtftInclQueueMs(), PercentileRow.TTFT_INCL_QUEUE,
+                        MILLIS, MILLIS);
             }
             t.separator();
         }

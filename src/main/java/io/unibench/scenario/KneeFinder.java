@@ -29,8 +29,8 @@ public final class KneeFinder {
             }
             if (i + 1 < levels.size()) {
                 ScenarioResults.Level next = levels.get(i + 1);
-                String flat = flat(l.concurrency(), l.result().summary().reqThroughput(), next.concurrency(),
-                        next.result().summary().reqThroughput(), rule.minGainPercent());
+                String flat = flat(l.concurrency(), l.result().summary().throughput().reqThroughput(), next.concurrency(),
+                        next.result().summary().throughput().reqThroughput(), rule.minGainPercent());
                 if (flat != null) {
                     return new Knee(l.concurrency(), flat + (l.starts().capped() || next.starts().capped()
                             ? "; rate-limited: the limiter's knee, not the provider's" : ""));

@@ -66,7 +66,7 @@ public record ScenarioResults(BenchConfig config, List<Series> series, boolean s
 
         /** Highest output tok/s over the levels (the provider's capacity in this scenario); NaN when none. */
         public double peakOutputThroughput() {
-            return levels.stream().mapToDouble(l -> l.result().summary().outputThroughput())
+            return levels.stream().mapToDouble(l -> l.result().summary().throughput().outputThroughput())
                     .filter(v -> v >= 0).max().orElse(Double.NaN);
         }
     }

@@ -319,8 +319,9 @@ public final class ScenarioRunner implements SessionRunner.Front {
                 : "trace".equals(levelName) ? "trace replay (mean " + rate + " req/s)"
                 : "rate " + rate + " req/s" + (plan.openLoop() ? "" : " (at most " + plan.parallel() + " in flight)");
         return String.format(Locale.ROOT, "[%s/%s] %s: %d requests, %d ok, %.2f req/s, %.1f tok/s",
-                p.name(), s.name(), level, sum.totalRequests(), sum.successRequests(), Math.max(sum.reqThroughput(), 0),
-                Math.max(sum.outputThroughput(), 0));
+                p.name(), s.name(), level, sum.requests().totalRequests(), sum.requests().successRequests(),
+                Math.max(sum.throughput().reqThroughput(), 0),
+                Math.max(sum.throughput().outputThroughput(), 0));
     }
 
     /** The requests (conversations) of a level from index {@code first} on: the engine's sequence 0 is {@code first}. */

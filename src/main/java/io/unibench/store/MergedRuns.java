@@ -208,7 +208,7 @@ public final class MergedRuns {
                 }
                 store.savePointResult(id, p.index(), p.result(), extra);
                 store.addGroupParts(id, p.index(), p.parts());
-                successes += p.result().summary().successRequests();
+                successes += p.result().summary().requests().successRequests();
             }
             store.setCounts(id, requests, successes);
             store.endActive(id, g.partial() ? RunRow.PARTIAL : RunRow.FINISHED,

@@ -323,7 +323,7 @@ class RunEndToEndTest {
         assertThat(o.exit()).as(o.err()).isZero();
         ScenarioResults.Series s = o.results().series().getFirst();
         // conversation_history 4: every conversation has 5 turns, each successful
-        assertThat(s.overall().summary().successRequests()).isEqualTo(2 * 5 * 2);
+        assertThat(s.overall().summary().requests().successRequests()).isEqualTo(2 * 5 * 2);
         assertThat(s.overall().traces()).isNotNull();
     }
 

@@ -188,12 +188,12 @@ class MultiTurnRunnerTest {
             assertThat(sink.of("bench-2")).hasSize(3).allMatch(RequestRecord::success);
 
             RunResult result = metrics.result(new RunInfo("x", 1, -1, 3));
-            assertThat(result.summary().failedRequests()).isEqualTo(1);
+            assertThat(result.summary().requests().failedRequests()).isEqualTo(1);
             assertThat(result.errors()).containsEntry("http_5xx", 1L);
             assertThat(result.traces().nTraces()).isEqualTo(3); // b's successful first turn is a partial trace
             assertThat(result.traces().completedTraces()).isEqualTo(2);
             assertThat(result.traces().abandonedTraces()).isEqualTo(1);
-            assertThat(result.summary().completedTraces()).isEqualTo(2);
+            assertThat(result.summary().multiTurn().completedTraces()).isEqualTo(2);
         }
     }
 
@@ -282,10 +282,10 @@ class MultiTurnRunnerTest {
             run(server.uri(), pool, new LoadPlan(1, 2, -1, null, 0), MultiTurnPlan.RateMode.THINK, null, List.of(metrics));
             RunResult r = metrics.result(new RunInfo("x", 1, -1, 2));
             // turns 1, 2, 3 of a and 1 of b: (1 + 2 + 3 + 1) / 4
-            assertThat(r.summary().avgTurnsPerRequest()).isEqualTo(1.75);
+            assertThat(r.summary().multiTurn().avgTurnsPerRequest()).isEqualTo(1.75);
             // Σcached / Σprompt = (0 + 48 + 112 + 0) / (50 + 110 + 170 + 50) = 160 / 380
-            assertThat(r.summary().kvCacheHitRatePercent()).isCloseTo(100.0 * 160 / 380, within(1e-4));
-            assertThat(r.summary().cacheHitSource()).isEqualTo("server");
+            assertThat(r.summary().cache().kvCacheHitRatePercent()).isCloseTo(100.0 * 160 / 380, within(1e-4));
+            assertThat(r.summary().cache().cacheHitSource()).isEqualTo("server");
             // per trace: a = 160/330, b = 0/50; eligible (previous prompt + completion): a = (48+112)/(60+120), b none
             TraceSummary.Row hit = r.traces().row(TraceSummary.CACHE_HIT_RATE);
             assertThat(hit.mean()).isCloseTo(100.0 * 160 / 330 / 2, within(1e-4));
@@ -314,9 +314,9 @@ class MultiTurnRunnerTest {
             RunResult r = metrics.result(new RunInfo("x", 1, -1, 2));
             assertThat(sink.of("bench-0")).extracting(rec -> rec.tokens().cached()).containsExactly(0, 60, 120);
             assertThat(sink.records).allMatch(x -> x.tokens().cachedSource() == RequestRecord.CacheSource.ESTIMATE);
-            assertThat(r.summary().kvCacheHitRatePercent()).isCloseTo(100.0 * 180 / 380, within(1e-4));
-            assertThat(r.summary().cacheHitSource()).isEqualTo("estimated");
-            assertThat(r.summary().cacheHitEstimated()).isTrue();
+            assertThat(r.summary().cache().kvCacheHitRatePercent()).isCloseTo(100.0 * 180 / 380, within(1e-4));
+            assertThat(r.summary().cache().cacheHitSource()).isEqualTo("estimated");
+            assertThat(r.summary().cache().cacheHitEstimated()).isTrue();
         }
     }
 
@@ -374,8 +374,8 @@ class MultiTurnRunnerTest {
             assertThat(sink.records).hasSize(9).allMatch(RequestRecord::success);
             assertThat(sink.records.stream().filter(x -> !x.position().firstTurn()))
                     .allMatch(x -> x.tokens().cachedSource() == RequestRecord.CacheSource.SERVER && x.tokens().cached() > 1000);
-            double first = r.summary().avgFirstTurnTtftMs();
-            double subsequent = r.summary().avgSubsequentTurnTtftMs();
+            double first = r.summary().multiTurn().avgFirstTurnTtftMs();
+            double subsequent = r.summary().multiTurn().avgSubsequentTurnTtftMs();
             assertThat(first).isGreaterThan(5 + 1000 * 0.3); // at least the configured cost of 1,000 uncached tokens
             assertThat(subsequent).isLessThan(first / 2);
             assertThat(r.turnPositions().get(1).avgTtftMs()).isLessThan(r.turnPositions().get(0).avgTtftMs() / 2);

@@ -135,7 +135,7 @@ class RunLimitsTest {
         // a p95 has an interval from 72 samples; checks every 20 successes: the first at or past 72 is at 80
         assertThat(r.status()).isEqualTo(RunStatus.FINISHED);
         assertThat(r.failure()).isNull();
-        assertThat(r.points()).extracting(p -> p.summary().totalRequests()).containsExactly(80L, 30L);
+        assertThat(r.points()).extracting(p -> p.summary().requests().totalRequests()).containsExactly(80L, 30L);
         assertThat(err.toString()).contains("target precision 5% reached after 80 successful requests: "
                 + "TTFT p95 ±0.0%, latency p95 ±0.0%");
         assertThat(front.written.get(0)).containsKey(SessionRunner.STOPPED_BY_KEY);
@@ -148,7 +148,7 @@ class RunLimitsTest {
         Front front = new Front(new StopSignal(), i -> (1 + i % 100) * 1_000_000L);
         SessionRunner.Result r = run(spec(new RunSpec.Limits(null, null, null, 1.0), null,
                 new LoadPlan(1, 400, -1, null, 0)), front, new StringWriter());
-        assertThat(r.points().getFirst().summary().totalRequests()).isEqualTo(400);
+        assertThat(r.points().getFirst().summary().requests().totalRequests()).isEqualTo(400);
         assertThat(front.written.getFirst()).doesNotContainKey(SessionRunner.STOPPED_BY_KEY);
     }
 

@@ -94,7 +94,7 @@ class SessionRunnerTest {
                     return java.nio.file.Path.of("target");
                 }
                 @Override public Map<String, Object> finished(RunResult result) {
-                    calls.add("finished " + index + " " + result.summary().totalRequests());
+                    calls.add("finished " + index + " " + result.summary().requests().totalRequests());
                     return Map.of();
                 }
                 @Override public void close() {
@@ -200,7 +200,7 @@ class SessionRunnerTest {
             }
             assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
             assertThat(result.failure()).isNull();
-            assertThat(result.points()).extracting(r -> r.summary().totalRequests()).containsExactly(6L, 8L);
+            assertThat(result.points()).extracting(r -> r.summary().requests().totalRequests()).containsExactly(6L, 8L);
             assertThat(result.checks()).hasSize(2);
             assertThat(front.records).hasSize(14).allMatch(RequestRecord::success); // warm-up not recorded
             // the connection test once, before the target's first point; the target closes after the last

@@ -56,11 +56,11 @@ class RunMetricsTest {
         m.accept(record().index(5).startMs(0).endMs(30).failed(Outcome.CANCELLED, 0, "cancelled").build());
         RunResult r = m.result(new RunInfo("x", 4, -1, 6));
         Summary s = r.summary();
-        assertThat(s.totalRequests()).isEqualTo(6);
-        assertThat(s.successRequests()).isEqualTo(3);
-        assertThat(s.failedRequests()).isEqualTo(1);
-        assertThat(s.cancelledRequests()).isEqualTo(2);
-        assertThat(s.successRatePercent()).isEqualTo(75.0); // 3 of the 4 that ended
+        assertThat(s.requests().totalRequests()).isEqualTo(6);
+        assertThat(s.requests().successRequests()).isEqualTo(3);
+        assertThat(s.requests().failedRequests()).isEqualTo(1);
+        assertThat(s.requests().cancelledRequests()).isEqualTo(2);
+        assertThat(s.requests().successRatePercent()).isEqualTo(75.0); // 3 of the 4 that ended
         assertThat(r.errors()).containsExactly(Map.entry("http_5xx", 1L)); // the errors add up to Failed Requests
         assertThat(s.toMap()).containsEntry(Summary.CANCELLED_REQUESTS, 2L);
         LiveStats live = m.live(); // the progress line agrees
@@ -72,38 +72,38 @@ class RunMetricsTest {
     void summaryOfThreeSuccessesAndOneFailure() {
         Summary s = threePlusOneFailure().summary();
         // wall = max end (2500, the failure) − min start (0)
-        assertThat(s.testDurationSeconds()).isEqualTo(2.5);
-        assertThat(s.concurrency()).isEqualTo(4);
-        assertThat(s.requestRate()).isEqualTo(-1);
-        assertThat(s.totalRequests()).isEqualTo(4);
-        assertThat(s.successRequests()).isEqualTo(3);
-        assertThat(s.failedRequests()).isEqualTo(1);
-        assertThat(s.streamRequests()).isEqualTo(4);
-        assertThat(s.nonStreamRequests()).isZero();
-        assertThat(s.reqThroughput()).isEqualTo(1.2); // 3 / 2.5
-        assertThat(s.avgLatencySeconds()).isEqualTo(0.98); // (1.1 + 1.8 + 0.04) / 3
-        assertThat(s.avgInputTokens()).isEqualTo(116.6667); // 350 / 3
-        assertThat(s.outputThroughput()).isEqualTo(8.4); // 21 / 2.5
-        assertThat(s.totalThroughput()).isEqualTo(148.4); // 371 / 2.5
-        assertThat(s.avgTtftMs()).isEqualTo(110.0); // (100 + 200 + 30) / 3
-        assertThat(s.avgTpotMs()).isEqualTo(150.0); // (100 + 200) / 2: the one-token reply is left out
-        assertThat(s.avgItlMs()).isEqualTo(185.71); // (10·100 + 4·400) / 14 intervals
-        assertThat(s.avgOutputTokens()).isEqualTo(7.0); // 21 / 3
-        assertThat(s.inputThroughput()).isEqualTo(0.0);
-        assertThat(s.avgTurnsPerRequest()).isNull(); // single-turn
-        assertThat(s.kvCacheHitRatePercent()).isEqualTo(20.0); // (50 + 0) / (200 + 50); A reported none
-        assertThat(s.avgFirstTurnTtftMs()).isNull();
-        assertThat(s.avgDecodedTokensPerIter()).isEqualTo(2.0); // only B has more than 1 token per chunk
-        assertThat(s.specAcceptRate()).isEqualTo(0.5); // 1 − 1/2
-        assertThat(s.successRatePercent()).isEqualTo(75.0);
-        assertThat(s.totalInputTokens()).isEqualTo(350);
-        assertThat(s.totalOutputTokens()).isEqualTo(21);
-        assertThat(s.totalCachedTokens()).isEqualTo(50);
-        assertThat(s.avgFirstChunkMs()).isEqualTo(26.67); // (50 + 20 + 10) / 3
-        assertThat(s.avgItlPerTokenMs()).isEqualTo(128.57); // (10·100 + 4·(400/2)) / 14
-        assertThat(s.tokenCountSource()).isEqualTo("mixed: server 2, client tokenizer 1");
-        assertThat(s.tokenCountsNotFromServer()).isTrue();
-        assertThat(s.scheduled()).isFalse();
+        assertThat(s.load().testDurationSeconds()).isEqualTo(2.5);
+        assertThat(s.load().concurrency()).isEqualTo(4);
+        assertThat(s.load().requestRate()).isEqualTo(-1);
+        assertThat(s.requests().totalRequests()).isEqualTo(4);
+        assertThat(s.requests().successRequests()).isEqualTo(3);
+        assertThat(s.requests().failedRequests()).isEqualTo(1);
+        assertThat(s.requests().streamRequests()).isEqualTo(4);
+        assertThat(s.requests().nonStreamRequests()).isZero();
+        assertThat(s.throughput().reqThroughput()).isEqualTo(1.2); // 3 / 2.5
+        assertThat(s.latency().avgLatencySeconds()).isEqualTo(0.98); // (1.1 + 1.8 + 0.04) / 3
+        assertThat(s.tokens().avgInputTokens()).isEqualTo(116.6667); // 350 / 3
+        assertThat(s.throughput().outputThroughput()).isEqualTo(8.4); // 21 / 2.5
+        assertThat(s.throughput().totalThroughput()).isEqualTo(148.4); // 371 / 2.5
+        assertThat(s.latency().avgTtftMs()).isEqualTo(110.0); // (100 + 200 + 30) / 3
+        assertThat(s.latency().avgTpotMs()).isEqualTo(150.0); // (100 + 200) / 2: the one-token reply is left out
+        assertThat(s.latency().avgItlMs()).isEqualTo(185.71); // (10·100 + 4·400) / 14 intervals
+        assertThat(s.tokens().avgOutputTokens()).isEqualTo(7.0); // 21 / 3
+        assertThat(s.throughput().inputThroughput()).isEqualTo(0.0);
+        assertThat(s.multiTurn().avgTurnsPerRequest()).isNull(); // single-turn
+        assertThat(s.cache().kvCacheHitRatePercent()).isEqualTo(20.0); // (50 + 0) / (200 + 50); A reported none
+        assertThat(s.multiTurn().avgFirstTurnTtftMs()).isNull();
+        assertThat(s.speculative().avgDecodedTokensPerIter()).isEqualTo(2.0); // only B has more than 1 token per chunk
+        assertThat(s.speculative().specAcceptRate()).isEqualTo(0.5); // 1 − 1/2
+        assertThat(s.requests().successRatePercent()).isEqualTo(75.0);
+        assertThat(s.tokens().totalInputTokens()).isEqualTo(350);
+        assertThat(s.tokens().totalOutputTokens()).isEqualTo(21);
+        assertThat(s.cache().totalCachedTokens()).isEqualTo(50);
+        assertThat(s.latency().avgFirstChunkMs()).isEqualTo(26.67); // (50 + 20 + 10) / 3
+        assertThat(s.latency().avgItlPerTokenMs()).isEqualTo(128.57); // (10·100 + 4·(400/2)) / 14
+        assertThat(s.tokens().tokenCountSource()).isEqualTo("mixed: server 2, client tokenizer 1");
+        assertThat(s.tokens().tokenCountsNotFromServer()).isTrue();
+        assertThat(s.queueing().scheduled()).isFalse();
     }
 
     @Test
@@ -169,11 +169,11 @@ class RunMetricsTest {
         assertThat(r.sampleErrors()).containsEntry("http_429", "rate limited").containsEntry("http_500", "boom");
         // nothing succeeded: rates are −1 as in evalscope, undefined means are null
         Summary s = r.summary();
-        assertThat(s.reqThroughput()).isEqualTo(-1);
-        assertThat(s.outputThroughput()).isEqualTo(-1);
-        assertThat(s.avgLatencySeconds()).isEqualTo(-1);
-        assertThat(s.avgTtftMs()).isNull();
-        assertThat(s.tokenCountSource()).isNull();
+        assertThat(s.throughput().reqThroughput()).isEqualTo(-1);
+        assertThat(s.throughput().outputThroughput()).isEqualTo(-1);
+        assertThat(s.latency().avgLatencySeconds()).isEqualTo(-1);
+        assertThat(s.latency().avgTtftMs()).isNull();
+        assertThat(s.tokens().tokenCountSource()).isNull();
         assertThat(r.percentile("50%", "Latency (s)")).isNull();
         assertThat(r.workload().nSamples()).isZero();
     }
@@ -184,13 +184,13 @@ class RunMetricsTest {
         m.accept(record().index(0).startMs(0).firstChunkMs(10).chunksMs(20).endMs(25).tokens(10, 1).build());
         m.accept(record().index(1).startMs(0).firstChunkMs(10).chunksMs(20).endMs(25).tokens(10, 0).build());
         RunResult only = m.result(INFO);
-        assertThat(only.summary().avgTpotMs()).isNull(); // evalscope would say 0.0
+        assertThat(only.summary().latency().avgTpotMs()).isNull(); // evalscope would say 0.0
         assertThat(only.percentile("50%", "TPOT (ms)")).isNull();
         assertThat(only.percentile("50%", "Decode (tok/s)")).isNull();
 
         // 3 tokens, TTFT 20 ms, end 120 ms → TPOT (0.12 − 0.02) / 2 = 50 ms, not (50 + 0 + 0) / 3
         m.accept(record().index(2).startMs(0).firstChunkMs(10).chunksMs(20, 70, 120).endMs(120).tokens(10, 3).build());
-        assertThat(m.result(INFO).summary().avgTpotMs()).isEqualTo(50.0);
+        assertThat(m.result(INFO).summary().latency().avgTpotMs()).isEqualTo(50.0);
     }
 
     @Test
@@ -199,8 +199,8 @@ class RunMetricsTest {
         // 5 tokens in 3 chunks: (5 − 1) / (3 − 1) = 2 tokens per chunk; chunk intervals 100 and 300 ms
         m.accept(record().index(0).startMs(0).firstChunkMs(5).chunksMs(10, 110, 410).endMs(410).tokens(8, 5).build());
         RunResult r = m.result(INFO);
-        assertThat(r.summary().avgItlMs()).isEqualTo(200.0); // (100 + 300) / 2
-        assertThat(r.summary().avgItlPerTokenMs()).isEqualTo(100.0); // (50 + 150) / 2
+        assertThat(r.summary().latency().avgItlMs()).isEqualTo(200.0); // (100 + 300) / 2
+        assertThat(r.summary().latency().avgItlPerTokenMs()).isEqualTo(100.0); // (50 + 150) / 2
         assertThat(r.percentile("min", "ITL per Token (ms)")).isEqualTo(50.0);
         assertThat(r.percentile("max", "ITL per Token (ms)")).isEqualTo(150.0);
         assertThat(r.percentile("max", "ITL (ms)")).isEqualTo(300.0);
@@ -213,7 +213,7 @@ class RunMetricsTest {
         RunResult r = m.result(INFO);
         assertThat(r.percentile("50%", "Latency (s)")).isEqualTo(0.1235); // 0.123456 s; evalscope would write 0.12
         assertThat(r.percentile("50%", "TTFT (ms)")).isEqualTo(12.35);
-        assertThat(r.summary().avgLatencySeconds()).isEqualTo(0.1235);
+        assertThat(r.summary().latency().avgLatencySeconds()).isEqualTo(0.1235);
     }
 
     @Test
@@ -222,12 +222,12 @@ class RunMetricsTest {
         m.accept(record().index(0).nonStream().startMs(0).headersMs(300).firstChunkMs(400).endMs(400).tokens(10, 20).build());
         m.accept(record().index(1).nonStream().startMs(0).headersMs(500).firstChunkMs(600).endMs(600).tokens(10, 20).build());
         Summary s = m.result(INFO).summary();
-        assertThat(s.avgTtftMs()).isEqualTo(500.0);
-        assertThat(s.avgFirstChunkMs()).isEqualTo(500.0);
-        assertThat(s.avgTpotMs()).isNull();
-        assertThat(s.avgItlMs()).isNull();
-        assertThat(s.nonStreamRequests()).isEqualTo(2);
-        assertThat(s.tokenCountSource()).isEqualTo("server");
+        assertThat(s.latency().avgTtftMs()).isEqualTo(500.0);
+        assertThat(s.latency().avgFirstChunkMs()).isEqualTo(500.0);
+        assertThat(s.latency().avgTpotMs()).isNull();
+        assertThat(s.latency().avgItlMs()).isNull();
+        assertThat(s.requests().nonStreamRequests()).isEqualTo(2);
+        assertThat(s.tokens().tokenCountSource()).isEqualTo("server");
     }
 
     @Test
@@ -241,11 +241,11 @@ class RunMetricsTest {
                 .tokens(10, 2).build());
         RunResult r = m.result(new RunInfo("rate_5_number_2", -1, 5, 2));
         Summary s = r.summary();
-        assertThat(s.scheduled()).isTrue();
-        assertThat(s.avgQueueDelayMs()).isEqualTo(20.0); // (30 + 10) / 2
-        assertThat(s.avgLatencyInclQueueSeconds()).isEqualTo(0.37); // (0.53 + 0.21) / 2
-        assertThat(s.avgTtftInclQueueMs()).isEqualTo(95.0); // (130 + 60) / 2
-        assertThat(s.avgLatencySeconds()).isEqualTo(0.35); // (0.5 + 0.2) / 2, queue not included
+        assertThat(s.queueing().scheduled()).isTrue();
+        assertThat(s.queueing().avgQueueDelayMs()).isEqualTo(20.0); // (30 + 10) / 2
+        assertThat(s.queueing().avgLatencyInclQueueSeconds()).isEqualTo(0.37); // (0.53 + 0.21) / 2
+        assertThat(s.queueing().avgTtftInclQueueMs()).isEqualTo(95.0); // (130 + 60) / 2
+        assertThat(s.latency().avgLatencySeconds()).isEqualTo(0.35); // (0.5 + 0.2) / 2, queue not included
         assertThat(s.toMap()).containsKeys("Avg Queue Delay (ms)", "Avg Latency incl. Queue (s)", "Avg TTFT incl. Queue (ms)");
         assertThat(r.percentile("max", "Queue Delay (ms)")).isEqualTo(30.0);
         assertThat(r.percentile("min", "TTFT incl. Queue (ms)")).isEqualTo(60.0);
@@ -258,10 +258,10 @@ class RunMetricsTest {
         m.accept(record().index(0).conversation("c1", 0).startMs(0).chunksMs(100, 200).endMs(200).tokens(10, 2).cached(0).build());
         m.accept(record().index(1).conversation("c1", 1).startMs(300).chunksMs(340, 400).endMs(400).tokens(22, 2).cached(12).build());
         Summary s = m.result(INFO).summary();
-        assertThat(s.avgTurnsPerRequest()).isEqualTo(1.5); // (1 + 2) / 2
-        assertThat(s.avgFirstTurnTtftMs()).isEqualTo(100.0);
-        assertThat(s.avgSubsequentTurnTtftMs()).isEqualTo(40.0);
-        assertThat(s.kvCacheHitRatePercent()).isEqualTo(37.5); // 12 / 32
+        assertThat(s.multiTurn().avgTurnsPerRequest()).isEqualTo(1.5); // (1 + 2) / 2
+        assertThat(s.multiTurn().avgFirstTurnTtftMs()).isEqualTo(100.0);
+        assertThat(s.multiTurn().avgSubsequentTurnTtftMs()).isEqualTo(40.0);
+        assertThat(s.cache().kvCacheHitRatePercent()).isEqualTo(37.5); // 12 / 32
     }
 
     @Test
@@ -340,9 +340,9 @@ class RunMetricsTest {
         RunResult result = m.result(INFO);
         java.util.Arrays.sort(all);
 
-        assertThat(result.summary().percentileMethod()).isEqualTo(Summary.PERCENTILES_EXACT);
+        assertThat(result.summary().stats().percentileMethod()).isEqualTo(Summary.PERCENTILES_EXACT);
         assertColumnIsOfTheSorted(result, PercentileRow.ITL, all);
-        assertThat(result.summary().avgItlMs())
+        assertThat(result.summary().latency().avgItlMs())
                 .isEqualTo(Rounding.round(java.util.Arrays.stream(all).sum() / all.length, 2));
     }
 
@@ -365,7 +365,7 @@ class RunMetricsTest {
         RunResult result = m.result(INFO);
         java.util.Arrays.sort(latency);
         java.util.Arrays.sort(ttft);
-        assertThat(result.summary().percentileMethod()).isEqualTo(Summary.PERCENTILES_EXACT);
+        assertThat(result.summary().stats().percentileMethod()).isEqualTo(Summary.PERCENTILES_EXACT);
         assertColumnIsOfTheSorted(result, PercentileRow.LATENCY, latency);
         assertColumnIsOfTheSorted(result, PercentileRow.TTFT, ttft);
     }
@@ -381,7 +381,7 @@ class RunMetricsTest {
 
     @Test
     void smallRunsReportExactPercentiles() {
-        assertThat(threePlusOneFailure().summary().percentileMethod()).isEqualTo(Summary.PERCENTILES_EXACT);
+        assertThat(threePlusOneFailure().summary().stats().percentileMethod()).isEqualTo(Summary.PERCENTILES_EXACT);
     }
 
     @Test
@@ -433,14 +433,14 @@ class RunMetricsTest {
         RunResult r = m.result(INFO);
         long total = (long) threads * perThread;
         long failed = total / 10;
-        assertThat(r.summary().totalRequests()).isEqualTo(total);
-        assertThat(r.summary().failedRequests()).isEqualTo(failed);
-        assertThat(r.summary().totalOutputTokens()).isEqualTo(3 * (total - failed));
-        assertThat(r.summary().totalInputTokens()).isEqualTo(7 * (total - failed));
+        assertThat(r.summary().requests().totalRequests()).isEqualTo(total);
+        assertThat(r.summary().requests().failedRequests()).isEqualTo(failed);
+        assertThat(r.summary().tokens().totalOutputTokens()).isEqualTo(3 * (total - failed));
+        assertThat(r.summary().tokens().totalInputTokens()).isEqualTo(7 * (total - failed));
         assertThat(r.timeline().points()).hasSize((int) (total - failed));
         assertThat(r.timeline().points().getLast().cumCompletion()).isEqualTo(3 * (total - failed));
         assertThat(r.errors()).containsEntry("http_500", failed);
-        assertThat(r.summary().avgItlMs()).isEqualTo(10.0);
+        assertThat(r.summary().latency().avgItlMs()).isEqualTo(10.0);
     }
 
     /**

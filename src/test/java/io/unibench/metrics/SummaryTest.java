@@ -6,28 +6,33 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 class SummaryTest {
-    /** Every value a summary always has, by name; the optional ones stay unset. */
-    private static Summary.Builder required() {
-        return Summary.builder().testDurationSeconds(2).concurrency(4).requestRate(-1).totalRequests(10)
-                .successRequests(9).failedRequests(1).streamRequests(10).nonStreamRequests(0).reqThroughput(4.5)
-                .avgLatencySeconds(0.5).avgInputTokens(100).outputThroughput(45).totalThroughput(495)
-                .avgOutputTokens(10).inputThroughput(0).totalInputTokens(900).totalOutputTokens(90);
+    /** Every value a summary always has; the optional ones are null, the flags false, nothing cancelled. */
+    private static Summary required() {
+        return new Summary(new Summary.Load(2, 4, -1), new Summary.Requests(10, 9, 1, 0, 10, 0, null),
+                new Summary.Throughput(4.5, 45, 495, 0), new Summary.Latency(0.5, null, null, null, null, null),
+                new Summary.TokenCounts(100, 10, 900, 90, null), new Summary.MultiTurn(null, null, null, null),
+                new Summary.Cache(null, null, null, null), new Summary.Speculative(null, null),
+                new Summary.Reasoning(false, null, null, null), new Summary.Queueing(false, null, null, null),
+                new Summary.Statistics(null, null));
     }
 
     @Test
     void unsetOptionalValuesAreAbsentKeys() {
-        Summary s = required().build();
-        assertThat(s.scheduled()).isFalse();
-        assertThat(s.cancelledRequests()).isZero();
+        Summary s = required();
+        assertThat(s.queueing().scheduled()).isFalse();
+        assertThat(s.requests().cancelledRequests()).isZero();
         assertThat(s.toMap()).doesNotContainKeys(Summary.AVG_TURNS, Summary.CANCELLED_REQUESTS,
                 Summary.AVG_QUEUE_DELAY, Summary.COMPLETED_TRACES).containsEntry(Summary.AVG_TTFT, null)
                 .containsEntry(Summary.AVG_LATENCY, 0.5).containsEntry(Summary.TOTAL_THROUGHPUT, 495.0);
     }
 
     @Test
-    void aRequiredValueLeftUnsetIsNamed() {
-        assertThatThrownBy(() -> Summary.builder().testDurationSeconds(1).build())
-                .isInstanceOf(IllegalStateException.class).hasMessage("Summary.concurrency was not set");
-        assertThatThrownBy(() -> Summary.builder().build()).hasMessage("Summary.testDurationSeconds was not set");
+    void aMissingGroupIsNamed() {
+        Summary s = required();
+        assertThatThrownBy(() -> new Summary(s.load(), null, s.throughput(), s.latency(), s.tokens(), s.multiTurn(),
+                s.cache(), s.speculative(), s.reasoning(), s.queueing(), s.stats()))
+                .isInstanceOf(NullPointerException.class).hasMessage("Summary.requests");
+        assertThatThrownBy(() -> new Summary(null, null, null, null, null, null, null, null, null, null, null))
+                .hasMessage("Summary.load");
     }
 }

@@ -54,11 +54,11 @@ class TraceMetricsTest {
         assertThat(r.turnPositions().get(1).cacheHitPercent()).isEqualTo(48.0);
 
         Summary s = r.summary();
-        assertThat(s.avgTurnsPerRequest()).isCloseTo(4.0 / 3, within(1e-4));
-        assertThat(s.avgFirstTurnTtftMs()).isEqualTo(70.0);
-        assertThat(s.avgSubsequentTurnTtftMs()).isEqualTo(50.0);
-        assertThat(s.completedTraces()).isEqualTo(2);
-        assertThat(s.cacheHitSource()).isEqualTo("server");
+        assertThat(s.multiTurn().avgTurnsPerRequest()).isCloseTo(4.0 / 3, within(1e-4));
+        assertThat(s.multiTurn().avgFirstTurnTtftMs()).isEqualTo(70.0);
+        assertThat(s.multiTurn().avgSubsequentTurnTtftMs()).isEqualTo(50.0);
+        assertThat(s.multiTurn().completedTraces()).isEqualTo(2);
+        assertThat(s.cache().cacheHitSource()).isEqualTo("server");
     }
 
     @Test
@@ -74,7 +74,7 @@ class TraceMetricsTest {
         assertThat(r.traces().abandonedTraces()).isEqualTo(1);
         assertThat(r.turnPositions().get(1).requests()).isEqualTo(1);
         assertThat(r.turnPositions().get(1).succeeded()).isZero();
-        assertThat(r.summary().cacheHitSource()).isEqualTo("estimated");
+        assertThat(r.summary().cache().cacheHitSource()).isEqualTo("estimated");
     }
 
     @Test

@@ -81,12 +81,12 @@ class GroupMergeTest {
             RunResult want = expected.result(new RunInfo("parallel_8_number_500", 8, -1, 500));
             RunResult got = g.points().getFirst().result();
             assertThat(got.info()).isEqualTo(want.info());
-            assertThat(got.summary().totalRequests()).isEqualTo(500);
-            assertThat(got.summary().successRequests()).isEqualTo(want.summary().successRequests());
-            assertThat(got.summary().testDurationSeconds()).isEqualTo(want.summary().testDurationSeconds());
+            assertThat(got.summary().requests().totalRequests()).isEqualTo(500);
+            assertThat(got.summary().requests().successRequests()).isEqualTo(want.summary().requests().successRequests());
+            assertThat(got.summary().load().testDurationSeconds()).isEqualTo(want.summary().load().testDurationSeconds());
             // 7 s of skew uncorrected would stretch the wall time past 7 s
-            assertThat(got.summary().testDurationSeconds()).isLessThan(2.0);
-            assertThat(got.summary().reqThroughput()).isEqualTo(want.summary().reqThroughput());
+            assertThat(got.summary().load().testDurationSeconds()).isLessThan(2.0);
+            assertThat(got.summary().throughput().reqThroughput()).isEqualTo(want.summary().throughput().reqThroughput());
             assertThat(got.errors()).isEqualTo(want.errors()).containsEntry("http_429", 100L);
             assertThat(rows(got)).isEqualTo(rows(want));
             assertThat(g.points().getFirst().percentiles()).hasSize(PercentileRow.LABELS.size());
@@ -118,8 +118,8 @@ class GroupMergeTest {
             double[] lat = latency.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             double[] tt = ttft.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             assertThat(lat.length).isGreaterThan(1 << 18);
-            assertThat(got.summary().totalRequests()).isEqualTo(2L * perShard);
-            assertThat(got.summary().percentileMethod()).isEqualTo(io.unibench.metrics.Summary.PERCENTILES_EXACT);
+            assertThat(got.summary().requests().totalRequests()).isEqualTo(2L * perShard);
+            assertThat(got.summary().stats().percentileMethod()).isEqualTo(io.unibench.metrics.Summary.PERCENTILES_EXACT);
             for (int i = 0; i < PercentileRow.POINTS.length; i++) {
                 PercentileRow row = got.percentiles().get(i);
                 assertThat(row.value(PercentileRow.LATENCY)).as(row.label())
@@ -150,7 +150,7 @@ class GroupMergeTest {
                     + "bottleneck (timing lag p99 9.1 ms > 5.0 ms); the machine ran the CPUs at ≤ 23% speed for 6.9% "
                     + "of the run");
             assertThat(g.points().getFirst().summary().path("Partial").asBoolean()).isFalse();
-            assertThat(g.points().getFirst().result().summary().totalRequests()).isEqualTo(80);
+            assertThat(g.points().getFirst().result().summary().requests().totalRequests()).isEqualTo(80);
 
             MergedRuns.Result stored = MergedRuns.mergeWhenDone(b.location(), "g3", Owner.current(), TRUE_EPOCH_MS + 5_000);
             assertThat(stored.kind()).isEqualTo(MergedRuns.Result.Kind.STORED);
@@ -179,7 +179,7 @@ class GroupMergeTest {
             assertThat(g.partialReasons().getFirst()).isEqualTo("shard 1/3: never registered");
             assertThat(g.partialReasons().get(1)).matches("shard 2/3: run \\S+ is failed; 50 requests stored");
             assertThat(g.clientBound()).containsExactly("shard 0/3: client-bound: client CPU avg 91% of 2 cores > 50%");
-            assertThat(g.points().getFirst().result().summary().totalRequests()).isEqualTo(100);
+            assertThat(g.points().getFirst().result().summary().requests().totalRequests()).isEqualTo(100);
             assertThat(g.points().getFirst().summary().path("Partial").asBoolean()).isTrue();
             // a shard's run deleted from the store since: said, not a failure of the merge
             try (RunStore s = RunStore.open(b.location())) {

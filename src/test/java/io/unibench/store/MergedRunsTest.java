@@ -65,7 +65,7 @@ class MergedRunsTest {
                 RunRow row = listed.getFirst();
                 assertThat(row.status()).isEqualTo(RunRow.FINISHED);
                 assertThat(row.requestCount()).isEqualTo(200);
-                assertThat(row.successCount()).isEqualTo(want.points().getFirst().result().summary().successRequests());
+                assertThat(row.successCount()).isEqualTo(want.points().getFirst().result().summary().requests().successRequests());
                 StoredRun run = s.run("group:m1");
                 assertThat(run.points()).hasSize(1);
                 StoredPoint p = run.points().getFirst();
@@ -77,7 +77,7 @@ class MergedRunsTest {
                 // `runs report group:m1`: the merged run holds no requests; its report comes from its shards' rows,
                 // read as one union in the order the merge took them: the very same percentiles
                 assertThat(StoredReports.results(s, run)).singleElement()
-                        .satisfies(x -> assertThat(x.summary().totalRequests()).isEqualTo(200))
+                        .satisfies(x -> assertThat(x.summary().requests().totalRequests()).isEqualTo(200))
                         .satisfies(x -> assertThat(ResultJson.read(ResultJson.percentiles(x)))
                                 .isEqualTo(want.points().getFirst().percentiles()))
                         .satisfies(x -> assertThat(ResultJson.read(ResultJson.workload(x)))

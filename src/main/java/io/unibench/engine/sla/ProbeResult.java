@@ -18,16 +18,16 @@ public record ProbeResult(int value, List<RunResult> runs) {
 
     /** Every request of every run succeeded (evalscope's gate: a probe with a failure never passes). */
     public boolean allSucceeded() {
-        return runs.stream().allMatch(r -> r.summary().totalRequests() > 0
-                && r.summary().successRequests() == r.summary().totalRequests());
+        return runs.stream().allMatch(r -> r.summary().requests().totalRequests() > 0
+                && r.summary().requests().successRequests() == r.summary().requests().totalRequests());
     }
 
     public long totalRequests() {
-        return runs.stream().mapToLong(r -> r.summary().totalRequests()).sum();
+        return runs.stream().mapToLong(r -> r.summary().requests().totalRequests()).sum();
     }
 
     public long succeededRequests() {
-        return runs.stream().mapToLong(r -> r.summary().successRequests()).sum();
+        return runs.stream().mapToLong(r -> r.summary().requests().successRequests()).sum();
     }
 
     /** The mean of the metric over the runs; null when a run lacks it. */

@@ -13,11 +13,11 @@ import java.util.function.Function;
  * thresholds inherit that trap).
  */
 public enum SlaMetric {
-    AVG_LATENCY("avg_latency", true, r -> ms(seconds(r.summary().avgLatencySeconds()))),
-    AVG_TTFT("avg_ttft", true, r -> r.summary().avgTtftMs()),
-    AVG_TPOT("avg_tpot", true, r -> r.summary().avgTpotMs()),
-    RPS("rps", false, r -> positive(r.summary().reqThroughput())),
-    TPS("tps", false, r -> positive(r.summary().outputThroughput())),
+    AVG_LATENCY("avg_latency", true, r -> ms(seconds(r.summary().latency().avgLatencySeconds()))),
+    AVG_TTFT("avg_ttft", true, r -> r.summary().latency().avgTtftMs()),
+    AVG_TPOT("avg_tpot", true, r -> r.summary().latency().avgTpotMs()),
+    RPS("rps", false, r -> positive(r.summary().throughput().reqThroughput())),
+    TPS("tps", false, r -> positive(r.summary().throughput().outputThroughput())),
     /** Ours: the run's {@code --goodput} (requests/s meeting its objectives); only with {@code --goodput}. */
     GOODPUT("goodput", false, r -> r.goodput() == null ? null : positive(r.goodput().requestsPerSecond())),
     P99_LATENCY("p99_latency", true, r -> ms(r.percentile("99%", PercentileRow.LATENCY))),

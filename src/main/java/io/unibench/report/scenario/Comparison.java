@@ -105,14 +105,14 @@ public final class Comparison {
         for (int i = 0; i < n; i++) {
             ScenarioResults.Level l = at.get(i);
             RunResult r = l.result();
-            Double rate = r.summary().successRatePercent();
+            Double rate = r.summary().requests().successRatePercent();
             success[i] = rate == null ? Double.NaN : rate;
             for (int p = 0; p < 3; p++) {
                 ttft[p][i] = nan(r.percentile(POINTS[p], PercentileRow.TTFT));
                 Double lat = r.percentile(POINTS[p], PercentileRow.LATENCY);
                 latency[p][i] = lat == null ? Double.NaN : lat * 1000;
             }
-            double out = r.summary().outputThroughput();
+            double out = r.summary().throughput().outputThroughput();
             tok[i] = out >= 0 ? out : Double.NaN;
             BenchConfig.Price price = series.get(i).provider().price();
             per1k[i] = l.tokens().per1000Requests(price);
@@ -158,7 +158,7 @@ public final class Comparison {
         double[] peak = new double[series.size()];
         for (int i = 0; i < peak.length; i++) {
             ScenarioResults.Series s = series.get(i);
-            peak[i] = common.stream().mapToDouble(level -> levelOf(s, level).result().summary().outputThroughput())
+            peak[i] = common.stream().mapToDouble(level -> levelOf(s, level).result().summary().throughput().outputThroughput())
                     .filter(v -> v >= 0).max().orElse(Double.NaN);
         }
         return new Column("Peak tok/s", true, 1, peak);

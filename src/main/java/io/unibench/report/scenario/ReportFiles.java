@@ -118,7 +118,7 @@ public final class ReportFiles {
             m.put("cost_including_failures", finite(s.tokens().costIncludingFailures(price)));
             m.put("cost_per_successful_request", finite(s.tokens().perSuccessfulRequest(price)));
             m.put("cost_per_completed_conversation", finite(s.tokens().perCompletedConversation(price,
-                    s.overall().summary().completedTraces())));
+                    s.overall().summary().multiTurn().completedTraces())));
             series.add(m);
         }
         root.put("series", series);
@@ -207,9 +207,10 @@ public final class ReportFiles {
                 Summary sum = l.result().summary();
                 RunResult r = l.result();
                 List<String> cells = List.of(csvText(s.provider().name()), csvText(s.scenario().name()),
-                        Integer.toString(l.concurrency()), Long.toString(sum.totalRequests()),
-                        Long.toString(sum.successRequests()), n(sum.successRatePercent()), n(sum.reqThroughput()),
-                        n(sum.outputThroughput()), n(r.percentile("50%", PercentileRow.TTFT)),
+                        Integer.toString(l.concurrency()), Long.toString(sum.requests().totalRequests()),
+                        Long.toString(sum.requests().successRequests()), n(sum.requests().successRatePercent()),
+                        n(sum.throughput().reqThroughput()),
+                        n(sum.throughput().outputThroughput()), n(r.percentile("50%", PercentileRow.TTFT)),
                         n(r.percentile("95%", PercentileRow.TTFT)), n(r.percentile("99%", PercentileRow.TTFT)),
                         n(msOf(r.percentile("50%", PercentileRow.LATENCY))),
                         n(msOf(r.percentile("95%", PercentileRow.LATENCY))),

@@ -96,7 +96,7 @@ public final class ScenarioReport {
         BenchConfig.Price price = s.provider().price();
         if (price == null) return;
         CostMeter.Totals t = s.tokens();
-        Long conversations = s.overall().summary().completedTraces();
+        Long conversations = s.overall().summary().multiTurn().completedTraces();
         sb.append(String.format(Locale.ROOT, "Cost per completed task%s: %s per successful request%s; cost %s with "
                         + "the %d unfinished requests, %s without%n", t.estimated() ? " (estimated)" : "",
                 money(t.perSuccessfulRequest(price)), conversations == null ? "" : ", "
@@ -124,9 +124,9 @@ public final class ScenarioReport {
             boolean knee = l.closedLoop() && s.knee() != null && s.knee().concurrency() == l.concurrency();
             String conc = (l.closedLoop() ? Integer.toString(l.concurrency()) : l.name()) + (knee ? " ←knee" : "")
                     + (l.starts().capped() ? " ←rate-limited" : "");
-            List<String> cells = new ArrayList<>(List.of(conc, Long.toString(sum.totalRequests()),
-                    sum.successRatePercent() == null ? "—" : num(sum.successRatePercent(), 1),
-                    num(sum.reqThroughput(), 2), num(sum.outputThroughput(), 1),
+            List<String> cells = new ArrayList<>(List.of(conc, Long.toString(sum.requests().totalRequests()),
+                    sum.requests().successRatePercent() == null ? "—" : num(sum.requests().successRatePercent(), 1),
+                    num(sum.throughput().reqThroughput(), 2), num(sum.throughput().outputThroughput(), 1),
                     num(r.percentile("50%", PercentileRow.TTFT), 1), num(r.percentile("95%", PercentileRow.TTFT), 1),
                     num(r.percentile("99%", PercentileRow.TTFT), 1), ms(r.percentile("50%", PercentileRow.LATENCY)),
                     ms(r.percentile("95%", PercentileRow.LATENCY)), ms(r.percentile("99%", PercentileRow.LATENCY))));
