@@ -129,6 +129,7 @@ final class PerfRun {
     /** Runs {@code spec}; its exit code. */
     int run(RunSpec spec, PrintWriter out, PrintWriter err) throws Exception {
         check(spec, spec.name());
+        SessionRunner.calibration(process.env()); // a corrupt calibration file stops the run before anything starts
         RunSpec.Workload w = spec.workloads().getFirst();
         Tokenizer tokenizer = w.options().tokenizerPath() != null ? Tokenizers.load(w.options().tokenizerPath()) : null;
         spec = tokenizingPrompts(spec, tokenizer);

@@ -56,6 +56,7 @@ final class ScenarioSession {
     /** @param root the run's output folder; @param history the spec's history section */
     static ScenarioRunner.Ran run(BenchConfig bench, Path root, RunSpec.History history, Map<String, String> env,
                                   Wiring wiring, PrintWriter err) throws IOException, InterruptedException {
+        SessionRunner.calibration(env); // a corrupt calibration file stops the run before anything starts
         try (ScenarioTargets targets = ScenarioTargets.start(bench, err)) {
             RunSpec spec = ScenarioSpec.of(bench, targets.endpoints(), root, history, wiring.shard());
             HistoryRecorder store = wiring.recorder().apply(spec);

@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.schedule.AlertEvaluator;
+import io.unibench.schedule.AlertRule;
 import io.unibench.schedule.AlertStore;
 import io.unibench.schedule.Durations;
 import io.unibench.schedule.Notifier;
@@ -74,7 +75,10 @@ final class ScheduleRunCommand extends ScheduleStoreCommand {
 
     static String line(AlertEvaluator.Outcome a) {
         String value = a.observation().value() == null ? "no data (" + a.observation().note() + ")"
-                : format(a.observation().value()) + " " + a.rule().metric().unit();
+                : format(a.observation().value()) + " " + a.rule().metric().unit()
+                + (a.interval() == null ? "" : " " + AlertEvaluator.intervalText(a.interval()))
+                + (a.decision() == AlertRule.Decision.INCONCLUSIVE ? " (inconclusive: the interval straddles "
+                        + format(a.rule().threshold()) + ")" : "");
         String changes = a.changes().isEmpty() ? "" : " [" + String.join(", ", a.changes().stream()
                 .map(AlertStore.Change::event).map(e -> e.name().toLowerCase(Locale.ROOT)).toList()) + "]";
         return a.rule().name() + " · " + a.target().display() + ": " + value + " → "

@@ -182,9 +182,11 @@ public final class SessionRunner {
     /**
      * The client's calibrated ceiling ({@code unibench calibrate}) in {@code env}'s unibench home
      * ({@code $UNIBENCH_HOME}, else {@code $HOME/.unibench}); null when no file is stored there, or when {@code env}
-     * names neither folder (tests' empty environments never read the user's home).
+     * names neither folder (tests' empty environments never read the user's home). A file that is there but cannot
+     * be read or is not a calibration is bad input ({@link Calibration#read}): the front ends call this before they
+     * start anything (a simulator, an output folder, a stored run), so that line is the run's only output.
      */
-    static Calibration calibration(Map<String, String> env) {
+    public static Calibration calibration(Map<String, String> env) {
         if (blank(env.get("UNIBENCH_HOME")) && blank(env.get("HOME"))) return null;
         return Calibration.read(Calibration.defaultFile(env));
     }

@@ -459,6 +459,9 @@ public final class RunMetrics implements RecordSink {
             m.put(Summary.AVG_TTFT, rounded(ttftColumn(ttft).meanInterval(), 2));
             m.put(Summary.AVG_TPOT, rounded(new Column(tpot, 1).meanInterval(), 2));
             m.put(Summary.AVG_ITL, rounded(new Column(itl, 1).meanInterval(), 2));
+            // written only beside the averages themselves (reasoning replies: Summary.toMap)
+            m.put(Summary.AVG_TTFCT, rounded(new Column(ttfct, 1).meanInterval(), 2));
+            m.put(Summary.AVG_ANSWER_TPOT, rounded(new Column(answerTpot, 1).meanInterval(), 2));
             return m;
         }
 

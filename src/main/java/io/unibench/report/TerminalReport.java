@@ -285,7 +285,7 @@ public final class TerminalReport {
 
     /** The columns whose percentiles the terminal shows with their interval. */
     private static final java.util.Set<String> TIMED = java.util.Set.of(PercentileRow.LATENCY, PercentileRow.TTFT,
-            PercentileRow.TPOT, PercentileRow.ITL);
+            PercentileRow.TPOT, PercentileRow.ITL, PercentileRow.TTFCT, PercentileRow.ANSWER_TPOT);
 
     /** Adds one run's rows, showing Conc. and Rate on the first row only. */
     private static final class Rows {

@@ -1,5 +1,6 @@
 package io.unibench.schedule;
 
+import io.unibench.metrics.Interval;
 import io.unibench.metrics.PointVerdict;
 import io.unibench.store.RunStore;
 
@@ -15,6 +16,10 @@ import java.util.Set;
  * of {@link AlertMachine} each, incidents and history in {@link AlertStore}, and a {@link Notice} per fired,
  * reminder, resolved and no-data change enqueued in the outbox for each of the rule's channels. The targets of a
  * rule are those the round has plus those the rule has seen before (a target missing from a round is no data).
+ * A threshold rule on a timing figure decides on the value's stored 95 % confidence interval
+ * ({@link AlertRule#decide}): a breach only when the whole interval is beyond the threshold, and an
+ * {@link AlertRule.Decision#INCONCLUSIVE} round ({@link AlertMachine#inconclusive}) when it straddles it; the interval
+ * and the decision are the round's observation note and are in the notices.
  */
 public final class AlertEvaluator {
     /** How many earlier values a notice lists. */
@@ -31,9 +36,16 @@ public final class AlertEvaluator {
         this.publicUrl = publicUrl == null || publicUrl.isBlank() ? null : publicUrl.replaceAll("/+$", "");
     }
 
-    /** One rule × target's result of the round. */
+    /**
+     * One rule × target's result of the round.
+     *
+     * @param interval the value's 95 % confidence interval in the metric's unit, or null (none: too few requests, a
+     *                 figure without one, no value)
+     * @param decision a threshold rule's decision on the value, or null (no value, a regression rule, or a round
+     *                 evaluated before)
+     */
     public record Outcome(AlertRule rule, Target target, Observation observation, AlertState state,
-                          List<AlertStore.Change> changes) {}
+                          List<AlertStore.Change> changes, Interval interval, AlertRule.Decision decision) {}
 
     public List<Outcome> evaluate(Schedule schedule, Round round, AlertsDocument alerts, long nowMillis)
             throws SQLException {
@@ -48,8 +60,10 @@ public final class AlertEvaluator {
                 targets.add(t);
             }
             for (Target t : targets) {
-                Observation o = observe(rule, t, found.points().get(t), round, nowMillis);
-                out.add(step(schedule, rule, t, o, alerts, round));
+                RoundTargets.Found f = found.points().get(t);
+                Observation o = observe(rule, t, f, round, nowMillis);
+                Interval ci = o.value() == null ? null : rule.metric().interval(f.point());
+                out.add(step(schedule, rule, t, o, ci, alerts, round));
             }
         }
         return out;
@@ -92,21 +106,25 @@ public final class AlertEvaluator {
         return reasons.isEmpty() ? null : String.join("; ", reasons);
     }
 
-    private Outcome step(Schedule schedule, AlertRule rule, Target t, Observation o, AlertsDocument alerts, Round round)
-            throws SQLException {
+    private Outcome step(Schedule schedule, AlertRule rule, Target t, Observation o, Interval ci, AlertsDocument alerts,
+                         Round round) throws SQLException {
         AlertStore a = store.alerts();
         List<Observation> all = a.observations(schedule.name(), rule.name(), t.key(), 500);
         for (Observation seen : all) {
             if (seen.roundId().equals(o.roundId())) { // evaluated before: the state already holds this round
-                return new Outcome(rule, t, seen, a.state(schedule.name(), rule.name(), t.key()), List.of());
+                return new Outcome(rule, t, seen, a.state(schedule.name(), rule.name(), t.key()), List.of(), ci, null);
             }
         }
         List<Observation> earlier = all;
         boolean breach = false;
+        AlertRule.Decision decision = null;
         Observation stored = o;
         if (o.value() != null) {
             if (rule.threshold() != null) {
-                breach = rule.op().test(o.value(), rule.threshold());
+                decision = rule.decide(o.value(), ci);
+                breach = decision == AlertRule.Decision.BREACH;
+                String note = intervalNote(rule, ci, decision);
+                if (note != null) stored = new Observation(o.roundId(), o.at(), o.value(), o.runId(), note);
             } else {
                 Baseline b = Baseline.of(earlier, rule.regression().rounds());
                 breach = b != null && b.regressed(o.value(), rule.op().higherIsWorse(), rule.regression().percent());
@@ -115,16 +133,40 @@ public final class AlertEvaluator {
             }
         }
         AlertState before = a.state(schedule.name(), rule.name(), t.key());
-        AlertMachine.Step step = AlertMachine.step(rule, before, o.value() == null, breach);
+        AlertMachine.Step step = decision == AlertRule.Decision.INCONCLUSIVE ? AlertMachine.inconclusive(before)
+                : AlertMachine.step(rule, before, o.value() == null, breach);
         List<AlertStore.Change> changes = a.applyRound(schedule.name(), rule, t.key(), stored, step);
         for (AlertStore.Change c : changes) {
-            Notice n = notice(schedule, rule, t, stored, c, earlier, round);
+            Notice n = notice(schedule, rule, t, stored, ci, c, earlier, round);
             for (String ch : rule.channels()) store.outbox().enqueue(schedule.name(), alerts.channels().get(ch), n, o.at());
         }
-        return new Outcome(rule, t, stored, a.state(schedule.name(), rule.name(), t.key()), changes);
+        return new Outcome(rule, t, stored, a.state(schedule.name(), rule.name(), t.key()), changes, ci, decision);
     }
 
-    private Notice notice(Schedule s, AlertRule rule, Target t, Observation o, AlertStore.Change c,
+    /**
+     * What the interval made of a threshold rule's round, for its observation's note: "95% CI [388, 440] ms straddles
+     * the threshold 400: inconclusive (neither a breach nor a recovery)"; for a timing figure without an interval,
+     * that the value alone decided; null for the figures that never have one.
+     */
+    static String intervalNote(AlertRule rule, Interval ci, AlertRule.Decision decision) {
+        String threshold = "the threshold " + Numbers.format(rule.threshold());
+        if (ci == null) {
+            return rule.metric().hasInterval() ? "no 95% CI (too few requests for one): the value alone decided" : null;
+        }
+        String interval = "95% CI " + intervalText(ci) + " " + rule.metric().unit();
+        return switch (decision) {
+            case BREACH -> interval + " wholly beyond " + threshold + ": a breach";
+            case CLEAR -> interval + " wholly within " + threshold;
+            case INCONCLUSIVE -> interval + " straddles " + threshold + ": inconclusive (neither a breach nor a recovery)";
+        };
+    }
+
+    /** {@code [388, 440]}. */
+    public static String intervalText(Interval ci) {
+        return "[" + Numbers.format(ci.low()) + ", " + Numbers.format(ci.high()) + "]";
+    }
+
+    private Notice notice(Schedule s, AlertRule rule, Target t, Observation o, Interval ci, AlertStore.Change c,
                           List<Observation> earlier, Round round) {
         List<Double> last = new ArrayList<>();
         for (int i = Math.min(LAST_VALUES - 1, earlier.size()) - 1; i >= 0; i--) last.add(earlier.get(i).value());
@@ -136,7 +178,8 @@ public final class AlertEvaluator {
         String kind = c.event().name().toLowerCase(java.util.Locale.ROOT);
         return new Notice(kind, s.name(), rule.name(), rule.condition(), rule.metric().unit(), t, o.value(),
                 rule.threshold(), inc.worstValue(), Collections.unmodifiableList(last), inc.openedAt(), o.at(), rounds,
-                round.roundId(), o.runId(), runUrl, rule.metric().label(), null); // language: the channel's, at enqueue
+                round.roundId(), o.runId(), runUrl, rule.metric().label(), null, // language: the channel's, at enqueue
+                o.value() == null || ci == null ? null : ci.toList());
     }
 
     /** The last K values of a target: their median and range (the run-to-run spread). */

@@ -18,6 +18,10 @@ import java.util.List;
  *   <li>A round without a value (the round failed, the point is missing, too few successes) neither counts toward
  *       nor resets any streak; {@code no_data_rounds} such rounds in a row open their own no-data incident, which
  *       the next value resolves.</li>
+ *   <li>A round whose value's 95 % interval straddles a threshold rule's threshold is inconclusive
+ *       ({@link #inconclusive}): it is data (it ends a no-data streak, and resolves a no-data incident), but it is
+ *       neither a breach nor a recovery: the breach streak, a firing rule's clear streak and its reminder count stay
+ *       as they were, as on a no-data round, and nothing fires, reminds or resolves.</li>
  * </ul>
  */
 public final class AlertMachine {
@@ -31,6 +35,16 @@ public final class AlertMachine {
     }
 
     private AlertMachine() {}
+
+    /**
+     * An inconclusive round (the interval straddles the threshold): the state is held; only a no-data streak ends
+     * ({@link Event#DATA_BACK} when it had opened an incident).
+     */
+    public static Step inconclusive(AlertState s) {
+        List<Event> events = s.noDataIncidentId() != null ? List.of(Event.DATA_BACK) : List.of();
+        return new Step(new AlertState(s.status(), s.breachStreak(), s.clearStreak(), 0, s.sinceNotice(),
+                s.incidentId(), s.noDataIncidentId()), events);
+    }
 
     /** @param breach the condition held this round; ignored when {@code noData} */
     public static Step step(AlertRule rule, AlertState s, boolean noData, boolean breach) {

@@ -79,6 +79,34 @@ public record AlertRule(String name, Metric metric, Scope scope, Op op, Double t
         }
     }
 
+    /** What a threshold rule makes of one round's value and its 95 % confidence interval. */
+    public enum Decision {
+        /** The condition holds: the value, and its whole interval when it has one, is beyond the threshold. */
+        BREACH,
+        /** The condition does not hold: the value, and its whole interval when it has one, is within bounds. */
+        CLEAR,
+        /** The interval straddles the threshold: the round cannot tell; neither a breach nor a recovery. */
+        INCONCLUSIVE
+    }
+
+    /**
+     * A threshold rule's decision on one round (issue 30 §2: alert rules decide on intervals). With the value's 95 %
+     * interval ({@link Metric#interval}) the rule breaches only when the whole interval is beyond the threshold
+     * ({@code >}: its low bound above it), is clear only when the whole interval is within bounds, and is
+     * {@link Decision#INCONCLUSIVE} when the interval straddles the threshold. Without an interval (a rate or a
+     * throughput, or a point too small for one: a p99 needs 367 requests) the value alone decides, as before.
+     */
+    public Decision decide(double value, io.unibench.metrics.Interval interval) {
+        if (threshold == null) throw new IllegalStateException("a regression rule has no threshold: " + name);
+        if (interval == null) return op.test(value, threshold) ? Decision.BREACH : Decision.CLEAR;
+        // a breach when even the interval's best bound breaches; clear when even its worst bound does not
+        double best = op.higherIsWorse() ? interval.low() : interval.high();
+        double worst = op.higherIsWorse() ? interval.high() : interval.low();
+        if (op.test(best, threshold)) return Decision.BREACH;
+        if (!op.test(worst, threshold)) return Decision.CLEAR;
+        return Decision.INCONCLUSIVE;
+    }
+
     /** {@code ttft_p95_ms > 2000} or {@code ttft_p95_ms 20% worse than the median of 5 rounds}. */
     public String condition() {
         if (threshold != null) return metric.label() + " " + op.symbol() + " " + Numbers.format(threshold);

@@ -1,6 +1,9 @@
 package io.unibench.schedule;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.unibench.metrics.ConfidenceIntervals;
+import io.unibench.metrics.Interval;
+import io.unibench.metrics.Summary;
 import io.unibench.store.StoredPoint;
 
 import java.util.List;
@@ -10,23 +13,25 @@ import java.util.regex.Pattern;
 
 /**
  * A figure of one stored sweep point that a rule watches, by its short name: {@code {ttft,latency,tpot,itl}_{p50,
- * p90,p95,p99}_{ms,s}}, {@code success_rate}, {@code error_rate} (optionally of one error class), {@code output_tps},
+ * p90,p95,p99,mean}_{ms,s}}, {@code success_rate}, {@code error_rate} (optionally of one error class), {@code output_tps},
  * {@code rps}, {@code cache_hit_rate}, {@code cost_per_1k}. Read from the point's stored summary, percentiles and
- * errors (the evalscope-keyed documents), so every evaluation of a round gives the same value.
+ * errors (the evalscope-keyed documents), so every evaluation of a round gives the same value. The timing figures
+ * (percentiles and means) also have the 95 % confidence interval stored beside them ({@link #interval}).
  *
  * @param errorClass for {@code error_rate}: only this class ({@code http_429}, {@code timeout_read}, …); else null
  */
 public record Metric(String name, String errorClass) {
     public static final List<String> SIMPLE = List.of("success_rate", "error_rate", "output_tps", "rps",
             "cache_hit_rate", "cost_per_1k");
-    private static final Pattern PERCENTILE = Pattern.compile("(ttft|latency|tpot|itl)_p(50|90|95|99)_(ms|s)");
+    /** A timing figure: a percentile ({@code p95}) or the mean ({@code mean}) of TTFT, latency, TPOT or ITL. */
+    private static final Pattern PERCENTILE = Pattern.compile("(ttft|latency|tpot|itl)_(p50|p90|p95|p99|mean)_(ms|s)");
 
     /** Every short name, percentiles first ({@code ttft_p50_ms}, {@code ttft_p50_s}, …): the UI's rule editor offers them. */
     public static List<String> names() {
         List<String> out = new java.util.ArrayList<>();
         for (String kind : List.of("ttft", "latency", "tpot", "itl")) {
-            for (String p : List.of("50", "90", "95", "99")) {
-                for (String unit : List.of("ms", "s")) out.add(kind + "_p" + p + "_" + unit);
+            for (String p : List.of("p50", "p90", "p95", "p99", "mean")) {
+                for (String unit : List.of("ms", "s")) out.add(kind + "_" + p + "_" + unit);
             }
         }
         out.addAll(SIMPLE);
@@ -66,7 +71,7 @@ public record Metric(String name, String errorClass) {
                 case "itl" -> "ITL";
                 default -> zh ? "延迟" : "Latency";
             };
-            out = kind + " p" + m.group(2);
+            out = kind + " " + (m.group(2).equals("mean") ? (zh ? "均值" : "mean") : m.group(2));
         } else {
             out = switch (name) {
                 case "success_rate" -> zh ? "成功率" : "Success rate";
@@ -105,7 +110,8 @@ public record Metric(String name, String errorClass) {
         JsonNode s = point.summary();
         if (s == null) return null;
         Matcher m = PERCENTILE.matcher(name);
-        if (m.matches()) return percentile(point.percentiles(), m.group(1), m.group(2) + "%", m.group(3));
+        if (m.matches() && m.group(2).equals("mean")) return converted(number(s, meanKey(m.group(1))), m.group(1), m.group(3));
+        if (m.matches()) return percentile(point.percentiles(), m.group(1), m.group(2).substring(1) + "%", m.group(3));
         // the success rate's denominator: cancelled requests (a stopped run) are neither
         double total = s.path("Success Requests").asDouble(0) + s.path("Failed Requests").asDouble(0);
         return switch (name) {
@@ -125,26 +131,75 @@ public record Metric(String name, String errorClass) {
         return errors == null ? 0 : errors.path("counts").path(errorClass).asDouble(0);
     }
 
+    /**
+     * The 95 % confidence interval ({@link ConfidenceIntervals}) stored beside this metric's value at {@code point},
+     * in the metric's unit: a percentile's order-statistic interval from {@code benchmark_percentile.json}
+     * ({@code "TTFT (ms) 95% CI"}), a mean's t-interval from the summary ({@code "Avg TTFT (ms) 95% CI"}). Null for
+     * the figures that have none (rates, throughputs, cost), and where the point's requests were too few for one
+     * (a p99 needs {@code ConfidenceIntervals.minimumSamples(0.99)}) or it was stored before intervals were.
+     */
+    public Interval interval(StoredPoint point) {
+        Matcher m = PERCENTILE.matcher(name);
+        if (!m.matches() || point.summary() == null) return null;
+        JsonNode ci;
+        if (m.group(2).equals("mean")) {
+            ci = point.summary().get(meanKey(m.group(1)) + ConfidenceIntervals.KEY_SUFFIX);
+        } else {
+            JsonNode row = row(point.percentiles(), m.group(2).substring(1) + "%");
+            ci = row == null ? null : row.get(column(m.group(1)) + ConfidenceIntervals.KEY_SUFFIX);
+        }
+        if (ci == null || !ci.isArray() || ci.size() != 2 || !ci.get(0).isNumber() || !ci.get(1).isNumber()) return null;
+        Double low = converted(ci.get(0).asDouble(), m.group(1), m.group(3));
+        Double high = converted(ci.get(1).asDouble(), m.group(1), m.group(3));
+        return new Interval(Math.min(low, high), Math.max(low, high));
+    }
+
+    /** Whether the metric is a timing figure, whose value has an interval when its point had the samples for one. */
+    public boolean hasInterval() {
+        return PERCENTILE.matcher(name).matches();
+    }
+
     /** The column of {@code benchmark_percentile.json}: TTFT/TPOT/ITL in ms, latency in s. */
     private static Double percentile(JsonNode rows, String kind, String label, String unit) {
+        JsonNode row = row(rows, label);
+        if (row == null) return null;
+        JsonNode v = row.get(column(kind));
+        if (v == null || !v.isNumber()) return null;
+        return converted(v.asDouble(), kind, unit);
+    }
+
+    private static JsonNode row(JsonNode rows, String label) {
         if (rows == null) return null;
-        String column = switch (kind) {
+        for (JsonNode row : rows) if (label.equals(row.path("Percentiles").asText())) return row;
+        return null;
+    }
+
+    private static String column(String kind) {
+        return switch (kind) {
             case "ttft" -> "TTFT (ms)";
             case "tpot" -> "TPOT (ms)";
             case "itl" -> "ITL (ms)";
             default -> "Latency (s)";
         };
+    }
+
+    /** The summary's average of a kind: TTFT/TPOT/ITL in ms, latency in s. */
+    private static String meanKey(String kind) {
+        return switch (kind) {
+            case "ttft" -> Summary.AVG_TTFT;
+            case "tpot" -> Summary.AVG_TPOT;
+            case "itl" -> Summary.AVG_ITL;
+            default -> Summary.AVG_LATENCY;
+        };
+    }
+
+    /** A stored figure (latency in s, the others in ms) in the metric's unit. */
+    private static Double converted(Double x, String kind, String unit) {
+        if (x == null) return null;
         boolean storedInSeconds = kind.equals("latency");
-        for (JsonNode row : rows) {
-            if (!label.equals(row.path("Percentiles").asText())) continue;
-            JsonNode v = row.get(column);
-            if (v == null || !v.isNumber()) return null;
-            double x = v.asDouble();
-            if (storedInSeconds && unit.equals("ms")) return x * 1000;
-            if (!storedInSeconds && unit.equals("s")) return x / 1000;
-            return x;
-        }
-        return null;
+        if (storedInSeconds && unit.equals("ms")) return x * 1000;
+        if (!storedInSeconds && unit.equals("s")) return x / 1000;
+        return x;
     }
 
     /** Priced as {@code unibench run} prices: uncached input, cached input and output tokens of the successes. */

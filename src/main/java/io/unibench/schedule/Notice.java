@@ -20,14 +20,29 @@ import java.util.Locale;
  * @param metric     the rule's metric ({@code ttft_p95_ms}, {@code error_rate[http_429]}) that names the values, or
  *                   null (a notice stored before it was kept: bare values)
  * @param language   {@code zh} or {@code en} (null: en)
+ * @param interval   the value's 95 % confidence interval {@code [low, high]} in its unit, on which the rule decided
+ *                   ({@link AlertRule#decide}); null when it had none (too few requests, a figure without one)
  */
 public record Notice(String kind, String schedule, String rule, String condition, String unit, Target target,
                      Double value, Double threshold, Double worst, List<Double> lastValues, long since, long at,
-                     int rounds, String roundId, String runId, String runUrl, String metric, String language) {
+                     int rounds, String roundId, String runId, String runUrl, String metric, String language,
+                     List<Double> interval) {
     public static final String TEST = "test";
 
     public Notice {
         lastValues = java.util.Collections.unmodifiableList(new ArrayList<>(lastValues == null ? List.of() : lastValues));
+        if (interval != null && (interval.size() != 2 || interval.get(0) == null || interval.get(1) == null)) {
+            interval = null;
+        }
+        if (interval != null) interval = List.copyOf(interval);
+    }
+
+    /** Without an interval (a figure without one, or a notice stored before notices had it). */
+    public Notice(String kind, String schedule, String rule, String condition, String unit, Target target,
+                  Double value, Double threshold, Double worst, List<Double> lastValues, long since, long at,
+                  int rounds, String roundId, String runId, String runUrl, String metric, String language) {
+        this(kind, schedule, rule, condition, unit, target, value, threshold, worst, lastValues, since, at, rounds,
+                roundId, runId, runUrl, metric, language, null);
     }
 
     /** Without the metric's name and in English (as before notices had them). */
@@ -47,7 +62,7 @@ public record Notice(String kind, String schedule, String rule, String condition
     /** The same notice in {@code language} (the channel's; null: English). */
     public Notice in(String lang) {
         return new Notice(kind, schedule, rule, condition, unit, target, value, threshold, worst, lastValues, since, at,
-                rounds, roundId, runId, runUrl, metric, lang);
+                rounds, roundId, runId, runUrl, metric, lang, interval);
     }
 
     private boolean zh() {
@@ -107,14 +122,15 @@ public record Notice(String kind, String schedule, String rule, String condition
         switch (kind) {
             case "no_data" -> out.add("No value for " + rounds + " round(s) in a row (round failed, point missing or "
                     + "too few successful requests)");
-            case "data_back" -> out.add("Value: " + valued(value) + " (values are back after " + rounds + " round(s))");
+            case "data_back" -> out.add("Value: " + valued(value) + intervalText() + " (values are back after " + rounds
+                    + " round(s))");
             case "resolved" -> {
-                out.add("Value: " + valued(value) + thresholdText());
+                out.add("Value: " + valued(value) + intervalText() + thresholdText());
                 out.add("Fired " + Times.utc(since) + ", lasted " + lasted() + " (" + rounds + " rounds); worst "
                         + valued(worst));
             }
             default -> {
-                out.add("Value: " + valued(value) + thresholdText());
+                out.add("Value: " + valued(value) + intervalText() + thresholdText());
                 if (kind.equals("reminder")) out.add("Firing since " + Times.utc(since) + " (" + rounds + " rounds); worst "
                         + valued(worst));
             }
@@ -138,14 +154,15 @@ public record Notice(String kind, String schedule, String rule, String condition
         out.add("目标：" + targetText());
         switch (kind) {
             case "no_data" -> out.add("无数据：连续 " + rounds + " 轮没有取到值（巡检失败、缺少该测试点或成功请求过少）");
-            case "data_back" -> out.add("当前值：" + valued(value) + "（连续 " + rounds + " 轮无数据后恢复取值）");
+            case "data_back" -> out.add("当前值：" + valued(value) + intervalText() + "（连续 " + rounds
+                    + " 轮无数据后恢复取值）");
             case "resolved" -> {
-                out.add("当前值：" + valued(value) + thresholdText());
+                out.add("当前值：" + valued(value) + intervalText() + thresholdText());
                 out.add("告警开始：" + Times.utc(since) + "，持续 " + lasted() + "（" + rounds + " 轮）；最差 "
                         + valued(worst));
             }
             default -> {
-                out.add("当前值：" + valued(value) + thresholdText());
+                out.add("当前值：" + valued(value) + intervalText() + thresholdText());
                 if (kind.equals("reminder")) out.add("告警开始：" + Times.utc(since) + "（已 " + rounds + " 轮）；最差 "
                         + valued(worst));
             }
@@ -154,6 +171,13 @@ public record Notice(String kind, String schedule, String rule, String condition
         if (runUrl != null) out.add("运行：" + runUrl);
         else if (runId != null) out.add("运行：" + runId);
         return out;
+    }
+
+    /** {@code , 95% CI [388, 440]}: the interval the rule decided on; empty without one. */
+    private String intervalText() {
+        if (interval == null || value == null) return "";
+        String range = "[" + Numbers.readable(interval.get(0)) + ", " + Numbers.readable(interval.get(1)) + "]";
+        return zh() ? "，95% 置信区间 " + range : ", 95% CI " + range;
     }
 
     private String thresholdText() {

@@ -139,6 +139,7 @@ public final class Payloads {
                 n.target().model(), "scenario", n.target().scenario(), "level", level(n.target()), "level_name",
                 n.target().level()));
         m.put("value", n.value());
+        m.put("interval", n.interval()); // [low, high], the value's 95 % confidence interval; null when none
         m.put("threshold", n.threshold());
         m.put("worst", n.worst());
         m.put("unit", n.unit());

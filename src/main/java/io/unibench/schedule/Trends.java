@@ -35,7 +35,7 @@ public final class Trends {
         Schedule s = store.get(schedule);
         if (!Metric.known(metricName)) {
             throw new BadInputException("metric '" + metricName + "': not a metric short name ({ttft,latency,tpot,itl}_"
-                    + "{p50,p90,p95,p99}_{ms,s}, " + String.join(", ", Metric.SIMPLE) + ")");
+                    + "{p50,p90,p95,p99,mean}_{ms,s}, " + String.join(", ", Metric.SIMPLE) + ")");
         }
         Metric metric = new Metric(metricName, metricName.equals("error_rate") ? errorClass : null);
         Map<Target, List<Point>> byTarget = new LinkedHashMap<>();

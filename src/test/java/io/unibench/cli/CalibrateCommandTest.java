@@ -61,8 +61,46 @@ class CalibrateCommandTest {
         assertThat(dir.resolve("c.json")).doesNotExist();
 
         Path broken = dir.resolve("broken.json");
-        Files.writeString(broken, "{\"requests_per_second\": \"fast\"}");
+        Files.writeString(broken, "{\"calibration_version\": 1, \"requests_per_second\": \"fast\"}");
         assertThatThrownBy(() -> Calibration.read(broken)).hasMessage(broken + ": /requests_per_second: expected a number");
         assertThat(Calibration.read(dir.resolve("absent.json"))).isNull();
+    }
+
+    /**
+     * Issue 30 §5: a calibration file that is there but unreadable or corrupt stops the run before anything starts
+     * (no simulator, no output folder, no stored run): one line naming the file (with line and column, or the field)
+     * and what is wrong, exit 2. A missing file stays "no calibration".
+     */
+    @Test
+    void aCorruptOrUnreadableCalibrationStopsTheRunWithOneLocatedLine() throws IOException {
+        Path home = dir.resolve("home");
+        Files.createDirectories(home);
+        Path file = home.resolve(Calibration.FILE_NAME);
+        String again = "; run `unibench calibrate` again, or delete the file";
+        Files.writeString(file, "{\"calibration_version\": 1,\n \"requests_per_second\": 12");
+        assertRefused(home, file + ":2:27: not a calibration file: Unexpected end-of-input: expected close marker "
+                + "for Object" + again);
+
+        Files.writeString(file, "{\"calibration_version\": 1, \"requests_per_second\": null}");
+        assertRefused(home, file + ": /requests_per_second: must be > 0, got NaN" + again);
+
+        Files.writeString(file, "[1, 2]");
+        assertRefused(home, file + ": not a calibration file: expected a JSON object" + again);
+
+        Files.writeString(file, "{\"calibration_version\": 7, \"requests_per_second\": 100}");
+        assertRefused(home, file + ": /calibration_version: expected 1, got 7" + again);
+
+        Files.delete(file);
+        Files.createDirectories(file); // there, but not a file that can be read
+        assertRefused(home, file + ": cannot be read (" + file + " (Is a directory))" + again);
+    }
+
+    private void assertRefused(Path home, String line) {
+        Path out = dir.resolve("out");
+        CliHarness.Run run = CliHarness.perf(new PerfCommand(), Map.of("UNIBENCH_HOME", home.toString()),
+                "--number", "2", "--parallel", "1", "--outputs-dir", out.toString());
+        assertThat(run.exit()).as(run.err()).isEqualTo(2);
+        assertThat(run.err().strip()).isEqualTo("unibench: " + line);
+        assertThat(out).doesNotExist();
     }
 }

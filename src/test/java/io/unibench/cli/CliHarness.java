@@ -28,9 +28,14 @@ final class CliHarness {
 
     /** Runs {@code perf} through a command object the test keeps (to stop it), with an empty environment. */
     static Run perf(PerfCommand command, String... args) {
+        return perf(command, Map.of(), args);
+    }
+
+    /** Runs {@code perf} with {@code env} as its environment ({@code UNIBENCH_HOME}, keys). */
+    static Run perf(PerfCommand command, Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        command.forTest(Map.of());
+        command.forTest(env);
         int exit = Main.configure(new picocli.CommandLine(command), new PrintWriter(out, true),
                 new PrintWriter(err, true)).execute(args);
         return new Run(exit, out.toString(), err.toString());

@@ -360,7 +360,7 @@ class ScheduleEndToEndTest {
         Run bad = schedule(Map.of(), "add", "x", "--config", file.toString(), "--every", "1h", "--db", db);
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err().strip()).isEqualTo("unibench: bad.yaml:7: alerts[0].metric: must be a metric short name: "
-                + "{ttft,latency,tpot,itl}_{p50,p90,p95,p99}_{ms,s}, success_rate, error_rate, output_tps, rps, "
+                + "{ttft,latency,tpot,itl}_{p50,p90,p95,p99,mean}_{ms,s}, success_rate, error_rate, output_tps, rps, "
                 + "cache_hit_rate or cost_per_1k");
         Files.writeString(file, Files.readString(file).replace("ttft_p95", "ttft_p95_ms") + "    level: rate-10\n");
         Run level = schedule(Map.of(), "add", "x", "--config", file.toString(), "--every", "1h", "--db", db);

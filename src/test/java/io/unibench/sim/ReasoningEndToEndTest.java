@@ -98,6 +98,15 @@ class ReasoningEndToEndTest {
             if (reportsReasoning > 0) assertThat(s.get("Total Reasoning Tokens").asLong()).isEqualTo(totalReasoning);
             for (JsonNode row : r.percentiles()) assertThat(row.has("TTFCT (ms)")).isTrue();
             assertThat(r.terminal()).contains("TTFCT (ms, to answer)");
+            // TTFCT's intervals where TTFT's are: the mean's t-interval in the summary, the p50's (6 samples are
+            // enough for one) in the terminal's row, "p50 [low, high]" as TTFT's
+            assertThat(s.get("Avg TTFCT (ms) 95% CI")).hasSize(2);
+            if (reportsReasoning > 0) assertThat(s.get("Avg Answer TPOT (ms) 95% CI")).hasSize(2);
+            String ttfctRow = r.terminal().lines().filter(l -> l.contains("TTFCT (ms, to answer)")).findFirst()
+                    .orElseThrow();
+            assertThat(ttfctRow).as(r.terminal()).containsPattern("\\d \\[[0-9.,]+, [0-9.,]+\\]");
+            String ttftRow = r.terminal().lines().filter(l -> l.contains("TTFT (ms)")).findFirst().orElseThrow();
+            assertThat(ttftRow).containsPattern("\\d \\[[0-9.,]+, [0-9.,]+\\]");
         }
     }
 

@@ -102,18 +102,37 @@ public record Calibration(double requestsPerSecond, double cpuSecondsPer1000, do
         OutputFailedException.writeWhole(file, toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    /** The stored calibration, or null when the file does not exist; a file that cannot be read is bad input. */
+    /**
+     * The stored calibration, or null when the file does not exist. A file that exists but cannot be read, is not
+     * JSON, or lacks a figure is bad input: one line naming the file (and its line and column, or the field) and what
+     * is wrong, so a run never goes on with a ceiling it could not read.
+     */
     public static Calibration read(Path file) {
         if (!Files.exists(file)) return null;
+        String again = "; run `unibench calibrate` again, or delete the file";
         JsonNode o;
         try {
             o = JSON.readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            var at = e.getLocation();
+            String where = at == null || at.getLineNr() < 1 ? file.toString()
+                    : file + ":" + at.getLineNr() + ":" + at.getColumnNr();
+            String what = e.getOriginalMessage().lines().findFirst().orElse("").replaceAll("\\s*\\(start marker at.*", "");
+            throw new BadInputException(where + ": not a calibration file: " + what + again);
         } catch (IOException e) {
-            throw new BadInputException(file + ": not a calibration file (" + e.getMessage().lines().findFirst().orElse("")
-                    + "); run `unibench calibrate` again");
+            throw new BadInputException(file + ": cannot be read (" + (e.getMessage() == null ? e.getClass().getSimpleName()
+                    : e.getMessage().lines().findFirst().orElse("")) + ")" + again);
+        }
+        if (o == null || !o.isObject()) {
+            throw new BadInputException(file + ": not a calibration file: expected a JSON object" + again);
+        }
+        JsonNode version = o.get("calibration_version");
+        if (version == null || !version.isInt() || version.asInt() != 1) {
+            throw new BadInputException(file + ": /calibration_version: expected 1, got "
+                    + (version == null ? "nothing" : version.toString()) + again);
         }
         double rps = number(file, o, "requests_per_second");
-        if (!(rps > 0)) throw new BadInputException(file + ": requests_per_second: must be > 0, got " + rps);
+        if (!(rps > 0)) throw new BadInputException(file + ": /requests_per_second: must be > 0, got " + rps + again);
         JsonNode env = o.path("environment");
         return new Calibration(rps, number(file, o, "cpu_seconds_per_1000_requests"),
                 number(file, o, "cpu_percent_of_cores"), number(file, o, "event_loop_lag_p99_ms"),
