@@ -261,6 +261,10 @@ final class Exchange implements ConnectionPool.Waiter {
             }
             if (f.isSuccess()) {
                 writtenNanos = System.nanoTime();
+                if (freshConnection != null) {
+                    // the server opens connections: have a socket ready for the next one while it works on this
+                    client.pool().prepareSpare(ch.eventLoop());
+                }
             } else {
                 fail(ErrorMapping.classify(f.cause()), ErrorMapping.message(f.cause()), System.nanoTime());
             }
@@ -525,6 +529,7 @@ final class Exchange implements ConnectionPool.Waiter {
             channel = null; // from here a timeout or cancellation ends the request without a channel
         }
         detach();
+        client.pool().closedWhenReused(stale);
         handler = null;
         freshConnection = null;
         reusedConnection = false;
