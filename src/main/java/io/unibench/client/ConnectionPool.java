@@ -54,6 +54,10 @@ final class ConnectionPool {
         /** A waiter that no longer wants a connection (cancelled, timed out) is skipped. */
         boolean isDone();
 
+        /** The waiter was queued: no connection is free and the pool is full (called without the lock). */
+        default void onQueued() {
+        }
+
         /** True for a request sent again after a stale connection: it must go out on a connection of its own. */
         default boolean wantsNewConnection() {
             return false;
@@ -122,6 +126,7 @@ final class ConnectionPool {
         Channel reuse = null;
         Channel makeRoom = null;
         boolean connect = false;
+        boolean queued = false;
         lock.lock();
         try {
             if (closed) {
@@ -133,8 +138,8 @@ final class ConnectionPool {
                 } else {
                     // first in line for the next free slot; an idle connection is closed to free one now
                     waiters.addFirst(waiter);
+                    queued = true;
                     makeRoom = idle.pollFirst();
-                    if (makeRoom == null) return;
                 }
             } else {
                 reuse = pollActiveIdle();
@@ -144,15 +149,18 @@ final class ConnectionPool {
                         connect = true;
                     } else {
                         waiters.addLast(waiter);
-                        return;
+                        queued = true;
                     }
                 }
             }
         } finally {
             lock.unlock();
         }
-        if (makeRoom != null) {
-            makeRoom.close(); // its close hands the slot to the waiter
+        if (queued) {
+            waiter.onQueued();
+            if (makeRoom != null) {
+                makeRoom.close(); // its close hands the slot to the waiter
+            }
         } else if (reuse != null) {
             waiter.onAcquired(reuse);
         } else if (connect) {

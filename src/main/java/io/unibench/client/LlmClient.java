@@ -198,7 +198,10 @@ public final class LlmClient implements AutoCloseable {
             return exchange;
         }
         long total = nanos(config.totalTimeout());
-        if (total > 0) {
+        long connect = nanos(config.connectTimeout());
+        if (total > 0 && connect > 0 && total >= connect) {
+            exchange.deferTotalTimeout(total); // armed without waking a loop from here (Exchange.deferTotalTimeout)
+        } else if (total > 0) {
             exchange.totalTimer(group.schedule(() -> exchange.abort(ErrorClass.TIMEOUT_TOTAL,
                     "request took longer than " + TimeUnit.NANOSECONDS.toMillis(total) + " ms"),
                     total, TimeUnit.NANOSECONDS));
