@@ -13,8 +13,9 @@
 #   issue 31's table: JARS="before=/work/jars/base-main-0333.jar after=target/unibench.jar" SCRAPE_OFF=after \
 #     bench/accuracy/llama-ttft-c1.sh 18 30
 # env: JARS ("LABEL=PATH ...", default after=target/unibench.jar), SCRAPE_OFF (1: also each jar with
-#      --server-metrics off, labelled LABEL-no-scrape; 0: none; or the labels to do it for, e.g. "after"), LOCK (/tmp/unibench-cpu.lock, held for one round at a
-#      time; empty: none), LLAMA (~/llama.cpp/build/bin/llama-server), MODEL (~/tiny.gguf), PORT (18190)
+#      --server-metrics off, labelled LABEL-no-scrape; 0: none; or the labels to do it for, e.g. "after"),
+#      LOCK (/tmp/unibench-cpu.lock, held for one round at a time; empty: none, e.g. when the caller holds it for
+#      the whole run: flock /tmp/unibench-cpu.lock env LOCK= bench/accuracy/llama-ttft-c1.sh), LLAMA (~/llama.cpp/build/bin/llama-server), MODEL (~/tiny.gguf), PORT (18190)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 . "$here/scripts/find-java.sh"
