@@ -12,7 +12,7 @@
 # Usage: bench/accuracy/llama-ttft-c1.sh [PAIRS=18] [N=30]
 #   issue 31's table: JARS="before=/work/jars/base-main-0333.jar after=target/unibench.jar" SCRAPE_OFF=after \
 #     bench/accuracy/llama-ttft-c1.sh 18 30
-# env: JARS ("LABEL=PATH ...", default after=target/unibench.jar), SCRAPE_OFF (1: also each jar with
+# env: JARS ("LABEL=PATH[=JVM,FLAGS] ...", default after=target/unibench.jar; the flags comma-separated), SCRAPE_OFF (1: also each jar with
 #      --server-metrics off, labelled LABEL-no-scrape; 0: none; or the labels to do it for, e.g. "after"),
 #      LOCK (/tmp/unibench-cpu.lock, held for one round at a time; empty: none, e.g. when the caller holds it for
 #      the whole run: flock /tmp/unibench-cpu.lock env LOCK= bench/accuracy/llama-ttft-c1.sh), LLAMA (~/llama.cpp/build/bin/llama-server), MODEL (~/tiny.gguf), PORT (18190)
@@ -39,16 +39,18 @@ start() {
   echo "llama-server did not start (log: $out/server.log)" >&2; exit 1
 }
 no_scrape() { [ "$scrape_off" = 1 ] || [[ " $scrape_off " == *" $1 "* ]]; }
-declare -A jar_of aot_of
+declare -A jar_of aot_of opts_of
 clients=()
 for labelled in $jars; do
-  label="${labelled%%=*}"; jar_of[$label]="${labelled#*=}"; clients+=("$label")
-  no_scrape "$label" && { jar_of[$label-no-scrape]="${labelled#*=}"; clients+=("$label-no-scrape"); }
+  label="${labelled%%=*}"; j="${labelled#*=}"; o=""
+  case "$j" in *=*) o="${j#*=}"; o="${o//,/ }"; j="${j%%=*}" ;; esac
+  jar_of[$label]="$j"; opts_of[$label]="$o"; clients+=("$label")
+  no_scrape "$label" && { jar_of[$label-no-scrape]="$j"; opts_of[$label-no-scrape]="$o"; clients+=("$label-no-scrape"); }
 done
 clients+=(python)
 # the launcher's AOT cache, one per jar (JDK >= 25)
 for labelled in $jars; do
-  label="${labelled%%=*}"; j="${labelled#*=}"; cache="$out/$label.aot"
+  label="${labelled%%=*}"; j="${jar_of[$label]}"; cache="$out/$label.aot"
   if unibench_jdk_at_least 25; then
     [ -n "$lock" ] && { exec 9>"$lock"; flock 9; }
     # shellcheck disable=SC2086
@@ -64,7 +66,7 @@ ours() { # CLIENT: one run into $out/CLIENT (lines: ttft−prompt_ms start→wri
   [[ "$c" == *-no-scrape ]] && flags=(--server-metrics off)
   rm -rf "$out/o"
   # shellcheck disable=SC2086
-  "$JAVA_HOME/bin/java" $jit ${aot_of[$c]} -jar "${jar_of[$c]}" perf --no-db \
+  "$JAVA_HOME/bin/java" $jit ${aot_of[$c]} ${opts_of[$c]} -jar "${jar_of[$c]}" perf --no-db \
     --url "http://127.0.0.1:$port/v1/chat/completions" --model tiny --prompt "$prompt" --max-tokens 8 --parallel 1 \
     --number "$n" --outputs-dir "$out/o" --no-timestamp --name r "${flags[@]}" >>"$out/$c.log" 2>&1
   python3 - "$out/o/r/parallel_1_number_$n/requests.jsonl" >>"$out/$c" <<'PY'
