@@ -1,59 +1,113 @@
 #!/usr/bin/env bash
 # Issue 31: TTFT minus the server's own timings.prompt_ms at concurrency 1 against a real llama-server
-# (/work/shared/reference/real-servers.md), unibench (scrape on, and --server-metrics off) beside min_client.py,
-# a fresh server for every run, the clients interleaved. Prints p50s per run and over all requests.
-# Usage: flock /tmp/unibench-cpu.lock bench/accuracy/llama-ttft-c1.sh [PAIRS=4] [N=30]
-# env: JAR (target/unibench.jar), JAVA_OPTS (the launcher's C1 flags), LLAMA (~/llama.cpp/build/bin/llama-server),
-#      MODEL (~/tiny.gguf), PORT (18090)
+# (/work/shared/reference/real-servers.md), one or more unibench jars (each also with --server-metrics off, the
+# /metrics scrape's effect) beside bench/accuracy/min_client.py (python3 http.client, a connection per request), a
+# fresh server for every client run, the clients interleaved (their order rotates each round). Every jar runs the way
+# the launcher runs it: C1 (-XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.25) and, on JDK >= 25, an AOT cache
+# trained for that jar as the launcher trains it. Each run's first request is dropped (unibench's connection test
+# is a request the run does not count; min_client sends N+1 and its first is dropped likewise), so every client's
+# measured requests find the server's prompt cache in the same state.
+# Prints one row per client: requests, p50 of TTFT − prompt_ms, its difference to min_client's, p50 of start →
+# request written, and the requests unibench sent again after a stale pooled connection.
+# Usage: bench/accuracy/llama-ttft-c1.sh [PAIRS=18] [N=30]
+#   issue 31's table: JARS="before=/work/jars/base-main-0333.jar after=target/unibench.jar" SCRAPE_OFF=after \
+#     bench/accuracy/llama-ttft-c1.sh 18 30
+# env: JARS ("LABEL=PATH[=JVM,FLAGS] ...", default after=target/unibench.jar; the flags comma-separated), SCRAPE_OFF (1: also each jar with
+#      --server-metrics off, labelled LABEL-no-scrape; 0: none; or the labels to do it for, e.g. "after"),
+#      LOCK (/tmp/unibench-cpu.lock, held for one round at a time; empty: none, e.g. when the caller holds it for
+#      the whole run: flock /tmp/unibench-cpu.lock env LOCK= bench/accuracy/llama-ttft-c1.sh), LLAMA (~/llama.cpp/build/bin/llama-server), MODEL (~/tiny.gguf), PORT (18190)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 . "$here/scripts/find-java.sh"
 unibench_find_jdk >/dev/null
-pairs="${1:-4}" n="${2:-30}" port="${PORT:-18090}"
-jar="${JAR:-$here/target/unibench.jar}"
-opts="${JAVA_OPTS--XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.25}"
+pairs="${1:-18}" n="${2:-30}" port="${PORT:-18190}" lock="${LOCK-/tmp/unibench-cpu.lock}"
+jars="${JARS:-after=$here/target/unibench.jar}" scrape_off="${SCRAPE_OFF:-1}"
+jit="-XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.25"
 prompt="Write a short story about a lighthouse keeper who finds a message in a bottle."
-out="$(mktemp -d)"
+out="$(mktemp -d /tmp/unibench-llama-ttft.XXXXXX)"
 server_pid=""
-stop() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null; server_pid=""; }
+stop() { if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi; server_pid=""; }
 trap stop EXIT
 start() {
   "${LLAMA:-$HOME/llama.cpp/build/bin/llama-server}" -m "${MODEL:-$HOME/tiny.gguf}" --host 127.0.0.1 --port "$port" \
-    -t 2 -c 16384 -np 4 --metrics --alias tiny -n 512 --no-webui >"$out/server.log" 2>&1 &
+    -t 2 -c 16384 -np 4 --metrics --alias tiny -n 512 --no-webui >>"$out/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 300); do # polling a server's start: nothing to wait on but its health answer
     curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return 0
     sleep 0.1
   done
-  echo "llama-server did not start" >&2; exit 1
+  echo "llama-server did not start (log: $out/server.log)" >&2; exit 1
 }
-ours() { # LABEL [perf flags]: ttft_ms - prompt_ms per request into $out/LABEL
-  local label="$1"; shift
+no_scrape() { [ "$scrape_off" = 1 ] || [[ " $scrape_off " == *" $1 "* ]]; }
+declare -A jar_of aot_of opts_of
+clients=()
+for labelled in $jars; do
+  label="${labelled%%=*}"; j="${labelled#*=}"; o=""
+  case "$j" in *=*) o="${j#*=}"; o="${o//,/ }"; j="${j%%=*}" ;; esac
+  jar_of[$label]="$j"; opts_of[$label]="$o"; clients+=("$label")
+  no_scrape "$label" && { jar_of[$label-no-scrape]="$j"; opts_of[$label-no-scrape]="$o"; clients+=("$label-no-scrape"); }
+done
+clients+=(python)
+# the launcher's AOT cache, one per jar (JDK >= 25)
+for labelled in $jars; do
+  label="${labelled%%=*}"; j="${jar_of[$label]}"; cache="$out/$label.aot"
+  if unibench_jdk_at_least 25; then
+    [ -n "$lock" ] && { exec 9>"$lock"; flock 9; }
+    # shellcheck disable=SC2086
+    "$JAVA_HOME/bin/java" $jit -XX:AOTCacheOutput="$cache" -jar "$j" perf --no-db --number 300 --parallel 50 \
+      --max-tokens 64 --outputs-dir "$out/aot-$label" --no-timestamp >"$out/aot-$label.log" 2>&1 || true
+    [ -n "$lock" ] && exec 9>&-
+  fi
+  aot_of[$label]=""; [ -f "$cache" ] && aot_of[$label]="-XX:AOTCache=$cache -Xlog:aot*=off,cds*=off"
+  no_scrape "$label" && aot_of[$label-no-scrape]="${aot_of[$label]}"
+done
+ours() { # CLIENT: one run into $out/CLIENT (lines: ttft−prompt_ms start→written stale)
+  local c="$1" flags=()
+  [[ "$c" == *-no-scrape ]] && flags=(--server-metrics off)
+  rm -rf "$out/o"
   # shellcheck disable=SC2086
-  "$JAVA_HOME/bin/java" $opts -jar "$jar" perf --no-db --url "http://127.0.0.1:$port/v1/chat/completions" \
-    --model tiny --prompt "$prompt" --max-tokens 8 --parallel 1 --number "$n" --outputs-dir "$out/o" \
-    --name "$label" "$@" >"$out/$label.log" 2>&1
-  python3 - "$out/o" >>"$out/$label" <<'PY'
-import json, sys, pathlib
-f = sorted(pathlib.Path(sys.argv[1]).rglob("requests.jsonl"), key=lambda p: p.stat().st_mtime)[-1]
-for line in f.read_text().splitlines():
+  "$JAVA_HOME/bin/java" $jit ${aot_of[$c]} ${opts_of[$c]} -jar "${jar_of[$c]}" perf --no-db \
+    --url "http://127.0.0.1:$port/v1/chat/completions" --model tiny --prompt "$prompt" --max-tokens 8 --parallel 1 \
+    --number "$n" --outputs-dir "$out/o" --no-timestamp --name r "${flags[@]}" >>"$out/$c.log" 2>&1
+  python3 - "$out/o/r/parallel_1_number_$n/requests.jsonl" >>"$out/$c" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
     r = json.loads(line)
     if r.get("ttft_s") is not None and r.get("server_prompt_ms") is not None:
-        print(f'{r["ttft_s"] * 1000 - r["server_prompt_ms"]:.3f}')
-f.unlink()
+        print(f'{r["ttft_s"] * 1000 - r["server_prompt_ms"]:.3f} {(r["written_s"] - r["start_s"]) * 1000:.3f} '
+              f'{int(bool(r.get("retried_stale_connection")))}')
 PY
 }
 theirs() {
-  python3 "$here/bench/accuracy/min_client.py" 127.0.0.1 "$port" "$n" "$prompt" 8 \
-    | awk '{printf "%.3f\n", $1 - $2}' >>"$out/python"
+  python3 "$here/bench/accuracy/min_client.py" 127.0.0.1 "$port" "$((n + 1))" "$prompt" 8 \
+    | tail -n +2 | awk '{printf "%.3f %.3f 0\n", $1 - $2, $3}' >>"$out/python"
 }
-p50() { sort -n "$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+k=${#clients[@]}
 for i in $(seq 1 "$pairs"); do
-  start; ours unibench; stop
-  start; theirs; stop
-  start; ours unibench-no-scrape --server-metrics off; stop
+  [ -n "$lock" ] && { exec 9>"$lock"; flock 9; }
+  for j in $(seq 0 $((k - 1))); do
+    c="${clients[$(((i + j) % k))]}"
+    start
+    if [ "$c" = python ]; then theirs; else ours "$c"; fi
+    stop
+  done
+  [ -n "$lock" ] && exec 9>&-
+  echo "round $i of $pairs done (load $(cut -d' ' -f1 /proc/loadavg))" >&2
 done
-echo "| client | requests | TTFT − prompt_ms p50, ms |"
-echo "| --- | --- | --- |"
-for c in unibench unibench-no-scrape python; do echo "| $c | $(wc -l <"$out/$c") | $(p50 "$out/$c") |"; done
+python3 - "$out" "${clients[@]}" <<'PY'
+import math, sys
+out, clients = sys.argv[1], sys.argv[2:]
+def p50(v):  # nearest rank
+    v = sorted(v); return v[max(1, math.ceil(0.5 * len(v))) - 1]
+rows = {}
+for c in clients:
+    rows[c] = [tuple(map(float, l.split())) for l in open(f"{out}/{c}") if l.strip()]
+floor = p50([r[0] for r in rows["python"]])
+print("| client | requests | TTFT − prompt_ms p50, ms | − min_client's | start → request written p50, ms | sent again (stale) |")
+print("| --- | --- | --- | --- | --- | --- |")
+for c in clients:
+    r = rows[c]; t = p50([x[0] for x in r])
+    stale = "—" if c == "python" else str(int(sum(x[2] for x in r)))
+    print(f"| {c} | {len(r)} | {t:.3f} | {t - floor:+.3f} | {p50([x[1] for x in r]):.3f} | {stale} |")
+PY
 echo "(files in $out; load $(cut -d' ' -f1-3 /proc/loadavg))"

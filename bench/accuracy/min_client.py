@@ -2,8 +2,9 @@
 """Minimal stdlib streaming client (issue 31): the TTFT floor against a real server at concurrency 1.
 
 One connection per request (llama-server closes after each reply). TTFT = start (before connect) -> the first SSE
-chunk with non-empty delta content; the server's timings.prompt_ms from the last chunks. Prints one line per request:
-ttft_ms prompt_ms. Usage: min_client.py HOST PORT N PROMPT MAX_TOKENS
+chunk with non-empty delta content; the server's timings.prompt_ms from the last chunks; written = start -> the
+request's bytes handed to the socket (http.client sends the head and a bytes body in one send). Prints one line per
+request: ttft_ms prompt_ms written_ms. Usage: min_client.py HOST PORT N PROMPT MAX_TOKENS
 """
 import http.client
 import json
@@ -17,6 +18,7 @@ for _ in range(n):
     start = time.perf_counter()
     conn = http.client.HTTPConnection(host, port)
     conn.request("POST", "/v1/chat/completions", body, {"Content-Type": "application/json"})
+    written = (time.perf_counter() - start) * 1000
     resp = conn.getresponse()
     ttft = None
     prompt_ms = None
@@ -31,4 +33,4 @@ for _ in range(n):
         if "timings" in chunk:
             prompt_ms = chunk["timings"].get("prompt_ms")
     conn.close()
-    print(f"{ttft:.3f} {prompt_ms:.3f}")
+    print(f"{ttft:.3f} {prompt_ms:.3f} {written:.3f}")

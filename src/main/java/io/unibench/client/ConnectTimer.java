@@ -15,7 +15,8 @@ import java.net.SocketAddress;
  * and get none. Plain longs, touched on the channel's event loop only: one object per connection, nothing per event.
  */
 final class ConnectTimer extends ChannelOutboundHandlerAdapter {
-    private final long registeredNanos = System.nanoTime();
+    /** Written by the thread that starts the connect before it hands the connect to the loop ({@link #restart}). */
+    private long registeredNanos = System.nanoTime();
     private long resolvedNanos = Moments.ABSENT;
     private long connectedNanos = Moments.ABSENT;
     private long tlsNanos = Moments.ABSENT;
@@ -41,6 +42,14 @@ final class ConnectTimer extends ChannelOutboundHandlerAdapter {
             if (f.isCancelled()) inner.cancel(false);
         });
         ctx.connect(remote, local, inner);
+    }
+
+    /**
+     * The connect starts now on a channel made and registered earlier (the pool's spare): its timings count from here,
+     * as a channel made for the connect counts from its registration.
+     */
+    void restart() {
+        registeredNanos = System.nanoTime();
     }
 
     void tlsDone() {

@@ -3,13 +3,21 @@ package io.unibench.client;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
+import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.EventExecutor;
 
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * Keep-alive connections to the one endpoint, at most {@code maxConnections} open (connecting ones included).
@@ -21,6 +29,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>A closed connection whose FIN is still on its way looks alive; the request that picks it fails before any
  * response byte and is sent once more by {@link Exchange} as a waiter that {@linkplain Waiter#wantsNewConnection()
  * wants a new connection}: it goes first in the queue and is never handed a pooled one.
+ *
+ * <p>A server that closes its connections after a fixed number of replies while its headers say keep-alive
+ * (llama.cpp's server closes ~0.03 ms after every streamed reply) is learned: when the server closed two connections
+ * in a row right after the same number of replies ({@link #QUICK_CLOSE_NANOS}, seen while idle or as a stale failure on
+ * reuse), a connection that has served that many is <em>retired</em> at its release instead of pooled: it frees its
+ * slot at once (the next request opens a new connection without waiting for the close) and is left for the server to
+ * close, or closed after {@link #RETIRED_GRACE_NANOS} (1 s) — and then the rule is forgotten, as the server did not keep
+ * it. So the next request is not written to a connection the server is closing and then sent again.
+ *
+ * <p>When the endpoint's address needs no lookup, the pool keeps one <em>spare</em>: a socket made and registered
+ * with an event loop but not connected, made on a loop after a request that opened a connection was written (while the
+ * server works). The next new connection connects it, so a request's start → connect is the hand-over to the event
+ * loop alone, not also the channel's construction and registration (~0.1–0.15 ms under the launcher's C1).
  */
 final class ConnectionPool {
 
@@ -33,32 +54,79 @@ final class ConnectionPool {
         /** A waiter that no longer wants a connection (cancelled, timed out) is skipped. */
         boolean isDone();
 
+        /** The waiter was queued: no connection is free and the pool is full (called without the lock). */
+        default void onQueued() {
+        }
+
         /** True for a request sent again after a stale connection: it must go out on a connection of its own. */
         default boolean wantsNewConnection() {
             return false;
         }
     }
 
+    /** A server close this soon after a connection's last reply is the server's rule, not an idle timeout. */
+    static final long QUICK_CLOSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long a retired connection is left for the server to close before the pool closes it itself. */
+    static final long RETIRED_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /** What the pool knows of one connection; guarded by the pool's lock. */
+    private static final class Use {
+        int replies;
+        long releasedNanos;
+        boolean retired;
+        boolean closedByPool;
+    }
+
+    private static final AttributeKey<Use> USE = AttributeKey.valueOf(ConnectionPool.class, "use");
+
     private final Bootstrap bootstrap;
     private final int maxConnections;
+    private final LongSupplier clock;
+    private final long retiredGraceNanos;
+    /** The endpoint's resolved address, or null when it is a host name (resolved per connect: no spare then). */
+    private final SocketAddress resolvedRemote;
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Channel> idle = new ArrayDeque<>();
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    /** Retired connections not closed yet (not counted in {@link #open}). */
+    private final Set<Channel> retired = new HashSet<>();
     private int open;
     private boolean closed;
+    /** Replies after which the server closes a connection, once learned; 0 unknown. */
+    private int closesAfter;
+    /** The reply count of the server's latest quick close, and how many quick closes in a row had it. */
+    private int lastClosedAfter;
+    private int sameCloses;
+    /** A registered, unconnected channel for the next new connection; null when none. */
+    private Channel spare;
+    private boolean makingSpare;
+    private long sparesUsed;
 
     ConnectionPool(Bootstrap bootstrap, int maxConnections) {
+        this(bootstrap, maxConnections, System::nanoTime, RETIRED_GRACE_NANOS);
+    }
+
+    /**
+     * @param clock             {@link System#nanoTime()} or a test's: when a reply ended and when the server closed
+     * @param retiredGraceNanos how long a retired connection is left for the server to close
+     */
+    ConnectionPool(Bootstrap bootstrap, int maxConnections, LongSupplier clock, long retiredGraceNanos) {
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections must be at least 1, got " + maxConnections);
         }
         this.bootstrap = bootstrap;
         this.maxConnections = maxConnections;
+        this.clock = clock;
+        this.retiredGraceNanos = retiredGraceNanos;
+        SocketAddress remote = bootstrap.config().remoteAddress();
+        this.resolvedRemote = remote instanceof InetSocketAddress a && !a.isUnresolved() ? a : null;
     }
 
     void acquire(Waiter waiter) {
         Channel reuse = null;
         Channel makeRoom = null;
         boolean connect = false;
+        boolean queued = false;
         lock.lock();
         try {
             if (closed) {
@@ -70,8 +138,8 @@ final class ConnectionPool {
                 } else {
                     // first in line for the next free slot; an idle connection is closed to free one now
                     waiters.addFirst(waiter);
+                    queued = true;
                     makeRoom = idle.pollFirst();
-                    if (makeRoom == null) return;
                 }
             } else {
                 reuse = pollActiveIdle();
@@ -81,15 +149,18 @@ final class ConnectionPool {
                         connect = true;
                     } else {
                         waiters.addLast(waiter);
-                        return;
+                        queued = true;
                     }
                 }
             }
         } finally {
             lock.unlock();
         }
-        if (makeRoom != null) {
-            makeRoom.close(); // its close hands the slot to the waiter
+        if (queued) {
+            waiter.onQueued();
+            if (makeRoom != null) {
+                makeRoom.close(); // its close hands the slot to the waiter
+            }
         } else if (reuse != null) {
             waiter.onAcquired(reuse);
         } else if (connect) {
@@ -109,10 +180,24 @@ final class ConnectionPool {
             return;
         }
         Waiter next;
+        boolean retire = false;
         lock.lock();
         try {
+            Use use = use(channel);
+            use.replies++;
+            use.releasedNanos = clock.getAsLong();
             if (closed) {
                 next = null;
+            } else if (closesAfter > 0 && use.replies >= closesAfter) {
+                // the server closes it now: free the slot for the next request instead of lending it a dying one
+                retire = true;
+                use.retired = true;
+                retired.add(channel);
+                open--;
+                next = pollLiveWaiter();
+                if (next != null) {
+                    open++;
+                }
             } else {
                 next = pollLiveWaiter();
                 if (next == null) {
@@ -127,11 +212,179 @@ final class ConnectionPool {
         } finally {
             lock.unlock();
         }
-        if (next == null) {
+        if (retire) {
+            scheduleRetiredClose(channel);
+            if (next != null) {
+                connect(next);
+            }
+        } else if (next == null) {
             channel.close();
         } else {
             next.onAcquired(channel);
         }
+    }
+
+    /**
+     * A request failed on this reused connection before any reply byte (the server had closed it): a server close
+     * right after its replies, counted as one seen while the connection was idle.
+     */
+    void closedWhenReused(Channel channel) {
+        lock.lock();
+        try {
+            serverClosed(use(channel));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Replies after which the server has been seen to close its connections; 0 while unknown. */
+    int closesAfter() {
+        lock.lock();
+        try {
+            return closesAfter;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** New connections made on a spare channel (for tests and diagnostics). */
+    long sparesUsed() {
+        lock.lock();
+        try {
+            return sparesUsed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Makes the spare channel if there is none, in a task of {@code loop} (never inside its batch of socket events:
+     * see {@link #connect}). Called on an event loop after a request that opened a connection was written.
+     */
+    void prepareSpare(EventLoop loop) {
+        if (resolvedRemote == null) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (closed || spare != null || makingSpare) {
+                return;
+            }
+            makingSpare = true;
+        } finally {
+            lock.unlock();
+        }
+        try {
+            loop.execute(() -> makeSpare(loop));
+        } catch (RejectedExecutionException shuttingDown) {
+            spareDone(null);
+        }
+    }
+
+    /** On {@code loop}: a channel made and registered there (no hand-over to another loop). */
+    private void makeSpare(EventLoop loop) {
+        ChannelFuture registered;
+        try {
+            if (loop.isShuttingDown() || isClosed()) {
+                spareDone(null);
+                return;
+            }
+            registered = bootstrap.clone(loop).register();
+        } catch (RuntimeException e) {
+            spareDone(null);
+            return;
+        }
+        registered.addListener(f -> spareDone(f.isSuccess() ? registered.channel() : null));
+        if (registered.isDone() && !registered.isSuccess()) {
+            registered.channel().close();
+        }
+    }
+
+    private void spareDone(Channel made) {
+        boolean keep = false;
+        lock.lock();
+        try {
+            makingSpare = false;
+            if (made != null && !closed && spare == null) {
+                spare = made;
+                keep = true;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (made != null && !keep) {
+            made.close();
+        }
+    }
+
+    /** The spare, if there is a usable one (registered, open, not connected); null otherwise. */
+    private Channel takeSpare() {
+        Channel s;
+        lock.lock();
+        try {
+            s = spare;
+            spare = null;
+        } finally {
+            lock.unlock();
+        }
+        if (s == null) {
+            return null;
+        }
+        if (!s.isRegistered() || !s.isOpen() || s.isActive()) {
+            s.close();
+            return null;
+        }
+        lock.lock();
+        try {
+            sparesUsed++;
+        } finally {
+            lock.unlock();
+        }
+        return s;
+    }
+
+    private void scheduleRetiredClose(Channel channel) {
+        Runnable closeIfLeft = () -> {
+            lock.lock();
+            try {
+                if (!retired.contains(channel)) return;
+                use(channel).closedByPool = true;
+            } finally {
+                lock.unlock();
+            }
+            channel.close();
+        };
+        try {
+            channel.eventLoop().schedule(closeIfLeft, retiredGraceNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException shuttingDown) {
+            channel.close();
+        }
+    }
+
+    /** The server closed a connection (under the lock): learns the rule from quick closes after the same count. */
+    private void serverClosed(Use use) {
+        if (use.replies < 1 || clock.getAsLong() - use.releasedNanos > QUICK_CLOSE_NANOS) {
+            sameCloses = 0; // an idle timeout, or a close before any reply: no rule
+            return;
+        }
+        if (use.replies == lastClosedAfter) {
+            sameCloses++;
+        } else {
+            lastClosedAfter = use.replies;
+            sameCloses = 1;
+        }
+        if (sameCloses >= 2) {
+            closesAfter = use.replies;
+        }
+    }
+
+    private static Use use(Channel channel) {
+        Use use = channel.attr(USE).get();
+        if (use == null) {
+            use = new Use();
+            channel.attr(USE).set(use);
+        }
+        return use;
     }
 
     /** Channels open or connecting. */
@@ -153,6 +406,11 @@ final class ConnectionPool {
             closed = true;
             toClose = new ArrayList<>(idle);
             idle.clear();
+            toClose.addAll(retired);
+            if (spare != null) {
+                toClose.add(spare);
+                spare = null;
+            }
             toFail = new ArrayList<>(waiters);
             waiters.clear();
         } finally {
@@ -187,6 +445,15 @@ final class ConnectionPool {
         openConnection(waiter);
     }
 
+    private boolean isClosed() {
+        lock.lock();
+        try {
+            return closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void slotUnused() {
         lock.lock();
         try {
@@ -197,7 +464,17 @@ final class ConnectionPool {
     }
 
     private void openConnection(Waiter waiter) {
-        ChannelFuture future = bootstrap.connect();
+        Channel ready = takeSpare();
+        ChannelFuture future;
+        if (ready != null) {
+            ResponseHandler handler = ready.attr(ResponseHandler.KEY).get();
+            if (handler != null) {
+                handler.connectStarting(); // the connection's timings start now, not when the spare was made
+            }
+            future = ready.connect(resolvedRemote);
+        } else {
+            future = bootstrap.connect();
+        }
         Channel channel = future.channel();
         channel.closeFuture().addListener(f -> onClosed(channel));
         future.addListener(f -> {
@@ -214,7 +491,18 @@ final class ConnectionPool {
         Waiter next = null;
         lock.lock();
         try {
-            idle.remove(channel);
+            Use use = channel.attr(USE).get();
+            if (use != null && use.retired) {
+                retired.remove(channel);
+                if (use.closedByPool && closesAfter == use.replies) {
+                    closesAfter = 0; // the server kept it open: that was not its rule
+                    sameCloses = 0;
+                }
+                return; // its slot was freed when it was retired
+            }
+            if (idle.remove(channel) && use != null) {
+                serverClosed(use); // closed while idle: by the server (the pool closes no idle channel but at close)
+            }
             open--;
             if (!closed) {
                 next = pollLiveWaiter();
@@ -236,7 +524,11 @@ final class ConnectionPool {
             if (c.isActive()) {
                 return c;
             }
-            // a dead idle channel is dropped here; its close listener frees the slot
+            // a dead idle channel (the server closed it) is dropped here; its close listener frees the slot
+            Use use = c.attr(USE).get();
+            if (use != null) {
+                serverClosed(use);
+            }
         }
         return null;
     }

@@ -64,6 +64,8 @@ final class Exchange implements ConnectionPool.Waiter {
     // guarded by this
     private Channel channel;
     private boolean finished;
+    /** The total timeout not armed yet (see {@link #deferTotalTimeout}); 0 when none or armed. */
+    private long deferredTotalNanos;
 
     // confined to the channel's event loop
     private ResponseHandler handler;
@@ -141,6 +143,39 @@ final class Exchange implements ConnectionPool.Waiter {
 
     void totalTimer(ScheduledFuture<?> timer) {
         this.totalTimer = timer;
+    }
+
+    /**
+     * The total timeout, armed later rather than now from the caller's thread (which would wake an event loop for
+     * every request: a thread switch on the request's path): on the channel's loop when the request is written, or
+     * from the caller's thread when it has to wait for a connection. Either way it counts from the start. Only for a
+     * timeout no shorter than the connect timeout, which bounds the connect that comes before the write.
+     */
+    void deferTotalTimeout(long nanos) {
+        synchronized (this) {
+            deferredTotalNanos = nanos;
+        }
+    }
+
+    @Override
+    public void onQueued() {
+        armTotalTimer(client.ioLoops());
+    }
+
+    private void armTotalTimer(io.netty.util.concurrent.EventExecutorGroup where) {
+        long total;
+        synchronized (this) {
+            total = deferredTotalNanos;
+            deferredTotalNanos = 0;
+            if (finished || total == 0) {
+                return;
+            }
+        }
+        long first = staleStartNanos != Moments.ABSENT ? staleStartNanos : startNanos;
+        long remaining = Math.max(0, total - (System.nanoTime() - first));
+        totalTimer = where.schedule(() -> abort(ErrorClass.TIMEOUT_TOTAL,
+                "request took longer than " + TimeUnit.NANOSECONDS.toMillis(total) + " ms"),
+                remaining, TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -241,6 +276,7 @@ final class Exchange implements ConnectionPool.Waiter {
         if (isDone()) {
             return; // failed between assignment and now; fail() already closed the channel
         }
+        armTotalTimer(ch.eventLoop()); // on its own loop: no wake-up
         handler = ch.attr(ResponseHandler.KEY).get(); // an attribute: a closed channel's pipeline is emptied
         if (handler == null) {
             fail(ErrorClass.PROTOCOL_ERROR, "connection without a response handler", System.nanoTime());
@@ -261,6 +297,10 @@ final class Exchange implements ConnectionPool.Waiter {
             }
             if (f.isSuccess()) {
                 writtenNanos = System.nanoTime();
+                if (freshConnection != null) {
+                    // the server opens connections: have a socket ready for the next one while it works on this
+                    client.pool().prepareSpare(ch.eventLoop());
+                }
             } else {
                 fail(ErrorMapping.classify(f.cause()), ErrorMapping.message(f.cause()), System.nanoTime());
             }
@@ -525,6 +565,7 @@ final class Exchange implements ConnectionPool.Waiter {
             channel = null; // from here a timeout or cancellation ends the request without a channel
         }
         detach();
+        client.pool().closedWhenReused(stale);
         handler = null;
         freshConnection = null;
         reusedConnection = false;

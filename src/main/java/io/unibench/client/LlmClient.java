@@ -72,14 +72,23 @@ public final class LlmClient implements AutoCloseable {
     private volatile boolean cancelled;
 
     public LlmClient(ClientConfig config) {
-        this(config, null, null);
+        this(config, null, null, System::nanoTime, ConnectionPool.RETIRED_GRACE_NANOS);
+    }
+
+    /**
+     * A client whose pool reads {@code poolClock} for when replies end and the server closes, and leaves a retired
+     * connection {@code retiredGraceNanos} for the server to close ({@link ConnectionPool}; for tests).
+     */
+    LlmClient(ClientConfig config, java.util.function.LongSupplier poolClock, long retiredGraceNanos) {
+        this(config, null, null, poolClock, retiredGraceNanos);
     }
 
     /**
      * A client on {@code shared}'s event loops ({@code null}: loops of its own) that connects to {@code connectTo}
      * instead of the endpoint's host ({@code null}: the endpoint's; curl's {@code --resolve}).
      */
-    private LlmClient(ClientConfig config, EventLoopGroup shared, InetSocketAddress connectTo) {
+    private LlmClient(ClientConfig config, EventLoopGroup shared, InetSocketAddress connectTo,
+                      java.util.function.LongSupplier poolClock, long retiredGraceNanos) {
         this.config = config;
         URI uri = config.endpoint();
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -129,7 +138,7 @@ public final class LlmClient implements AutoCloseable {
                         initPipeline(ch.pipeline(), ssl, host, port);
                     }
                 });
-        this.pool = new ConnectionPool(bootstrap, config.maxConnections());
+        this.pool = new ConnectionPool(bootstrap, config.maxConnections(), poolClock, retiredGraceNanos);
     }
 
     /**
@@ -189,7 +198,10 @@ public final class LlmClient implements AutoCloseable {
             return exchange;
         }
         long total = nanos(config.totalTimeout());
-        if (total > 0) {
+        long connect = nanos(config.connectTimeout());
+        if (total > 0 && connect > 0 && total >= connect) {
+            exchange.deferTotalTimeout(total); // armed without waking a loop from here (Exchange.deferTotalTimeout)
+        } else if (total > 0) {
             exchange.totalTimer(group.schedule(() -> exchange.abort(ErrorClass.TIMEOUT_TOTAL,
                     "request took longer than " + TimeUnit.NANOSECONDS.toMillis(total) + " ms"),
                     total, TimeUnit.NANOSECONDS));
@@ -274,7 +286,8 @@ public final class LlmClient implements AutoCloseable {
         TlsOptions tls = tlsHost == null ? TlsOptions.DEFAULT : new TlsOptions(List.of(trusted), false);
         return new LlmClient(new ClientConfig(endpoint, config.headers(), config.connectTimeout(),
                 config.readTimeout(), config.totalTimeout(), 1, false, tls, config.api()), group,
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), loopbackPort));
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), loopbackPort), System::nanoTime,
+                ConnectionPool.RETIRED_GRACE_NANOS);
     }
 
     /** The host name TLS sends as SNI and checks the certificate for; {@code null} over plain http. */

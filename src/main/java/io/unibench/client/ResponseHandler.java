@@ -35,6 +35,11 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
         return timer.takeIfFresh();
     }
 
+    /** A spare channel is being connected: its connection's timings start now. */
+    void connectStarting() {
+        timer.restart();
+    }
+
     ChunkScanner scanner() {
         return scanner;
     }

@@ -425,6 +425,32 @@ class LlmClientTest {
         assertThat(first.get(10, TimeUnit.SECONDS).errorClass()).isEqualTo(ErrorClass.TIMEOUT_TOTAL);
     }
 
+    /**
+     * With a total timeout no shorter than the connect timeout the timer is armed late (on the connection's loop when
+     * the request is written, or when the request has to wait for a connection), not from the caller's thread at
+     * the start; it still ends a slow stream and a request queued for the only connection, counted from the start.
+     */
+    @Test
+    void aTotalTimeoutArmedOnTheLoopStillEndsASlowStreamAndAQueuedRequest() throws Exception {
+        TestServer server = server((req, socket, out) -> {
+            TestServer.sseHeaders(out);
+            TestServer.chunk(out, "data: " + chunk("{\"content\":\"x\"}", null) + "\n\n");
+            release.await(10, TimeUnit.SECONDS);
+            return false;
+        });
+        LlmClient client = client(server, c -> new ClientConfig(c.endpoint(), c.headers(), Duration.ofMillis(100),
+                null, Duration.ofMillis(300), 1, c.debug()));
+        var first = client.send(BODY, true, "first");
+        var queued = client.send(BODY, true, "queued");
+        ClientResult r = first.get(10, TimeUnit.SECONDS);
+        assertThat(r.errorClass()).isEqualTo(ErrorClass.TIMEOUT_TOTAL);
+        assertThat(r.content()).isEqualTo("x");
+        assertThat(r.endNanos() - r.startNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
+        ClientResult q = queued.get(10, TimeUnit.SECONDS);
+        assertThat(q.errorClass()).isEqualTo(ErrorClass.TIMEOUT_TOTAL);
+        assertThat(q.endNanos() - q.startNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
+    }
+
     // ---- reply content errors ----
 
     @Test

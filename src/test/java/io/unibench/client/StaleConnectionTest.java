@@ -145,6 +145,68 @@ class StaleConnectionTest {
         }
     }
 
+    /**
+     * A server that answers one request per connection and closes it only when the next request arrives on it: the
+     * close the client learns of too late, every time (llama.cpp's server closes ~0.03 ms after each reply, and the
+     * next request often goes out before the client's event loop has read that close). After two such closes the
+     * pool knows the server's rule and no longer lends a connection that has served its one reply: later requests go
+     * out once, on new connections. (Before, every request after the first was written to the dying connection and
+     * sent again.) The pool's clock stands still, so both closes count as right after their reply; a retired
+     * connection is left open for the test's length, so the pool never closes one itself (which would unlearn).
+     */
+    @Test
+    void aServerClosingAfterEachReplyIsLearnedAndItsDyingConnectionsAreNotWrittenTo() throws Exception {
+        Map<java.net.Socket, Integer> served = new java.util.concurrent.ConcurrentHashMap<>();
+        try (TestServer server = new TestServer((req, socket, out) -> {
+                if (served.merge(socket, 1, Integer::sum) > 1) return false; // the late close: no byte of a reply
+                TestServer.sse(out, "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"},\"finish_reason\":\"stop\"}]}",
+                        "[DONE]");
+                return true;
+             });
+             LlmClient client = new LlmClient(config(server.uri("/v1/chat/completions"), 1), () -> 0L,
+                     TimeUnit.HOURS.toNanos(1))) {
+            List<ClientResult> results = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                results.add(client.send(BODY, true, "r" + i).get(10, TimeUnit.SECONDS));
+            }
+            assertAllSucceeded(results);
+            assertThat(results.stream().map(r -> r.wire().retriedStaleConnection()).toList())
+                    .as("sent again: the 2nd and 3rd (the two closes it learns from), no later one")
+                    .containsExactly(false, true, true, false, false, false);
+            assertThat(results).allSatisfy(r -> assertThat(r.wire().newConnection()).isTrue());
+            assertThat(client.pool().closesAfter()).isEqualTo(1);
+            assertThat(server.requests).hasSize(8);
+            assertThat(client.openConnections()).as("retired connections hold no slot").isZero();
+        }
+    }
+
+    /**
+     * A server that closes after every reply (and says nothing of it): from the second request on, new connections are
+     * made on the spare socket the pool registered while the previous request was with the server, and their
+     * timings still start at the request's start or later.
+     */
+    @Test
+    void newConnectionsAfterTheFirstUseTheSpareSocket() throws Exception {
+        try (TestServer server = new TestServer((req, socket, out) -> {
+                TestServer.sse(out, "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"},\"finish_reason\":\"stop\"}]}",
+                        "[DONE]");
+                return false;
+             });
+             LlmClient client = new LlmClient(config(server.uri("/v1/chat/completions"), 1))) {
+            List<ClientResult> results = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                results.add(client.send(BODY, true, "r" + i).get(10, TimeUnit.SECONDS));
+            }
+            assertAllSucceeded(results);
+            assertThat(results).allSatisfy(r -> {
+                assertThat(r.wire().newConnection()).isTrue();
+                assertThat(r.wire().connectStartNanos()).isGreaterThanOrEqualTo(r.startNanos());
+                assertThat(r.wire().dnsDoneNanos()).isGreaterThanOrEqualTo(r.wire().connectStartNanos());
+            });
+            assertThat(client.pool().sparesUsed()).as("connections made on a spare").isEqualTo(4);
+        }
+    }
+
     // ---- helpers ----
 
     /**
