@@ -42,6 +42,7 @@ final class Prefetcher implements AutoCloseable {
     private boolean making;
     private long bytes;
     private int ready; // made and not taken
+    private int ahead; // the most ready at once: the window, or less (setAhead)
     private int peakReady;
     /** Sequences whose turn came before the thread reached them: their callers prepared them. */
     private final Set<Long> taken = new HashSet<>();
@@ -56,12 +57,25 @@ final class Prefetcher implements AutoCloseable {
         this.total = total;
         this.maxBytes = maxBytes;
         this.slots = new PreparedRequest[(int) Math.max(1, Math.min(total, maxAhead))];
+        this.ahead = slots.length;
         Thread.ofPlatform().daemon().name("unibench-prefetch").start(this::produce);
     }
 
     /** The most requests that can wait prepared at once. */
     int window() {
         return slots.length;
+    }
+
+    /** From now on at most {@code requests} (within the window, at least 1) wait prepared at once. */
+    void setAhead(int requests) {
+        lock.lock();
+        try {
+            ahead = Math.max(1, Math.min(requests, slots.length));
+            blocked = false;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -80,6 +94,7 @@ final class Prefetcher implements AutoCloseable {
                     slots[slot] = null;
                     bytes -= r.body().length;
                     ready--;
+                    blocked = false; // room again: the thread goes on (and says so if it is still blocked)
                     changed.signalAll();
                     if (waitStart != 0) waitNanos += System.nanoTime() - waitStart;
                     return r;
@@ -151,7 +166,7 @@ final class Prefetcher implements AutoCloseable {
         }
     }
 
-    /** The most requests that were waiting prepared at once so far (never above {@link #window}). */
+    /** The most requests that were waiting prepared at once so far (never above {@link #window} or the ahead bound). */
     int peakReady() {
         lock.lock();
         try {
@@ -183,7 +198,7 @@ final class Prefetcher implements AutoCloseable {
                         changed.signalAll(); // awaitReady: all made
                         return;
                     }
-                    if (slots[(int) (next % slots.length)] == null && bytes < maxBytes) break;
+                    if (slots[(int) (next % slots.length)] == null && bytes < maxBytes && ready < ahead) break;
                     blocked = true; // as far ahead as allowed
                     changed.signalAll();
                     changed.awaitUninterruptibly();

@@ -36,6 +36,10 @@ import java.util.function.Consumer;
 public final class RequestFactory implements AutoCloseable {
     /** Most requests prepared ahead (the window); about 0.5–1 s of a fast target at c=256. */
     static final int WINDOW_REQUESTS = 4096;
+    /** The fewest requests a point's plan keeps prepared ahead ({@link #awaitFirstBatch}: twice its first batch). */
+    static final int MIN_AHEAD = 256;
+    /** Requests kept prepared ahead until a point's plan says how many ({@link #awaitFirstBatch}). */
+    static final int DEFAULT_AHEAD = 1024;
     /** Most body bytes prepared ahead (about twice that in heap with the prompts' text). */
     static final long WINDOW_BYTES = 16L << 20;
 
@@ -71,6 +75,7 @@ public final class RequestFactory implements AutoCloseable {
                 ? new AtomicReferenceArray<>(Math.min(prompts.size(), CACHED_PROMPTS)) : null;
         this.prefetcher = synthesized
                 ? new Prefetcher(this::build, prompts.size(), WINDOW_REQUESTS, WINDOW_BYTES) : null;
+        if (prefetcher != null) prefetcher.setAhead(DEFAULT_AHEAD);
     }
 
     /**
@@ -85,12 +90,15 @@ public final class RequestFactory implements AutoCloseable {
 
     /**
      * Waits until the first {@link #firstBatch} requests of {@code plan} are prepared (or the window is full, or all
-     * are made); at once without preparing ahead. While that takes longer than a second, {@code progress} gets a line
+     * are made), and from then on keeps twice that many prepared ahead (at least {@link #MIN_AHEAD}, at most the
+     * window); at once without preparing ahead. While that takes longer than a second, {@code progress} gets a line
      * a second (e.g. {@code Preparing requests: 1,024 of 4,096 ready (1 s)}). Rethrows what preparing threw.
      */
     public void awaitFirstBatch(LoadPlan plan, Consumer<String> progress) {
         if (prefetcher == null) return;
         int want = Math.min(firstBatch(plan), prefetcher.window());
+        // stays about two seconds of the plan ahead: no more made than a short run sends, memory flat in --number
+        prefetcher.setAhead(Math.max(MIN_AHEAD, 2 * want));
         long startedNanos = System.nanoTime();
         for (int second = 1; ; second++) {
             long left = startedNanos + second * 1_000_000_000L - System.nanoTime();

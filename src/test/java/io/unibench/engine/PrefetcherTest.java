@@ -43,6 +43,29 @@ class PrefetcherTest {
     }
 
     @Test
+    void aPlansAheadBoundKeepsFewerThanTheWindowPrepared() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (Prefetcher p = new Prefetcher(s -> {
+            if (s == 0) {
+                started.countDown();
+                await(release);
+            }
+            return make(s, 10);
+        }, 1000, 100, Long.MAX_VALUE)) {
+            started.await();
+            p.setAhead(5);
+            release.countDown();
+            p.awaitFilled();
+            assertThat(made.get()).isEqualTo(5);
+            p.take(0);
+            p.awaitFilled();
+            assertThat(made.get()).isEqualTo(6); // one taken, one more made
+            assertThat(p.peakReady()).isEqualTo(5);
+        }
+    }
+
+    @Test
     void theFirstBatchIsAllThatIsWaitedFor() {
         CountDownLatch rest = new CountDownLatch(1);
         try (Prefetcher p = new Prefetcher(s -> {
