@@ -57,6 +57,7 @@ final class PerfPoints implements SessionRunner.Front {
     private long offset;
     private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
     CancelPolicy cancels = CancelPolicy.NONE; // --cancel-rate, set by PerfCommand
+    Runnable register = () -> { }; // starts the stored run (the run history's), set by PerfRun
     private Path nextDir; // the next point's folder when not ROOT/LABEL (an SLA probe's), else null
 
     PerfPoints(RunSpec spec, DatasetLoader datasets, MultiTurnPerf multiTurn,
@@ -150,6 +151,7 @@ final class PerfPoints implements SessionRunner.Front {
             if (spec.outputs().arguments() != null) { // a spec file may carry none
                 ArgsFile.write(dir.resolve("benchmark_args.json"), spec.outputs().arguments(), url, point.plan(), pointOffset);
             }
+            register.run(); // the run history shows the run before its requests are prepared
             // synthesized prompts: the first second of the plan is made before the point's clock starts, the rest
             // streamed ahead of the dispatcher
             requests.awaitFirstBatch(point.plan(), line -> err.println(line));
