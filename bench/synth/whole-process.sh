@@ -14,7 +14,9 @@ unibench_find_jdk >/dev/null
 n="${N:-30000}"; c="${C:-256}"; port="${PORT:-18080}"; repeats="${REPEATS:-1}"
 jit="${JAVA_OPTS--XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.25}"
 out="$(mktemp -d /tmp/unibench-whole.XXXXXX)"
-workload=(--dataset random --tokenizer-path cl100k_base --min-prompt-length 128 --max-prompt-length 128)
+# WORKLOAD (env) replaces the prompts, e.g. WORKLOAD="--prompt @/tmp/p128.txt" for the client alone
+# shellcheck disable=SC2206
+workload=(${WORKLOAD:---dataset random --tokenizer-path cl100k_base --min-prompt-length 128 --max-prompt-length 128})
 run() { # jar opts count parallel dir -> "wall cpu rss"
   local jar="$1" opts="$2" count="$3" par="$4" dir="$5"
   # shellcheck disable=SC2086
