@@ -154,7 +154,7 @@ final class PerfPoints implements SessionRunner.Front {
             register.run(); // the run history shows the run before its requests are prepared
             // synthesized prompts: the first second of the plan is made before the point's clock starts, the rest
             // streamed ahead of the dispatcher
-            requests.awaitFirstBatch(point.plan(), line -> err.println(line));
+            requests.awaitFirstBatch(point.plan(), line -> err.println(line), stop::isStopped);
             shards.awaitStart(stop, err); // a shard registers and waits at the start barrier
         }
 

@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -95,6 +96,11 @@ public final class RequestFactory implements AutoCloseable {
      * a second (e.g. {@code Preparing requests: 1,024 of 4,096 ready (1 s)}). Rethrows what preparing threw.
      */
     public void awaitFirstBatch(LoadPlan plan, Consumer<String> progress) {
+        awaitFirstBatch(plan, progress, () -> false);
+    }
+
+    /** As {@link #awaitFirstBatch(LoadPlan, Consumer)}, returning within a second once {@code stopped} says so. */
+    public void awaitFirstBatch(LoadPlan plan, Consumer<String> progress, BooleanSupplier stopped) {
         if (prefetcher == null) return;
         int want = Math.min(firstBatch(plan), prefetcher.window());
         // stays about two seconds of the plan ahead: no more made than a short run sends, memory flat in --number
@@ -104,6 +110,7 @@ public final class RequestFactory implements AutoCloseable {
             long left = startedNanos + second * 1_000_000_000L - System.nanoTime();
             int ready = prefetcher.awaitReady(want, Math.max(left, 1));
             if (ready >= want || System.nanoTime() - startedNanos < second * 1_000_000_000L) return; // done
+            if (stopped.getAsBoolean()) return; // Ctrl-C, the web's cancel: the point sends nothing anyway
             progress.accept(String.format(Locale.ROOT, "Preparing requests: %,d of %,d ready (%d s)",
                     ready, want, second));
         }
