@@ -5,7 +5,9 @@
 # loops), ForkJoinPool (virtual-thread carriers: request bodies, records, sinks), C (JIT compiler threads), java
 # (main: start-up and the report), unibench-store (SQLite writer), G/GC (collector).
 # Usage: bench/profile/thread-cpu.sh LABEL CONCURRENCY NUMBER [extra perf flags...]
-#   env: JAR (target/unibench.jar), JAVA_OPTS (default -XX:TieredStopAtLevel=1, as ./unibench), PORT (18080)
+#   env: JAR (target/unibench.jar), JAVA_OPTS (default -XX:TieredStopAtLevel=1, as ./unibench), PORT (18080),
+#        WORKLOAD (--prompt hi; e.g. "--dataset random --tokenizer-path cl100k_base --min-prompt-length 128
+#        --max-prompt-length 128": the unibench-prefetch group is then the prompts' synthesis)
 # Example with a JFR profile: JAVA_OPTS="-XX:TieredStopAtLevel=1 -XX:StartFlightRecording=filename=/tmp/x.jfr,settings=profile" \
 #   bench/profile/thread-cpu.sh x 256 60000; then bench/profile/jfr-top.py /tmp/x.jfr
 set -euo pipefail
@@ -16,7 +18,7 @@ jar="${JAR:-$here/../../target/unibench.jar}"
 out="/tmp/unibench-threads-$label"; rm -rf "$out"; mkdir -p "$out"
 # shellcheck disable=SC2086
 "$JAVA_HOME/bin/java" ${JAVA_OPTS--XX:TieredStopAtLevel=1} -jar "$jar" perf \
-  --url "http://127.0.0.1:${PORT:-18080}/v1/chat/completions" --model m --prompt hi --no-test-connection \
+  --url "http://127.0.0.1:${PORT:-18080}/v1/chat/completions" --model m ${WORKLOAD:---prompt hi} --no-test-connection \
   --max-tokens 256 --parallel "$c" --number "$n" --outputs-dir "$out" --no-timestamp --name r "$@" >"$out/out.txt" 2>&1 &
 pid=$!
 declare -A cpu

@@ -80,9 +80,21 @@ final class HistoryRecorder implements SessionRunner.Recorder {
     @Override
     public RecordSink pointSink(RunSpec.Point point, RunInfo info, long originNanos) {
         if (!history.enabled()) return record -> { };
-        return recorders.computeIfAbsent(point.target(), t -> queuedRunId != null && t == 0
-                        ? history.adopt(queuedRunId, starts.apply(t)) : history.start(starts.apply(t)))
-                .pointSink(info, originNanos);
+        return recorder(point.target()).pointSink(info, originNanos);
+    }
+
+    /**
+     * Starts {@code target}'s stored run now, before its first point's preparation (synthesizing its first requests),
+     * so the run history and the platform's run list show the run while it prepares; its first point's records go
+     * into the same run. At once with the history off or when the run already started.
+     */
+    void register(int target) {
+        if (history.enabled()) recorder(target);
+    }
+
+    private RunRecorder recorder(int target) {
+        return recorders.computeIfAbsent(target, t -> queuedRunId != null && t == 0
+                ? history.adopt(queuedRunId, starts.apply(t)) : history.start(starts.apply(t)));
     }
 
     @Override

@@ -30,6 +30,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -56,6 +57,7 @@ final class PerfPoints implements SessionRunner.Front {
     private long offset;
     private ServerTokenize.Result serverCounted; // --server-tokenize, null when off
     CancelPolicy cancels = CancelPolicy.NONE; // --cancel-rate, set by PerfCommand
+    Runnable register = () -> { }; // starts the stored run (the run history's), set by PerfRun
     private Path nextDir; // the next point's folder when not ROOT/LABEL (an SLA probe's), else null
 
     PerfPoints(RunSpec spec, DatasetLoader datasets, MultiTurnPerf multiTurn,
@@ -149,7 +151,10 @@ final class PerfPoints implements SessionRunner.Front {
             if (spec.outputs().arguments() != null) { // a spec file may carry none
                 ArgsFile.write(dir.resolve("benchmark_args.json"), spec.outputs().arguments(), url, point.plan(), pointOffset);
             }
-            requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
+            register.run(); // the run history shows the run before its requests are prepared
+            // synthesized prompts: the first second of the plan is made before the point's clock starts, the rest
+            // streamed ahead of the dispatcher
+            requests.awaitFirstBatch(point.plan(), line -> err.println(line), stop::isStopped);
             shards.awaitStart(stop, err); // a shard registers and waits at the start barrier
         }
 
@@ -187,6 +192,13 @@ final class PerfPoints implements SessionRunner.Front {
         public Map<String, Object> finished(RunResult result) {
             Map<String, Object> extraKeys = new LinkedHashMap<>(cancels.summaryKeys());
             extraKeys.putAll(promptLengths.summaryKeys());
+            extraKeys.putAll(requests.summaryKeys()); // Preparation Waits: the dispatcher caught up with preparation
+            RequestFactory.Waits waits = requests.preparationWaits();
+            if (waits.count() > 0) {
+                err.printf(Locale.ROOT, "Preparation: %,d requests of %s were not ready when their turn came (%.3f s "
+                        + "waited in all; a paced point's dispatch lag includes it, latency does not)%n", waits.count(),
+                        point.label(), waits.nanos() / 1e9);
+            }
             extraKeys.putAll(LoadShapeOptions.summaryKeys(point.plan()));
             if (serverCounted != null && index == 0) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
             return extraKeys;

@@ -131,14 +131,19 @@ final class PerfRun {
         check(spec, spec.name());
         SessionRunner.calibration(process.env()); // a corrupt calibration file stops the run before anything starts
         RunSpec.Workload w = spec.workloads().getFirst();
-        Tokenizer tokenizer = w.options().tokenizerPath() != null ? Tokenizers.load(w.options().tokenizerPath()) : null;
+        // a step that takes more than a second says so on stderr (SlowStep): tokenizer, dataset, conversations
+        Tokenizer tokenizer = w.options().tokenizerPath() == null ? null
+                : SlowStep.run(err, "Loading tokenizer " + w.options().tokenizerPath(),
+                        () -> Tokenizers.load(w.options().tokenizerPath()));
         spec = tokenizingPrompts(spec, tokenizer);
         String lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
         sweepPromptLengths = new PromptLengthStats(lengthTokenizer);
-        DatasetLoader datasets = new DatasetLoader(spec, tokenizer);
+        RunSpec tokenized = spec;
+        DatasetLoader datasets = SlowStep.run(err, "Loading the default tokenizer", () -> new DatasetLoader(tokenized, tokenizer));
         // Load the first point's prompts before anything starts, so a bad dataset fails fast and alone.
         int firstCount = firstPlan(spec).number() + firstPlan(spec).warmup();
-        multiTurn = MultiTurnPerf.create(spec, tokenizer, firstCount);
+        multiTurn = SlowStep.run(err, "Loading conversations (" + w.dataset() + ")",
+                () -> MultiTurnPerf.create(tokenized, tokenizer, firstCount));
         CancelPolicy cancels = spec.cancels() == null ? CancelPolicy.NONE
                 : new CancelPolicy(spec.cancels().rate(), spec.cancels().after(), spec.seed());
         if (multiTurn != null) {
@@ -146,7 +151,8 @@ final class PerfRun {
             multiTurn.retry = spec.limits().retry();
         }
         List<Prompt> firstPrompts = multiTurn != null ? MultiTurnPerf.PROBE_ONLY
-                : datasets.load(w.options().offset(), firstCount);
+                : SlowStep.run(err, "Loading dataset " + (w.prompt() != null ? "(--prompt)" : w.dataset()),
+                        () -> datasets.load(w.options().offset(), firstCount));
         Path root = spec.outputs().root();
         try {
             Files.createDirectories(root);
@@ -226,6 +232,7 @@ final class PerfRun {
              AutoCloseable bar = terminal ? events.subscribe(new ProgressView(err, multiTurn != null)) : null;
              AutoCloseable listening = listener != null ? events.subscribe(listener) : null) {
             points.cancels = cancels;
+            points.register = () -> store.register(0); // before the first point's requests are prepared
             session = new SessionRunner(spec, process.env(), process.debug(), stop, events, store, err).observe(server)
                     .maxErrorRate(process.maxErrorRate())
                     .warmUpClient(process.clientWarmup() ? ClientWarmup.Budget.DEFAULT : null);

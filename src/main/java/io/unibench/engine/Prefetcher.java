@@ -2,55 +2,90 @@ package io.unibench.engine;
 
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongFunction;
 
 /**
- * Requests {@code 0 .. total-1} prepared ahead of their moment by one background thread, in order, so synthesizing
- * a prompt (a random prompt costs a few encode/decode rounds of the tokenizer) happens neither on the path from a
- * request's turn to its send nor, for a run that fits the bounds, inside the measured interval: {@link #awaitFilled}
- * lets the caller wait for the first {@code maxAhead} requests (or {@code maxBytes} of bodies) before its clock
- * starts, as vLLM's bench client samples every request first. Memory stays bounded whatever {@code --number}: the
- * thread stops when that much is waiting and goes on as requests are taken.
+ * Requests {@code 0 .. total-1} prepared ahead of their moment by one background thread, in order, in a bounded
+ * window streamed ahead of the dispatcher: at most {@code maxAhead} requests (and about {@code maxBytes} of bodies)
+ * are waiting at any time, so memory stays flat whatever {@code --number}, and synthesizing a prompt (a random prompt
+ * costs a few tokenizer rounds) happens neither on the event loops nor on the path from a request's turn to its send
+ * as long as the thread keeps ahead. {@link #awaitReady} lets the caller wait for a small first batch before its clock
+ * starts; the thread then stays ahead as requests are taken.
  *
- * <p>A request the thread has not started when its turn comes is prepared by the caller itself ({@link #take}
- * returns null) and skipped by the thread, so a producer slower than the run never slows the run down.
+ * <p>A request that is not ready when its turn comes (the dispatcher caught up with preparation) is a <em>wait</em>:
+ * the taker waits for the one in the making, or makes one the thread has not started itself (the thread skips it),
+ * so a producer slower than the run slows the run down no more than making the requests in line would. Every wait
+ * and its time are counted ({@link #waits}); in an open loop the request keeps its scheduled time, so the delay shows
+ * as dispatch lag, never as server latency (a request's latency starts when it is sent).
  */
 final class Prefetcher implements AutoCloseable {
+    /**
+     * The takes that found their request not ready.
+     *
+     * @param count how many
+     * @param nanos their time from the take to having the request, summed
+     */
+    record Waits(long count, long nanos) {}
+
     private final LongFunction<PreparedRequest> make;
     private final long total;
     private final long maxBytes;
     private final PreparedRequest[] slots;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final Thread thread;
     // guarded by lock
     /** The next sequence the thread will prepare; the one before it may still be in the making. */
     private long next;
     private boolean making;
     private long bytes;
+    private int ready; // made and not taken
+    private int ahead; // the most ready at once: the window, or less (setAhead)
+    private int peakReady;
     /** Sequences whose turn came before the thread reached them: their callers prepared them. */
     private final Set<Long> taken = new HashSet<>();
     private boolean blocked;
     private boolean closed;
     private RuntimeException failure;
+    private long waits;
+    private long waitNanos;
 
     Prefetcher(LongFunction<PreparedRequest> make, long total, int maxAhead, long maxBytes) {
         this.make = make;
         this.total = total;
         this.maxBytes = maxBytes;
         this.slots = new PreparedRequest[(int) Math.max(1, Math.min(total, maxAhead))];
-        this.thread = Thread.ofPlatform().daemon().name("unibench-prefetch").start(this::produce);
+        this.ahead = slots.length;
+        Thread.ofPlatform().daemon().name("unibench-prefetch").start(this::produce);
+    }
+
+    /** The most requests that can wait prepared at once. */
+    int window() {
+        return slots.length;
+    }
+
+    /** From now on at most {@code requests} (within the window, at least 1) wait prepared at once. */
+    void setAhead(int requests) {
+        lock.lock();
+        try {
+            ahead = Math.max(1, Math.min(requests, slots.length));
+            blocked = false;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
-     * The prepared request of {@code sequence}, waiting while the thread is making it; null when the caller must
-     * prepare it (the thread had not reached it, or the sequence is beyond {@code total}).
+     * The request of {@code sequence}: the prepared one, else (a wait, counted) the one in the making once made, else
+     * made by the caller now. Beyond {@code total} or after {@link #close}, made by the caller and not counted.
      */
     PreparedRequest take(long sequence) {
-        if (sequence >= total) return null;
+        if (sequence >= total) return make.apply(sequence);
         int slot = (int) (sequence % slots.length);
+        long waitStart = 0;
         lock.lock();
         try {
             while (true) {
@@ -58,26 +93,84 @@ final class Prefetcher implements AutoCloseable {
                 if (r != null && r.sequence() == sequence) {
                     slots[slot] = null;
                     bytes -= r.body().length;
+                    ready--;
+                    blocked = false; // room again: the thread goes on (and says so if it is still blocked)
                     changed.signalAll();
+                    if (waitStart != 0) waitNanos += System.nanoTime() - waitStart;
                     return r;
                 }
-                if (sequence >= next && !closed) taken.add(sequence); // the thread will skip it
-                if (!(making && sequence == next - 1)) return null;
+                if (closed) break;
+                if (waitStart == 0) {
+                    waitStart = System.nanoTime();
+                    waits++;
+                }
+                if (sequence >= next) {
+                    taken.add(sequence); // the thread will skip it: made below
+                    break;
+                }
+                if (!(making && sequence == next - 1)) break; // should not happen: made below
                 changed.awaitUninterruptibly(); // in the making right now
             }
         } finally {
             lock.unlock();
         }
+        PreparedRequest made = make.apply(sequence);
+        if (waitStart != 0) {
+            long waited = System.nanoTime() - waitStart;
+            lock.lock();
+            try {
+                waitNanos += waited;
+            } finally {
+                lock.unlock();
+            }
+        }
+        return made;
     }
 
-    /** Returns once everything is prepared or the bounds are reached; rethrows what preparing threw. */
-    void awaitFilled() {
+    /**
+     * Waits until {@code count} requests are ready, the window is full, everything is made, or {@code timeoutNanos}
+     * passed; returns how many are ready. Rethrows what preparing threw.
+     */
+    int awaitReady(int count, long timeoutNanos) {
+        long left = timeoutNanos;
         lock.lock();
         try {
-            while (!closed && failure == null && !blocked && !(next >= total && !making)) {
-                changed.awaitUninterruptibly();
+            while (!closed && failure == null && !blocked && ready < count && !(next >= total && !making)
+                    && left > 0) {
+                try {
+                    left = changed.awaitNanos(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
             }
             if (failure != null) throw failure;
+            return ready;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits until the window is full or everything is made; rethrows what preparing threw. */
+    void awaitFilled() {
+        awaitReady(Integer.MAX_VALUE, TimeUnit.DAYS.toNanos(1));
+    }
+
+    /** The takes so far that found their request not ready. */
+    Waits waits() {
+        lock.lock();
+        try {
+            return new Waits(waits, waitNanos);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The most requests that were waiting prepared at once so far (never above {@link #window} or the ahead bound). */
+    int peakReady() {
+        lock.lock();
+        try {
+            return peakReady;
         } finally {
             lock.unlock();
         }
@@ -102,10 +195,10 @@ final class Prefetcher implements AutoCloseable {
                 while (true) {
                     while (next < total && taken.remove(next)) next++;
                     if (closed || next >= total) {
-                        changed.signalAll(); // awaitFilled: all made
+                        changed.signalAll(); // awaitReady: all made
                         return;
                     }
-                    if (slots[(int) (next % slots.length)] == null && bytes < maxBytes) break;
+                    if (slots[(int) (next % slots.length)] == null && bytes < maxBytes && ready < ahead) break;
                     blocked = true; // as far ahead as allowed
                     changed.signalAll();
                     changed.awaitUninterruptibly();
@@ -124,6 +217,7 @@ final class Prefetcher implements AutoCloseable {
                 try {
                     failure = e;
                     making = false;
+                    closed = true; // takers make their own (and meet the same exception)
                     changed.signalAll();
                 } finally {
                     lock.unlock();
@@ -135,6 +229,8 @@ final class Prefetcher implements AutoCloseable {
                 making = false;
                 slots[(int) (sequence % slots.length)] = r;
                 bytes += r.body().length;
+                ready++;
+                peakReady = Math.max(peakReady, ready);
                 changed.signalAll();
             } finally {
                 lock.unlock();

@@ -11,9 +11,14 @@ import io.unibench.workload.Dataset;
 import io.unibench.workload.Prompt;
 
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * Turns the dataset's prompts into request bodies. Prompts are used in order and cycled when the run asks
@@ -23,15 +28,21 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * the same seed gives the same bodies whatever the concurrency.
  *
  * <p>Prompts a dataset synthesizes when asked for ({@code --dataset random}: a few tokenizer rounds each) are
- * prepared ahead by a {@link Prefetcher} thread instead, up to {@link #PREFETCH_REQUESTS} requests or
- * {@link #PREFETCH_BYTES} of bodies ahead; {@link #awaitPrefetched()} before a run's clock starts moves that work out
- * of the measured interval for runs within those bounds. Close the factory to stop the thread.
+ * prepared ahead by a {@link Prefetcher} thread instead, in a bounded window streamed ahead of the dispatcher (at most
+ * {@link #WINDOW_REQUESTS} requests or {@link #WINDOW_BYTES} of bodies waiting), so memory does not grow with
+ * {@code --number}. {@link #awaitFirstBatch} before a point's clock starts waits only for the first second or so of
+ * its plan; a request the dispatcher reaches before it is ready is a wait, counted ({@link #preparationWaits}).
+ * Close the factory to stop the thread.
  */
 public final class RequestFactory implements AutoCloseable {
-    /** Most requests prepared ahead. */
-    static final int PREFETCH_REQUESTS = 65_536;
+    /** Most requests prepared ahead (the window); about 0.5–1 s of a fast target at c=256. */
+    static final int WINDOW_REQUESTS = 4096;
+    /** The fewest requests a point's plan keeps prepared ahead ({@link #awaitFirstBatch}: twice its first batch). */
+    static final int MIN_AHEAD = 256;
+    /** Requests kept prepared ahead until a point's plan says how many ({@link #awaitFirstBatch}). */
+    static final int DEFAULT_AHEAD = 1024;
     /** Most body bytes prepared ahead (about twice that in heap with the prompts' text). */
-    static final long PREFETCH_BYTES = 64L << 20;
+    static final long WINDOW_BYTES = 16L << 20;
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Prompts (by index) whose last body is kept for reuse; bounds the cache whatever the dataset size. */
@@ -64,12 +75,81 @@ public final class RequestFactory implements AutoCloseable {
         this.cache = params.maxTokensMin() == params.maxTokensMax() && !synthesized
                 ? new AtomicReferenceArray<>(Math.min(prompts.size(), CACHED_PROMPTS)) : null;
         this.prefetcher = synthesized
-                ? new Prefetcher(this::build, prompts.size(), PREFETCH_REQUESTS, PREFETCH_BYTES) : null;
+                ? new Prefetcher(this::build, prompts.size(), WINDOW_REQUESTS, WINDOW_BYTES) : null;
+        if (prefetcher != null) prefetcher.setAhead(DEFAULT_AHEAD);
     }
 
-    /** Waits until the requests prepared ahead reached their bound (or all are made); at once without prefetching. */
-    public void awaitPrefetched() {
+    /**
+     * How many requests a point of {@code plan} waits for before its clock starts: its warm-up and the first second
+     * of the plan (the concurrency, or the rate × 1 s when that is more), within the window.
+     */
+    public static int firstBatch(LoadPlan plan) {
+        double perSecond = plan.paced() && Double.isFinite(plan.rate()) ? Math.ceil(plan.rate()) : 0;
+        double first = (double) plan.warmup() + Math.max(plan.openLoop() ? 0 : plan.parallel(), perSecond);
+        return (int) Math.max(1, Math.min(Math.min(first, (double) plan.warmup() + plan.number()), WINDOW_REQUESTS));
+    }
+
+    /**
+     * Waits until the first {@link #firstBatch} requests of {@code plan} are prepared (or the window is full, or all
+     * are made), and from then on keeps twice that many prepared ahead (at least {@link #MIN_AHEAD}, at most the
+     * window); at once without preparing ahead. While that takes longer than a second, {@code progress} gets a line
+     * a second (e.g. {@code Preparing requests: 1,024 of 4,096 ready (1 s)}). Rethrows what preparing threw.
+     */
+    public void awaitFirstBatch(LoadPlan plan, Consumer<String> progress) {
+        awaitFirstBatch(plan, progress, () -> false);
+    }
+
+    /** As {@link #awaitFirstBatch(LoadPlan, Consumer)}, returning within a second once {@code stopped} says so. */
+    public void awaitFirstBatch(LoadPlan plan, Consumer<String> progress, BooleanSupplier stopped) {
+        if (prefetcher == null) return;
+        int want = Math.min(firstBatch(plan), prefetcher.window());
+        // stays about two seconds of the plan ahead: no more made than a short run sends, memory flat in --number
+        prefetcher.setAhead(Math.max(MIN_AHEAD, 2 * want));
+        long startedNanos = System.nanoTime();
+        for (int second = 1; ; second++) {
+            long left = startedNanos + second * 1_000_000_000L - System.nanoTime();
+            int ready = prefetcher.awaitReady(want, Math.max(left, 1));
+            if (ready >= want || System.nanoTime() - startedNanos < second * 1_000_000_000L) return; // done
+            if (stopped.getAsBoolean()) return; // Ctrl-C, the web's cancel: the point sends nothing anyway
+            progress.accept(String.format(Locale.ROOT, "Preparing requests: %,d of %,d ready (%d s)",
+                    ready, want, second));
+        }
+    }
+
+    /** Waits until the window is full or all requests are made (tests); at once without preparing ahead. */
+    void awaitPrefetched() {
         if (prefetcher != null) prefetcher.awaitFilled();
+    }
+
+    /**
+     * How many requests the dispatcher reached before they were prepared, and how long it waited for them in all
+     * (zero without preparing ahead: a body is built when its request is sent).
+     */
+    public Waits preparationWaits() {
+        if (prefetcher == null) return new Waits(0, 0);
+        Prefetcher.Waits w = prefetcher.waits();
+        return new Waits(w.count(), w.nanos());
+    }
+
+    /**
+     * The requests the dispatcher reached before they were prepared.
+     *
+     * @param count how many
+     * @param nanos the dispatcher's time waiting for them (or making them itself), summed
+     */
+    public record Waits(long count, long nanos) {}
+
+    /**
+     * The point's summary keys of preparation, when its prompts were prepared ahead: {@code Preparation Waits} (requests
+     * not ready when their turn came) and {@code Preparation Wait (s)} (the time the dispatcher waited for them).
+     */
+    public Map<String, Object> summaryKeys() {
+        if (prefetcher == null) return Map.of();
+        Waits w = preparationWaits();
+        Map<String, Object> keys = new LinkedHashMap<>();
+        keys.put("Preparation Waits", w.count());
+        keys.put("Preparation Wait (s)", Math.round(w.nanos() / 1e6) / 1e3);
+        return keys;
     }
 
     /** Stops preparing ahead. */
@@ -84,11 +164,7 @@ public final class RequestFactory implements AutoCloseable {
 
     /** The body of the {@code sequence}-th request of the run (0-based, warmup included). */
     public PreparedRequest prepare(long sequence) {
-        if (prefetcher != null) {
-            PreparedRequest ready = prefetcher.take(sequence);
-            if (ready != null) return ready;
-        }
-        return build(sequence);
+        return prefetcher != null ? prefetcher.take(sequence) : build(sequence);
     }
 
     private PreparedRequest build(long sequence) {

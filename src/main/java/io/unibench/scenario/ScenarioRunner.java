@@ -293,6 +293,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
         public Map<String, Object> finished(RunResult result) {
             // after the runner's keys (the self-check's, the server's own metrics during the level)
             Map<String, Object> extraKeys = new LinkedHashMap<>(ScenarioSpec.shapeKeys(config, s.scenario, point.plan()));
+            if (requests != null) extraKeys.putAll(requests.summaryKeys()); // synthesized prompts: the dispatcher's waits
             s.levels.add(new ScenarioResults.Level(level, result, cost.totals(), gate.waits(), levelName));
             progress.println(progressLine(s.provider, s.scenario, point.plan(), levelName, result));
             progress.flush();

@@ -78,4 +78,38 @@ class RequestFactoryTest {
             assertThat(cl100k.count(content)).as("prompt %d", seq).isEqualTo(128);
         }
     }
+
+    @Test
+    void thePointWaitsOnlyForTheFirstSecondOfItsPlanWithinTheWindow() {
+        // closed loop: the warm-up and one request per worker
+        assertThat(RequestFactory.firstBatch(new LoadPlan(64, 100_000, 0, null, 10))).isEqualTo(74);
+        // paced: a second of the rate when that is more than the concurrency
+        assertThat(RequestFactory.firstBatch(new LoadPlan(8, 100_000, 500, null, 0))).isEqualTo(500);
+        // never more than the point sends, never more than the window
+        assertThat(RequestFactory.firstBatch(new LoadPlan(64, 20, 0, null, 0))).isEqualTo(20);
+        assertThat(RequestFactory.firstBatch(new LoadPlan(100_000, 1_000_000, 0, null, 0)))
+                .isEqualTo(RequestFactory.WINDOW_REQUESTS);
+        assertThat(RequestFactory.firstBatch(LoadPlan.openLoop(100_000, 1e9, null, 0)))
+                .isEqualTo(RequestFactory.WINDOW_REQUESTS);
+    }
+
+    @Test
+    void synthesizedPromptsReportTheDispatchersWaits() throws Exception {
+        Tokenizer cl100k = Tokenizers.load("cl100k_base");
+        List<Prompt> prompts = new RandomDataset().load(new DatasetOptions(null, 0, 16, 16, 0, cl100k, true, 5), 50);
+        try (RequestFactory requests = new RequestFactory(prompts, params(8, 8), 1, "r")) {
+            List<String> lines = new ArrayList<>();
+            requests.awaitFirstBatch(new LoadPlan(4, 50, 0, null, 0), lines::add);
+            for (long seq = 0; seq < 50; seq++) requests.prepare(seq);
+            assertThat(requests.summaryKeys()).containsOnlyKeys("Preparation Waits", "Preparation Wait (s)");
+            assertThat((Long) requests.summaryKeys().get("Preparation Waits"))
+                    .isEqualTo(requests.preparationWaits().count());
+        }
+        // prompts read from a file are built when sent: nothing prepared ahead, no keys
+        try (RequestFactory requests = new RequestFactory(List.of(Prompt.ofText("a", -1, -1)), params(8, 8), 1, "r")) {
+            requests.awaitFirstBatch(new LoadPlan(4, 50, 0, null, 0), line -> { throw new AssertionError(line); });
+            assertThat(requests.summaryKeys()).isEmpty();
+            assertThat(requests.preparationWaits().count()).isZero();
+        }
+    }
 }

@@ -1,0 +1,47 @@
+package io.unibench.cli;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * A preparation step before a run's first request (loading the tokenizer, reading the dataset) that says on stderr
+ * what it is doing once it has taken {@link #AFTER_MILLIS} ms, and how long it took when it ends; silent when quick.
+ */
+final class SlowStep {
+    static final long AFTER_MILLIS = 1000;
+
+    private SlowStep() {}
+
+    /** Runs {@code step}; {@code what} names it ({@code Loading tokenizer cl100k_base}). */
+    static <T> T run(PrintWriter err, String what, Supplier<T> step) {
+        long start = System.nanoTime();
+        Object lock = new Object();
+        boolean[] state = new boolean[2]; // [0]: done, [1]: said
+        Thread watcher = Thread.ofVirtual().name("unibench-slow-step").start(() -> {
+            try {
+                Thread.sleep(AFTER_MILLIS);
+            } catch (InterruptedException e) {
+                return; // quick: nothing to say
+            }
+            synchronized (lock) {
+                if (state[0]) return;
+                state[1] = true;
+                err.println(what + " ...");
+                err.flush();
+            }
+        });
+        try {
+            return step.get();
+        } finally {
+            watcher.interrupt();
+            synchronized (lock) {
+                state[0] = true;
+                if (state[1]) {
+                    err.println(String.format(Locale.ROOT, "%s: done in %.1f s", what, (System.nanoTime() - start) / 1e9));
+                    err.flush();
+                }
+            }
+        }
+    }
+}
