@@ -100,10 +100,10 @@ final class PerfPoints implements SessionRunner.Front {
         int count = plan.number() + plan.warmup();
         // the first sweep point's prompts were loaded up front (an SLA probe's count is its own)
         boolean loadedFirst = index == 0 && spec.sla() == null;
-        List<Prompt> prompts = loadedFirst || multiTurn != null ? firstPrompts : datasets.load(offset, count);
-        if (index > 0 && multiTurn != null) multiTurn.prepare(offset, count);
-        long pointOffset = offset;
-        offset += plan.number();
+        long pointOffset = offset + point.firstRequest(); // a shard's slice of the whole point (RunSpec.slice)
+        List<Prompt> prompts = loadedFirst || multiTurn != null ? firstPrompts : datasets.load(pointOffset, point, count);
+        if (index > 0 && multiTurn != null) multiTurn.prepare(pointOffset, count);
+        offset += point.wholeNumber(); // the next point follows the whole run's, whichever shard this is
         RequestFactory requests = new RequestFactory(prompts, workload.generation(), spec.seed() + pointOffset,
                 Long.toString(System.currentTimeMillis(), 36) + "-" + index);
         Path dir = nextDir != null ? nextDir : spec.outputs().root().resolve(point.label());
