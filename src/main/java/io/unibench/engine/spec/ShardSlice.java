@@ -67,12 +67,13 @@ final class ShardSlice {
                     new RunSpec.Slice(shard.index(), shard.count(), rows));
         }
         boolean held = plan.duration() != null && plan.number() == Integer.MAX_VALUE;
+        int parallel = plan.openLoop() ? 0 : share(where, plan.parallel(), shard); // the concurrency is judged first
         int number = held ? plan.number() : (int) shard.share(atLeast(where, "sends " + plan.number() + " requests",
                 plan.number(), shard));
         long first = held ? shard.index() * ((long) Integer.MAX_VALUE / shard.count()) : shard.first(plan.number());
         double rate = plan.paced() ? shard.rate(plan.rate()) : plan.rate();
         LoadPlan mine = plan.openLoop() ? LoadPlan.openLoop(number, rate, plan.duration(), plan.warmup())
-                : new LoadPlan(share(where, plan.parallel(), shard), number, rate, plan.duration(), plan.warmup());
+                : new LoadPlan(parallel, number, rate, plan.duration(), plan.warmup());
         ArrivalShape arrivals = plan.arrivals() instanceof ArrivalShape.RampUp ramp
                 ? ArrivalShape.ramp(new ArrivalShape.Ramp(ramp.ramp().strategy(), shard.rate(ramp.ramp().startRps()),
                 shard.rate(ramp.ramp().endRps())), ramp.burstiness())
