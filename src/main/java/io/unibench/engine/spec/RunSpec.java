@@ -448,7 +448,7 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
 
                 @Override
                 public int size() {
-                    return (span.size() + stride - 1) / stride;
+                    return (int) (((long) span.size() + stride - 1) / stride); // a level's prompts may be "endless"
                 }
             };
         }

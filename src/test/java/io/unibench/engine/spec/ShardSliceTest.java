@@ -180,4 +180,23 @@ class ShardSliceTest {
         assertThat(back.shard()).isEqualTo(new Shard(2, 3));
         assertThat(RunSpecJson.read(RunSpecJson.toJson(whole), "spec.json").points().getFirst().slice()).isNull();
     }
+
+    @Test
+    void aSlicePicksItsItemsEvenOfAnEndlessList() {
+        List<Integer> endless = new java.util.AbstractList<>() {
+            @Override
+            public Integer get(int i) {
+                return i;
+            }
+
+            @Override
+            public int size() {
+                return Integer.MAX_VALUE; // a level's prompts drawn for as long as it is held
+            }
+        };
+        List<Integer> mine = new RunSpec.Slice(2, 3, 100).pick(endless);
+        assertThat(mine.subList(0, 3)).containsExactly(0, 3, 6); // the span from its first, every third
+        assertThat(mine.size()).isEqualTo((int) ((Integer.MAX_VALUE + 2L) / 3));
+        assertThat(new RunSpec.Slice(2, 3, 100).span(4)).isEqualTo(10);
+    }
 }
