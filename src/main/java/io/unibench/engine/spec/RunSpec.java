@@ -121,6 +121,14 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
             out.add(new SpecError("/sla", "an SLA search probes one target and one workload; this spec has "
                     + targets.size() + " target(s) and " + workloads.size() + " workload(s)"));
         }
+        for (int i = 0; i < points.size(); i++) {
+            boolean sliced = points.get(i).slice() != null;
+            if (sliced == shard.equals(Shard.WHOLE)) {
+                out.add(new SpecError("/points/" + i + "/slice", sliced ? "a whole run's point has no slice (/shard "
+                        + "is the whole run's)" : "shard " + shard + "'s point needs its slice: make a shard's spec with "
+                        + "perf --shard I/N --dry-run, or run the whole spec with --shard I/N"));
+            }
+        }
         if (parts && !shard.equals(Shard.WHOLE)) {
             out.add(new SpecError("/shard", shard + ": a shard's spec runs one target and one workload (its shard "
                     + "registers and ends once); this spec has " + targets.size() + " target(s) and "
