@@ -150,7 +150,7 @@ final class PerfPoints implements SessionRunner.Front {
                 ArgsFile.write(dir.resolve("benchmark_args.json"), spec.outputs().arguments(), url, point.plan(), pointOffset);
             }
             requests.awaitPrefetched(); // synthesized prompts are made before the point's clock starts
-            shards.awaitStart(stop, err); // a shard registers and waits at the start barrier
+            shards.awaitPoint(index, stop, err); // a shard registers and waits at the start barrier (each point)
         }
 
         @Override
