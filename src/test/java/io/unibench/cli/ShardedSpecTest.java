@@ -100,6 +100,31 @@ class ShardedSpecTest {
     }
 
     @Test
+    void twoShardsOfAPerfTraceReplaySendEveryRowOnceAndMergeIntoTheWhole() throws Exception {
+        Path trace = Files.write(dir.resolve("t.jsonl"), MooncakeTraceEndToEndTest.TRACE);
+        String db = dir.resolve("h.db").toString();
+        // --start-at in the past: each shard starts at once, so they can run one after the other here
+        for (int i = 0; i < 2; i++) {
+            List<String> f = flags(dir.resolve("o" + i), "--dataset", "mooncake_trace", "--dataset-path",
+                    trace.toString(), "--trace-speedup", "10", "--db", db, "--shard", i + "/2", "--run-group", "tg",
+                    "--start-at", "1000");
+            CliHarness.Run ran = perf(f.toArray(String[]::new));
+            assertThat(ran.exit()).as(ran.err()).isZero();
+            long sent;
+            try (var files = Files.walk(dir.resolve("o" + i))) {
+                Path jsonl = files.filter(p -> p.getFileName().toString().equals("requests.jsonl")).findFirst().orElseThrow();
+                sent = Files.readAllLines(jsonl).stream().filter(l -> !l.isBlank()).count();
+            }
+            assertThat(sent).as("shard %d/2 sends rows %d, %d, …", i, i, i + 2).isEqualTo(i == 0 ? 3 : 2);
+        }
+        CliHarness.Run merge = CliHarness.main("runs", "merge", "tg", "--json", "--db", db);
+        assertThat(merge.exit()).as(merge.err()).isZero();
+        JsonNode m = JSON.readTree(merge.out());
+        assertThat(m.path("partial").asBoolean()).as(merge.out()).isFalse();
+        assertThat(m.at("/points/0/summary/Total Requests").asLong()).isEqualTo(5);
+    }
+
+    @Test
     void aShardsSpecRunsWithItsRunGroupAndTheShardsMergeIntoTheWhole() throws Exception {
         String db = dir.resolve("h.db").toString();
         List<String> load = List.of("--parallel", "2", "--number", "9", "--db", db);
