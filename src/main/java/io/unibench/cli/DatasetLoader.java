@@ -32,6 +32,16 @@ final class DatasetLoader {
         }
     }
 
+    /**
+     * The prompts of {@code point}'s {@code count} requests from dataset index {@code offset} (its first): a whole
+     * point's or a shard's block, consecutive; a shard's dealt trace rows, every N-th ({@link RunSpec.Slice#pick}).
+     */
+    List<Prompt> load(long offset, RunSpec.Point point, int count) {
+        RunSpec.Slice slice = point.slice();
+        if (slice == null || slice.stride() == 1) return load(offset, count);
+        return slice.pick(load(offset, (int) slice.span(count)));
+    }
+
     List<Prompt> load(long offset, int count) {
         DatasetOptions opts = new DatasetOptions(workload.datasetPath(), offset, workload.minPromptLength(),
                 workload.maxPromptLength(), workload.options().prefixLength(), tokenizer, chatMessages, seed);

@@ -124,7 +124,8 @@ final class MultiTurnPerf {
         Tokenizer tokenizer = userTokenizer == null && AgenticFlags.synthesizes(dataset.name())
                 ? Tokenizers.defaultTokenizer() : userTokenizer;
         MultiTurnPerf perf = new MultiTurnPerf(spec, c, tokenizer, userTokenizer, dataset, mode, args);
-        perf.prepare(w.options().offset(), firstCount);
+        // a shard's first point starts at its slice of the whole point's conversations (RunSpec.slice)
+        perf.prepare(w.options().offset() + (spec.sla() != null ? 0 : spec.points().getFirst().firstRequest()), firstCount);
         return perf;
     }
 

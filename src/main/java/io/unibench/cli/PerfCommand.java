@@ -74,7 +74,7 @@ public final class PerfCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         evalscopeOnly.check(err);
-        shards = ShardRun.prepare(options, environment); // this shard's slice, written into the options
+        shards = ShardRun.prepare(options, environment); // --shard's flags; the spec is sliced below
         PerfSettings s = PerfSettings.resolve(options, environment);
         Double maxErrorRate = RunVerdict.checkedLimit(options.maxErrorRate, "--max-error-rate");
         if (options.serverTokenize < 0) {
@@ -83,7 +83,7 @@ public final class PerfCommand implements Callable<Integer> {
         MultiTurnPerf.checkFlags(options, err);
         TlsOptions tls = PerfSettings.tls(options, s.embeddedSimulator());
         cancel.policy(s.seed()); // checks --cancel-rate and --cancel-after-ms
-        RunSpec described = spec(s, tls, outputRoot(s));
+        RunSpec described = shards.slice(spec(s, tls, outputRoot(s))); // this shard's slice: RunSpec.slice
         PerfRun.check(described, "perf");
         if (dryRun) {
             out.println(RunSpecJson.toJson(described));
@@ -100,7 +100,7 @@ public final class PerfCommand implements Callable<Integer> {
     private RunSpec spec(PerfSettings s, TlsOptions tls, Path root) {
         RunSpec.Cancels cancels = cancel.rate == null ? null
                 : new RunSpec.Cancels(cancel.rate, cancel.afterMs == null ? null : Duration.ofMillis(cancel.afterMs));
-        return s.spec(options, s.url(), tls, root.getFileName().toString(), root, environment, shards.shard(), cancels);
+        return s.spec(options, s.url(), tls, root.getFileName().toString(), root, environment, io.unibench.engine.Shard.WHOLE, cancels);
     }
 
     private Path outputRoot(PerfSettings s) {

@@ -102,10 +102,10 @@ final class PerfPoints implements SessionRunner.Front {
         int count = plan.number() + plan.warmup();
         // the first sweep point's prompts were loaded up front (an SLA probe's count is its own)
         boolean loadedFirst = index == 0 && spec.sla() == null;
-        List<Prompt> prompts = loadedFirst || multiTurn != null ? firstPrompts : datasets.load(offset, count);
-        if (index > 0 && multiTurn != null) multiTurn.prepare(offset, count);
-        long pointOffset = offset;
-        offset += plan.number();
+        long pointOffset = offset + point.firstRequest(); // a shard's slice of the whole point (RunSpec.slice)
+        List<Prompt> prompts = loadedFirst || multiTurn != null ? firstPrompts : datasets.load(pointOffset, point, count);
+        if (index > 0 && multiTurn != null) multiTurn.prepare(pointOffset, count);
+        offset += point.wholeNumber(); // the next point follows the whole run's, whichever shard this is
         RequestFactory requests = new RequestFactory(prompts, workload.generation(), spec.seed() + pointOffset,
                 Long.toString(System.currentTimeMillis(), 36) + "-" + index);
         Path dir = nextDir != null ? nextDir : spec.outputs().root().resolve(point.label());
@@ -155,7 +155,7 @@ final class PerfPoints implements SessionRunner.Front {
             // synthesized prompts: the first second of the plan is made before the point's clock starts, the rest
             // streamed ahead of the dispatcher
             requests.awaitFirstBatch(point.plan(), line -> err.println(line), stop::isStopped);
-            shards.awaitStart(stop, err); // a shard registers and waits at the start barrier
+            shards.awaitPoint(index, stop, err); // a shard registers and waits at the start barrier (each point)
         }
 
         @Override

@@ -113,11 +113,10 @@ final class PerfRun {
 
     /** What {@link #run} refuses in a spec before anything starts (one line, naming the spec's field). */
     static void check(RunSpec spec, String where) {
-        List<io.unibench.engine.spec.SpecError> unrunnable = spec.unrunnable().stream()
-                .filter(e -> !e.path().equals("/shard")).toList(); // perf --shard's own spec is a shard's
-        if (!unrunnable.isEmpty()) {
-            var e = unrunnable.getFirst(); // the count of targets and workloads says where it is
-            throw new BadInputException(where + ": " + (e.path().equals("/points") ? e.line() : e.message()));
+        List<io.unibench.engine.spec.SpecError> unrunnable = spec.unrunnable();
+        if (!unrunnable.isEmpty()) throw new BadInputException(where + ": " + unrunnable.getFirst().line());
+        if (spec.targets().size() != 1 || spec.workloads().size() != 1) {
+            throw new IllegalArgumentException("one target and one workload per run: SpecParts splits the others");
         }
         RunSpec.Workload w = spec.workloads().getFirst();
         if (w.options().tokenizePrompt() && w.options().tokenizerPath() == null
@@ -152,7 +151,9 @@ final class PerfRun {
         }
         List<Prompt> firstPrompts = multiTurn != null ? MultiTurnPerf.PROBE_ONLY
                 : SlowStep.run(err, "Loading dataset " + (w.prompt() != null ? "(--prompt)" : w.dataset()),
-                        () -> datasets.load(w.options().offset(), firstCount));
+                        () -> spec.sla() != null ? datasets.load(w.options().offset(), firstCount)
+                                : datasets.load(w.options().offset() + spec.points().getFirst().firstRequest(),
+                                        spec.points().getFirst(), firstCount));
         Path root = spec.outputs().root();
         try {
             Files.createDirectories(root);

@@ -252,39 +252,52 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * A spec file: run as {@code perf} runs its spec. Its outputs and shard are the spec's, so the flags that would
-     * set them are refused; {@code --no-db}, {@code --db} and {@code --tag} override its history.
+     * A spec file: run as {@code perf} runs its spec. Its outputs are the spec's, so the flags that would set them are
+     * refused; {@code --no-db}, {@code --db} and {@code --tag} override its history. {@code --shard I/N --run-group G}
+     * runs shard I of the whole spec (sliced as {@code perf --shard} slices), and a spec that is already a shard's
+     * ({@code /shard}) runs with {@code --run-group G} ({@link ShardRun#forSpec}).
      */
     private int runSpec(RunSpec file, PrintWriter out, PrintWriter err) throws Exception {
         String where = config.toString();
         var parsed = spec.commandLine().getParseResult();
-        for (String flag : List.of("--outputs-dir", "--no-timestamp", "--report", "--shard", "--run-group")) {
+        for (String flag : List.of("--outputs-dir", "--no-timestamp", "--report")) {
             if (parsed.hasMatchedOption(flag)) {
-                throw new BadInputException(flag + ": " + where + " is a run spec, whose outputs and shard are its "
-                        + "own (/outputs, /shard)");
+                throw new BadInputException(flag + ": " + where + " is a run spec, whose outputs are its own (/outputs)");
             }
         }
         RunSpec.History h = file.history();
-        RunSpec run = file.withHistory(new RunSpec.History(h.enabled() && !history.noDb,
-                history.store.db != null ? history.store.db : h.db(), history.tags.isEmpty() ? h.tags() : history.tags));
-        run.unrunnable().stream().filter(e -> e.path().equals("/shard")).findFirst().ifPresent(e -> {
-            throw new BadInputException(where + ": " + e.line());
-        });
-        PerfRun.check(run, where);
+        ShardRun[] shards = {ShardRun.NONE};
+        RunSpec run = ShardRun.forSpec(shard, file.withHistory(new RunSpec.History(h.enabled() && !history.noDb,
+                history.store.db != null ? history.store.db : h.db(), history.tags.isEmpty() ? h.tags() : history.tags)),
+                environment, where, shards);
+        List<RunSpec> parts = SpecParts.of(run); // each target × workload, one after another
+        for (RunSpec part : parts) PerfRun.check(part, where);
         if (checkOnly) {
             out.println(where + ": valid run spec (" + (run.sla() != null ? "an SLA search"
-                    : run.points().size() + " point(s)") + ")");
+                    : run.points().size() + " point(s)") + (parts.size() > 1 ? " in " + parts.size() + " target × "
+                    + "workload runs" : "") + ")");
             return 0;
         }
         if (dryRun) {
             out.println(RunSpecJson.toJson(run));
             return 0;
         }
-        PerfRun perf = new PerfRun(new PerfRun.Process(environment, installSignalHandler, false, !noClientWarmup,
-                serverMetrics, maxErrorRate, ShardRun.NONE,
-                e -> BadInputException.io(where + ": /outputs/root", run.outputs().root(), e), null),
-                new io.unibench.engine.StopSignal());
-        return perf.run(run, out, err);
+        int exit = 0;
+        for (RunSpec part : parts) {
+            if (parts.size() > 1) {
+                err.println("Run " + part.targets().getFirst().name() + " × " + part.workloads().getFirst().name()
+                        + ": " + part.points().size() + " point(s) into " + part.outputs().root());
+            }
+            PerfRun perf = new PerfRun(new PerfRun.Process(environment, installSignalHandler, false, !noClientWarmup,
+                    serverMetrics, maxErrorRate, shards[0],
+                    e -> BadInputException.io(where + ": /outputs/root", part.outputs().root(), e), null),
+                    new io.unibench.engine.StopSignal());
+            int code = perf.run(part, out, err);
+            if (exit == 0) exit = code;
+            // a stop (Ctrl-C, a budget) or a failure ends the run; an error gate's 3 lets the next part run
+            if (perf.stopped() || perf.failure() != null) break;
+        }
+        return exit;
     }
 
     /** {@code scenario_report.html}: each provider's stored run drawn as the platform's run page draws it. */

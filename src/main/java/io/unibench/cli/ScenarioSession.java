@@ -67,8 +67,7 @@ final class ScenarioSession {
                 session = new SessionRunner(spec, env, false, stop, events, store, err).observe(wiring.server())
                         .maxErrorRate(bench.maxErrorRatePercent());
                 wiring.started().accept(session);
-                return new ScenarioRunner(bench, spec, stop, err, wiring.shard(),
-                        point -> wiring.levels().await(point, stop)).run(session);
+                return new ScenarioRunner(bench, spec, stop, err, point -> wiring.levels().await(point, stop)).run(session);
             } finally { // closing the hub above delivered every event first
                 store.close(session == null || session.stopped()); // also a run that failed before its target ended
             }

@@ -4,6 +4,7 @@ import io.unibench.BadInputException;
 import io.unibench.engine.Shard;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.selfcheck.SelfCheckReport;
+import io.unibench.engine.spec.RunSpec;
 import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.ScenarioSpec;
 import io.unibench.store.ClockOffset;
@@ -25,16 +26,16 @@ import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 
 /**
- * One shard of a sharded {@code perf} run ({@code --shard I/N --run-group G}), hooked into {@code perf} at three
- * moments: {@link #prepare} before the options are resolved (the slice: this shard's share of {@code --number},
- * {@code --parallel}, {@code --rate} and the dataset, written back into the options so the rest of {@code perf}
- * runs a plain smaller benchmark), {@link #awaitStart} just before the point's clock starts (register in the run
- * history with the clock offset against the database, then the start barrier), and {@link #finish} (status and
- * self-check verdict). {@code unibench runs merge G} turns the group back into one run. Not thread-safe: the
- * command's main thread calls it.
+ * One shard of a sharded run ({@code --shard I/N --run-group G}) of {@code perf}, {@code run --config F} or
+ * {@code run SPEC}: the flags checked ({@link #of}), the whole run's spec sliced by the engine's one function
+ * ({@link #slice}: {@link RunSpec#slice}, the same slice and the same refusals for every front end), then hooked in at
+ * two moments: {@link #awaitStart} just before the first point's clock starts (register in the run history with the
+ * clock offset against the database, then the start barrier; {@link #awaitPoint} before each later level of a
+ * scenario file) and {@link #finish} (status and self-check verdict). {@code unibench runs merge G} turns the group
+ * back into one run. Not thread-safe: the command's main thread calls it.
  */
 final class ShardRun {
-    static final ShardRun NONE = new ShardRun(null, null, null, null, 0, 0, null);
+    static final ShardRun NONE = new ShardRun(null, null, null, null, 0, ShardRun::wallMicros);
     private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
     /** How often a shard waiting at the barrier counts its group's registrations. */
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -43,88 +44,112 @@ final class ShardRun {
     private final String group;
     private final Long startAt;
     private final StoreLocation location;
-    private final long firstIndex;
+    private long firstIndex; // the dataset index, among the whole first point's, of this shard's first request
     private final double waitSeconds;
     private final LongSupplier localMicros;
     private ShardRegistry registry; // open from awaitStart to finish
     private boolean registered; // this process holds the group's row of its index
     private int absent; // shards that did not reach a level within --shard-wait: later levels do not wait for them
 
-    private ShardRun(Shard shard, String group, Long startAt, StoreLocation location, long firstIndex,
-                     double waitSeconds, LongSupplier localMicros) {
+    private ShardRun(Shard shard, String group, Long startAt, StoreLocation location, double waitSeconds,
+                     LongSupplier localMicros) {
         this.shard = shard;
         this.group = group;
         this.startAt = startAt;
         this.location = location;
-        this.firstIndex = firstIndex;
         this.waitSeconds = waitSeconds;
         this.localMicros = localMicros;
     }
 
-    /**
-     * Checks the shard flags and rewrites {@code o} to this shard's slice; {@link #NONE} without {@code --shard}.
-     * Bad input (one line naming the flag): a missing group, {@code --no-db}, a sweep, fewer items than shards.
-     */
+    /** {@code perf}'s shard flags, checked; {@link #NONE} without {@code --shard}. */
     static ShardRun prepare(PerfOptions o, Map<String, String> env) {
         return prepare(o, env, ShardRun::wallMicros);
     }
 
     static ShardRun prepare(PerfOptions o, Map<String, String> env, LongSupplier localMicros) {
-        ShardOptions f = o.shard;
-        Shard shard = checked(f, o.history);
+        return of(o.shard, o.history, env, localMicros);
+    }
+
+    /**
+     * The shard flags, checked (bad input, one line naming the flag: a missing or bad group, {@code --no-db}, a bad
+     * {@code --start-at} or {@code --shard-wait}); {@link #NONE} without {@code --shard}. What the run's spec allows
+     * is the engine's to say, when {@link #slice} slices it.
+     */
+    static ShardRun of(ShardOptions f, HistoryOptions history, Map<String, String> env) {
+        return of(f, history, env, ShardRun::wallMicros);
+    }
+
+    private static ShardRun of(ShardOptions f, HistoryOptions history, Map<String, String> env, LongSupplier localMicros) {
+        Shard shard = checked(f, history);
         if (shard == null) return NONE;
-        if (LoadShapeOptions.replaysTrace(o)) {
-            // a contiguous block of rows, each shard's replayed from its barrier: the group would send the trace N× fast
-            throw new BadInputException("--shard with --dataset mooncake_trace: each shard would replay its block of "
-                    + "the trace from the trace's start, N times too fast; shard a trace with run --config F --shard "
-                    + "I/N (a mooncake_trace scenario, whose rows are dealt to the shards at their recorded times)");
-        }
-        int number = single("--number", o.number, null);
-        long first = shard.first(number);
-        o.number = List.of(share("--number", shard, number));
-        if (!o.openLoop) {
-            o.parallel = List.of(share("--parallel", shard, single("--parallel", o.parallel, 1)));
-        }
-        if (o.rate != null) {
-            double rate = single("--rate", o.rate);
-            if (rate > 0) o.rate = List.of(shard.rate(rate));
-        }
-        o.datasetOffset += first; // a contiguous block of the dataset: no prompt or conversation in two shards
-        return new ShardRun(shard, f.runGroup, f.startAt, StoreLocation.resolve(o.history.store.db, env), first,
+        return new ShardRun(shard, f.runGroup, f.startAt, StoreLocation.resolve(history.store.db, env),
                 f.shardWaitSeconds, localMicros);
     }
 
     /**
-     * A shard of {@code unibench run --config F}: the flags checked as {@code perf}'s, and every level of the file
-     * able to be split ({@link ScenarioSpec#of} slices each level; this only refuses what cannot be): a concurrency
-     * level, a level's request count, {@code request_rate.max_concurrency} or a trace's rows below N, and
-     * {@code sla_auto_tune} (one search). {@link #NONE} without {@code --shard}.
+     * A shard of {@code unibench run --config F}: the flags checked as {@code perf}'s, and the file's whole spec
+     * sliced now (against the providers as described, before any simulator starts), so what cannot be sliced is
+     * refused before anything runs, with the engine's message. {@link #NONE} without {@code --shard}.
      */
     static ShardRun forScenario(ShardOptions f, HistoryOptions history, BenchConfig bench, Map<String, String> env) {
-        Shard shard = checked(f, history);
-        if (shard == null) return NONE;
-        BenchConfig.Loads loads = bench.loads();
-        if (loads.sla() != null) throw new BadInputException("--shard " + shard + ": " + bench.file() + ": "
-                + ScenarioSpec.SLA_UNSHARDED);
-        BenchConfig.RequestRate rr = loads.requestRate();
-        if (rr == null && bench.scenarios().stream().anyMatch(s -> !loads.traces().containsKey(s.name()))) {
-            for (int level : bench.concurrency().levels()) share(bench.file() + ": concurrency level", shard, level);
+        ShardRun run = of(f, history, env);
+        if (run.shard != null) {
+            run.firstIndex = firstIndex(ScenarioSpec.of(bench, ScenarioTargets.described(bench),
+                    java.nio.file.Path.of("."), new RunSpec.History(false, null, List.of()), run.shard));
         }
-        long first = -1;
-        for (int i = 0; i < bench.scenarios().size(); i++) {
-            BenchConfig.Scenario s = bench.scenarios().get(i);
-            BenchConfig.TraceReplay trace = loads.traces().get(s.name());
-            if (trace == null && rr == null && bench.concurrency().holdSeconds() != null) continue; // held by time
-            int total = trace != null ? trace.count() : ScenarioSpec.perLevel(bench, i);
-            share(bench.file() + ": " + (trace != null ? "rows replayed" : "requests per level") + " of scenario '"
-                    + s.name() + "'", shard, total);
-            if (first < 0) first = trace != null ? shard.dealt(0) : shard.first(total);
+        return run;
+    }
+
+    /**
+     * A shard of {@code unibench run SPEC} ({@code run} the spec with its history as the flags override it): a whole
+     * spec with {@code --shard I/N} is sliced as {@code perf --shard} slices its own; a spec that already is a
+     * shard's ({@code /shard}, e.g. {@code perf --shard I/N --dry-run}'s) runs as that shard and needs only
+     * {@code --run-group G} (a different {@code --shard} is refused). The shards meet in the spec's run history.
+     * Returns the spec to run; {@code shards[0]} gets the shard's hooks ({@link #NONE} for a whole run).
+     */
+    static RunSpec forSpec(ShardOptions f, RunSpec run, Map<String, String> env, String where, ShardRun[] shards) {
+        ShardOptions mine = f;
+        if (!run.shard().equals(Shard.WHOLE)) {
+            if (f.shard != null && !Shard.parse("--shard", f.shard).equals(run.shard())) {
+                throw new BadInputException("--shard " + f.shard + ": " + where + " is already shard " + run.shard()
+                        + " (/shard); drop --shard, or give the whole run's spec");
+            }
+            if (f.runGroup == null) {
+                throw new BadInputException(where + ": /shard " + run.shard() + " is one shard of a run group: give "
+                        + "--run-group G (every shard the same G and run history), whose start barrier it waits at");
+            }
+            mine = new ShardOptions();
+            mine.shard = run.shard().toString();
+            mine.runGroup = f.runGroup;
+            mine.startAt = f.startAt;
+            mine.shardWaitSeconds = f.shardWaitSeconds;
         }
-        if (rr != null && rr.maxConcurrency() != null) {
-            share(bench.file() + ": request_rate.max_concurrency", shard, rr.maxConcurrency());
+        HistoryOptions history = new HistoryOptions();
+        history.noDb = !run.history().enabled();
+        history.store.db = run.history().db();
+        shards[0] = of(mine, history, env);
+        if (!run.shard().equals(Shard.WHOLE)) {
+            shards[0].firstIndex = firstIndex(run);
+            return run;
         }
-        return new ShardRun(shard, f.runGroup, f.startAt, StoreLocation.resolve(history.store.db, env), Math.max(0, first),
-                f.shardWaitSeconds, ShardRun::wallMicros);
+        return shards[0].slice(run);
+    }
+
+    /**
+     * This shard's slice of {@code whole} ({@link RunSpec#slice}); {@code whole} itself when not sharded. Bad input,
+     * one line naming {@code --shard}, for what cannot be sliced — the same for every front end.
+     */
+    RunSpec slice(RunSpec whole) {
+        if (shard == null) return whole;
+        RunSpec mine = whole.slice(shard);
+        firstIndex = firstIndex(mine);
+        return mine;
+    }
+
+    /** The first counted point's first request index (a level held by time has none to give; 0 when all are). */
+    private static long firstIndex(RunSpec sliced) {
+        return sliced.points().stream().filter(p -> p.slice() != null && p.slice().of() != Integer.MAX_VALUE)
+                .mapToLong(RunSpec.Point::firstRequest).findFirst().orElse(0);
     }
 
     /** The shard of the flags, checked (bad input naming the flag); null without {@code --shard}. */
@@ -154,33 +179,6 @@ final class ShardRun {
     /** This process's slice: {@link Shard#WHOLE} when not sharded. */
     Shard shard() {
         return shard == null ? Shard.WHOLE : shard;
-    }
-
-    private static int single(String flag, List<Integer> values, Integer absent) {
-        if (values == null) {
-            if (absent != null) return absent;
-            throw new BadInputException("--shard needs " + flag + ": the run's total, which the shards divide");
-        }
-        if (values.size() != 1) {
-            throw new BadInputException(flag + " " + values + ": a sharded run has one sweep point; run one group per point");
-        }
-        return values.getFirst();
-    }
-
-    private static double single(String flag, List<Double> values) {
-        if (values.size() != 1) {
-            throw new BadInputException(flag + " " + values + ": a sharded run has one sweep point; run one group per point");
-        }
-        return values.getFirst();
-    }
-
-    private static int share(String flag, Shard shard, int total) {
-        // judged on the total, not on this shard's share: every shard of the group refuses the same spec
-        if (total < shard.count()) {
-            throw new BadInputException(flag + " " + total + ": fewer than the " + shard.count() + " shards; "
-                    + "each shard needs at least 1");
-        }
-        return (int) shard.share(total);
     }
 
     boolean sharded() {

@@ -14,7 +14,6 @@ import io.unibench.engine.RequestFactory;
 import io.unibench.engine.RequestHooks;
 import io.unibench.engine.RunOutcome;
 import io.unibench.engine.SessionRunner;
-import io.unibench.engine.Shard;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.RecordSink;
@@ -53,7 +52,6 @@ public final class ScenarioRunner implements SessionRunner.Front {
     private final RunSpec spec;
     private final StopSignal stop;
     private final PrintWriter progress;
-    private final Shard shard; // run --shard I/N: this process's slice of every level
     private final LevelStart levelStart;
     private final Tokenizer tokenizer = Tokenizers.defaultTokenizer();
     private final RecordFactory records = new RecordFactory(tokenizer, false);
@@ -67,21 +65,21 @@ public final class ScenarioRunner implements SessionRunner.Front {
      * @param progress where one line per finished level goes
      */
     public ScenarioRunner(BenchConfig config, RunSpec spec, StopSignal stop, PrintWriter progress) {
-        this(config, spec, stop, progress, Shard.WHOLE, point -> { });
+        this(config, spec, stop, progress, point -> { });
     }
 
     /**
-     * A shard's runner ({@code run --shard I/N}, {@code spec} from {@link ScenarioSpec#of} with the same shard): each
-     * level sends its block of the level's prompts or conversations (no request index in two shards), under its
-     * share of {@code rate_limit}, and starts when {@code levelStart} lets it (the shards' start barrier).
+     * A runner whose levels start when {@code levelStart} lets them (a shard's start barrier). A shard's spec
+     * ({@code run --shard I/N}: {@link ScenarioSpec#of} with the shard, sliced by {@link RunSpec#slice}) has each
+     * level send its {@link RunSpec.Slice} of the level's prompts or conversations (no request index in two shards),
+     * under its share of {@code rate_limit}.
      */
-    public ScenarioRunner(BenchConfig config, RunSpec spec, StopSignal stop, PrintWriter progress, Shard shard,
+    public ScenarioRunner(BenchConfig config, RunSpec spec, StopSignal stop, PrintWriter progress,
                           LevelStart levelStart) {
         this.config = config;
         this.spec = spec;
         this.stop = stop;
         this.progress = progress;
-        this.shard = shard;
         this.levelStart = levelStart;
     }
 
@@ -124,7 +122,7 @@ public final class ScenarioRunner implements SessionRunner.Front {
 
     @Override
     public void targetStarted(int target, LlmClient client) {
-        gate = StartGate.of(config, stop, shard);
+        gate = StartGate.of(config, stop, spec.shard());
     }
 
     @Override
@@ -254,18 +252,19 @@ public final class ScenarioRunner implements SessionRunner.Front {
             // what the point sends is the spec's: its workload's parameters, to its target's model
             var params = spec.workload(point).generation().withModel(spec.target(point).model());
             int perLevel = ScenarioSpec.perLevel(config.concurrency(), config.loads(), s.scenario);
-            boolean trace = config.loads().traces().containsKey(s.scenario.name());
-            int first = trace ? shard.index() : firstIndex(perLevel);
+            RunSpec.Slice slice = point.slice(); // a shard's requests of the level (RunSpec.slice); null: all of them
+            int first = (int) point.firstRequest();
             long seed = s.seed + li + first; // a shard's arrivals and draws differ from the others'
             if (spec.workload(point).multiTurn()) {
                 MultiTurnPlan mt = new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null);
-                ConversationPool pool = new ConversationPool(from(s.prompts.conversationsForLevel(li, perLevel), first));
+                var conversations = from(s.prompts.conversationsForLevel(li, perLevel), first);
+                ConversationPool pool = new ConversationPool(slice != null ? slice.pick(conversations) : conversations);
                 ConversationRequests requests = new ConversationRequests(params, seed, tag);
                 return new MultiTurnRunner(retrying(client, seed), io.unibench.engine.Clock.system(stop), records, stop,
                         null, s.hooks, null).run(mt, pool, requests, sinks, seed);
             }
             List<Prompt> prompts = s.prompts.forLevel(li);
-            requests = new RequestFactory(trace ? dealt(prompts) : from(prompts, first), params, seed, tag);
+            requests = new RequestFactory(slice != null ? slice.pick(from(prompts, first)) : prompts, params, seed, tag);
             return new BenchmarkRunner(retrying(client, seed), records, stop, s.hooks,
                     io.unibench.engine.Clock.system(stop)).run(plan, requests, sinks, seed);
         }
@@ -273,15 +272,6 @@ public final class ScenarioRunner implements SessionRunner.Front {
         /** The client as the runners send through it: refusals sent again as the spec's {@code retry} says. */
         private io.unibench.engine.Sender retrying(LlmClient client, long seed) {
             return io.unibench.engine.Retrier.around(client::send, spec.limits().retry(), seed, stop);
-        }
-
-        /**
-         * The level's index of this shard's first request: its block of a counted level (the whole file: 0); of a
-         * level held by time, the start of its 1/N of the index range, so no two shards send the same index.
-         */
-        private int firstIndex(int perLevel) {
-            if (point.plan().duration() == null) return (int) shard.first(perLevel);
-            return (int) (shard.index() * ((long) Integer.MAX_VALUE / shard.count()));
         }
 
         @Override
@@ -328,22 +318,6 @@ public final class ScenarioRunner implements SessionRunner.Front {
     /** The requests (conversations) of a level from index {@code first} on: the engine's sequence 0 is {@code first}. */
     private static <T> List<T> from(List<T> items, int first) {
         return first == 0 ? items : items.subList(first, items.size());
-    }
-
-    /** A trace's rows this shard replays, in order: rows I, I + N, … ({@link Shard#dealt}); all of them unsharded. */
-    private <T> List<T> dealt(List<T> rows) {
-        if (shard.equals(Shard.WHOLE)) return rows;
-        return new java.util.AbstractList<>() {
-            @Override
-            public T get(int j) {
-                return rows.get((int) shard.dealt(j));
-            }
-
-            @Override
-            public int size() {
-                return (int) Math.min(Integer.MAX_VALUE, ((long) rows.size() - shard.index() + shard.count() - 1) / shard.count());
-            }
-        };
     }
 
     static String safe(String name) {

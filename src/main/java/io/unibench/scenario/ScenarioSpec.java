@@ -24,9 +24,8 @@ import java.util.Map;
  * the levels of one series. With {@code sla_auto_tune} there are no fixed points: the search chooses each probe.
  */
 public final class ScenarioSpec {
-    /** Why a file with sla_auto_tune runs in one process. */
-    public static final String SLA_UNSHARDED = "sla_auto_tune cannot be sharded: its search chooses each probe from "
-            + "the last probe's result, which one process must judge; run the file without --shard";
+    /** Why a file with sla_auto_tune runs in one process: the engine's reason, the same for every front end. */
+    public static final String SLA_UNSHARDED = RunSpec.SLA_UNSHARDED;
 
     private ScenarioSpec() {}
 
@@ -125,15 +124,23 @@ public final class ScenarioSpec {
     }
 
     /**
-     * The file as shard {@code shard} of a sharded run ({@code run --shard I/N}) runs it: every level its share of
-     * the level's concurrency and of its requests (a held level keeps its hold time), a request_rate level λ/N (as
-     * {@code perf --shard} splits {@code --rate}: the shards' seeds differ, so their arrivals are independent), a
-     * trace its dealt rows at their recorded times ({@link Shard#dealt}); {@link ScenarioRunner} gives it its block
-     * of each level's prompts and conversations (a trace's dealt rows) and its share of {@code rate_limit}. Levels
-     * keep the file's names ({@code rate_R} of the whole λ), so the merge lines the shards' levels up.
+     * The file as shard {@code shard} of a sharded run ({@code run --shard I/N}) runs it: the whole file's spec sliced
+     * by the engine ({@link RunSpec#slice}, as {@code perf --shard} slices its own): every level its share of the
+     * level's concurrency and of its requests (a held level keeps its hold time), a request_rate level λ/N, a trace
+     * its dealt rows at their recorded times. {@link ScenarioRunner} sends each level's {@link RunSpec.Slice} of its
+     * prompts and conversations. Levels named by their concurrency are named by the shard's share; a rate level or
+     * a trace keeps the file's name ({@code rate_R} of the whole λ).
      */
     public static RunSpec of(BenchConfig config, Map<String, String> endpoints, Path root, RunSpec.History history,
                              Shard shard) {
+        // the file's search is run by ScenarioSla beside the spec, not as its sla: refused here with the engine's reason
+        if (!shard.equals(Shard.WHOLE) && config.loads().sla() != null) {
+            throw new BadInputException("--shard " + shard + ": " + SLA_UNSHARDED);
+        }
+        return whole(config, endpoints, root, history).slice(shard);
+    }
+
+    private static RunSpec whole(BenchConfig config, Map<String, String> endpoints, Path root, RunSpec.History history) {
         List<RunSpec.Target> targets = new ArrayList<>();
         for (BenchConfig.Provider p : config.providers()) targets.add(target(config, p, endpoints.get(p.name())));
         List<RunSpec.Workload> workloads = new ArrayList<>();
@@ -144,17 +151,14 @@ public final class ScenarioSpec {
                     s.prompt(), s.minPromptLength(), s.maxPromptLength(),
                     config.generation().params(firstModel, s.stream(), s.maxTokens())));
         }
-        if (!shard.equals(Shard.WHOLE) && config.loads().sla() != null) {
-            throw new BadInputException("--shard " + shard + ": " + SLA_UNSHARDED);
-        }
         List<RunSpec.Point> points = new ArrayList<>();
         for (int p = 0; p < config.providers().size(); p++) {
             for (int s = 0; s < config.scenarios().size(); s++) {
                 // a search chooses its probes
-                if (config.loads().sla() == null) points.addAll(levels(config, p, s, shard));
+                if (config.loads().sla() == null) points.addAll(levels(config, p, s));
             }
         }
-        return new RunSpec(config.name(), targets, workloads, points, null, shard, config.goodput(), null,
+        return new RunSpec(config.name(), targets, workloads, points, null, Shard.WHOLE, config.goodput(), null,
                 new RunSpec.Outputs(root),
                 history, config.seed(), config.limits());
     }
@@ -175,14 +179,14 @@ public final class ScenarioSpec {
      * The levels of one provider × scenario, in order: a trace's replay, the request rates (open loop, their
      * arrivals shaped by burstiness or the ramp), or the concurrency levels (closed loop).
      */
-    private static List<RunSpec.Point> levels(BenchConfig config, int p, int s, Shard shard) {
+    private static List<RunSpec.Point> levels(BenchConfig config, int p, int s) {
         BenchConfig.Provider provider = config.providers().get(p);
         BenchConfig.Scenario scenario = config.scenarios().get(s);
         BenchConfig.Loads loads = config.loads();
         List<RunSpec.Point> points = new ArrayList<>();
         BenchConfig.TraceReplay trace = loads.traces().get(scenario.name());
         if (trace != null) {
-            points.add(new RunSpec.Point(label(provider, scenario, "trace"), p, s, replay(trace, shard), Duration.ZERO));
+            points.add(new RunSpec.Point(label(provider, scenario, "trace"), p, s, replay(trace), Duration.ZERO));
             return points;
         }
         Duration pause = Duration.ofNanos((long) (config.sleepBetweenLevelsSec() * 1e9));
@@ -190,13 +194,12 @@ public final class ScenarioSpec {
         int number = perLevel(config.concurrency(), loads, scenario);
         if (rr != null) {
             double b = rr.burstiness() == null ? 1 : rr.burstiness();
-            int share = (int) shard.share(number);
             ArrivalShape.Ramp ramp = rr.ramp() == null ? null : new ArrivalShape.Ramp(rr.ramp().strategy(),
-                    shard.rate(rr.ramp().startRps()), shard.rate(rr.ramp().endRps()));
+                    rr.ramp().startRps(), rr.ramp().endRps());
             for (int li = 0; li < rr.levels().size(); li++) {
-                double rate = shard.rate(rr.levels().get(li));
-                LoadPlan plan = rr.maxConcurrency() == null ? LoadPlan.openLoop(share, rate, null, 0)
-                        : new LoadPlan((int) shard.share(rr.maxConcurrency()), share, rate, null, 0);
+                double rate = rr.levels().get(li);
+                LoadPlan plan = rr.maxConcurrency() == null ? LoadPlan.openLoop(number, rate, null, 0)
+                        : new LoadPlan(rr.maxConcurrency(), number, rate, null, 0);
                 plan = ramp != null ? plan.withArrivals(ArrivalShape.ramp(ramp, b))
                         : rr.burstiness() != null ? plan.withArrivals(ArrivalShape.gamma(b)) : plan;
                 String name = rr.ramp() != null ? "ramp_" + rr.ramp().strategy() + "_" + LoadsSection.plain(
@@ -211,27 +214,18 @@ public final class ScenarioSpec {
         Duration hold = config.concurrency().holdSeconds() == null ? null
                 : Duration.ofNanos((long) (config.concurrency().holdSeconds() * 1e9));
         for (int li = 0; li < levels.size(); li++) {
-            int level = (int) shard.share(levels.get(li)); // a shard's share of the level and of its requests
+            int level = levels.get(li);
             points.add(new RunSpec.Point(label(provider, scenario, level), p, s,
-                    new LoadPlan(level, hold != null ? Integer.MAX_VALUE : (int) shard.share(number), 0, hold, 0),
+                    new LoadPlan(level, hold != null ? Integer.MAX_VALUE : number, 0, hold, 0),
                     li + 1 < levels.size() ? pause : Duration.ZERO));
         }
         return points;
     }
 
-    /**
-     * A trace's replay: all of its rows at their times, or shard I's dealt rows (I, I + N, …) at theirs, so the N
-     * shards together send every row once at its recorded time; the level's rate is the shard's share of the mean.
-     */
-    private static LoadPlan replay(BenchConfig.TraceReplay trace, Shard shard) {
-        if (shard.equals(Shard.WHOLE)) {
-            return LoadPlan.openLoop(trace.count(), trace.rate(), null, 0)
-                    .withArrivals(ArrivalShape.recorded(trace.offsetsNanos()));
-        }
-        long[] times = new long[(int) shard.share(trace.count())];
-        for (int j = 0; j < times.length; j++) times[j] = trace.offsetsNanos()[(int) shard.dealt(j)];
-        return LoadPlan.openLoop(times.length, shard.rate(trace.rate()), null, 0)
-                .withArrivals(ArrivalShape.recordedFromStart(times));
+    /** A trace's replay: all of its rows at their recorded times (a shard's slice deals them: {@link RunSpec#slice}). */
+    private static LoadPlan replay(BenchConfig.TraceReplay trace) {
+        return LoadPlan.openLoop(trace.count(), trace.rate(), null, 0)
+                .withArrivals(ArrivalShape.recorded(trace.offsetsNanos()));
     }
 
     /** Keys of a paced level's benchmark_summary.json saying how its arrivals were shaped (perf's, vLLM's names). */

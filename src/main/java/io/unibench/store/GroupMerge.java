@@ -135,8 +135,10 @@ public final class GroupMerge {
                     : (originDb.get(m.row.index()) - origin) * 1000;
             shifts.put(m.row.index(), shift);
             long offsetMillis = Math.floorDiv(m.row.clock().offsetMicros(), 1000);
-            // a scenario file's trace is dealt, row k to shard k mod N (ScenarioSpec): shard I's j-th is row I + jN
-            boolean dealt = m.run.points().get(point).label().endsWith("/trace");
+            // a trace's rows are dealt, row k to shard k mod N (RunSpec.slice): shard I's j-th is row I + jN; a point
+            // replaying one says so by its summary's Trace Speedup (perf's and a scenario file's), a file's by its name
+            StoredPoint sp = m.run.points().get(point);
+            boolean dealt = sp.label().endsWith("/trace") || sp.summary() != null && sp.summary().has("Trace Speedup");
             timelines.put(m.row.index(), dealt ? new ShardTimeline(m.row.index(), m.row.index(), shift, offsetMillis, count)
                     : new ShardTimeline(m.row.index(), m.row.firstIndex(), shift, offsetMillis));
         }

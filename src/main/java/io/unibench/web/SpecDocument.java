@@ -60,6 +60,7 @@ record SpecDocument(RunSpec spec, ObjectNode tree) {
             throw new ScenarioDocument.Invalid(e.errors().stream().map(SpecDocument::problem).toList(), false, "run spec");
         }
         List<ScenarioDocument.Problem> rules = new ArrayList<>(spec.unrunnable().stream().map(SpecDocument::problem).toList());
+        rules.addAll(queueRules(spec));
         for (int t = 0; t < spec.targets().size(); t++) {
             String variable = spec.targets().get(t).apiKey().variable();
             String value = variable == null ? null : service.keyEnvironment().get(variable);
@@ -71,6 +72,27 @@ record SpecDocument(RunSpec spec, ObjectNode tree) {
         rules.addAll(limitRules(spec, service.limits()));
         if (!rules.isEmpty()) throw new ScenarioDocument.Invalid(rules, false, "run spec");
         return new SpecDocument(spec, tree);
+    }
+
+    /**
+     * What the service does not queue though {@code unibench run FILE} runs it: a spec of several targets or
+     * workloads (the queued run is one target's; a scenario document queues several providers), and a shard's spec
+     * (its start barrier is its run group's, given by {@code run FILE --run-group G} on each shard's machine).
+     */
+    static List<ScenarioDocument.Problem> queueRules(RunSpec spec) {
+        List<ScenarioDocument.Problem> out = new ArrayList<>();
+        if (spec.targets().size() != 1 || spec.workloads().size() != 1) {
+            out.add(new ScenarioDocument.Problem(spec.targets().size() != 1 ? "/targets" : "/workloads", 0,
+                    spec.targets().size() + " target(s) and " + spec.workloads().size() + " workload(s): the service "
+                    + "queues a spec of one target and one workload; post a scenario document for several providers, "
+                    + "or run the spec with `unibench run FILE`"));
+        }
+        if (!spec.shard().equals(io.unibench.engine.Shard.WHOLE)) {
+            out.add(new ScenarioDocument.Problem("/shard", 0, spec.shard() + " is one shard of a run group: the "
+                    + "service does not run shards; run it on each shard's machine with `unibench run FILE --run-group "
+                    + "G` (every shard the same G and --db), whose start barrier it waits at"));
+        }
+        return out;
     }
 
     private static ScenarioDocument.Problem problem(SpecError e) {

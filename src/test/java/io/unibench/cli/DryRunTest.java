@@ -97,7 +97,7 @@ class DryRunTest {
     }
 
     @Test
-    void runPrintsAScenariosSpecAndRefusesToRunOneOfTwoTargets() throws Exception {
+    void runPrintsAScenariosSpecAndRunsOneOfTwoTargetsEachAfterTheOther() throws Exception {
         Path file = dir.resolve("bench.yaml");
         Files.writeString(file, """
                 provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 15, itl_ms: 1}}
@@ -114,7 +114,8 @@ class DryRunTest {
         assertThat(spec.points()).extracting(RunSpec.Point::label).containsExactly("p/s/parallel_1", "p/s/parallel_2");
         assertThat(spec.points()).allSatisfy(p -> assertThat(p.plan().number()).isEqualTo(4));
 
-        // a scenario of two providers is two targets: a spec file runs perf's shape only, said in one line
+        // a scenario of two providers is two targets: its spec runs each target after the other, the same files per
+        // point as the scenario's folders (ROOT/PROVIDER/SCENARIO/LEVEL)
         Files.writeString(file, """
                 providers:
                   - {name: p, base_url: sim, model: m}
@@ -124,12 +125,21 @@ class DryRunTest {
                 scenarios:
                   - {name: s, type: chat, prompt: hello}
                 """);
-        CliHarness.Run two = CliHarness.run("--config", file.toString(), "--dry-run", "--outputs-dir", out.toString());
+        CliHarness.Run two = CliHarness.run("--config", file.toString(), "--dry-run", "--outputs-dir", out.toString(),
+                "--no-db");
         assertThat(two.exit()).as(two.err()).isZero();
         Path specFile = dir.resolve("spec.json");
         Files.writeString(specFile, two.out());
-        CliHarness.Run refused = CliHarness.run("--config", specFile.toString());
-        assertThat(refused.exit()).isEqualTo(2);
-        assertThat(refused.err().strip()).contains("spec.json: 2 target(s)").doesNotContain("\n");
+        CliHarness.Run ran = CliHarness.run(specFile.toString(), "--no-client-warmup");
+        assertThat(ran.exit()).as(ran.err()).isZero();
+        Path root = RunSpecJson.read(two.out(), "stdout").outputs().root();
+        for (String provider : List.of("p", "q")) {
+            for (String level : List.of("parallel_1", "parallel_2")) {
+                Path point = root.resolve(provider).resolve("s").resolve(level);
+                assertThat(point.resolve("requests.jsonl")).exists();
+                assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(point.resolve(
+                        "benchmark_summary.json").toFile()).path("Total Requests").asInt()).isEqualTo(4);
+            }
+        }
     }
 }

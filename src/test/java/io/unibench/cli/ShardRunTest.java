@@ -29,16 +29,31 @@ class ShardRunTest {
         return command.options;
     }
 
+    /** {@code perf --dry-run FLAGS}: the spec perf would run, as JSON. */
+    private static com.fasterxml.jackson.databind.JsonNode dryRun(String... flags) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("--dry-run", "--url", "sim", "--no-timestamp"));
+        args.addAll(List.of(flags));
+        CliHarness.Run r = CliHarness.perf(new PerfCommand(), args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.err()).isZero();
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+    }
+
     @Test
-    void theSliceIsWrittenIntoTheOptions() {
+    void theSliceIsTheSpecsNotTheOptions() throws Exception {
+        String db = tmp.resolve("s.db").toString();
         PerfOptions o = options("--number", "10", "--parallel", "7", "--rate", "9", "--dataset-offset", "100",
-                "--shard", "2/3", "--run-group", "g", "--db", tmp.resolve("s.db").toString());
+                "--shard", "2/3", "--run-group", "g", "--db", db);
         assertThat(ShardRun.prepare(o, Map.of()).sharded()).isTrue();
+        assertThat(o.number).containsExactly(10); // the flags stay the whole run's
+        var spec = dryRun("--number", "10", "--parallel", "7", "--rate", "9", "--dataset-offset", "100",
+                "--shard", "2/3", "--run-group", "g", "--db", db);
         // 10 = 4 + 3 + 3 (the third shard starts at 7); 7 = 3 + 2 + 2; 9 req/s = 3 each
-        assertThat(o.number).containsExactly(3);
-        assertThat(o.parallel).containsExactly(2);
-        assertThat(o.rate).containsExactly(3.0);
-        assertThat(o.datasetOffset).isEqualTo(107);
+        var point = spec.at("/points/0");
+        assertThat(point.at("/plan/number").asInt()).isEqualTo(3);
+        assertThat(point.at("/plan/parallel").asInt()).isEqualTo(2);
+        assertThat(point.at("/plan/rate").asDouble()).isEqualTo(3.0);
+        assertThat(spec.at("/workloads/0/options/offset").asLong() + point.at("/slice/first").asLong()).isEqualTo(107);
+        assertThat(spec.at("/shard/index").asInt()).isEqualTo(2);
         PerfOptions plain = options("--number", "10");
         assertThat(ShardRun.prepare(plain, Map.of()).sharded()).isFalse();
         assertThat(plain.number).containsExactly(10);
@@ -54,21 +69,26 @@ class ShardRunTest {
         bad("--run-group 'a b': letters, digits", "--shard", "1/4", "--run-group", "a b", "--number", "8");
         bad("--shard: the shards meet in the run history; drop --no-db", "--shard", "1/4", "--run-group", "g",
                 "--no-db", "--number", "8");
-        bad("--shard needs --number", "--shard", "1/4", "--run-group", "g", "--db", db);
-        bad("--number [8, 16]: a sharded run has one sweep point", "--shard", "1/4", "--run-group", "g", "--db", db,
-                "--number", "8", "16");
-        bad("--number 3: fewer than the 4 shards", "--shard", "1/4", "--run-group", "g", "--db", db, "--number", "3");
-        bad("--parallel 1: fewer than the 4 shards", "--shard", "1/4", "--run-group", "g", "--db", db, "--number", "8");
         bad("--shard-wait 0.0: must be > 0", "--shard", "1/4", "--run-group", "g", "--db", db, "--number", "8",
                 "--shard-wait", "0");
-        bad("--shard with --dataset mooncake_trace: each shard would replay its block of the trace from the trace's "
-                + "start, N times too fast; shard a trace with run --config F --shard I/N", "--shard", "1/4",
-                "--run-group", "g", "--db", db, "--number", "8", "--dataset", "mooncake_trace", "--dataset-path", "t.jsonl");
+        // what the spec cannot give is the engine's one line (RunSpec.slice), the same for run --shard
+        badSpec("--shard 1/4: point 'parallel_4_number_3' sends 3 requests, fewer than the 4 shards; each shard needs "
+                + "at least 1", "--shard", "1/4", "--run-group", "g", "--db", db, "--number", "3", "--parallel", "4");
+        badSpec("--shard 1/4: point 'parallel_1_number_8' runs 1 at once, fewer than the 4 shards; each shard needs "
+                + "at least 1", "--shard", "1/4", "--run-group", "g", "--db", db, "--number", "8");
     }
 
     private void bad(String message, String... args) {
         assertThatThrownBy(() -> ShardRun.prepare(options(args), Map.of())).isInstanceOf(BadInputException.class)
                 .hasMessageStartingWith(message);
+    }
+
+    private void badSpec(String message, String... args) {
+        List<String> all = new java.util.ArrayList<>(List.of("--dry-run", "--url", "sim"));
+        all.addAll(List.of(args));
+        CliHarness.Run r = CliHarness.perf(new PerfCommand(), all.toArray(String[]::new));
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err().strip()).endsWith(message).doesNotContain("\n");
     }
 
     @Test
@@ -126,9 +146,10 @@ class ShardRunTest {
         String db = tmp.resolve("s.db").toString();
         assertThat(scenarioShard("1/4", db).shard()).isEqualTo(new io.unibench.engine.Shard(1, 4));
         assertThatThrownBy(() -> scenarioShard("1/5", db)).isInstanceOf(BadInputException.class)
-                .hasMessageEndingWith("bench.yaml: concurrency level 4: fewer than the 5 shards; each shard needs at least 1");
+                .hasMessage("--shard 1/5: point 'p/s/parallel_4' runs 4 at once, fewer than the 5 shards; each shard "
+                        + "needs at least 1");
         assertThatThrownBy(() -> scenarioShard("1/11", db)).isInstanceOf(BadInputException.class)
-                .hasMessageContaining("concurrency level 4: fewer than the 11 shards");
+                .hasMessageContaining("runs 4 at once, fewer than the 11 shards");
         assertThatThrownBy(() -> scenarioShard("0/2", db, "--no-db")).isInstanceOf(BadInputException.class)
                 .hasMessageStartingWith("--shard: the shards meet in the run history");
     }
@@ -145,7 +166,7 @@ class ShardRunTest {
         // the file's concurrency (its default, 1) is not a level of a request_rate file: not judged against N
         assertThat(shardOf(rates, "2/3", db).shard()).isEqualTo(new io.unibench.engine.Shard(2, 3));
         assertThatThrownBy(() -> shardOf(rates, "0/4", db)).isInstanceOf(BadInputException.class)
-                .hasMessageEndingWith("bench.yaml: request_rate.max_concurrency 3: fewer than the 4 shards; each shard "
+                .hasMessage("--shard 0/4: point 'p/s/rate_2' runs 3 at once, fewer than the 4 shards; each shard "
                         + "needs at least 1");
         java.nio.file.Path trace = java.nio.file.Files.write(tmp.resolve("t.jsonl"), MooncakeTraceEndToEndTest.TRACE);
         String replay = """
@@ -155,7 +176,7 @@ class ShardRunTest {
                 """.formatted(trace);
         assertThat(shardOf(replay, "4/5", db).shard()).isEqualTo(new io.unibench.engine.Shard(4, 5));
         assertThatThrownBy(() -> shardOf(replay, "0/6", db)).isInstanceOf(BadInputException.class)
-                .hasMessageEndingWith("bench.yaml: rows replayed of scenario 't' 5: fewer than the 6 shards; each shard "
+                .hasMessage("--shard 0/6: point 'p/t/trace' replays 5 trace rows, fewer than the 6 shards; each shard "
                         + "needs at least 1");
         assertThatThrownBy(() -> shardOf("""
                 provider: {name: p, base_url: sim, model: m}
@@ -163,9 +184,7 @@ class ShardRunTest {
                 scenarios:
                   - {name: s, type: chat, prompt: hi}
                 """, "0/2", db)).isInstanceOf(BadInputException.class)
-                .hasMessageEndingWith("bench.yaml: sla_auto_tune cannot be sharded: its search chooses each probe from "
-                        + "the last probe's result, which one process must judge; run the file without --shard")
-                .hasMessageStartingWith("--shard 0/2: ");
+                .hasMessage("--shard 0/2: " + io.unibench.engine.spec.RunSpec.SLA_UNSHARDED);
     }
 
     @Test

@@ -153,7 +153,11 @@ class ScenarioSpecShardTest {
                   - {name: t, type: chat, dataset: mooncake_trace, dataset_path: %s, trace_speedup: 2}
                 """.formatted(trace));
         RunSpec.Point whole = spec(c, Shard.WHOLE).points().getFirst();
-        for (int n = 1; n <= 8; n++) {
+        // more shards than rows: refused by the engine's slice, as perf's trace is (one shard would send nothing)
+        assertThatThrownBy(() -> spec(c, new Shard(0, ms.length + 1))).isInstanceOf(BadInputException.class)
+                .hasMessage("--shard 0/8: point 'p/t/trace' replays 7 trace rows, fewer than the 8 shards; each shard "
+                        + "needs at least 1");
+        for (int n = 1; n <= ms.length; n++) {
             BitSet sent = new BitSet();
             double rate = 0;
             for (int i = 0; i < n; i++) {

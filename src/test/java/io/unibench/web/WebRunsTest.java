@@ -159,6 +159,24 @@ class WebRunsTest extends WebFixtureTest {
     }
 
     @Test
+    void aShardsSpecAndASpecOfTwoTargetsAreRefusedSayingWhatRunsThem() throws Exception {
+        java.nio.file.Path db = java.nio.file.Files.createTempDirectory("shard-spec").resolve("h.db");
+        var shard = f.dryRunSpec("spec-shard", "--parallel", "2", "--number", "6", "--shard", "1/2", "--run-group", "g",
+                "--db", db.toString());
+        JsonNode refused = problems(post("/api/runs", "application/json", JSON.writeValueAsString(shard)), 400);
+        assertThat(refused).hasSize(1);
+        assertThat(refused.get(0).get("path").asText()).isEqualTo("/shard");
+        assertThat(refused.get(0).get("message").asText()).contains("1/2 is one shard of a run group",
+                "unibench run FILE --run-group G");
+        var two = f.dryRunSpec("spec-two", "--parallel", "2", "--number", "6");
+        ((com.fasterxml.jackson.databind.node.ArrayNode) two.get("targets")).add(two.get("targets").get(0).deepCopy());
+        JsonNode targets = problems(post("/api/runs", "application/json", JSON.writeValueAsString(two)), 400);
+        assertThat(targets.get(0).get("path").asText()).isEqualTo("/targets");
+        assertThat(targets.get(0).get("message").asText()).contains("2 target(s) and 1 workload(s)",
+                "unibench run FILE");
+    }
+
+    @Test
     void aScenarioDocumentsAlertsAreCheckedAsRunConfigChecksThem() throws Exception {
         String doc = quickYaml("alerted") + """
                 alerts:

@@ -103,28 +103,51 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
     /** This spec with its files under {@code root} (the service's folder of the run), the rest of its outputs kept. */
     public RunSpec withRoot(Path root) {
         Outputs o = new Outputs(root, outputs.progressTracker(), outputs.logEvery(), outputs.arguments());
-        return new RunSpec(name, targets, workloads, points, sla, shard, goodput, cancels, o, history, seed);
+        return new RunSpec(name, targets, workloads, points, sla, shard, goodput, cancels, o, history, seed, limits);
     }
 
     /**
-     * What keeps this spec from running as one process runs a spec today (one target and one workload, perf's
-     * shape; at least one point or a search; a whole run, not one shard of a group), each at its JSON pointer; empty
-     * when it can run. {@code unibench run FILE} and the web API refuse the same things.
+     * What keeps this spec from running, each at its JSON pointer; empty when it can run. A spec of several targets
+     * or workloads runs each target × workload after the other ({@code unibench run FILE}); a shard's spec runs in
+     * its run group ({@code run FILE --run-group G}). What cannot: no point and no search; a search over more than one
+     * target or workload (it probes one); a shard's spec of more than one target or workload (a shard registers and
+     * ends once). {@code unibench run FILE} and the web API refuse the same things (the service adds its own rules).
      */
     public List<SpecError> unrunnable() {
         List<SpecError> out = new java.util.ArrayList<>();
-        if (targets.size() != 1 || workloads.size() != 1) {
-            out.add(new SpecError(targets.size() != 1 ? "/targets" : "/workloads", targets.size() + " target(s) and "
-                    + workloads.size() + " workload(s): a spec runs one target and one workload (perf's shape); run a "
-                    + "scenario document for more"));
-        }
         if (points.isEmpty() && sla == null) out.add(new SpecError("/points", "no point to run (and no sla search)"));
-        if (!shard.equals(Shard.WHOLE)) {
-            out.add(new SpecError("/shard", shard + ": a shard runs with its group's barrier, which only perf --shard "
-                    + "I/N --run-group G sets up"));
+        boolean parts = targets.size() != 1 || workloads.size() != 1;
+        if (parts && sla != null) {
+            out.add(new SpecError("/sla", "an SLA search probes one target and one workload; this spec has "
+                    + targets.size() + " target(s) and " + workloads.size() + " workload(s)"));
+        }
+        for (int i = 0; i < points.size(); i++) {
+            boolean sliced = points.get(i).slice() != null;
+            if (sliced == shard.equals(Shard.WHOLE)) {
+                out.add(new SpecError("/points/" + i + "/slice", sliced ? "a whole run's point has no slice (/shard "
+                        + "is the whole run's)" : "shard " + shard + "'s point needs its slice: make a shard's spec with "
+                        + "perf --shard I/N --dry-run, or run the whole spec with --shard I/N"));
+            }
+        }
+        if (parts && !shard.equals(Shard.WHOLE)) {
+            out.add(new SpecError("/shard", shard + ": a shard's spec runs one target and one workload (its shard "
+                    + "registers and ends once); this spec has " + targets.size() + " target(s) and "
+                    + workloads.size() + " workload(s)"));
         }
         return out;
     }
+
+    /**
+     * Shard {@code shard}'s slice of this whole run ({@code --shard I/N}, whichever front end): every point its share
+     * of the whole point's requests, concurrency and rate, a trace's rows dealt ({@link ShardSlice}); this spec when
+     * {@code shard} is the whole. Bad input (one line naming {@code --shard}) for what cannot be sliced.
+     */
+    public RunSpec slice(Shard shard) {
+        return ShardSlice.of(this, shard);
+    }
+
+    /** Why an SLA search is not sharded (the refusal's reason, after {@code --shard I/N: }). */
+    public static final String SLA_UNSHARDED = ShardSlice.SLA_UNSHARDED;
 
     /** This spec recorded as {@code history} says. */
     public RunSpec withHistory(History history) {
@@ -376,9 +399,66 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
      * @param plan       how many, how many at once, how fast, for how long, the warm-up
      * @param pauseAfter the pause before the next point (lets a server drain its queue); zero = none
      */
-    public record Point(String label, int target, int workload, LoadPlan plan, Duration pauseAfter) {
+    public record Point(String label, int target, int workload, LoadPlan plan, Duration pauseAfter, Slice slice) {
+        /** A whole point (no shard's slice). */
+        public Point(String label, int target, int workload, LoadPlan plan, Duration pauseAfter) {
+            this(label, target, workload, plan, pauseAfter, null);
+        }
+
         public Point {
             if (pauseAfter == null) pauseAfter = Duration.ZERO;
+            if (slice != null && slice.of() < plan.number()) {
+                throw new IllegalArgumentException("point " + label + ": its slice is of " + slice.of()
+                        + " requests, fewer than its number " + plan.number());
+            }
+        }
+
+        /** The index, among the whole point's requests (its dataset items), of this process's first one (0 whole). */
+        public long firstRequest() {
+            return slice == null ? 0 : slice.first();
+        }
+
+        /** The whole point's requests (this point's number unless it is a shard's slice). */
+        public long wholeNumber() {
+            return slice == null ? plan.number() : slice.of();
+        }
+    }
+
+    /**
+     * Which of a point's requests a shard sends ({@link #slice(Shard)}): of the whole point's {@code of} requests
+     * (dataset items from the point's first), items {@code first}, {@code first + stride}, … — a contiguous block
+     * (stride 1) or a trace's rows dealt in turn (stride N). A whole point has none (null).
+     *
+     * @param first  the index of this shard's first request among the whole point's
+     * @param stride 1 for a block; N for dealt rows
+     * @param of     the whole point's number of requests (a held point's: its share's start is in the index range)
+     */
+    public record Slice(long first, int stride, long of) {
+        public Slice {
+            if (first < 0 || stride < 1 || of < 0) {
+                throw new IllegalArgumentException("slice: first ≥ 0, stride ≥ 1, of ≥ 0: " + first + ", " + stride + ", " + of);
+            }
+        }
+
+        /** How many consecutive items from {@link #first} hold {@code count} of this slice's ({@code count} ≥ 1). */
+        public long span(long count) {
+            return count <= 0 ? 0 : (count - 1) * stride + 1;
+        }
+
+        /** This slice's items of a span loaded from {@link #first}: every {@code stride}-th, from the span's first. */
+        public <T> List<T> pick(List<T> span) {
+            if (stride == 1) return span;
+            return new java.util.AbstractList<>() {
+                @Override
+                public T get(int j) {
+                    return span.get(j * stride);
+                }
+
+                @Override
+                public int size() {
+                    return (int) (((long) span.size() + stride - 1) / stride); // a level's prompts may be "endless"
+                }
+            };
         }
     }
 

@@ -225,7 +225,9 @@ class RunSpecJsonTest {
             for (int i = 0, n = r.nextInt(5); i < n; i++) {
                 LoadPlan plan = plan();
                 points.add(new RunSpec.Point(plan.label(), r.nextInt(targets.size()), r.nextInt(workloads.size()), plan,
-                        r.nextBoolean() ? Duration.ZERO : Duration.ofMillis(r.nextInt(10_000))));
+                        r.nextBoolean() ? Duration.ZERO : Duration.ofMillis(r.nextInt(10_000)),
+                        r.nextBoolean() ? null : new RunSpec.Slice(r.nextInt(50), 1 + r.nextInt(3),
+                                (long) plan.number() + r.nextInt(50)))); // a shard's slice, or none
             }
             Sla sla = r.nextInt(3) == 0 ? sla(targets.size(), workloads.size()) : null;
             int shards = 1 + r.nextInt(4);

@@ -1,0 +1,54 @@
+package io.unibench.cli;
+
+import io.unibench.engine.spec.RunSpec;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A spec of several targets or workloads as the runs {@link PerfRun} runs (one target, one workload each): each run
+ * of consecutive points of one target × workload is a part, in the spec's order (targets one after another, as a
+ * scenario file's providers), its files under {@code ROOT/TARGET/WORKLOAD/} and each point's in its folder there
+ * (a label {@code TARGET/WORKLOAD/LEVEL}, a scenario file's, is {@code LEVEL} there), the same files as a one-target
+ * spec's point; each part is a run in the run history. A spec of one target and one
+ * workload is its own one part, its files under its root as {@code perf} writes them.
+ */
+final class SpecParts {
+    private SpecParts() {}
+
+    static List<RunSpec> of(RunSpec spec) {
+        if (spec.targets().size() == 1 && spec.workloads().size() == 1) return List.of(spec);
+        List<RunSpec> parts = new ArrayList<>();
+        List<RunSpec.Point> run = new ArrayList<>();
+        for (RunSpec.Point p : spec.points()) {
+            if (!run.isEmpty() && (run.getFirst().target() != p.target() || run.getFirst().workload() != p.workload())) {
+                parts.add(part(spec, run));
+                run = new ArrayList<>();
+            }
+            run.add(p);
+        }
+        if (!run.isEmpty()) parts.add(part(spec, run));
+        return parts;
+    }
+
+    private static RunSpec part(RunSpec spec, List<RunSpec.Point> points) {
+        int t = points.getFirst().target();
+        int w = points.getFirst().workload();
+        RunSpec.Target target = spec.targets().get(t);
+        RunSpec.Workload workload = spec.workloads().get(w);
+        // a scenario file's label is TARGET/WORKLOAD/LEVEL: under the part's folder, LEVEL is the point's folder
+        String prefix = target.name() + "/" + workload.name() + "/";
+        List<RunSpec.Point> mine = points.stream().map(p -> new RunSpec.Point(p.label().startsWith(prefix)
+                && p.label().length() > prefix.length() ? p.label().substring(prefix.length()) : p.label(), 0, 0,
+                p.plan(), p.pauseAfter(), p.slice())).toList();
+        Path root = spec.outputs().root().resolve(safe(target.name())).resolve(safe(workload.name()));
+        return new RunSpec(spec.name(), List.of(target), List.of(workload), mine, null, spec.shard(), spec.goodput(),
+                spec.cancels(), spec.outputs(), spec.history(), spec.seed(), spec.limits()).withRoot(root);
+    }
+
+    /** A name as one folder: what is not a letter, digit, {@code .}, {@code _} or {@code -} becomes {@code _}. */
+    static String safe(String name) {
+        return name == null || name.isBlank() ? "_" : name.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+}
