@@ -25,9 +25,6 @@ record Ask(String model, String prompt, int maxTokens, boolean stream, boolean i
 
     Ask stoppingAt(String s) { return new Ask(model, prompt, maxTokens, stream, ignoreEos, List.of(s)); }
 
-    Ask forModel(String m) { return new Ask(m, prompt, maxTokens, stream, ignoreEos, stop); }
-
-    Ask withPrompt(String p) { return new Ask(model, p, maxTokens, stream, ignoreEos, stop); }
 
     /** {@code model}, {@code max_tokens}, temperature 0, {@code seed}, {@code stop}, {@code stream} (with usage), {@code ignore_eos}. */
     GenerationParams params() {

@@ -34,9 +34,4 @@ final class TimeBound {
         }
         return v * factor;
     }
-
-    /** True when the text names its unit (so no unit note is due). */
-    static boolean hasUnit(String text) {
-        return text.trim().toLowerCase(Locale.ROOT).endsWith("s");
-    }
 }

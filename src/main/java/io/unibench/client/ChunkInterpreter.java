@@ -685,8 +685,4 @@ final class ChunkInterpreter {
     String finishReason() {
         return finishReason;
     }
-
-    boolean sawDone() {
-        return sawDone;
-    }
 }

@@ -159,6 +159,7 @@ public final class SessionRunner {
     private volatile String stopReason; // the budget's line once it stopped the run
     private PointVerdict.Limits verdictLimits = PointVerdict.Limits.DEFAULT;
     private final Calibration calibration; // `unibench calibrate`'s ceiling of this machine; null = none stored
+    private Clock clock; // the points' start, the live view's ticks, the pause after a point
 
     /**
      * @param env      where API keys are read from
@@ -177,6 +178,16 @@ public final class SessionRunner {
         this.err = err;
         this.budget = spec.limits().budgeted() ? new RunBudget(spec.limits(), this::budgetReached) : null;
         this.calibration = calibration(env);
+        this.clock = Clock.system(stop);
+    }
+
+    /**
+     * The engine's clock for the points' start, the live view and the pause after a point (default
+     * {@link Clock#system} on the run's stop); tests inject one. Set before {@link #run}.
+     */
+    public SessionRunner clock(Clock clock) {
+        this.clock = clock;
+        return this;
     }
 
     /**
@@ -258,7 +269,10 @@ public final class SessionRunner {
                 RunSpec.Point point = spec.points().get(i);
                 session.run(point);
                 if (!session.ended() && i + 1 < spec.points().size() && !point.pauseAfter().isZero()) {
-                    stop.awaitUntil(System.nanoTime() + point.pauseAfter().toNanos());
+                    // a stop ends the pause early (the loop then ends); an interrupt is thrown as before
+                    if (!clock.awaitUntil(clock.nanoTime() + point.pauseAfter().toNanos()) && Thread.interrupted()) {
+                        throw new InterruptedException();
+                    }
                 }
             }
             return session.finish();
@@ -394,9 +408,9 @@ public final class SessionRunner {
         GoodputMeter goodput = spec.goodput() == null ? null : new GoodputMeter(spec.goodput());
         LoadDelivery delivery = new LoadDelivery();
         PointObserver.Point watched = observer.start(point.label(), spec.target(point).url());
-        long start = System.nanoTime();
+        long start = clock.nanoTime();
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
-        LiveRecorder live = new LiveRecorder(index, Clock.system(stop), client::inFlight,
+        LiveRecorder live = new LiveRecorder(index, clock, client::inFlight,
                 () -> new Snapshot.ClientLoad(selfCheck.cpuPercentOfOneCoreNow(), selfCheck.loopLagP99MillisNow(),
                         selfCheck.warningNow()),
                 events::publish);

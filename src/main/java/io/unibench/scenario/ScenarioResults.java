@@ -63,12 +63,6 @@ public record ScenarioResults(BenchConfig config, List<Series> series, boolean s
         public Series {
             levels = List.copyOf(levels);
         }
-
-        /** Highest output tok/s over the levels (the provider's capacity in this scenario); NaN when none. */
-        public double peakOutputThroughput() {
-            return levels.stream().mapToDouble(l -> l.result().summary().throughput().outputThroughput())
-                    .filter(v -> v >= 0).max().orElse(Double.NaN);
-        }
     }
 
     public List<Series> forScenario(String scenario) {

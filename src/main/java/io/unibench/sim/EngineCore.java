@@ -70,9 +70,6 @@ final class EngineCore {
         this.capacityBlocks = config.cacheCapacityBlocks();
     }
 
-    /** KV blocks in the cache; 0 = unlimited. */
-    long capacityBlocks() { return capacityBlocks; }
-
     /** Any thread: queues {@code seq}; false (and nothing queued) when {@code max-queue} requests already wait. */
     boolean offer(Sequence seq) {
         if (queued.incrementAndGet() > maxQueue) {

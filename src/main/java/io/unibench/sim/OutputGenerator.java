@@ -177,8 +177,6 @@ final class OutputGenerator {
 
         boolean finished() { return emitted >= length; }
 
-        int emitted() { return emitted; }
-
         /** Index of the next word; call only while not finished. */
         int nextWord() {
             emitted++;

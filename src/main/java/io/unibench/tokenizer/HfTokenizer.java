@@ -132,11 +132,6 @@ public final class HfTokenizer implements Tokenizer {
         return chatTemplate;
     }
 
-    /** The special token ids of the file ({@code added_tokens} marked special). */
-    public int[] specialIds() {
-        return specialIds.stream().toArray();
-    }
-
     @Override public String toString() { return "HfTokenizer[" + name + "]"; }
 
     static boolean sameIds(int[] a, int[] b) { return Arrays.equals(a, b); }

@@ -74,10 +74,6 @@ final class RunQueue implements AutoCloseable {
         this.log = log;
     }
 
-    int maxConcurrent() {
-        return maxConcurrent;
-    }
-
     /** Queues a stored {@code queued} run; it starts as soon as a slot is free. */
     void submit(String runId, BenchConfig config, JsonNode document) {
         submit(runId, config, document, () -> { });

@@ -78,8 +78,4 @@ final class HashBlockText {
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);
     }
-
-    int wordCount() {
-        return words.length;
-    }
 }

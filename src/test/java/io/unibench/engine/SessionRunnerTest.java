@@ -227,6 +227,48 @@ class SessionRunnerTest {
         }
     }
 
+    /**
+     * The runner reads the engine's clock it was given, not {@code System.nanoTime()}: an hour's pause after the first
+     * point is one wait on that clock (which lets it pass at once), and the run goes on to the second point.
+     */
+    @Test
+    void thePauseAfterAPointIsAWaitOnTheInjectedClock() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(0))) {
+            StopSignal stop = new StopSignal();
+            Clock real = Clock.system(stop);
+            long hour = Duration.ofHours(1).toNanos();
+            List<Long> longWaits = new CopyOnWriteArrayList<>();
+            java.util.concurrent.atomic.AtomicLong skipped = new java.util.concurrent.atomic.AtomicLong();
+            Clock clock = new Clock() { // real time, but a wait of 10 minutes or more passes at once
+                @Override public long nanoTime() {
+                    return System.nanoTime() + skipped.get();
+                }
+                @Override public boolean awaitUntil(long deadlineNanos) {
+                    long wait = deadlineNanos - nanoTime();
+                    if (wait < Duration.ofMinutes(10).toNanos()) return real.awaitUntil(deadlineNanos - skipped.get());
+                    longWaits.add(wait);
+                    skipped.addAndGet(wait);
+                    return true;
+                }
+            };
+            RunSpec plain = spec(sim.baseUrl() + "/v1/chat/completions", false, new LoadPlan(1, 2, -1, null, 0),
+                    new LoadPlan(1, 3, -1, null, 0));
+            RunSpec.Point first = plain.points().get(0);
+            List<RunSpec.Point> points = List.of(new RunSpec.Point(first.label(), first.target(), first.workload(),
+                    first.plan(), Duration.ofHours(1)), plain.points().get(1));
+            RunSpec spec = new RunSpec(plain.name(), plain.targets(), plain.workloads(), points, plain.outputs(),
+                    plain.history(), plain.seed());
+            SessionRunner.Result result;
+            try (EventHub hub = new EventHub()) {
+                result = new SessionRunner(spec, Map.of(), false, stop, hub, SessionRunner.Recorder.NONE,
+                        new PrintWriter(new StringWriter())).clock(clock).run(new Front(stop));
+            }
+            assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+            assertThat(result.points()).extracting(r -> r.summary().requests().totalRequests()).containsExactly(2L, 3L);
+            assertThat(longWaits).hasSize(1).allMatch(w -> w > hour - Duration.ofSeconds(30).toNanos() && w <= hour);
+        }
+    }
+
     /** The spec's goodput objectives are counted by the runner: the front end (which knows nothing of them) adds no sink. */
     @Test
     void theSpecsGoodputIsCountedByTheRunnerNotTheFrontEnd() throws Exception {
