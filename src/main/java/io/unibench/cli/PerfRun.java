@@ -151,9 +151,9 @@ final class PerfRun {
         }
         List<Prompt> firstPrompts = multiTurn != null ? MultiTurnPerf.PROBE_ONLY
                 : SlowStep.run(err, "Loading dataset " + (w.prompt() != null ? "(--prompt)" : w.dataset()),
-                        () -> spec.sla() != null ? datasets.load(w.options().offset(), firstCount)
-                                : datasets.load(w.options().offset() + spec.points().getFirst().firstRequest(),
-                                        spec.points().getFirst(), firstCount));
+                        () -> tokenized.sla() != null ? datasets.load(w.options().offset(), firstCount)
+                                : datasets.load(w.options().offset() + tokenized.points().getFirst().firstRequest(),
+                                        tokenized.points().getFirst(), firstCount));
         Path root = spec.outputs().root();
         try {
             Files.createDirectories(root);
