@@ -25,19 +25,20 @@ locked() { if [ -n "${LOCK:-}" ]; then flock "$LOCK" "$@"; else "$@"; fi; }
 locked "$ub" --version >/dev/null
 
 cases=" ${CASES:-a b c d e} "
-run() { # CASE COMMAND...: runs one case into $out/CASE, its stdout and stderr kept beside it
-  local case="$1"; shift
+run() { # CASE SHOWN COMMAND...: runs one case into $out/CASE (SHOWN: the command as the table shows it)
+  local case="$1" shown="$2"; shift 2
   [[ "$cases" == *" ${case%%-*} "* ]] || return 0
   mkdir -p "$out/$case"
-  printf '%s\n' "$*" >"$out/$case/command"
-  echo "[$case] $*" >&2
+  printf '%s\n' "$shown" >"$out/$case/command"
+  echo "[$case] $shown" >&2
   (cd "$out/$case" && "$@" >"$out/$case/stdout" 2>"$out/$case/stderr") || echo "[$case] exit $?" >&2
 }
 
 # a. the quick start
-run a-quick-start locked "$ub" perf
+run a-quick-start "./unibench perf" locked "$ub" perf
 # b. offered more than the client can deliver
-run b-offered-too-much locked "$ub" perf --open-loop --rate "${RATE:-20000}" --number "${NUMBER_B:-4000}"
+run b-offered-too-much "./unibench perf --open-loop --rate ${RATE:-20000} --number ${NUMBER_B:-4000}" \
+  locked "$ub" perf --open-loop --rate "${RATE:-20000}" --number "${NUMBER_B:-4000}"
 # c. CPU-starved: the client on one CPU that a burner shares (the burner lives as long as the run)
 burner() {
   stress-ng --cpu 1 --taskset 0 --quiet & local b=$!
@@ -46,26 +47,28 @@ burner() {
   kill "$b" 2>/dev/null; wait "$b" 2>/dev/null || true
   return $rc
 }
-run c-client-bound locked bash -c "$(declare -f burner); burner \"\$@\"" _ "$ub" perf --parallel 64 --number 2000
+run c-client-bound "stress-ng --cpu 1 --taskset 0 & taskset -c 0 ./unibench perf --parallel 64 --number 2000" \
+  locked bash -c "$(declare -f burner); burner \"\$@\"" _ "$ub" perf --parallel 64 --number 2000
 # d. 10 requests
-run d-ten-requests locked "$ub" perf --parallel 1 --number 10
+run d-ten-requests "./unibench perf --parallel 1 --number 10" locked "$ub" perf --parallel 1 --number 10
 # e. a reasoning model: half of each reply's tokens reasoning, streamed before the answer
 port_file="$out/e-reasoning.port"
 reasoning() {
   "$1" sim --port 0 --reasoning-share 0.5 >"$2" 2>&1 & local s=$!
   local port=""
-  for _ in $(seq 1 300); do
+  for _ in $(seq 1 600); do # up to a minute for the simulator's JVM to start
     port="$(grep -oE '127\.0\.0\.1:[0-9]+' "$2" | head -1 | cut -d: -f2 || true)"
     [ -n "$port" ] && break
     sleep 0.1
   done
   local rc=0
-  "$1" perf --url "http://127.0.0.1:$port/v1/chat/completions" --parallel 4 --number 200 --max-tokens 64 \
+  "$1" perf --url "http://127.0.0.1:$port/v1/chat/completions" --model unibench-sim --parallel 4 --number 200 --max-tokens 64 \
     --extra-args '{"ignore_eos": true}' || rc=$?
   kill "$s" 2>/dev/null; wait "$s" 2>/dev/null || true
   return $rc
 }
-run e-reasoning locked bash -c "$(declare -f reasoning); reasoning \"\$@\"" _ "$ub" "$port_file"
+run e-reasoning "./unibench sim --port 0 --reasoning-share 0.5 & ./unibench perf --url http://127.0.0.1:PORT/v1/chat/completions --model unibench-sim --parallel 4 --number 200 --max-tokens 64 --extra-args '{\"ignore_eos\": true}'" \
+  locked bash -c "$(declare -f reasoning); reasoning \"\$@\"" _ "$ub" "$port_file"
 
 python3 - "$out" <<'PY'
 import glob, json, os, sys
@@ -77,8 +80,7 @@ print("| run | command | point | Verdict | Verdict Reasons | offered / delivered
       "| TTFCT avg [95% CI] ms |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for case in sorted(d for d in os.listdir(out) if os.path.isdir(os.path.join(out, d)) and d != "home"):
-    cmd = open(os.path.join(out, case, "command")).read().strip()
-    cmd = cmd.replace(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(sys.argv[0])))) + "/", "")
+    cmd = open(os.path.join(out, case, "command")).read().strip().replace("|", "\\|")
     summaries = sorted(glob.glob(os.path.join(out, case, "outputs", "**", "benchmark_summary.json"), recursive=True),
                        key=os.path.getmtime)
     if not summaries:
