@@ -94,7 +94,7 @@ public record AlertRule(String name, Metric metric, Scope scope, Op op, Double t
      * interval ({@link Metric#interval}) the rule breaches only when the whole interval is beyond the threshold
      * ({@code >}: its low bound above it), is clear only when the whole interval is within bounds, and is
      * {@link Decision#INCONCLUSIVE} when the interval straddles the threshold. Without an interval (a rate or a
-     * throughput, or a point too small for one: a p99 needs 367 requests) the value alone decides, as before.
+     * throughput, or a point too small for one: a p99 needs 368 requests) the value alone decides, as before.
      */
     public Decision decide(double value, io.unibench.metrics.Interval interval) {
         if (threshold == null) throw new IllegalStateException("a regression rule has no threshold: " + name);

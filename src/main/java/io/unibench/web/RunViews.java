@@ -143,9 +143,12 @@ final class RunViews {
                 };
                 Double avg = number(s, metric[1]);
                 if (avg == null && percentile(p, "50%", metric[2]) == null) continue;
-                perRequest.row(label, metric[0], avail(avg, metric[3].equals("n") ? AVG_COUNT : precision),
-                        fmt(percentile(p, "50%", metric[2]), precision), fmt(percentile(p, "95%", metric[2]), precision),
-                        fmt(percentile(p, "99%", metric[2]), precision), fmt(percentile(p, "max", metric[2]), precision));
+                boolean timed = !metric[3].equals("n"); // timings show their 95 % interval, as the terminal does
+                perRequest.row(label, metric[0], avail(avg, timed ? precision : AVG_COUNT),
+                        withInterval(p, "50%", metric[2], precision, timed),
+                        withInterval(p, "95%", metric[2], precision, timed),
+                        withInterval(p, "99%", metric[2], precision, timed),
+                        fmt(percentile(p, "max", metric[2]), precision));
                 label = "";
             }
             Double cached = number(s, Summary.TOTAL_CACHED_TOKENS);
@@ -297,6 +300,22 @@ final class RunViews {
         run.environment().properties().forEach(e -> out.add(Map.entry(e.getKey(),
                 e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString())));
         return out;
+    }
+
+    /**
+     * {@code 412.3 [388.1, 440.2]}: a stored percentile with its 95 % confidence interval
+     * ({@code "<column> 95% CI"} of {@code benchmark_percentile.json}), the value alone where it has none.
+     */
+    static String withInterval(StoredPoint p, String label, String column, int precision, boolean timed) {
+        String value = fmt(percentile(p, label, column), precision);
+        if (!timed || p.percentiles() == null) return value;
+        for (JsonNode row : p.percentiles()) {
+            if (!label.equals(row.path(PercentileRow.PERCENTILES).asText())) continue;
+            JsonNode ci = row.get(column + io.unibench.metrics.ConfidenceIntervals.KEY_SUFFIX);
+            if (ci == null || !ci.isArray() || ci.size() != 2 || !ci.get(0).isNumber() || !ci.get(1).isNumber()) break;
+            return value + " [" + fmt(ci.get(0).asDouble(), precision) + ", " + fmt(ci.get(1).asDouble(), precision) + "]";
+        }
+        return value;
     }
 
     static Double percentile(StoredPoint p, String label, String column) {

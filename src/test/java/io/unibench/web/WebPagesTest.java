@@ -60,6 +60,13 @@ class WebPagesTest extends WebFixtureTest {
         // the cached-token figure with its source (the simulator answers in OpenAI's usage shape)
         assertThat(d.select("h2:containsOwn(Per-Request Metrics) + div table td").eachText())
                 .contains("Cached tokens (source: prompt_tokens_details.cached_tokens)");
+        // timings carry their 95 % interval where the point has one (12 requests: the p50's, not the p99's)
+        Element ttft = d.select("h2:containsOwn(Per-Request Metrics) + div table tr:has(td:containsOwn(TTFT (ms)))")
+                .first();
+        List<String> cells = ttft.select("td").eachText();
+        int metric = cells.indexOf("TTFT (ms)");
+        assertThat(cells.get(metric + 2)).matches("[0-9.,]+ \\[[0-9.,]+, [0-9.,]+\\]"); // p50
+        assertThat(cells.get(metric + 4)).matches("[0-9.,]+"); // p99: none from 12 requests
         // the terminal's Server table, from the points' stored summary keys
         Element server = d.select("h2:matchesOwn(^Server$) + div table").first();
         assertThat(server.select("thead th").eachText()).contains("Running mean/max", "Prefix hit (client)");
