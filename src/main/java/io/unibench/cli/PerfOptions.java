@@ -91,7 +91,7 @@ public final class PerfOptions {
     // ---- load -----------------------------------------------------------------------------------
     @Option(names = {"-n", "--number"}, arity = "1..*", paramLabel = "N", description = "Requests per run; "
             + "several values with as many --parallel values run as a sweep of pairs. Default: 1000 "
-            + "(with the embedded simulator and no load flags: 8 64 256).")
+            + "(with the embedded simulator and no load flags: 8 64 400).")
     List<Integer> number;
 
     @Option(names = "--parallel", arity = "1..*", paramLabel = "P", description = "Concurrent requests "

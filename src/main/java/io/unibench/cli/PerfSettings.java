@@ -49,7 +49,7 @@ record PerfSettings(
         boolean openLoop) {
 
     static final List<Integer> SIM_DEFAULT_PARALLEL = List.of(1, 8, 32);
-    static final List<Integer> SIM_DEFAULT_NUMBER = List.of(8, 64, 256);
+    static final List<Integer> SIM_DEFAULT_NUMBER = List.of(8, 64, 400);
     static final String SIM_MODEL = "unibench-sim";
     private static final ObjectMapper JSON = new ObjectMapper();
 
