@@ -51,12 +51,16 @@ public final class ResultImport {
             throw BadInputException.io("runs import", dir, e);
         }
         List<Path> points = children.stream().filter(Files::isDirectory).filter(EvalscopePerf::isPoint).toList();
+        // AIPerf's records and aggregate side by side are one run: read once, from the records
+        boolean aiperfPair = children.stream().anyMatch(c -> c.getFileName().toString().equals(AiperfExport.RECORDS))
+                && children.stream().anyMatch(c -> c.getFileName().toString().equals(AiperfExport.AGGREGATE));
         if (!points.isEmpty()) {
             runs.add(check(forced, ForeignFormat.EVALSCOPE_PERF, dir, EvalscopePerf.read(points, nowMillis)));
         }
         int before = runs.size();
         for (Path c : children) {
             if (Files.isDirectory(c) && !points.contains(c)) readFolder(c, forced, nowMillis, runs);
+            else if (aiperfPair && c.getFileName().toString().equals(AiperfExport.AGGREGATE)) continue;
             else if (Files.isRegularFile(c) && c.getFileName().toString().matches(".*\\.(json|jsonl|ya?ml)$")) {
                 Foreign run = recognised(ForeignFile.read(c), forced, nowMillis);
                 if (run != null) runs.add(run);
@@ -83,13 +87,15 @@ public final class ResultImport {
         Foreign run = recognised(f, forced, nowMillis);
         if (run != null) return run;
         throw f.error("", "not a result runs import recognises (vLLM bench serve's JSON has mean_ttft_ms and backend, "
-                + "AIPerf's profile_export.jsonl a metadata.request_start_ns per line, a Benchmark Report version 0.2 "
-                + "and results; evalscope perf's is a folder with " + EvalscopePerf.SUMMARY + "); --format names one");
+                + "AIPerf's profile_export.jsonl a metadata.request_start_ns per line and its profile_export_aiperf.json an "
+                + "input_config, GuideLLM's report benchmarks of type generative_benchmark, a Benchmark Report version "
+                + "0.2 and results; evalscope perf's is a folder with " + EvalscopePerf.SUMMARY + "); --format names one");
     }
 
     /** The file read as the format forced, or the one its content shows; null when none. */
     private static Foreign recognised(ForeignFile f, ForeignFormat forced, long nowMillis) {
-        if (forced == ForeignFormat.AIPERF || (forced == null && f.path.toString().endsWith(".jsonl"))) {
+        if ((forced == ForeignFormat.AIPERF && f.path.toString().endsWith(".jsonl"))
+                || (forced == null && f.path.toString().endsWith(".jsonl"))) {
             if (forced == null && !AiperfExport.recognises(AiperfExport.firstLine(f))) return null;
             return AiperfExport.read(f, nowMillis);
         }
@@ -99,6 +105,15 @@ public final class ResultImport {
         }
         if (forced == ForeignFormat.BR_V0_2 || (forced == null && BenchmarkReport.recognises(root))) {
             return BenchmarkReport.read(f, root, nowMillis);
+        }
+        if (forced == ForeignFormat.GUIDELLM || (forced == null && GuidellmReport.recognises(root))) {
+            return GuidellmReport.read(f, root, nowMillis);
+        }
+        if (forced == ForeignFormat.AIPERF || (forced == null && AiperfExport.recognisesAggregate(root))) {
+            if (!AiperfExport.recognisesAggregate(root)) {
+                throw f.error("/input_config", "missing: not AIPerf's " + AiperfExport.AGGREGATE + " or records");
+            }
+            return AiperfExport.readAggregate(f, root, nowMillis);
         }
         return null;
     }
