@@ -293,6 +293,66 @@ class RunsImportTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
+    void aVllmResultOf2025CollectedByLlmdImportsAndItsOpenLoopShows(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            Path file = SAMPLES.resolve("vllm-bench-serve/benchmark_2025-05-11_22-45-40.json");
+            String id = importedId(CliHarness.main("runs", "import", file.toString(), "--db", db));
+            JsonNode run = show(db, id);
+            assertThat(run.path("model").asText()).isEqualTo("meta-llama/Llama-3.1-8B-Instruct");
+            JsonNode point = run.path("points").get(0);
+            assertThat(point.path("label").asText()).isEqualTo("rate_1.8_number_200");
+            JsonNode s = point.path("summary");
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(955.2341923862696, org.assertj.core.data.Offset.offset(0.005));
+            assertThat(s.path("Failed Requests").asLong()).isZero();
+            // no mean_e2el_ms in this vLLM's result: the latency is absent, not zero
+            assertThat(s.path("Avg Latency (s)").isNull()).isTrue();
+            // against the closed-loop sample: the loops differ, so no verdict on the latencies
+            String closed = importedId(CliHarness.main("runs", "import", VLLM_SUMMARY.toString(), "--db", db));
+            JsonNode cmp = JSON.readTree(CliHarness.main("runs", "compare", closed, id, "--json",
+                    "--db", db).out());
+            JsonNode fp = cmp.path("comparisons").get(0).path("fingerprint");
+            assertThat(fp.path("loop").asText()).isEqualTo("open");
+            assertThat(fp.path("warmup").isNull()).isTrue();
+            assertThat(fp.path("seed").isNull()).isTrue();
+            assertThat(cmp.path("comparisons").get(0).path("not_comparable").toString())
+                    .contains("A ran closed, B open (queueing differs)");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void guidellmsTpotIncludesTheFirstTokenSoOursIsNotComparedWithIt(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind);
+             io.unibench.sim.SimServer sim = io.unibench.sim.SimServer.start(io.unibench.sim.SimConfig.defaults()
+                     .withTtftMs(5).withPrefillMsPerToken(0).withItlMs(1))) {
+            String db = b.location().jdbcUrl();
+            String guidellm = importedId(CliHarness.main("runs", "import", GUIDELLM_V2.toString(), "--db", db));
+            CliHarness.Run perf = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",
+                    "e2e-mock-model", "--outputs-dir", tmp.resolve("out").toString(), "--no-timestamp", "--parallel", "2",
+                    "--number", "4", "--max-tokens", "8", "--min-prompt-length", "8", "--max-prompt-length", "8",
+                    "--db", db);
+            assertThat(perf.exit()).as(perf.err()).isZero();
+            String ours = perf.err().substring(perf.err().indexOf("Run history: run ") + 17).split(" ")[0];
+            JsonNode json = JSON.readTree(CliHarness.main("runs", "compare", ours, guidellm, "--json", "--db", db).out());
+            JsonNode gfp = json.path("comparisons").get(0).path("fingerprint");
+            assertThat(gfp.path("prompt_lengths").asText()).isEqualTo("normal mean 32 sd 4 in 8–64 tokens");
+            assertThat(gfp.path("warmup").asText()).isEqualTo("none");
+            assertThat(gfp.path("dataset").asText()).isEqualTo("synthetic_text");
+            assertThat(gfp.path("loop").asText()).isEqualTo("open");
+            JsonNode fp = json.path("baseline_fingerprint");
+            assertThat(fp.path("prompt_lengths").asText()).isEqualTo("fixed 8 tokens");
+            assertThat(fp.path("warmup").asText()).isEqualTo("none");
+            assertThat(json.path("comparisons").get(0).path("not_comparable").toString())
+                    .contains("B's TPOT is (last token − start) / output tokens (first token included); "
+                            + "A's (latency − TTFT) / (output tokens − 1)")
+                    .contains("A's prompts are fixed 8 tokens, B's normal mean 32 sd 4 in 8–64 tokens (prefill differs)")
+                    .contains("A ran closed, B open (queueing differs)");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
     void aDuplicatedKeyIsRefusedNotSilentlyResolved(String kind) throws Exception {
         try (TestStores.Backend b = backend(kind)) {
             Path dup = tmp.resolve("dup.jsonl");
