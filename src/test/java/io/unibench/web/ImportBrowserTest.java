@@ -28,6 +28,8 @@ class ImportBrowserTest extends BrowserTestBase {
         page.waitForURL("**/runs/*");
         String id = page.url().substring(page.url().lastIndexOf('/') + 1);
         assertThat(page.content()).contains("vLLM bench serve", "from-vllm");
+        // the tool measured no cache figures: the tile says so, not that the target reported none
+        assertThat(page.locator("#run-tiles").textContent()).contains("not measured by the tool it was imported from");
 
         Download download = page.waitForDownload(() -> page.click("#export-br"));
         assertThat(download.suggestedFilename()).isEqualTo(id + "-br-v0.2.json");
