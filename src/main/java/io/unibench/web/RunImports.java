@@ -55,7 +55,7 @@ final class RunImports {
                 Route.page("post", "/runs/import", this::importForm),
                 Route.api("get", "/api/runs/{id}/export", "The run's last point as llm-d's Benchmark Report v0.2 "
                         + "(what `unibench runs export RUN --format br-v0.2` writes), as a download.",
-                        "application/json", this::export, required("format", "br-v0.2")));
+                        "application/json", this::export, param("format", "br-v0.2 (the default; the only one yet)")));
     }
 
     static String formats() {
@@ -126,7 +126,7 @@ final class RunImports {
     }
 
     private void export(Context ctx) throws Exception {
-        String format = ctx.queryParam("format");
+        String format = ctx.queryParam("format") == null ? "br-v0.2" : ctx.queryParam("format");
         if (!"br-v0.2".equals(format)) throw ApiError.badRequest("format '" + format + "': br-v0.2");
         StoredRun run = api.load(ctx.pathParam("id"));
         Map<String, Object> doc;
