@@ -19,7 +19,9 @@ public final class RunFingerprints {
             return new WorkloadFingerprint("unibench", WorkloadFingerprint.TTFT_FIRST_TOKEN,
                     WorkloadFingerprint.TPOT_AFTER_FIRST, bool(args, "stream"), loop(args), integer(args, "max_tokens"),
                     ignoreEos(args), text(args, "tokenizer", "tokenizer_path"), evalscopeLengths(args),
-                    warmupRequests(args, "warmup_num"), evalscopeDataset(args), along(args.path("seed")));
+                    warmupRequests(args, "warmup_num"), evalscopeDataset(args),
+                    // ours draws its prompts from seed 0 when --seed is not given (PerfOptions --seed)
+                    args.has("seed") && along(args.path("seed")) == null ? Long.valueOf(0) : along(args.path("seed")));
         }
         return switch (imported) {
             case "evalscope-perf" -> new WorkloadFingerprint("evalscope perf", WorkloadFingerprint.TTFT_FIRST_CHUNK,

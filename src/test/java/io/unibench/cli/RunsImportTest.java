@@ -343,6 +343,7 @@ class RunsImportTest {
             JsonNode fp = json.path("baseline_fingerprint");
             assertThat(fp.path("prompt_lengths").asText()).isEqualTo("fixed 8 tokens");
             assertThat(fp.path("warmup").asText()).isEqualTo("none");
+            assertThat(fp.path("seed").asLong()).isZero(); // no --seed: our prompts are drawn from seed 0
             assertThat(json.path("comparisons").get(0).path("not_comparable").toString())
                     .contains("B's TPOT is (last token − start) / output tokens (first token included); "
                             + "A's (latency − TTFT) / (output tokens − 1)")
