@@ -52,7 +52,7 @@ class ArchitectureTest {
             "store", Set.of("metrics"),
             "sim", Set.of("net", "tokenizer"),
             "scenario", Set.of("client", "engine", "metrics", "output", "tokenizer", "workload"),
-            "web", Set.of("engine", "metrics", "report", "scenario", "schedule", "store"),
+            "web", Set.of("engine", "importer", "metrics", "report", "scenario", "schedule", "store"),
             "schedule", Set.of("engine", "metrics", "report", "scenario", "store"),
             "check", Set.of("client", "engine", "metrics", "scrape"),
             "importer", Set.of("metrics", "store"),

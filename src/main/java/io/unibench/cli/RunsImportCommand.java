@@ -17,7 +17,9 @@ import java.util.List;
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = {"Stores other tools' results as runs of the history (runs list/show/compare, pages, trends): "
                 + "evalscope perf output folders (with benchmark_data.db: every figure recomputed from its requests) "
-                + "and vLLM bench serve result JSON (with --save-detailed: likewise).",
+                + "and vLLM bench serve result JSON (with --save-detailed: likewise), AIPerf's profile_export.jsonl "
+                + "and profile_export_aiperf.json (side by side: one run), GuideLLM reports and llm-d Benchmark "
+                + "Report v0.2 (YAML or JSON).",
                 "Each run is marked with the source tool, its version where the files say it, each file's SHA-256 "
                         + "and what the source did not measure (absent, never zero). All files are read before "
                         + "anything is stored: a bad one stores nothing (one line naming the file and JSON pointer, "
@@ -27,7 +29,7 @@ final class RunsImportCommand extends RunsStoreCommand {
     List<Path> paths;
 
     @Option(names = "--format", paramLabel = "FORMAT", description = "Read every PATH as this format "
-            + "(evalscope-perf, vllm-bench-serve). Default: recognised by content.")
+            + "(evalscope-perf, vllm-bench-serve, aiperf, guidellm, br-v0.2). Default: recognised by content.")
     String format;
 
     @Option(names = "--tag", paramLabel = "TAG", description = "A tag for every imported run (repeatable).")

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.BadInputException;
 import io.unibench.metrics.Outcome;
 import io.unibench.metrics.RequestRecord;
+import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.Summary;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -22,7 +25,8 @@ final class AiperfExport {
 
     /** True when the first line is an AIPerf per-request record. */
     static boolean recognises(JsonNode first) {
-        return first != null && first.path("metadata").has("request_start_ns") && first.has("metrics");
+        return first != null && (first.path("metadata").has("request_start_ns")
+                || first.path("metadata").has("timestamp_ns")) && first.has("metrics");
     }
 
     static JsonNode firstLine(ForeignFile f) {
@@ -32,14 +36,163 @@ final class AiperfExport {
             return ForeignFile.MAPPER.readTree(nl < 0 ? text : text.substring(0, nl));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             // a first line that is broken but meant as one: read it, so the error is located
-            return text.substring(0, nl < 0 ? text.length() : nl).contains("\"request_start_ns\"")
+            String line = text.substring(0, nl < 0 ? text.length() : nl);
+            return line.contains("\"request_start_ns\"") || line.contains("\"timestamp_ns\"")
                     ? ForeignFile.MAPPER.createObjectNode().<com.fasterxml.jackson.databind.node.ObjectNode>set(
                     "metadata", ForeignFile.MAPPER.createObjectNode().put("request_start_ns", 0)).put("metrics", 0)
                     : null;
         }
     }
 
+    /** The records alone, or with the aggregate file beside them ({@code profile_export_aiperf.json}) when there is one. */
     static Foreign read(ForeignFile f, long nowMillis) {
+        java.nio.file.Path sibling = f.path.toAbsolutePath().resolveSibling(AGGREGATE);
+        if (java.nio.file.Files.isRegularFile(sibling)) {
+            ForeignFile agg = ForeignFile.read(sibling);
+            JsonNode root = agg.json();
+            if (recognisesAggregate(root)) return read(f, agg, root, nowMillis);
+        }
+        return read(f, null, null, nowMillis);
+    }
+
+    /** AIPerf's aggregate file's name. */
+    static final String AGGREGATE = "profile_export_aiperf.json";
+    /** AIPerf's per-request records' name. */
+    static final String RECORDS = "profile_export.jsonl";
+
+    /**
+     * True when {@code root} is AIPerf's aggregate export: its figures under {@code records} (2025) or at the top
+     * (later versions), each {@code {"tag"/"unit", "avg", "p50", …}}, and {@code input_config}.
+     */
+    static boolean recognisesAggregate(JsonNode root) {
+        if (!root.isObject() || !root.has("input_config")) return false;
+        JsonNode figures = root.path("records").isObject() ? root.path("records") : root;
+        return figures.path("request_latency").has("avg") || figures.path("request_throughput").has("avg");
+    }
+
+    /** The aggregate file alone, or with the records beside it ({@code profile_export.jsonl}) when there are. */
+    static Foreign readAggregate(ForeignFile agg, JsonNode root, long nowMillis) {
+        java.nio.file.Path sibling = agg.path.toAbsolutePath().resolveSibling(RECORDS);
+        if (java.nio.file.Files.isRegularFile(sibling)) return read(ForeignFile.read(sibling), agg, root, nowMillis);
+        Aggregate a = aggregate(agg, root);
+        Map<String, Object> files = new java.util.LinkedHashMap<>();
+        files.put(agg.path.toString(), agg.sha256);
+        return new Foreign(ForeignFormat.AIPERF, null, files, a.args,
+                List.of("per-request rows (" + RECORDS + " not beside it)", "phases", "cache figures", "server metrics"),
+                List.of(ForeignPoints.figuresOnly(a.info(-1), a.startedMillis(nowMillis), a.figures, a.rows)),
+                a.startedMillis(nowMillis));
+    }
+
+    /** The aggregate's figures (our keys), percentile rows, the run's settings ({@code input_config}) and times. */
+    private record Aggregate(Map<String, Object> figures, List<Map<String, Object>> rows, JsonNode args,
+                             Integer concurrency, Double rate, String start) {
+        RunInfo info(int records) {
+            int parallel = concurrency == null ? -1 : concurrency;
+            double r = rate == null ? -1 : rate;
+            int n = records >= 0 ? records : figures.get(Summary.TOTAL_REQUESTS) instanceof Long l ? l.intValue() : -1;
+            String label = parallel > 0 ? "parallel_" + parallel + "_number_" + n
+                    : r > 0 ? "rate_" + r + "_number_" + n : "aiperf_number_" + n;
+            return new RunInfo(label, parallel, r, n);
+        }
+
+        long startedMillis(long nowMillis) {
+            if (start == null) return nowMillis;
+            try {
+                // AIPerf writes its local time without a zone: read as UTC (the stored time says so, no guess)
+                return java.time.LocalDateTime.parse(start).toInstant(java.time.ZoneOffset.UTC).toEpochMilli();
+            } catch (java.time.format.DateTimeParseException e) {
+                return nowMillis;
+            }
+        }
+    }
+
+    /** AIPerf metric tag (both names it has used) → our percentile column, and the factor from its unit. */
+    private record Metric(List<String> tags, String column, String unit, double factor) {}
+
+    private static final List<Metric> METRICS = List.of(
+            new Metric(List.of("time_to_first_token", "ttft"), PercentileRow.TTFT, "ms", 1),
+            new Metric(List.of("inter_token_latency"), PercentileRow.TPOT, "ms", 1),
+            new Metric(List.of("inter_chunk_latency"), PercentileRow.ITL, "ms", 1),
+            new Metric(List.of("request_latency"), PercentileRow.LATENCY, "ms", 1e-3),
+            new Metric(List.of("input_sequence_length"), PercentileRow.INPUT_TOKENS, "tokens", 1),
+            new Metric(List.of("output_sequence_length"), PercentileRow.OUTPUT_TOKENS, "tokens", 1));
+
+    private static final Map<String, String> STATS = new java.util.LinkedHashMap<>();
+    static {
+        STATS.put("min", "min");
+        STATS.put("p1", "1%");
+        STATS.put("p5", "5%");
+        STATS.put("p10", "10%");
+        STATS.put("p25", "25%");
+        STATS.put("p50", "50%");
+        STATS.put("p75", "75%");
+        STATS.put("p90", "90%");
+        STATS.put("p95", "95%");
+        STATS.put("p99", "99%");
+        STATS.put("max", "max");
+    }
+
+    private static Aggregate aggregate(ForeignFile f, JsonNode root) {
+        String base = root.path("records").isObject() ? "/records/" : "/";
+        Map<String, Object> figures = new java.util.LinkedHashMap<>();
+        Double duration = stat(f, root, base, List.of("benchmark_duration"), "avg", "sec", 1);
+        figures.put(Summary.TEST_DURATION, duration);
+        Double ok = stat(f, root, base, List.of("request_count"), "avg", "requests", 1);
+        Double failed = stat(f, root, base, List.of("error_request_count"), "avg", "requests", 1);
+        if (ok != null) {
+            figures.put(Summary.TOTAL_REQUESTS, ok.longValue() + (failed == null ? 0 : failed.longValue()));
+            figures.put(Summary.SUCCESS_REQUESTS, ok.longValue());
+            figures.put(Summary.FAILED_REQUESTS, failed == null ? 0L : failed.longValue());
+        }
+        figures.put(Summary.REQ_THROUGHPUT, stat(f, root, base, List.of("request_throughput"), "avg", null, 1));
+        figures.put(Summary.OUTPUT_THROUGHPUT, stat(f, root, base, List.of("output_token_throughput"), "avg", null, 1));
+        figures.put(Summary.AVG_LATENCY, stat(f, root, base, List.of("request_latency"), "avg", "ms", 1e-3));
+        figures.put(Summary.AVG_TTFT, stat(f, root, base, List.of("time_to_first_token", "ttft"), "avg", "ms", 1));
+        figures.put(Summary.AVG_TPOT, stat(f, root, base, List.of("inter_token_latency"), "avg", "ms", 1));
+        figures.put(Summary.AVG_ITL, stat(f, root, base, List.of("inter_chunk_latency"), "avg", "ms", 1));
+        figures.put(Summary.AVG_INPUT_TOKENS, stat(f, root, base, List.of("input_sequence_length"), "avg", "tokens", 1));
+        figures.put(Summary.AVG_OUTPUT_TOKENS, stat(f, root, base, List.of("output_sequence_length"), "avg", "tokens", 1));
+        Double isl = stat(f, root, base, List.of("total_isl"), "avg", "tokens", 1);
+        Double osl = stat(f, root, base, List.of("total_osl"), "avg", "tokens", 1);
+        figures.put(Summary.TOTAL_INPUT_TOKENS, isl == null ? null : isl.longValue());
+        figures.put(Summary.TOTAL_OUTPUT_TOKENS, osl == null ? null : osl.longValue());
+        List<Map<String, Object>> rows = new ArrayList<>();
+        STATS.forEach((stat, label) -> {
+            Map<String, Object> row = new java.util.LinkedHashMap<>();
+            row.put(PercentileRow.PERCENTILES, label);
+            for (Metric m : METRICS) {
+                Double v = stat(f, root, base, m.tags(), stat, m.unit(), m.factor());
+                if (v != null) row.put(m.column(), v);
+            }
+            if (row.size() > 1) rows.add(row);
+        });
+        ObjectNode args = root.path("input_config").isObject() ? ((ObjectNode) root.path("input_config")).deepCopy()
+                : ForeignFile.MAPPER.createObjectNode();
+        JsonNode names = args.at("/endpoint/model_names");
+        if (names.isArray() && !names.isEmpty()) args.put("model", names.get(0).asText());
+        if (args.at("/endpoint/url").isTextual()) args.put("url", args.at("/endpoint/url").asText());
+        JsonNode c = args.at("/loadgen/concurrency");
+        JsonNode r = args.at("/loadgen/request_rate");
+        return new Aggregate(figures, rows, args, c.isNumber() ? c.asInt() : null,
+                r.isNumber() ? r.asDouble() : null, root.path("start_time").asText(null));
+    }
+
+    /** One statistic of one metric (the first of its tags present) in our unit; null when absent or null. */
+    private static Double stat(ForeignFile f, JsonNode root, String base, List<String> tags, String stat, String unit,
+                               double factor) {
+        for (String tag : tags) {
+            JsonNode m = root.at(base + tag);
+            if (!m.isObject()) continue;
+            if (unit != null && m.has("unit") && !m.path("unit").asText().equals(unit)) {
+                throw f.error(base + tag + "/unit", "expected \"" + unit + "\", found " + m.path("unit"));
+            }
+            Double v = f.optNumber(root, base + tag + "/" + stat);
+            return v == null ? null : v * factor;
+        }
+        return null;
+    }
+
+    private static Foreign read(ForeignFile f, ForeignFile agg, JsonNode aggRoot, long nowMillis) {
         String[] lines = new String(f.bytes, StandardCharsets.UTF_8).split("\n");
         List<JsonNode> rows = new ArrayList<>();
         List<Integer> lineNumbers = new ArrayList<>();
@@ -55,22 +208,27 @@ final class AiperfExport {
         if (rows.isEmpty()) throw f.error("", "no records");
         double base = Double.POSITIVE_INFINITY;
         for (int i = 0; i < rows.size(); i++) {
-            base = Math.min(base, at(f, lineNumbers.get(i), rows.get(i), "/metadata/request_start_ns") / 1e9);
+            base = Math.min(base, startNs(f, lineNumbers.get(i), rows.get(i)) / 1e9);
         }
+        // AIPerf's times are epoch nanoseconds: the records keep their own wall-clock times
+        long epoch = Math.round(base * 1e3);
         List<RequestRecord> records = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             JsonNode r = rows.get(i);
             int line = lineNumbers.get(i);
-            double start = at(f, line, r, "/metadata/request_start_ns") / 1e9;
-            double end = at(f, line, r, "/metadata/request_end_ns") / 1e9;
+            double start = startNs(f, line, r) / 1e9;
+            JsonNode m = r.path("metrics");
+            // the end: request_end_ns; AIPerf's 2025 records have none: the start plus its request_latency
+            double end = r.path("metadata").has("request_end_ns") ? at(f, line, r, "/metadata/request_end_ns") / 1e9
+                    : m.has("request_latency") ? start + ms(f, line, r, "request_latency") : start;
             JsonNode error = r.path("error");
             boolean ok = error.isMissingNode() || error.isNull();
-            JsonNode m = r.path("metrics");
             int prompt = (int) (m.has("input_sequence_length") ? at(f, line, r, "/metrics/input_sequence_length/value")
                     : m.has("error_isl") ? at(f, line, r, "/metrics/error_isl/value") : -1);
             RequestRecord rec;
             if (ok) {
-                double ttft = m.has("time_to_first_token") ? ms(f, line, r, "time_to_first_token") : Double.NaN;
+                String ttftTag = m.has("time_to_first_token") ? "time_to_first_token" : "ttft";
+                double ttft = m.has(ttftTag) ? ms(f, line, r, ttftTag) : Double.NaN;
                 double[] gaps = new double[0];
                 JsonNode icl = m.path("inter_chunk_latency").path("value");
                 if (icl.isArray()) {
@@ -81,10 +239,10 @@ final class AiperfExport {
                 }
                 double latency = m.has("request_latency") ? ms(f, line, r, "request_latency") : end - start;
                 int completion = (int) at(f, line, r, "/metrics/output_sequence_length/value");
-                rec = ForeignPoints.record(i, base, nowMillis, start, ttft, gaps, latency, prompt, completion,
+                rec = ForeignPoints.record(i, base, epoch, start, ttft, gaps, latency, prompt, completion,
                         RequestRecord.TokenSource.TOKENIZER, !Double.isNaN(ttft), null);
             } else {
-                rec = ForeignPoints.record(i, base, nowMillis, start, Double.NaN, new double[0], end - start, prompt,
+                rec = ForeignPoints.record(i, base, epoch, start, Double.NaN, new double[0], end - start, prompt,
                         -1, RequestRecord.TokenSource.TOKENIZER, true, error.path("message").asText("failed"));
                 int code = error.path("code").asInt(0);
                 String type = error.path("type").asText("error");
@@ -94,10 +252,26 @@ final class AiperfExport {
             }
             records.add(rec);
         }
-        RunInfo info = new RunInfo("aiperf_number_" + records.size(), -1, -1, records.size());
-        return new Foreign(ForeignFormat.AIPERF, null, Map.of(f.path.toString(), f.sha256), null,
-                List.of("phases", "cache figures", "server metrics", "load settings (in profile_export_aiperf.json)"),
-                List.of(ForeignPoints.recomputed(info, nowMillis, records, Map.of(), List.of())), nowMillis);
+        Map<String, Object> files = new java.util.LinkedHashMap<>();
+        files.put(f.path.toString(), f.sha256);
+        if (agg == null) {
+            RunInfo info = new RunInfo("aiperf_number_" + records.size(), -1, -1, records.size());
+            return new Foreign(ForeignFormat.AIPERF, null, files, null,
+                    List.of("phases", "cache figures", "server metrics", "load settings (" + AGGREGATE + " not beside it)"),
+                    List.of(ForeignPoints.recomputed(info, epoch, records, Map.of(), List.of())), epoch);
+        }
+        files.put(agg.path.toString(), agg.sha256);
+        Aggregate a = aggregate(agg, aggRoot);
+        long started = epoch;
+        return new Foreign(ForeignFormat.AIPERF, null, files, a.args,
+                List.of("phases", "cache figures", "server metrics"),
+                List.of(ForeignPoints.recomputed(a.info(records.size()), started, records, a.figures, a.rows)), started);
+    }
+
+    /** A record's start: {@code metadata.request_start_ns}, or the 2025 records' {@code metadata.timestamp_ns}. */
+    private static double startNs(ForeignFile f, int line, JsonNode r) {
+        return r.path("metadata").has("request_start_ns") || !r.path("metadata").has("timestamp_ns")
+                ? at(f, line, r, "/metadata/request_start_ns") : at(f, line, r, "/metadata/timestamp_ns");
     }
 
     /** A {@code {"value", "unit": "ms"}} metric in seconds; bad input for another unit. */

@@ -10,8 +10,10 @@ public enum ForeignFormat {
     EVALSCOPE_PERF("evalscope-perf", "evalscope perf"),
     /** {@code vllm bench serve --save-result} JSON (per-request arrays with {@code --save-detailed}). */
     VLLM_BENCH_SERVE("vllm-bench-serve", "vLLM bench serve"),
-    /** AIPerf's {@code profile_export.jsonl}: one record per request. */
+    /** AIPerf's {@code profile_export.jsonl} (one record per request) and {@code profile_export_aiperf.json}. */
     AIPERF("aiperf", "AIPerf"),
+    /** GuideLLM's report JSON: one benchmark per load level, the tool's distributions. */
+    GUIDELLM("guidellm", "GuideLLM"),
     /** llm-d's Benchmark Report v0.2 (YAML or JSON), as llm-d-benchmark converts tools' native output to. */
     BR_V0_2("br-v0.2", "llm-d Benchmark Report v0.2");
 

@@ -51,12 +51,16 @@ public final class ResultImport {
             throw BadInputException.io("runs import", dir, e);
         }
         List<Path> points = children.stream().filter(Files::isDirectory).filter(EvalscopePerf::isPoint).toList();
+        // AIPerf's records and aggregate side by side are one run: read once, from the records
+        boolean aiperfPair = children.stream().anyMatch(c -> c.getFileName().toString().equals(AiperfExport.RECORDS))
+                && children.stream().anyMatch(c -> c.getFileName().toString().equals(AiperfExport.AGGREGATE));
         if (!points.isEmpty()) {
             runs.add(check(forced, ForeignFormat.EVALSCOPE_PERF, dir, EvalscopePerf.read(points, nowMillis)));
         }
         int before = runs.size();
         for (Path c : children) {
             if (Files.isDirectory(c) && !points.contains(c)) readFolder(c, forced, nowMillis, runs);
+            else if (aiperfPair && c.getFileName().toString().equals(AiperfExport.AGGREGATE)) continue;
             else if (Files.isRegularFile(c) && c.getFileName().toString().matches(".*\\.(json|jsonl|ya?ml)$")) {
                 Foreign run = recognised(ForeignFile.read(c), forced, nowMillis);
                 if (run != null) runs.add(run);
@@ -83,13 +87,15 @@ public final class ResultImport {
         Foreign run = recognised(f, forced, nowMillis);
         if (run != null) return run;
         throw f.error("", "not a result runs import recognises (vLLM bench serve's JSON has mean_ttft_ms and backend, "
-                + "AIPerf's profile_export.jsonl a metadata.request_start_ns per line, a Benchmark Report version 0.2 "
-                + "and results; evalscope perf's is a folder with " + EvalscopePerf.SUMMARY + "); --format names one");
+                + "AIPerf's profile_export.jsonl a metadata.request_start_ns per line and its profile_export_aiperf.json an "
+                + "input_config, GuideLLM's report benchmarks of type generative_benchmark, a Benchmark Report version "
+                + "0.2 and results; evalscope perf's is a folder with " + EvalscopePerf.SUMMARY + "); --format names one");
     }
 
     /** The file read as the format forced, or the one its content shows; null when none. */
     private static Foreign recognised(ForeignFile f, ForeignFormat forced, long nowMillis) {
-        if (forced == ForeignFormat.AIPERF || (forced == null && f.path.toString().endsWith(".jsonl"))) {
+        if ((forced == ForeignFormat.AIPERF && f.path.toString().endsWith(".jsonl"))
+                || (forced == null && f.path.toString().endsWith(".jsonl"))) {
             if (forced == null && !AiperfExport.recognises(AiperfExport.firstLine(f))) return null;
             return AiperfExport.read(f, nowMillis);
         }
@@ -100,6 +106,15 @@ public final class ResultImport {
         if (forced == ForeignFormat.BR_V0_2 || (forced == null && BenchmarkReport.recognises(root))) {
             return BenchmarkReport.read(f, root, nowMillis);
         }
+        if (forced == ForeignFormat.GUIDELLM || (forced == null && GuidellmReport.recognises(root))) {
+            return GuidellmReport.read(f, root, nowMillis);
+        }
+        if (forced == ForeignFormat.AIPERF || (forced == null && AiperfExport.recognisesAggregate(root))) {
+            if (!AiperfExport.recognisesAggregate(root)) {
+                throw f.error("/input_config", "missing: not AIPerf's " + AiperfExport.AGGREGATE + " or records");
+            }
+            return AiperfExport.readAggregate(f, root, nowMillis);
+        }
         return null;
     }
 
@@ -109,6 +124,51 @@ public final class ResultImport {
                     + "'s output");
         }
         return run;
+    }
+
+    /**
+     * One uploaded file (the platform's import): written to a folder of its own under {@code fileName}'s last segment
+     * (its extension tells JSON Lines and YAML), read as a file given on the command line, the folder deleted. Errors
+     * and the stored file names say {@code fileName}, never the folder.
+     */
+    public static List<Foreign> readUpload(String fileName, byte[] bytes, ForeignFormat forced, long nowMillis) {
+        String name = uploadName(fileName);
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory("unibench-upload");
+            Path file = dir.resolve(name);
+            Files.write(file, bytes);
+            List<Foreign> runs = read(List.of(file), forced, nowMillis);
+            String prefix = dir.toString() + java.io.File.separator;
+            List<Foreign> renamed = new ArrayList<>();
+            for (Foreign f : runs) {
+                Map<String, Object> files = new LinkedHashMap<>();
+                f.files().forEach((k, v) -> files.put(k.startsWith(prefix) ? k.substring(prefix.length()) : k, v));
+                renamed.add(new Foreign(f.format(), f.version(), files, f.args(), f.lacks(), f.points(),
+                        f.startedAtMillis()));
+            }
+            return renamed;
+        } catch (BadInputException e) {
+            String prefix = dir.toString() + java.io.File.separator;
+            throw new BadInputException(e.getMessage().replace(prefix, ""));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot keep the uploaded file while reading it: " + e.getMessage(), e);
+        } finally {
+            if (dir != null) {
+                try (Stream<Path> s = Files.walk(dir)) {
+                    s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                } catch (IOException ignored) {
+                    // a temporary folder left behind holds a copy of what was uploaded, nothing else
+                }
+            }
+        }
+    }
+
+    /** An upload's name as a plain file name: its last segment, other characters than letters, digits, . _ - as _. */
+    static String uploadName(String fileName) {
+        String n = fileName == null ? "" : fileName.replace('\\', '/');
+        n = n.substring(n.lastIndexOf('/') + 1).replaceAll("[^A-Za-z0-9._-]", "_");
+        return n.isEmpty() || n.startsWith(".") ? "upload" + n : n;
     }
 
     /** The run as it is stored: the source's arguments (secrets masked) as configuration, the source in the environment. */

@@ -8,12 +8,41 @@ import java.util.Objects;
 
 /**
  * What a run's figures depend on besides the server, for ours and imported runs alike: the tool and how it defines
- * TTFT and TPOT, streaming, open or closed loop, output length control. Null is "not known" (the source did not
- * say). Two runs whose fingerprints differ in something that moves a metric get no verdict on it
+ * TTFT and TPOT, streaming, open or closed loop, output length control, which tokenizer counted, the prompt length
+ * distribution, warm-up, dataset and seed (shown, never a refusal: it picks prompts, the distribution says what they
+ * are). Null is "not known" (the source did not say), never a default. Two runs whose fingerprints differ in something that moves a metric get no verdict on it
  * ({@link #refusals}); docs/import.md has the table of each tool's definitions.
  */
 public record WorkloadFingerprint(String tool, String ttftDefinition, String tpotDefinition, Boolean stream,
-                                  String loop, Integer maxTokens, Boolean ignoreEos, String tokenCounter) {
+                                  String loop, Integer maxTokens, Boolean ignoreEos, String tokenCounter,
+                                  String promptLengths, String warmup, String dataset, Long seed) {
+    /** The fields of the first version (no prompt lengths, warm-up, dataset or seed: unknown). */
+    public WorkloadFingerprint(String tool, String ttftDefinition, String tpotDefinition, Boolean stream, String loop,
+                               Integer maxTokens, Boolean ignoreEos, String tokenCounter) {
+        this(tool, ttftDefinition, tpotDefinition, stream, loop, maxTokens, ignoreEos, tokenCounter, null, null, null,
+                null);
+    }
+
+    /** GuideLLM's TPOT (schemas/request_stats.py): the first token's time is in it. */
+    public static final String TPOT_INCLUDING_FIRST = "(last token − start) / output tokens (first token included)";
+
+    /**
+     * A prompt length distribution as one comparable text: {@code fixed N tokens} when it has one value (a range of
+     * one, or no spread), else {@code uniform MIN–MAX tokens} or {@code normal mean M sd S[, MIN–MAX] tokens}.
+     */
+    public static String uniformLengths(Number min, Number max) {
+        if (min == null || max == null) return null;
+        return min.longValue() == max.longValue() ? "fixed " + min.longValue() + " tokens"
+                : "uniform " + min.longValue() + "–" + max.longValue() + " tokens";
+    }
+
+    /** See {@link #uniformLengths}; {@code sd} null or 0 is a fixed length. */
+    public static String normalLengths(Number mean, Number sd, Number min, Number max) {
+        if (mean == null) return null;
+        if (sd == null || sd.doubleValue() == 0) return "fixed " + Math.round(mean.doubleValue()) + " tokens";
+        return "normal mean " + Math.round(mean.doubleValue()) + " sd " + Math.round(sd.doubleValue())
+                + (min != null && max != null ? " in " + min.longValue() + "–" + max.longValue() : "") + " tokens";
+    }
     /** Our TTFT: the first chunk carrying text; a role-only chunk is not a token. */
     public static final String TTFT_FIRST_TOKEN = "first chunk with text (role-only chunk excluded)";
     /** evalscope's, vLLM's and AIPerf's: the first chunk of any kind. */
@@ -36,6 +65,10 @@ public record WorkloadFingerprint(String tool, String ttftDefinition, String tpo
         m.put("max_tokens", maxTokens);
         m.put("ignore_eos", ignoreEos);
         m.put("token_counter", tokenCounter);
+        m.put("prompt_lengths", promptLengths);
+        m.put("warmup", warmup);
+        m.put("dataset", dataset);
+        m.put("seed", seed);
         return m;
     }
 
@@ -71,6 +104,21 @@ public record WorkloadFingerprint(String tool, String ttftDefinition, String tpo
         if (differ(a.ignoreEos, b.ignoreEos)) {
             out.add(new Refusal("ignore_eos", List.of(PercentileRow.LATENCY), "A " + (a.ignoreEos ? "ignored" : "kept")
                     + " EOS, B " + (b.ignoreEos ? "ignored" : "kept") + " it (output lengths differ)"));
+        }
+        if (differ(a.promptLengths, b.promptLengths)) {
+            out.add(new Refusal("prompt_lengths", all, "A's prompts are " + a.promptLengths + ", B's "
+                    + b.promptLengths + " (prefill differs)"));
+        }
+        if (differ(a.tokenCounter, b.tokenCounter)) {
+            out.add(new Refusal("token_counter", tpot, "A's tokens were counted by " + a.tokenCounter + ", B's by "
+                    + b.tokenCounter + " (per-token figures differ)"));
+        }
+        if (differ(a.warmup, b.warmup)) {
+            out.add(new Refusal("warmup", List.of(PercentileRow.TTFT, PercentileRow.LATENCY), "A's warm-up was "
+                    + a.warmup + ", B's " + b.warmup + " (cold caches and connections count in one)"));
+        }
+        if (differ(a.dataset, b.dataset)) {
+            out.add(new Refusal("dataset", all, "A's dataset is " + a.dataset + ", B's " + b.dataset));
         }
         return out;
     }

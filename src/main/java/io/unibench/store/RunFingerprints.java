@@ -18,19 +18,36 @@ public final class RunFingerprints {
         if (imported == null) {
             return new WorkloadFingerprint("unibench", WorkloadFingerprint.TTFT_FIRST_TOKEN,
                     WorkloadFingerprint.TPOT_AFTER_FIRST, bool(args, "stream"), loop(args), integer(args, "max_tokens"),
-                    ignoreEos(args), args.path("tokenizer").asText(null));
+                    ignoreEos(args), text(args, "tokenizer", "tokenizer_path"), evalscopeLengths(args),
+                    warmupRequests(args, "warmup_num"), evalscopeDataset(args),
+                    // ours draws its prompts from seed 0 when --seed is not given (PerfOptions --seed)
+                    args.has("seed") && along(args.path("seed")) == null ? Long.valueOf(0) : along(args.path("seed")));
         }
         return switch (imported) {
             case "evalscope-perf" -> new WorkloadFingerprint("evalscope perf", WorkloadFingerprint.TTFT_FIRST_CHUNK,
                     WorkloadFingerprint.TPOT_AFTER_FIRST, bool(args, "stream"), loop(args), integer(args, "max_tokens"),
-                    ignoreEos(args), args.path("tokenizer_path").asText(null));
+                    ignoreEos(args), text(args, "tokenizer_path"), evalscopeLengths(args),
+                    warmupRequests(args, "warmup_num"), evalscopeDataset(args), along(args.path("seed")));
             case "vllm-bench-serve" -> new WorkloadFingerprint("vLLM bench serve", WorkloadFingerprint.TTFT_FIRST_CHUNK,
                     WorkloadFingerprint.TPOT_AFTER_FIRST, !args.path("backend").asText("").contains("no-stream"),
                     args.path("max_concurrency").isNumber() && isInf(args.path("request_rate")) ? "closed"
                             : args.has("request_rate") ? "open" : null, null, null,
                     args.path("tokenizer_id").asText(null));
             case "aiperf" -> new WorkloadFingerprint("AIPerf", "first parsed response (aiperf ttft_metric.py)",
-                    null, null, null, null, null, null);
+                    args.has("loadgen") ? WorkloadFingerprint.TPOT_AFTER_FIRST : null,
+                    args.at("/endpoint/streaming").isBoolean() ? args.at("/endpoint/streaming").asBoolean() : null,
+                    args.at("/loadgen/request_rate").isNumber() ? "open"
+                            : args.at("/loadgen/concurrency").isNumber() ? "closed" : null,
+                    args.at("/input/prompt/output_tokens/mean").isNumber()
+                            ? args.at("/input/prompt/output_tokens/mean").asInt() : null, null,
+                    args.at("/tokenizer/name").asText(null),
+                    WorkloadFingerprint.normalLengths(num(args.at("/input/prompt/input_tokens/mean")),
+                            num(args.at("/input/prompt/input_tokens/stddev")), null, null),
+                    warmupRequests(args.path("loadgen"), "warmup_request_count"),
+                    args.at("/input/file").isTextual() ? args.at("/input/file").asText()
+                            : args.at("/input/public_dataset").asText(null),
+                    along(args.at("/input/random_seed")));
+            case "guidellm" -> guidellm(args);
             case "br-v0.2" -> new WorkloadFingerprint(args.at("/load/standardized/tool").asText("unknown"), null, null,
                     args.at("/load/native/config/api/streaming").isBoolean()
                             ? args.at("/load/native/config/api/streaming").asBoolean() : null,
@@ -40,6 +57,79 @@ public final class RunFingerprints {
                     args.at("/load/native/config/tokenizer/pretrained_model_name_or_path").asText(null));
             default -> new WorkloadFingerprint(imported, null, null, null, null, null, null, null);
         };
+    }
+
+    /**
+     * GuideLLM's report: the current shape's {@code spec} (backend, profile, tokenizer, data, seed) or the 2025
+     * shape's first benchmark ({@code args}, {@code request_loader}). TTFT is its first token iteration (a chunk that
+     * carried text), TPOT includes the first token.
+     */
+    private static WorkloadFingerprint guidellm(JsonNode args) {
+        JsonNode spec = args.path("spec");
+        if (spec.isObject()) {
+            JsonNode data = spec.path("data").path(0);
+            JsonNode warm = spec.at("/profile/warmup");
+            String warmup = warm.path("value").isNumber() ? warm.path("value").asText() + " (" + warm.path("mode").asText("") + ")"
+                    : warm.path("percent").isNumber() ? warm.path("percent").asText() + " of the run" : warm.isObject() ? "none" : null;
+            String kind = spec.at("/profile/kind").asText("");
+            return new WorkloadFingerprint("GuideLLM", WorkloadFingerprint.TTFT_FIRST_TOKEN,
+                    WorkloadFingerprint.TPOT_INCLUDING_FIRST, bool(spec.path("backend"), "stream"), guidellmLoop(kind),
+                    integer(spec.path("backend"), "max_tokens"), null, spec.at("/tokenizer/model").asText(null),
+                    WorkloadFingerprint.normalLengths(num(data.path("prompt_tokens")), num(data.path("prompt_tokens_stdev")),
+                            num(data.path("prompt_tokens_min")), num(data.path("prompt_tokens_max"))),
+                    warmup, data.path("kind").asText(null), along(spec.path("seed")));
+        }
+        JsonNode a = args.path("args");
+        String data = args.at("/request_loader/data").asText(null);
+        java.util.regex.Matcher prompt = data == null ? null
+                : java.util.regex.Pattern.compile("prompt_tokens=(\\d+)").matcher(data);
+        boolean noWarmup = a.has("warmup_number") && a.path("warmup_number").isNull() && a.path("warmup_duration").isNull();
+        return new WorkloadFingerprint("GuideLLM", WorkloadFingerprint.TTFT_FIRST_TOKEN,
+                WorkloadFingerprint.TPOT_INCLUDING_FIRST, null, guidellmLoop(a.at("/profile/type_").asText(
+                a.at("/strategy/type_").asText(""))), null, null, args.at("/request_loader/processor").asText(null),
+                prompt != null && prompt.find() ? "fixed " + prompt.group(1) + " tokens" : null,
+                noWarmup ? "none" : null, data, along(a.at("/profile/random_seed")));
+    }
+
+    /** GuideLLM's profile kinds: a fixed number of streams is closed, a rate open; a sweep is both (unknown). */
+    private static String guidellmLoop(String kind) {
+        return switch (kind) {
+            case "synchronous", "concurrent", "throughput" -> "closed";
+            case "constant", "poisson", "async" -> "open";
+            default -> null;
+        };
+    }
+
+    /** evalscope's and our keys: a random dataset's lengths are its min–max; a file's are its own (unknown here). */
+    private static String evalscopeLengths(JsonNode args) {
+        if (!args.path("dataset").asText("").equals("random")) return null;
+        return WorkloadFingerprint.uniformLengths(num(args.path("min_prompt_length")), num(args.path("max_prompt_length")));
+    }
+
+    private static String evalscopeDataset(JsonNode args) {
+        if (args.path("dataset_path").isTextual()) return args.path("dataset_path").asText();
+        if (args.path("prompt").isTextual()) return "one fixed prompt";
+        return args.path("dataset").asText(null);
+    }
+
+    private static String warmupRequests(JsonNode args, String key) {
+        JsonNode n = args.path(key);
+        if (n.isArray() && !n.isEmpty()) n = n.get(0);
+        if (!n.isNumber()) return null;
+        return n.asInt() == 0 ? "none" : n.asInt() + " requests";
+    }
+
+    private static Number num(JsonNode n) {
+        return n.isNumber() ? n.numberValue() : null;
+    }
+
+    private static Long along(JsonNode n) {
+        return n.isIntegralNumber() ? n.asLong() : null;
+    }
+
+    private static String text(JsonNode args, String... keys) {
+        for (String k : keys) if (args.path(k).isTextual()) return args.path(k).asText();
+        return null;
     }
 
     private static boolean isInf(JsonNode n) {

@@ -97,7 +97,14 @@ public final class Pages {
 
     /** The compare page: the baseline {@code a}, the other runs, one table per shared level, notes, the method. */
     public record CompareModel(RunRow a, List<CompareRun> others, List<Table> tables, List<String> notes,
-                               String method, String chartJson, boolean loggedIn) {}
+                               String method, String chartJson, boolean loggedIn, Fingerprints fingerprints) {}
+
+    /**
+     * The runs' workload fingerprints side by side (one row per field, {@code differing} the fields that differ),
+     * why a verdict is refused (per run: "B: …"), whether the verdicts were forced, and the link that forces them.
+     */
+    public record Fingerprints(Table table, List<String> differing, List<String> refusals, boolean forced,
+                               String forceUrl) {}
 
     public record LoginModel(String error) {}
 
@@ -232,7 +239,51 @@ public final class Pages {
         charts.put("keys", keys);
         charts.put("runs", chartRuns);
         ctx.html(render("compare.jte", new CompareModel(r.baseline().row(), others, tables,
-                RunComparisonReport.notes(sides), RunComparison.METHOD, scriptJson(charts), auth.required())));
+                RunComparisonReport.notes(sides), RunComparison.METHOD, scriptJson(charts), auth.required(),
+                fingerprints(ctx, r))));
+    }
+
+    /** The compare page's fingerprint table: field, A, B, …; and the refusals with the link that overrides them. */
+    private static Fingerprints fingerprints(Context ctx, RunComparison.Result r) {
+        Map<String, Object> base = io.unibench.store.RunFingerprints.of(r.baseline()).toMap();
+        List<Map<String, Object>> others = r.pairs().stream().map(p -> p.fingerprint().toMap()).toList();
+        List<String> header = new ArrayList<>(List.of("Field", "A"));
+        List<String> refusals = new ArrayList<>();
+        char key = 'B';
+        for (RunComparison.Pair p : r.pairs()) {
+            String k = String.valueOf(key++);
+            header.add(k);
+            for (var refusal : p.refusals()) refusals.add(k + ": " + refusal.why());
+        }
+        List<List<String>> rows = new ArrayList<>();
+        List<String> differing = new ArrayList<>();
+        for (String field : base.keySet()) {
+            List<String> row = new ArrayList<>(List.of(field, shown(base.get(field))));
+            boolean differs = false;
+            for (Map<String, Object> o : others) {
+                row.add(shown(o.get(field)));
+                // a field one side does not know is shown as such, not as a difference (it refuses nothing)
+                differs |= base.get(field) != null && o.get(field) != null
+                        && !String.valueOf(base.get(field)).equals(String.valueOf(o.get(field)));
+            }
+            if (differs) differing.add(field);
+            rows.add(row);
+        }
+        List<Boolean> numeric = header.stream().map(h -> false).toList();
+        boolean forced = r.pairs().stream().anyMatch(RunComparison.Pair::forced);
+        StringBuilder url = new StringBuilder("/compare?a=").append(enc(ctx.queryParam("a")));
+        for (String b : ctx.queryParams("b")) url.append("&b=").append(enc(b));
+        url.append("&force=true");
+        return new Fingerprints(new Table("Workload fingerprints", header, numeric, rows), differing, refusals, forced,
+                url.toString());
+    }
+
+    private static String shown(Object v) {
+        return v == null ? "not known" : v.toString();
+    }
+
+    private static String enc(String v) {
+        return java.net.URLEncoder.encode(v == null ? "" : v, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private void login(Context ctx) {

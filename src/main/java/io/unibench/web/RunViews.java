@@ -234,6 +234,7 @@ final class RunViews {
         Double success = row.requestCount() > 0 ? Double.valueOf(100.0 * row.successCount() / row.requestCount())
                 : number(s, Summary.SUCCESS_RATE);
         Double cache = number(s, Summary.KV_CACHE_HIT_RATE);
+        boolean imported = run.config() != null && run.config().hasNonNull("imported_from");
         List<Pages.Tile> tiles = List.of(
                 new Pages.Tile("Success", success == null ? "—" : fmt(success, 1) + "%",
                         done.size() > 1 ? "all points" : ""),
@@ -244,7 +245,8 @@ final class RunViews {
                 new Pages.Tile("Latency p50 (s)", fmt(percentile(last, "50%", PercentileRow.LATENCY), SECONDS), ""),
                 new Pages.Tile("Latency p95 (s)", fmt(percentile(last, "95%", PercentileRow.LATENCY), SECONDS), ""),
                 new Pages.Tile("Cache hit", cache == null ? "—" : fmt(cache, PERCENT) + "%",
-                        cache == null ? "the target reported no cached tokens" : ""));
+                        cache == null ? imported ? "not measured by the tool it was imported from"
+                                : "the target reported no cached tokens" : ""));
         return new Pages.Headline(done.size() > 1 ? last.label() : null, tiles);
     }
 

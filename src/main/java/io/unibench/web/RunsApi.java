@@ -73,7 +73,9 @@ final class RunsApi {
                 Route.api("get", "/api/compare", "Runs B (repeat b for more) against the baseline A, points matched "
                         + "by scenario and level: per level and metric A, B, Δ, Δ%, the 95% interval of Δ and the "
                         + "verdict from the runs' requests (what `runs compare` prints).",
-                        "application/json", this::compare, required("a", "run id"), required("b", "run id")));
+                        "application/json", this::compare, required("a", "run id"), required("b", "run id"),
+                        param("force", "true: verdicts even where the runs' workload fingerprints differ, each "
+                                + "marked \"forced; not comparable: …\" (default: refused, with the reason)")));
     }
 
     /** A run id from the path (full or a unique prefix): 404 when no run has it. */

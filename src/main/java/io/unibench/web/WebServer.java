@@ -69,6 +69,7 @@ public final class WebServer implements AutoCloseable {
                         .result(metrics.render(System.currentTimeMillis()))));
         routes.addAll(api.routes());
         routes.addAll(control.routes());
+        routes.addAll(new RunImports(store, api).routes());
         routes.add(new LiveStream(store, api, queue).route());
         routes.add(Route.api("get", "/api/openapi.json", "This document.", "application/json",
                 ctx -> json(ctx, OpenApi.document(routes, version, auth.required()))));
@@ -85,6 +86,10 @@ public final class WebServer implements AutoCloseable {
             cfg.startup.showOldJavalinVersionWarning = false;
             cfg.concurrency.useVirtualThreads = true;
             cfg.http.maxRequestSize = MAX_BODY_BYTES;
+            // the runs page's import form: one result file, as large as the import API takes (RunImports)
+            cfg.jetty.multipartConfig.maxFileSize(RunImports.MAX_UPLOAD_BYTES, io.javalin.config.SizeUnit.BYTES);
+            cfg.jetty.multipartConfig.maxTotalRequestSize(RunImports.MAX_UPLOAD_BYTES + (1 << 16),
+                    io.javalin.config.SizeUnit.BYTES);
             cfg.jetty.host = config.host();
             cfg.jetty.port = config.port();
             cfg.staticFiles.add(sf -> {

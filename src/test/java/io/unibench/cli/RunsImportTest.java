@@ -30,6 +30,9 @@ class RunsImportTest {
     private static final Path AIPERF = SAMPLES.resolve("aiperf/profile_export.jsonl");
     private static final Path BR = SAMPLES.resolve("br-v0.2/br_v0_2_example.yaml");
     private static final Path VLLM_SUMMARY = SAMPLES.resolve("vllm-bench-serve/summary-only.json");
+    private static final Path AIPERF_RUN = SAMPLES.resolve("aiperf/run1");
+    private static final Path GUIDELLM_V2 = SAMPLES.resolve("guidellm/guidellm_report_v2.json");
+    private static final Path GUIDELLM_2025 = SAMPLES.resolve("guidellm/benchmarks_stripped.json");
 
     @TempDir
     Path tmp;
@@ -194,6 +197,163 @@ class RunsImportTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
+    void aiperfsOwnExampleRunImportsItsRecordsWithItsAggregateAsOneRun(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            // ai-dynamo/aiperf examples/artifacts/run1 (commit 7c31f579): 2025 records (timestamp_ns, "ttft") and
+            // the aggregate profile_export_aiperf.json beside them: one run, its load settings from input_config
+            String id = importedId(CliHarness.main("runs", "import", AIPERF_RUN.toString(), "--db", db));
+            assertThat(JSON.readTree(CliHarness.main("runs", "list", "--json", "--db", db).out()).size()).isEqualTo(1);
+            JsonNode run = show(db, id);
+            assertThat(run.path("model").asText()).isEqualTo("openai/gpt-oss-20b");
+            assertThat(run.path("request_count").asLong()).isEqualTo(100);
+            assertThat(run.path("success_count").asLong()).isEqualTo(89);
+            JsonNode env = run.path("environment");
+            assertThat(env.path("source_files").has(AIPERF_RUN.resolve("profile_export_aiperf.json").toAbsolutePath().toString())
+                    || env.path("source_files").toString().contains("profile_export_aiperf.json")).isTrue();
+            assertThat(env.path("not_measured").asText()).doesNotContain("load settings");
+            JsonNode point = run.path("points").get(0);
+            assertThat(point.path("label").asText()).isEqualTo("parallel_100_number_100");
+            JsonNode s = point.path("summary");
+            // recomputed from the 89 successful records: the aggregate's mean TTFT and latency
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(2343.219437, org.assertj.core.data.Offset.offset(1e-3));
+            assertThat(s.path("Avg Latency (s)").asDouble()).isCloseTo(9.059655, org.assertj.core.data.Offset.offset(5e-5));
+            assertThat(s.path("Avg Output Tokens").asDouble()).isCloseTo(242.966292, org.assertj.core.data.Offset.offset(0.005));
+            // AIPerf interpolates its percentiles, ours are the nearest rank: its rows are kept beside ours
+            assertThat(s.path("Source Percentiles").isArray()).isTrue();
+            assertThat(run.path("started_at").asText()).startsWith("2025-10-03");
+
+            // the aggregate alone (its records elsewhere): the tool's figures only, and it says so
+            Path alone = tmp.resolve("agg");
+            Files.createDirectories(alone);
+            Files.copy(AIPERF_RUN.resolve("profile_export_aiperf.json"), alone.resolve("profile_export_aiperf.json"));
+            JsonNode agg = show(db, importedId(CliHarness.main("runs", "import",
+                    alone.resolve("profile_export_aiperf.json").toString(), "--db", db)));
+            assertThat(agg.path("environment").path("not_measured").asText()).contains("per-request rows");
+            JsonNode as = agg.path("points").get(0).path("summary");
+            assertThat(as.path("Avg TTFT (ms)").asDouble()).isEqualTo(2343.219436988764);
+            assertThat(as.path("Avg TPOT (ms)").asDouble()).isEqualTo(27.763065454471807);
+            assertThat(as.path("Total Requests").asLong()).isEqualTo(100);
+            assertThat(as.path("Failed Requests").asLong()).isEqualTo(11);
+            assertThat(as.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+        }
+    }
+
+    private static List<java.util.Map<String, Object>> percentiles(Path file, int point) {
+        return io.unibench.importer.ResultImport.read(List.of(file), null, 0).getFirst().points().get(point).percentiles();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void guidellmReportsOfBothShapesImportOnePointPerBenchmark(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            // llm-d/llm-d-benchmark tests/fixtures/guidellm_report_v2.json (commit 8bc9f1dd): guidellm 0.8.0.dev18
+            CliHarness.Run imported = CliHarness.main("runs", "import", GUIDELLM_V2.toString(), "--db", db);
+            JsonNode run = show(db, importedId(imported));
+            assertThat(run.path("model").asText()).isEqualTo("e2e-mock-model");
+            JsonNode env = run.path("environment");
+            assertThat(env.path("source_tool").asText()).isEqualTo("GuideLLM");
+            assertThat(env.path("source_version").asText()).isEqualTo("0.8.0.dev18");
+            assertThat(env.path("not_measured").asText()).contains("per-request rows (GuideLLM keeps samples only)");
+            assertThat(run.path("points").size()).isEqualTo(2);
+            JsonNode p0 = run.path("points").get(0);
+            assertThat(p0.path("label").asText()).isEqualTo("rate_2.0_number_2");
+            JsonNode s = p0.path("summary");
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isEqualTo(11.481165885925293);
+            assertThat(s.path("Avg TPOT (ms)").asDouble()).isEqualTo(2.4421364068984985);
+            assertThat(s.path("Avg Latency (s)").asDouble()).isEqualTo(0.01978909969329834);
+            assertThat(s.path("Total Input Tokens").asLong()).isEqualTo(143);
+            assertThat(s.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+            assertThat(percentiles(GUIDELLM_V2, 0).toString()).contains("Percentiles=99.9%, TTFT (ms)=11.686325073242188");
+
+            // vllm-project/guidellm tests/unit/entrypoints/assets/benchmarks_stripped.json (commit e35f0a85): 2025
+            JsonNode old = show(db, importedId(CliHarness.main("runs", "import", GUIDELLM_2025.toString(), "--db", db)));
+            assertThat(old.path("model").asText()).isEqualTo("example_model");
+            assertThat(old.path("environment").path("source_version").asText()).isEqualTo("not recorded in its files");
+            JsonNode op = old.path("points").get(0);
+            assertThat(op.path("label").asText()).isEqualTo("parallel_1_number_47");
+            assertThat(op.path("summary").path("Success Requests").asLong()).isEqualTo(46);
+            assertThat(op.path("summary").path("Avg TTFT (ms)").asDouble()).isEqualTo(16.792535781860348);
+            // its 50th percentile is named only as the median
+            assertThat(percentiles(GUIDELLM_2025, 0).toString()).contains("Percentiles=50%, TTFT (ms)=16.38054847717285");
+
+            // a broken benchmark: one located line, nothing stored
+            ObjectNode bad = (ObjectNode) JSON.readTree(GUIDELLM_V2.toFile());
+            ((ObjectNode) bad.at("/benchmarks/1/metrics/time_to_first_token_ms/successful")).put("mean", "fast");
+            Path badFile = tmp.resolve("bad-guidellm.json");
+            JSON.writeValue(badFile.toFile(), bad);
+            CliHarness.Run r = CliHarness.main("runs", "import", badFile.toString(), "--db", db);
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err().strip()).isEqualTo("unibench: " + badFile
+                    + ": /benchmarks/1/metrics/time_to_first_token_ms/successful/mean: expected a number, found string \"fast\"");
+            assertThat(JSON.readTree(CliHarness.main("runs", "list", "--json", "--db", db).out()).size()).isEqualTo(2);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void aVllmResultOf2025CollectedByLlmdImportsAndItsOpenLoopShows(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            Path file = SAMPLES.resolve("vllm-bench-serve/benchmark_2025-05-11_22-45-40.json");
+            String id = importedId(CliHarness.main("runs", "import", file.toString(), "--db", db));
+            JsonNode run = show(db, id);
+            assertThat(run.path("model").asText()).isEqualTo("meta-llama/Llama-3.1-8B-Instruct");
+            JsonNode point = run.path("points").get(0);
+            assertThat(point.path("label").asText()).isEqualTo("rate_1.8_number_200");
+            JsonNode s = point.path("summary");
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(955.2341923862696, org.assertj.core.data.Offset.offset(0.005));
+            assertThat(s.path("Failed Requests").asLong()).isZero();
+            // no mean_e2el_ms in this vLLM's result: the latency is absent, not zero
+            assertThat(s.path("Avg Latency (s)").isNull()).isTrue();
+            // against the closed-loop sample: the loops differ, so no verdict on the latencies
+            String closed = importedId(CliHarness.main("runs", "import", VLLM_SUMMARY.toString(), "--db", db));
+            JsonNode cmp = JSON.readTree(CliHarness.main("runs", "compare", closed, id, "--json",
+                    "--db", db).out());
+            JsonNode fp = cmp.path("comparisons").get(0).path("fingerprint");
+            assertThat(fp.path("loop").asText()).isEqualTo("open");
+            assertThat(fp.path("warmup").isNull()).isTrue();
+            assertThat(fp.path("seed").isNull()).isTrue();
+            assertThat(cmp.path("comparisons").get(0).path("not_comparable").toString())
+                    .contains("A ran closed, B open (queueing differs)");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void guidellmsTpotIncludesTheFirstTokenSoOursIsNotComparedWithIt(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind);
+             io.unibench.sim.SimServer sim = io.unibench.sim.SimServer.start(io.unibench.sim.SimConfig.defaults()
+                     .withTtftMs(5).withPrefillMsPerToken(0).withItlMs(1))) {
+            String db = b.location().jdbcUrl();
+            String guidellm = importedId(CliHarness.main("runs", "import", GUIDELLM_V2.toString(), "--db", db));
+            CliHarness.Run perf = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",
+                    "e2e-mock-model", "--outputs-dir", tmp.resolve("out").toString(), "--no-timestamp", "--parallel", "2",
+                    "--number", "4", "--max-tokens", "8", "--min-prompt-length", "8", "--max-prompt-length", "8",
+                    "--db", db);
+            assertThat(perf.exit()).as(perf.err()).isZero();
+            String ours = perf.err().substring(perf.err().indexOf("Run history: run ") + 17).split(" ")[0];
+            JsonNode json = JSON.readTree(CliHarness.main("runs", "compare", ours, guidellm, "--json", "--db", db).out());
+            JsonNode gfp = json.path("comparisons").get(0).path("fingerprint");
+            assertThat(gfp.path("prompt_lengths").asText()).isEqualTo("normal mean 32 sd 4 in 8–64 tokens");
+            assertThat(gfp.path("warmup").asText()).isEqualTo("none");
+            assertThat(gfp.path("dataset").asText()).isEqualTo("synthetic_text");
+            assertThat(gfp.path("loop").asText()).isEqualTo("open");
+            JsonNode fp = json.path("baseline_fingerprint");
+            assertThat(fp.path("prompt_lengths").asText()).isEqualTo("fixed 8 tokens");
+            assertThat(fp.path("warmup").asText()).isEqualTo("none");
+            assertThat(fp.path("seed").asLong()).isZero(); // no --seed: our prompts are drawn from seed 0
+            assertThat(json.path("comparisons").get(0).path("not_comparable").toString())
+                    .contains("B's TPOT is (last token − start) / output tokens (first token included); "
+                            + "A's (latency − TTFT) / (output tokens − 1)")
+                    .contains("A's prompts are fixed 8 tokens, B's normal mean 32 sd 4 in 8–64 tokens (prefill differs)")
+                    .contains("A ran closed, B open (queueing differs)");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
     void aDuplicatedKeyIsRefusedNotSilentlyResolved(String kind) throws Exception {
         try (TestStores.Backend b = backend(kind)) {
             Path dup = tmp.resolve("dup.jsonl");
@@ -214,15 +374,19 @@ class RunsImportTest {
             String db = b.location().jdbcUrl();
             String evalscope = importedId(CliHarness.main("runs", "import", EVALSCOPE.toString(), "--db", db));
             String vllm = importedId(CliHarness.main("runs", "import", VLLM.toString(), "--db", db));
-            // evalscope and vLLM both time TTFT at the first chunk, both streamed closed loops: verdicts given
+            // evalscope and vLLM both time TTFT at the first chunk, both streamed closed loops: verdicts given on
+            // TTFT and latency; their tokens were counted by different tokenizers, so TPOT gets none
             JsonNode same = JSON.readTree(CliHarness.main("runs", "compare", evalscope, vllm, "--json", "--db", db).out());
-            assertThat(same.path("comparisons").get(0).path("not_comparable").size()).isZero();
-            assertThat(same.path("rows").toString()).doesNotContain("\"refused\"");
+            assertThat(same.path("comparisons").get(0).path("not_comparable").toString())
+                    .isEqualTo("[\"A's tokens were counted by stub, B's by qwen-plus (per-token figures differ)\"]");
+            assertThat(row(same, "p50 TTFT (ms)").path("verdict").asText()).isNotEqualTo("refused");
+            assertThat(row(same, "p50 Latency (s)").path("verdict").asText()).isNotEqualTo("refused");
+            assertThat(row(same, "p50 TPOT (ms)").path("verdict").asText()).isEqualTo("refused");
 
             // ours (the simulator, streamed, closed loop): TTFT at the first text chunk, evalscope's at any chunk
             CliHarness.Run perf = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",
                     "qwen-plus", "--outputs-dir", tmp.resolve("out").toString(), "--no-timestamp", "--parallel", "4",
-                    "--number", "60", "--max-tokens", "64", "--min-prompt-length", "8", "--max-prompt-length", "8",
+                    "--number", "60", "--max-tokens", "64", "--min-prompt-length", "128", "--max-prompt-length", "128",
                     "--db", db);
             assertThat(perf.exit()).as(perf.err()).isZero();
             String ours = perf.err().substring(perf.err().indexOf("Run history: run ") + 17).split(" ")[0];

@@ -57,7 +57,7 @@ class WebAuthTest {
         long runs = f.store.count();
         String id = f.runIds.get(0);
         for (String path : new String[] {"/api/runs", "/api/runs/" + id + "/cancel", "/api/scenarios/validate",
-                "/api/connection-test"}) {
+                "/api/connection-test", "/api/runs/import?file=x.yaml"}) {
             HttpResponse<String> r = PLAIN.send(HttpRequest.newBuilder(URI.create(f.base() + path))
                     .header("Content-Type", "application/yaml").POST(HttpRequest.BodyPublishers.ofString("name: x\n"))
                     .build(), HttpResponse.BodyHandlers.ofString());
@@ -65,6 +65,14 @@ class WebAuthTest {
         }
         assertThat(get("/api/runs/" + id + "/events", null, null).statusCode()).isEqualTo(401);
         assertThat(get("/api/runs/" + id + "/events", "Authorization", "Bearer " + TOKEN).statusCode()).isEqualTo(200);
+        assertThat(get("/api/runs/" + id + "/export?format=br-v0.2", null, null).statusCode()).isEqualTo(401);
+        // the runs page's import form without the session: to the login page, nothing imported
+        HttpResponse<String> form = PLAIN.send(HttpRequest.newBuilder(URI.create(f.base() + "/runs/import"))
+                .header("Content-Type", "multipart/form-data; boundary=b").POST(HttpRequest.BodyPublishers.ofString(
+                        "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x.yaml\"\r\n\r\nname: x\r\n--b--\r\n"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(form.statusCode()).isEqualTo(302);
+        assertThat(form.headers().firstValue("Location")).hasValue("/login");
         assertThat(f.store.count()).isEqualTo(runs);
     }
 

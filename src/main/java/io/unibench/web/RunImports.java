@@ -1,0 +1,147 @@
+package io.unibench.web;
+
+import static io.unibench.web.Route.param;
+import static io.unibench.web.Route.required;
+
+import io.javalin.http.Context;
+import io.javalin.http.UploadedFile;
+import io.unibench.BadInputException;
+import io.unibench.importer.Foreign;
+import io.unibench.importer.ForeignFormat;
+import io.unibench.importer.ResultImport;
+import io.unibench.store.ImportedRun;
+import io.unibench.store.Owner;
+import io.unibench.store.RunStore;
+import io.unibench.store.StoredRun;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The platform's side of {@code runs import} and {@code runs export --format br-v0.2}: a result file uploaded (the
+ * API's raw body, the runs page's form) is read as the command reads it — recognised by content, a bad file one
+ * located line (400) and nothing stored — and a run downloads as a Benchmark Report v0.2. Writes pass the same
+ * same-origin rule and token as every write ({@link RequestGuard}, {@link Auth}: the server's before-handler).
+ */
+final class RunImports {
+    /** The largest file the platform takes (a larger one: {@code unibench runs import} on the machine). */
+    static final long MAX_UPLOAD_BYTES = 16L << 20;
+
+    private final RunStore store;
+    private final RunsApi api;
+    private final Owner owner = Owner.current();
+
+    RunImports(RunStore store, RunsApi api) {
+        this.store = store;
+        this.api = api;
+    }
+
+    List<Route> routes() {
+        return List.of(
+                Route.api("post", "/api/runs/import", "Imports one result file of another tool (the body: the file "
+                        + "as it is; what `unibench runs import FILE` reads, one file): vLLM bench serve JSON, AIPerf "
+                        + "profile_export.jsonl or profile_export_aiperf.json, a GuideLLM report, a Benchmark Report "
+                        + "v0.2; at most " + (MAX_UPLOAD_BYTES >> 20) + " MiB. Answers {runs: [{id, tool, version, "
+                        + "points, requests, not_measured}]}; a bad file 400 with its located line, nothing stored.",
+                        "application/json", this::importApi,
+                        required("file", "the file's name (its extension tells .jsonl and .yaml)"),
+                        param("format", "read as this format (" + formats() + "); default: recognised by content"),
+                        param("tag", "a tag for the imported run (repeatable)"), param("name", "the run's name"))
+                        .with(201, List.of("application/octet-stream", "application/json")),
+                Route.page("post", "/runs/import", this::importForm),
+                Route.api("get", "/api/runs/{id}/export", "The run's last point as llm-d's Benchmark Report v0.2 "
+                        + "(what `unibench runs export RUN --format br-v0.2` writes), as a download.",
+                        "application/json", this::export, param("format", "br-v0.2 (the default; the only one yet)")));
+    }
+
+    static String formats() {
+        return String.join(", ", java.util.Arrays.stream(ForeignFormat.values()).map(ForeignFormat::flag).toList());
+    }
+
+    private void importApi(Context ctx) throws Exception {
+        String file = ctx.queryParam("file");
+        if (file == null || file.isBlank()) throw ApiError.badRequest("file: missing, the uploaded file's name");
+        byte[] bytes;
+        try (InputStream in = ctx.bodyInputStream()) {
+            bytes = bounded(in, file);
+        }
+        List<Map<String, Object>> stored = store(file, bytes, ctx.queryParam("format"), ctx.queryParams("tag"),
+                ctx.queryParam("name"));
+        ctx.status(201);
+        WebServer.json(ctx, Map.of("runs", stored));
+    }
+
+    /** The runs page's form (multipart: file, format, tag): to the imported run's page, or the located line. */
+    private void importForm(Context ctx) throws Exception {
+        UploadedFile upload = ctx.uploadedFile("file");
+        if (upload == null || upload.filename().isBlank()) throw ApiError.badRequest("file: choose a result file to import");
+        byte[] bytes;
+        try (InputStream in = upload.content()) {
+            bytes = bounded(in, upload.filename());
+        }
+        String tag = ctx.formParam("tag");
+        String name = ctx.formParam("name");
+        List<Map<String, Object>> stored = store(upload.filename(), bytes, ctx.formParam("format"),
+                tag == null || tag.isBlank() ? List.of() : List.of(tag.strip()),
+                name == null || name.isBlank() ? null : name.strip());
+        ctx.redirect("/runs/" + stored.getFirst().get("id"), io.javalin.http.HttpStatus.SEE_OTHER);
+    }
+
+    /** The upload's bytes; 413 past {@link #MAX_UPLOAD_BYTES} (read no further). */
+    private static byte[] bounded(InputStream in, String file) throws IOException {
+        byte[] bytes = in.readNBytes((int) MAX_UPLOAD_BYTES + 1);
+        if (bytes.length > MAX_UPLOAD_BYTES) {
+            throw new ApiError(413, shown(file) + ": larger than " + (MAX_UPLOAD_BYTES >> 20)
+                    + " MiB, the most the platform takes; import it with unibench runs import on the machine");
+        }
+        if (bytes.length == 0) throw ApiError.badRequest(shown(file) + ": empty file");
+        return bytes;
+    }
+
+    /** Reads every run of the file first, then stores each (one transaction each): a bad file stores nothing. */
+    private List<Map<String, Object>> store(String file, byte[] bytes, String format, List<String> tags, String name)
+            throws Exception {
+        ForeignFormat forced = format == null || format.isBlank() ? null : ForeignFormat.of(format);
+        List<Foreign> runs = ResultImport.readUpload(file, bytes, forced, System.currentTimeMillis());
+        List<ImportedRun> toStore = new ArrayList<>();
+        for (Foreign f : runs) toStore.add(ResultImport.toStored(f, tags, name));
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            String id = store.storeImported(toStore.get(i), owner);
+            Foreign f = runs.get(i);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", id);
+            m.put("tool", f.format().tool());
+            m.put("version", f.version());
+            m.put("points", f.points().size());
+            m.put("requests", toStore.get(i).points().stream().mapToLong(p -> p.requests().size()).sum());
+            m.put("not_measured", f.lacks());
+            out.add(m);
+        }
+        return out;
+    }
+
+    private void export(Context ctx) throws Exception {
+        String format = ctx.queryParam("format") == null ? "br-v0.2" : ctx.queryParam("format");
+        if (!"br-v0.2".equals(format)) throw ApiError.badRequest("format '" + format + "': br-v0.2");
+        StoredRun run = api.load(ctx.pathParam("id"));
+        Map<String, Object> doc;
+        try {
+            doc = io.unibench.importer.BenchmarkReport.export(run);
+        } catch (BadInputException e) {
+            throw new ApiError(409, e.getMessage());
+        }
+        ctx.header("Content-Disposition", "attachment; filename=\"" + run.runId() + "-br-v0.2.json\"");
+        WebServer.json(ctx, doc);
+    }
+
+    /** The name an error shows for an upload: the file's own name, never a path of the service. */
+    private static String shown(String file) {
+        String n = file.replace('\\', '/');
+        return n.substring(n.lastIndexOf('/') + 1);
+    }
+}
