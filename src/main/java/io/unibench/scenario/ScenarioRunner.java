@@ -54,7 +54,6 @@ public final class ScenarioRunner implements SessionRunner.Front {
     private final StopSignal stop;
     private final PrintWriter progress;
     private final Shard shard; // run --shard I/N: this process's slice of every level
-    private final LevelStart levelStart;
     private final Tokenizer tokenizer = Tokenizers.defaultTokenizer();
     private final RecordFactory records = new RecordFactory(tokenizer, false);
     private final List<ScenarioResults.Series> series = new ArrayList<>();
@@ -67,28 +66,20 @@ public final class ScenarioRunner implements SessionRunner.Front {
      * @param progress where one line per finished level goes
      */
     public ScenarioRunner(BenchConfig config, RunSpec spec, StopSignal stop, PrintWriter progress) {
-        this(config, spec, stop, progress, Shard.WHOLE, point -> { });
+        this(config, spec, stop, progress, Shard.WHOLE);
     }
 
     /**
      * A shard's runner ({@code run --shard I/N}, {@code spec} from {@link ScenarioSpec#of} with the same shard): each
      * level sends its block of the level's prompts or conversations (no request index in two shards), under its
-     * share of {@code rate_limit}, and starts when {@code levelStart} lets it (the shards' start barrier).
+     * share of {@code rate_limit} (the shards' start barrier is the session runner's {@code startBarrier}).
      */
-    public ScenarioRunner(BenchConfig config, RunSpec spec, StopSignal stop, PrintWriter progress, Shard shard,
-                          LevelStart levelStart) {
+    public ScenarioRunner(BenchConfig config, RunSpec spec, StopSignal stop, PrintWriter progress, Shard shard) {
         this.config = config;
         this.spec = spec;
         this.stop = stop;
         this.progress = progress;
         this.shard = shard;
-        this.levelStart = levelStart;
-    }
-
-    /** Waits until level {@code point} (0-based over the run) may start; the shards' start barrier. */
-    @FunctionalInterface
-    public interface LevelStart {
-        void await(int point) throws InterruptedException;
     }
 
     /** Runs the file's points through {@code session}; the results hold what ran (all of it unless stopped). */
@@ -239,7 +230,6 @@ public final class ScenarioRunner implements SessionRunner.Front {
             }
             // a schedule has no ramp of workers to pace; an SLA probe starts as perf's does (only rate_limit holds it)
             gate.beginLevel(point.plan().paced() || config.loads().sla() != null ? 0 : level);
-            levelStart.await(index);
         }
 
         @Override
