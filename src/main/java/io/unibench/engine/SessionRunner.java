@@ -367,6 +367,11 @@ public final class SessionRunner {
             search = state;
         }
 
+        /** How many points the session has run so far. */
+        public int pointsRun() {
+            return results.size();
+        }
+
         /** The run must end: stopped, or a point failed (a bug, an output that could not be written). */
         public boolean ended() {
             return stop.isStopped() || failure != null;

@@ -10,18 +10,21 @@ import io.unibench.engine.spec.Sla;
 import io.unibench.metrics.RunResult;
 import io.unibench.output.EvalscopeFiles;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
- * A spec's SLA auto-tune ({@code perf --sla-auto-tune}, a spec's {@code sla}): the {@link SlaTuner} choosing each
- * probe from the results so far, every probe a point of one session with its files in
- * {@code sla_tuning/sla_VAR_VAL_run_I/}, the search's state in the start events and {@code progress.json}, and
+ * The SLA auto-tune's search, the one for {@code perf --sla-auto-tune}, a spec's {@code sla} and a scenario file's
+ * {@code sla_auto_tune} (once per provider × scenario): the {@link SlaTuner} choosing each probe from the results so
+ * far, every probe a point of one session, the pause before every probe but the session's first, and
  * {@code sla_summary.json} at the end.
  */
 public final class SlaSearch {
-    static final String SUMMARY_FILE = "sla_summary.json";
+    public static final String SUMMARY_FILE = "sla_summary.json";
 
     /**
      * What the search found.
@@ -30,38 +33,60 @@ public final class SlaSearch {
      */
     public record Searched(SlaTuning tuning, SlaParams params, OutputFailedException failure) {}
 
+    /** Runs a probe: value {@code value}'s run {@code run} (1-based) at {@code plan}, as the session's next point. */
+    @FunctionalInterface
+    public interface Probe {
+        RunResult run(int value, int run, LoadPlan plan) throws Exception;
+    }
+
     private SlaSearch() {}
 
+    /**
+     * Searches {@code sla}'s variable from its start through {@code probes}; {@code starting} is told where the search
+     * is as each probe run starts; {@code sla_summary.json} goes into {@code dir} (made if missing). Ends early, with
+     * the values run, when the session ends.
+     */
+    public static Searched search(Sla sla, SessionRunner.Session probes, StopSignal stop, Probe probe,
+                                  Consumer<SlaTuner.Progress> starting, Path dir) throws Exception {
+        SlaTuner tuner = new SlaTuner(sla.variable().name(), sla.params(), sla.lower(), sla.upper(), sla.runs(),
+                (value, run) -> {
+                    if (probes.pointsRun() > 0 && !sla.pause().isZero()
+                            && stop.awaitUntil(System.nanoTime() + sla.pause().toNanos())) {
+                        return null;
+                    }
+                    RunResult r = probe.run(value, run, sla.plan(value));
+                    return probes.ended() ? null : r;
+                });
+        SlaTuning tuning = tuner.tune(sla.start(), starting::accept);
+        OutputFailedException failure = null;
+        try {
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw new OutputFailedException(dir, e);
+            }
+            EvalscopeFiles.writeJson(dir.resolve(SUMMARY_FILE), SlaSummary.json(tuning, sla.params()));
+        } catch (OutputFailedException e) { // a file in the way, a full disk: the report still follows, exit 5
+            failure = e;
+        }
+        return new Searched(tuning, sla.params(), failure);
+    }
+
+    /** A spec's search ({@code perf}'s shape): probes labelled as plans, their files in {@code sla_tuning/}. */
     static Searched run(RunSpec spec, SpecPoints points, SessionRunner.Session probes, StopSignal stop,
                         PrintWriter err) throws Exception {
         Sla sla = spec.sla();
         Path root = spec.outputs().root();
-        SlaParams params = sla.params();
-        params.notes().forEach(err::println);
+        sla.params().notes().forEach(err::println);
         String variable = sla.variable().name();
-        boolean[] first = {true};
-        SlaTuner tuner = new SlaTuner(variable, params, sla.lower(), sla.upper(), sla.runs(), (value, run) -> {
-            if (!first[0] && !sla.pause().isZero() && stop.awaitUntil(System.nanoTime() + sla.pause().toNanos())) {
-                return null;
-            }
-            first[0] = false;
-            LoadPlan plan = sla.plan(value);
+        return search(sla, probes, stop, (value, run, plan) -> {
             points.nextDir(root.resolve("sla_tuning").resolve("sla_" + variable + "_" + value + "_run_" + run));
-            RunResult r = probes.run(new RunSpec.Point(plan.label(), 0, 0, plan, Duration.ZERO));
-            return probes.ended() ? null : r;
-        });
-        SlaTuning tuning = tuner.tune(sla.start(), where -> {
+            return probes.run(new RunSpec.Point(plan.label(), sla.target(), sla.workload(), plan, Duration.ZERO));
+        }, where -> {
             int number = sla.number(where.value());
             err.println("SLA auto-tune " + where.describe() + " (" + number + " requests)");
             probes.searching(where.describe());
             if (points.progressFile() != null) points.progressFile().probe(where, number);
-        });
-        OutputFailedException failure = null;
-        try {
-            EvalscopeFiles.writeJson(root.resolve(SUMMARY_FILE), SlaSummary.json(tuning, params));
-        } catch (OutputFailedException e) { // a file in the way, a full disk: the report still follows, exit 5
-            failure = e;
-        }
-        return new Searched(tuning, params, failure);
+        }, root);
     }
 }
