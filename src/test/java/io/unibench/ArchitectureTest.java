@@ -43,7 +43,7 @@ class ArchitectureTest {
             "cli", Set.of(EVERYTHING),
             "workload", Set.of("tokenizer"),
             "tokenizer", Set.of(),
-            "engine", Set.of("client", "metrics", "scrape", "tokenizer", "workload"),
+            "engine", Set.of("client", "metrics", "output", "scrape", "tokenizer", "workload"),
             "client", Set.of("net"),
             "net", Set.of(),
             "metrics", Set.of(),

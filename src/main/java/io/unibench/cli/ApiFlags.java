@@ -72,13 +72,4 @@ final class ApiFlags {
             throw new BadInputException("--dataset " + dataset + ": embedding inputs need --api openai_embedding");
         }
     }
-
-    static com.fasterxml.jackson.databind.JsonNode json(String flag, String text) {
-        if (text == null) return null;
-        try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(text);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new BadInputException(flag + ": invalid JSON (" + io.unibench.workload.Json.problem(e) + ")");
-        }
-    }
 }

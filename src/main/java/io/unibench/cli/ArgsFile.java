@@ -88,17 +88,4 @@ final class ArgsFile {
         a.put("embedded_simulator", s.embeddedSimulator());
         return a;
     }
-
-    /** {@code benchmark_args.json} of one point: the run's {@code arguments} with the point's keys filled in. */
-    static void write(Path file, ObjectNode arguments, String url, LoadPlan plan, long offset) throws IOException {
-        ObjectNode a = arguments.deepCopy();
-        a.put("url", Secrets.redact(url));
-        a.put("number", plan.number());
-        a.put("parallel", plan.concurrency());
-        a.put("open_loop", plan.openLoop());
-        a.put("rate", plan.paced() ? plan.rate() : -1);
-        a.put("warmup_num", plan.warmup());
-        a.put("dataset_offset", offset);
-        OutputFailedException.writeWhole(file, JSON.writeValueAsBytes(a));
-    }
 }

@@ -92,6 +92,11 @@ final class HistoryRecorder implements SessionRunner.Recorder {
         if (history.enabled()) recorder(target);
     }
 
+    @Override
+    public void pointPreparing(RunSpec.Point point) {
+        register(point.target());
+    }
+
     private RunRecorder recorder(int target) {
         return recorders.computeIfAbsent(target, t -> queuedRunId != null && t == 0
                 ? history.adopt(queuedRunId, starts.apply(t)) : history.start(starts.apply(t)));

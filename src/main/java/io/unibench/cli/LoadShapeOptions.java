@@ -189,24 +189,6 @@ final class LoadShapeOptions {
         return burstiness == null ? plan : plan.withArrivals(ArrivalShape.gamma(b));
     }
 
-    /** Keys of benchmark_summary.json that say how a paced point's arrivals were shaped (vLLM's result fields). */
-    static Map<String, Object> summaryKeys(LoadPlan plan) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        if (!plan.paced()) return m;
-        switch (plan.arrivals()) {
-            case ArrivalShape.Recorded r -> m.put("Trace Speedup", r.speedup());
-            case ArrivalShape.Gamma g -> m.put("Burstiness", g.burstiness());
-            case ArrivalShape.RampUp r -> {
-                m.put("Burstiness", r.burstiness());
-                m.put("Ramp-Up Strategy", r.ramp().strategy().name());
-                m.put("Ramp-Up Start RPS", r.ramp().startRps());
-                m.put("Ramp-Up End RPS", r.ramp().endRps());
-            }
-            case ArrivalShape.Poisson p -> { }
-        }
-        return m;
-    }
-
     /** The objectives of --goodput; null when not given. */
     GoodputSlo goodputSlo() {
         if (goodput == null || goodput.isEmpty()) return null;

@@ -80,7 +80,7 @@ public final class PerfCommand implements Callable<Integer> {
         if (options.serverTokenize < 0) {
             throw new io.unibench.BadInputException("--server-tokenize " + options.serverTokenize + ": expected >= 0");
         }
-        MultiTurnPerf.checkFlags(options, err);
+        checkConversationFlags(options, err);
         TlsOptions tls = PerfSettings.tls(options, s.embeddedSimulator());
         cancel.policy(s.seed()); // checks --cancel-rate and --cancel-after-ms
         RunSpec described = shards.slice(spec(s, tls, outputRoot(s))); // this shard's slice: RunSpec.slice
@@ -129,5 +129,33 @@ public final class PerfCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         for (int v : values) sb.append(sb.isEmpty() ? "" : " ").append(v);
         return sb.toString();
+    }
+
+    /**
+     * {@code perf}'s conversation flags, before they become a spec: without {@code --multi-turn} they are errors;
+     * {@code --multi-turn-args} is deprecated (a warning on {@code err}).
+     */
+    private static void checkConversationFlags(PerfOptions o, PrintWriter err) {
+        if (!o.multiTurn) {
+            for (Map.Entry<String, Object> flag : Map.<String, Object>of("--min-turns", nullToFalse(o.minTurns),
+                    "--max-turns", nullToFalse(o.maxTurns), "--rate-mode", nullToFalse(o.rateMode),
+                    "--multi-turn-args", nullToFalse(o.multiTurnArgs), "--tool-latency-scale",
+                    nullToFalse(o.toolLatencyScale), "--max-traces", nullToFalse(o.maxTraces), "--swe-smith-input",
+                    nullToFalse(o.sweSmithInput)).entrySet()) {
+                if (!Boolean.FALSE.equals(flag.getValue())) {
+                    throw new BadInputException(flag.getKey() + " applies to conversations: add --multi-turn");
+                }
+            }
+            return;
+        }
+        if (o.prompt != null) throw new BadInputException("--prompt cannot be used with --multi-turn (use a dataset)");
+        if (o.multiTurnArgs != null) {
+            err.println("Warning: --multi-turn-args is deprecated; use --dataset-args (its keys were added where "
+                    + "--dataset-args has none)");
+        }
+    }
+
+    private static Object nullToFalse(Object v) {
+        return v == null ? Boolean.FALSE : v;
     }
 }

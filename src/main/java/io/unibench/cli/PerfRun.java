@@ -5,31 +5,25 @@ import io.unibench.OutputFailedException;
 import io.unibench.Secrets;
 import io.unibench.client.ClientWarmup;
 import io.unibench.client.TlsOptions;
-import io.unibench.engine.CancelPolicy;
-import io.unibench.engine.LoadPlan;
-import io.unibench.engine.RecordFactory;
-import io.unibench.engine.ServerTokenize;
 import io.unibench.engine.SessionRunner;
-import io.unibench.engine.Shard;
+import io.unibench.engine.SlaSearch;
+import io.unibench.engine.SpecPoints;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.live.EventHub;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
-import io.unibench.metrics.PromptLengthStats;
 import io.unibench.net.ServerCertificate;
 import io.unibench.report.TerminalReport;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import io.unibench.tokenizer.Tokenizer;
 import io.unibench.tokenizer.Tokenizers;
-import io.unibench.workload.Prompt;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,13 +32,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * The execution of a {@code perf}-shaped {@link RunSpec} (one target, one workload), whoever made the spec:
- * {@code perf}'s flags, or a spec file given to {@code unibench run FILE}. Everything the run does follows from the
- * spec: the tokenizer and {@code --tokenize-prompt}'s encoder (the workload's options), prompts or conversations,
- * the embedded simulator ({@code embedded_simulator}, {@code simulator_tls}), the output folder, the run history,
- * cancels, the points or the SLA search, the report's header. What is not the run's but the process's comes from
- * the front end ({@link Process}): the environment, the interrupt hook, the client warm-up, {@code --debug},
- * {@code --server-metrics}, the error-rate gate, a shard's barrier, the reproduce line.
+ * {@code perf}'s and {@code unibench run FILE}'s front end to a one-target, one-workload {@link RunSpec}, whoever made
+ * the spec: {@code perf}'s flags, a spec file, the web's posted spec. What the run sends and writes is the engine's,
+ * from the spec alone ({@link SpecPoints}: prompts or conversations, tokenizer, cancels, each point's files, the
+ * points or the SLA search); this class starts the embedded simulator the spec names ({@code embedded_simulator},
+ * {@code simulator_tls}), opens the run history, and renders the report. What is not the run's but the process's
+ * comes from the front end ({@link Process}): the environment, the interrupt hook, the client warm-up,
+ * {@code --debug}, {@code --server-metrics}, the error-rate gate, a shard's barrier, the reproduce line.
  */
 final class PerfRun {
     /**
@@ -73,9 +67,6 @@ final class PerfRun {
     private volatile SessionRunner session;
     private RuntimeException failure; // what stopped the run early: a bug, or an output that could not be written
     private String limitStop; // what of the spec's limits stopped the run (a budget), null when none did
-    private MultiTurnPerf multiTurn; // null for single-turn work
-    private PromptLengthStats sweepPromptLengths; // whole sweep, for the report
-    private ServerTokenize.Result serverCounted; // the workload's server_tokenize, null when off
 
     /** @param stop the front end's stop signal (set before the run started: it sends nothing) */
     PerfRun(Process process, StopSignal stop) {
@@ -129,31 +120,10 @@ final class PerfRun {
     int run(RunSpec spec, PrintWriter out, PrintWriter err) throws Exception {
         check(spec, spec.name());
         SessionRunner.calibration(process.env()); // a corrupt calibration file stops the run before anything starts
-        RunSpec.Workload w = spec.workloads().getFirst();
-        // a step that takes more than a second says so on stderr (SlowStep): tokenizer, dataset, conversations
-        Tokenizer tokenizer = w.options().tokenizerPath() == null ? null
-                : SlowStep.run(err, "Loading tokenizer " + w.options().tokenizerPath(),
-                        () -> Tokenizers.load(w.options().tokenizerPath()));
-        spec = tokenizingPrompts(spec, tokenizer);
-        String lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
-        sweepPromptLengths = new PromptLengthStats(lengthTokenizer);
-        RunSpec tokenized = spec;
-        DatasetLoader datasets = SlowStep.run(err, "Loading the default tokenizer", () -> new DatasetLoader(tokenized, tokenizer));
-        // Load the first point's prompts before anything starts, so a bad dataset fails fast and alone.
-        int firstCount = firstPlan(spec).number() + firstPlan(spec).warmup();
-        multiTurn = SlowStep.run(err, "Loading conversations (" + w.dataset() + ")",
-                () -> MultiTurnPerf.create(tokenized, tokenizer, firstCount));
-        CancelPolicy cancels = spec.cancels() == null ? CancelPolicy.NONE
-                : new CancelPolicy(spec.cancels().rate(), spec.cancels().after(), spec.seed());
-        if (multiTurn != null) {
-            multiTurn.cancels = cancels;
-            multiTurn.retry = spec.limits().retry();
-        }
-        List<Prompt> firstPrompts = multiTurn != null ? MultiTurnPerf.PROBE_ONLY
-                : SlowStep.run(err, "Loading dataset " + (w.prompt() != null ? "(--prompt)" : w.dataset()),
-                        () -> tokenized.sla() != null ? datasets.load(w.options().offset(), firstCount)
-                                : datasets.load(w.options().offset() + tokenized.points().getFirst().firstRequest(),
-                                        tokenized.points().getFirst(), firstCount));
+        // what the spec sends, read before anything starts, so a bad dataset fails fast and alone (a step that takes
+        // more than a second says so on stderr)
+        SpecPoints work = SpecPoints.load(simulatorPrompts(spec), err);
+        spec = work.spec();
         Path root = spec.outputs().root();
         try {
             Files.createDirectories(root);
@@ -169,7 +139,7 @@ final class PerfRun {
                         ? new TlsOptions(simCertificate.chain(), false) : target.tls();
                 spec = spec.withTarget(0, target.withSimulator(sim.baseUrl() + target.api().path(), tls));
             }
-            return runSweep(spec, tokenizer, lengthTokenizer, datasets, firstPrompts, cancels, out, err);
+            return runSweep(spec, work, out, err);
         } finally {
             if (sim != null) sim.close();
         }
@@ -186,30 +156,20 @@ final class PerfRun {
     }
 
     /**
-     * The workload's {@code tokenize_prompt}: prompts go as the token ids of its tokenizer; against the embedded
-     * simulator without one, of the simulator's own (so lengths are exact there too).
+     * The workload's {@code tokenize_prompt} against the embedded simulator without a tokenizer: prompts go as token
+     * ids of the simulator's own tokenizer (so lengths are exact there too); with one, the engine encodes with it.
      */
-    private static RunSpec tokenizingPrompts(RunSpec spec, Tokenizer user) {
+    private static RunSpec simulatorPrompts(RunSpec spec) {
         RunSpec.Workload w = spec.workloads().getFirst();
-        if (!w.options().tokenizePrompt()) return spec;
-        Tokenizer t = user != null ? user : Tokenizers.load(SimConfig.defaults().tokenizer()); // checked: the simulator
+        if (!w.options().tokenizePrompt() || w.options().tokenizerPath() != null) return spec;
+        Tokenizer t = Tokenizers.load(SimConfig.defaults().tokenizer()); // checked: the simulator
         return spec.withWorkload(0, w.withGeneration(w.generation().withPromptEncoder(t::encode)));
     }
 
-    /** The first point's plan (an SLA search's: its first probe's). */
-    private static LoadPlan firstPlan(RunSpec spec) {
-        return spec.sla() != null ? spec.sla().plan(spec.sla().start()) : spec.points().getFirst().plan();
-    }
-
-    private int runSweep(RunSpec spec, Tokenizer userTokenizer, String lengthTokenizer, DatasetLoader datasets,
-                         List<Prompt> firstPrompts, CancelPolicy cancels, PrintWriter out, PrintWriter err)
-            throws Exception {
+    private int runSweep(RunSpec spec, SpecPoints work, PrintWriter out, PrintWriter err) throws Exception {
         RunSpec.Target target = spec.targets().getFirst();
-        RunSpec.Workload workload = spec.workloads().getFirst();
         String url = target.url();
         Path root = spec.outputs().root();
-        // without a tokenizer, counts the server does not report are a labelled character estimate
-        Tokenizer counting = userTokenizer != null ? userTokenizer : AgenticFlags.estimate(workload.options().charsPerToken());
         CountDownLatch reportWritten = new CountDownLatch(1);
         Path argsFile = spec.sla() != null ? null
                 : root.resolve(spec.points().getFirst().label()).resolve("benchmark_args.json");
@@ -218,51 +178,30 @@ final class PerfRun {
         if (target.embeddedSimulator()) {
             err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
         }
-        long sweepTotal = spec.points().stream().mapToLong(p -> p.plan().number()).sum();
-        ProgressFile progressFile = !spec.outputs().progressTracker() ? null
-                : new ProgressFile(root, spec.sla() != null ? null : sweepTotal); // a search's total is not known
-        boolean terminal = ProgressSink.stderrIsTerminal();
+        boolean terminal = ProgressView.stderrIsTerminal();
         ServerMetricsHook server = new ServerMetricsHook(process.serverMetrics(), err); // --server-metrics
         ShardRun shards = process.shards();
-        PerfPoints points = new PerfPoints(spec, datasets, multiTurn, firstPrompts,
-                new RecordFactory(counting, userTokenizer != null), stop, err, progressFile,
-                sweepPromptLengths, lengthTokenizer, terminal, process.env(), shards);
         SessionRunner.Result ran = null;
         boolean stopped = false;
         try (EventHub events = new EventHub();
-             AutoCloseable bar = terminal ? events.subscribe(new ProgressView(err, multiTurn != null)) : null;
+             AutoCloseable bar = terminal ? events.subscribe(new ProgressView(err, spec.workloads().getFirst()
+                     .multiTurn())) : null;
              AutoCloseable listening = listener != null ? events.subscribe(listener) : null) {
-            points.cancels = cancels;
-            points.register = () -> store.register(0); // before the first point's requests are prepared
             session = new SessionRunner(spec, process.env(), process.debug(), stop, events, store, err).observe(server)
                     .maxErrorRate(process.maxErrorRate())
-                    .warmUpClient(process.clientWarmup() ? ClientWarmup.Budget.DEFAULT : null);
+                    .warmUpClient(process.clientWarmup() ? ClientWarmup.Budget.DEFAULT : null)
+                    .progressLines(!terminal)
+                    .startBarrier((point, s) -> shards.awaitPoint(point, s, err)); // a shard registers and waits (each point)
             Thread hook = process.installSignalHandler() ? installHook(reportWritten) : null;
             try {
-                SlaAutoTune.Outcome sla = null;
-                if (spec.sla() != null) {
-                    // the auto-tune's search chooses each probe from the results so far, in one session
-                    try (SessionRunner.Session probes = session.open(points)) {
-                        sla = SlaAutoTune.run(spec, err, stop, probes::ended, (plan, offset, dir, first) -> {
-                            points.nextDir(dir);
-                            return probes.run(new RunSpec.Point(plan.label(), 0, 0, plan, Duration.ZERO));
-                        }, (where, requests) -> {
-                            probes.searching(where.describe());
-                            if (progressFile != null) progressFile.probe(where, requests);
-                        });
-                        ran = probes.finish();
-                    }
-                } else {
-                    ran = session.run(points);
-                }
+                ran = session.run(work);
                 stopped = ran.stopped();
                 limitStop = ran.stopReason();
                 failure = ran.failure();
-                if (failure == null && sla != null) failure = sla.failure(); // sla_summary.json could not be written
-                serverCounted = points.serverCounted();
                 events.close(); // the bar's last line before the report
-                String text = TerminalReport.render(ran.points(), basicInfo(spec, ran.checks(), stopped))
-                        + (sla != null ? "\n" + sla.report() : "");
+                SlaSearch.Searched sla = work.searched();
+                String text = TerminalReport.render(ran.points(), basicInfo(spec, work, ran.checks(), stopped))
+                        + (sla != null ? "\n" + SlaAutoTune.tables(sla.tuning(), sla.params()) : "");
                 out.println(text);
                 out.print(server.table()); // the server's own metrics per point, when it had any
                 failure = Main.firstFailure(failure, () -> OutputFailedException.writeWhole(
@@ -274,7 +213,6 @@ final class PerfRun {
                 else if (stopped) err.println("Interrupted: the report above is partial.");
             } finally {
                 boolean early = ran == null || stopped || failure != null;
-                if (progressFile != null) failure = Main.firstFailure(failure, () -> progressFile.finish(early));
                 store.close(early);
                 shards.finish(store.runId(), ran == null ? List.of() : ran.checks(), stopped, failure != null, err);
                 reportWritten.countDown();
@@ -308,7 +246,7 @@ final class PerfRun {
         }
     }
 
-    private Map<String, String> basicInfo(RunSpec spec, List<SelfCheckReport> checks, boolean stopped) {
+    private Map<String, String> basicInfo(RunSpec spec, SpecPoints work, List<SelfCheckReport> checks, boolean stopped) {
         RunSpec.Target target = spec.targets().getFirst();
         Map<String, String> info = new LinkedHashMap<>();
         info.put("Model", target.model());
@@ -317,8 +255,7 @@ final class PerfRun {
         info.put("Dataset", spec.workloads().getFirst().dataset());
         info.put("Output Path", spec.outputs().root().toString());
         selfCheckInfo(info, checks, target.embeddedSimulator());
-        if (sweepPromptLengths.describe() != null) info.put("Prompt Lengths", sweepPromptLengths.describe());
-        if (serverCounted != null) info.put("Server-Counted Prompts", serverCounted.describe());
+        info.putAll(work.header()); // the prompts' lengths, the server's counts
         if (failure != null) info.put("Status", "stopped by an error (partial report)");
         else if (limitStop != null) info.put("Status", "stopped: " + limitStop + " (partial report)");
         else if (stopped) info.put("Status", "interrupted (partial report)");

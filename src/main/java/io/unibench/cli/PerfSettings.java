@@ -287,8 +287,8 @@ record PerfSettings(
         });
         if (o.datasetArgs != null) parseJsonObject("--dataset-args", o.datasetArgs);
         if (o.multiTurnArgs != null) parseJsonObject("--multi-turn-args", o.multiTurnArgs);
-        AgenticFlags.estimate(o.charsPerToken); // --chars-per-token
-        AgenticFlags.toolLatencyScale(o.toolLatencyScale);
+        io.unibench.engine.AgenticFlags.estimate(o.charsPerToken); // --chars-per-token
+        io.unibench.engine.AgenticFlags.toolLatencyScale(o.toolLatencyScale);
     }
 
     private static void notBlank(String flag, String value) {

@@ -69,4 +69,16 @@ final class ProgressView implements RunListener {
                         "TTFCT p50/p99 %.1f/%.1f ms  ", s.ttfctMs().p50(), s.ttfctMs().p99()), s.inFlight(),
                 s.client().warning() == null ? "" : "  ! " + s.client().warning());
     }
+
+    /** True when stderr is an interactive terminal (JDK 22+ tells exactly; JDK 21 by console presence). */
+    static boolean stderrIsTerminal() {
+        java.io.Console console = System.console();
+        if (console == null) return false;
+        try {
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException e) {
+            return true;
+        }
+    }
+
 }

@@ -35,22 +35,14 @@ final class ScenarioSession {
      * @param listener gets every live event the session publishes, all delivered before {@link #run} returns; null: none
      * @param started  gets the session before its first point (to stop it on a signal or a cancel)
      * @param shard    this process's slice of a sharded run ({@code run --shard I/N}); {@link Shard#WHOLE} otherwise
-     * @param levels   waits before each level until every shard has reached it; {@link LevelGate#NONE} unsharded
+     * @param levels   waits before each level until every shard has reached it; {@code PointStart.NONE} unsharded
      */
     record Wiring(Function<RunSpec, HistoryRecorder> recorder, ServerMetricsHook server, RunListener listener,
-                  Consumer<SessionRunner> started, Shard shard, LevelGate levels) {
+                  Consumer<SessionRunner> started, Shard shard, SessionRunner.PointStart levels) {
         Wiring(Function<RunSpec, HistoryRecorder> recorder, ServerMetricsHook server, RunListener listener,
                Consumer<SessionRunner> started) {
-            this(recorder, server, listener, started, Shard.WHOLE, LevelGate.NONE);
+            this(recorder, server, listener, started, Shard.WHOLE, SessionRunner.PointStart.NONE);
         }
-    }
-
-    /** The start barrier of each level of a sharded run; returns early when the session is stopped. */
-    @FunctionalInterface
-    interface LevelGate {
-        LevelGate NONE = (point, stop) -> { };
-
-        void await(int point, StopSignal stop) throws InterruptedException;
     }
 
     /** @param root the run's output folder; @param history the spec's history section */
@@ -65,9 +57,9 @@ final class ScenarioSession {
             try (EventHub events = new EventHub()) {
                 if (wiring.listener() != null) events.subscribe(wiring.listener());
                 session = new SessionRunner(spec, env, false, stop, events, store, err).observe(wiring.server())
-                        .maxErrorRate(bench.maxErrorRatePercent());
+                        .maxErrorRate(bench.maxErrorRatePercent()).startBarrier(wiring.levels());
                 wiring.started().accept(session);
-                return new ScenarioRunner(bench, spec, stop, err, point -> wiring.levels().await(point, stop)).run(session);
+                return new ScenarioRunner(bench, spec, stop, err).run(session);
             } finally { // closing the hub above delivered every event first
                 store.close(session == null || session.stopped()); // also a run that failed before its target ended
             }

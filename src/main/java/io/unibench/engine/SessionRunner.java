@@ -118,6 +118,12 @@ public final class SessionRunner {
 
         /** What the run's {@link PointObserver} keeps of the point (JSON), after its sink, before its summaries. */
         default void pointObserved(RunSpec.Point point, String json) {}
+
+        /**
+         * {@code point} is about to be prepared (its first requests synthesized): a history that starts its stored
+         * run here shows the run while it prepares.
+         */
+        default void pointPreparing(RunSpec.Point point) {}
     }
 
     /**
@@ -160,6 +166,8 @@ public final class SessionRunner {
     private PointVerdict.Limits verdictLimits = PointVerdict.Limits.DEFAULT;
     private final Calibration calibration; // `unibench calibrate`'s ceiling of this machine; null = none stored
     private Clock clock; // the points' start, the live view's ticks, the pause after a point
+    private boolean progressLines = true;
+    private PointStart barrier = PointStart.NONE;
 
     /**
      * @param env      where API keys are read from
@@ -251,6 +259,32 @@ public final class SessionRunner {
         return this;
     }
 
+    /**
+     * Whether a progress line goes to the notes' writer every {@code outputs.log_every} requests of the spec's points
+     * (a log; a terminal draws a bar from the events instead). Default: true. Set before {@link #run}.
+     */
+    public SessionRunner progressLines(boolean lines) {
+        this.progressLines = lines;
+        return this;
+    }
+
+    /**
+     * Each point waits, right before its clock starts, until {@code barrier} lets it (a shard's start barrier: every
+     * shard of the group has reached the point). Default: none. Set before {@link #run}.
+     */
+    public SessionRunner startBarrier(PointStart barrier) {
+        this.barrier = barrier;
+        return this;
+    }
+
+    /** Waits until point {@code index} (0-based over the run) may start; returns early when {@code stop} is set. */
+    @FunctionalInterface
+    public interface PointStart {
+        PointStart NONE = (index, stop) -> { };
+
+        void await(int index, StopSignal stop) throws InterruptedException;
+    }
+
     /** Stops the run as Ctrl-C does: no new requests, in-flight ones cancelled, the partial result returned. */
     public void stop() {
         stop.stop();
@@ -260,6 +294,50 @@ public final class SessionRunner {
 
     public boolean stopped() {
         return stop.isStopped();
+    }
+
+    /**
+     * Runs the spec: its points (or its SLA search's probes), each made by the engine from the spec
+     * ({@link SpecPoints}: what it sends, its sinks and files). A bad dataset or tokenizer throws
+     * {@link io.unibench.BadInputException} before anything is sent or written, a bad target (connection test) after.
+     */
+    public Result run() throws Exception {
+        return run(SpecPoints.load(spec));
+    }
+
+    /**
+     * Runs the spec with what {@link SpecPoints#load} read of it ahead (a front end that checks the dataset before it
+     * starts the embedded simulator or opens the run history); the target's URL is this runner's spec's.
+     */
+    public Result run(SpecPoints work) throws Exception {
+        work.bind(spec, stop, err, env, progressLines);
+        Result ran = null;
+        try {
+            if (spec.sla() == null) {
+                ran = run((Front) work);
+            } else {
+                try (Session probes = open(work)) {
+                    SlaSearch.Searched searched = SlaSearch.run(spec, work, probes, stop, err);
+                    work.searched(searched);
+                    ran = probes.finish();
+                    if (searched.failure() != null) ran = failed(ran, searched.failure()); // sla_summary.json
+                }
+            }
+        } finally {
+            // progress.json's last state; a failure writing it ends a run that had none with exit 5
+            boolean early = ran == null || ran.stopped() || ran.failure() != null;
+            try {
+                work.finish(early);
+            } catch (OutputFailedException e) {
+                if (ran != null) ran = failed(ran, e);
+            }
+        }
+        return ran;
+    }
+
+    /** {@code r} ended by {@code failure}, unless something already ended it. */
+    private static Result failed(Result r, RuntimeException failure) {
+        return r.failure() != null ? r : new Result(r.points(), r.checks(), r.status(), failure, r.stopReason());
     }
 
     /** Runs every point of the spec; a bad target (connection test) throws {@link io.unibench.BadInputException}. */
@@ -311,6 +389,11 @@ public final class SessionRunner {
             search = state;
         }
 
+        /** How many points the session has run so far. */
+        public int pointsRun() {
+            return results.size();
+        }
+
         /** The run must end: stopped, or a point failed (a bug, an output that could not be written). */
         public boolean ended() {
             return stop.isStopped() || failure != null;
@@ -338,7 +421,9 @@ public final class SessionRunner {
                         PreparedRequest probe = run.probe();
                         err.println(ClientWarmup.run(client, probe.body(), probe.stream(), warmup).line());
                     }
+                    recorder.pointPreparing(point); // the history shows the run while its requests are prepared
                     run.beforeStart();
+                    barrier.await(index, stop);
                     PointOutcome o = runPoint(index, point, run, client, search);
                     results.add(o.result);
                     checks.add(o.check);

@@ -52,7 +52,6 @@ public final class ScenarioRunner implements SessionRunner.Front {
     private final RunSpec spec;
     private final StopSignal stop;
     private final PrintWriter progress;
-    private final LevelStart levelStart;
     private final Tokenizer tokenizer = Tokenizers.defaultTokenizer();
     private final RecordFactory records = new RecordFactory(tokenizer, false);
     private final List<ScenarioResults.Series> series = new ArrayList<>();
@@ -63,30 +62,17 @@ public final class ScenarioRunner implements SessionRunner.Front {
      * @param spec     the file as a run ({@link ScenarioSpec#of})
      * @param stop     the session's stop signal (the start gate's waits end on it)
      * @param progress where one line per finished level goes
+     *
+     * <p>A shard's spec ({@code run --shard I/N}: {@link ScenarioSpec#of} with the shard, sliced by
+     * {@link RunSpec#slice}) has each level send its {@link RunSpec.Slice} of the level's prompts or conversations (no
+     * request index in two shards), under its share of {@code rate_limit}; the shards' start barrier is the session
+     * runner's {@code startBarrier}.
      */
     public ScenarioRunner(BenchConfig config, RunSpec spec, StopSignal stop, PrintWriter progress) {
-        this(config, spec, stop, progress, point -> { });
-    }
-
-    /**
-     * A runner whose levels start when {@code levelStart} lets them (a shard's start barrier). A shard's spec
-     * ({@code run --shard I/N}: {@link ScenarioSpec#of} with the shard, sliced by {@link RunSpec#slice}) has each
-     * level send its {@link RunSpec.Slice} of the level's prompts or conversations (no request index in two shards),
-     * under its share of {@code rate_limit}.
-     */
-    public ScenarioRunner(BenchConfig config, RunSpec spec, StopSignal stop, PrintWriter progress,
-                          LevelStart levelStart) {
         this.config = config;
         this.spec = spec;
         this.stop = stop;
         this.progress = progress;
-        this.levelStart = levelStart;
-    }
-
-    /** Waits until level {@code point} (0-based over the run) may start; the shards' start barrier. */
-    @FunctionalInterface
-    public interface LevelStart {
-        void await(int point) throws InterruptedException;
     }
 
     /** Runs the file's points through {@code session}; the results hold what ran (all of it unless stopped). */
@@ -237,7 +223,6 @@ public final class ScenarioRunner implements SessionRunner.Front {
             }
             // a schedule has no ramp of workers to pace; an SLA probe starts as perf's does (only rate_limit holds it)
             gate.beginLevel(point.plan().paced() || config.loads().sla() != null ? 0 : level);
-            levelStart.await(index);
         }
 
         @Override

@@ -1,75 +1,54 @@
 package io.unibench.scenario;
 
-import io.unibench.engine.LoadPlan;
+import io.unibench.engine.ArrivalShape;
 import io.unibench.engine.SessionRunner;
+import io.unibench.engine.SlaSearch;
 import io.unibench.engine.StopSignal;
-import io.unibench.engine.sla.SlaSummary;
-import io.unibench.engine.sla.SlaTuner;
 import io.unibench.engine.sla.SlaTuning;
 import io.unibench.engine.spec.RunSpec;
-import io.unibench.metrics.RunResult;
-import io.unibench.output.EvalscopeFiles;
+import io.unibench.engine.spec.Sla;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * A scenario file's {@code sla_auto_tune}: for every provider × scenario, {@code perf --sla-auto-tune}'s search
- * ({@link SlaTuner}, the same defaults, request counts and plans) run in one session, each probe a level of the
- * series labelled {@code provider/scenario/sla_tuning/sla_VAR_VAL_run_I} (its files in that folder), and the
- * series' {@code sla_summary.json} beside its levels.
+ * A scenario file's {@code sla_auto_tune}: for every provider × scenario, the engine's search ({@link SlaSearch}, the
+ * one {@code perf --sla-auto-tune} runs: the same defaults, request counts and plans) in one session, each probe a
+ * level of the series labelled {@code provider/scenario/sla_tuning/sla_VAR_VAL_run_I} (its files in that folder),
+ * and the series' {@code sla_summary.json} beside its levels.
  */
 final class ScenarioSla {
-    static final String SUMMARY_FILE = "sla_summary.json";
-
     private ScenarioSla() {}
+
+    /** The file's search over target {@code target} × workload {@code workload}, as the engine's {@link Sla}. */
+    static Sla sla(BenchConfig config, int target, int workload) {
+        BenchConfig.SlaTune t = config.loads().sla();
+        return new Sla(t.tunesRate() ? Sla.Variable.rate : Sla.Variable.parallel, t.params(), t.lowerBound(),
+                t.lowerBound(), t.upperBound(), t.numRuns(), t.fixedParallel(), t.numberMultiplier(), 0, null, false,
+                ArrivalShape.POISSON, Duration.ofNanos((long) (config.sleepBetweenLevelsSec() * 1e9)), target, workload);
+    }
 
     /** Tunes every series through {@code session}; stops with it. */
     static SessionRunner.Result run(BenchConfig config, RunSpec spec, SessionRunner.Session session, StopSignal stop,
                                     PrintWriter progress) throws Exception {
-        BenchConfig.SlaTune sla = config.loads().sla();
-        sla.params().notes().forEach(progress::println);
-        long pauseNanos = (long) (config.sleepBetweenLevelsSec() * 1e9);
-        boolean[] first = {true};
+        config.loads().sla().params().notes().forEach(progress::println);
         io.unibench.OutputFailedException failed = null; // sla_summary.json could not be written: the report still is
         for (int p = 0; p < config.providers().size() && !session.ended() && failed == null; p++) {
             for (int s = 0; s < config.scenarios().size() && !session.ended() && failed == null; s++) {
                 BenchConfig.Provider provider = config.providers().get(p);
                 BenchConfig.Scenario scenario = config.scenarios().get(s);
+                Sla sla = sla(config, p, s);
                 int target = p, workload = s;
-                SlaTuner tuner = new SlaTuner(sla.variable(), sla.params(), sla.lowerBound(), sla.upperBound(),
-                        sla.numRuns(), (value, run) -> {
-                    if (!first[0] && pauseNanos > 0 && stop.awaitUntil(System.nanoTime() + pauseNanos)) return null;
-                    first[0] = false;
-                    int number = sla.number(value);
-                    LoadPlan plan = sla.tunesRate() ? new LoadPlan(sla.fixedParallel(), number, value, null, 0)
-                            : new LoadPlan(value, number, -1, null, 0);
-                    String label = ScenarioSpec.label(provider, scenario, "sla_tuning/sla_" + sla.variable() + "_"
-                            + value + "_run_" + run);
-                    RunResult r = session.run(new RunSpec.Point(label, target, workload, plan, Duration.ZERO));
-                    return session.ended() ? null : r;
-                });
                 String series = "[" + provider.name() + "/" + scenario.name() + "] SLA auto-tune ";
-                SlaTuning tuning = tuner.tune(sla.lowerBound(), where -> {
+                SlaSearch.Searched searched = SlaSearch.search(sla, session, stop, (value, run, plan) ->
+                        session.run(new RunSpec.Point(ScenarioSpec.label(provider, scenario, "sla_tuning/sla_"
+                                + sla.variable() + "_" + value + "_run_" + run), target, workload, plan, Duration.ZERO)), where -> {
                     session.searching(series + where.describe());
                     progress.println(series + where.describe() + " (" + sla.number(where.value()) + " requests)");
                     progress.flush();
-                });
-                Path dir = ScenarioRunner.seriesDir(spec, provider, scenario);
-                try {
-                    try {
-                        java.nio.file.Files.createDirectories(dir);
-                    } catch (IOException e) {
-                        throw new io.unibench.OutputFailedException(dir, e);
-                    }
-                    EvalscopeFiles.writeJson(dir.resolve(SUMMARY_FILE), SlaSummary.json(tuning, sla.params()));
-                } catch (io.unibench.OutputFailedException e) {
-                    failed = e; // the search's levels are measured and kept: end here, reported as perf's search is
-                }
-                for (SlaTuning.Selection sel : tuning.selections()) {
+                }, ScenarioRunner.seriesDir(spec, provider, scenario));
+                failed = searched.failure(); // the search's levels are measured and kept: end here, as perf's search
+                for (SlaTuning.Selection sel : searched.tuning().selections()) {
                     progress.println("[" + provider.name() + "/" + scenario.name() + "] SLA auto-tune: " + sel.criteria()
                             + " → max " + sla.variable() + " " + (sel.maxSatisfied() == null ? "none" : sel.maxSatisfied())
                             + (sel.note() == null || sel.note().isEmpty() ? "" : " (" + sel.note() + ")"));

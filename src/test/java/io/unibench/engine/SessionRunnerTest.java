@@ -185,6 +185,37 @@ class SessionRunnerTest {
         assertThat(SessionRunner.calibration(Map.of())).isNull(); // no home named: the user's is never read
     }
 
+    /**
+     * Issue 28: {@code run()} needs nothing but the spec: what each point sends (the fixed prompt), its sinks, its
+     * dispatcher and its files (requests.jsonl, evalscope's summary) follow from it; progress lines every
+     * {@code outputs.log_every} requests.
+     */
+    @Test
+    void aSpecRunsWithNoFrontEndItsPointsFilesFollowFromIt(@org.junit.jupiter.api.io.TempDir Path root)
+            throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(0))) {
+            RunSpec base = spec(sim.baseUrl() + "/v1/chat/completions", true, new LoadPlan(1, 3, -1, null, 0),
+                    new LoadPlan(2, 4, -1, null, 0));
+            RunSpec spec = new RunSpec(base.name(), base.targets(), base.workloads(), base.points(),
+                    new RunSpec.Outputs(root, false, 2, null), base.history(), 0);
+            StringWriter err = new StringWriter();
+            SessionRunner.Result result;
+            try (EventHub hub = new EventHub()) {
+                result = new SessionRunner(spec, Map.of(), false, new StopSignal(), hub, SessionRunner.Recorder.NONE,
+                        new PrintWriter(err, true)).maxErrorRate(100.0).run();
+            }
+            assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+            assertThat(result.points()).extracting(r -> r.summary().totalRequests()).containsExactly(3L, 4L);
+            for (RunSpec.Point p : spec.points()) {
+                Path dir = root.resolve(p.label());
+                assertThat(java.nio.file.Files.readAllLines(dir.resolve("requests.jsonl"))).hasSize(p.plan().number());
+                assertThat(dir.resolve("benchmark_summary.json")).exists();
+                assertThat(dir.resolve("benchmark_args.json")).as("the spec carries no arguments").doesNotExist();
+            }
+            assertThat(err.toString()).contains("[parallel_2_number_4] 4/4  ok 4 fail 0");
+        }
+    }
+
     @Test
     void everyPointRunsInOrderAndTheLiveEventsTellItFromStartToFinish() throws Exception {
         try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(0))) {

@@ -1,4 +1,4 @@
-package io.unibench.cli;
+package io.unibench.engine;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -6,14 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
 import io.unibench.client.LlmClient;
-import io.unibench.engine.ConversationPool;
-import io.unibench.engine.ConversationRequests;
-import io.unibench.engine.LoadPlan;
-import io.unibench.engine.MultiTurnPlan;
-import io.unibench.engine.MultiTurnRunner;
-import io.unibench.engine.RecordFactory;
-import io.unibench.engine.RunOutcome;
-import io.unibench.engine.StopSignal;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
@@ -26,20 +18,17 @@ import io.unibench.workload.Datasets;
 import io.unibench.workload.MultiTurnOptions;
 import io.unibench.workload.Prompt;
 
-import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * A multi-turn workload of a spec ({@code perf --multi-turn}): loads each point's conversations from the workload's
- * options and runs them with {@link MultiTurnRunner}. {@link PerfRun} does everything else (target, outputs,
- * reports) the same way for both modes; it asks this class only where the modes differ.
+ * options and runs them with {@link MultiTurnRunner}. {@link SpecPoints} does everything else (target, outputs)
+ * the same way for both modes; it asks this class only where the modes differ.
  */
-final class MultiTurnPerf {
-    /** --cancel-rate (issue 19 hook). */
-    io.unibench.engine.CancelPolicy cancels = io.unibench.engine.CancelPolicy.NONE;
-    io.unibench.engine.spec.RunSpec.Retry retry; // --retry-on, null = never
+final class SpecConversations {
+    CancelPolicy cancels = CancelPolicy.NONE; // --cancel-rate
+    RunSpec.Retry retry; // --retry-on, null = never
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -57,7 +46,7 @@ final class MultiTurnPerf {
     private final ObjectNode datasetArgs;
     private List<Conversation> conversations;
 
-    private MultiTurnPerf(RunSpec spec, RunSpec.Conversations shape, Tokenizer tokenizer, Tokenizer userTokenizer,
+    private SpecConversations(RunSpec spec, RunSpec.Conversations shape, Tokenizer tokenizer, Tokenizer userTokenizer,
                           ConversationDataset dataset, MultiTurnPlan.RateMode rateMode, ObjectNode datasetArgs) {
         this.workload = spec.workloads().getFirst();
         this.shape = shape;
@@ -71,34 +60,10 @@ final class MultiTurnPerf {
     }
 
     /**
-     * {@code perf}'s conversation flags, before they become a spec: without {@code --multi-turn} they are errors;
-     * {@code --multi-turn-args} is deprecated (a warning on {@code err}).
-     */
-    static void checkFlags(PerfOptions o, PrintWriter err) {
-        if (!o.multiTurn) {
-            for (Map.Entry<String, Object> flag : Map.<String, Object>of("--min-turns", nullToFalse(o.minTurns),
-                    "--max-turns", nullToFalse(o.maxTurns), "--rate-mode", nullToFalse(o.rateMode),
-                    "--multi-turn-args", nullToFalse(o.multiTurnArgs), "--tool-latency-scale",
-                    nullToFalse(o.toolLatencyScale), "--max-traces", nullToFalse(o.maxTraces), "--swe-smith-input",
-                    nullToFalse(o.sweSmithInput)).entrySet()) {
-                if (!Boolean.FALSE.equals(flag.getValue())) {
-                    throw new BadInputException(flag.getKey() + " applies to conversations: add --multi-turn");
-                }
-            }
-            return;
-        }
-        if (o.prompt != null) throw new BadInputException("--prompt cannot be used with --multi-turn (use a dataset)");
-        if (o.multiTurnArgs != null) {
-            err.println("Warning: --multi-turn-args is deprecated; use --dataset-args (its keys were added where "
-                    + "--dataset-args has none)");
-        }
-    }
-
-    /**
      * The multi-turn part of a spec's run, or {@code null} when its workload is single-turn. Loads the first point's
      * conversations, so a bad dataset fails before anything starts.
      */
-    static MultiTurnPerf create(RunSpec spec, Tokenizer userTokenizer, int firstCount) {
+    static SpecConversations create(RunSpec spec, Tokenizer userTokenizer, int firstCount) {
         RunSpec.Workload w = spec.workloads().getFirst();
         if (!w.multiTurn()) return null;
         if (w.prompt() != null) throw new BadInputException("--prompt cannot be used with --multi-turn (use a dataset)");
@@ -123,14 +88,10 @@ final class MultiTurnPerf {
         // synthesized conversations need a tokenizer; without --tokenizer-path the bundled default is used
         Tokenizer tokenizer = userTokenizer == null && AgenticFlags.synthesizes(dataset.name())
                 ? Tokenizers.defaultTokenizer() : userTokenizer;
-        MultiTurnPerf perf = new MultiTurnPerf(spec, c, tokenizer, userTokenizer, dataset, mode, args);
+        SpecConversations perf = new SpecConversations(spec, c, tokenizer, userTokenizer, dataset, mode, args);
         // a shard's first point starts at its slice of the whole point's conversations (RunSpec.slice)
         perf.prepare(w.options().offset() + (spec.sla() != null ? 0 : spec.points().getFirst().firstRequest()), firstCount);
         return perf;
-    }
-
-    private static Object nullToFalse(Object v) {
-        return v == null ? Boolean.FALSE : v;
     }
 
     private static ObjectNode jsonObject(String flag, String text) {

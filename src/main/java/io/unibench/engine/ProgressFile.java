@@ -1,4 +1,4 @@
-package io.unibench.cli;
+package io.unibench.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

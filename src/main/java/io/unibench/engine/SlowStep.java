@@ -1,4 +1,4 @@
-package io.unibench.cli;
+package io.unibench.engine;
 
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -8,13 +8,14 @@ import java.util.function.Supplier;
  * A preparation step before a run's first request (loading the tokenizer, reading the dataset) that says on stderr
  * what it is doing once it has taken {@link #AFTER_MILLIS} ms, and how long it took when it ends; silent when quick.
  */
-final class SlowStep {
+public final class SlowStep {
     static final long AFTER_MILLIS = 1000;
 
     private SlowStep() {}
 
-    /** Runs {@code step}; {@code what} names it ({@code Loading tokenizer cl100k_base}). */
-    static <T> T run(PrintWriter err, String what, Supplier<T> step) {
+    /** Runs {@code step}; {@code what} names it ({@code Loading tokenizer cl100k_base}); {@code err} null: silent. */
+    public static <T> T run(PrintWriter err, String what, Supplier<T> step) {
+        if (err == null) return step.get();
         long start = System.nanoTime();
         Object lock = new Object();
         boolean[] state = new boolean[2]; // [0]: done, [1]: said

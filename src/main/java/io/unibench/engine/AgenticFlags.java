@@ -1,4 +1,4 @@
-package io.unibench.cli;
+package io.unibench.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
@@ -11,7 +11,7 @@ import io.unibench.workload.SweSmithDataset;
  * The options of agentic workloads (trie traces, swe_smith) and the character estimate, checked and resolved from a
  * spec's workload; each message names the {@code perf} flag that sets the value.
  */
-final class AgenticFlags {
+public final class AgenticFlags {
     private AgenticFlags() {}
 
     /** Datasets that synthesize text of exact token lengths, so need a tokenizer (the bundled default if none). */
@@ -30,7 +30,7 @@ final class AgenticFlags {
         toolLatencyScale(c.toolLatencyScale());
     }
 
-    static double toolLatencyScale(Double given) {
+    public static double toolLatencyScale(Double given) {
         double scale = given == null ? 1.0 : given;
         if (!(scale >= 0) || Double.isInfinite(scale)) {
             throw new BadInputException("--tool-latency-scale " + given + ": must be a number >= 0");
@@ -44,7 +44,7 @@ final class AgenticFlags {
     }
 
     /** The labelled character estimate for counts without a tokenizer and without usage (--chars-per-token). */
-    static Tokenizer estimate(Double charsPerToken) {
+    public static Tokenizer estimate(Double charsPerToken) {
         double cpt = charsPerToken == null ? CharEstimateTokenizer.DEFAULT_CHARS_PER_TOKEN : charsPerToken;
         if (!(cpt > 0) || Double.isInfinite(cpt)) throw new BadInputException("--chars-per-token " + cpt + ": must be > 0");
         return new CharEstimateTokenizer(cpt);

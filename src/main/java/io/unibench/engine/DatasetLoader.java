@@ -1,5 +1,6 @@
-package io.unibench.cli;
+package io.unibench.engine;
 
+import io.unibench.BadInputException;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.tokenizer.Tokenizer;
 import io.unibench.tokenizer.Tokenizers;
@@ -27,7 +28,7 @@ final class DatasetLoader {
         this.tokenizer = userTokenizer == null && workload.dataset().startsWith("random")
                 ? Tokenizers.defaultTokenizer() : userTokenizer;
         if (workload.prompt() == null) {
-            Datasets.checkArgs(workload.dataset(), ApiFlags.json("--dataset-args", workload.options().args()),
+            Datasets.checkArgs(workload.dataset(), json("--dataset-args", workload.options().args()),
                     "--dataset-args");
         }
     }
@@ -49,8 +50,17 @@ final class DatasetLoader {
         String name = workload.dataset();
         Dataset dataset = InputOnlyDatasets.NAMES.contains(name) ? InputOnlyDatasets.of(name,
                 InputOnlyDatasets.Args.DEFAULTS.with(workload.generation().extraArgs(), "--extra-args")
-                        .with(ApiFlags.json("--dataset-args", workload.options().args()), "--dataset-args"))
+                        .with(json("--dataset-args", workload.options().args()), "--dataset-args"))
                 : Datasets.byName(name);
         return dataset.load(opts, count);
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode json(String flag, String text) {
+        if (text == null) return null;
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new BadInputException(flag + ": invalid JSON (" + io.unibench.workload.Json.problem(e) + ")");
+        }
     }
 }

@@ -1,4 +1,4 @@
-package io.unibench.cli;
+package io.unibench.engine;
 
 import io.unibench.metrics.LiveStats;
 import io.unibench.metrics.RecordSink;
@@ -12,8 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A run's progress in a log (stderr not a terminal): one line every {@code --log-every-n-query} requests, so CI logs
- * stay readable and show what evalscope's flag promises. On a terminal {@link ProgressView} draws a live bar
- * from the run's events instead.
+ * stay readable and show what evalscope's flag promises. On a terminal the front end draws a live bar from
+ * the run's events instead (the session runner is told: {@link SessionRunner#progressLines}).
  */
 final class ProgressSink implements RecordSink {
     private final PrintWriter err;
@@ -49,16 +49,5 @@ final class ProgressSink implements RecordSink {
         return String.format(Locale.ROOT, "ok %d fail %d  %.2f req/s  %.1f tok/s  avg latency %.3f s  avg TTFT %.1f ms",
                 s.succeeded(), s.failed(), s.requestsPerSecond(), s.outputTokensPerSecond(),
                 s.avgLatencySeconds(), s.avgTtftMs());
-    }
-
-    /** True when stderr is an interactive terminal (JDK 22+ tells exactly; JDK 21 by console presence). */
-    static boolean stderrIsTerminal() {
-        java.io.Console console = System.console();
-        if (console == null) return false;
-        try {
-            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
-        } catch (ReflectiveOperationException e) {
-            return true;
-        }
     }
 }

@@ -1,0 +1,92 @@
+package io.unibench.engine;
+
+import io.unibench.OutputFailedException;
+import io.unibench.engine.sla.SlaParams;
+import io.unibench.engine.sla.SlaSummary;
+import io.unibench.engine.sla.SlaTuner;
+import io.unibench.engine.sla.SlaTuning;
+import io.unibench.engine.spec.RunSpec;
+import io.unibench.engine.spec.Sla;
+import io.unibench.metrics.RunResult;
+import io.unibench.output.EvalscopeFiles;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * The SLA auto-tune's search, the one for {@code perf --sla-auto-tune}, a spec's {@code sla} and a scenario file's
+ * {@code sla_auto_tune} (once per provider × scenario): the {@link SlaTuner} choosing each probe from the results so
+ * far, every probe a point of one session, the pause before every probe but the session's first, and
+ * {@code sla_summary.json} at the end.
+ */
+public final class SlaSearch {
+    public static final String SUMMARY_FILE = "sla_summary.json";
+
+    /**
+     * What the search found.
+     *
+     * @param failure {@code sla_summary.json} could not be written (the run still reports what it measured); or null
+     */
+    public record Searched(SlaTuning tuning, SlaParams params, OutputFailedException failure) {}
+
+    /** Runs a probe: value {@code value}'s run {@code run} (1-based) at {@code plan}, as the session's next point. */
+    @FunctionalInterface
+    public interface Probe {
+        RunResult run(int value, int run, LoadPlan plan) throws Exception;
+    }
+
+    private SlaSearch() {}
+
+    /**
+     * Searches {@code sla}'s variable from its start through {@code probes}; {@code starting} is told where the search
+     * is as each probe run starts; {@code sla_summary.json} goes into {@code dir} (made if missing). Ends early, with
+     * the values run, when the session ends.
+     */
+    public static Searched search(Sla sla, SessionRunner.Session probes, StopSignal stop, Probe probe,
+                                  Consumer<SlaTuner.Progress> starting, Path dir) throws Exception {
+        SlaTuner tuner = new SlaTuner(sla.variable().name(), sla.params(), sla.lower(), sla.upper(), sla.runs(),
+                (value, run) -> {
+                    if (probes.pointsRun() > 0 && !sla.pause().isZero()
+                            && stop.awaitUntil(System.nanoTime() + sla.pause().toNanos())) {
+                        return null;
+                    }
+                    RunResult r = probe.run(value, run, sla.plan(value));
+                    return probes.ended() ? null : r;
+                });
+        SlaTuning tuning = tuner.tune(sla.start(), starting::accept);
+        OutputFailedException failure = null;
+        try {
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw new OutputFailedException(dir, e);
+            }
+            EvalscopeFiles.writeJson(dir.resolve(SUMMARY_FILE), SlaSummary.json(tuning, sla.params()));
+        } catch (OutputFailedException e) { // a file in the way, a full disk: the report still follows, exit 5
+            failure = e;
+        }
+        return new Searched(tuning, sla.params(), failure);
+    }
+
+    /** A spec's search ({@code perf}'s shape): probes labelled as plans, their files in {@code sla_tuning/}. */
+    static Searched run(RunSpec spec, SpecPoints points, SessionRunner.Session probes, StopSignal stop,
+                        PrintWriter err) throws Exception {
+        Sla sla = spec.sla();
+        Path root = spec.outputs().root();
+        sla.params().notes().forEach(err::println);
+        String variable = sla.variable().name();
+        return search(sla, probes, stop, (value, run, plan) -> {
+            points.nextDir(root.resolve("sla_tuning").resolve("sla_" + variable + "_" + value + "_run_" + run));
+            return probes.run(new RunSpec.Point(plan.label(), sla.target(), sla.workload(), plan, Duration.ZERO));
+        }, where -> {
+            int number = sla.number(where.value());
+            err.println("SLA auto-tune " + where.describe() + " (" + number + " requests)");
+            probes.searching(where.describe());
+            if (points.progressFile() != null) points.progressFile().probe(where, number);
+        }, root);
+    }
+}
