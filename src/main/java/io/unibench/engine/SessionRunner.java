@@ -82,6 +82,11 @@ public final class SessionRunner {
         /** The point's folder: where an outside observer of the point (the server's metrics) writes its files. */
         Path dir();
 
+        /** The requests the dispatcher reached before they were prepared (the verdict's {@code client-bound}). */
+        default RequestFactory.Waits preparationWaits() {
+            return RequestFactory.Waits.NONE;
+        }
+
         /**
          * The point's result; returns the front end's own summary keys, which follow the runner's (the self-check's,
          * then what the run's {@link PointObserver} saw, e.g. the server's own metrics) in the point's summary and
@@ -538,8 +543,7 @@ public final class SessionRunner {
         // the one judgement of the point's numbers; every front end, the store and the pages read it from here
         LoadDelivery.Reading load = delivery.reading(plan.concurrency());
         String ceiling = beyondCeiling(calibration, plan.paced() ? plan.rate() : null, load.deliveredRate());
-        String clientBound = check.boundBy() == null ? ceiling
-                : ceiling == null ? check.boundBy() : check.boundBy() + "; " + ceiling;
+        String clientBound = joined(joined(check.boundBy(), ceiling), run.preparationWaits().bound(metrics.total()));
         result = result.withVerdict(PointVerdict.judge(result, load, plan.concurrency(), clientBound, verdictLimits));
         PointObserver.Observed seen = watched.finish(result);
         // the summary's extra keys: the verdict's, the self-check's and the observer's (every front end's), then the
@@ -554,6 +558,11 @@ public final class SessionRunner {
         events.publish(new PointFinished(index, point.label(), result));
         failure = writeFiles(run, result, extraKeys, seen, failure);
         return new PointOutcome(result, check, failure);
+    }
+
+    /** {@code a; b}, or whichever of them is not null. */
+    private static String joined(String a, String b) {
+        return a == null ? b : b == null ? a : a + "; " + b;
     }
 
     /**

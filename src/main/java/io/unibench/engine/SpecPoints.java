@@ -271,6 +271,11 @@ public final class SpecPoints implements SessionRunner.Front {
         }
 
         @Override
+        public RequestFactory.Waits preparationWaits() {
+            return requests.preparationWaits();
+        }
+
+        @Override
         public Map<String, Object> finished(RunResult result) {
             Map<String, Object> extraKeys = new LinkedHashMap<>(cancels.summaryKeys());
             extraKeys.putAll(promptLengths.summaryKeys());

@@ -265,6 +265,11 @@ public final class ScenarioRunner implements SessionRunner.Front {
         }
 
         @Override
+        public RequestFactory.Waits preparationWaits() {
+            return requests != null ? requests.preparationWaits() : RequestFactory.Waits.NONE;
+        }
+
+        @Override
         public Map<String, Object> finished(RunResult result) {
             // after the runner's keys (the self-check's, the server's own metrics during the level)
             Map<String, Object> extraKeys = new LinkedHashMap<>(ScenarioSpec.shapeKeys(config, s.scenario, point.plan()));

@@ -58,6 +58,7 @@ class SessionRunnerTest {
         final List<String> calls = new CopyOnWriteArrayList<>();
         final StopSignal stop;
         BenchmarkRunner runner;
+        RequestFactory.Waits waits = RequestFactory.Waits.NONE; // what each point says its preparation cost
 
         Front(StopSignal stop) {
             this.stop = stop;
@@ -92,6 +93,9 @@ class SessionRunnerTest {
                 }
                 @Override public java.nio.file.Path dir() {
                     return java.nio.file.Path.of("target");
+                }
+                @Override public RequestFactory.Waits preparationWaits() {
+                    return waits;
                 }
                 @Override public Map<String, Object> finished(RunResult result) {
                     calls.add("finished " + index + " " + result.summary().requests().totalRequests());
@@ -173,6 +177,43 @@ class SessionRunnerTest {
         }
     }
 
+    /**
+     * Issue 31: a point whose dispatcher caught up with the preparation of its prompts was paced by the client, not
+     * the target: client-bound, with the figures; a point prepared in time has no such reason.
+     */
+    @Test
+    void aPointWhoseRequestsWaitedForTheirPromptsIsClientBound() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(0))) {
+            List<String> reasons = new ArrayList<>();
+            for (RequestFactory.Waits waits : List.of(new RequestFactory.Waits(2, 1_500_000_000L),
+                    RequestFactory.Waits.NONE)) {
+                StopSignal stop = new StopSignal();
+                Front front = new Front(stop);
+                front.waits = waits;
+                try (EventHub hub = new EventHub()) {
+                    SessionRunner.Result result = new SessionRunner(spec(sim.baseUrl() + "/v1/chat/completions",
+                            false, new LoadPlan(1, 4, -1, null, 0)), Map.of(), false, stop, hub,
+                            SessionRunner.Recorder.NONE, new PrintWriter(new StringWriter())).maxErrorRate(100.0)
+                            .run(front);
+                    reasons.add(String.join("; ", result.points().getFirst().verdict().reasons()));
+                }
+            }
+            assertThat(reasons.get(0)).contains("client-bound: ").contains(
+                    "preparation behind the dispatcher: 2 of 4 requests (50.0 %) waited 1.5 s for their prompts > 1 %");
+            assertThat(reasons.get(1)).doesNotContain("preparation");
+        }
+    }
+
+    @Test
+    void preparationIsTheBoundOnlyWhenMoreThanOnePercentOfTheRequestsWaited() {
+        assertThat(RequestFactory.Waits.NONE.bound(1000)).isNull();
+        assertThat(new RequestFactory.Waits(10, 1).bound(1000)).isNull(); // 1 %: not more
+        assertThat(new RequestFactory.Waits(11, 2_000_000_000L).bound(1000))
+                .isEqualTo("preparation behind the dispatcher: 11 of 1,000 requests (1.1 %) waited 2.0 s for their "
+                        + "prompts > 1 %");
+        assertThat(new RequestFactory.Waits(3, 1).bound(0)).isNull(); // nothing sent: nothing to judge
+    }
+
     @Test
     void theCeilingsReasonUsesTheConfiguredRateElseTheDeliveredOneWithinTheShareNothing() {
         var ceiling = new io.unibench.engine.selfcheck.Calibration(3725, 1, 10, 1, 256, 1000, 10, 2, "jvm", "os", "v",
@@ -205,7 +246,7 @@ class SessionRunnerTest {
                         new PrintWriter(err, true)).maxErrorRate(100.0).run();
             }
             assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
-            assertThat(result.points()).extracting(r -> r.summary().totalRequests()).containsExactly(3L, 4L);
+            assertThat(result.points()).extracting(r -> r.summary().requests().totalRequests()).containsExactly(3L, 4L);
             for (RunSpec.Point p : spec.points()) {
                 Path dir = root.resolve(p.label());
                 assertThat(java.nio.file.Files.readAllLines(dir.resolve("requests.jsonl"))).hasSize(p.plan().number());
