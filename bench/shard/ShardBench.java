@@ -102,8 +102,8 @@ public class ShardBench {
         long peak = heapPeak();
         var summary = g.points().getFirst().result().summary();
         System.out.printf(Locale.ROOT, "merge: %,d requests (%,d successes) in %.2f s = %,.0f requests/s; heap peak %d MiB "
-                        + "(sum of pool peaks, an upper bound); partial=%s%n", summary.totalRequests(),
-                summary.successRequests(), mergeSeconds, summary.totalRequests() / mergeSeconds, peak >> 20, g.partial());
+                        + "(sum of pool peaks, an upper bound); partial=%s%n", summary.requests().totalRequests(),
+                summary.requests().successRequests(), mergeSeconds, summary.requests().totalRequests() / mergeSeconds, peak >> 20, g.partial());
     }
 
     /** Every shard's records into one RunMetrics, then its report; prints the time and heap of both. */
@@ -128,7 +128,7 @@ public class ShardBench {
                         + "%.2f s; heap peak %d MiB (sum of pool peaks, an upper bound), live after the report %d MiB%n",
                 total, chunks, Runtime.getRuntime().maxMemory() >> 20, acceptSeconds, reportSeconds, peak >> 20,
                 live >> 20);
-        System.out.println("Percentile Method: " + r.summary().percentileMethod());
+        System.out.println("Percentile Method: " + r.summary().stats().percentileMethod());
         java.lang.ref.Reference.reachabilityFence(m); // "live" counts the metrics and the report held
         java.lang.ref.Reference.reachabilityFence(r);
     }

@@ -67,8 +67,14 @@ public final class SessionRunner {
         /** The connection test's request. */
         PreparedRequest probe();
 
-        /** Right before the point's clock starts: folders, argument files, prompts made ahead. */
+        /** Before the point's clock starts: folders, argument files (which the run history's start may read). */
         default void beforeStart() throws IOException, InterruptedException {}
+
+        /**
+         * Right before the point's clock starts, after the run history registered the run: the requests made ahead
+         * (the first second of the plan; a line a second while that takes longer).
+         */
+        default void awaitReady() throws InterruptedException {}
 
         /**
          * The front end's sinks of the point's records, besides the runner's {@code metrics} (given for live
@@ -125,8 +131,8 @@ public final class SessionRunner {
         default void pointObserved(RunSpec.Point point, String json) {}
 
         /**
-         * {@code point} is about to be prepared (its first requests synthesized): a history that starts its stored
-         * run here shows the run while it prepares.
+         * {@code point}'s folder and argument files are written and its first requests are about to be prepared: a
+         * history that starts its stored run here shows the run while it prepares.
          */
         default void pointPreparing(RunSpec.Point point) {}
     }
@@ -426,8 +432,9 @@ public final class SessionRunner {
                         PreparedRequest probe = run.probe();
                         err.println(ClientWarmup.run(client, probe.body(), probe.stream(), warmup).line());
                     }
-                    recorder.pointPreparing(point); // the history shows the run while its requests are prepared
                     run.beforeStart();
+                    recorder.pointPreparing(point); // the history shows the run while its requests are prepared
+                    run.awaitReady();
                     barrier.await(index, stop);
                     PointOutcome o = runPoint(index, point, run, client, search);
                     results.add(o.result);

@@ -2,6 +2,7 @@ package io.unibench.engine;
 
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -17,7 +18,7 @@ public final class SlowStep {
     public static <T> T run(PrintWriter err, String what, Supplier<T> step) {
         if (err == null) return step.get();
         long start = System.nanoTime();
-        Object lock = new Object();
+        ReentrantLock lock = new ReentrantLock(); // not a monitor: a virtual thread writes under it (no pinning)
         boolean[] state = new boolean[2]; // [0]: done, [1]: said
         Thread watcher = Thread.ofVirtual().name("unibench-slow-step").start(() -> {
             try {
@@ -25,23 +26,29 @@ public final class SlowStep {
             } catch (InterruptedException e) {
                 return; // quick: nothing to say
             }
-            synchronized (lock) {
+            lock.lock();
+            try {
                 if (state[0]) return;
                 state[1] = true;
                 err.println(what + " ...");
                 err.flush();
+            } finally {
+                lock.unlock();
             }
         });
         try {
             return step.get();
         } finally {
             watcher.interrupt();
-            synchronized (lock) {
+            lock.lock();
+            try {
                 state[0] = true;
                 if (state[1]) {
                     err.println(String.format(Locale.ROOT, "%s: done in %.1f s", what, (System.nanoTime() - start) / 1e9));
                     err.flush();
                 }
+            } finally {
+                lock.unlock();
             }
         }
     }

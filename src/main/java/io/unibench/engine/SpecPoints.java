@@ -235,6 +235,10 @@ public final class SpecPoints implements SessionRunner.Front {
             if (spec.outputs().arguments() != null) { // a spec file may carry none
                 writeArgs(dir.resolve("benchmark_args.json"), spec.outputs().arguments(), url, point.plan(), pointOffset);
             }
+        }
+
+        @Override
+        public void awaitReady() throws InterruptedException {
             // synthesized prompts: the first second of the plan is made before the point's clock starts, the rest
             // streamed ahead of the dispatcher
             requests.awaitFirstBatch(point.plan(), line -> err.println(line), stop::isStopped);
