@@ -89,10 +89,10 @@ final class RunsShowCommand extends RunsStoreCommand {
                 cells.addAll(List.of(p.label(), "(running)"));
                 while (cells.size() < header.size()) cells.add("");
             } else {
-                cells.addAll(List.of(p.label(), s.path("Total Requests").asText(),
-                        s.path("Success Rate (%)").asText() + "%", s.path("Req Throughput (req/s)").asText(),
-                        s.path("Output Throughput (tok/s)").asText(), s.path("Avg Latency (s)").asText(),
-                        s.path("Avg TTFT (ms)").asText()));
+                cells.addAll(List.of(p.label(), cell(s, "Total Requests"),
+                        s.hasNonNull("Success Rate (%)") ? cell(s, "Success Rate (%)") + "%" : "-",
+                        cell(s, "Req Throughput (req/s)"), cell(s, "Output Throughput (tok/s)"),
+                        cell(s, "Avg Latency (s)"), cell(s, "Avg TTFT (ms)")));
                 if (ttfct) cells.add(s.hasNonNull(io.unibench.metrics.Summary.AVG_TTFCT)
                         ? s.path(io.unibench.metrics.Summary.AVG_TTFCT).asText() : "-");
                 cells.add(s.hasNonNull(io.unibench.metrics.PointVerdict.KEY)
@@ -110,6 +110,11 @@ final class RunsShowCommand extends RunsStoreCommand {
         }
         o.flush();
         return 0;
+    }
+
+    /** A summary figure as stored; "-" when absent or null (an imported run's source did not measure it). */
+    private static String cell(com.fasterxml.jackson.databind.JsonNode s, String key) {
+        return s.hasNonNull(key) ? s.path(key).asText() : "-";
     }
 
     private static String verdictCell(com.fasterxml.jackson.databind.JsonNode s) {

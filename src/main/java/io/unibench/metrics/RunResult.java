@@ -69,6 +69,12 @@ public record RunResult(
                 serverVsClient, errorTypes, null);
     }
 
+    /** This result with other workload throughput figures (an imported run's, without what it did not measure). */
+    public RunResult withWorkload(WorkloadThroughput w) {
+        return new RunResult(info, summary, percentiles, w, timeline, errors, sampleErrors, traces,
+                turnPositions, phases, serverVsClient, errorTypes, goodput, verdict);
+    }
+
     /** This result with its goodput. */
     public RunResult withGoodput(Goodput g) {
         return new RunResult(info, summary, percentiles, workload, timeline, errors, sampleErrors, traces,

@@ -23,14 +23,17 @@ import java.util.Map;
  * @param lastWindowSeconds 30.0
  * @param warmupFraction   0.2
  * @param rows             Total Prompt, New Prompt, Cached Prompt, Completion tok/s
+ * @see #withoutCachedTokens()
  */
 public record WorkloadThroughput(
         long nSamples, double wallTimeSeconds, double lastWindowSeconds, double warmupFraction, List<Row> rows) {
 
     public static final double LAST_WINDOW_SECONDS = 30.0;
     public static final double WARMUP_FRACTION = 0.2;
+    public static final String NEW_PROMPT = "New Prompt tok/s";
+    public static final String CACHED_PROMPT = "Cached Prompt tok/s";
     public static final List<String> METRICS =
-            List.of("Total Prompt tok/s", "New Prompt tok/s", "Cached Prompt tok/s", "Completion tok/s");
+            List.of("Total Prompt tok/s", NEW_PROMPT, CACHED_PROMPT, "Completion tok/s");
 
     public WorkloadThroughput {
         rows = List.copyOf(rows);
@@ -56,8 +59,29 @@ public record WorkloadThroughput(
         return m;
     }
 
-    /** One metric across the three windows, tok/s, unrounded (evalscope writes them unrounded). */
-    public record Row(String metric, double overall, double lastWindow, double steadyState) {}
+    /**
+     * One metric across the three windows, tok/s, unrounded (evalscope writes them unrounded); all three null when
+     * the metric was not measured ({@link #withoutCachedTokens()}), never for a run we measured.
+     */
+    public record Row(String metric, Double overall, Double lastWindow, Double steadyState) {
+        public boolean measured() {
+            return overall != null;
+        }
+    }
+
+    /**
+     * These figures for a source that did not measure cached prompt tokens (an imported run: its counts have none):
+     * the cached and new prompt rows absent (null, written as null), never 0 cached and all of the prompt new; the
+     * total prompt and completion rows unchanged.
+     */
+    public WorkloadThroughput withoutCachedTokens() {
+        List<Row> out = new ArrayList<>(rows.size());
+        for (Row r : rows) {
+            boolean split = r.metric().equals(NEW_PROMPT) || r.metric().equals(CACHED_PROMPT);
+            out.add(split ? new Row(r.metric(), null, null, null) : r);
+        }
+        return new WorkloadThroughput(nSamples, wallTimeSeconds, lastWindowSeconds, warmupFraction, out);
+    }
 
     /** Computes the three windows from a timeline, with evalscope's defaults (30 s, 20%). */
     public static WorkloadThroughput of(WorkloadTimeline timeline) {

@@ -102,6 +102,14 @@ final class RunViews {
         return m;
     }
 
+    /** What the page says of a figure an imported run's source did not measure (stored absent, never zero). */
+    static final String NOT_MEASURED_BY_SOURCE = "not measured by the tool it was imported from";
+
+    /** An imported run ({@code runs import}, the import form): its configuration names the tool it came from. */
+    static boolean imported(StoredRun run) {
+        return run.config() != null && run.config().hasNonNull("imported_from");
+    }
+
     /** The terminal report's tables of a stored run, in its order; a table without rows is left out. */
     static List<Table> tables(StoredRun run) {
         List<StoredPoint> done = run.points().stream().filter(p -> p.summary() != null).toList();
@@ -197,7 +205,10 @@ final class RunViews {
             if (p.workload() != null) {
                 label = p.label();
                 for (JsonNode r : p.workload().path("rows")) {
-                    workload.row(label, r.path("metric").asText(), fmt(number(r, "overall"), RATE),
+                    // a figure the source did not measure is stored null: "—", and the row says why
+                    String metric = r.path("overall").isNull() ? r.path("metric").asText() + " (" + (imported(run)
+                            ? NOT_MEASURED_BY_SOURCE : "not measured") + ")" : r.path("metric").asText();
+                    workload.row(label, metric, fmt(number(r, "overall"), RATE),
                             fmt(number(r, "last_window"), RATE), fmt(number(r, "steady_state"), RATE));
                     label = "";
                 }
@@ -234,7 +245,7 @@ final class RunViews {
         Double success = row.requestCount() > 0 ? Double.valueOf(100.0 * row.successCount() / row.requestCount())
                 : number(s, Summary.SUCCESS_RATE);
         Double cache = number(s, Summary.KV_CACHE_HIT_RATE);
-        boolean imported = run.config() != null && run.config().hasNonNull("imported_from");
+        boolean imported = imported(run);
         List<Pages.Tile> tiles = List.of(
                 new Pages.Tile("Success", success == null ? "—" : fmt(success, 1) + "%",
                         done.size() > 1 ? "all points" : ""),
@@ -245,7 +256,7 @@ final class RunViews {
                 new Pages.Tile("Latency p50 (s)", fmt(percentile(last, "50%", PercentileRow.LATENCY), SECONDS), ""),
                 new Pages.Tile("Latency p95 (s)", fmt(percentile(last, "95%", PercentileRow.LATENCY), SECONDS), ""),
                 new Pages.Tile("Cache hit", cache == null ? "—" : fmt(cache, PERCENT) + "%",
-                        cache == null ? imported ? "not measured by the tool it was imported from"
+                        cache == null ? imported ? NOT_MEASURED_BY_SOURCE
                                 : "the target reported no cached tokens" : ""));
         return new Pages.Headline(done.size() > 1 ? last.label() : null, tiles);
     }

@@ -140,6 +140,28 @@ class RunsImportTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void runsShowSaysDashForAFigureTheToolDidNotMeasure() throws Exception {
+        // vLLM's summary has no success rate, its 2025 result no mean latency: "-", as the verdict cell says none
+        try (TestStores.Backend b = backend("sqlite")) {
+            String db = b.location().jdbcUrl();
+            for (Path sample : List.of(EVALSCOPE, VLLM, VLLM_SUMMARY, AIPERF, AIPERF_RUN, BR, GUIDELLM_V2,
+                    GUIDELLM_2025, SAMPLES.resolve("vllm-bench-serve/benchmark_2025-05-11_22-45-40.json"))) {
+                String id = importedId(CliHarness.main("runs", "import", sample.toString(), "--db", db));
+                CliHarness.Run text = CliHarness.main("runs", "show", id, "--db", db);
+                // every cell of the points table is a figure or "-": never blank, "null" or a bare "%"
+                List<String> rows = text.out().lines().filter(l -> l.startsWith("│ ") && !l.startsWith("│ Point ")).toList();
+                assertThat(rows).as(text.out()).isNotEmpty();
+                for (String row : rows) {
+                    for (String cell : row.substring(1, row.length() - 1).split("│")) {
+                        assertThat(cell.strip()).as(sample + ": " + row).isNotIn("", "null", "%");
+                    }
+                }
+                if (sample.equals(VLLM_SUMMARY)) assertThat(rows.getFirst()).contains("│       - │");
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
     void aBadFileIsOneLocatedLineAndNothingIsStored(String kind) throws Exception {

@@ -49,6 +49,30 @@ class WebImportTest extends WebFixtureTest {
     }
 
     @Test
+    void aFigureTheToolDidNotMeasureIsAbsentOnTheRunPageNeverZero() throws Exception {
+        HttpResponse<String> up = upload("vllm.json", Files.readAllBytes(VLLM), Map.of());
+        assertThat(up.statusCode()).as(up.body()).isEqualTo(201);
+        String id = JSON.readTree(up.body()).path("runs").get(0).path("id").asText();
+        // vLLM's per-request rows count no cached tokens: the cached/new prompt split is null, never 0 and all new
+        JsonNode rows = JSON.readTree(f.get("/api/runs/" + id).body()).at("/points/0/workload/rows");
+        for (JsonNode row : rows) {
+            String metric = row.path("metric").asText();
+            boolean split = metric.equals("Cached Prompt tok/s") || metric.equals("New Prompt tok/s");
+            assertThat(row.path("overall").isNull()).as(row.toString()).isEqualTo(split);
+            assertThat(row.path("steady_state").isNull()).as(row.toString()).isEqualTo(split);
+        }
+        String page = f.get("/runs/" + id).body();
+        assertThat(page).contains("Cached Prompt tok/s (not measured by the tool it was imported from)",
+                "New Prompt tok/s (not measured by the tool it was imported from)");
+        // our own run keeps its measured figures, a zero included
+        String ours = f.get("/runs/" + f.runIds.getFirst()).body();
+        assertThat(ours).contains("Cached Prompt tok/s").doesNotContain("not measured by the tool");
+        JsonNode ourRows = JSON.readTree(f.get("/api/runs/" + f.runIds.getFirst()).body()).at("/points/0/workload/rows");
+        assertThat(ourRows.isEmpty()).isFalse();
+        ourRows.forEach(row -> assertThat(row.path("overall").isNumber()).as(row.toString()).isTrue());
+    }
+
+    @Test
     void aBadFileIsItsLocatedLineAndNothingIsStored() throws Exception {
         long before = f.store.count();
         ObjectNode bad = (ObjectNode) JSON.readTree(VLLM.toFile());
