@@ -1,6 +1,5 @@
 package io.unibench.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -122,8 +121,8 @@ record PerfSettings(
         int maxMin = maxTokens.get(0);
         int maxMax = maxTokens.size() > 1 ? maxTokens.get(1) : maxMin;
         rules.generation(maxTokens, o.minTokens, o.temperature, o.topP, o.topK).throwFirst();
-        ObjectNode extra = parseJsonObject("--extra-args", o.extraArgs);
-        ObjectNode template = o.queryTemplate == null ? null : parseJsonObject("--query-template", readAt(o.queryTemplate));
+        ObjectNode extra = io.unibench.workload.Json.object("--extra-args", o.extraArgs);
+        ObjectNode template = o.queryTemplate == null ? null : io.unibench.workload.Json.object("--query-template", readAt(o.queryTemplate));
         GenerationParams gen = new GenerationParams(model, format, maxMin, maxMax, o.minTokens, o.temperature,
                 o.topP, o.topK, o.seed, o.stop == null || o.stop.isEmpty() ? null : List.copyOf(o.stop),
                 o.stream, extra, optionalFields(o), template);
@@ -285,8 +284,8 @@ record PerfSettings(
         if (o.stop != null) o.stop.forEach(t -> {
             if (t.isEmpty()) throw new BadInputException("--stop '': a stop sequence must not be empty");
         });
-        if (o.datasetArgs != null) parseJsonObject("--dataset-args", o.datasetArgs);
-        if (o.multiTurnArgs != null) parseJsonObject("--multi-turn-args", o.multiTurnArgs);
+        if (o.datasetArgs != null) io.unibench.workload.Json.object("--dataset-args", o.datasetArgs);
+        if (o.multiTurnArgs != null) io.unibench.workload.Json.object("--multi-turn-args", o.multiTurnArgs);
         io.unibench.engine.AgenticFlags.estimate(o.charsPerToken); // --chars-per-token
         io.unibench.engine.AgenticFlags.toolLatencyScale(o.toolLatencyScale);
     }
@@ -359,16 +358,6 @@ record PerfSettings(
         return trimmed + api.path();
     }
 
-    private static ObjectNode parseJsonObject(String flag, String text) {
-        JsonNode node;
-        try {
-            node = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new BadInputException(flag + ": invalid JSON (" + io.unibench.workload.Json.problem(e) + ")");
-        }
-        if (node == null || !node.isObject()) throw new BadInputException(flag + ": expected a JSON object");
-        return (ObjectNode) node;
-    }
 
     private static <T> List<T> repeat(T value, int n) {
         List<T> list = new ArrayList<>(n);

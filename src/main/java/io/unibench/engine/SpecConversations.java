@@ -1,8 +1,6 @@
 package io.unibench.engine;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
 import io.unibench.client.LlmClient;
@@ -30,7 +28,6 @@ final class SpecConversations {
     CancelPolicy cancels = CancelPolicy.NONE; // --cancel-rate
     RunSpec.Retry retry; // --retry-on, null = never
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The single-turn request factory is still used for the connection test; it needs one prompt to exist. */
     static final List<Prompt> PROBE_ONLY = List.of(Prompt.ofText("hello", -1, -1));
@@ -78,9 +75,9 @@ final class SpecConversations {
             case "arrival" -> MultiTurnPlan.RateMode.ARRIVAL;
             default -> throw new BadInputException("--rate-mode '" + c.rateMode() + "': expected think or arrival");
         };
-        ObjectNode args = jsonObject("--dataset-args", w.options().args());
+        ObjectNode args = io.unibench.workload.Json.object("--dataset-args", w.options().args());
         if (c.args() != null) { // --multi-turn-args: its keys where --dataset-args has none
-            ObjectNode legacy = jsonObject("--multi-turn-args", c.args());
+            ObjectNode legacy = io.unibench.workload.Json.object("--multi-turn-args", c.args());
             legacy.properties().forEach(e -> args.putIfAbsent(e.getKey(), e.getValue()));
         }
         Datasets.checkArgs(dataset.name(), args, c.args() != null ? "--dataset-args/--multi-turn-args" : "--dataset-args");
@@ -94,17 +91,6 @@ final class SpecConversations {
         return perf;
     }
 
-    private static ObjectNode jsonObject(String flag, String text) {
-        if (text == null) return JSON.createObjectNode();
-        JsonNode node;
-        try {
-            node = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new BadInputException(flag + ": invalid JSON (" + io.unibench.workload.Json.problem(e) + ")");
-        }
-        if (node == null || !node.isObject()) throw new BadInputException(flag + ": expected a JSON object");
-        return (ObjectNode) node;
-    }
 
     /** Loads the conversations of the next point: up to {@code count} at dataset offset {@code offset}. */
     void prepare(long offset, int count) {

@@ -24,6 +24,22 @@ public final class Json {
         }
     }
 
+    /**
+     * A flag's JSON object ({@code --extra-args}, {@code --dataset-args}); an empty one for null. Anything else (not
+     * JSON, text after the object, another kind of value) is a {@link BadInputException} naming the flag.
+     */
+    public static com.fasterxml.jackson.databind.node.ObjectNode object(String flag, String text) {
+        if (text == null) return MAPPER.createObjectNode();
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new BadInputException(flag + ": invalid JSON (" + problem(e) + ")");
+        }
+        if (node == null || !node.isObject()) throw new BadInputException(flag + ": expected a JSON object");
+        return (com.fasterxml.jackson.databind.node.ObjectNode) node;
+    }
+
     private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile("Unrecognized token '(.*?)'");
     private static final java.util.regex.Pattern CHARACTER =
             java.util.regex.Pattern.compile("Unexpected character \\('(.*?)' \\(code (\\d+)");
