@@ -8,7 +8,8 @@
 # env: PORT (18280) and TLS_PORT (18643) of the target this script starts and stops (STATE_DIR
 #      /tmp/unibench-static-target-pair), NUMBER (60000, as HISTORY's c=256 rows), TTFT_NUMBER (20000) and
 #      TTFT_WARMUP (5000) for the rate runs, C256_JAVA_OPTS (client-load.sh's
-#      C1 flags, no AOT cache for either jar), OUT (a new /tmp/unibench-pair.XXXXXX: raw lines and results.tsv).
+#      C1 flags, no AOT cache for either jar), STOP_AT (a time for `date -d`: start no pair that the last pair's
+#      duration says would end after it), OUT (a new /tmp/unibench-pair.XXXXXX: raw lines and results.tsv).
 # Prints one line per run as it finishes, then the table (each run, medians, after/before ratio).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -48,9 +49,15 @@ print("ttft\t%s\t%s\tload %s, run CPU-s per 1,000 %s" % (sys.argv[2], p99, load,
 PY
   tail -1 "$res"
 }
+last=0
 for i in $(seq 1 "$pairs"); do
+  start=$(date +%s)
+  if [ -n "${STOP_AT:-}" ] && [ $(( start + last )) -gt "$(date -d "$STOP_AT" +%s)" ]; then
+    echo "stopping after $((i - 1)) pairs: another would end after $STOP_AT" >&2; break
+  fi
   c256 before "$before"; c256 after "$after"
   ttft before "$before"; ttft after "$after"
+  last=$(( $(date +%s) - start ))
 done
 python3 - "$res" <<'PY'
 import statistics, sys
