@@ -3,19 +3,11 @@ package io.unibench.engine;
 import io.unibench.client.ClientWarmup;
 import io.unibench.client.LlmClient;
 import io.unibench.engine.live.EventHub;
-import io.unibench.engine.live.LiveRecorder;
-import io.unibench.engine.live.PhaseStarted;
-import io.unibench.engine.live.PointFinished;
-import io.unibench.engine.live.PointStarted;
 import io.unibench.engine.live.RunFinished;
 import io.unibench.engine.live.RunStatus;
-import io.unibench.engine.live.Snapshot;
 import io.unibench.engine.selfcheck.Calibration;
-import io.unibench.engine.selfcheck.SelfCheck;
 import io.unibench.engine.selfcheck.SelfCheckReport;
 import io.unibench.engine.spec.RunSpec;
-import io.unibench.metrics.GoodputMeter;
-import io.unibench.metrics.LoadDelivery;
 import io.unibench.metrics.PointVerdict;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
@@ -25,11 +17,9 @@ import io.unibench.metrics.RunResult;
 import io.unibench.OutputFailedException;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -45,9 +35,12 @@ import java.util.Map;
  *
  * <p>What differs between front ends is theirs, behind {@link Front} and {@link PointRun}: what a point sends
  * (prompts, conversations, a scenario's gate and validation), which files it writes, what the run history stores.
+ *
+ * <p>This class is the runner's contract and its loop over points; a point's steps are {@link PointExecution}'s, the
+ * targets' clients {@link TargetClients}', the events {@link SessionEvents}'.
  */
 public final class SessionRunner {
-    /** How often the live view publishes a {@link Snapshot} while a point runs. */
+    /** How often the live view publishes a {@link io.unibench.engine.live.Snapshot} while a point runs. */
     public static final Duration SNAPSHOT_PERIOD = Duration.ofSeconds(1);
 
     /** A front end's part of a run. */
@@ -164,21 +157,13 @@ public final class SessionRunner {
 
     private final RunSpec spec;
     private final Map<String, String> env;
-    private final boolean debug;
     private final StopSignal stop;
-    private final EventHub events;
-    private final Recorder recorder;
+    private final SessionEvents events;
     private final PrintWriter err;
-    private volatile LlmClient active;
-    private PointObserver observer = PointObserver.NONE;
-    private ClientWarmup.Budget warmup;
-    private final RunBudget budget; // --max-total-tokens, --max-cost; null = none
+    private final TargetClients clients;
+    private final PointExecution points;
     private volatile String stopReason; // the budget's line once it stopped the run
-    private PointVerdict.Limits verdictLimits = PointVerdict.Limits.DEFAULT;
-    private final Calibration calibration; // `unibench calibrate`'s ceiling of this machine; null = none stored
-    private Clock clock; // the points' start, the live view's ticks, the pause after a point
     private boolean progressLines = true;
-    private PointStart barrier = PointStart.NONE;
 
     /**
      * @param env      where API keys are read from
@@ -190,14 +175,13 @@ public final class SessionRunner {
                          Recorder recorder, PrintWriter err) {
         this.spec = spec;
         this.env = env;
-        this.debug = debug;
         this.stop = stop;
-        this.events = events;
-        this.recorder = recorder;
+        this.events = new SessionEvents(events);
         this.err = err;
-        this.budget = spec.limits().budgeted() ? new RunBudget(spec.limits(), this::budgetReached) : null;
-        this.calibration = calibration(env);
-        this.clock = Clock.system(stop);
+        this.clients = new TargetClients(spec, env, debug, stop, recorder);
+        RunBudget budget = spec.limits().budgeted() ? new RunBudget(spec.limits(), this::budgetReached) : null;
+        this.points = new PointExecution(spec, stop, err, this.events, recorder, budget, () -> stopReason,
+                calibration(env), Clock.system(stop));
     }
 
     /**
@@ -205,7 +189,7 @@ public final class SessionRunner {
      * {@link Clock#system} on the run's stop); tests inject one. Set before {@link #run}.
      */
     public SessionRunner clock(Clock clock) {
-        this.clock = clock;
+        points.clock = clock;
         return this;
     }
 
@@ -225,21 +209,6 @@ public final class SessionRunner {
         return s == null || s.isBlank();
     }
 
-    /**
-     * The verdict's {@code client-bound} figures of a point that asked more than {@link Calibration#DOCUMENTED_SHARE}
-     * of the calibrated ceiling: "asked 2,100 req/s, 56 % of this machine's calibrated 3,725 req/s > 50 %". The rate
-     * asked is the configured one ({@code --rate}, open loop), else the delivered one; null when within the share,
-     * or without a calibration or a rate.
-     */
-    static String beyondCeiling(Calibration calibration, Double configuredRate, Double deliveredRate) {
-        if (calibration == null) return null;
-        Double asked = configuredRate != null ? configuredRate : deliveredRate;
-        if (asked == null || !calibration.beyondDocumentedShare(asked)) return null;
-        return String.format(java.util.Locale.ROOT, "asked %,.0f req/s, %.0f %% of this machine's calibrated %,.0f "
-                + "req/s > %.0f %%", asked, calibration.share(asked) * 100, calibration.requestsPerSecond(),
-                Calibration.DOCUMENTED_SHARE * 100);
-    }
-
     /** The budget is spent: the run stops as Ctrl-C stops it, and says why. */
     private void budgetReached(String line) {
         stopReason = line;
@@ -248,7 +217,7 @@ public final class SessionRunner {
 
     /** Watches every point from outside the client (the server-metrics scrape); set before {@link #run}. */
     public SessionRunner observe(PointObserver observer) {
-        this.observer = observer;
+        points.observer = observer;
         return this;
     }
 
@@ -257,7 +226,7 @@ public final class SessionRunner {
      * sent to the target, its time printed); {@code null} (the default) = no warm-up. Set before {@link #run}.
      */
     public SessionRunner warmUpClient(ClientWarmup.Budget budget) {
-        this.warmup = budget;
+        points.warmup = budget;
         return this;
     }
 
@@ -266,7 +235,7 @@ public final class SessionRunner {
      * 5 %). Set before {@link #run}.
      */
     public SessionRunner maxErrorRate(Double percent) {
-        this.verdictLimits = PointVerdict.Limits.DEFAULT.withMaxErrorRatePercent(percent);
+        points.verdictLimits = PointVerdict.Limits.DEFAULT.withMaxErrorRatePercent(percent);
         return this;
     }
 
@@ -284,7 +253,7 @@ public final class SessionRunner {
      * shard of the group has reached the point). Default: none. Set before {@link #run}.
      */
     public SessionRunner startBarrier(PointStart barrier) {
-        this.barrier = barrier;
+        points.barrier = barrier;
         return this;
     }
 
@@ -299,8 +268,7 @@ public final class SessionRunner {
     /** Stops the run as Ctrl-C does: no new requests, in-flight ones cancelled, the partial result returned. */
     public void stop() {
         stop.stop();
-        LlmClient c = active;
-        if (c != null) c.cancelAll();
+        clients.cancelActive();
     }
 
     public boolean stopped() {
@@ -359,6 +327,7 @@ public final class SessionRunner {
                 session.run(point);
                 if (!session.ended() && i + 1 < spec.points().size() && !point.pauseAfter().isZero()) {
                     // a stop ends the pause early (the loop then ends); an interrupt is thrown as before
+                    Clock clock = points.clock;
                     if (!clock.awaitUntil(clock.nanoTime() + point.pauseAfter().toNanos()) && Thread.interrupted()) {
                         throw new InterruptedException();
                     }
@@ -416,31 +385,17 @@ public final class SessionRunner {
             try {
                 boolean firstOfTarget = point.target() != target;
                 if (firstOfTarget) {
-                    if (client != null) closeTarget(front, target, client, false);
+                    if (client != null) clients.close(front, target, client, false);
                     client = null; // a failing open below must not close the previous client twice
                     target = point.target();
-                    client = SessionRunner.this.open(front, target);
+                    client = clients.open(front, target);
                 }
                 try (PointRun run = front.prepare(index, point)) {
-                    RunSpec.Target t = spec.target(point);
-                    if (firstOfTarget && t.testConnection()) {
-                        events.publish(new PhaseStarted(PhaseStarted.CONNECTION_TEST, t.name()));
-                        ConnectionTest.run(client, run::probe, t.url(), stop);
-                    }
-                    if (firstOfTarget && warmup != null && !stop.isStopped()) {
-                        events.publish(new PhaseStarted(PhaseStarted.WARMUP, t.name()));
-                        PreparedRequest probe = run.probe();
-                        err.println(ClientWarmup.run(client, probe.body(), probe.stream(), warmup).line());
-                    }
-                    run.beforeStart();
-                    recorder.pointPreparing(point); // the history shows the run while its requests are prepared
-                    run.awaitReady();
-                    barrier.await(index, stop);
-                    PointOutcome o = runPoint(index, point, run, client, search);
-                    results.add(o.result);
-                    checks.add(o.check);
-                    failure = o.failure;
-                    return o.result;
+                    PointExecution.Outcome o = points.run(index, point, run, client, firstOfTarget, search);
+                    results.add(o.result());
+                    checks.add(o.check());
+                    failure = o.failure();
+                    return o.result();
                 }
             } catch (RuntimeException | IOException | InterruptedException e) {
                 end = new RunFinished(RunStatus.FAILED, e.getMessage());
@@ -463,154 +418,11 @@ public final class SessionRunner {
         @Override
         public void close() {
             try {
-                if (client != null) closeTarget(front, target, client, end == null || end.status() != RunStatus.FINISHED);
+                if (client != null) clients.close(front, target, client, end == null || end.status() != RunStatus.FINISHED);
             } finally {
                 client = null;
-                events.publish(end != null ? end : new RunFinished(RunStatus.FAILED, "ended by an error"));
+                events.runFinished(end);
             }
         }
-    }
-
-    private LlmClient open(Front front, int target) {
-        LlmClient client = new LlmClient(spec.targets().get(target).clientConfig(env, debug));
-        active = client;
-        if (stop.isStopped()) client.cancelAll();
-        front.targetStarted(target, client);
-        return client;
-    }
-
-    private void closeTarget(Front front, int target, LlmClient client, boolean early) {
-        active = null;
-        try {
-            front.targetFinished(target, early);
-            recorder.targetFinished(target, early);
-        } finally {
-            client.close();
-        }
-    }
-
-    private record PointOutcome(RunResult result, SelfCheckReport check, RuntimeException failure) {}
-
-    private PointOutcome runPoint(int index, RunSpec.Point point, PointRun run, LlmClient client, String search)
-            throws IOException, InterruptedException {
-        LoadPlan plan = point.plan();
-        boolean held = plan.number() == Integer.MAX_VALUE; // a level held by time: its count is what ran
-        RunInfo info = new RunInfo(point.label(), plan.concurrency(), plan.paced() ? plan.rate() : -1,
-                held ? 0 : plan.number());
-        // a search's (SLA auto-tune's) probes are not counted in advance: 0 points, and where the search is
-        events.publish(search != null ? new PointStarted(index, 0, point.label(), plan, search)
-                : new PointStarted(index, Math.max(spec.points().size(), index + 1), point.label(), plan));
-        RunMetrics metrics = new RunMetrics();
-        // the spec's goodput objectives: each request judged as it ends, the count joins the point's result
-        GoodputMeter goodput = spec.goodput() == null ? null : new GoodputMeter(spec.goodput());
-        LoadDelivery delivery = new LoadDelivery();
-        PointObserver.Point watched = observer.start(point.label(), spec.target(point).url());
-        long start = clock.nanoTime();
-        SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
-        LiveRecorder live = new LiveRecorder(index, clock, client::inFlight,
-                () -> new Snapshot.ClientLoad(selfCheck.cpuPercentOfOneCoreNow(), selfCheck.loopLagP99MillisNow(),
-                        selfCheck.warningNow()),
-                events::publish);
-        RuntimeException failure = null;
-        RunOutcome outcome = null;
-        String precise = null; // --target-precision's line once the point reached it
-        String budgetBefore = stopReason;
-        List<RecordSink> sinks = new ArrayList<>(List.of(metrics, delivery, live));
-        if (goodput != null) sinks.add(goodput);
-        try {
-            sinks.addAll(run.sinks(info, start, metrics));
-            sinks.add(recorder.pointSink(point, info, start));
-            if (budget != null) sinks.add(budget.sink(spec.target(point).price()));
-            if (spec.limits().targetPrecision() != null) sinks.add(new PrecisionTarget(spec.limits().targetPrecision()));
-            live.startTicking(SNAPSHOT_PERIOD);
-            outcome = run.dispatch(client, plan, sinks);
-        } catch (RunFailedException e) {
-            if (e.getCause() instanceof PrecisionTarget.Reached reached) {
-                precise = reached.getMessage(); // the point's end, not a failure: dispatching ended, in-flight recorded
-                outcome = new RunOutcome(metrics.total(), false, false);
-            } else {
-                // the sinks hold every request that ran: the point's partial report follows
-                failure = e.getCause() instanceof OutputFailedException o ? o : e;
-            }
-        } finally {
-            failure = closeAll(sinks, failure);
-        }
-        if (outcome == null) outcome = new RunOutcome(metrics.total(), true, false);
-        SelfCheckReport check = selfCheck.stop();
-        if (check.bottleneck()) err.println("[" + plan.label() + "] " + check.warningLine());
-        else if (check.notes() != null) err.println("[" + plan.label() + "] Note: " + check.notes());
-        if (outcome.hitDuration()) {
-            err.println("[" + plan.label() + "] --duration reached after " + outcome.sent() + " requests");
-        }
-        String stoppedBy = precise != null ? precise : stopReason != null && budgetBefore == null ? stopReason : null;
-        if (stoppedBy != null) err.println("[" + plan.label() + "] " + stoppedBy);
-        RunResult result = metrics.result(held ? new RunInfo(info.label(), info.concurrency(), info.rate(),
-                (int) metrics.total()) : info);
-        if (goodput != null) result = goodput.attach(result);
-        // the one judgement of the point's numbers; every front end, the store and the pages read it from here
-        LoadDelivery.Reading load = delivery.reading(plan.concurrency());
-        String ceiling = beyondCeiling(calibration, plan.paced() ? plan.rate() : null, load.deliveredRate());
-        String clientBound = joined(joined(check.boundBy(), ceiling), run.preparationWaits().bound(metrics.total()));
-        result = result.withVerdict(PointVerdict.judge(result, load, plan.concurrency(), clientBound, verdictLimits));
-        PointObserver.Observed seen = watched.finish(result);
-        // the summary's extra keys: the verdict's, the self-check's and the observer's (every front end's), then the
-        // front end's own
-        Map<String, Object> extraKeys = new LinkedHashMap<>(result.verdict().toMap());
-        extraKeys.putAll(check.summaryKeys());
-        extraKeys.putAll(seen.summaryKeys());
-        extraKeys.putAll(run.finished(result));
-        if (stoppedBy != null) extraKeys.put(STOPPED_BY_KEY, stoppedBy);
-        if (seen.storedJson() != null) recorder.pointObserved(point, seen.storedJson());
-        recorder.pointFinished(point, result, extraKeys);
-        events.publish(new PointFinished(index, point.label(), result));
-        failure = writeFiles(run, result, extraKeys, seen, failure);
-        return new PointOutcome(result, check, failure);
-    }
-
-    /** {@code a; b}, or whichever of them is not null. */
-    private static String joined(String a, String b) {
-        return a == null ? b : b == null ? a : a + "; " + b;
-    }
-
-    /**
-     * The point's files, once the store has the point: each is written whole or not at all. One that cannot be
-     * written (disk full) ends the run after this point, unless something already did; the others are still tried.
-     */
-    private static RuntimeException writeFiles(PointRun run, RunResult result, Map<String, Object> keys,
-                                               PointObserver.Observed seen, RuntimeException failure) {
-        try {
-            run.write(result, keys);
-        } catch (OutputFailedException e) {
-            if (failure == null) failure = e;
-        }
-        for (Map.Entry<String, String> f : seen.files().entrySet()) {
-            try {
-                OutputFailedException.writeWhole(run.dir().resolve(f.getKey()),
-                        f.getValue().getBytes(StandardCharsets.UTF_8));
-            } catch (OutputFailedException e) {
-                if (failure == null) failure = e;
-            }
-        }
-        return failure;
-    }
-
-    /**
-     * Closes every sink (the live view publishes its last snapshot). A file that could not be written (disk full,
-     * permissions; its writer says so when closed) ends the run after this point's report, unless a bug already did.
-     */
-    private static RuntimeException closeAll(List<RecordSink> sinks, RuntimeException failure) {
-        for (RecordSink sink : sinks) {
-            try {
-                sink.close();
-            } catch (OutputFailedException e) {
-                if (failure == null) failure = e; // already thrown by a record when it was noticed then
-            } catch (java.io.UncheckedIOException e) {
-                if (failure == null) {
-                    failure = new java.io.UncheckedIOException(e.getMessage() + ": " + e.getCause().getMessage(),
-                            e.getCause());
-                }
-            }
-        }
-        return failure;
     }
 }

@@ -218,11 +218,11 @@ class SessionRunnerTest {
     void theCeilingsReasonUsesTheConfiguredRateElseTheDeliveredOneWithinTheShareNothing() {
         var ceiling = new io.unibench.engine.selfcheck.Calibration(3725, 1, 10, 1, 256, 1000, 10, 2, "jvm", "os", "v",
                 "t");
-        assertThat(SessionRunner.beyondCeiling(ceiling, 2100.0, 1500.0))
+        assertThat(PointExecution.beyondCeiling(ceiling, 2100.0, 1500.0))
                 .isEqualTo("asked 2,100 req/s, 56 % of this machine's calibrated 3,725 req/s > 50 %");
-        assertThat(SessionRunner.beyondCeiling(ceiling, null, 2000.0)).startsWith("asked 2,000 req/s, 54 %");
-        assertThat(SessionRunner.beyondCeiling(ceiling, 1800.0, 1800.0)).isNull(); // 48 %
-        assertThat(SessionRunner.beyondCeiling(null, 9000.0, 9000.0)).isNull();
+        assertThat(PointExecution.beyondCeiling(ceiling, null, 2000.0)).startsWith("asked 2,000 req/s, 54 %");
+        assertThat(PointExecution.beyondCeiling(ceiling, 1800.0, 1800.0)).isNull(); // 48 %
+        assertThat(PointExecution.beyondCeiling(null, 9000.0, 9000.0)).isNull();
         assertThat(SessionRunner.calibration(Map.of())).isNull(); // no home named: the user's is never read
     }
 
