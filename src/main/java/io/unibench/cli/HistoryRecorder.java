@@ -116,13 +116,22 @@ final class HistoryRecorder implements SessionRunner.Recorder {
 
     @Override
     public void targetFinished(int target, boolean interrupted) {
+        end(target, r -> r.finish(interrupted));
+    }
+
+    @Override
+    public void targetFailed(int target) {
+        end(target, RunRecorder::finishFailed);
+    }
+
+    private void end(int target, java.util.function.Consumer<RunRecorder> finish) {
         RunRecorder r = recorders.remove(target);
         if (r == null) return;
         if (r.runId() != null) {
             runId = r.runId();
             runIds.put(target, r.runId());
         }
-        r.finish(interrupted);
+        finish.accept(r);
     }
 
     /** The stored run's id (perf has one target); null before the first point, with --no-db, or when the store failed. */

@@ -194,18 +194,25 @@ final class PerfRun {
                     .startBarrier((point, s) -> shards.awaitPoint(point, s, err)); // a shard registers and waits (each point)
             Thread hook = process.installSignalHandler() ? installHook(reportWritten) : null;
             try {
-                ran = session.run(work);
-                stopped = ran.stopped();
-                limitStop = ran.stopReason();
+                // the report is rendered and written before the run's end is recorded (progress.json, the history):
+                // a report that cannot be written ends the run as failed there too
+                String[] text = new String[1];
+                boolean[] pointsStopped = new boolean[1];
+                ran = session.run(work, r -> {
+                    pointsStopped[0] = r.stopped();
+                    limitStop = r.stopReason();
+                    failure = r.failure();
+                    SlaSearch.Searched sla = work.searched();
+                    text[0] = TerminalReport.render(r.points(), basicInfo(spec, work, r.checks(), r.stopped()))
+                            + (sla != null ? "\n" + SlaAutoTune.tables(sla.tuning(), sla.params()) : "");
+                    OutputFailedException.writeWhole(root.resolve("performance_summary.txt"),
+                            text[0].getBytes(StandardCharsets.UTF_8));
+                });
+                stopped = pointsStopped[0];
                 failure = ran.failure();
                 events.close(); // the bar's last line before the report
-                SlaSearch.Searched sla = work.searched();
-                String text = TerminalReport.render(ran.points(), basicInfo(spec, work, ran.checks(), stopped))
-                        + (sla != null ? "\n" + SlaAutoTune.tables(sla.tuning(), sla.params()) : "");
-                out.println(text);
+                out.println(text[0]);
                 out.print(server.table()); // the server's own metrics per point, when it had any
-                failure = Main.firstFailure(failure, () -> OutputFailedException.writeWhole(
-                        root.resolve("performance_summary.txt"), text.getBytes(StandardCharsets.UTF_8)));
                 if (process.reproduce() != null) out.println("Reproduce: " + process.reproduce());
                 out.println("Results: " + root.toAbsolutePath());
                 if (failure != null) err.println(Main.failureLine(failure));

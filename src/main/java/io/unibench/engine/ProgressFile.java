@@ -3,6 +3,7 @@ package io.unibench.engine;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.OutputFailedException;
+import io.unibench.engine.live.RunStatus;
 import io.unibench.engine.sla.SlaTuner;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RequestRecord;
@@ -18,8 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * {@code --enable-progress-tracker}: evalscope's {@code progress.json} in the results folder,
  * {@code {status, pipeline: "perf", total_count, processed_count, percent, updated_at}}, rewritten at most once a
- * second while records arrive and once at the end (status {@code running}, then {@code completed} or
- * {@code interrupted}). Each write replaces the file whole, so a reader never sees half of one.
+ * second while records arrive and once at the end (status {@code running}, then {@code completed},
+ * {@code interrupted} or {@code failed}; the end is written after the run's report, {@code performance_summary.txt}). Each write replaces the file whole, so a reader never sees half of one.
  * With {@code --sla-auto-tune} the number of probes is not known in advance (the search picks each from the results so
  * far), so no percentage is made up: {@code percent} is null, {@code total_count} counts the requests of the probes
  * started so far, and {@code sla_auto_tune} says which probe runs and what the probes have decided (the value that
@@ -89,11 +90,18 @@ final class ProgressFile implements RecordSink {
         }
     }
 
-    /** The final state, written whatever the throttle. */
-    void finish(boolean interrupted) {
+    /**
+     * The final state, written whatever the throttle: {@code completed}, {@code interrupted} (stopped: Ctrl-C, a
+     * cancel, a budget), or {@code failed} (a bug, an output that could not be written, the report's included).
+     */
+    void finish(RunStatus status) {
         lock.lock();
         try {
-            write(interrupted ? "interrupted" : "completed", System.nanoTime());
+            write(switch (status) {
+                case FINISHED -> "completed";
+                case STOPPED -> "interrupted";
+                case FAILED -> "failed";
+            }, System.nanoTime());
         } finally {
             lock.unlock();
         }

@@ -120,6 +120,14 @@ public final class SessionRunner {
 
         void targetFinished(int target, boolean interrupted);
 
+        /**
+         * The run ended by a failure (a bug, an output that could not be written, the front end's report included)
+         * while {@code target} ran: its stored run failed. Default: {@link #targetFinished} as interrupted.
+         */
+        default void targetFailed(int target) {
+            targetFinished(target, true);
+        }
+
         /** What the run's {@link PointObserver} keeps of the point (JSON), after its sink, before its summaries. */
         default void pointObserved(RunSpec.Point point, String json) {}
 
@@ -150,6 +158,20 @@ public final class SessionRunner {
         public boolean stopped() {
             return status == RunStatus.STOPPED;
         }
+    }
+
+    /**
+     * The front end's report of a run ({@code performance_summary.txt}), written after its last point and before its
+     * end is recorded: the run history's status, {@code progress.json}'s last state and the live view's end all
+     * follow it. A report that cannot be written ({@link OutputFailedException}) ends the run as failed (the points'
+     * files stay); {@link #NONE} writes nothing.
+     */
+    @FunctionalInterface
+    public interface Report {
+        Report NONE = ran -> { };
+
+        /** Writes the report of {@code ran} (what ran, how it ended so far). */
+        void write(Result ran);
     }
 
     /** The summary key of a point that its limits ended early: a budget, a target precision. */
@@ -289,39 +311,34 @@ public final class SessionRunner {
      * starts the embedded simulator or opens the run history); the target's URL is this runner's spec's.
      */
     public Result run(SpecPoints work) throws Exception {
-        work.bind(spec, stop, err, env, progressLines);
-        Result ran = null;
-        try {
-            if (spec.sla() == null) {
-                ran = run((Front) work);
-            } else {
-                try (Session probes = open(work)) {
-                    SlaSearch.Searched searched = SlaSearch.run(spec, work, probes, stop, err);
-                    work.searched(searched);
-                    ran = probes.finish();
-                    if (searched.failure() != null) ran = failed(ran, searched.failure()); // sla_summary.json
-                }
-            }
-        } finally {
-            // progress.json's last state; a failure writing it ends a run that had none with exit 5
-            boolean early = ran == null || ran.stopped() || ran.failure() != null;
-            try {
-                work.finish(early);
-            } catch (OutputFailedException e) {
-                if (ran != null) ran = failed(ran, e);
-            }
-        }
-        return ran;
+        return run(work, Report.NONE);
     }
 
-    /** {@code r} ended by {@code failure}, unless something already ended it. */
-    private static Result failed(Result r, RuntimeException failure) {
-        return r.failure() != null ? r : new Result(r.points(), r.checks(), r.status(), failure, r.stopReason());
+    /**
+     * {@link #run(SpecPoints)}, with the front end's {@code report} written after the last point, then
+     * {@code progress.json}'s last state ({@code completed}, {@code interrupted}, or {@code failed}: a report or
+     * progress file that could not be written included), then the run's end in the history and the live view.
+     */
+    public Result run(SpecPoints work, Report report) throws Exception {
+        work.bind(spec, stop, err, env, progressLines);
+        if (spec.sla() == null) return run(work, work.progressFile(), report);
+        try (Session probes = open(work)) {
+            probes.progress = work.progressFile();
+            SlaSearch.Searched searched = SlaSearch.run(spec, work, probes, stop, err);
+            work.searched(searched);
+            if (searched.failure() != null) probes.failed(searched.failure()); // sla_summary.json
+            return probes.finish(report);
+        }
     }
 
     /** Runs every point of the spec; a bad target (connection test) throws {@link io.unibench.BadInputException}. */
     public Result run(Front front) throws IOException, InterruptedException {
+        return run(front, null, Report.NONE);
+    }
+
+    private Result run(Front front, ProgressFile progress, Report report) throws IOException, InterruptedException {
         try (Session session = open(front)) {
+            session.progress = progress;
             for (int i = 0; i < spec.points().size() && !session.ended(); i++) {
                 RunSpec.Point point = spec.points().get(i);
                 session.run(point);
@@ -333,7 +350,7 @@ public final class SessionRunner {
                     }
                 }
             }
-            return session.finish();
+            return session.finish(report);
         }
     }
 
@@ -356,6 +373,7 @@ public final class SessionRunner {
         private int target = -1;
         private LlmClient client;
         private String search; // where a search is, for its next probe's start event; null for a sweep
+        private ProgressFile progress; // the spec's progress.json, null without one; its last state once written
 
         private Session(Front front) {
             this.front = front;
@@ -385,7 +403,7 @@ public final class SessionRunner {
             try {
                 boolean firstOfTarget = point.target() != target;
                 if (firstOfTarget) {
-                    if (client != null) clients.close(front, target, client, false);
+                    if (client != null) clients.close(front, target, client, false, false);
                     client = null; // a failing open below must not close the previous client twice
                     target = point.target();
                     client = clients.open(front, target);
@@ -414,11 +432,57 @@ public final class SessionRunner {
                     end.status() == RunStatus.STOPPED ? stopReason : null);
         }
 
+        /**
+         * {@link #finish()}, then the front end's {@code report} of it: a report that cannot be written ends the run
+         * as failed (unless something already did), before {@link #close} records the end.
+         */
+        public Result finish(Report report) {
+            Result ran = finish();
+            try {
+                report.write(ran);
+            } catch (OutputFailedException e) {
+                failed(e);
+                ran = finish();
+            } catch (RuntimeException e) {
+                end = new RunFinished(RunStatus.FAILED, e.getMessage());
+                throw e;
+            }
+            // progress.json's last state, after the report; a failure writing it ends a run that had none (exit 5)
+            try {
+                finishProgress(ran.status());
+            } catch (OutputFailedException e) {
+                failed(e);
+                ran = finish();
+            }
+            return ran;
+        }
+
+        private void finishProgress(RunStatus status) {
+            ProgressFile p = progress;
+            progress = null; // its last state is written once
+            if (p != null) p.finish(status);
+        }
+
+        /** {@code e} ends the run as failed (an output written after the points), unless something already did. */
+        void failed(RuntimeException e) {
+            if (failure != null) return;
+            failure = e;
+            end = null;
+        }
+
         /** Closes the last target and publishes the run's end (always the last event). */
         @Override
         public void close() {
             try {
-                if (client != null) clients.close(front, target, client, end == null || end.status() != RunStatus.FINISHED);
+                if (progress != null) finishProgress(RunStatus.FAILED); // an exception ended the run before its end
+            } catch (OutputFailedException e) {
+                // the exception that ended the run is the one reported
+            }
+            try {
+                if (client != null) {
+                    clients.close(front, target, client, end == null || end.status() != RunStatus.FINISHED,
+                            end == null || end.status() == RunStatus.FAILED);
+                }
             } finally {
                 client = null;
                 events.runFinished(end);

@@ -138,11 +138,6 @@ public final class SpecPoints implements SessionRunner.Front {
         }
     }
 
-    /** The run ended ({@code early}: stopped or failed): {@code progress.json}'s last state. */
-    void finish(boolean early) {
-        if (progressFile != null) progressFile.finish(early);
-    }
-
     ProgressFile progressFile() {
         return progressFile;
     }

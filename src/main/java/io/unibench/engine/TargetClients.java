@@ -36,12 +36,16 @@ final class TargetClients {
         return client;
     }
 
-    /** {@code early}: the target's points ended before their end (stopped, or a failure). */
-    void close(SessionRunner.Front front, int target, LlmClient client, boolean early) {
+    /**
+     * {@code early}: the target's points ended before their end (stopped, or a failure); {@code failed}: a failure
+     * ended the run (the run history stores it as failed).
+     */
+    void close(SessionRunner.Front front, int target, LlmClient client, boolean early, boolean failed) {
         active = null;
         try {
             front.targetFinished(target, early);
-            recorder.targetFinished(target, early);
+            if (failed) recorder.targetFailed(target);
+            else recorder.targetFinished(target, early);
         } finally {
             client.close();
         }

@@ -177,13 +177,25 @@ public final class RunRecorder implements AutoCloseable {
      * else {@code failed} (an adopted run's status is left to its owner); and closes the store.
      */
     public void finish(boolean interrupted) {
+        end(interrupted ? RunRow.INTERRUPTED : null);
+    }
+
+    /**
+     * Ends the run as {@code failed}: a failure ended it (a bug, an output that could not be written, the run's
+     * report included), whatever its points did; and closes the store.
+     */
+    public void finishFailed() {
+        end(RunRow.FAILED);
+    }
+
+    /** {@code status}: the run's end, or null to judge it by its points. */
+    private void end(String status) {
         state.lock();
         try {
             if (store == null) return;
             try {
                 if (runId != null && !failed && !adopted) {
-                    String status = interrupted ? RunRow.INTERRUPTED
-                            : finishedPoints == points && points > 0 ? RunRow.FINISHED : RunRow.FAILED;
+                    if (status == null) status = finishedPoints == points && points > 0 ? RunRow.FINISHED : RunRow.FAILED;
                     store.finishRun(runId, status, System.currentTimeMillis());
                 }
             } catch (SQLException | RuntimeException e) {

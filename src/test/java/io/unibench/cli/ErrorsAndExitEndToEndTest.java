@@ -268,6 +268,43 @@ class ErrorsAndExitEndToEndTest {
         assertThat(requests(4)).isNotEmpty(); // what was measured is kept
     }
 
+    /**
+     * Nothing false: a run whose report ({@code performance_summary.txt}) cannot be written ends as a failed run
+     * everywhere its end is recorded — one line naming the file, exit 5, {@code progress.json}'s last state
+     * {@code failed} and the run history's status {@code failed} — and keeps what it measured. Before: exit 5 and the
+     * line, but {@code progress.json} said {@code completed} and the stored run {@code finished} (both were recorded
+     * before the report was written).
+     */
+    @Test
+    void aReportThatCannotBeWrittenEndsTheRunAsFailedInProgressFileAndHistory() throws Exception {
+        Files.createDirectories(out.resolve("t"));
+        Files.createSymbolicLink(out.resolve("t/performance_summary.txt.tmp"), Path.of("/dev/full"));
+        Path db = out.resolve("history.db");
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
+            CliHarness.Run run = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",
+                    "m", "--outputs-dir", out.toString(), "--no-timestamp", "--name", "t", "--no-test-connection",
+                    "--db", db.toString(), "--parallel", "1", "--number", "4", "--max-tokens", "6",
+                    "--prompt", "hello there", "--enable-progress-tracker");
+            assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_OUTPUT_FAILED);
+            assertThat(run.err().lines().filter(l -> l.startsWith("unibench: "))).singleElement().asString()
+                    .isEqualTo("unibench: cannot write " + out.resolve("t/performance_summary.txt") + ": No space left"
+                            + " on device; the run stopped there, the report above is what was measured");
+            assertThat(run.err()).doesNotContain("\tat ", "Exception");
+            assertThat(run.out()).contains("Performance Overview");
+        }
+        JsonNode progress = JSON.readTree(out.resolve("t/progress.json").toFile());
+        assertThat(progress.get("status").asText()).isEqualTo("failed");
+        assertThat(progress.get("processed_count").asLong()).isEqualTo(4);
+        try (io.unibench.store.RunStore store = io.unibench.store.RunStore.open(
+                io.unibench.store.StoreLocation.resolve(db.toString(), Map.of()))) {
+            assertThat(store.list(io.unibench.store.RunFilter.all(10))).singleElement()
+                    .satisfies(r -> assertThat(r.status()).isEqualTo(io.unibench.store.RunRow.FAILED));
+        }
+        assertThat(requests(4)).hasSize(4); // what was measured is kept
+        assertThat(out.resolve("t/parallel_1_number_4/benchmark_summary.json")).exists();
+        assertThat(out.resolve("t/performance_summary.txt")).doesNotExist();
+    }
+
     /** The same for {@code sla_summary.json}, written once after the search: the search's report, one line, exit 5. */
     @Test
     void anSlaSummaryThatCannotBeWrittenEndsTheRunWithTheReportAndOneLine() throws IOException {
