@@ -3,7 +3,6 @@ package io.unibench.engine;
 import io.unibench.client.ClientWarmup;
 import io.unibench.client.LlmClient;
 import io.unibench.engine.live.EventHub;
-import io.unibench.engine.live.RunFinished;
 import io.unibench.engine.live.RunStatus;
 import io.unibench.engine.selfcheck.Calibration;
 import io.unibench.engine.selfcheck.SelfCheckReport;
@@ -19,7 +18,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -36,8 +34,9 @@ import java.util.Map;
  * <p>What differs between front ends is theirs, behind {@link Front} and {@link PointRun}: what a point sends
  * (prompts, conversations, a scenario's gate and validation), which files it writes, what the run history stores.
  *
- * <p>This class is the runner's contract and its loop over points; a point's steps are {@link PointExecution}'s, the
- * targets' clients {@link TargetClients}', the events {@link SessionEvents}'.
+ * <p>This class is the runner's contract and its loop over points; a session's state and end are
+ * {@link SessionState}'s, a point's steps {@link PointExecution}'s, the targets' clients {@link TargetClients}', the
+ * events {@link SessionEvents}'.
  */
 public final class SessionRunner {
     /** How often the live view publishes a {@link io.unibench.engine.live.Snapshot} while a point runs. */
@@ -323,10 +322,10 @@ public final class SessionRunner {
         work.bind(spec, stop, err, env, progressLines);
         if (spec.sla() == null) return run(work, work.progressFile(), report);
         try (Session probes = open(work)) {
-            probes.progress = work.progressFile();
+            probes.state.progress(work.progressFile());
             SlaSearch.Searched searched = SlaSearch.run(spec, work, probes, stop, err);
             work.searched(searched);
-            if (searched.failure() != null) probes.failed(searched.failure()); // sla_summary.json
+            if (searched.failure() != null) probes.state.failed(searched.failure()); // sla_summary.json
             return probes.finish(report);
         }
     }
@@ -338,7 +337,7 @@ public final class SessionRunner {
 
     private Result run(Front front, ProgressFile progress, Report report) throws IOException, InterruptedException {
         try (Session session = open(front)) {
-            session.progress = progress;
+            session.state.progress(progress);
             for (int i = 0; i < spec.points().size() && !session.ended(); i++) {
                 RunSpec.Point point = spec.points().get(i);
                 session.run(point);
@@ -363,20 +362,12 @@ public final class SessionRunner {
         return new Session(front);
     }
 
-    /** The state of one run between its points: the current target's client, the results so far. */
+    /** One run between its points, as its caller drives it ({@link SessionState} keeps what it needs). */
     public final class Session implements AutoCloseable {
-        private final Front front;
-        private final List<RunResult> results = new ArrayList<>();
-        private final List<SelfCheckReport> checks = new ArrayList<>();
-        private RuntimeException failure;
-        private RunFinished end;
-        private int target = -1;
-        private LlmClient client;
-        private String search; // where a search is, for its next probe's start event; null for a sweep
-        private ProgressFile progress; // the spec's progress.json, null without one; its last state once written
+        private final SessionState state;
 
         private Session(Front front) {
-            this.front = front;
+            this.state = new SessionState(front, stop, clients, points, events, () -> stopReason);
         }
 
         /**
@@ -384,52 +375,27 @@ public final class SessionRunner {
          * events say {@code state} (where the search is) instead of a count of points.
          */
         public void searching(String state) {
-            search = state;
+            this.state.searching(state);
         }
 
         /** How many points the session has run so far. */
         public int pointsRun() {
-            return results.size();
+            return state.pointsRun();
         }
 
         /** The run must end: stopped, or a point failed (a bug, an output that could not be written). */
         public boolean ended() {
-            return stop.isStopped() || failure != null;
+            return state.ended();
         }
 
         /** Runs {@code point} as the run's next one (a new target's connection test first); returns its result. */
         public RunResult run(RunSpec.Point point) throws IOException, InterruptedException {
-            int index = results.size();
-            try {
-                boolean firstOfTarget = point.target() != target;
-                if (firstOfTarget) {
-                    if (client != null) clients.close(front, target, client, false, false);
-                    client = null; // a failing open below must not close the previous client twice
-                    target = point.target();
-                    client = clients.open(front, target);
-                }
-                try (PointRun run = front.prepare(index, point)) {
-                    PointExecution.Outcome o = points.run(index, point, run, client, firstOfTarget, search);
-                    results.add(o.result());
-                    checks.add(o.check());
-                    failure = o.failure();
-                    return o.result();
-                }
-            } catch (RuntimeException | IOException | InterruptedException e) {
-                end = new RunFinished(RunStatus.FAILED, e.getMessage());
-                throw e;
-            }
+            return state.run(point);
         }
 
         /** How the run ended, with every point that ran. */
         public Result finish() {
-            if (end == null) {
-                end = failure != null ? new RunFinished(RunStatus.FAILED, failure.getMessage())
-                        : stop.isStopped() ? new RunFinished(RunStatus.STOPPED, stopReason != null ? stopReason : "stopped")
-                        : new RunFinished(RunStatus.FINISHED, null);
-            }
-            return new Result(List.copyOf(results), List.copyOf(checks), end.status(), failure,
-                    end.status() == RunStatus.STOPPED ? stopReason : null);
+            return state.finish();
         }
 
         /**
@@ -437,56 +403,13 @@ public final class SessionRunner {
          * as failed (unless something already did), before {@link #close} records the end.
          */
         public Result finish(Report report) {
-            Result ran = finish();
-            try {
-                report.write(ran);
-            } catch (OutputFailedException e) {
-                failed(e);
-                ran = finish();
-            } catch (RuntimeException e) {
-                end = new RunFinished(RunStatus.FAILED, e.getMessage());
-                throw e;
-            }
-            // progress.json's last state, after the report; a failure writing it ends a run that had none (exit 5)
-            try {
-                finishProgress(ran.status());
-            } catch (OutputFailedException e) {
-                failed(e);
-                ran = finish();
-            }
-            return ran;
-        }
-
-        private void finishProgress(RunStatus status) {
-            ProgressFile p = progress;
-            progress = null; // its last state is written once
-            if (p != null) p.finish(status);
-        }
-
-        /** {@code e} ends the run as failed (an output written after the points), unless something already did. */
-        void failed(RuntimeException e) {
-            if (failure != null) return;
-            failure = e;
-            end = null;
+            return state.finish(report);
         }
 
         /** Closes the last target and publishes the run's end (always the last event). */
         @Override
         public void close() {
-            try {
-                if (progress != null) finishProgress(RunStatus.FAILED); // an exception ended the run before its end
-            } catch (OutputFailedException e) {
-                // the exception that ended the run is the one reported
-            }
-            try {
-                if (client != null) {
-                    clients.close(front, target, client, end == null || end.status() != RunStatus.FINISHED,
-                            end == null || end.status() == RunStatus.FAILED);
-                }
-            } finally {
-                client = null;
-                events.runFinished(end);
-            }
+            state.close();
         }
     }
 }
