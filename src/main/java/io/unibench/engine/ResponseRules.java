@@ -62,4 +62,20 @@ final class ResponseRules {
         if (firstLine < 0) return s;
         return s.substring(firstLine + 1, s.length() - 3).strip();
     }
+
+    /** The hooks around each request of a workload: {@code gate} before it starts (null: none), these rules after. */
+    RequestHooks around(StartGate gate) {
+        if (gate == null && rules == null) return RequestHooks.NONE;
+        return new RequestHooks() {
+            @Override
+            public boolean awaitStart() {
+                return gate == null || gate.awaitStart();
+            }
+
+            @Override
+            public ClientResult check(ClientResult result) {
+                return ResponseRules.this.check(result);
+            }
+        };
+    }
 }

@@ -1,7 +1,6 @@
 package io.unibench.engine;
 
 import io.unibench.OutputFailedException;
-import io.unibench.client.ClientResult;
 import io.unibench.client.GenerationParams;
 import io.unibench.client.LlmClient;
 import io.unibench.engine.spec.RunSpec;
@@ -148,22 +147,10 @@ public final class SeriesPoints implements SessionRunner.Front {
             this.target = target;
             this.workload = workload;
             this.work = spec.workloads().get(workload);
-            this.seed = spec.seed() * 1_000_003L + work.name().hashCode();
+            this.seed = WorkloadPrompts.seriesSeed(spec.seed(), work);
             RunSpec.Composition c = work.composition();
             this.prompts = new WorkloadPrompts(work, tokenizer, seed, c == null ? 1 : c.items());
-            ResponseRules rules = new ResponseRules(work.validate());
-            StartGate targetGate = gate;
-            this.hooks = new RequestHooks() {
-                @Override
-                public boolean awaitStart() {
-                    return targetGate == null || targetGate.awaitStart();
-                }
-
-                @Override
-                public ClientResult check(ClientResult result) {
-                    return rules.check(result);
-                }
-            };
+            this.hooks = new ResponseRules(work.validate()).around(gate);
         }
 
         LevelRun level(int index, RunSpec.Point point) {

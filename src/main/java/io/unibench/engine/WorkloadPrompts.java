@@ -90,6 +90,11 @@ public final class WorkloadPrompts {
         }
     }
 
+    /** The seed of a workload's prompts in a run of seed {@code runSeed}: the same for every target. */
+    static long seriesSeed(long runSeed, RunSpec.Workload workload) {
+        return runSeed * 1_000_003L + workload.name().hashCode();
+    }
+
     private DatasetOptions datasetOptions() {
         return new DatasetOptions(workload.datasetPath(), 0, workload.minPromptLength(), workload.maxPromptLength(), 0,
                 tokenizer, true, seed);
