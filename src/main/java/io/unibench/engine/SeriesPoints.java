@@ -206,6 +206,25 @@ public final class SeriesPoints implements SessionRunner.Front {
             }
 
             @Override
+            public void awaitReady() throws InterruptedException {
+                // cache-busting prompts: the first second of the plan made before the point's clock starts, the rest
+                // prepared ahead of the dispatcher (the request factory's bounded window)
+                if (!work.multiTurn()) requests().awaitFirstBatch(point.plan(), progress::println, stop::isStopped);
+            }
+
+            /** The point's single-turn requests: its prompts as its workload composes them, to its target's model. */
+            private RequestFactory requests() {
+                if (requests == null) {
+                    var params = work.generation().withModel(spec.target(point).model());
+                    LoadPlan plan = point.plan();
+                    int count = (int) Math.min(Integer.MAX_VALUE, (long) plan.number() + plan.warmup());
+                    requests = new RequestFactory(prompts.forPoint(li, point, count), params,
+                            seed + li + point.firstRequest(), tag);
+                }
+                return requests;
+            }
+
+            @Override
             public List<RecordSink> sinks(RunInfo info, long startNanos, RunMetrics metrics) throws IOException {
                 return new ArrayList<>(List.of(overall, cost, overallCost,
                         new RequestsJsonlWriter(dir.resolve("requests.jsonl"), seriesStart)));
@@ -228,11 +247,8 @@ public final class SeriesPoints implements SessionRunner.Front {
                     return new MultiTurnRunner(retrying(client, pointSeed), clock, records, stop, null, hooks, null)
                             .run(mt, pool, turns, sinks, pointSeed);
                 }
-                List<Prompt> levelPrompts = prompts.forLevel(li);
-                requests = new RequestFactory(slice != null ? slice.pick(from(levelPrompts, first)) : levelPrompts,
-                        params, pointSeed, tag);
                 return new BenchmarkRunner(retrying(client, pointSeed), records, stop, hooks, clock)
-                        .run(plan, requests, sinks, pointSeed);
+                        .run(plan, requests(), sinks, pointSeed);
             }
 
             /** The client as the runners send through it: refusals sent again as the spec's {@code retry} says. */

@@ -93,7 +93,7 @@ public final class SpecPoints implements SessionRunner.Front {
         }
         long offset = workload.options().offset();
         this.firstPrompts = multiTurn != null ? SpecConversations.PROBE_ONLY
-                : composed != null ? composed(0, spec.sla() != null ? null : spec.points().getFirst())
+                : composed != null ? composed(0, spec.sla() != null ? null : spec.points().getFirst(), firstPlan(spec))
                 : SlowStep.run(notes, "Loading dataset " + (workload.prompt() != null ? "(--prompt)" : workload.dataset()),
                         () -> spec.sla() != null ? datasets.load(offset, firstCount) // a shard's slice of the point
                                 : datasets.load(offset + spec.points().getFirst().firstRequest(),
@@ -194,11 +194,8 @@ public final class SpecPoints implements SessionRunner.Front {
      * The composed prompts of point {@code index} ({@code point}'s slice of them; null: an SLA probe's, whole): each
      * point is a level of the workload's series, as a scenario's points are.
      */
-    private List<Prompt> composed(int index, RunSpec.Point point) {
-        List<Prompt> level = composed.forLevel(index);
-        int first = point == null ? 0 : (int) point.firstRequest();
-        List<Prompt> from = first == 0 ? level : level.subList(first, level.size());
-        return point == null || point.slice() == null ? from : point.slice().pick(from);
+    private List<Prompt> composed(int index, RunSpec.Point point, LoadPlan plan) {
+        return composed.forPoint(index, point, (int) Math.min(Integer.MAX_VALUE, (long) plan.number() + plan.warmup()));
     }
 
     @Override
@@ -220,7 +217,7 @@ public final class SpecPoints implements SessionRunner.Front {
         boolean loadedFirst = index == 0 && spec.sla() == null;
         long pointOffset = offset + point.firstRequest(); // a shard's slice of the whole point (RunSpec.slice)
         List<Prompt> prompts = loadedFirst || multiTurn != null ? firstPrompts
-                : composed != null ? composed(index, spec.sla() != null ? null : point)
+                : composed != null ? composed(index, spec.sla() != null ? null : point, plan)
                 : datasets.load(pointOffset, point, count);
         if (index > 0 && multiTurn != null) multiTurn.prepare(pointOffset, count);
         offset += point.wholeNumber(); // the next point follows the whole run's, whichever shard this is

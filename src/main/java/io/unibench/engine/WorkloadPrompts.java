@@ -111,6 +111,27 @@ public final class WorkloadPrompts {
         };
     }
 
+    /**
+     * The {@code count} prompts {@code point} sends as level {@code level} of its series: from its first request on,
+     * its slice's (a shard's, {@link RunSpec.Slice}) every {@code stride}-th. Cache-busting prompts, new for every
+     * request, are made when asked for ({@link Dataset#onDemand}), so the request factory prepares them ahead of the
+     * dispatcher in its bounded window, as it prepares a synthesized dataset's; the others are the level's prompts
+     * as they are (their request bodies are cached by prompt).
+     */
+    public List<Prompt> forPoint(int level, RunSpec.Point point, int count) {
+        long first = point == null ? 0 : point.firstRequest();
+        int stride = point == null || point.slice() == null ? 1 : point.slice().stride();
+        if (cacheBust) {
+            return Dataset.onDemand(Math.max(1, count), j -> {
+                int i = (int) (first + (long) j * stride);
+                return bust(base.get(pick(level, i)), nonce(level, i));
+            }, workload.name() + " level " + level + " (cache-busting)");
+        }
+        List<Prompt> all = forLevel(level);
+        List<Prompt> from = first == 0 ? all : all.subList((int) first, all.size());
+        return point == null || point.slice() == null ? from : point.slice().pick(from);
+    }
+
     /** The class index of request {@code i} (mixed), or the base prompt cycled in order. */
     public int pick(int level, int i) {
         if (cumulativeWeights == null) return i % base.size();

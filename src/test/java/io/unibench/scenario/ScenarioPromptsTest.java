@@ -108,4 +108,31 @@ class ScenarioPromptsTest {
         }
         assertThat(sawLong).isTrue();
     }
+
+    /**
+     * Issue 31's note, closed by issue 28's move: a cache-busting level's prompts (new for every request) are made
+     * when asked for, so the request factory prepares them ahead of the dispatcher in its bounded window (a
+     * preparation window, reported as perf's), the same prompts, nonce for nonce, as the level's.
+     */
+    @Test
+    void cacheBustingPromptsArePreparedAheadOfTheDispatcher() {
+        BenchConfig c = config("  - {name: s, type: chat, prompt: \"What is an index?\", cache_bust: true}\n");
+        RunSpec spec = ScenarioSpec.of(c, Map.of("p", "http://127.0.0.1:9/v1/chat/completions"),
+                java.nio.file.Path.of("out"), new RunSpec.History(false, null, List.of()));
+        RunSpec.Point point = spec.points().getFirst();
+        WorkloadPrompts prompts = prompts(c, 1);
+        List<io.unibench.workload.Prompt> sent = prompts.forPoint(0, point, 8);
+        assertThat(io.unibench.workload.Dataset.synthesizedOnDemand(sent)).isTrue();
+        assertThat(sent).hasSize(8);
+        for (int i = 0; i < 8; i++) {
+            assertThat(sent.get(i).messages()).isEqualTo(prompts.forLevel(0).get(i).messages());
+        }
+        try (RequestFactory f = new RequestFactory(sent, spec.workloads().getFirst().generation(), 1, "t")) {
+            assertThat(f.summaryKeys()).containsKeys("Preparation Waits", "Preparation Wait (s)");
+        }
+        // a level of one fixed prompt is not made per request: its request body is cached, nothing to prepare
+        BenchConfig plain = config("  - {name: s, type: chat, prompt: \"What is an index?\"}\n");
+        List<io.unibench.workload.Prompt> same = prompts(plain, 1).forPoint(0, point, 8);
+        assertThat(io.unibench.workload.Dataset.synthesizedOnDemand(same)).isFalse();
+    }
 }
