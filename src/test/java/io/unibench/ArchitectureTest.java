@@ -51,7 +51,7 @@ class ArchitectureTest {
             "report", Set.of("metrics", "output", "scenario", "scrape"),
             "store", Set.of("metrics"),
             "sim", Set.of("net", "tokenizer"),
-            "scenario", Set.of("client", "engine", "metrics", "output", "tokenizer", "workload"),
+            "scenario", Set.of("client", "engine", "metrics", "workload"),
             "web", Set.of("engine", "importer", "metrics", "report", "scenario", "schedule", "store"),
             "schedule", Set.of("engine", "metrics", "report", "scenario", "store"),
             "check", Set.of("client", "engine", "metrics", "scrape"),

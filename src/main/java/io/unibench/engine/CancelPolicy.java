@@ -66,8 +66,14 @@ public final class CancelPolicy {
     /** The single-turn runner with this policy, refusals retried as {@code retry} says (null = never). */
     public BenchmarkRunner runner(LlmClient client, RecordFactory records, StopSignal stop, RunSpec.Retry retry,
                                   long seed) {
-        return new BenchmarkRunner(Retrier.around(sender(client), retry, seed, stop), records, stop,
-                RequestHooks.NONE, Clock.system(stop));
+        return runner(client, records, stop, retry, seed, RequestHooks.NONE);
+    }
+
+    /** {@link #runner(LlmClient, RecordFactory, StopSignal, RunSpec.Retry, long)} with {@code hooks} around each request. */
+    BenchmarkRunner runner(LlmClient client, RecordFactory records, StopSignal stop, RunSpec.Retry retry, long seed,
+                           RequestHooks hooks) {
+        return new BenchmarkRunner(Retrier.around(sender(client), retry, seed, stop), records, stop, hooks,
+                Clock.system(stop));
     }
 
     /** The multi-turn runner with this policy (a cancelled turn ends its conversation as a failed turn does). */
@@ -78,8 +84,14 @@ public final class CancelPolicy {
     /** The multi-turn runner with this policy, refusals retried as {@code retry} says (null = never). */
     public MultiTurnRunner multiTurnRunner(LlmClient client, RecordFactory records, StopSignal stop,
                                            RunSpec.Retry retry, long seed) {
+        return multiTurnRunner(client, records, stop, retry, seed, RequestHooks.NONE);
+    }
+
+    /** {@link #multiTurnRunner(LlmClient, RecordFactory, StopSignal, RunSpec.Retry, long)} with {@code hooks}. */
+    MultiTurnRunner multiTurnRunner(LlmClient client, RecordFactory records, StopSignal stop, RunSpec.Retry retry,
+                                    long seed, RequestHooks hooks) {
         return new MultiTurnRunner(Retrier.around(sender(client), retry, seed, stop), Clock.system(stop), records,
-                stop, null, RequestHooks.NONE, null);
+                stop, null, hooks, null);
     }
 
     /** The settings, for the point's summary. */

@@ -27,6 +27,7 @@ import java.util.Locale;
 final class SpecConversations {
     CancelPolicy cancels = CancelPolicy.NONE; // --cancel-rate
     RunSpec.Retry retry; // --retry-on, null = never
+    RequestHooks hooks = RequestHooks.NONE; // the spec's start gate and validate rules
 
 
     /** The single-turn request factory is still used for the connection test; it needs one prompt to exist. */
@@ -106,7 +107,7 @@ final class SpecConversations {
         // token counts when the server sends no usage: as in single-turn mode (see RecordFactory)
         RecordFactory records = new RecordFactory(userTokenizer != null ? userTokenizer
                 : AgenticFlags.estimate(workload.options().charsPerToken()), userTokenizer != null);
-        MultiTurnRunner runner = cancels.multiTurnRunner(client, records, stop, retry, seed);
+        MultiTurnRunner runner = cancels.multiTurnRunner(client, records, stop, retry, seed, hooks);
         ConversationRequests requests = new ConversationRequests(workload.generation(), seed,
                 Long.toString(System.currentTimeMillis(), 36));
         return runner.run(new MultiTurnPlan(plan, rateMode, shape.maxTurns(),

@@ -60,9 +60,24 @@ public final class SpecPoints implements SessionRunner.Front {
     private ServerTokenize.Result serverCounted; // the workload's server_tokenize, null when off
     private Path nextDir; // the next point's folder when not ROOT/LABEL (an SLA probe's), else null
     private SlaSearch.Searched searched; // the SLA search's answer, null without one
+    private final WorkloadPrompts composed; // the workload's composition of prompts (a scenario's); null without one
+    private final ResponseRules rules; // the workload's validate rules
+    private StartGate gate; // the target's start gate (limits.starts), null without one
 
     private SpecPoints(RunSpec spec, Tokenizer tokenizer, PrintWriter notes) {
         this.workload = spec.workloads().getFirst();
+        this.rules = new ResponseRules(workload.validate());
+        RunSpec.Composition composition = workload.composition();
+        if (workload.multiTurn() && composition != null && (composition.system() != null || composition.cacheBust()
+                || composition.conversationHistory() != null)) {
+            // conversations composed as a scenario composes them run through the scenario's points (SeriesPoints)
+            throw new io.unibench.BadInputException("workload " + workload.name() + ": composed conversations "
+                    + "(composition.system, cache_bust, conversation_history) run with `unibench run --config` on the "
+                    + "scenario file, not as a spec");
+        }
+        this.composed = composition == null || workload.multiTurn() ? null : new WorkloadPrompts(workload,
+                tokenizer != null ? tokenizer : Tokenizers.defaultTokenizer(),
+                WorkloadPrompts.seriesSeed(spec.seed(), workload), composition.items());
         this.lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
         this.sweepPromptLengths = new PromptLengthStats(lengthTokenizer);
         // a step that takes more than a second says so on stderr (SlowStep): tokenizer, dataset, conversations
@@ -78,6 +93,7 @@ public final class SpecPoints implements SessionRunner.Front {
         }
         long offset = workload.options().offset();
         this.firstPrompts = multiTurn != null ? SpecConversations.PROBE_ONLY
+                : composed != null ? composed(0, spec.sla() != null ? null : spec.points().getFirst(), firstPlan(spec))
                 : SlowStep.run(notes, "Loading dataset " + (workload.prompt() != null ? "(--prompt)" : workload.dataset()),
                         () -> spec.sla() != null ? datasets.load(offset, firstCount) // a shard's slice of the point
                                 : datasets.load(offset + spec.points().getFirst().firstRequest(),
@@ -169,10 +185,23 @@ public final class SpecPoints implements SessionRunner.Front {
         return multiTurn != null;
     }
 
+    /**
+     * The composed prompts of point {@code index} ({@code point}'s slice of them; null: an SLA probe's, whole): each
+     * point is a level of the workload's series, as a scenario's points are.
+     */
+    private List<Prompt> composed(int index, RunSpec.Point point, LoadPlan plan) {
+        return composed.forPoint(index, point, (int) Math.min(Integer.MAX_VALUE, (long) plan.number() + plan.warmup()));
+    }
+
     @Override
     public void targetStarted(int target, LlmClient client) {
+        // the spec's start gate (limits.starts), one over the target's points, and the workload's validate rules
+        RunSpec.Starts starts = spec.limits().starts();
+        gate = starts == null ? null : StartGate.of(starts, stop, spec.shard());
+        RequestHooks hooks = rules.around(gate);
+        if (multiTurn != null) multiTurn.hooks = hooks;
         // --cancel-rate cancels a share mid-stream; --retry-on sends refusals again
-        runner = cancels.runner(client, records, stop, spec.limits().retry(), spec.seed());
+        runner = cancels.runner(client, records, stop, spec.limits().retry(), spec.seed(), hooks);
     }
 
     @Override
@@ -182,7 +211,9 @@ public final class SpecPoints implements SessionRunner.Front {
         // the first sweep point's prompts were loaded up front (an SLA probe's count is its own)
         boolean loadedFirst = index == 0 && spec.sla() == null;
         long pointOffset = offset + point.firstRequest(); // a shard's slice of the whole point (RunSpec.slice)
-        List<Prompt> prompts = loadedFirst || multiTurn != null ? firstPrompts : datasets.load(pointOffset, point, count);
+        List<Prompt> prompts = loadedFirst || multiTurn != null ? firstPrompts
+                : composed != null ? composed(index, spec.sla() != null ? null : point, plan)
+                : datasets.load(pointOffset, point, count);
         if (index > 0 && multiTurn != null) multiTurn.prepare(pointOffset, count);
         offset += point.wholeNumber(); // the next point follows the whole run's, whichever shard this is
         RequestFactory requests = new RequestFactory(prompts, spec.workloads().getFirst().generation(),
@@ -227,6 +258,9 @@ public final class SpecPoints implements SessionRunner.Front {
             } catch (IOException e) {
                 throw new OutputFailedException(dir, e);
             }
+            // a closed loop's ramp (its new connections) is what the gate paces; a schedule's or a probe's starts only
+            // its rate
+            if (gate != null) gate.beginLevel(point.plan().paced() || spec.sla() != null ? 0 : point.plan().concurrency());
             if (spec.outputs().arguments() != null) { // a spec file may carry none
                 writeArgs(dir.resolve("benchmark_args.json"), spec.outputs().arguments(), url, point.plan(), pointOffset);
             }

@@ -1,7 +1,7 @@
 package io.unibench.metrics;
 
 /**
- * What one request is billed for, the one rule of the cost report ({@code scenario.CostMeter}) and the run's cost
+ * What one request is billed for, the one rule of the cost report ({@link CostMeter}) and the run's cost
  * budget ({@code engine.RunBudget}): a success its uncached input, its cached input (only when the server said how
  * many were cached) and its output; a reply that began (HTTP 200) and then failed or was cancelled its counted input,
  * as uncached, and the output streamed before the end; a refusal or a request broken before a reply began nothing.

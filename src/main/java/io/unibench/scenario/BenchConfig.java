@@ -115,8 +115,9 @@ public record BenchConfig(String file, String name, long seed, List<Provider> pr
     }
 
     /** Prices in currency units per million tokens; cached input defaults to the input price. */
-    public record Price(double input, double cachedInput, double output) {
+    public record Price(double input, double cachedInput, double output) implements io.unibench.metrics.TokenPrice {
         /** Cost of one request's tokens. */
+        @Override
         public double cost(long uncachedInput, long cachedInput, long output) {
             return (uncachedInput * input + cachedInput * this.cachedInput + output * this.output) / 1e6;
         }

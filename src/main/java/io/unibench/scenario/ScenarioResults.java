@@ -1,6 +1,8 @@
 package io.unibench.scenario;
 
+import io.unibench.metrics.CostMeter;
 import io.unibench.metrics.RunResult;
+import io.unibench.metrics.StartWaits;
 import io.unibench.scenario.BenchConfig.Provider;
 import io.unibench.scenario.BenchConfig.Scenario;
 
@@ -32,25 +34,6 @@ public record ScenarioResults(BenchConfig config, List<Series> series, boolean s
         /** A closed-loop level, the kind the provider comparison compares. */
         public boolean closedLoop() {
             return name.equals("parallel_" + concurrency);
-        }
-    }
-
-    /**
-     * Waits on the rate limiter during one level ({@link StartGate}).
-     *
-     * @param starts             request starts of the level
-     * @param rampWaited         of its starts that opened the connections it added (the ramp), how many waited
-     * @param rampWaitSeconds    their total wait
-     * @param steadyWaited       later starts that waited: the limiter, not the provider, set the level's throughput
-     * @param steadyWaitSeconds  their total wait
-     */
-    public record StartWaits(long starts, long rampWaited, double rampWaitSeconds, long steadyWaited,
-                             double steadyWaitSeconds) {
-        public static final StartWaits NONE = new StartWaits(0, 0, 0, 0, 0);
-
-        /** The limiter held back steady-state starts: the level's throughput is capped by it. */
-        public boolean capped() {
-            return steadyWaited > 0;
         }
     }
 

@@ -127,8 +127,8 @@ public final class ScenarioSpec {
      * The file as shard {@code shard} of a sharded run ({@code run --shard I/N}) runs it: the whole file's spec sliced
      * by the engine ({@link RunSpec#slice}, as {@code perf --shard} slices its own): every level its share of the
      * level's concurrency and of its requests (a held level keeps its hold time), a request_rate level λ/N, a trace
-     * its dealt rows at their recorded times. {@link ScenarioRunner} sends each level's {@link RunSpec.Slice} of its
-     * prompts and conversations. Levels named by their concurrency are named by the shard's share; a rate level or
+     * its dealt rows at their recorded times. The engine ({@code SeriesPoints}) sends each level's
+     * {@link RunSpec.Slice} of its prompts and conversations. Levels named by their concurrency are named by the shard's share; a rate level or
      * a trace keeps the file's name ({@code rate_R} of the whole λ).
      */
     public static RunSpec of(BenchConfig config, Map<String, String> endpoints, Path root, RunSpec.History history,
@@ -146,10 +146,16 @@ public final class ScenarioSpec {
         List<RunSpec.Workload> workloads = new ArrayList<>();
         String firstModel = config.providers().getFirst().model();
         for (BenchConfig.Scenario s : config.scenarios()) {
+            BenchConfig.TraceReplay trace = config.loads().traces().get(s.name());
             workloads.add(new RunSpec.Workload(s.name(), s.type() == BenchConfig.Type.MULTI_TURN,
                     s.dataset() != null ? s.dataset() : s.prompt() != null ? "prompt" : "random", s.datasetPath(),
                     s.prompt(), s.minPromptLength(), s.maxPromptLength(),
-                    config.generation().params(firstModel, s.stream(), s.maxTokens())));
+                    config.generation().params(firstModel, s.stream(), s.maxTokens()), RunSpec.DatasetOptions.NONE,
+                    new RunSpec.Composition(s.system(), s.classes().stream().map(c -> new RunSpec.PromptClass(c.name(),
+                            c.weight(), c.prompt(), c.promptTokens(), c.maxTokens())).toList(), s.cacheBust(),
+                            s.conversationHistory(), Math.max(1, trace != null ? trace.count()
+                            : perLevel(config.concurrency(), config.loads(), s))),
+                    validate(s.validate())));
         }
         List<RunSpec.Point> points = new ArrayList<>();
         for (int p = 0; p < config.providers().size(); p++) {
@@ -160,7 +166,14 @@ public final class ScenarioSpec {
         }
         return new RunSpec(config.name(), targets, workloads, points, null, Shard.WHOLE, config.goodput(), null,
                 new RunSpec.Outputs(root),
-                history, config.seed(), config.limits());
+                history, config.seed(), config.limits().withStarts(new RunSpec.Starts(config.rateLimitPerSec(),
+                config.rateLimitBurst(), config.rateLimitRampOnly())));
+    }
+
+    /** A scenario's {@code validate} as the spec's; null when it has no rule. */
+    private static RunSpec.Validate validate(BenchConfig.Validation v) {
+        return v == null || !v.any() ? null : new RunSpec.Validate(v.choicesNonEmpty(),
+                v.contentRegex() == null ? null : v.contentRegex().pattern(), v.jsonOutput(), v.minOutputTokens());
     }
 
     private static RunSpec.Target target(BenchConfig config, BenchConfig.Provider p, String url) {
@@ -225,26 +238,7 @@ public final class ScenarioSpec {
     /** A trace's replay: all of its rows at their recorded times (a shard's slice deals them: {@link RunSpec#slice}). */
     private static LoadPlan replay(BenchConfig.TraceReplay trace) {
         return LoadPlan.openLoop(trace.count(), trace.rate(), null, 0)
-                .withArrivals(ArrivalShape.recorded(trace.offsetsNanos()));
-    }
-
-    /** Keys of a paced level's benchmark_summary.json saying how its arrivals were shaped (perf's, vLLM's names). */
-    static Map<String, Object> shapeKeys(BenchConfig config, BenchConfig.Scenario s, LoadPlan plan) {
-        Map<String, Object> m = new java.util.LinkedHashMap<>();
-        BenchConfig.TraceReplay trace = config.loads().traces().get(s.name());
-        BenchConfig.RequestRate rr = config.loads().requestRate();
-        if (!plan.paced()) return m;
-        if (trace != null) {
-            m.put("Trace Speedup", trace.speedup());
-        } else if (rr != null && (rr.burstiness() != null || rr.ramp() != null)) {
-            m.put("Burstiness", rr.burstiness() == null ? 1.0 : rr.burstiness());
-            if (rr.ramp() != null) {
-                m.put("Ramp-Up Strategy", rr.ramp().strategy().name());
-                m.put("Ramp-Up Start RPS", rr.ramp().startRps());
-                m.put("Ramp-Up End RPS", rr.ramp().endRps());
-            }
-        }
-        return m;
+                .withArrivals(ArrivalShape.recorded(trace.offsetsNanos(), trace.speedup()));
     }
 
     /** The label of one concurrency level, as reports and the run history name it. */

@@ -16,6 +16,14 @@ public interface Dataset {
      */
     List<Prompt> load(DatasetOptions options, int count);
 
+    /**
+     * {@code size} prompts (or other elements) made from their index when asked for, which the engine prepares ahead
+     * of the requests ({@link #synthesizedOnDemand}); {@code element} must be pure and thread-safe.
+     */
+    static <T> List<T> onDemand(int size, java.util.function.IntFunction<? extends T> element, String description) {
+        return GeneratedList.of(size, element, description);
+    }
+
     /** True for a list that synthesizes each prompt when asked for (worth preparing ahead of the requests). */
     static boolean synthesizedOnDemand(List<?> prompts) {
         return prompts instanceof GeneratedList;

@@ -70,6 +70,49 @@ class SpecFileRunTest {
         assertSameRun(viaSpec.resolve("conv"), viaPerf.resolve("conv"), List.of("parallel_2_number_3"));
     }
 
+    /**
+     * A scenario's spec carries what its points send and check (issue 28): its system message and other composition,
+     * its {@code validate} rules and its {@code rate_limit} are the spec's, and a spec file runs them as
+     * {@code run --config} runs the scenario: every reply that breaks a rule is a {@code validation_error}.
+     */
+    @Test
+    void aScenariosSpecCarriesItsValidateRulesAndRateLimitAndRunsThem() throws Exception {
+        Path file = dir.resolve("bench.yaml");
+        Files.writeString(file, """
+                provider: {name: p, base_url: sim, model: m, simulator: {ttft_ms: 1, itl_ms: 1}}
+                generation: {max_tokens: 4}
+                concurrency: {start: 1, peak: 2, step: 1, requests_per_level: 3}
+                rate_limit: 5000
+                scenarios:
+                  - {name: s, type: chat, prompt: hello, system: be brief, validate: {content_regex: "^never matches$"}}
+                """);
+        CliHarness.Run printed = CliHarness.run("--config", file.toString(), "--dry-run", "--outputs-dir",
+                dir.resolve("spec-out").toString(), "--no-db");
+        assertThat(printed.exit()).as(printed.err()).isZero();
+        RunSpec spec = RunSpecJson.read(printed.out(), "stdout");
+        RunSpec.Workload w = spec.workloads().getFirst();
+        assertThat(w.composition().system()).isEqualTo("be brief");
+        assertThat(w.validate()).isEqualTo(new RunSpec.Validate(false, "^never matches$", false, null));
+        assertThat(spec.limits().starts()).isEqualTo(new RunSpec.Starts(5000, spec.limits().starts().burst(), false));
+
+        Path saved = dir.resolve("scenario-spec.json");
+        Files.writeString(saved, printed.out());
+        CliHarness.Run ran = CliHarness.run(saved.toString(), "--no-client-warmup");
+        assertThat(ran.exit()).as(ran.err()).isEqualTo(3); // every reply broke the rule: none succeeded
+        CliHarness.Run scenario = CliHarness.run("--config", file.toString(), "--outputs-dir",
+                dir.resolve("run-out").toString(), "--no-db", "--no-client-warmup");
+        assertThat(scenario.exit()).as(scenario.err()).isEqualTo(3);
+        for (String level : List.of("parallel_1", "parallel_2")) {
+            Path point = spec.outputs().root().resolve("p").resolve("s").resolve(level);
+            List<String> lines = Files.readAllLines(point.resolve("requests.jsonl"));
+            assertThat(lines).as(level).hasSize(3);
+            for (String line : lines) {
+                assertThat(JSON.readTree(line).path("error_class").asText()).as(line).isEqualTo("validation_error");
+            }
+            assertThat(summary(point).path("Failed Requests").asInt()).as(level).isEqualTo(3);
+        }
+    }
+
     /** {@code tokenize_prompt}: the encoder is code, not data; the run makes it again from the workload's options. */
     @Test
     void aSpecOfTokenIdPromptsRebuildsItsEncoder() throws Exception {

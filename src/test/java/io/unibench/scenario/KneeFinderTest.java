@@ -8,6 +8,7 @@ import io.unibench.metrics.RequestRecord;
 import io.unibench.metrics.Timing;
 import io.unibench.metrics.Tokens;
 import io.unibench.metrics.RunInfo;
+import io.unibench.metrics.CostMeter;
 import io.unibench.metrics.RunMetrics;
 import org.junit.jupiter.api.Test;
 

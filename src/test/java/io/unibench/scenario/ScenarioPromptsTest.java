@@ -2,6 +2,8 @@ package io.unibench.scenario;
 
 import io.unibench.engine.PreparedRequest;
 import io.unibench.engine.RequestFactory;
+import io.unibench.engine.WorkloadPrompts;
+import io.unibench.engine.spec.RunSpec;
 import io.unibench.tokenizer.Tokenizers;
 import io.unibench.workload.Conversation;
 import io.unibench.workload.Turn;
@@ -15,8 +17,15 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Cache-busting and weighted classes, on the request bodies the engine would send. */
+/** Cache-busting and weighted classes, on the request bodies the engine would send from the file's spec. */
 class ScenarioPromptsTest {
+
+    /** The prompts the engine makes of the file's first scenario as its spec carries it ({@link ScenarioSpec#of}). */
+    private static WorkloadPrompts prompts(BenchConfig c, long seed) {
+        RunSpec spec = ScenarioSpec.of(c, Map.of("p", "http://127.0.0.1:9/v1/chat/completions"),
+                java.nio.file.Path.of("out"), new RunSpec.History(false, null, List.of()));
+        return new WorkloadPrompts(spec.workloads().getFirst(), Tokenizers.defaultTokenizer(), seed, 1);
+    }
 
     private static BenchConfig config(String scenario) {
         return ScenarioFile.parse("t.yaml", """
@@ -29,7 +38,7 @@ class ScenarioPromptsTest {
     void cacheBustMakesEveryRequestBodyUniqueAcrossLevels() {
         BenchConfig c = config("  - {name: s, type: chat, prompt: \"What is an index?\", cache_bust: true}\n");
         BenchConfig.Scenario s = c.scenarios().getFirst();
-        ScenarioPrompts prompts = new ScenarioPrompts(s, Tokenizers.defaultTokenizer(), 1, 1);
+        WorkloadPrompts prompts = prompts(c, 1);
         Set<String> bodies = new HashSet<>();
         for (int level = 0; level < 3; level++) {
             RequestFactory f = new RequestFactory(prompts.forLevel(level), c.generation().params("m", true, null), 1, "t");
@@ -46,7 +55,7 @@ class ScenarioPromptsTest {
     @Test
     void withoutCacheBustThePromptRepeats() {
         BenchConfig c = config("  - {name: s, type: chat, prompt: \"What is an index?\"}\n");
-        ScenarioPrompts prompts = new ScenarioPrompts(c.scenarios().getFirst(), Tokenizers.defaultTokenizer(), 1, 1);
+        WorkloadPrompts prompts = prompts(c, 1);
         RequestFactory f = new RequestFactory(prompts.forLevel(0), c.generation().params("m", true, null), 1, "t");
         assertThat(new String(f.prepare(0).body(), StandardCharsets.UTF_8))
                 .isEqualTo(new String(f.prepare(7).body(), StandardCharsets.UTF_8))
@@ -58,7 +67,7 @@ class ScenarioPromptsTest {
         BenchConfig c = config("""
                   - {name: s, type: multi_turn, conversation_history: 2, prompt: Help me, cache_bust: true}
                 """);
-        ScenarioPrompts prompts = new ScenarioPrompts(c.scenarios().getFirst(), Tokenizers.defaultTokenizer(), 1, 1);
+        WorkloadPrompts prompts = prompts(c, 1);
         Set<String> texts = new HashSet<>();
         for (int level = 0; level < 2; level++) {
             List<Conversation> conversations = prompts.conversationsForLevel(level, 4);
@@ -81,7 +90,7 @@ class ScenarioPromptsTest {
                       - {name: short, weight: 3, prompt: short one}
                       - {name: long, weight: 1, prompt_tokens: 200, max_tokens: 99}
                 """);
-        ScenarioPrompts prompts = new ScenarioPrompts(c.scenarios().getFirst(), Tokenizers.defaultTokenizer(), 5, 1);
+        WorkloadPrompts prompts = prompts(c, 5);
         int[] counts = new int[2];
         for (int i = 0; i < 4000; i++) counts[prompts.pick(0, i)]++;
         // 3:1 weights: the short class's share is 0.75; 4000 draws put it within ±0.03 with overwhelming odds
@@ -98,5 +107,32 @@ class ScenarioPromptsTest {
             }
         }
         assertThat(sawLong).isTrue();
+    }
+
+    /**
+     * Issue 31's note, closed by issue 28's move: a cache-busting level's prompts (new for every request) are made
+     * when asked for, so the request factory prepares them ahead of the dispatcher in its bounded window (a
+     * preparation window, reported as perf's), the same prompts, nonce for nonce, as the level's.
+     */
+    @Test
+    void cacheBustingPromptsArePreparedAheadOfTheDispatcher() {
+        BenchConfig c = config("  - {name: s, type: chat, prompt: \"What is an index?\", cache_bust: true}\n");
+        RunSpec spec = ScenarioSpec.of(c, Map.of("p", "http://127.0.0.1:9/v1/chat/completions"),
+                java.nio.file.Path.of("out"), new RunSpec.History(false, null, List.of()));
+        RunSpec.Point point = spec.points().getFirst();
+        WorkloadPrompts prompts = prompts(c, 1);
+        List<io.unibench.workload.Prompt> sent = prompts.forPoint(0, point, 8);
+        assertThat(io.unibench.workload.Dataset.synthesizedOnDemand(sent)).isTrue();
+        assertThat(sent).hasSize(8);
+        for (int i = 0; i < 8; i++) {
+            assertThat(sent.get(i).messages()).isEqualTo(prompts.forLevel(0).get(i).messages());
+        }
+        try (RequestFactory f = new RequestFactory(sent, spec.workloads().getFirst().generation(), 1, "t")) {
+            assertThat(f.summaryKeys()).containsKeys("Preparation Waits", "Preparation Wait (s)");
+        }
+        // a level of one fixed prompt is not made per request: its request body is cached, nothing to prepare
+        BenchConfig plain = config("  - {name: s, type: chat, prompt: \"What is an index?\"}\n");
+        List<io.unibench.workload.Prompt> same = prompts(plain, 1).forPoint(0, point, 8);
+        assertThat(io.unibench.workload.Dataset.synthesizedOnDemand(same)).isFalse();
     }
 }

@@ -261,8 +261,9 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
      * Token prices in currency units per million tokens ({@code --price-input}/{@code --price-output}, a scenario
      * provider's {@code price}); cached input is priced as {@code cachedInput}.
      */
-    public record Price(double input, double cachedInput, double output) {
+    public record Price(double input, double cachedInput, double output) implements io.unibench.metrics.TokenPrice {
         /** The cost of these tokens. */
+        @Override
         public double cost(long uncachedInput, long cachedInput, long output) {
             return (uncachedInput * input + cachedInput * this.cachedInput + output * this.output) / 1e6;
         }
@@ -278,15 +279,34 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
      *                        null = no limit (needs every target priced)
      * @param targetPrecision a point ends once the 95 % interval's half-width of its TTFT p95 and of its latency p95
      *                        are each within this percentage of the value ({@code --target-precision}); null = off
+     * @param starts          the gate in front of each target's request starts (a scenario file's {@code rate_limit});
+     *                        null = none
      */
-    public record Limits(Retry retry, Long maxTotalTokens, Double maxCost, Double targetPrecision) {
+    public record Limits(Retry retry, Long maxTotalTokens, Double maxCost, Double targetPrecision, Starts starts) {
         public static final Limits NONE = new Limits(null, null, null, null);
+
+        /** Limits without a gate on request starts. */
+        public Limits(Retry retry, Long maxTotalTokens, Double maxCost, Double targetPrecision) {
+            this(retry, maxTotalTokens, maxCost, targetPrecision, null);
+        }
+
+        public Limits withStarts(Starts starts) {
+            return new Limits(retry, maxTotalTokens, maxCost, targetPrecision, starts);
+        }
 
         /** A budget ends the run: tokens or cost. */
         public boolean budgeted() {
             return maxTotalTokens != null || maxCost != null;
         }
     }
+
+    /**
+     * The rate limiter in front of each target's request starts, one over all of its points ({@code engine.StartGate}):
+     * {@code perSecond} starts a second with bursts of {@code burst} (a shard takes its share of each, a burst of at
+     * least 1). A closed-loop point's ramp (the starts that open the connections it adds to the earlier points') always
+     * passes it; later starts pass it too unless {@code rampOnly} (no {@code rate_limit} given: only the ramp is paced).
+     */
+    public record Starts(double perSecond, double burst, boolean rampOnly) {}
 
     /**
      * Sending a refused request again: a reply of one of these HTTP statuses is retried up to {@code maxRetries}
@@ -344,11 +364,19 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
      */
     public record Workload(String name, boolean multiTurn, String dataset, String datasetPath, String prompt,
                            int minPromptLength, int maxPromptLength, GenerationParams generation,
-                           DatasetOptions options) {
+                           DatasetOptions options, Composition composition, Validate validate) {
         public Workload(String name, boolean multiTurn, String dataset, String datasetPath, String prompt,
                         int minPromptLength, int maxPromptLength, GenerationParams generation) {
             this(name, multiTurn, dataset, datasetPath, prompt, minPromptLength, maxPromptLength, generation,
                     DatasetOptions.NONE);
+        }
+
+        /** A workload of the dataset's prompts as they are, its replies unchecked. */
+        public Workload(String name, boolean multiTurn, String dataset, String datasetPath, String prompt,
+                        int minPromptLength, int maxPromptLength, GenerationParams generation,
+                        DatasetOptions options) {
+            this(name, multiTurn, dataset, datasetPath, prompt, minPromptLength, maxPromptLength, generation,
+                    options, null, null);
         }
 
         public Workload {
@@ -357,7 +385,43 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
 
         public Workload withGeneration(GenerationParams generation) {
             return new Workload(name, multiTurn, dataset, datasetPath, prompt, minPromptLength, maxPromptLength,
-                    generation, options);
+                    generation, options, composition, validate);
+        }
+    }
+
+    /**
+     * How a scenario's prompts are composed ({@code engine.WorkloadPrompts} makes them): a system message before the
+     * prompt, weighted classes of prompts (a {@code mixed} scenario), a nonce that defeats prefix caches, synthesized
+     * conversations. A workload whose composition is null is its dataset's prompts as they are.
+     *
+     * @param system              the system message of every prompt (conversation), or null
+     * @param classes             weighted prompt classes, one drawn per request (seeded); empty = the workload's
+     *                            dataset or fixed prompt
+     * @param cacheBust           a nonce unique to the request first in every user message
+     * @param conversationHistory multi-turn: the previous turns each conversation carries before its last; without a
+     *                            conversation dataset ({@code dataset} {@code prompt} or {@code random}) its
+     *                            conversations are synthesized with this many + 1 turns
+     * @param items               the dataset items (conversations) a point draws from, cycled: a level's requests
+     */
+    public record Composition(String system, List<PromptClass> classes, boolean cacheBust, Integer conversationHistory,
+                              int items) {
+        public Composition {
+            classes = classes == null ? List.of() : List.copyOf(classes);
+        }
+    }
+
+    /** A weighted class of prompts: a fixed prompt or one synthesized of {@code promptTokens}; its own max tokens. */
+    public record PromptClass(String name, double weight, String prompt, Integer promptTokens, Integer maxTokens) {}
+
+    /**
+     * Rules a successful reply must also pass ({@code engine.ResponseRules}); a reply that breaks one is a failed
+     * request of class {@code validation_error}.
+     *
+     * @param contentRegex a regular expression the content must contain a match of, or null
+     */
+    public record Validate(boolean choicesNonEmpty, String contentRegex, boolean jsonOutput, Integer minOutputTokens) {
+        public boolean any() {
+            return choicesNonEmpty || contentRegex != null || jsonOutput || minOutputTokens != null;
         }
     }
 

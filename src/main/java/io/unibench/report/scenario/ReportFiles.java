@@ -162,7 +162,7 @@ public final class ReportFiles {
         return rows;
     }
 
-    private static Map<String, Object> rateLimiter(ScenarioResults.StartWaits w) {
+    private static Map<String, Object> rateLimiter(io.unibench.metrics.StartWaits w) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("starts", w.starts());
         m.put("ramp_starts_waited", w.rampWaited());

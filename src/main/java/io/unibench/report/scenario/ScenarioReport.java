@@ -7,7 +7,7 @@ import io.unibench.metrics.Summary;
 import io.unibench.report.PhasesTable;
 import io.unibench.report.TextTable;
 import io.unibench.scenario.BenchConfig;
-import io.unibench.scenario.CostMeter;
+import io.unibench.metrics.CostMeter;
 import io.unibench.scenario.ScenarioResults;
 
 import java.math.BigDecimal;
@@ -157,7 +157,7 @@ public final class ScenarioReport {
     /** One line per level whose steady-state starts waited on the rate limiter: its throughput is not the provider's. */
     private static void limited(StringBuilder sb, ScenarioResults.Series s, BenchConfig c) {
         for (ScenarioResults.Level l : s.levels()) {
-            ScenarioResults.StartWaits w = l.starts();
+            io.unibench.metrics.StartWaits w = l.starts();
             if (!w.capped()) continue;
             sb.append(String.format(Locale.ROOT, "Rate-limited: %s: %d of %d starts waited %s s in all on "
                             + "rate_limit (%s starts/s): the level's throughput is the limiter's, not the provider's%n",

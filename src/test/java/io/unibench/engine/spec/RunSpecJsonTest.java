@@ -242,7 +242,9 @@ class RunSpecJsonTest {
             RunSpec.History history = new RunSpec.History(r.nextBoolean(), r.nextBoolean() ? null : "postgresql://db/x",
                     r.nextBoolean() ? List.of() : List.of("nightly", "a b", "é"));
             return new RunSpec("run-" + r.nextInt(), targets, workloads, points, sla,
-                    new Shard(r.nextInt(shards), shards), goodput, cancels, outputs, history, r.nextLong());
+                    new Shard(r.nextInt(shards), shards), goodput, cancels, outputs, history, r.nextLong(),
+                    r.nextBoolean() ? RunSpec.Limits.NONE : RunSpec.Limits.NONE.withStarts(
+                            new RunSpec.Starts(0.5 + r.nextInt(100), 1 + r.nextInt(8), r.nextBoolean())));
         }
 
         RunSpec.Target target(int i) {
@@ -286,7 +288,21 @@ class RunSpecJsonTest {
             boolean prompt = r.nextInt(4) == 0;
             return new RunSpec.Workload("w" + i, conv != null, prompt ? "prompt" : "random", r.nextBoolean() ? null
                     : "data/" + i + ".jsonl", prompt ? "Hello, \"world\" ünïcode" : null, r.nextInt(100),
-                    100 + r.nextInt(1000), g, options);
+                    100 + r.nextInt(1000), g, options, composition(), r.nextBoolean() ? null
+                    : new RunSpec.Validate(r.nextBoolean(), r.nextBoolean() ? null : "^\\{.*\"ok\"", r.nextBoolean(),
+                    r.nextBoolean() ? null : 1 + r.nextInt(64)));
+        }
+
+        /** A scenario's composition of prompts, or none. */
+        RunSpec.Composition composition() {
+            if (r.nextBoolean()) return null;
+            List<RunSpec.PromptClass> classes = new ArrayList<>();
+            for (int c = 0, n = r.nextInt(3); c < n; c++) {
+                classes.add(new RunSpec.PromptClass("c" + c, 0.5 + r.nextInt(5), r.nextBoolean() ? "Q " + c : null,
+                        r.nextBoolean() ? null : 16 + r.nextInt(512), r.nextBoolean() ? null : 1 + r.nextInt(64)));
+            }
+            return new RunSpec.Composition(r.nextBoolean() ? null : "You are terse.", classes, r.nextBoolean(),
+                    r.nextBoolean() ? null : r.nextInt(6), 1 + r.nextInt(200));
         }
 
         LoadPlan plan() {

@@ -11,7 +11,7 @@ import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
 import io.unibench.scenario.BenchConfig;
-import io.unibench.scenario.CostMeter;
+import io.unibench.metrics.CostMeter;
 import io.unibench.scenario.ScenarioResults;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,5 @@
-package io.unibench.scenario;
+package io.unibench.metrics;
 
-import io.unibench.metrics.RequestRecord;
-import io.unibench.metrics.TestRecords;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,7 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 
 /** Cost per completed task: what every request cost, the unfinished ones included, per success and per conversation. */
 class CostMeterTest {
-    private static final BenchConfig.Price PRICE = new BenchConfig.Price(1.0, 0.5, 4.0); // per million tokens
+    private static final TokenPrice PRICE = (uncached, cached, out) -> (uncached * 1.0 + cached * 0.5 + out * 4.0) / 1e6; // per million tokens
 
     @Test
     void unfinishedRequestsAreInTheFailureInclusiveCostAndTheCostPerTask() {

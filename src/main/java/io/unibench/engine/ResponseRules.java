@@ -1,26 +1,32 @@
-package io.unibench.scenario;
+package io.unibench.engine;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.unibench.client.ClientResult;
 import io.unibench.client.ErrorClass;
-import io.unibench.scenario.BenchConfig.Validation;
+import io.unibench.engine.spec.RunSpec;
+
+import java.util.regex.Pattern;
 
 /**
- * A scenario's {@code validate} rules applied to successful replies. A reply that breaks one becomes a failed request
+ * A workload's {@code validate} rules ({@link RunSpec.Validate}: a scenario's) applied to successful replies. A reply that breaks one becomes a failed request
  * of class {@code validation_error} (not {@code business_error}: the server did not signal anything, the benchmark
  * judged the answer), with the rule in its message; timings and token counts are kept in the record.
  */
 final class ResponseRules {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Validation rules;
+    private final RunSpec.Validate rules;
+    private final Pattern contentRegex;
 
-    ResponseRules(Validation rules) {
+    /** @param rules null: none */
+    ResponseRules(RunSpec.Validate rules) {
         this.rules = rules;
+        this.contentRegex = rules == null || rules.contentRegex() == null ? null : Pattern.compile(rules.contentRegex());
     }
 
     ClientResult check(ClientResult r) {
+        if (rules == null) return r;
         if (!r.success() || !rules.any()) return r;
         String failure = firstFailure(r);
         return failure == null ? r : r.asFailure(ErrorClass.VALIDATION_ERROR, failure);
@@ -30,8 +36,8 @@ final class ResponseRules {
         if (rules.choicesNonEmpty() && r.generatedText().isEmpty()) {
             return "choices_non_empty: the reply has no content";
         }
-        if (rules.contentRegex() != null && !rules.contentRegex().matcher(r.content()).find()) {
-            return "content_regex: content does not match " + rules.contentRegex().pattern();
+        if (contentRegex != null && !contentRegex.matcher(r.content()).find()) {
+            return "content_regex: content does not match " + contentRegex.pattern();
         }
         if (rules.jsonOutput()) {
             String text = stripFence(r.content().strip());
@@ -55,5 +61,21 @@ final class ResponseRules {
         int firstLine = s.indexOf('\n');
         if (firstLine < 0) return s;
         return s.substring(firstLine + 1, s.length() - 3).strip();
+    }
+
+    /** The hooks around each request of a workload: {@code gate} before it starts (null: none), these rules after. */
+    RequestHooks around(StartGate gate) {
+        if (gate == null && rules == null) return RequestHooks.NONE;
+        return new RequestHooks() {
+            @Override
+            public boolean awaitStart() {
+                return gate == null || gate.awaitStart();
+            }
+
+            @Override
+            public ClientResult check(ClientResult result) {
+                return ResponseRules.this.check(result);
+            }
+        };
     }
 }

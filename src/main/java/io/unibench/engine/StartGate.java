@@ -1,15 +1,14 @@
-package io.unibench.scenario;
+package io.unibench.engine;
 
-import io.unibench.engine.Shard;
-import io.unibench.engine.Clock;
-import io.unibench.engine.RateLimiter;
-import io.unibench.engine.StopSignal;
+import io.unibench.engine.spec.RunSpec;
+import io.unibench.metrics.StartWaits;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The rate limiter in front of a provider's request starts, and what each level's starts waited on it.
+ * The rate limiter in front of a target's request starts ({@link RunSpec.Limits#starts}: a scenario file's
+ * {@code rate_limit}), one over all of the target's points, and what each point's starts waited on it.
  *
  * <p>The limiter protects the target from bursts of new connections. A level's ramp, the starts that open the
  * connections this level adds (its first {@code concurrency} starts after the ones the warm connections of the
@@ -41,14 +40,10 @@ final class StartGate {
         this.rampOnly = rampOnly;
     }
 
-    static StartGate of(BenchConfig config, StopSignal stop) {
-        return of(config, stop, Shard.WHOLE);
-    }
-
-    /** A shard's gate: its share of the rate and of the burst (λ/N each, a burst of at least 1). */
-    static StartGate of(BenchConfig config, StopSignal stop, Shard shard) {
-        return new StartGate(new RateLimiter(shard.rate(config.rateLimitPerSec()),
-                Math.max(1, shard.rate(config.rateLimitBurst())), Clock.system(stop)), config.rateLimitRampOnly());
+    /** The gate of {@code starts} for a shard: its share of the rate and of the burst (λ/N each, a burst of at least 1). */
+    static StartGate of(RunSpec.Starts starts, StopSignal stop, Shard shard) {
+        return new StartGate(new RateLimiter(shard.rate(starts.perSecond()), Math.max(1, shard.rate(starts.burst())),
+                Clock.system(stop)), starts.rampOnly());
     }
 
     /** A level of {@code concurrency} workers begins: its starts past the warm connections, up to it, are its ramp. */
@@ -78,8 +73,8 @@ final class StartGate {
     }
 
     /** What the current level's starts waited so far. */
-    ScenarioResults.StartWaits waits() {
-        return new ScenarioResults.StartWaits(starts.get(), rampWaited.sum(), rampWaitNanos.sum() / 1e9,
+    StartWaits waits() {
+        return new StartWaits(starts.get(), rampWaited.sum(), rampWaitNanos.sum() / 1e9,
                 steadyWaited.sum(), steadyWaitNanos.sum() / 1e9);
     }
 }

@@ -1,9 +1,4 @@
-package io.unibench.scenario;
-
-import io.unibench.metrics.BilledTokens;
-import io.unibench.metrics.RecordSink;
-import io.unibench.metrics.RequestRecord;
-import io.unibench.metrics.Tokens;
+package io.unibench.metrics;
 
 /**
  * Token totals of successful requests for pricing: uncached input, cached input, output. A success whose server sent
@@ -41,7 +36,7 @@ public final class CostMeter implements RecordSink {
         if (t.source() != RequestRecord.TokenSource.SERVER && t.source() != RequestRecord.TokenSource.SERVER_TIMINGS) estimated++;
     }
 
-    synchronized Totals totals() {
+    public synchronized Totals totals() {
         return new Totals(requests, uncachedInput, cachedInput, output, estimated,
                 new Unfinished(unfinishedRequests, unfinishedInput, unfinishedOutput));
     }
@@ -86,18 +81,18 @@ public final class CostMeter implements RecordSink {
         }
 
         /** The cost of every request, the ones that did not succeed included; NaN without a price. */
-        public double costIncludingFailures(BenchConfig.Price price) {
+        public double costIncludingFailures(TokenPrice price) {
             return price == null ? Double.NaN
                     : price.cost(uncachedInput + unfinished.input(), cachedInput, output + unfinished.output());
         }
 
         /** Cost per completed task: every request's cost over the successful ones; NaN without price or successes. */
-        public double perSuccessfulRequest(BenchConfig.Price price) {
+        public double perSuccessfulRequest(TokenPrice price) {
             return requests == 0 ? Double.NaN : costIncludingFailures(price) / requests;
         }
 
         /** Every request's cost over the conversations that ran to their end; NaN without price or any. */
-        public double perCompletedConversation(BenchConfig.Price price, Long completed) {
+        public double perCompletedConversation(TokenPrice price, Long completed) {
             return completed == null || completed == 0 ? Double.NaN : costIncludingFailures(price) / completed;
         }
 
@@ -107,17 +102,17 @@ public final class CostMeter implements RecordSink {
         }
 
         /** Total cost; NaN without a price. */
-        public double cost(BenchConfig.Price price) {
+        public double cost(TokenPrice price) {
             return price == null ? Double.NaN : price.cost(uncachedInput, cachedInput, output);
         }
 
         /** Cost per 1,000 successful requests; NaN without price or requests. */
-        public double per1000Requests(BenchConfig.Price price) {
+        public double per1000Requests(TokenPrice price) {
             return requests == 0 ? Double.NaN : cost(price) / requests * 1000;
         }
 
         /** Cost per million output tokens (input included: what a million generated tokens cost in this workload). */
-        public double perMillionOutput(BenchConfig.Price price) {
+        public double perMillionOutput(TokenPrice price) {
             return output == 0 ? Double.NaN : cost(price) / output * 1e6;
         }
     }
