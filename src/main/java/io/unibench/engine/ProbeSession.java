@@ -46,7 +46,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ProbeSession implements AutoCloseable {
     private static final long SEED = 1234;
 
-    private final RunSpec spec;
     private final StopSignal stop = new StopSignal();
     private final EventHub events = new EventHub();
     private final RecordFactory records = new RecordFactory(Tokenizers.defaultTokenizer(), false);
@@ -73,7 +72,7 @@ public final class ProbeSession implements AutoCloseable {
         GenerationParams generation = new GenerationParams(model, ApiFormat.CHAT, 16, 16, null, 0, null, null, null,
                 null, true, null);
         RunSpec.Workload probes = new RunSpec.Workload("check probes", false, "prompt", null, null, 0, 0, generation);
-        this.spec = new RunSpec("check", List.of(target), List.of(probes), List.of(), new RunSpec.Outputs(Path.of(".")),
+        RunSpec spec = new RunSpec("check", List.of(target), List.of(probes), List.of(), new RunSpec.Outputs(Path.of(".")),
                 new RunSpec.History(false, null, List.of()), SEED);
         this.session = new SessionRunner(spec, env, false, stop, events, SessionRunner.Recorder.NONE,
                 notes == null ? new PrintWriter(Writer.nullWriter()) : notes).progressLines(false).open(new Front());
@@ -82,11 +81,6 @@ public final class ProbeSession implements AutoCloseable {
     /** The session's live events (a point started, a snapshot a second, a point finished, the run's end). */
     public EventHub events() {
         return events;
-    }
-
-    /** The spec the points belong to: one target, the check's; its points are made as the check asks for them. */
-    public RunSpec spec() {
-        return spec;
     }
 
     /** A point run to its end: {@link #start} then {@link Running#await}. */

@@ -270,4 +270,22 @@ class CheckBatteryTest {
                 .containsExactly(Verdict.Status.PASS, Verdict.Status.FAIL, Verdict.Status.SKIP);
         assertThat(latched.probes().get(2).evidence()).contains("not judged; the client was the bottleneck");
     }
+
+    /**
+     * The load checks' session runs the engine's connection test before its first point: a model the server does not
+     * serve is that check's FAIL line with the server's message (before: a burst of 400s, "failed otherwise"), and
+     * no flag of another command is named.
+     */
+    @Test void theSessionsConnectionTestFailingIsTheCheckFailLine() throws InterruptedException {
+        Map<String, Object> knobs = new HashMap<>(HEALTHY);
+        knobs.put("allowed-models", List.of("other"));
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withModel("other").with(knobs))) {
+            CheckSettings settings = new CheckSettings(URI.create(sim.baseUrl() + "/v1/chat/completions"), MODEL,
+                    Map.of(), Duration.ofSeconds(5), 2, Duration.ofSeconds(1), true, null);
+            Verdict v = CheckSuite.run(settings, Set.of("overload-bounded"), x -> { }).verdicts().getFirst();
+            assertThat(v.status()).as(v.line()).isEqualTo(Verdict.Status.FAIL);
+            assertThat(v.evidence()).startsWith("connection test to ").contains("HTTP 400", "does not exist")
+                    .doesNotContain("--no-test-connection");
+        }
+    }
 }
