@@ -72,8 +72,8 @@ public final class ProbeSession implements AutoCloseable {
         GenerationParams generation = new GenerationParams(model, ApiFormat.CHAT, 16, 16, null, 0, null, null, null,
                 null, true, null);
         RunSpec.Workload probes = new RunSpec.Workload("check probes", false, "prompt", null, null, 0, 0, generation);
-        RunSpec spec = new RunSpec("check", List.of(target), List.of(probes), List.of(), new RunSpec.Outputs(Path.of(".")),
-                new RunSpec.History(false, null, List.of()), SEED);
+        RunSpec spec = new RunSpec("check", List.of(target), List.of(probes), List.of(),
+                new RunSpec.Outputs(Path.of(".")), new RunSpec.History(false, null, List.of()), SEED);
         this.session = new SessionRunner(spec, env, false, stop, events, SessionRunner.Recorder.NONE,
                 notes == null ? new PrintWriter(Writer.nullWriter()) : notes).progressLines(false).open(new Front());
     }
