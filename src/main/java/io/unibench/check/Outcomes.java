@@ -1,7 +1,7 @@
 package io.unibench.check;
 
 import io.unibench.client.ErrorClass;
-import io.unibench.engine.ProbeRunner;
+import io.unibench.engine.ProbeSession;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RequestRecord;
 
@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The records of a burst sorted by what happened: served, refused early (429/503), gave up waiting (the client's
+ * The records of a burst (a point of the check's session) sorted by what happened: served, refused early (429/503), gave up waiting (the client's
  * timeout before any token), or failed otherwise; with the queue wait of the served ones estimated by their time
  * to first token (an estimate: it includes the prefill), as the burst's {@code metrics} aggregate gives it (TTFT p50
  * and max, the exact percentile of every report).
@@ -27,7 +27,7 @@ record Outcomes(int served, int refused, int waitedOut, Map<String, Integer> oth
         return r.outcome().httpStatus() == 429 || r.outcome().httpStatus() == 503;
     }
 
-    static Outcomes of(ProbeRunner.Burst burst) {
+    static Outcomes of(ProbeSession.Point burst) {
         int served = 0;
         int refused = 0;
         int waitedOut = 0;
@@ -46,8 +46,8 @@ record Outcomes(int served, int refused, int waitedOut, Map<String, Integer> oth
                 other.merge(String.valueOf(error), 1, Integer::sum);
             }
         }
-        Double p50 = burst.summary().percentile("50%", PercentileRow.TTFT);
-        Double max = burst.summary().percentile("max", PercentileRow.TTFT);
+        Double p50 = burst.result().percentile("50%", PercentileRow.TTFT);
+        Double max = burst.result().percentile("max", PercentileRow.TTFT);
         return new Outcomes(served, refused, waitedOut, other, p50 == null ? Double.NaN : p50 / 1000,
                 max == null ? Double.NaN : max / 1000, slowestRefusal, burst.records().size());
     }

@@ -1,6 +1,6 @@
 package io.unibench.check;
 
-import io.unibench.engine.ProbeRunner;
+import io.unibench.engine.ProbeSession;
 import io.unibench.scrape.ServerSample;
 
 import java.time.Duration;
@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * queue-drains (load): a burst of {@code max(2 × limit, limit + 4)} streams (a closed-loop point); after {@link #ABANDON_AFTER} every other
- * one still in flight is abandoned by its client (as real bursts have impatient users); once every reply ended, the
+ * queue-drains (load): a burst of {@code max(2 × limit, limit + 4)} streams (a closed-loop point of the check's
+ * session); after {@link #ABANDON_AFTER} every other one still in flight is abandoned by its client (as real bursts have impatient users); once every reply ended, the
  * server's waiting and running gauges must return to their baseline within the settle time. Needs {@code /metrics}.
  */
 final class QueueDrainsCheck implements Check {
@@ -28,24 +28,24 @@ final class QueueDrainsCheck implements Check {
         double waiting0 = Double.isNaN(before.waiting()) ? 0 : before.waiting();
         int limit = t.concurrencyLimit();
         int n = Math.max(2 * limit, limit + 4);
-        ProbeRunner.BurstRun run = t.startBurst(Ask.of(t.model(), Prompts.STORY, MAX_TOKENS), n);
+        ProbeSession.Running run = t.startBurst(id() + "/burst of " + n, Ask.of(t.model(), Prompts.STORY, MAX_TOKENS), n);
         run.awaitSent();
         t.pause(ABANDON_AFTER);
         int abandoned = 0;
         int inFlight = 0;
-        for (ProbeRunner.Pending p : run.pending()) { // every other stream still in flight (refused ones ended at once)
+        for (ProbeSession.Pending p : run.pending()) { // every other stream still in flight (refused ones ended at once)
             if (p.reply().isDone()) continue;
             if (inFlight++ % 2 == 0) {
                 p.abandon().complete(null);
                 abandoned++;
             }
         }
-        ProbeRunner.Burst results = run.await();
+        ProbeSession.Point results = run.await();
         List<ServerSample> seen = new ArrayList<>();
         long drained = t.awaitGauges(t.settings.settle(), s -> s.running() <= running0
                 && (Double.isNaN(s.waiting()) || s.waiting() <= waiting0), seen);
         String burst = "burst of " + n + " (" + abandoned + " abandoned after " + ABANDON_AFTER.toMillis() + " ms; "
-                + Outcomes.of(results).served() + " served)";
+                + Outcomes.of(results).served() + " served" + t.limitNote() + Target.clientNote(results) + ")";
         if (drained < 0) {
             ServerSample last = seen.getLast();
             return Verdict.fail(id(), burst + ": running " + CancellationCheck.fmt(last.running()) + ", waiting "

@@ -6,6 +6,7 @@ import io.unibench.client.ClientResult;
 import io.unibench.client.ErrorClass;
 import io.unibench.client.RawReply;
 import io.unibench.engine.ProbeRunner;
+import io.unibench.engine.ProbeSession;
 import io.unibench.scrape.ServerMetricsScraper;
 import io.unibench.scrape.ServerSample;
 
@@ -18,11 +19,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * The server under check, as the checks reach it: through the engine's {@link ProbeRunner} and its one client. A
- * completion is a request whose record is kept (its figures are the record's); a burst is a closed-loop point whose
- * records {@code metrics} aggregates; what the benchmark client would never send (a malformed body) or does not show
- * (the raw events of a stream, a reply's {@code system_fingerprint}) is the same client's raw request. The server's
- * own metrics when it has them.
+ * The server under check, as the checks reach it: through the engine and its one client. A completion is a request
+ * of the engine's {@link ProbeRunner} whose record is kept (its figures are the record's); a burst is the next point
+ * of the check's {@link ProbeSession}, run by the session runner as every run's point (connection test, self-check,
+ * verdict), whose records {@code metrics} aggregates; what the benchmark client would never send (a malformed body)
+ * or does not show (the raw events of a stream, a reply's {@code system_fingerprint}) is the same client's raw
+ * request. The server's own metrics when it has them.
  */
 final class Target {
     /** How often gauges are read while waiting for the server to settle. */
@@ -31,18 +33,21 @@ final class Target {
     final CheckSettings settings;
     final ObjectMapper mapper = new ObjectMapper();
     private final ProbeRunner probes;
+    private final ProbeSession points;
     private final ServerMetricsScraper scraper; // null when --server-metrics off or unavailable
     private final Sleeper sleeper;
-    private Integer foundLimit;
+    private Ramp.Found found;
 
     /** Waits between polls; tests of the polling logic may pass their own. */
     interface Sleeper {
         void sleep(Duration d) throws InterruptedException;
     }
 
-    Target(CheckSettings settings, ProbeRunner probes, ServerMetricsScraper scraper, Sleeper sleeper) {
+    Target(CheckSettings settings, ProbeRunner probes, ProbeSession points, ServerMetricsScraper scraper,
+           Sleeper sleeper) {
         this.settings = settings;
         this.probes = probes;
+        this.points = points;
         this.scraper = scraper;
         this.sleeper = sleeper;
     }
@@ -58,15 +63,18 @@ final class Target {
         return probes.sendAsync(ask.prompt(), ask.params(), cancel);
     }
 
-    /** {@code n} requests of {@code ask} at once ({@code ask}'s prompt + {@code " #i"}): a closed-loop point of n. */
-    ProbeRunner.Burst burst(Ask ask, int n) throws InterruptedException {
-        return startBurst(ask, n).await();
+    /**
+     * {@code n} requests of {@code ask} at once ({@code ask}'s prompt + {@code " #i"}): the next point of the check's
+     * session, a closed-loop point of n workers, named {@code label}.
+     */
+    ProbeSession.Point burst(String label, Ask ask, int n) throws InterruptedException {
+        return startBurst(label, ask, n).await();
     }
 
     /** {@link #burst}, running in the background. */
-    ProbeRunner.BurstRun startBurst(Ask ask, int n) {
+    ProbeSession.Running startBurst(String label, Ask ask, int n) {
         List<String> prompts = java.util.stream.IntStream.range(0, n).mapToObj(i -> ask.prompt() + " #" + i).toList();
-        return probes.startBurst(prompts, ask.params());
+        return points.start(label, prompts, ask.params());
     }
 
     /** The body the engine builds for {@code ask}, for a raw post. */
@@ -153,8 +161,25 @@ final class Target {
     /** The server's concurrency limit: {@code --concurrency-limit}, else found once by {@link Ramp}. */
     int concurrencyLimit() throws InterruptedException {
         if (settings.concurrencyLimit() != null) return settings.concurrencyLimit();
-        if (foundLimit == null) foundLimit = Ramp.find(this);
-        return foundLimit;
+        if (found == null) found = Ramp.find(this);
+        return found.limit();
+    }
+
+    /**
+     * What a check that uses the limit says of it when the ramp found it with the client as the bottleneck
+     * ({@code "; the limit is the client's …"}); empty when given, or found by the server's behaviour.
+     */
+    String limitNote() {
+        return found == null || found.clientLimited() == null ? "" : "; " + found.clientLimited();
+    }
+
+    /**
+     * {@code "; not the server's doing: the client was the bottleneck (client-bound: …)"} when the point's verdict
+     * says the client limited it; empty otherwise.
+     */
+    static String clientNote(ProbeSession.Point point) {
+        String why = point.clientLimited();
+        return why == null ? "" : "; the client was the bottleneck of this point (" + why + ")";
     }
 
     static double seconds(long nanos) {

@@ -2,9 +2,12 @@ package io.unibench.check;
 
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
+import io.unibench.engine.selfcheck.Calibration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,15 +38,25 @@ class CheckBatteryTest {
 
     private static Verdict run(String check, Map<String, Object> knobs, Duration timeout, Duration settle,
                                boolean metrics, List<String> servedModels) throws InterruptedException {
+        return run(check, knobs, timeout, settle, metrics, servedModels, 2, Map.of());
+    }
+
+    /**
+     * @param limit {@code --concurrency-limit}; null = found by the ramp
+     * @param env   where the check's session reads a stored client ceiling
+     */
+    private static Verdict run(String check, Map<String, Object> knobs, Duration timeout, Duration settle,
+                               boolean metrics, List<String> servedModels, Integer limit, Map<String, String> env)
+            throws InterruptedException {
         Map<String, Object> all = new HashMap<>(HEALTHY);
         all.putAll(knobs);
         try (SimServer sim = SimServer.start(SimConfig.defaults().withModel(MODEL).with(all))) {
             URI endpoint = URI.create(sim.baseUrl() + "/v1/chat/completions");
             URI scrape = metrics ? URI.create(sim.baseUrl() + "/metrics") : null;
-            CheckSettings settings = new CheckSettings(endpoint, MODEL, Map.of(), timeout, 2, settle, true, scrape,
+            CheckSettings settings = new CheckSettings(endpoint, MODEL, Map.of(), timeout, limit, settle, true, scrape,
                     servedModels);
             List<Verdict> seen = new ArrayList<>();
-            CheckReport report = CheckSuite.run(settings, Set.of(check), seen::add);
+            CheckReport report = CheckSuite.run(settings, Set.of(check), seen::add, env);
             assertThat(report.verdicts()).hasSize(1).isEqualTo(seen);
             return report.verdicts().getFirst();
         }
@@ -202,5 +215,77 @@ class CheckBatteryTest {
                 .containsExactly("burst of 10", "1 concurrent", "2 concurrent");
         assertThat(latched.probes()).extracting(Verdict.Probe::status)
                 .containsExactly(Verdict.Status.PASS, Verdict.Status.FAIL, Verdict.Status.FAIL);
+    }
+
+    /**
+     * A machine whose stored client ceiling is 1 req/s ({@code unibench calibrate}'s file): every point of two or
+     * more requests the check's session runs asks more than half of it, so its verdict is client-bound.
+     */
+    private static Map<String, String> slowClient(Path home) {
+        new Calibration(1, 1, 1, 1, 1, 10, 10, 1, "jvm", "os", "test", "2026-01-01T00:00:00Z")
+                .write(home.resolve(Calibration.FILE_NAME));
+        return Map.of("UNIBENCH_HOME", home.toString());
+    }
+
+    /**
+     * The overload burst runs as a point of the session runner: when its verdict says the client was the bottleneck,
+     * an unbounded wait is not blamed on the server (before: FAIL "not bounded", whatever the client did).
+     */
+    @Test void anOverloadFailureOnAClientBoundPointIsNotBlamedOnTheServer(@TempDir Path home) throws InterruptedException {
+        Verdict v = run("overload-bounded", Map.of("max-queue", 1000, "max-queue-wait-ms", 0.0), Duration.ofMillis(500),
+                Duration.ofSeconds(1), true, List.of(), 2, slowClient(home));
+        assertThat(v.status()).as(v.line()).isEqualTo(Verdict.Status.SKIP);
+        assertThat(v.evidence()).contains("not bounded", "not judged", "the client was the bottleneck of this point",
+                "client-bound: asked ", "of this machine's calibrated 1 req/s");
+    }
+
+    /**
+     * The concurrency ramp's levels are points of the check's session: a level whose verdict is client-bound ends the
+     * ramp, and the checks that use the limit say it is the client's (level 1 is one request: no rate, so judged;
+     * level 2 is the first client-bound one).
+     */
+    @Test void aRampStoppedByTheClientSaysTheLimitIsTheClients(@TempDir Path home) throws InterruptedException {
+        Verdict v = run("overload-bounded", Map.of(), Duration.ofSeconds(5), Duration.ofSeconds(1), true, List.of(),
+                null, slowClient(home));
+        assertThat(v.evidence()).as(v.line()).contains("5 streams at limit 1:", "the limit is the client's, not the "
+                + "server's: the ramp stopped at 2 concurrent, where the client was the bottleneck (client-bound: ");
+    }
+
+    /** Without a limit given, the ramp's points find one on the healthy simulator and the check passes there. */
+    @Test void theRampFindsALimitTheOverloadCheckPassesAt() throws InterruptedException {
+        Verdict v = run("overload-bounded", Map.of(), Duration.ofSeconds(5), Duration.ofSeconds(1), true, List.of(),
+                null, Map.of());
+        assertThat(v.status()).as(v.line()).isEqualTo(Verdict.Status.PASS);
+        assertThat(v.evidence()).containsPattern("^\\d+ streams at limit \\d+: ").doesNotContain("bottleneck");
+    }
+
+    /** A recovery level that fails on a client-bound point is SKIP, saying so; the lone request's level still fails. */
+    @Test void aRecoveryLevelOnAClientBoundPointIsNotJudged(@TempDir Path home) throws InterruptedException {
+        Verdict latched = run("recovery", Map.of("misbehave-latch-overload", true), Duration.ofSeconds(5),
+                Duration.ofMillis(1500), true, List.of(), 2, slowClient(home));
+        assertThat(latched.status()).as(latched.line()).isEqualTo(Verdict.Status.FAIL);
+        assertThat(latched.probes()).extracting(Verdict.Probe::name)
+                .containsExactly("burst of 10", "1 concurrent", "2 concurrent");
+        assertThat(latched.probes()).extracting(Verdict.Probe::status)
+                .containsExactly(Verdict.Status.PASS, Verdict.Status.FAIL, Verdict.Status.SKIP);
+        assertThat(latched.probes().get(2).evidence()).contains("not judged; the client was the bottleneck");
+    }
+
+    /**
+     * The load checks' session runs the engine's connection test before its first point: a model the server does not
+     * serve is that check's FAIL line with the server's message (before: a burst of 400s, "failed otherwise"), and
+     * no flag of another command is named.
+     */
+    @Test void theSessionsConnectionTestFailingIsTheCheckFailLine() throws InterruptedException {
+        Map<String, Object> knobs = new HashMap<>(HEALTHY);
+        knobs.put("allowed-models", List.of("other"));
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withModel("other").with(knobs))) {
+            CheckSettings settings = new CheckSettings(URI.create(sim.baseUrl() + "/v1/chat/completions"), MODEL,
+                    Map.of(), Duration.ofSeconds(5), 2, Duration.ofSeconds(1), true, null);
+            Verdict v = CheckSuite.run(settings, Set.of("overload-bounded"), x -> { }).verdicts().getFirst();
+            assertThat(v.status()).as(v.line()).isEqualTo(Verdict.Status.FAIL);
+            assertThat(v.evidence()).startsWith("connection test to ").contains("HTTP 400", "does not exist")
+                    .doesNotContain("--no-test-connection");
+        }
     }
 }
