@@ -77,6 +77,19 @@ final class HistoryRecorder implements SessionRunner.Recorder {
         return new HistoryRecorder(history, t -> perfStart(spec, url, argsFile).under(queuedRunId), queuedRunId);
     }
 
+    /**
+     * A part after the first of a service run of a spec of several targets or workloads: a stored run of its own,
+     * named {@code name} ({@code SPEC/TARGET/WORKLOAD}), linked to the queued run ({@link RunStart#parentRunId}) as a
+     * scenario document's other providers are.
+     */
+    static HistoryRecorder queuedPart(RunHistory history, String queuedRunId, String name, RunSpec spec, String url,
+                                      Path argsFile) {
+        return new HistoryRecorder(history, t -> {
+            RunStart s = perfStart(spec, url, argsFile);
+            return new RunStart(name, s.tags(), s.model(), s.url(), s.config(), s.environment(), queuedRunId);
+        });
+    }
+
     @Override
     public RecordSink pointSink(RunSpec.Point point, RunInfo info, long originNanos) {
         if (!history.enabled()) return record -> { };

@@ -6,6 +6,7 @@ import io.unibench.client.ClientWarmup;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.engine.spec.RunSpecJson;
+import io.unibench.engine.spec.SpecParts;
 import io.unibench.scenario.ScenarioSpec;
 import io.unibench.metrics.LevelName;
 import io.unibench.report.scenario.ReportFiles;

@@ -6,8 +6,13 @@ import io.unibench.engine.ConnectionTest;
 import io.unibench.engine.RequestFactory;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
+import io.unibench.engine.live.PointFinished;
+import io.unibench.engine.live.PointStarted;
+import io.unibench.engine.live.RunEvent;
 import io.unibench.engine.live.RunFinished;
+import io.unibench.engine.live.Snapshot;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.engine.spec.SpecParts;
 import io.unibench.report.scenario.ScenarioReport;
 import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.ScenarioRunner;
@@ -88,7 +93,11 @@ public final class ScenarioLauncher implements RunLauncher {
 
     /**
      * A run spec, as {@code unibench run FILE} runs one ({@link PerfRun}): its files under {@code OUTPUTS/RUN-ID/},
-     * recorded into the queued run, its live events forwarded (but its {@link RunFinished}), a cancel stopping it.
+     * its live events forwarded (but its {@link RunFinished}), a cancel stopping it. A spec of several targets or
+     * workloads runs part after part ({@link SpecParts}, the split {@code run FILE} makes; each part's files under
+     * {@code OUTPUTS/RUN-ID/TARGET/WORKLOAD/}): the first part records into the queued run, each other part into a run
+     * of its own linked to it, as a scenario document's providers; the live events number the points over the whole
+     * spec ({@code TARGET/WORKLOAD/LEVEL}, point i of all). A stop or a failure ends the run: no later part starts.
      */
     private RunFinished runSpec(Launch launch) throws Exception {
         Path root = outputs.resolve(launch.runId());
@@ -96,21 +105,48 @@ public final class ScenarioLauncher implements RunLauncher {
         try (RunStore store = RunStore.open(launch.store())) {
             tags = store.run(launch.runId()).row().tags();
         }
-        RunSpec spec = launch.spec().withRoot(root).withHistory(new RunSpec.History(true, null, tags));
+        RunSpec whole = launch.spec().withRoot(root).withHistory(new RunSpec.History(true, null, tags));
+        List<RunSpec> parts = SpecParts.of(whole);
         RunHistory history = RunHistory.at(launch.store(), log);
-        PerfRun run = new PerfRun(new PerfRun.Process(env, false, false, false, new ServerMetricsOption(), null,
-                ShardRun.NONE, e -> io.unibench.BadInputException.io("outputs", root, e), null), new StopSignal())
-                .recordInto((s, url, argsFile, environment, err) -> HistoryRecorder.queued(history, launch.runId(), s,
-                        url, argsFile))
-                .listen(e -> {
-                    if (!(e instanceof RunFinished)) launch.events().publish(e);
-                });
-        launch.cancel().onCancel(run::stop);
-        run.run(spec, new PrintWriter(java.io.Writer.nullWriter()), log); // the report is performance_summary.txt
-        RuntimeException failure = run.failure();
-        return failure != null ? new RunFinished(io.unibench.engine.live.RunStatus.FAILED, failure.getMessage())
-                : run.stopped() ? new RunFinished(io.unibench.engine.live.RunStatus.STOPPED, "stopped")
-                : new RunFinished(io.unibench.engine.live.RunStatus.FINISHED, null);
+        int offset = 0;
+        for (int i = 0; i < parts.size(); i++) {
+            RunSpec spec = parts.get(i);
+            int first = offset;
+            boolean linked = i > 0;
+            String name = (whole.name() == null ? "" : whole.name() + "/") + spec.targets().getFirst().name() + "/"
+                    + spec.workloads().getFirst().name();
+            PerfRun run = new PerfRun(new PerfRun.Process(env, false, false, false, new ServerMetricsOption(), null,
+                    ShardRun.NONE, e -> io.unibench.BadInputException.io("outputs", spec.outputs().root(), e), null),
+                    new StopSignal())
+                    .recordInto((s, url, argsFile, environment, err) -> linked
+                            ? HistoryRecorder.queuedPart(history, launch.runId(), name, s, url, argsFile)
+                            : HistoryRecorder.queued(history, launch.runId(), s, url, argsFile))
+                    .listen(e -> {
+                        if (!(e instanceof RunFinished)) {
+                            launch.events().publish(parts.size() == 1 ? e : overWhole(e, spec, first, whole.points().size()));
+                        }
+                    });
+            launch.cancel().onCancel(run::stop);
+            run.run(spec, new PrintWriter(java.io.Writer.nullWriter()), log); // the report is performance_summary.txt
+            RuntimeException failure = run.failure();
+            if (failure != null) return new RunFinished(io.unibench.engine.live.RunStatus.FAILED, failure.getMessage());
+            if (run.stopped()) return new RunFinished(io.unibench.engine.live.RunStatus.STOPPED, "stopped");
+            offset += spec.points().size();
+        }
+        return new RunFinished(io.unibench.engine.live.RunStatus.FINISHED, null);
+    }
+
+    /** A part's live event as one of the whole spec's: its point numbered over every part, labelled with its part. */
+    private static RunEvent overWhole(RunEvent e, RunSpec part, int first, int points) {
+        String prefix = part.targets().getFirst().name() + "/" + part.workloads().getFirst().name() + "/";
+        return switch (e) {
+            case PointStarted p -> new PointStarted(first + p.point(), points, prefix + p.label(), p.plan(), p.search());
+            case PointFinished p -> new PointFinished(first + p.point(), prefix + p.label(), p.result());
+            case Snapshot s -> new Snapshot(first + s.point(), s.elapsedSeconds(), s.completed(), s.succeeded(),
+                    s.cancelled(), s.failedByClass(), s.inFlight(), s.requestsPerSecond(), s.outputTokensPerSecond(),
+                    s.ttftMs(), s.latencyMs(), s.client(), s.ttfctMs());
+            default -> e;
+        };
     }
 
     @Override

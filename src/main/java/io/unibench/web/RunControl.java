@@ -37,7 +37,10 @@ final class RunControl {
                         + "application/json or application/yaml. Validated before it is queued: "
                         + "400 with {error, problems: [{path (JSON pointer), line (YAML only), message}]}; a literal "
                         + "API key or credential header is refused (name the service's variable in api_key_env, or a "
-                        + "spec's api_key.variable); the key variables and run limits apply to both. "
+                        + "spec's api_key.variable); the key variables and run limits apply to both, to every target of a spec. "
+                        + "A spec of several targets or workloads runs each target × workload after the other, the "
+                        + "first into the created run, each other into a run linked to it (linked_runs); a shard's "
+                        + "spec is refused at /shard (run it with `unibench run FILE --run-group G`). "
                         + "201 with {id, status: \"queued\"}.", "application/json", this::create,
                         param("tag", "a tag for the run (repeatable)")).with(201, Route.SCENARIO_DOCUMENT),
                 Route.api("post", "/api/runs/{id}/cancel", "Cancels a queued run (it never starts) or a running one "

@@ -15,8 +15,9 @@ public interface RunLauncher {
     /**
      * One run the queue starts.
      *
-     * @param runId  the stored run, already {@code running}: its first provider records into it (no new row), each
-     *               other provider into a run of its own linked to it; its end is the queue's to store
+     * @param runId  the stored run, already {@code running}: its first provider (a spec's first target × workload)
+     *               records into it (no new row), each other into a run of its own linked to it; its end is the
+     *               queue's to store
      * @param config the validated scenario document; null for a run spec
      * @param spec   the validated run spec ({@code POST /api/runs} with a spec); null for a scenario document
      * @param store  the run history to record into

@@ -75,22 +75,20 @@ record SpecDocument(RunSpec spec, ObjectNode tree) {
     }
 
     /**
-     * What the service does not queue though {@code unibench run FILE} runs it: a spec of several targets or
-     * workloads (the queued run is one target's; a scenario document queues several providers), and a shard's spec
-     * (its start barrier is its run group's, given by {@code run FILE --run-group G} on each shard's machine).
+     * What the service does not queue though {@code unibench run FILE} runs it: a shard's spec (its start barrier is
+     * its run group's, given by {@code run FILE --run-group G} on each shard's machine). A spec of several targets or
+     * workloads is queued: it runs part after part ({@code engine.spec.SpecParts}), each part a run linked to the
+     * queued one, every target held to the service's rules above.
      */
     static List<ScenarioDocument.Problem> queueRules(RunSpec spec) {
         List<ScenarioDocument.Problem> out = new ArrayList<>();
-        if (spec.targets().size() != 1 || spec.workloads().size() != 1) {
-            out.add(new ScenarioDocument.Problem(spec.targets().size() != 1 ? "/targets" : "/workloads", 0,
-                    spec.targets().size() + " target(s) and " + spec.workloads().size() + " workload(s): the service "
-                    + "queues a spec of one target and one workload; post a scenario document for several providers, "
-                    + "or run the spec with `unibench run FILE`"));
-        }
         if (!spec.shard().equals(io.unibench.engine.Shard.WHOLE)) {
-            out.add(new ScenarioDocument.Problem("/shard", 0, spec.shard() + " is one shard of a run group: the "
-                    + "service does not run shards; run it on each shard's machine with `unibench run FILE --run-group "
-                    + "G` (every shard the same G and --db), whose start barrier it waits at"));
+            out.add(new ScenarioDocument.Problem("/shard", 0, spec.shard() + " is one shard of a run group and is "
+                    + "not queued: its start barrier waits for the group's other shards, which this service does not "
+                    + "start (it is one client machine running --max-concurrent-runs runs at a time, so a queued shard "
+                    + "would hold a slot waiting for shards queued behind it); run each shard on its own machine with "
+                    + "`unibench run FILE --run-group G --db URL` (every shard the same G, URL this service's run "
+                    + "history), and the merged run group:G is listed here with its Shards tab"));
         }
         return out;
     }

@@ -159,21 +159,129 @@ class WebRunsTest extends WebFixtureTest {
     }
 
     @Test
-    void aShardsSpecAndASpecOfTwoTargetsAreRefusedSayingWhatRunsThem() throws Exception {
+    void aShardsSpecIsRefusedSayingWhyAndWhatRunsIt() throws Exception {
         java.nio.file.Path db = java.nio.file.Files.createTempDirectory("shard-spec").resolve("h.db");
+        long runs = f.store.count();
         var shard = f.dryRunSpec("spec-shard", "--parallel", "2", "--number", "6", "--shard", "1/2", "--run-group", "g",
                 "--db", db.toString());
         JsonNode refused = problems(post("/api/runs", "application/json", JSON.writeValueAsString(shard)), 400);
         assertThat(refused).hasSize(1);
         assertThat(refused.get(0).get("path").asText()).isEqualTo("/shard");
         assertThat(refused.get(0).get("message").asText()).contains("1/2 is one shard of a run group",
-                "unibench run FILE --run-group G");
-        var two = f.dryRunSpec("spec-two", "--parallel", "2", "--number", "6");
-        ((com.fasterxml.jackson.databind.node.ArrayNode) two.get("targets")).add(two.get("targets").get(0).deepCopy());
-        JsonNode targets = problems(post("/api/runs", "application/json", JSON.writeValueAsString(two)), 400);
-        assertThat(targets.get(0).get("path").asText()).isEqualTo("/targets");
-        assertThat(targets.get(0).get("message").asText()).contains("2 target(s) and 1 workload(s)",
-                "unibench run FILE");
+                "waits for the group's other shards", "--max-concurrent-runs",
+                "unibench run FILE --run-group G --db URL", "group:G");
+        assertThat(f.store.count()).isEqualTo(runs);
+    }
+
+    /**
+     * {@code perf --dry-run}'s spec made one of two targets and two workloads, both targets the fixture's loopback
+     * simulator: "first" × "rand" at parallel 1 and 2 (3 and 4 requests), then "second" × "other" at parallel 1 (3).
+     */
+    static com.fasterxml.jackson.databind.node.ObjectNode twoTargetSpec(String name) throws Exception {
+        var spec = f.dryRunSpec(name, "--parallel", "1", "2", "--number", "3", "4");
+        var targets = (com.fasterxml.jackson.databind.node.ArrayNode) spec.get("targets");
+        targets.add(((com.fasterxml.jackson.databind.node.ObjectNode) targets.get(0)).deepCopy().put("name", "second"));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) targets.get(0)).put("name", "first");
+        var workloads = (com.fasterxml.jackson.databind.node.ArrayNode) spec.get("workloads");
+        workloads.add(((com.fasterxml.jackson.databind.node.ObjectNode) workloads.get(0)).deepCopy().put("name", "other"));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) workloads.get(0)).put("name", "rand");
+        var points = (com.fasterxml.jackson.databind.node.ArrayNode) spec.get("points");
+        points.add(((com.fasterxml.jackson.databind.node.ObjectNode) points.get(0)).deepCopy().put("target", 1)
+                .put("workload", 1));
+        return spec;
+    }
+
+    @Test
+    void aSpecOfTwoTargetsRunsEachAsARunLinkedToTheQueuedOne() throws Exception {
+        var spec = twoTargetSpec("spec-two");
+        HttpResponse<String> r = post("/api/runs?tag=pair", "application/json", JSON.writeValueAsString(spec));
+        assertThat(r.statusCode()).as("%s\n%s", r.body(), f.logText).isEqualTo(201);
+        String id = JSON.readTree(r.body()).get("id").asText();
+        List<Event> all = new ArrayList<>();
+        events(id).forEachRemaining(all::add);
+        assertThat(all.getLast().name()).isEqualTo("run_finished");
+        assertThat(all.getLast().data().get("run_status").asText()).as(f.logText.toString()).isEqualTo("finished");
+        // the live view counts the points over the whole spec, each labelled with its target and workload
+        List<JsonNode> started = all.stream().filter(e -> e.name().equals("point_started")).map(Event::data).toList();
+        assertThat(started).extracting(p -> p.get("point").asInt()).containsExactly(0, 1, 2);
+        assertThat(started).extracting(p -> p.get("points").asInt()).containsOnly(3);
+        assertThat(started).extracting(p -> p.get("label").asText()).containsExactly(
+                "first/rand/parallel_1_number_3", "first/rand/parallel_2_number_4", "second/other/parallel_1_number_3");
+        assertThat(all.stream().filter(e -> e.name().equals("point_finished")).map(e -> e.data().get("point").asInt()))
+                .containsExactly(0, 1, 2);
+
+        JsonNode queued = JSON.readTree(f.get("/api/runs/" + id).body());
+        assertThat(queued.get("status").asText()).isEqualTo("finished");
+        assertThat(queued.get("name").asText()).isEqualTo("spec-two");
+        assertThat(queued.get("request_count").asLong()).isEqualTo(7);
+        assertThat(queued.get("points")).hasSize(2);
+        assertThat(queued.get("config").get("targets")).hasSize(2); // the posted spec is its configuration
+        assertThat(queued.has("part_of")).isFalse();
+        JsonNode linked = queued.get("linked_runs");
+        assertThat(linked).hasSize(1);
+        String other = linked.get(0).get("id").asText();
+        assertThat(linked.get(0).get("name").asText()).isEqualTo("spec-two/second/other");
+        assertThat(linked.get(0).get("status").asText()).isEqualTo("finished");
+
+        JsonNode second = JSON.readTree(f.get("/api/runs/" + other).body());
+        assertThat(second.get("part_of").asText()).isEqualTo(id);
+        assertThat(second.get("request_count").asLong()).isEqualTo(3);
+        assertThat(second.get("success_count").asLong()).isEqualTo(3);
+        assertThat(second.get("points")).hasSize(1);
+        assertThat(second.get("tags")).extracting(JsonNode::asText).containsExactly("pair");
+        // each part's files as run FILE writes them: OUTPUTS/RUN-ID/TARGET/WORKLOAD/POINT
+        java.nio.file.Path root = dir.resolve("service-outputs").resolve(id);
+        for (String point : List.of("first/rand/parallel_1_number_3", "first/rand/parallel_2_number_4",
+                "second/other/parallel_1_number_3")) {
+            assertThat(root.resolve(point).resolve("benchmark_summary.json")).as(point).exists();
+        }
+        assertThat(f.logText.toString()).doesNotContain(WebFixture.API_KEY);
+        assertThat(f.get("/runs/" + other).body()).contains("href=\"/runs/" + id + "\"")
+                .doesNotContain(WebFixture.API_KEY);
+        // validate names every point of both targets
+        HttpResponse<String> v = post("/api/scenarios/validate", "application/json", JSON.writeValueAsString(spec));
+        assertThat(v.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(v.body()).get("points")).hasSize(3);
+    }
+
+    @Test
+    void cancellingASpecsLinkedPartStopsTheRunAndEndsEveryPartCancelled() throws Exception {
+        // the second target's requests each stream 8 tokens 5 s apart (its connection probe, one token, is at once):
+        // it is running when the test cancels it
+        try (io.unibench.sim.SimServer slow = io.unibench.sim.SimServer.start(io.unibench.sim.SimConfig.defaults()
+                .withTtftMs(1).withPrefillMsPerToken(0).withItlMs(5000))) {
+            var spec = twoTargetSpec("spec-cancel");
+            ((com.fasterxml.jackson.databind.node.ObjectNode) spec.get("targets").get(1)).put("url", slow.baseUrl()
+                    + "/v1/chat/completions");
+            HttpResponse<String> r = post("/api/runs", "application/json", JSON.writeValueAsString(spec));
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+            String id = JSON.readTree(r.body()).get("id").asText();
+            Iterator<Event> events = events(id);
+            Event started;
+            do {
+                started = until(events, "point_started").getLast();
+            } while (started.data().get("point").asInt() != 2);
+            Event tick; // the part's snapshots tick once its stored run exists
+            do {
+                tick = until(events, "snapshot").getLast();
+            } while (tick.data().get("point").asInt() != 2);
+            String other = JSON.readTree(f.get("/api/runs/" + id).body()).get("linked_runs").get(0).get("id").asText();
+            assertThat(JSON.readTree(f.get("/api/runs/" + other).body()).get("status").asText()).isEqualTo("running");
+            HttpResponse<String> c = post("/api/runs/" + other + "/cancel", "application/json", "");
+            assertThat(c.statusCode()).as(c.body()).isEqualTo(202);
+            Event end = until(events, "run_finished").getLast();
+            assertThat(end.data().get("run_status").asText()).isEqualTo("cancelled");
+            for (String run : List.of(id, other)) {
+                JsonNode d = JSON.readTree(f.get("/api/runs/" + run).body());
+                assertThat(d.get("status").asText()).as(run).isEqualTo("cancelled");
+                assertThat(d.get("status_reason").asText()).as(run).isEqualTo("cancelled by request");
+            }
+            HttpResponse<String> deleted = f.send(HttpRequest.newBuilder(URI.create(f.base() + "/api/runs/" + id))
+                    .DELETE());
+            assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+            assertThat(JSON.readTree(deleted.body()).get("deleted")).extracting(JsonNode::asText)
+                    .containsExactly(id, other);
+        }
     }
 
     @Test

@@ -159,6 +159,56 @@ class WebSecurityTest extends WebFixtureTest {
         assertThat(f.store.count()).isEqualTo(runs);
     }
 
+    /**
+     * A spec of two targets runs (WebRunsTest): every rule holds for its second target, workload and point too, each
+     * refusal at the second's pointer, and the run limits count both targets' requests.
+     */
+    @Test
+    void aSpecsSecondTargetIsHeldToTheServicesRulesAtItsPointer() throws Exception {
+        long runs = f.store.count();
+        var two = WebRunsTest.twoTargetSpec("spec-two-attack");
+        java.util.function.BiFunction<java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode>,
+                String, String> refusedAt = (change, path) -> {
+                    try {
+                        var bad = two.deepCopy();
+                        change.accept(bad);
+                        HttpResponse<String> r = post("/api/runs", "application/json", JSON.writeValueAsString(bad),
+                                Map.of());
+                        assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+                        assertThat(JSON.readTree(r.body()).path("problems").get(0).path("path").asText()).as(r.body())
+                                .isEqualTo(path);
+                        return r.body();
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                };
+        java.util.function.Function<com.fasterxml.jackson.databind.node.ObjectNode,
+                com.fasterxml.jackson.databind.node.ObjectNode> second = s -> (com.fasterxml.jackson.databind.node.ObjectNode)
+                s.get("targets").get(1);
+        assertThat(refusedAt.apply(s -> ((com.fasterxml.jackson.databind.node.ObjectNode) second.apply(s).get("api_key"))
+                .put("variable", "UNIBENCH_TOKEN"), "/targets/1/api_key/variable")).contains("--allow-key-env");
+        assertThat(refusedAt.apply(s -> ((com.fasterxml.jackson.databind.node.ObjectNode) second.apply(s).get("api_key"))
+                .put("variable", "OTHER_API_KEY"), "/targets/1/api_key/variable")).contains("is not set");
+        assertThat(refusedAt.apply(s -> second.apply(s).putObject("api_key").put("value", WebFixture.API_KEY),
+                "/targets/1/api_key")).doesNotContain(WebFixture.API_KEY);
+        assertThat(refusedAt.apply(s -> second.apply(s).put("url", f.sim.baseUrl().replace("://", "://u:"
+                + WebFixture.DB_PASSWORD + "@") + "/v1/chat/completions"), "/targets/1/url"))
+                .contains("credential in the URL").doesNotContain(WebFixture.DB_PASSWORD);
+        assertThat(refusedAt.apply(s -> second.apply(s).putObject("headers").put("X-Custom",
+                WebFixture.CUSTOM_HEADER_KEY), "/targets/1/headers/X-Custom")).doesNotContain(WebFixture.CUSTOM_HEADER_KEY);
+        assertThat(refusedAt.apply(s -> ((com.fasterxml.jackson.databind.node.ObjectNode) s.get("workloads").get(1))
+                .put("prompt", "@/etc/passwd"), "/workloads/1/prompt")).contains("--data-dir");
+        // the second target's point over the concurrency limit; both targets' requests over the run's limit
+        assertThat(refusedAt.apply(s -> ((com.fasterxml.jackson.databind.node.ObjectNode) s.at("/points/2/plan"))
+                .put("parallel", 100_000_000), "/points/2/plan/parallel")).contains("--max-run-concurrency");
+        long half = RunLimits.DEFAULT_REQUESTS / 2;
+        assertThat(refusedAt.apply(s -> {
+            ((com.fasterxml.jackson.databind.node.ObjectNode) s.at("/points/1/plan")).put("number", half);
+            ((com.fasterxml.jackson.databind.node.ObjectNode) s.at("/points/2/plan")).put("number", half);
+        }, "/points")).contains("--max-run-requests");
+        assertThat(f.store.count()).isEqualTo(runs);
+    }
+
     /** The message of the first problem of {@code spec} changed by {@code target} (its first target): at {@code path}. */
     private static String refused(com.fasterxml.jackson.databind.node.ObjectNode spec, String path,
                                   java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> target)

@@ -1,23 +1,23 @@
-package io.unibench.cli;
-
-import io.unibench.engine.spec.RunSpec;
+package io.unibench.engine.spec;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A spec of several targets or workloads as the runs {@link PerfRun} runs (one target, one workload each): each run
- * of consecutive points of one target × workload is a part, in the spec's order (targets one after another, as a
- * scenario file's providers), its files under {@code ROOT/TARGET/WORKLOAD/} and each point's in its folder there
- * (a label {@code TARGET/WORKLOAD/LEVEL}, a scenario file's, is {@code LEVEL} there), the same files as a one-target
- * spec's point; each part is a run in the run history. A spec of one target and one
- * workload is its own one part, its files under its root as {@code perf} writes them.
+ * A spec of several targets or workloads as runs of one target and one workload each, as {@code cli.PerfRun} runs
+ * them ({@code unibench run FILE}, and {@code POST /api/runs} through {@code cli.ScenarioLauncher}: one code for
+ * both): each run of consecutive points of one target × workload is a part, in the spec's order (targets one after
+ * another, as a scenario file's providers), its files under {@code ROOT/TARGET/WORKLOAD/} and each point's in its
+ * folder there (a label {@code TARGET/WORKLOAD/LEVEL}, a scenario file's, is {@code LEVEL} there), the same files as
+ * a one-target spec's point; each part is a run in the run history. A spec of one target and one workload is its
+ * own one part, its files under its root as {@code perf} writes them.
  */
-final class SpecParts {
+public final class SpecParts {
     private SpecParts() {}
 
-    static List<RunSpec> of(RunSpec spec) {
+    /** The spec's parts in the order they run; the spec itself when it has one target and one workload. */
+    public static List<RunSpec> of(RunSpec spec) {
         if (spec.targets().size() == 1 && spec.workloads().size() == 1) return List.of(spec);
         List<RunSpec> parts = new ArrayList<>();
         List<RunSpec.Point> run = new ArrayList<>();
@@ -48,7 +48,7 @@ final class SpecParts {
     }
 
     /** A name as one folder: what is not a letter, digit, {@code .}, {@code _} or {@code -} becomes {@code _}. */
-    static String safe(String name) {
+    public static String safe(String name) {
         return name == null || name.isBlank() ? "_" : name.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 }
