@@ -19,23 +19,9 @@ import java.util.Map;
  * per-request rows: the figures are the report's.
  */
 public final class BenchmarkReport {
-    /** The report's statistic names and ours, in the order of our percentile rows. */
-    static final Map<String, String> STATS = new LinkedHashMap<>();
-    static {
-        STATS.put("min", "min");
-        STATS.put("p0p1", "0.1%");
-        STATS.put("p1", "1%");
-        STATS.put("p5", "5%");
-        STATS.put("p10", "10%");
-        STATS.put("p25", "25%");
-        STATS.put("p50", "50%");
-        STATS.put("p75", "75%");
-        STATS.put("p90", "90%");
-        STATS.put("p95", "95%");
-        STATS.put("p99", "99%");
-        STATS.put("p99p9", "99.9%");
-        STATS.put("max", "max");
-    }
+    /** The report's statistic names (its schema's; our labels: {@link ForeignPoints#percentileLabel}). */
+    static final List<String> STATS = List.of("min", "p0p1", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95",
+            "p99", "p99p9", "max");
 
     /** The report's latency statistics → our percentile column and the factor from the report's unit. */
     record Column(String path, String column, String unit, double factor) {}
@@ -99,22 +85,14 @@ public final class BenchmarkReport {
         figures.put(Summary.AVG_INPUT_TOKENS, f.optNumber(root, agg + "/requests/input_length/mean"));
         figures.put(Summary.AVG_OUTPUT_TOKENS, f.optNumber(root, agg + "/requests/output_length/mean"));
 
-        Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
+        ForeignPoints.Rows rows = new ForeignPoints.Rows();
         for (Column c : COLUMNS) {
             String p = agg + "/" + c.path();
             JsonNode stat = root.at(p);
             if (!stat.isObject()) continue;
             String unit = stat.path("units").asText(c.unit());
             if (!unit.equals(c.unit())) throw f.error(p + "/units", "expected \"" + c.unit() + "\", found \"" + unit + "\"");
-            STATS.forEach((name, label) -> {
-                if (!stat.has(name)) return;
-                double v = f.number(root, p + "/" + name) * c.factor();
-                rows.computeIfAbsent(label, l -> {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put(PercentileRow.PERCENTILES, l);
-                    return m;
-                }).put(c.column(), v);
-            });
+            rows.statistics(f, root, p, c.column(), c.factor());
         }
         JsonNode load = root.at("/scenario/load/standardized");
         Double rate = load.path("rate_qps").isNumber() ? load.path("rate_qps").asDouble() : null;
@@ -131,7 +109,7 @@ public final class BenchmarkReport {
         return new Foreign(ForeignFormat.BR_V0_2, "report " + version + (tool == null ? ""
                 : ", measured by " + tool + " " + load.path("tool_version").asText("")),
                 Map.of(f.path.toString(), f.sha256), root.path("scenario"), lacks,
-                List.of(ForeignPoints.figuresOnly(info, started, figures, new ArrayList<>(rows.values()))), started);
+                List.of(ForeignPoints.figuresOnly(info, started, figures, rows.list())), started);
     }
 
     /**
@@ -166,7 +144,8 @@ public final class BenchmarkReport {
             Map<String, Object> stat = new LinkedHashMap<>();
             stat.put("units", c.unit());
             stat.put("mean", mean.asDouble() / c.factor());
-            STATS.forEach((name, label) -> {
+            STATS.forEach(name -> {
+                String label = ForeignPoints.percentileLabel(name);
                 for (JsonNode row : p.percentiles() == null ? ForeignFile.MAPPER.createArrayNode() : p.percentiles()) {
                     if (row.path(PercentileRow.PERCENTILES).asText().equals(label) && row.path(c.column()).isNumber()) {
                         stat.put(name, row.path(c.column()).asDouble() / c.factor());
