@@ -30,6 +30,9 @@ public final class Uploads {
     /** One uploaded file: the name it was sent under (a browser's folder upload may send a relative path). */
     public record Part(String name, byte[] bytes) {}
 
+    /** The folder uploaded files are laid out in (not a zip's: its own name). */
+    static final String UPLOAD_FOLDER = "upload";
+
     /** The most entries a zip may hold. */
     public static final int MAX_ENTRIES = 1_000;
     /** The most bytes a zip may expand to (all entries together, counted as they are written). */
@@ -44,8 +47,12 @@ public final class Uploads {
     public static List<Foreign> read(List<Part> parts, ForeignFormat forced, long nowMillis) {
         if (parts.isEmpty()) throw new BadInputException("no file uploaded");
         Path dir = null;
+        Path base = null;
         try {
             dir = Files.createTempDirectory("unibench-upload");
+            // the names errors and stored files say are relative to base: a zip's start with its own name; files are
+            // laid out in a folder "upload" (the point label of an evalscope point's files uploaded without a folder)
+            base = dir;
             Path root;
             if (parts.size() == 1 && isZip(parts.getFirst().bytes())) {
                 root = dir.resolve(uploadName(parts.getFirst().name()));
@@ -53,10 +60,12 @@ public final class Uploads {
                 unzip(parts.getFirst(), root);
             } else if (parts.size() == 1) {
                 refuseOtherArchives(parts.getFirst());
-                root = dir.resolve(uploadName(parts.getFirst().name()));
+                base = Files.createDirectory(dir.resolve(UPLOAD_FOLDER));
+                root = base.resolve(uploadName(parts.getFirst().name()));
                 Files.write(root, parts.getFirst().bytes());
             } else {
-                root = dir;
+                base = Files.createDirectory(dir.resolve(UPLOAD_FOLDER));
+                root = base;
                 Set<String> seen = new HashSet<>();
                 for (Part p : parts) {
                     if (isZip(p.bytes())) {
@@ -68,13 +77,13 @@ public final class Uploads {
                         throw new BadInputException(rel + ": two uploaded files have this name (a folder of several "
                                 + "points: upload it as a .zip)");
                     }
-                    Path file = inside(dir, rel, rel);
+                    Path file = inside(base, rel, rel);
                     Files.createDirectories(file.getParent());
                     Files.write(file, p.bytes());
                 }
             }
             List<Foreign> runs = ResultImport.read(List.of(root), forced, nowMillis);
-            String prefix = dir + java.io.File.separator;
+            String prefix = base + java.io.File.separator;
             List<Foreign> renamed = new ArrayList<>();
             for (Foreign f : runs) {
                 Map<String, Object> files = new LinkedHashMap<>();
@@ -85,11 +94,11 @@ public final class Uploads {
             return renamed;
         } catch (BadInputException e) {
             if (dir == null) throw e;
-            throw new BadInputException(e.getMessage().replace(dir + java.io.File.separator, "")
-                    .replace(dir.toString(), "the uploaded files"));
+            throw new BadInputException(e.getMessage().replace(base + java.io.File.separator, "")
+                    .replace(base.toString(), "the uploaded files").replace(dir.toString(), "the uploaded files"));
         } catch (java.nio.file.FileSystemException e) {
             if (!fileAndFolder(e) || dir == null) throw new IllegalStateException("cannot keep the uploaded files: " + e, e);
-            throw new BadInputException(dir.relativize(Path.of(e.getFile())) + ": names both a file and a folder among "
+            throw new BadInputException(base.relativize(Path.of(e.getFile())) + ": names both a file and a folder among "
                     + "the uploaded files");
         } catch (IOException e) {
             throw new IllegalStateException("cannot keep the uploaded files while reading them: " + e.getMessage(), e);

@@ -184,8 +184,12 @@ class WebImportTest extends WebFixtureTest {
         assertThat(fromParts.path("tool").asText()).isEqualTo("evalscope perf");
         assertThat(fromParts.path("requests").asInt()).isEqualTo(60);
         JsonNode a = JSON.readTree(f.get("/api/runs/" + run.path("id").asText()).body()).at("/points/0/summary");
-        JsonNode b = JSON.readTree(f.get("/api/runs/" + fromParts.path("id").asText()).body()).at("/points/0/summary");
-        assertThat(b).isEqualTo(a);
+        JsonNode partsRun = JSON.readTree(f.get("/api/runs/" + fromParts.path("id").asText()).body());
+        assertThat(partsRun.at("/points/0/summary")).isEqualTo(a);
+        // files sent without their folder: the point is "upload", never the service's temporary folder
+        assertThat(partsRun.at("/points/0/label").asText()).as(partsRun.at("/points/0").toString()).isEqualTo("upload");
+        assertThat(partsRun.toString()).doesNotContain("unibench-upload");
+        assertThat(partsRun.at("/environment/source_files").has("benchmark_summary.json")).isTrue();
     }
 
     @Test
