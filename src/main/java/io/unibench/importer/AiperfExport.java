@@ -117,21 +117,6 @@ final class AiperfExport {
             new Metric(List.of("input_sequence_length"), PercentileRow.INPUT_TOKENS, "tokens", 1),
             new Metric(List.of("output_sequence_length"), PercentileRow.OUTPUT_TOKENS, "tokens", 1));
 
-    private static final Map<String, String> STATS = new java.util.LinkedHashMap<>();
-    static {
-        STATS.put("min", "min");
-        STATS.put("p1", "1%");
-        STATS.put("p5", "5%");
-        STATS.put("p10", "10%");
-        STATS.put("p25", "25%");
-        STATS.put("p50", "50%");
-        STATS.put("p75", "75%");
-        STATS.put("p90", "90%");
-        STATS.put("p95", "95%");
-        STATS.put("p99", "99%");
-        STATS.put("max", "max");
-    }
-
     private static Aggregate aggregate(ForeignFile f, JsonNode root) {
         String base = root.path("records").isObject() ? "/records/" : "/";
         Map<String, Object> figures = new java.util.LinkedHashMap<>();
@@ -156,16 +141,11 @@ final class AiperfExport {
         Double osl = stat(f, root, base, List.of("total_osl"), "avg", "tokens", 1);
         figures.put(Summary.TOTAL_INPUT_TOKENS, isl == null ? null : isl.longValue());
         figures.put(Summary.TOTAL_OUTPUT_TOKENS, osl == null ? null : osl.longValue());
-        List<Map<String, Object>> rows = new ArrayList<>();
-        STATS.forEach((stat, label) -> {
-            Map<String, Object> row = new java.util.LinkedHashMap<>();
-            row.put(PercentileRow.PERCENTILES, label);
-            for (Metric m : METRICS) {
-                Double v = stat(f, root, base, m.tags(), stat, m.unit(), m.factor());
-                if (v != null) row.put(m.column(), v);
-            }
-            if (row.size() > 1) rows.add(row);
-        });
+        ForeignPoints.Rows rows = new ForeignPoints.Rows();
+        for (Metric m : METRICS) {
+            String at = metric(f, root, base, m.tags(), m.unit());
+            if (at != null) rows.statistics(f, root, at, m.column(), m.factor());
+        }
         ObjectNode args = root.path("input_config").isObject() ? ((ObjectNode) root.path("input_config")).deepCopy()
                 : ForeignFile.MAPPER.createObjectNode();
         JsonNode names = args.at("/endpoint/model_names");
@@ -173,21 +153,27 @@ final class AiperfExport {
         if (args.at("/endpoint/url").isTextual()) args.put("url", args.at("/endpoint/url").asText());
         JsonNode c = args.at("/loadgen/concurrency");
         JsonNode r = args.at("/loadgen/request_rate");
-        return new Aggregate(figures, rows, args, c.isNumber() ? c.asInt() : null,
+        return new Aggregate(figures, rows.list(), args, c.isNumber() ? c.asInt() : null,
                 r.isNumber() ? r.asDouble() : null, root.path("start_time").asText(null));
     }
 
     /** One statistic of one metric (the first of its tags present) in our unit; null when absent or null. */
     private static Double stat(ForeignFile f, JsonNode root, String base, List<String> tags, String stat, String unit,
                                double factor) {
+        String at = metric(f, root, base, tags, unit);
+        Double v = at == null ? null : f.optNumber(root, at + "/" + stat);
+        return v == null ? null : v * factor;
+    }
+
+    /** The pointer of the first of a metric's tags present; bad input when its unit is not {@code unit}. */
+    private static String metric(ForeignFile f, JsonNode root, String base, List<String> tags, String unit) {
         for (String tag : tags) {
             JsonNode m = root.at(base + tag);
             if (!m.isObject()) continue;
             if (unit != null && m.has("unit") && !m.path("unit").asText().equals(unit)) {
                 throw f.error(base + tag + "/unit", "expected \"" + unit + "\", found " + m.path("unit"));
             }
-            Double v = f.optNumber(root, base + tag + "/" + stat);
-            return v == null ? null : v * factor;
+            return base + tag;
         }
         return null;
     }

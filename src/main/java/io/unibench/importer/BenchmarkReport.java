@@ -19,26 +19,21 @@ import java.util.Map;
  * per-request rows: the figures are the report's.
  */
 public final class BenchmarkReport {
-    /** The report's statistic names and ours, in the order of our percentile rows. */
-    static final Map<String, String> STATS = new LinkedHashMap<>();
-    static {
-        STATS.put("min", "min");
-        STATS.put("p0p1", "0.1%");
-        STATS.put("p1", "1%");
-        STATS.put("p5", "5%");
-        STATS.put("p10", "10%");
-        STATS.put("p25", "25%");
-        STATS.put("p50", "50%");
-        STATS.put("p75", "75%");
-        STATS.put("p90", "90%");
-        STATS.put("p95", "95%");
-        STATS.put("p99", "99%");
-        STATS.put("p99p9", "99.9%");
-        STATS.put("max", "max");
-    }
+    /** The report's statistic names (its schema's; our labels: {@link ForeignPoints#percentileLabel}). */
+    static final List<String> STATS = List.of("min", "p0p1", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95",
+            "p99", "p99p9", "max");
 
-    /** The report's latency statistics → our percentile column and the factor from the report's unit. */
-    record Column(String path, String column, String unit, double factor) {}
+    /**
+     * The report's latency statistics → our percentile column and the factor from the report's unit (the one an
+     * export writes); a time the report gives in milliseconds ({@code ms}, {@code ms/token}) is read too.
+     */
+    record Column(String path, String column, String unit, double factor) {
+        /** The factor from {@code units} to ours; null when the report's schema has no such time unit here. */
+        Double factor(String units) {
+            if (units.equals(unit)) return factor;
+            return unit.startsWith("s") && units.equals("m" + unit) ? factor / 1e3 : null;
+        }
+    }
 
     static final List<Column> COLUMNS = List.of(
             new Column("latency/time_to_first_token", PercentileRow.TTFT, "s", 1e3),
@@ -47,6 +42,12 @@ public final class BenchmarkReport {
             new Column("latency/request_latency", PercentileRow.LATENCY, "s", 1),
             new Column("requests/input_length", PercentileRow.INPUT_TOKENS, "count", 1),
             new Column("requests/output_length", PercentileRow.OUTPUT_TOKENS, "count", 1));
+
+    /** Our percentile column → the summary key of its mean. */
+    private static final Map<String, String> MEANS = Map.of(PercentileRow.TTFT, Summary.AVG_TTFT,
+            PercentileRow.TPOT, Summary.AVG_TPOT, PercentileRow.ITL, Summary.AVG_ITL,
+            PercentileRow.LATENCY, Summary.AVG_LATENCY, PercentileRow.INPUT_TOKENS, Summary.AVG_INPUT_TOKENS,
+            PercentileRow.OUTPUT_TOKENS, Summary.AVG_OUTPUT_TOKENS);
 
     private BenchmarkReport() {}
 
@@ -89,32 +90,23 @@ public final class BenchmarkReport {
         figures.put(Summary.REQ_THROUGHPUT, f.optNumber(root, agg + "/throughput/request_rate/mean"));
         figures.put(Summary.OUTPUT_THROUGHPUT, f.optNumber(root, agg + "/throughput/output_token_rate/mean"));
         figures.put(Summary.TOTAL_THROUGHPUT, f.optNumber(root, agg + "/throughput/total_token_rate/mean"));
-        figures.put(Summary.AVG_LATENCY, f.optNumber(root, agg + "/latency/request_latency/mean"));
-        Double ttft = f.optNumber(root, agg + "/latency/time_to_first_token/mean");
-        Double tpot = f.optNumber(root, agg + "/latency/time_per_output_token/mean");
-        Double itl = f.optNumber(root, agg + "/latency/inter_token_latency/mean");
-        figures.put(Summary.AVG_TTFT, ttft == null ? null : ttft * 1e3);
-        figures.put(Summary.AVG_TPOT, tpot == null ? null : tpot * 1e3);
-        figures.put(Summary.AVG_ITL, itl == null ? null : itl * 1e3);
-        figures.put(Summary.AVG_INPUT_TOKENS, f.optNumber(root, agg + "/requests/input_length/mean"));
-        figures.put(Summary.AVG_OUTPUT_TOKENS, f.optNumber(root, agg + "/requests/output_length/mean"));
-
-        Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
+        // absent unless the report gives them, in the summary's order
+        for (String k : List.of(Summary.AVG_LATENCY, Summary.AVG_TTFT, Summary.AVG_TPOT, Summary.AVG_ITL,
+                Summary.AVG_INPUT_TOKENS, Summary.AVG_OUTPUT_TOKENS)) figures.put(k, null);
+        ForeignPoints.Rows rows = new ForeignPoints.Rows();
         for (Column c : COLUMNS) {
             String p = agg + "/" + c.path();
             JsonNode stat = root.at(p);
             if (!stat.isObject()) continue;
             String unit = stat.path("units").asText(c.unit());
-            if (!unit.equals(c.unit())) throw f.error(p + "/units", "expected \"" + c.unit() + "\", found \"" + unit + "\"");
-            STATS.forEach((name, label) -> {
-                if (!stat.has(name)) return;
-                double v = f.number(root, p + "/" + name) * c.factor();
-                rows.computeIfAbsent(label, l -> {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put(PercentileRow.PERCENTILES, l);
-                    return m;
-                }).put(c.column(), v);
-            });
+            Double factor = c.factor(unit);
+            if (factor == null) {
+                throw f.error(p + "/units", "expected \"" + c.unit() + "\"" + (c.unit().startsWith("s")
+                        ? " or \"m" + c.unit() + "\"" : "") + ", found \"" + unit + "\"");
+            }
+            Double mean = f.optNumber(root, p + "/mean");
+            figures.put(MEANS.get(c.column()), mean == null ? null : mean * factor);
+            rows.statistics(f, root, p, c.column(), factor);
         }
         JsonNode load = root.at("/scenario/load/standardized");
         Double rate = load.path("rate_qps").isNumber() ? load.path("rate_qps").asDouble() : null;
@@ -129,9 +121,9 @@ public final class BenchmarkReport {
         String tool = load.path("tool").asText(null);
         String version = root.path("version").asText();
         return new Foreign(ForeignFormat.BR_V0_2, "report " + version + (tool == null ? ""
-                : ", measured by " + tool + " " + load.path("tool_version").asText("")),
+                : ", measured by " + (tool + " " + load.path("tool_version").asText("")).strip()),
                 Map.of(f.path.toString(), f.sha256), root.path("scenario"), lacks,
-                List.of(ForeignPoints.figuresOnly(info, started, figures, new ArrayList<>(rows.values()))), started);
+                List.of(ForeignPoints.figuresOnly(info, started, figures, rows.list())), started);
     }
 
     /**
@@ -157,16 +149,14 @@ public final class BenchmarkReport {
         requests.put("total", s.path(Summary.TOTAL_REQUESTS).asLong());
         requests.put("failures", s.path(Summary.FAILED_REQUESTS).asLong());
         Map<String, Object> latency = new LinkedHashMap<>();
-        Map<String, String> means = Map.of(PercentileRow.TTFT, Summary.AVG_TTFT, PercentileRow.TPOT, Summary.AVG_TPOT,
-                PercentileRow.ITL, Summary.AVG_ITL, PercentileRow.LATENCY, Summary.AVG_LATENCY,
-                PercentileRow.INPUT_TOKENS, Summary.AVG_INPUT_TOKENS, PercentileRow.OUTPUT_TOKENS, Summary.AVG_OUTPUT_TOKENS);
         for (Column c : COLUMNS) {
-            JsonNode mean = s.path(means.get(c.column()));
+            JsonNode mean = s.path(MEANS.get(c.column()));
             if (!mean.isNumber()) continue;
             Map<String, Object> stat = new LinkedHashMap<>();
             stat.put("units", c.unit());
             stat.put("mean", mean.asDouble() / c.factor());
-            STATS.forEach((name, label) -> {
+            STATS.forEach(name -> {
+                String label = ForeignPoints.percentileLabel(name);
                 for (JsonNode row : p.percentiles() == null ? ForeignFile.MAPPER.createArrayNode() : p.percentiles()) {
                     if (row.path(PercentileRow.PERCENTILES).asText().equals(label) && row.path(c.column()).isNumber()) {
                         stat.put(name, row.path(c.column()).asDouble() / c.factor());

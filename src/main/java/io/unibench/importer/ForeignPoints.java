@@ -133,6 +133,71 @@ final class ForeignPoints {
         return mine.compareTo(src.setScale(scale, RoundingMode.HALF_UP)) == 0;
     }
 
+    /**
+     * A tool's name of a statistic as our percentile row label ({@code min}, {@code 50%}, {@code 99.9%}, {@code max}),
+     * or null when it names no percentile ({@code mean}, {@code avg}, {@code stddev}, {@code units}): the one reading of
+     * every format's names — vLLM's and AIPerf's {@code p1} … {@code p99} and {@code p99.9}, the Benchmark Report's
+     * {@code p0p1} and {@code p99p9}, GuideLLM's {@code p001}, {@code p01}, {@code p05}, {@code p999} (three digits:
+     * two, then the decimal).
+     */
+    static String percentileLabel(String name) {
+        if (name.equals("min") || name.equals("max")) return name;
+        java.util.regex.Matcher m = PERCENTILE_NAME.matcher(name);
+        if (!m.matches()) return null;
+        String whole = m.group(1);
+        String fraction = m.group(2);
+        if (fraction == null && whole.length() == 3) {
+            fraction = whole.substring(2);
+            whole = whole.substring(0, 2);
+        }
+        BigDecimal v = new BigDecimal(fraction == null ? whole : whole + "." + fraction).stripTrailingZeros();
+        return v.compareTo(BigDecimal.valueOf(100)) > 0 ? null : v.toPlainString() + "%";
+    }
+
+    private static final java.util.regex.Pattern PERCENTILE_NAME = java.util.regex.Pattern.compile("p(\\d+)(?:[p.](\\d+))?");
+
+    /** Where a label sorts among the rows: min first, then the percentiles ascending, max last. */
+    private static double rank(String label) {
+        return label.equals("min") ? -1 : label.equals("max") ? 101
+                : Double.parseDouble(label.substring(0, label.length() - 1));
+    }
+
+    /** Percentile rows as a tool's statistics are read (label, column, value), ordered min, … 99.9%, max. */
+    static final class Rows {
+        private final Map<String, Map<String, Object>> rows =
+                new java.util.TreeMap<>(java.util.Comparator.comparingDouble(ForeignPoints::rank));
+
+        void put(String label, String column, Object value) {
+            rows.computeIfAbsent(label, l -> {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put(PercentileRow.PERCENTILES, l);
+                return row;
+            }).put(column, value);
+        }
+
+        boolean has(String label, String column) {
+            return rows.containsKey(label) && rows.get(label).containsKey(column);
+        }
+
+        /**
+         * Each percentile member of the object at {@code pointer} (a tool's statistics of one metric), times
+         * {@code factor}, into {@code column}; members naming no percentile and null values are not read.
+         */
+        void statistics(ForeignFile f, JsonNode root, String pointer, String column, double factor) {
+            JsonNode stats = root.at(pointer);
+            if (!stats.isObject()) return;
+            stats.properties().forEach(e -> {
+                String label = percentileLabel(e.getKey());
+                if (label == null || e.getValue().isNull()) return;
+                put(label, column, f.number(root, pointer + ForeignFile.member(e.getKey())) * factor);
+            });
+        }
+
+        List<Map<String, Object>> list() {
+            return new ArrayList<>(rows.values());
+        }
+    }
+
     /** A JSON object's values as plain Java values, keys in order (decimal numbers kept as written). */
     static Map<String, Object> plain(JsonNode object) {
         Map<String, Object> m = new LinkedHashMap<>();

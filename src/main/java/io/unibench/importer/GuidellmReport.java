@@ -24,22 +24,6 @@ import java.util.Map;
 final class GuidellmReport {
     private GuidellmReport() {}
 
-    /** GuideLLM's percentile names and our row labels. */
-    private static final Map<String, String> STATS = new LinkedHashMap<>();
-    static {
-        STATS.put("p001", "0.1%");
-        STATS.put("p01", "1%");
-        STATS.put("p05", "5%");
-        STATS.put("p10", "10%");
-        STATS.put("p25", "25%");
-        STATS.put("p50", "50%");
-        STATS.put("p75", "75%");
-        STATS.put("p90", "90%");
-        STATS.put("p95", "95%");
-        STATS.put("p99", "99%");
-        STATS.put("p999", "99.9%");
-    }
-
     /** GuideLLM's metric → our percentile column (same units: ms, seconds, tokens). */
     private static final Map<String, String> COLUMNS = new LinkedHashMap<>();
     static {
@@ -133,19 +117,14 @@ final class GuidellmReport {
         figures.put(Summary.TOTAL_INPUT_TOKENS, in == null ? null : in.longValue());
         figures.put(Summary.TOTAL_OUTPUT_TOKENS, out == null ? null : out.longValue());
 
-        List<Map<String, Object>> rows = new ArrayList<>();
-        STATS.forEach((stat, label2) -> {
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put(PercentileRow.PERCENTILES, label2);
-            COLUMNS.forEach((metric, column) -> {
-                String base = m + metric + "/successful";
-                Double v = f.optNumber(root, base + "/percentiles/" + stat);
-                // the 2025 shape names the 50th percentile only as the median
-                if (v == null && stat.equals("p50")) v = f.optNumber(root, base + "/median");
-                if (v != null) row.put(column, v);
-            });
-            if (row.size() > 1) rows.add(row);
+        ForeignPoints.Rows rows = new ForeignPoints.Rows();
+        COLUMNS.forEach((metric, column) -> {
+            String base = m + metric + "/successful";
+            rows.statistics(f, root, base + "/percentiles", column, 1);
+            // the 2025 shape names the 50th percentile only as the median
+            Double median = rows.has("50%", column) ? null : f.optNumber(root, base + "/median");
+            if (median != null) rows.put("50%", column, median);
         });
-        return ForeignPoints.figuresOnly(info, startedMillis, figures, rows);
+        return ForeignPoints.figuresOnly(info, startedMillis, figures, rows.list());
     }
 }

@@ -126,51 +126,6 @@ public final class ResultImport {
         return run;
     }
 
-    /**
-     * One uploaded file (the platform's import): written to a folder of its own under {@code fileName}'s last segment
-     * (its extension tells JSON Lines and YAML), read as a file given on the command line, the folder deleted. Errors
-     * and the stored file names say {@code fileName}, never the folder.
-     */
-    public static List<Foreign> readUpload(String fileName, byte[] bytes, ForeignFormat forced, long nowMillis) {
-        String name = uploadName(fileName);
-        Path dir = null;
-        try {
-            dir = Files.createTempDirectory("unibench-upload");
-            Path file = dir.resolve(name);
-            Files.write(file, bytes);
-            List<Foreign> runs = read(List.of(file), forced, nowMillis);
-            String prefix = dir.toString() + java.io.File.separator;
-            List<Foreign> renamed = new ArrayList<>();
-            for (Foreign f : runs) {
-                Map<String, Object> files = new LinkedHashMap<>();
-                f.files().forEach((k, v) -> files.put(k.startsWith(prefix) ? k.substring(prefix.length()) : k, v));
-                renamed.add(new Foreign(f.format(), f.version(), files, f.args(), f.lacks(), f.points(),
-                        f.startedAtMillis()));
-            }
-            return renamed;
-        } catch (BadInputException e) {
-            String prefix = dir.toString() + java.io.File.separator;
-            throw new BadInputException(e.getMessage().replace(prefix, ""));
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot keep the uploaded file while reading it: " + e.getMessage(), e);
-        } finally {
-            if (dir != null) {
-                try (Stream<Path> s = Files.walk(dir)) {
-                    s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                } catch (IOException ignored) {
-                    // a temporary folder left behind holds a copy of what was uploaded, nothing else
-                }
-            }
-        }
-    }
-
-    /** An upload's name as a plain file name: its last segment, other characters than letters, digits, . _ - as _. */
-    static String uploadName(String fileName) {
-        String n = fileName == null ? "" : fileName.replace('\\', '/');
-        n = n.substring(n.lastIndexOf('/') + 1).replaceAll("[^A-Za-z0-9._-]", "_");
-        return n.isEmpty() || n.startsWith(".") ? "upload" + n : n;
-    }
-
     /** The run as it is stored: the source's arguments (secrets masked) as configuration, the source in the environment. */
     public static ImportedRun toStored(Foreign f, List<String> tags, String name) {
         JsonNode args = f.args() == null ? null : masked(f.args().deepCopy());

@@ -85,29 +85,22 @@ final class VllmBenchServe {
                 List.of(point), nowMillis);
     }
 
-    /** vLLM's percentiles ({@code p50_ttft_ms}, … as {@code --metric-percentiles} chose) as our rows. */
+    /** vLLM's percentiles ({@code p50_ttft_ms}, {@code p99.9_itl_ms}, … as {@code --metric-percentiles} chose) as our rows. */
     private static List<Map<String, Object>> percentiles(ForeignFile f, JsonNode root) {
-        Map<String, String> columns = new LinkedHashMap<>();
-        columns.put("ttft", PercentileRow.TTFT);
-        columns.put("tpot", PercentileRow.TPOT);
-        columns.put("itl", PercentileRow.ITL);
-        columns.put("e2el", PercentileRow.LATENCY);
-        Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
+        Map<String, String> columns = Map.of("ttft", PercentileRow.TTFT, "tpot", PercentileRow.TPOT,
+                "itl", PercentileRow.ITL, "e2el", PercentileRow.LATENCY);
+        ForeignPoints.Rows rows = new ForeignPoints.Rows();
         root.properties().forEach(e -> {
             String k = e.getKey();
-            if (!k.startsWith("p") || !k.endsWith("_ms")) return;
-            String[] parts = k.substring(1, k.length() - 3).split("_", 2);
-            if (parts.length != 2 || !columns.containsKey(parts[1]) || !parts[0].matches("\\d+(\\.\\d+)?")) return;
-            String label = parts[0] + "%";
+            int cut = k.indexOf('_');
+            if (cut < 0 || !k.endsWith("_ms")) return;
+            String label = ForeignPoints.percentileLabel(k.substring(0, cut));
+            String metric = k.substring(cut + 1, k.length() - 3);
+            if (label == null || !columns.containsKey(metric)) return;
             double v = f.number(root, "/" + k);
-            Map<String, Object> row = rows.computeIfAbsent(label, l -> {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put(PercentileRow.PERCENTILES, l);
-                return m;
-            });
-            row.put(columns.get(parts[1]), parts[1].equals("e2el") ? v / 1e3 : v);
+            rows.put(label, columns.get(metric), metric.equals("e2el") ? v / 1e3 : v);
         });
-        return new ArrayList<>(rows.values());
+        return rows.list();
     }
 
     private static List<RequestRecord> records(ForeignFile f, JsonNode root, long nowMillis) {

@@ -9,6 +9,7 @@ import io.unibench.BadInputException;
 import io.unibench.importer.Foreign;
 import io.unibench.importer.ForeignFormat;
 import io.unibench.importer.ResultImport;
+import io.unibench.importer.Uploads;
 import io.unibench.store.ImportedRun;
 import io.unibench.store.Owner;
 import io.unibench.store.RunStore;
@@ -22,8 +23,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The platform's side of {@code runs import} and {@code runs export --format br-v0.2}: a result file uploaded (the
- * API's raw body, the runs page's form) is read as the command reads it — recognised by content, a bad file one
+ * The platform's side of {@code runs import} and {@code runs export --format br-v0.2}: a result file, the files of
+ * one folder or a zip of a folder uploaded (the API's raw or multipart body, the runs page's form; {@link Uploads})
+ * is read as the command reads it — recognised by content, a bad file one
  * located line (400) and nothing stored — and a run downloads as a Benchmark Report v0.2. Writes pass the same
  * same-origin rule and token as every write ({@link RequestGuard}, {@link Auth}: the server's before-handler).
  */
@@ -42,16 +44,23 @@ final class RunImports {
 
     List<Route> routes() {
         return List.of(
-                Route.api("post", "/api/runs/import", "Imports one result file of another tool (the body: the file "
-                        + "as it is; what `unibench runs import FILE` reads, one file): vLLM bench serve JSON, AIPerf "
+                Route.api("post", "/api/runs/import", "Imports another tool's results (what `unibench runs import "
+                        + "PATH` reads): the body is one file as it is — vLLM bench serve JSON, AIPerf "
                         + "profile_export.jsonl or profile_export_aiperf.json, a GuideLLM report, a Benchmark Report "
-                        + "v0.2; at most " + (MAX_UPLOAD_BYTES >> 20) + " MiB. Answers {runs: [{id, tool, version, "
-                        + "points, requests, not_measured}]}; a bad file 400 with its located line, nothing stored.",
+                        + "v0.2, or a zip of a folder (an evalscope perf output folder) — or multipart/form-data with "
+                        + "several `file` parts, the files of one folder (an evalscope perf point folder's "
+                        + "benchmark_summary.json, benchmark_percentile.json, benchmark_args.json, benchmark_data.db); "
+                        + "at most " + (MAX_UPLOAD_BYTES >> 20) + " MiB in all, a zip expanding to at most "
+                        + (Uploads.MAX_EXPANDED_BYTES >> 20) + " MiB in " + Uploads.MAX_ENTRIES + " entries. Answers "
+                        + "{runs: [{id, tool, version, points, requests, not_measured}]}; a bad file 400 with its "
+                        + "located line, nothing stored.",
                         "application/json", this::importApi,
-                        required("file", "the file's name (its extension tells .jsonl and .yaml)"),
+                        param("file", "the body's file name (its extension tells .jsonl and .yaml); required unless "
+                                + "the body is multipart"),
                         param("format", "read as this format (" + formats() + "); default: recognised by content"),
                         param("tag", "a tag for the imported run (repeatable)"), param("name", "the run's name"))
-                        .with(201, List.of("application/octet-stream", "application/json")),
+                        .with(201, List.of("application/octet-stream", "application/zip", "application/json",
+                                "multipart/form-data")),
                 Route.page("post", "/runs/import", this::importForm),
                 Route.api("get", "/api/runs/{id}/export", "The run's last point as llm-d's Benchmark Report v0.2 "
                         + "(what `unibench runs export RUN --format br-v0.2` writes), as a download.",
@@ -63,50 +72,70 @@ final class RunImports {
     }
 
     private void importApi(Context ctx) throws Exception {
-        String file = ctx.queryParam("file");
-        if (file == null || file.isBlank()) throw ApiError.badRequest("file: missing, the uploaded file's name");
-        byte[] bytes;
-        try (InputStream in = ctx.bodyInputStream()) {
-            bytes = bounded(in, file);
+        List<Uploads.Part> parts;
+        if (ctx.isMultipartFormData()) {
+            parts = parts(ctx);
+        } else {
+            String file = ctx.queryParam("file");
+            if (file == null || file.isBlank()) throw ApiError.badRequest("file: missing, the uploaded file's name");
+            try (InputStream in = ctx.bodyInputStream()) {
+                parts = List.of(new Uploads.Part(file, bounded(in, file, 0)));
+            }
         }
-        List<Map<String, Object>> stored = store(file, bytes, ctx.queryParam("format"), ctx.queryParams("tag"),
+        List<Map<String, Object>> stored = store(parts, ctx.queryParam("format"), ctx.queryParams("tag"),
                 ctx.queryParam("name"));
         ctx.status(201);
         WebServer.json(ctx, Map.of("runs", stored));
     }
 
-    /** The runs page's form (multipart: file, format, tag): to the imported run's page, or the located line. */
+    /**
+     * The runs page's form (multipart: its files — chosen files or a chosen folder — format, tag): to the imported
+     * run's page, or the located line.
+     */
     private void importForm(Context ctx) throws Exception {
-        UploadedFile upload = ctx.uploadedFile("file");
-        if (upload == null || upload.filename().isBlank()) throw ApiError.badRequest("file: choose a result file to import");
-        byte[] bytes;
-        try (InputStream in = upload.content()) {
-            bytes = bounded(in, upload.filename());
-        }
+        List<Uploads.Part> parts = parts(ctx);
         String tag = ctx.formParam("tag");
         String name = ctx.formParam("name");
-        List<Map<String, Object>> stored = store(upload.filename(), bytes, ctx.formParam("format"),
+        List<Map<String, Object>> stored = store(parts, ctx.formParam("format"),
                 tag == null || tag.isBlank() ? List.of() : List.of(tag.strip()),
                 name == null || name.isBlank() ? null : name.strip());
         ctx.redirect("/runs/" + stored.getFirst().get("id"), io.javalin.http.HttpStatus.SEE_OTHER);
     }
 
-    /** The upload's bytes; 413 past {@link #MAX_UPLOAD_BYTES} (read no further). */
-    private static byte[] bounded(InputStream in, String file) throws IOException {
-        byte[] bytes = in.readNBytes((int) MAX_UPLOAD_BYTES + 1);
-        if (bytes.length > MAX_UPLOAD_BYTES) {
-            throw new ApiError(413, shown(file) + ": larger than " + (MAX_UPLOAD_BYTES >> 20)
-                    + " MiB, the most the platform takes; import it with unibench runs import on the machine");
+    /** A multipart upload's {@code file} parts (a form's empty file input sends one without a name: skipped). */
+    private static List<Uploads.Part> parts(Context ctx) throws IOException {
+        List<Uploads.Part> parts = new ArrayList<>();
+        long total = 0;
+        for (UploadedFile upload : ctx.uploadedFiles("file")) {
+            if (upload.filename() == null || upload.filename().isBlank()) continue;
+            byte[] bytes;
+            try (InputStream in = upload.content()) {
+                bytes = bounded(in, upload.filename(), total);
+            }
+            total += bytes.length;
+            parts.add(new Uploads.Part(upload.filename(), bytes));
+        }
+        if (parts.isEmpty()) throw ApiError.badRequest("file: choose a result file, several files or a folder to import");
+        return parts;
+    }
+
+    /** An upload's bytes; 413 when they and the {@code before} bytes already taken pass {@link #MAX_UPLOAD_BYTES}. */
+    private static byte[] bounded(InputStream in, String file, long before) throws IOException {
+        byte[] bytes = in.readNBytes((int) (MAX_UPLOAD_BYTES - before) + 1);
+        if (before + bytes.length > MAX_UPLOAD_BYTES) {
+            throw new ApiError(413, (before > 0 ? "the uploaded files" : shown(file)) + ": larger than "
+                    + (MAX_UPLOAD_BYTES >> 20) + " MiB, the most the platform takes; import it with unibench runs "
+                    + "import on the machine");
         }
         if (bytes.length == 0) throw ApiError.badRequest(shown(file) + ": empty file");
         return bytes;
     }
 
-    /** Reads every run of the file first, then stores each (one transaction each): a bad file stores nothing. */
-    private List<Map<String, Object>> store(String file, byte[] bytes, String format, List<String> tags, String name)
+    /** Reads every run of the upload first, then stores each (one transaction each): a bad file stores nothing. */
+    private List<Map<String, Object>> store(List<Uploads.Part> parts, String format, List<String> tags, String name)
             throws Exception {
         ForeignFormat forced = format == null || format.isBlank() ? null : ForeignFormat.of(format);
-        List<Foreign> runs = ResultImport.readUpload(file, bytes, forced, System.currentTimeMillis());
+        List<Foreign> runs = Uploads.read(parts, forced, System.currentTimeMillis());
         List<ImportedRun> toStore = new ArrayList<>();
         for (Foreign f : runs) toStore.add(ResultImport.toStored(f, tags, name));
         List<Map<String, Object>> out = new ArrayList<>();

@@ -219,6 +219,32 @@ class RunsImportTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
+    void aBenchmarkReportInMillisecondsFromLlmdsConverterImports(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            // llm-d-benchmark's golden report of a vLLM benchmark: its times in ms and ms/token, as the schema allows
+            Path file = SAMPLES.resolve("br-v0.2/vllm_benchmark.v0_2.yaml");
+            JsonNode run = show(db, importedId(CliHarness.main("runs", "import", file.toString(), "--db", db)));
+            assertThat(run.path("environment").path("source_version").asText())
+                    .isEqualTo("report 0.2, measured by vllm-benchmark");
+            JsonNode point = run.path("points").get(0);
+            assertThat(point.path("label").asText()).isEqualTo("rate_8.0_number_200");
+            JsonNode s = point.path("summary");
+            assertThat(s.path("Total Requests").asLong()).isEqualTo(200);
+            assertThat(s.path("Failed Requests").asLong()).isEqualTo(2);
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isEqualTo(53.8569);
+            assertThat(s.path("Avg TPOT (ms)").asDouble()).isEqualTo(13.4707);
+            assertThat(s.path("Avg Latency (s)").asDouble()).isCloseTo(13.8344001, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(s.path("Test Duration (s)").isNull()).isTrue();
+            List<java.util.Map<String, Object>> rows = percentiles(file, 0);
+            assertThat(rows.getFirst().get("Percentiles")).isEqualTo("0.1%");
+            assertThat(rows.toString()).contains("Percentiles=99%, TTFT (ms)=114.7431, TPOT (ms)=15.8575, ITL (ms)=17.4396, "
+                    + "Latency (s)=16.2781657");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
     void aiperfsOwnExampleRunImportsItsRecordsWithItsAggregateAsOneRun(String kind) throws Exception {
         try (TestStores.Backend b = backend(kind)) {
             String db = b.location().jdbcUrl();

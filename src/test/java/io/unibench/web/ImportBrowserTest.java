@@ -22,7 +22,7 @@ class ImportBrowserTest extends BrowserTestBase {
     @Test
     void aResultFileImportsFromTheRunsPageAndComparesWithItsFingerprintShown() throws Exception {
         Page page = open("/");
-        page.setInputFiles("#import-form input[type=file]", VLLM);
+        page.setInputFiles("#import-form input[type=file][multiple]", VLLM);
         page.fill("#import-form input[name=tag]", "from-vllm");
         page.click("#import-form button[type=submit]");
         page.waitForURL("**/runs/*");
@@ -50,12 +50,33 @@ class ImportBrowserTest extends BrowserTestBase {
     }
 
     @Test
+    void anEvalscopePerfFolderImportsFromTheRunsPageChosenAsAFolderOrAsItsFiles() throws Exception {
+        Path point = SAMPLES.resolve("evalscope-perf/qwen-plus/parallel_4_number_60");
+        Page page = open("/");
+        page.setInputFiles("#import-folder", point);
+        page.fill("#import-form input[name=tag]", "from-evalscope");
+        shot(page, "import-folder-chosen.png");
+        page.click("#import-form button[type=submit]");
+        page.waitForURL("**/runs/*");
+        assertThat(page.content()).contains("evalscope perf", "from-evalscope", "parallel_4_number_60");
+        shot(page, "import-evalscope-folder.png");
+
+        page = open("/");
+        page.setInputFiles("#import-form input[type=file][multiple]", new Path[] {
+                point.resolve("benchmark_summary.json"), point.resolve("benchmark_percentile.json"),
+                point.resolve("benchmark_args.json"), point.resolve("benchmark_data.db")});
+        page.click("#import-form button[type=submit]");
+        page.waitForURL("**/runs/*");
+        assertThat(page.content()).contains("evalscope perf");
+    }
+
+    @Test
     void aBadFileFromTheFormIsItsLocatedLineAndNothingIsStored() throws Exception {
         long before = f.store.count();
         Path bad = dir.resolve("broken.json");
         Files.writeString(bad, Files.readString(VLLM).replaceFirst("\"completed\": \\d+", "\"completed\": \"all\""));
         Page page = open("/");
-        page.setInputFiles("#import-form input[type=file]", bad);
+        page.setInputFiles("#import-form input[type=file][multiple]", bad);
         page.click("#import-form button[type=submit]");
         page.waitForLoadState();
         assertThat(page.content()).contains("broken.json: /completed: expected a number, found string \"all\"");

@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -99,6 +100,159 @@ class WebImportTest extends WebFixtureTest {
         assertThat(large.statusCode()).isEqualTo(413);
         assertThat(JSON.readTree(large.body()).path("error").asText())
                 .startsWith("big.json: larger than 16 MiB, the most the platform takes");
+        assertThat(f.store.count()).isEqualTo(before);
+    }
+
+    private static final Path EVALSCOPE = SAMPLES.resolve("evalscope-perf/qwen-plus");
+
+    /** The folder zipped as {@code zip -r} does: its own name first, each file below it. */
+    private static byte[] zipOf(Path folder) throws Exception {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(out);
+             java.util.stream.Stream<Path> files = Files.walk(folder)) {
+            for (Path p : files.sorted().toList()) {
+                String name = folder.getParent().relativize(p).toString().replace('\\', '/');
+                if (Files.isDirectory(p)) {
+                    zip.putNextEntry(new java.util.zip.ZipEntry(name + "/"));
+                } else {
+                    zip.putNextEntry(new java.util.zip.ZipEntry(name));
+                    zip.write(Files.readAllBytes(p));
+                }
+                zip.closeEntry();
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** A zip of the entries given (name → bytes), in order. */
+    private static byte[] zip(Map<String, byte[]> entries) throws Exception {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(out)) {
+            for (Map.Entry<String, byte[]> e : entries.entrySet()) {
+                zip.putNextEntry(new java.util.zip.ZipEntry(e.getKey()));
+                zip.write(e.getValue());
+                zip.closeEntry();
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** A multipart/form-data POST of several {@code file} parts (name → bytes), as a browser's form sends it. */
+    private static HttpResponse<String> uploadParts(Map<String, byte[]> files) throws Exception {
+        String boundary = "unibench-test-boundary";
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        for (Map.Entry<String, byte[]> e : files.entrySet()) {
+            body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + e.getKey()
+                    + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes());
+            body.write(e.getValue());
+            body.write("\r\n".getBytes());
+        }
+        body.write(("--" + boundary + "--\r\n").getBytes());
+        return f.send(HttpRequest.newBuilder(URI.create(f.base() + "/api/runs/import"))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())));
+    }
+
+    private static String error(HttpResponse<String> r) throws Exception {
+        return JSON.readTree(r.body()).path("error").asText();
+    }
+
+    @Test
+    void anEvalscopePerfFolderUploadsAsAZipOrAsItsFiles() throws Exception {
+        HttpResponse<String> r = upload("qwen-plus.zip", zipOf(EVALSCOPE), Map.of("Origin", f.base()));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        JsonNode run = JSON.readTree(r.body()).path("runs").get(0);
+        assertThat(JSON.readTree(r.body()).path("runs").size()).isEqualTo(1);
+        assertThat(run.path("tool").asText()).isEqualTo("evalscope perf");
+        assertThat(run.path("points").asInt()).isEqualTo(1);
+        assertThat(run.path("requests").asInt()).isEqualTo(60);
+        JsonNode detail = JSON.readTree(f.get("/api/runs/" + run.path("id").asText()).body());
+        assertThat(detail.at("/environment/source_files").has(
+                "qwen-plus.zip/qwen-plus/parallel_4_number_60/benchmark_data.db")).as(detail.toString()).isTrue();
+        assertThat(detail.toString()).doesNotContain("unibench-upload");
+
+        // the point folder's files, several parts of one multipart upload (what the form's folder choice sends)
+        Path point = EVALSCOPE.resolve("parallel_4_number_60");
+        Map<String, byte[]> files = new java.util.LinkedHashMap<>();
+        for (String n : List.of("benchmark_summary.json", "benchmark_percentile.json", "benchmark_args.json",
+                "benchmark_data.db")) {
+            files.put(n, Files.readAllBytes(point.resolve(n)));
+        }
+        HttpResponse<String> parts = uploadParts(files);
+        assertThat(parts.statusCode()).as(parts.body()).isEqualTo(201);
+        JsonNode fromParts = JSON.readTree(parts.body()).path("runs").get(0);
+        assertThat(fromParts.path("tool").asText()).isEqualTo("evalscope perf");
+        assertThat(fromParts.path("requests").asInt()).isEqualTo(60);
+        JsonNode a = JSON.readTree(f.get("/api/runs/" + run.path("id").asText()).body()).at("/points/0/summary");
+        JsonNode partsRun = JSON.readTree(f.get("/api/runs/" + fromParts.path("id").asText()).body());
+        assertThat(partsRun.at("/points/0/summary")).isEqualTo(a);
+        // files sent without their folder: the point is "upload", never the service's temporary folder
+        assertThat(partsRun.at("/points/0/label").asText()).as(partsRun.at("/points/0").toString()).isEqualTo("upload");
+        assertThat(partsRun.toString()).doesNotContain("unibench-upload");
+        assertThat(partsRun.at("/environment/source_files").has("benchmark_summary.json")).isTrue();
+    }
+
+    @Test
+    void aZipLeadingOutOfItsFolderTooLargeExpandedOrNotAZipStoresNothing() throws Exception {
+        long before = f.store.count();
+        byte[] summary = Files.readAllBytes(EVALSCOPE.resolve("parallel_4_number_60/benchmark_summary.json"));
+        HttpResponse<String> out = upload("evil.zip", zip(Map.of("../evil/benchmark_summary.json", summary)), Map.of());
+        assertThat(out.statusCode()).isEqualTo(400);
+        assertThat(error(out)).isEqualTo("evil.zip: ../evil/benchmark_summary.json: a path leading out of its folder (..)");
+        HttpResponse<String> absolute = upload("abs.zip", zip(Map.of("/tmp/benchmark_summary.json", summary)), Map.of());
+        assertThat(error(absolute)).isEqualTo("abs.zip: /tmp/benchmark_summary.json: an absolute path; an upload's "
+                + "names are relative to its folder");
+
+        // a zip bomb: a few hundred KiB that would expand past the bound; refused as it expands
+        java.io.ByteArrayOutputStream bomb = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(bomb)) {
+            zip.setLevel(9);
+            zip.putNextEntry(new java.util.zip.ZipEntry("p/benchmark_data.db"));
+            byte[] zeros = new byte[1 << 20];
+            for (long n = 0; n <= io.unibench.importer.Uploads.MAX_EXPANDED_BYTES; n += zeros.length) zip.write(zeros);
+            zip.closeEntry();
+        }
+        assertThat(bomb.size()).isLessThan(1 << 20);
+        HttpResponse<String> big = upload("bomb.zip", bomb.toByteArray(), Map.of());
+        assertThat(big.statusCode()).isEqualTo(400);
+        assertThat(error(big)).isEqualTo("bomb.zip: expands to more than 128 MiB, the most the platform expands; "
+                + "import it with unibench runs import on the machine");
+
+        Map<String, byte[]> many = new java.util.LinkedHashMap<>();
+        for (int i = 0; i <= io.unibench.importer.Uploads.MAX_ENTRIES; i++) many.put("f" + i + ".json", new byte[0]);
+        assertThat(error(upload("many.zip", zip(many), Map.of())))
+                .startsWith("many.zip: more than 1000 entries, the most the platform expands");
+
+        java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream g = new java.util.zip.GZIPOutputStream(gz)) {
+            g.write(summary);
+        }
+        assertThat(error(upload("qwen-plus.tar.gz", gz.toByteArray(), Map.of())))
+                .isEqualTo("qwen-plus.tar.gz: a gzip archive (tar.gz), which the platform does not expand; upload the "
+                        + "folder as a .zip, or its files");
+        assertThat(error(upload("notes.zip", "not a zip".getBytes(), Map.of())))
+                .isEqualTo("notes.zip: not a zip archive (no zip header)");
+
+        // a bad file inside the zip: its located line, the archive's path in it
+        String broken = new String(summary).replaceFirst("\"Concurrency\": \\d+", "\"Concurrency\": \"four\"");
+        assertThat(broken).isNotEqualTo(new String(summary));
+        HttpResponse<String> bad = upload("run.zip", zip(Map.of("p/benchmark_summary.json", broken.getBytes())), Map.of());
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(error(bad)).isEqualTo("run.zip/p/benchmark_summary.json: /Concurrency: expected a number, found "
+                + "string \"four\"");
+
+        // several parts of one name: a folder of several points, which only a zip keeps apart
+        Map<String, byte[]> twice = new java.util.LinkedHashMap<>();
+        twice.put("a/benchmark_summary.json", summary);
+        twice.put("a/./benchmark_summary.json", summary);
+        HttpResponse<String> dup = uploadParts(twice);
+        assertThat(dup.statusCode()).isEqualTo(400);
+        assertThat(error(dup)).startsWith("a/benchmark_summary.json: two uploaded files have this name");
+        Map<String, byte[]> outside = new java.util.LinkedHashMap<>();
+        outside.put("p/benchmark_args.json", "{}".getBytes());
+        outside.put("../benchmark_summary.json", summary);
+        HttpResponse<String> outParts = uploadParts(outside);
+        assertThat(error(outParts)).isEqualTo("../benchmark_summary.json: a path leading out of its folder (..)");
         assertThat(f.store.count()).isEqualTo(before);
     }
 
