@@ -72,8 +72,12 @@ public final class TiktokenTokenizer implements Tokenizer {
 
     @Override public int vocabSize() { return vocabSize; }
 
-    /** cl100k, o200k and the GPT-2 pattern (p50k, r50k) all end a letter run at a space and start " letters". */
-    @Override public boolean splitsBeforeSpaceLetter() { return true; }
+    /**
+     * cl100k, o200k and the GPT-2 pattern (p50k, r50k) all make " " + capitals + small letters one piece when a space
+     * or the end follows, and end a piece at a letter followed by a space; jtokkit, like tiktoken, encodes a piece
+     * that is a vocabulary entry as that one token.
+     */
+    @Override public boolean encodesSpaceWordsAsDrawn() { return true; }
 
     @Override public String toString() { return "TiktokenTokenizer[" + name + "]"; }
 
