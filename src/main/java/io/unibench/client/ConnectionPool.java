@@ -39,11 +39,9 @@ import java.util.function.LongSupplier;
  * it. So the next request is not written to a connection the server is closing and then sent again.
  *
  * <p>When the endpoint's address needs no lookup, the pool keeps one <em>spare</em>: a socket made and registered
- * with an event loop but not connected, made on a loop when a reply that came on a new connection has ended (before its
- * request's future completes, so at concurrency 1 it is ready before the caller sends the next request; never between
- * a request's write and its reply, when it would take CPU from a server on the same host). The next new connection
- * connects it, so a request's start → connect is the hand-over to the event loop alone, not also the channel's
- * construction and registration (~0.1–0.15 ms under the launcher's C1).
+ * with an event loop but not connected, made on a loop after a request that opened a connection was written (while the
+ * server works). The next new connection connects it, so a request's start → connect is the hand-over to the event
+ * loop alone, not also the channel's construction and registration (~0.1–0.15 ms under the launcher's C1).
  */
 final class ConnectionPool {
 
@@ -102,8 +100,6 @@ final class ConnectionPool {
     /** A registered, unconnected channel for the next new connection; null when none. */
     private Channel spare;
     private boolean makingSpare;
-    /** The loop the spare is being made on, while {@link #makingSpare}. */
-    private EventLoop spareLoop;
     private long sparesUsed;
 
     ConnectionPool(Bootstrap bootstrap, int maxConnections) {
@@ -263,7 +259,7 @@ final class ConnectionPool {
 
     /**
      * Makes the spare channel if there is none, in a task of {@code loop} (never inside its batch of socket events:
-     * see {@link #connect}). Called on an event loop when a reply that came on a new connection has ended.
+     * see {@link #connect}). Called on an event loop after a request that opened a connection was written.
      */
     void prepareSpare(EventLoop loop) {
         if (resolvedRemote == null) {
@@ -275,7 +271,6 @@ final class ConnectionPool {
                 return;
             }
             makingSpare = true;
-            spareLoop = loop;
         } finally {
             lock.unlock();
         }
@@ -310,7 +305,6 @@ final class ConnectionPool {
         lock.lock();
         try {
             makingSpare = false;
-            spareLoop = null;
             if (made != null && !closed && spare == null) {
                 spare = made;
                 keep = true;
@@ -320,26 +314,6 @@ final class ConnectionPool {
         }
         if (made != null && !keep) {
             made.close();
-        }
-    }
-
-    /** A spare made or being made (for tests). */
-    boolean hasSpare() {
-        lock.lock();
-        try {
-            return spare != null || makingSpare;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** The loop a spare is being made on right now, or null. */
-    private EventLoop spareInTheMaking() {
-        lock.lock();
-        try {
-            return makingSpare ? spareLoop : null;
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -466,17 +440,6 @@ final class ConnectionPool {
                     waiter.onConnectFailed(new IllegalStateException("client closed"));
                 }
                 return;
-            }
-        }
-        EventLoop making = spareInTheMaking();
-        if (making != null) {
-            // the spare is a task queued on that loop (made when the last reply ended): connect after it, on the spare
-            // (a connect from outside a loop is handed to the channel's loop anyway)
-            try {
-                making.execute(() -> openConnection(waiter));
-                return;
-            } catch (RejectedExecutionException shuttingDown) {
-                // made nowhere: connect as usual
             }
         }
         openConnection(waiter);

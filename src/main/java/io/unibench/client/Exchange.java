@@ -297,6 +297,10 @@ final class Exchange implements ConnectionPool.Waiter {
             }
             if (f.isSuccess()) {
                 writtenNanos = System.nanoTime();
+                if (freshConnection != null) {
+                    // the server opens connections: have a socket ready for the next one while it works on this
+                    client.pool().prepareSpare(ch.eventLoop());
+                }
             } else {
                 fail(ErrorMapping.classify(f.cause()), ErrorMapping.message(f.cause()), System.nanoTime());
             }
@@ -517,12 +521,6 @@ final class Exchange implements ConnectionPool.Waiter {
             return;
         }
         ClientResult result = result(endNanos, null, null);
-        if (freshConnection != null) {
-            // the server opens connections: have a socket ready for the next one. Made now, when the reply has
-            // ended, not right after the write: then it was a task on this loop while the server worked on the
-            // request and the client waited for its first token (on a host the server shares, CPU taken from it)
-            client.pool().prepareSpare(channelUnsafe().eventLoop());
-        }
         releaseChannel(reuseChannel);
         complete(result);
     }
