@@ -15,13 +15,17 @@
 # env: JARS ("LABEL=PATH[=JVM,FLAGS] ...", default after=target/unibench.jar; the flags comma-separated), SCRAPE_OFF (1: also each jar with
 #      --server-metrics off, labelled LABEL-no-scrape; 0: none; or the labels to do it for, e.g. "after"),
 #      LOCK (/tmp/unibench-cpu.lock, held for one round at a time; empty: none, e.g. when the caller holds it for
-#      the whole run: flock /tmp/unibench-cpu.lock env LOCK= bench/accuracy/llama-ttft-c1.sh), LLAMA (~/llama.cpp/build/bin/llama-server), MODEL (~/tiny.gguf), PORT (18190)
+#      the whole run: flock /tmp/unibench-cpu.lock env LOCK= bench/accuracy/llama-ttft-c1.sh), LLAMA (~/llama.cpp/build/bin/llama-server), MODEL (~/tiny.gguf), PORT (18190),
+#      THREADS (the server's -t, 2), SERVER_CPUS / CLIENT_CPUS (taskset CPU lists for the server / every client run,
+#      e.g. THREADS=1 SERVER_CPUS=1 CLIENT_CPUS=0: the server alone on one core, the clients on the other)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 . "$here/scripts/find-java.sh"
 unibench_find_jdk >/dev/null
 pairs="${1:-18}" n="${2:-30}" port="${PORT:-18190}" lock="${LOCK-/tmp/unibench-cpu.lock}"
 jars="${JARS:-after=$here/target/unibench.jar}" scrape_off="${SCRAPE_OFF:-1}"
+threads="${THREADS:-2}" server_cpus="${SERVER_CPUS:-}" client_cpus="${CLIENT_CPUS:-}"
+pin=(); [ -n "$client_cpus" ] && pin=(taskset -c "$client_cpus")
 jit="-XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.25"
 prompt="Write a short story about a lighthouse keeper who finds a message in a bottle."
 out="$(mktemp -d /tmp/unibench-llama-ttft.XXXXXX)"
@@ -29,8 +33,8 @@ server_pid=""
 stop() { if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi; server_pid=""; }
 trap stop EXIT
 start() {
-  "${LLAMA:-$HOME/llama.cpp/build/bin/llama-server}" -m "${MODEL:-$HOME/tiny.gguf}" --host 127.0.0.1 --port "$port" \
-    -t 2 -c 16384 -np 4 --metrics --alias tiny -n 512 --no-webui >>"$out/server.log" 2>&1 &
+  ${server_cpus:+taskset -c "$server_cpus"} "${LLAMA:-$HOME/llama.cpp/build/bin/llama-server}" -m "${MODEL:-$HOME/tiny.gguf}" --host 127.0.0.1 --port "$port" \
+    -t "$threads" -c 16384 -np 4 --metrics --alias tiny -n 512 --no-webui >>"$out/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 300); do # polling a server's start: nothing to wait on but its health answer
     curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return 0
@@ -66,7 +70,7 @@ ours() { # CLIENT: one run into $out/CLIENT (lines: ttft−prompt_ms start→wri
   [[ "$c" == *-no-scrape ]] && flags=(--server-metrics off)
   rm -rf "$out/o"
   # shellcheck disable=SC2086
-  "$JAVA_HOME/bin/java" $jit ${aot_of[$c]} ${opts_of[$c]} -jar "${jar_of[$c]}" perf --no-db \
+  "${pin[@]}" "$JAVA_HOME/bin/java" $jit ${aot_of[$c]} ${opts_of[$c]} -jar "${jar_of[$c]}" perf --no-db \
     --url "http://127.0.0.1:$port/v1/chat/completions" --model tiny --prompt "$prompt" --max-tokens 8 --parallel 1 \
     --number "$n" --outputs-dir "$out/o" --no-timestamp --name r "${flags[@]}" >>"$out/$c.log" 2>&1
   python3 - "$out/o/r/parallel_1_number_$n/requests.jsonl" >>"$out/$c" <<'PY'
@@ -79,7 +83,7 @@ for line in open(sys.argv[1]):
 PY
 }
 theirs() {
-  python3 "$here/bench/accuracy/min_client.py" 127.0.0.1 "$port" "$((n + 1))" "$prompt" 8 \
+  "${pin[@]}" python3 "$here/bench/accuracy/min_client.py" 127.0.0.1 "$port" "$((n + 1))" "$prompt" 8 \
     | tail -n +2 | awk '{printf "%.3f %.3f 0\n", $1 - $2, $3}' >>"$out/python"
 }
 k=${#clients[@]}
@@ -97,17 +101,20 @@ done
 python3 - "$out" "${clients[@]}" <<'PY'
 import math, sys
 out, clients = sys.argv[1], sys.argv[2:]
-def p50(v):  # nearest rank
-    v = sorted(v); return v[max(1, math.ceil(0.5 * len(v))) - 1]
+def q(v, p):  # nearest rank
+    v = sorted(v); return v[max(1, math.ceil(p * len(v))) - 1]
+def p50(v):
+    return q(v, 0.5)
 rows = {}
 for c in clients:
     rows[c] = [tuple(map(float, l.split())) for l in open(f"{out}/{c}") if l.strip()]
 floor = p50([r[0] for r in rows["python"]])
-print("| client | requests | TTFT − prompt_ms p50, ms | − min_client's | start → request written p50, ms | sent again (stale) |")
-print("| --- | --- | --- | --- | --- | --- |")
+print("| client | requests | TTFT − prompt_ms p50, ms | − min_client's | p10 / p25 / p75 / p90, ms | start → request written p50, ms | sent again (stale) |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
 for c in clients:
     r = rows[c]; t = p50([x[0] for x in r])
     stale = "—" if c == "python" else str(int(sum(x[2] for x in r)))
-    print(f"| {c} | {len(r)} | {t:.3f} | {t - floor:+.3f} | {p50([x[1] for x in r]):.3f} | {stale} |")
+    qs = " / ".join(f"{q([x[0] for x in r], p):.2f}" for p in (0.1, 0.25, 0.75, 0.9))
+    print(f"| {c} | {len(r)} | {t:.3f} | {t - floor:+.3f} | {qs} | {p50([x[1] for x in r]):.3f} | {stale} |")
 PY
 echo "(files in $out; load $(cut -d' ' -f1-3 /proc/loadavg))"
