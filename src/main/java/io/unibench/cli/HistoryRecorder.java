@@ -157,6 +157,21 @@ final class HistoryRecorder implements SessionRunner.Recorder {
         return runIds.get(target);
     }
 
+    /**
+     * A report of the whole run that could not be written after the targets ended ({@code failure}): every run this
+     * recorder stored ends {@code failed} with its message, but the service's queued run, whose end is the service's
+     * (it gets the failure from the launcher). Once; before anything reads the stored runs (the HTML report).
+     */
+    void reportFailed(RuntimeException failure) {
+        if (reportFailed) return;
+        reportFailed = true;
+        java.util.Set<String> ids = new java.util.TreeSet<>(runIds.values());
+        if (queuedRunId != null) ids.remove(queuedRunId);
+        history.markFailed(ids, failure.getMessage());
+    }
+
+    private boolean reportFailed;
+
     /** Ends what is still open (a run that failed before its target finished) and the unused fail-fast store. */
     void close(boolean interrupted) {
         for (Integer t : List.copyOf(recorders.keySet())) targetFinished(t, interrupted);

@@ -191,6 +191,7 @@ public final class RunCommand implements Callable<Integer> {
         Path scratch = null; // --no-db --report html: the stored runs the report draws, deleted after it
         ScenarioRunner.Ran ran = null;
         HistoryRecorder[] recorded = new HistoryRecorder[1]; // closed by the session: the HTML report reads its runs
+        boolean failed = true; // a failure ended the run: the session's, or a report file's (the shard's row says so)
         try {
             if (html && history.noDb) scratch = Files.createTempDirectory("unibench-report");
             RunHistory runHistory = scratch == null ? RunHistory.open(history, environment, err)
@@ -210,11 +211,18 @@ public final class RunCommand implements Callable<Integer> {
             String summary = ScenarioReport.render(results);
             out.println(summary);
             out.print(server.table()); // the servers' own metrics per level, when they had any
-            RuntimeException failure = Main.firstFailure(ran.session().failure(), () -> OutputFailedException
+            // the report files are written once every provider's run has ended: one that cannot be written ends
+            // every provider's stored run as failed, before the HTML report draws them
+            RuntimeException reportFailure = Main.firstFailure(null, () -> OutputFailedException
                     .writeWhole(root.resolve("scenario_summary.txt"), summary.getBytes(StandardCharsets.UTF_8)));
+            if (reportFailure != null) recorded[0].reportFailed(reportFailure);
             String page = html ? htmlReport(runHistory, recorded[0], bench, results) : null;
             List<Path> written = new ArrayList<>();
-            failure = Main.firstFailure(failure, () -> written.addAll(ReportFiles.write(root, results, report, page)));
+            reportFailure = Main.firstFailure(reportFailure,
+                    () -> written.addAll(ReportFiles.write(root, results, report, page)));
+            if (reportFailure != null) recorded[0].reportFailed(reportFailure);
+            RuntimeException failure = ran.session().failure() != null ? ran.session().failure() : reportFailure;
+            failed = failure != null;
             for (Path f : written) out.println("Report: " + f.toAbsolutePath());
             out.println("Results: " + root.toAbsolutePath());
             lastFailure = failure;
@@ -235,7 +243,7 @@ public final class RunCommand implements Callable<Integer> {
                 }
             }
             if (recorded[0] != null) shards.finish(recorded[0].runId(), ran == null ? List.of() : ran.session().checks(),
-                    session != null && session.stopped(), ran == null || ran.session().failure() != null, err);
+                    session != null && session.stopped(), failed, err);
             if (scratch != null) deleteScratch(scratch);
         }
     }

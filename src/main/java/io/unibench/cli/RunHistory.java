@@ -100,6 +100,21 @@ final class RunHistory {
         }
     }
 
+    /**
+     * Marks the stored runs {@code runIds} as {@code failed} with {@code reason}, whatever they said: a report file of
+     * the whole run ({@code scenario_summary.txt}, {@code --report}) that could not be written once their targets
+     * had ended. A store that fails here is said on err (the files and the exit code say the rest).
+     */
+    void markFailed(java.util.Collection<String> runIds, String reason) {
+        if (location == null || runIds.isEmpty()) return;
+        try (io.unibench.store.RunStore store = io.unibench.store.RunStore.open(location)) {
+            for (String id : runIds) store.setStatus(id, io.unibench.store.RunRow.FAILED, reason);
+        } catch (SQLException | RuntimeException e) {
+            err.println("Warning: run history: runs " + String.join(", ", runIds) + " not marked failed ("
+                    + StoreLocation.mask(String.valueOf(e.getMessage())) + ")");
+        }
+    }
+
     /** Closes the fail-fast recorder when no run was started on it (a run stopped before its first point). */
     void closeUnused() {
         RunRecorder unused = takeOpened();

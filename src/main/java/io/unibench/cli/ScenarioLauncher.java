@@ -75,18 +75,23 @@ public final class ScenarioLauncher implements RunLauncher {
             launch.events().publish(new io.unibench.engine.live.PhaseStarted(
                     io.unibench.engine.live.PhaseStarted.STARTING_SIMULATOR, String.join(", ", sims)));
         }
+        HistoryRecorder[] recorded = new HistoryRecorder[1];
         ScenarioRunner.Ran ran = ScenarioSession.run(bench, root, new RunSpec.History(true, null, queued.tags()), env,
                 new ScenarioSession.Wiring(
-                        spec -> HistoryRecorder.queued(history, launch.runId(), queued.tags(), document, bench, spec),
+                        spec -> recorded[0] = HistoryRecorder.queued(history, launch.runId(), queued.tags(), document,
+                                bench, spec),
                         new ServerMetricsHook(new ServerMetricsOption(), log),
                         e -> {
                             if (!(e instanceof RunFinished)) launch.events().publish(e);
                         },
                         session -> launch.cancel().onCancel(session::stop)), log);
         SessionRunner.Result r = ran.session();
-        RuntimeException failure = Main.firstFailure(r.failure(), () -> io.unibench.OutputFailedException.writeWhole(
+        RuntimeException unwritten = Main.firstFailure(null, () -> io.unibench.OutputFailedException.writeWhole(
                 root.resolve("scenario_summary.txt"),
                 ScenarioReport.render(ran.results()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        // the other providers' linked runs end failed too (the queued run's end is the queue's, from what is returned)
+        if (unwritten != null) recorded[0].reportFailed(unwritten);
+        RuntimeException failure = r.failure() != null ? r.failure() : unwritten;
         return failure != null ? new RunFinished(io.unibench.engine.live.RunStatus.FAILED, failure.getMessage())
                 : new RunFinished(r.status(), r.stopped() ? "stopped" : null);
     }

@@ -37,6 +37,11 @@ public final class WorkloadPrompts {
     private final boolean cacheBust;
     private final Integer conversationHistory;
     private final Tokenizer tokenizer;
+    /**
+     * The one synthesizer of the workload's text (weighted classes, synthesized conversations): it reads the
+     * tokenizer's vocabulary once, on first use, not once per conversation.
+     */
+    private final PromptSynthesizer synth;
     private final long seed;
     /** Base prompts (chat with a dataset or prompt) or one per class (mixed). */
     private final List<Prompt> base;
@@ -53,6 +58,7 @@ public final class WorkloadPrompts {
         this.cacheBust = c != null && c.cacheBust();
         this.conversationHistory = c == null ? null : c.conversationHistory();
         this.tokenizer = tokenizer;
+        this.synth = tokenizer == null ? null : new PromptSynthesizer(tokenizer); // the vocabulary is read when used
         this.seed = seed;
         List<RunSpec.PromptClass> classes = c == null ? List.of() : c.classes();
         if (workload.multiTurn()) {
@@ -69,7 +75,6 @@ public final class WorkloadPrompts {
         } else {
                 base = new ArrayList<>();
                 cumulativeWeights = new double[classes.size()];
-                PromptSynthesizer synth = new PromptSynthesizer(tokenizer);
                 double sum = 0;
                 for (int i = 0; i < classes.size(); i++) {
                     RunSpec.PromptClass pc = classes.get(i);
@@ -168,11 +173,10 @@ public final class WorkloadPrompts {
     private Conversation synthesized(int level, int i) {
         int turns = conversationHistory + 1;
         List<Turn> out = new ArrayList<>(turns);
-        PromptSynthesizer synth = workload.prompt() == null ? new PromptSynthesizer(tokenizer) : null;
         SplittableRandom rng = new SplittableRandom(mix(seed, level, i));
         for (int t = 0; t < turns; t++) {
             String text;
-            if (synth == null) {
+            if (workload.prompt() != null) {
                 text = workload.prompt() + " (" + (t + 1) + "/" + turns + ")";
             } else {
                 int len = workload.minPromptLength()

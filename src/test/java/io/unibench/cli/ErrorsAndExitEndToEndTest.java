@@ -347,6 +347,59 @@ class ErrorsAndExitEndToEndTest {
     }
 
     /**
+     * {@code run --config} as {@code perf}: a {@code scenario_summary.txt} that cannot be written (its temporary file
+     * is a link to /dev/full) ends the run as failed in the run history too — every provider's stored run, the first
+     * provider's (ended when the second started) included — with the one line and exit 5, and what was measured kept.
+     * Before: exit 5 and the line, but both stored runs said {@code finished} (the summary was written after the
+     * session had recorded their ends).
+     */
+    @Test
+    void aScenarioSummaryThatCannotBeWrittenEndsEveryProvidersStoredRunAsFailed() throws Exception {
+        assertScenarioReportFailureEndsStoredRunsFailed("scenario_summary.txt");
+    }
+
+    /** The same for a {@code --report} file ({@code scenario_report.csv}), written after the summary. */
+    @Test
+    void aScenarioReportFileThatCannotBeWrittenEndsEveryProvidersStoredRunAsFailed() throws Exception {
+        assertScenarioReportFailureEndsStoredRunsFailed("scenario_report.csv");
+    }
+
+    private void assertScenarioReportFailureEndsStoredRunsFailed(String unwritable) throws Exception {
+        Path db = out.resolve("history.db");
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1))) {
+            Path file = out.resolve("two.yaml");
+            Files.writeString(file, """
+                    name: two
+                    providers:
+                      - {name: p, base_url: "%1$s", model: m}
+                      - {name: q, base_url: "%1$s", model: m}
+                    generation: {temperature: 0, max_tokens: 4}
+                    concurrency: {levels: [1], requests_per_level: 2}
+                    scenarios:
+                      - {name: qa, type: chat, stream: true, prompt: "hello"}
+                    """.formatted(sim.baseUrl() + "/v1"));
+            Path root = Files.createDirectories(out.resolve("runs/two"));
+            Files.createSymbolicLink(root.resolve(unwritable + ".tmp"), Path.of("/dev/full"));
+            CliHarness.Run run = CliHarness.run("--config", file.toString(), "--outputs-dir",
+                    out.resolve("runs").toString(), "--no-timestamp", "--db", db.toString(), "--report", "csv",
+                    "--no-client-warmup");
+            assertThat(run.exit()).as(run.err()).isEqualTo(Main.EXIT_OUTPUT_FAILED);
+            assertThat(run.err().lines().filter(l -> l.startsWith("unibench: "))).singleElement().asString()
+                    .startsWith("unibench: cannot write " + root.resolve(unwritable) + ": No space left on device");
+            assertThat(run.err()).doesNotContain("\tat ", "Exception");
+            assertThat(root.resolve(unwritable)).doesNotExist();
+            assertThat(root.resolve("q/qa/parallel_1/requests.jsonl")).exists(); // what was measured is kept
+        }
+        try (io.unibench.store.RunStore store = io.unibench.store.RunStore.open(
+                io.unibench.store.StoreLocation.resolve(db.toString(), Map.of()))) {
+            assertThat(store.list(io.unibench.store.RunFilter.all(10))).hasSize(2).allSatisfy(r -> {
+                assertThat(r.status()).isEqualTo(io.unibench.store.RunRow.FAILED);
+                assertThat(r.statusReason()).startsWith("cannot write ");
+            });
+        }
+    }
+
+    /**
      * A scenario's {@code sla_auto_tune} whose {@code sla_summary.json} cannot be written ends as perf's search does:
      * the report of the levels it measured, one line naming the file, exit 5 (before: the one line and no report).
      */

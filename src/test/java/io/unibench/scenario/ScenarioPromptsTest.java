@@ -81,6 +81,39 @@ class ScenarioPromptsTest {
         assertThat(texts).allMatch(t -> t.startsWith("[nonce ") && t.contains("Help me"));
     }
 
+    /**
+     * Synthesized conversations ({@code conversation_history} without a prompt) share the workload's one synthesizer:
+     * the tokenizer's vocabulary is read once, not once per conversation (before: 8 reads for 8 conversations).
+     */
+    @Test
+    void synthesizedConversationsReadTheVocabularyOnce() {
+        BenchConfig c = config("""
+                  - {name: s, type: multi_turn, conversation_history: 1, min_prompt_length: 4, max_prompt_length: 8}
+                """);
+        RunSpec spec = ScenarioSpec.of(c, Map.of("p", "http://127.0.0.1:9/v1/chat/completions"),
+                java.nio.file.Path.of("out"), new RunSpec.History(false, null, List.of()));
+        io.unibench.tokenizer.Tokenizer real = Tokenizers.defaultTokenizer();
+        java.util.concurrent.atomic.AtomicInteger vocabularyReads = new java.util.concurrent.atomic.AtomicInteger();
+        io.unibench.tokenizer.Tokenizer counting = new io.unibench.tokenizer.Tokenizer() {
+            @Override public String name() { return real.name(); }
+            @Override public int[] encode(String text) { return real.encode(text); }
+            @Override public String decode(int[] ids) { return real.decode(ids); }
+            @Override public int count(String text) { return real.count(text); }
+            @Override public boolean encodesSpaceWordsAsDrawn() { return real.encodesSpaceWordsAsDrawn(); }
+            @Override public int vocabSize() {
+                vocabularyReads.incrementAndGet();
+                return real.vocabSize();
+            }
+        };
+        WorkloadPrompts prompts = new WorkloadPrompts(spec.workloads().getFirst(), counting, 1, 1);
+        List<Conversation> conversations = prompts.conversationsForLevel(0, 8);
+        for (int i = 0; i < 8; i++) {
+            assertThat(conversations.get(i).turns()).hasSize(2)
+                    .allSatisfy(t -> assertThat(counting.count(t.firstUserText())).isBetween(4, 8));
+        }
+        assertThat(vocabularyReads).hasValue(1);
+    }
+
     @Test
     void mixedClassesFollowTheirWeights() {
         BenchConfig c = config("""
