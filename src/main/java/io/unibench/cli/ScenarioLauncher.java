@@ -88,7 +88,7 @@ public final class ScenarioLauncher implements RunLauncher {
         SessionRunner.Result r = ran.session();
         RuntimeException unwritten = Main.firstFailure(null, () -> io.unibench.OutputFailedException.writeWhole(
                 root.resolve("scenario_summary.txt"),
-                ScenarioReport.render(ran.results()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                ScenarioReport.render(ScenarioNames.results(bench, ran)).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         // the other providers' linked runs end failed too (the queued run's end is the queue's, from what is returned)
         if (unwritten != null) recorded[0].reportFailed(unwritten);
         RuntimeException failure = r.failure() != null ? r.failure() : unwritten;

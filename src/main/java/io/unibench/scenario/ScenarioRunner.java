@@ -7,14 +7,14 @@ import io.unibench.engine.spec.RunSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A scenario file's run, as a spec: the session runner runs {@link ScenarioSpec#of}'s spec with the engine's
  * {@link SeriesPoints} (what each point sends and checks, its gate, files and progress line, all from the spec), or
- * the file's {@code sla_auto_tune} search ({@link ScenarioSla}) through the same points; this class only names what
- * ran in the file's terms: the series of each provider × scenario with its knee ({@link ScenarioResults}).
+ * the file's {@code sla_auto_tune} search ({@link ScenarioSla}) through the same points. What ran is the engine's
+ * series of each target × workload; the front end names them in the file's terms (provider, scenario, knee) for the
+ * reports.
  *
  * <p>Output layout: {@code ROOT/PROVIDER/SCENARIO/parallel_C/} with evalscope's files and {@code requests.jsonl}.
  */
@@ -38,7 +38,7 @@ public final class ScenarioRunner {
         this.progress = progress;
     }
 
-    /** Runs the file's points through {@code session}; the results hold what ran (all of it unless stopped). */
+    /** Runs the file's points through {@code session}; the series hold what ran (all of it unless stopped). */
     public Ran run(SessionRunner session) throws IOException, InterruptedException {
         SeriesPoints points = new SeriesPoints(spec, stop, progress);
         SessionRunner.Result result;
@@ -47,8 +47,7 @@ public final class ScenarioRunner {
         } finally {
             points.series(); // a failed run's last series is closed too
         }
-        boolean stopped = result.stopped() || result.failure() != null;
-        return new Ran(results(config, points.series(), stopped), result);
+        return new Ran(points.series(), result);
     }
 
     /** sla_auto_tune: the search chooses every level, in one session. */
@@ -62,19 +61,18 @@ public final class ScenarioRunner {
         }
     }
 
-    /** The engine's series in the file's terms: provider, scenario, levels, and the knee of the closed-loop levels. */
-    static ScenarioResults results(BenchConfig config, List<SeriesPoints.Series> ran, boolean stopped) {
-        List<ScenarioResults.Series> series = new ArrayList<>();
-        for (SeriesPoints.Series s : ran) {
-            List<ScenarioResults.Level> levels = s.levels().stream().map(l -> new ScenarioResults.Level(l.concurrency(),
-                    l.result(), l.tokens(), l.starts(), l.name())).toList();
-            series.add(new ScenarioResults.Series(config.providers().get(s.target()), config.scenarios().get(s.workload()),
-                    levels, s.overall(), s.tokens(),
-                    KneeFinder.find(levels.stream().filter(ScenarioResults.Level::closedLoop).toList(), config.knee())));
+    /**
+     * What {@link #run} gives: the engine's series (each target × workload's levels, overall figures and token counts)
+     * and the session's result (status, failure, self-checks).
+     */
+    public record Ran(List<SeriesPoints.Series> series, SessionRunner.Result session) {
+        public Ran {
+            series = List.copyOf(series);
         }
-        return new ScenarioResults(config, series, stopped);
-    }
 
-    /** What {@link #run} gives: the scenario's results and the session's (status, failure, self-checks). */
-    public record Ran(ScenarioResults results, SessionRunner.Result session) {}
+        /** Not all of it ran: stopped, or ended by a failure. */
+        public boolean stopped() {
+            return session.stopped() || session.failure() != null;
+        }
+    }
 }

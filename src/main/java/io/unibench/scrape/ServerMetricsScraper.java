@@ -1,5 +1,7 @@
 package io.unibench.scrape;
 
+import io.unibench.Secrets;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -74,11 +76,12 @@ public final class ServerMetricsScraper implements AutoCloseable {
             Thread.currentThread().interrupt();
             return null;
         }
-        if (samples.isEmpty()) unavailable = "no server metrics at " + url + " (" + problem + ")";
+        // the URL may carry a token (--server-metrics URL): the line is shown by check's report and run's log
+        if (samples.isEmpty()) unavailable = Secrets.redact("no server metrics at " + url + " (" + problem + ")");
         return null;
     }
 
-    /** Why the endpoint is not used, in one line; null while it is. */
+    /** Why the endpoint is not used, in one line, its URL's secrets masked; null while it is. */
     public synchronized String unavailable() { return unavailable; }
 
     /** Scrapes now and then once every {@link #INTERVAL} until {@link #stop()}; returns this scraper. */

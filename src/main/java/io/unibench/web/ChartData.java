@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.unibench.metrics.LevelName;
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.Summary;
-import io.unibench.scenario.KneeFinder;
+import io.unibench.report.scenario.KneeFinder;
 import io.unibench.store.RunStore;
 import io.unibench.store.StoredPoint;
 import io.unibench.store.StoredRun;

@@ -5,8 +5,7 @@ import gg.jte.TemplateEngine;
 import gg.jte.output.StringOutput;
 import io.unibench.report.scenario.Comparison;
 import io.unibench.report.scenario.ScenarioReport;
-import io.unibench.scenario.BenchConfig;
-import io.unibench.scenario.ScenarioResults;
+import io.unibench.report.scenario.ScenarioResults;
 import io.unibench.store.RunStore;
 import io.unibench.store.StoredRun;
 
@@ -46,26 +45,26 @@ public final class ReportPage {
      * order (a provider that stored nothing is left out).
      */
     public static String scenario(RunStore store, List<StoredRun> runs, ScenarioResults results) throws SQLException {
-        BenchConfig c = results.config();
+        ScenarioResults.Config c = results.config();
         List<Map.Entry<String, String>> facts = new ArrayList<>(List.of(Map.entry("Config", c.file()),
-                Map.entry("Levels", String.join("; ", io.unibench.scenario.LoadsText.lines(c))),
+                Map.entry("Levels", String.join("; ", c.load())),
                 Map.entry("Rate limit", ScenarioReport.num(c.rateLimitPerSec(), 2)
                         + (c.rateLimitRampOnly() ? " starts/s on each level's ramp only" : " starts/s")),
                 Map.entry("Connection pool", Integer.toString(c.connectionPool()))));
         if (results.stopped()) facts.add(Map.entry("Interrupted", "yes: the report is partial"));
         List<ScenarioPart> scenarios = new ArrayList<>();
-        for (BenchConfig.Scenario sc : c.scenarios()) {
-            List<ScenarioResults.Series> series = results.forScenario(sc.name());
+        for (String sc : c.scenarios()) {
+            List<ScenarioResults.Series> series = results.forScenario(sc);
             // open-loop, trace and SLA levels are not compared (each provider's report has them), as in the terminal's
             if (series.stream().noneMatch(x -> x.levels().stream().anyMatch(ScenarioResults.Level::closedLoop))) continue;
-            Comparison.Table t = Comparison.of(sc.name(), series);
+            Comparison.Table t = Comparison.of(sc, series);
             List<Table> tables = new ArrayList<>();
-            tables.add(comparison("Provider comparison: " + sc.name() + " (levels " + t.levels() + " run by every "
+            tables.add(comparison("Provider comparison: " + sc + " (levels " + t.levels() + " run by every "
                     + "provider; * = best at the most of them, figures = means over them, each level weighing the same)", t));
             for (int i = 0; i < t.perLevel().size(); i++) {
                 tables.add(comparison("At concurrency " + t.levels().get(i) + " (* best per column)", t.perLevel().get(i)));
             }
-            scenarios.add(new ScenarioPart(sc.name(), tables, Comparison.estimatedCostNote(series)));
+            scenarios.add(new ScenarioPart(sc, tables, Comparison.estimatedCostNote(series)));
         }
         List<ProviderRun> providers = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {

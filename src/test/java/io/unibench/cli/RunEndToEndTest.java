@@ -2,9 +2,9 @@ package io.unibench.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.unibench.scenario.BenchConfig;
 import io.unibench.report.scenario.Comparison;
-import io.unibench.scenario.ScenarioResults;
+import io.unibench.report.scenario.ScenarioResults;
+import io.unibench.scenario.BenchConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,7 +85,7 @@ class RunEndToEndTest {
         // cost recomputed independently from every requests.jsonl line
         for (int i = 0; i < 2; i++) {
             ScenarioResults.Series s = r.series().get(i);
-            BenchConfig.Price price = s.provider().price();
+            BenchConfig.Price price = (BenchConfig.Price) s.provider().price();
             long uncached = 0;
             long cached = 0;
             long output = 0;

@@ -56,6 +56,20 @@ class ServerMetricsScraperTest {
     }
 
     @Test
+    void theLineSayingWhyNamesTheUrlWithItsSecretsMasked() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        try (ServerMetricsScraper closed = new ServerMetricsScraper(URI.create("http://scraper:pass-word-1@127.0.0.1:"
+                + port + "/metrics?token=metrics-token-123456"), System::currentTimeMillis)) {
+            closed.scrapeOnce();
+            assertThat(closed.unavailable()).startsWith("no server metrics at http://***@127.0.0.1:" + port + "/metrics?token=")
+                    .doesNotContain("metrics-token-123456").doesNotContain("pass-word-1");
+        }
+    }
+
+    @Test
     void theDefaultUrlIsTheBaseUrlsMetricsWithoutUserInfo() {
         assertThat(ServerMetricsScraper.defaultUrl(URI.create("https://u:p@h:8443/v1/chat/completions")))
                 .isEqualTo(URI.create("https://h:8443/metrics"));

@@ -2,8 +2,7 @@ package io.unibench.report.scenario;
 
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunResult;
-import io.unibench.scenario.BenchConfig;
-import io.unibench.scenario.ScenarioResults;
+import io.unibench.metrics.TokenPrice;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -114,7 +113,7 @@ public final class Comparison {
             }
             double out = r.summary().throughput().outputThroughput();
             tok[i] = out >= 0 ? out : Double.NaN;
-            BenchConfig.Price price = series.get(i).provider().price();
+            TokenPrice price = series.get(i).provider().price();
             per1k[i] = l.tokens().per1000Requests(price);
             perM[i] = l.tokens().perMillionOutput(price);
         }

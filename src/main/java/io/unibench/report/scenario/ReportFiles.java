@@ -7,8 +7,6 @@ import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.PhaseSummary;
 import io.unibench.metrics.RunResult;
 import io.unibench.metrics.Summary;
-import io.unibench.scenario.BenchConfig;
-import io.unibench.scenario.ScenarioResults;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -75,11 +73,11 @@ public final class ReportFiles {
 
     static Map<String, Object> json(ScenarioResults results) {
         Map<String, Object> root = new LinkedHashMap<>();
-        BenchConfig c = results.config();
+        ScenarioResults.Config c = results.config();
         root.put("name", c.name());
         root.put("config_file", c.file());
-        root.put("levels", c.concurrency().levels());
-        root.put("load", io.unibench.scenario.LoadsText.lines(c)); // what the levels ran: rates, a search, traces
+        root.put("levels", c.levels());
+        root.put("load", c.load()); // what the levels ran: rates, a search, traces
         root.put("rate_limit_per_sec", c.rateLimitPerSec());
         root.put("rate_limit_ramp_only", c.rateLimitRampOnly());
         root.put("connection_pool", c.connectionPool());
@@ -90,7 +88,7 @@ public final class ReportFiles {
             m.put("provider", s.provider().name());
             m.put("model", s.provider().model());
             m.put("scenario", s.scenario().name());
-            m.put("type", s.scenario().type().name().toLowerCase(Locale.ROOT));
+            m.put("type", s.scenario().type());
             m.put("knee", s.knee() == null ? null : Map.of("concurrency", s.knee().concurrency(), "reason", s.knee().reason()));
             List<Object> levels = new ArrayList<>();
             for (ScenarioResults.Level l : s.levels()) {
@@ -114,7 +112,7 @@ public final class ReportFiles {
             m.put("cost_per_1000_requests", finite(s.tokens().per1000Requests(s.provider().price())));
             m.put("cost_per_million_output_tokens", finite(s.tokens().perMillionOutput(s.provider().price())));
             m.put("cost_estimated", s.tokens().estimated()); // some token counts were the client's (no usage)
-            BenchConfig.Price price = s.provider().price();
+            io.unibench.metrics.TokenPrice price = s.provider().price();
             m.put("cost_including_failures", finite(s.tokens().costIncludingFailures(price)));
             m.put("cost_per_successful_request", finite(s.tokens().perSuccessfulRequest(price)));
             m.put("cost_per_completed_conversation", finite(s.tokens().perCompletedConversation(price,
@@ -123,12 +121,12 @@ public final class ReportFiles {
         }
         root.put("series", series);
         List<Object> comparisons = new ArrayList<>();
-        for (BenchConfig.Scenario sc : c.scenarios()) {
-            List<ScenarioResults.Series> ss = results.forScenario(sc.name());
+        for (String sc : c.scenarios()) {
+            List<ScenarioResults.Series> ss = results.forScenario(sc);
             if (ss.isEmpty()) continue;
-            Comparison.Table t = Comparison.of(sc.name(), ss);
+            Comparison.Table t = Comparison.of(sc, ss);
             Map<String, Object> cmp = new LinkedHashMap<>();
-            cmp.put("scenario", sc.name());
+            cmp.put("scenario", sc);
             cmp.put("levels", t.levels());
             cmp.put("rows", comparisonRows(t));
             List<Object> perLevel = new ArrayList<>();

@@ -6,9 +6,8 @@ import io.unibench.metrics.RunResult;
 import io.unibench.metrics.Summary;
 import io.unibench.report.PhasesTable;
 import io.unibench.report.TextTable;
-import io.unibench.scenario.BenchConfig;
 import io.unibench.metrics.CostMeter;
-import io.unibench.scenario.ScenarioResults;
+import io.unibench.metrics.TokenPrice;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -26,25 +25,24 @@ public final class ScenarioReport {
 
     public static String render(ScenarioResults results) {
         StringBuilder sb = new StringBuilder();
-        BenchConfig c = results.config();
+        ScenarioResults.Config c = results.config();
         sb.append("Scenario Run Report: ").append(c.name()).append(" (").append(c.file()).append(")\n");
-        BenchConfig.Loads loads = c.loads();
         // open-loop levels have no ramp of workers: without rate_limit nothing paces their starts but the schedule
-        String limit = c.rateLimitRampOnly() && loads.requestRate() != null ? "no rate limit (open loop: the schedule)"
-                : c.rateLimitRampOnly() && loads.sla() != null ? "no rate limit (SLA probes start as perf's do)"
+        String limit = c.rateLimitRampOnly() && c.requestRates() != null ? "no rate limit (open loop: the schedule)"
+                : c.rateLimitRampOnly() && c.slaVariable() != null ? "no rate limit (SLA probes start as perf's do)"
                 : "rate limit " + num(c.rateLimitPerSec(), 2) + " starts/s" + (c.rateLimitRampOnly()
                         ? " on each level's ramp (the starts that open its new connections; no rate_limit set: "
                         + "steady state not limited)" : " (every start)");
         sb.append(String.format(Locale.ROOT, "Levels %s, %s, connection pool %d%s%n%n",
-                loads.sla() != null ? "chosen by sla_auto_tune (" + loads.sla().variable() + ")"
-                        : loads.requestRate() != null ? "of request_rate " + loads.requestRate().levels() + " req/s"
-                        : c.concurrency().levels(), limit, c.connectionPool(),
-                c.concurrency().holdSeconds() != null ? ", each level held " + num(c.concurrency().holdSeconds(), 2) + " s"
+                c.slaVariable() != null ? "chosen by sla_auto_tune (" + c.slaVariable() + ")"
+                        : c.requestRates() != null ? "of request_rate " + c.requestRates() + " req/s"
+                        : c.levels(), limit, c.connectionPool(),
+                c.holdSeconds() != null ? ", each level held " + num(c.holdSeconds(), 2) + " s"
                         : ""));
         verdicts(sb, results);
         for (ScenarioResults.Series s : results.series()) {
             sb.append(s.provider().name()).append(" × ").append(s.scenario().name()).append(" (")
-                    .append(s.scenario().type().name().toLowerCase(Locale.ROOT))
+                    .append(s.scenario().type())
                     .append(s.scenario().stream() ? ", stream" : ", no stream")
                     .append(s.scenario().cacheBust() ? ", cache-bust" : "").append(")\n");
             sb.append(levels(s).render());
@@ -57,7 +55,7 @@ public final class ScenarioReport {
             costPerTask(sb, s);
             sb.append('\n');
         }
-        for (String scenario : results.config().scenarios().stream().map(BenchConfig.Scenario::name).toList()) {
+        for (String scenario : c.scenarios()) {
             List<ScenarioResults.Series> series = results.forScenario(scenario);
             // open-loop, trace and SLA levels are not compared here (each series' table has them)
             if (series.stream().noneMatch(x -> x.levels().stream().anyMatch(ScenarioResults.Level::closedLoop))) continue;
@@ -93,7 +91,7 @@ public final class ScenarioReport {
 
     /** "Cost per completed task": every request's cost (failures included) per success and per finished conversation. */
     private static void costPerTask(StringBuilder sb, ScenarioResults.Series s) {
-        BenchConfig.Price price = s.provider().price();
+        TokenPrice price = s.provider().price();
         if (price == null) return;
         CostMeter.Totals t = s.tokens();
         Long conversations = s.overall().summary().multiTurn().completedTraces();
@@ -155,7 +153,7 @@ public final class ScenarioReport {
     }
 
     /** One line per level whose steady-state starts waited on the rate limiter: its throughput is not the provider's. */
-    private static void limited(StringBuilder sb, ScenarioResults.Series s, BenchConfig c) {
+    private static void limited(StringBuilder sb, ScenarioResults.Series s, ScenarioResults.Config c) {
         for (ScenarioResults.Level l : s.levels()) {
             io.unibench.metrics.StartWaits w = l.starts();
             if (!w.capped()) continue;

@@ -10,22 +10,18 @@ import io.unibench.metrics.Tokens;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
-import io.unibench.scenario.BenchConfig;
 import io.unibench.metrics.CostMeter;
-import io.unibench.scenario.ScenarioResults;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The provider comparison compares each level with the same level, and builds its verdict from those. */
 class ComparisonTest {
     private static final CostMeter.Totals NONE = new CostMeter.Totals(0, 0, 0, 0);
-    private static final BenchConfig.Scenario QA = new BenchConfig.Scenario("qa", BenchConfig.Type.CHAT, false, 1,
-            "p", null, null, null, 0, 0, null, null, List.of(), false, null);
+    private static final ScenarioResults.Scenario QA = new ScenarioResults.Scenario("qa", "chat", false, false);
 
     /** {@code n} non-streamed successes of {@code latencyMs} each, back to back. */
     private static List<RequestRecord> records(int n, long latencyMs) {
@@ -53,8 +49,7 @@ class ComparisonTest {
         List<RequestRecord> eight = records(n8, ms8);
         List<RequestRecord> all = new ArrayList<>(one);
         all.addAll(eight);
-        BenchConfig.Provider p = new BenchConfig.Provider(name, "sim", "m", null, Map.of(), null, null,
-                io.unibench.client.TlsOptions.DEFAULT);
+        ScenarioResults.Provider p = new ScenarioResults.Provider(name, "m", null);
         return new ScenarioResults.Series(p, QA, List.of(new ScenarioResults.Level(1, result(one, 1), NONE),
                 new ScenarioResults.Level(8, result(eight, 8), NONE)), result(all, -1), NONE, null);
     }

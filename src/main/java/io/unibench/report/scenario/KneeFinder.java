@@ -1,4 +1,4 @@
-package io.unibench.scenario;
+package io.unibench.report.scenario;
 
 import io.unibench.metrics.PercentileRow;
 import io.unibench.metrics.RunResult;
@@ -17,9 +17,17 @@ public final class KneeFinder {
     /** @param concurrency the knee level; @param reason one line for the report */
     public record Knee(int concurrency, String reason) {}
 
+    /**
+     * The file's {@code knee} rule.
+     *
+     * @param minGainPercent throughput growth (%) from a level to the next below which the first is the knee
+     * @param latencyP95Ms   a level whose p95 latency passes this bound is the knee; {@code null} = no bound
+     */
+    public record Rule(double minGainPercent, Double latencyP95Ms) {}
+
     private KneeFinder() {}
 
-    public static Knee find(List<ScenarioResults.Level> levels, BenchConfig.Knee rule) {
+    public static Knee find(List<ScenarioResults.Level> levels, Rule rule) {
         for (int i = 0; i < levels.size(); i++) {
             ScenarioResults.Level l = levels.get(i);
             Double p95 = p95LatencyMs(l.result());

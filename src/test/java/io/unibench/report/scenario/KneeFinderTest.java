@@ -1,4 +1,4 @@
-package io.unibench.scenario;
+package io.unibench.report.scenario;
 
 import io.unibench.Moments;
 import io.unibench.metrics.Outcome;
@@ -38,7 +38,7 @@ class KneeFinderTest {
     void kneeIsTheLevelAfterWhichThroughputStopsGrowing() {
         List<ScenarioResults.Level> levels = List.of(level(1, 10, 100), level(2, 20, 100), level(4, 21, 190),
                 level(8, 21, 380));
-        KneeFinder.Knee k = KneeFinder.find(levels, new BenchConfig.Knee(10, null));
+        KneeFinder.Knee k = KneeFinder.find(levels, new KneeFinder.Rule(10, null));
         assertThat(k).isNotNull();
         assertThat(k.concurrency()).isEqualTo(2);
         assertThat(k.reason()).isEqualTo("throughput +5.0% from concurrency 2 to 4 (below 10%)");
@@ -47,13 +47,13 @@ class KneeFinderTest {
     @Test
     void latencyBoundComesFirstWhenPassedEarlier() {
         List<ScenarioResults.Level> levels = List.of(level(1, 10, 100), level(2, 20, 300), level(4, 40, 600));
-        KneeFinder.Knee k = KneeFinder.find(levels, new BenchConfig.Knee(10, 250.0));
+        KneeFinder.Knee k = KneeFinder.find(levels, new KneeFinder.Rule(10, 250.0));
         assertThat(k.concurrency()).isEqualTo(2);
         assertThat(k.reason()).isEqualTo("p95 latency 300 ms passes the 250 ms bound");
     }
 
     @Test
     void noKneeWhileThroughputKeepsGrowing() {
-        assertThat(KneeFinder.find(List.of(level(1, 10, 100), level(2, 20, 100)), new BenchConfig.Knee(10, null))).isNull();
+        assertThat(KneeFinder.find(List.of(level(1, 10, 100), level(2, 20, 100)), new KneeFinder.Rule(10, null))).isNull();
     }
 }
