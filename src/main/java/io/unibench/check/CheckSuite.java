@@ -70,7 +70,7 @@ public final class CheckSuite {
                 each.accept(v);
             }
             String metrics = scraper == null ? "off" : scraper.unavailable() != null ? scraper.unavailable()
-                    : scraper.url() + " (" + scraper.series().engine() + ")";
+                    : scraper.shownUrl() + " (" + scraper.series().engine() + ")";
             return new CheckReport(settings, verdicts, metrics);
         } finally {
             if (scraper != null) scraper.close();

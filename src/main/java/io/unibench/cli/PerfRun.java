@@ -109,11 +109,6 @@ final class PerfRun {
         if (spec.targets().size() != 1 || spec.workloads().size() != 1) {
             throw new IllegalArgumentException("one target and one workload per run: SpecParts splits the others");
         }
-        RunSpec.Workload w = spec.workloads().getFirst();
-        if (w.options().tokenizePrompt() && w.options().tokenizerPath() == null
-                && !spec.targets().getFirst().embeddedSimulator()) {
-            throw new BadInputException("--tokenize-prompt needs --tokenizer-path: the ids must be the served model's");
-        }
     }
 
     /** Runs {@code spec}; its exit code. */

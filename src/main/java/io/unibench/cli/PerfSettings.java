@@ -120,7 +120,8 @@ record PerfSettings(
         List<Integer> maxTokens = o.maxTokens != null ? o.maxTokens : List.of(2048);
         int maxMin = maxTokens.get(0);
         int maxMax = maxTokens.size() > 1 ? maxTokens.get(1) : maxMin;
-        rules.generation(maxTokens, o.minTokens, o.temperature, o.topP, o.topK).throwFirst();
+        rules.generation(maxTokens, o.minTokens, o.temperature, o.topP, o.topK)
+                .tokenizePrompt(0, o.tokenizePrompt, o.tokenizerPath, sim).throwFirst();
         ObjectNode extra = io.unibench.workload.Json.object("--extra-args", o.extraArgs);
         ObjectNode template = o.queryTemplate == null ? null : io.unibench.workload.Json.object("--query-template", readAt(o.queryTemplate));
         GenerationParams gen = new GenerationParams(model, format, maxMin, maxMax, o.minTokens, o.temperature,

@@ -65,6 +65,7 @@ public final class ScenarioSpec {
             case MAX_TOTAL_TOKENS -> "budget.max_total_tokens";
             case MAX_COST -> "budget.max_cost";
             case TARGET_PRECISION -> "target_precision";
+            case TOKENIZE_PROMPT, TOKENIZER_PATH -> "scenarios[" + i + "]"; // a scenario file sends text prompts
         };
         SpecRules rules = new SpecRules(paths);
         for (int i = 0; i < scenarios.size(); i++) {

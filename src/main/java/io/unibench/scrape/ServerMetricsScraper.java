@@ -49,6 +49,9 @@ public final class ServerMetricsScraper implements AutoCloseable {
 
     public URI url() { return url; }
 
+    /** The URL as a report or log line shows it: user info and credential-named query parameters masked. */
+    public String shownUrl() { return Secrets.redact(url.toString()); }
+
     /**
      * Scrapes now; the first call decides whether the endpoint is usable. Null when unavailable or this scrape failed.
      */
@@ -77,7 +80,7 @@ public final class ServerMetricsScraper implements AutoCloseable {
             return null;
         }
         // the URL may carry a token (--server-metrics URL): the line is shown by check's report and run's log
-        if (samples.isEmpty()) unavailable = Secrets.redact("no server metrics at " + url + " (" + problem + ")");
+        if (samples.isEmpty()) unavailable = Secrets.redact("no server metrics at " + shownUrl() + " (" + problem + ")");
         return null;
     }
 

@@ -142,6 +142,28 @@ class SpecFileRunTest {
                 .isEqualTo(JSON.readTree(perfRequest).get("prompt_tokens"));
     }
 
+    /**
+     * {@code tokenize_prompt} against a served model with no {@code tokenizer_path}: refused before anything starts, in
+     * one line naming the file and the pointer (it was refused in perf's words, "--tokenize-prompt needs
+     * --tokenizer-path", a flag the file does not have, with neither the file nor the field named).
+     */
+    @Test
+    void tokenIdPromptsForAServedModelWithoutATokenizerAreOneLocatedLine() throws Exception {
+        Path out = dir.resolve("o");
+        ObjectNode doc = (ObjectNode) JSON.readTree(dryRun(List.of("--url", "sim", "--tokenize-prompt", "--number", "2",
+                "--no-db", "--no-timestamp", "--name", "ids"), out));
+        ((ObjectNode) doc.get("targets").get(0)).put("embedded_simulator", false)
+                .put("url", "http://127.0.0.1:9/v1/completions");
+        Path file = dir.resolve("ids.json");
+        Files.writeString(file, JSON.writeValueAsString(doc));
+        CliHarness.Run bad = CliHarness.run(file.toString(), "--no-client-warmup");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err().strip()).isEqualTo("unibench: " + file + ": /workloads/0/options/tokenize_prompt: needs "
+                + "/workloads/0/options/tokenizer_path: the ids must be the served model's (only the embedded "
+                + "simulator's own tokenizer needs none)");
+        assertThat(Files.exists(out)).as("nothing written").isFalse();
+    }
+
     /** {@code simulator_tls}: the embedded simulator serves https with a certificate made at start, trusted as it is. */
     @Test
     void aSpecNamingTheSimulatorWithTlsStartsItAsPerfDoes() throws Exception {

@@ -66,6 +66,8 @@ class ServerMetricsScraperTest {
             closed.scrapeOnce();
             assertThat(closed.unavailable()).startsWith("no server metrics at http://***@127.0.0.1:" + port + "/metrics?token=")
                     .doesNotContain("metrics-token-123456").doesNotContain("pass-word-1");
+            assertThat(closed.shownUrl()).startsWith("http://***@127.0.0.1:" + port + "/metrics?token=")
+                    .doesNotContain("metrics-token-123456");
         }
     }
 

@@ -173,6 +173,21 @@ class WebRunsTest extends WebFixtureTest {
         assertThat(f.store.count()).isEqualTo(runs);
     }
 
+    /** Token-id prompts for the served model without its tokenizer: 400 at the pointer, nothing queued. */
+    @Test
+    void aSpecOfTokenIdPromptsWithoutATokenizerIsRefusedAtItsPointer() throws Exception {
+        long runs = f.store.count();
+        var spec = f.dryRunSpec("spec-ids", "--parallel", "1", "--number", "2");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) spec.get("workloads").get(0).get("options"))
+                .put("tokenize_prompt", true);
+        JsonNode refused = problems(post("/api/runs", "application/json", JSON.writeValueAsString(spec)), 400);
+        assertThat(refused).hasSize(1);
+        assertThat(refused.get(0).get("path").asText()).isEqualTo("/workloads/0/options/tokenize_prompt");
+        assertThat(refused.get(0).get("message").asText()).startsWith("needs /workloads/0/options/tokenizer_path: "
+                + "the ids must be the served model's");
+        assertThat(f.store.count()).isEqualTo(runs);
+    }
+
     /**
      * {@code perf --dry-run}'s spec made one of two targets and two workloads, both targets the fixture's loopback
      * simulator: "first" × "rand" at parallel 1 and 2 (3 and 4 requests), then "second" × "other" at parallel 1 (3).

@@ -16,7 +16,9 @@ public interface SpecPaths {
         /** The SLA auto-tune's figures (evalscope's {@code --sla-*}). */
         SLA_RUNS, SLA_LOWER, SLA_UPPER, SLA_FIXED_PARALLEL, SLA_MULTIPLIER,
         /** The run's limits: retries of refusals, the budget, the points' target precision. */
-        RETRY_ON, MAX_RETRIES, MAX_TOTAL_TOKENS, MAX_COST, TARGET_PRECISION
+        RETRY_ON, MAX_RETRIES, MAX_TOTAL_TOKENS, MAX_COST, TARGET_PRECISION,
+        /** A workload's prompts sent as token ids, and the tokenizer that makes them. */
+        TOKENIZE_PROMPT, TOKENIZER_PATH
     }
 
     /** Where {@code field} is, for the {@code index}-th point (0 for fields that are not per point). */
@@ -52,6 +54,8 @@ public interface SpecPaths {
         case MAX_TOTAL_TOKENS -> "--max-total-tokens";
         case MAX_COST -> "--max-cost";
         case TARGET_PRECISION -> "--target-precision";
+        case TOKENIZE_PROMPT -> "--tokenize-prompt";
+        case TOKENIZER_PATH -> "--tokenizer-path";
     };
 
     /**
@@ -87,5 +91,7 @@ public interface SpecPaths {
         case MAX_TOTAL_TOKENS -> "/limits/max_total_tokens";
         case MAX_COST -> "/limits/max_cost";
         case TARGET_PRECISION -> "/limits/target_precision";
+        case TOKENIZE_PROMPT -> "/workloads/" + index + "/options/tokenize_prompt";
+        case TOKENIZER_PATH -> "/workloads/" + index + "/options/tokenizer_path";
     };
 }

@@ -135,6 +135,19 @@ public final class SpecRules {
         return this;
     }
 
+    /**
+     * A workload's prompts sent as token ids ({@code tokenize_prompt}) are its tokenizer's ids, which must be the
+     * served model's: a tokenizer must be named, unless every target is the embedded simulator (whose own tokenizer
+     * makes them then).
+     */
+    public SpecRules tokenizePrompt(int workload, boolean tokenizePrompt, String tokenizerPath, boolean simulatorOnly) {
+        if (tokenizePrompt && tokenizerPath == null && !simulatorOnly) {
+            add(Field.TOKENIZE_PROMPT, workload, "needs " + paths.path(Field.TOKENIZER_PATH, workload)
+                    + ": the ids must be the served model's (only the embedded simulator's own tokenizer needs none)");
+        }
+        return this;
+    }
+
     private static boolean finitePositive(double v) {
         return v > 0 && !Double.isInfinite(v);
     }
@@ -164,7 +177,8 @@ public final class SpecRules {
     /**
      * A whole spec read from a document (a spec file, the web API's body), by the same rules as the flags and
      * scenario files that make one: every point's figures and pause, each workload's sampling, each target's
-     * timeouts, the SLA search's figures. A rate of 0 or -1 is "none" (as {@link io.unibench.engine.LoadPlan} reads it).
+     * timeouts, the SLA search's figures, token-id prompts' tokenizer. A rate of 0 or -1 is "none" (as
+     * {@link io.unibench.engine.LoadPlan} reads it).
      */
     public SpecRules spec(RunSpec spec) {
         for (int i = 0; i < spec.points().size(); i++) {
@@ -176,7 +190,10 @@ public final class SpecRules {
             pause(i, p.pauseAfter().toNanos() / 1e9);
             arrivals(i, plan.arrivals());
         }
+        boolean simulatorOnly = spec.targets().stream().allMatch(RunSpec.Target::embeddedSimulator);
         for (int w = 0; w < spec.workloads().size(); w++) {
+            RunSpec.DatasetOptions o = spec.workloads().get(w).options();
+            tokenizePrompt(w, o.tokenizePrompt(), o.tokenizerPath(), simulatorOnly);
             var g = spec.workloads().get(w).generation();
             if (g == null) continue;
             generation(w, List.of(g.maxTokensMin(), g.maxTokensMax()), g.minTokens(), g.temperature(), g.topP(),

@@ -41,6 +41,20 @@ class SpecRulesTest {
     }
 
     @Test
+    void tokenIdPromptsNeedATokenizerUnlessOnlyTheEmbeddedSimulatorIsSent() {
+        assertThat(new SpecRules(SpecPaths.FLAGS).tokenizePrompt(0, true, null, false).errors())
+                .extracting(SpecError::line).containsExactly("--tokenize-prompt needs --tokenizer-path: the ids must be "
+                        + "the served model's (only the embedded simulator's own tokenizer needs none)");
+        assertThat(new SpecRules(SpecPaths.JSON_POINTERS).tokenizePrompt(1, true, null, false).errors())
+                .extracting(SpecError::line).containsExactly("/workloads/1/options/tokenize_prompt: needs "
+                        + "/workloads/1/options/tokenizer_path: the ids must be the served model's (only the embedded "
+                        + "simulator's own tokenizer needs none)");
+        assertThat(new SpecRules(SpecPaths.FLAGS).tokenizePrompt(0, true, null, true).errors()).isEmpty();
+        assertThat(new SpecRules(SpecPaths.FLAGS).tokenizePrompt(0, true, "cl100k_base", false).errors()).isEmpty();
+        assertThat(new SpecRules(SpecPaths.FLAGS).tokenizePrompt(0, false, null, false).errors()).isEmpty();
+    }
+
+    @Test
     void anApiKeyIsShownByReferenceOrMaskedNeverInClear() {
         RunSpec.ApiKey literal = RunSpec.ApiKey.of("sk-secret-value-1234");
         assertThat(literal.toString()).doesNotContain("secret-value").endsWith("234");
