@@ -281,9 +281,10 @@ class RunSpecJsonTest {
             RunSpec.Conversations conv = r.nextBoolean() ? null : new RunSpec.Conversations(r.nextBoolean() ? null : 2,
                     r.nextBoolean() ? null : 8, r.nextBoolean() ? null : "think", null, r.nextBoolean() ? null : 0.5,
                     null, null, r.nextBoolean() ? null : 4);
+            String tokenizer = r.nextBoolean() ? null : "tok/tokenizer.json";
             RunSpec.DatasetOptions options = r.nextBoolean() ? RunSpec.DatasetOptions.NONE
                     : new RunSpec.DatasetOptions(r.nextInt(1000), r.nextInt(64), r.nextBoolean() ? null : "{\"k\": 1}",
-                    r.nextBoolean() ? null : "tok/tokenizer.json", r.nextBoolean(), r.nextBoolean() ? null : 3.6,
+                    tokenizer, tokenizer != null && r.nextBoolean(), r.nextBoolean() ? null : 3.6, // token ids need it
                     r.nextInt(3), conv);
             boolean prompt = r.nextInt(4) == 0;
             return new RunSpec.Workload("w" + i, conv != null, prompt ? "prompt" : "random", r.nextBoolean() ? null
