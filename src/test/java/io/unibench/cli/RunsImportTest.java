@@ -89,8 +89,8 @@ class RunsImportTest {
             assertThat(s.has("Source Figures")).as(s.toString()).isFalse();
 
             CliHarness.Run text = CliHarness.main("runs", "show", id, "--db", db);
-            assertThat(text.out()).contains("Imported:  from evalscope perf (not recorded in its files); not measured: "
-                    + "phases, cache figures");
+            assertThat(text.out()).contains("Imported:  from evalscope perf (v1.10.0 and later, by its summary's "
+                    + "key names); not measured: phases, cache figures");
             CliHarness.Run list = CliHarness.main("runs", "list", "--db", db);
             assertThat(list.out()).contains(id);
         }
