@@ -188,12 +188,13 @@ final class EvalscopeKeys {
     /**
      * One object of evalscope's (the summary, or one percentile row) under our keys, values converted exactly; a key
      * the table does not map (evalscope's own figure, or one newer than the table) is kept under its name; a figure
-     * the file does not hold is not added.
+     * the file does not hold (or holds as NaN, null here) is not added.
      */
     static Map<String, Object> ours(File file, KeySet set, Map<String, Object> theirs) {
         Map<String, Object> out = new LinkedHashMap<>();
         List<String> own = new ArrayList<>();
         theirs.forEach((name, value) -> {
+            if (value == null) return;
             Key k = key(file, name, set);
             if (k == null || k.ours == null) {
                 own.add(name);
@@ -201,7 +202,7 @@ final class EvalscopeKeys {
             }
             out.put(k.ours, shifted(value, k.shift));
         });
-        for (String name : own) out.putIfAbsent(name, theirs.get(name));
+        for (String name : own) if (theirs.get(name) != null) out.putIfAbsent(name, theirs.get(name));
         return out;
     }
 

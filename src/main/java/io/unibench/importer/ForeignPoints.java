@@ -198,7 +198,7 @@ final class ForeignPoints {
         }
     }
 
-    /** A JSON object's values as plain Java values, keys in order (decimal numbers kept as written). */
+    /** A JSON object's values as plain Java values, keys in order (decimal numbers kept as written, NaN as null). */
     static Map<String, Object> plain(JsonNode object) {
         Map<String, Object> m = new LinkedHashMap<>();
         object.properties().forEach(e -> m.put(e.getKey(), value(e.getValue())));
@@ -208,6 +208,7 @@ final class ForeignPoints {
     static Object value(JsonNode n) {
         if (n == null || n.isNull() || n.isMissingNode()) return null;
         if (n.isIntegralNumber()) return n.asLong();
+        if (n.isNumber() && !Double.isFinite(n.asDouble())) return null; // Python's NaN/Infinity: no figure
         if (n.isNumber()) return n.decimalValue();
         if (n.isBoolean()) return n.asBoolean();
         if (n.isTextual()) return n.asText();

@@ -230,4 +230,34 @@ class EvalscopeVersionsTest {
         }
         assertThat(s.get(Summary.STREAM_REQUESTS)).isEqualTo(60L); // benchmark_args.json's "stream": true
     }
+
+    @Test
+    void aNanEvalscopeWritesForAMetricWithoutValuesIsAbsentNotARefusal() throws Exception {
+        // get_percentile_results of a run that did not stream: no inter-token gaps, calculate_percentiles' IndexError
+        // gives float('nan') and json.dump writes NaN
+        Path dir = Files.createDirectories(tmp.resolve("nostream/parallel_1_number_2"));
+        Files.copy(REAL.resolve(EvalscopePerf.ARGS), dir.resolve(EvalscopePerf.ARGS));
+        Files.writeString(dir.resolve(EvalscopePerf.SUMMARY), Files.readString(REAL.resolve(EvalscopePerf.SUMMARY))
+                .replace("\"Avg ITL (ms)\": 5.04", "\"Avg ITL (ms)\": NaN"));
+        Files.writeString(dir.resolve(EvalscopePerf.PERCENTILES), """
+                [
+                    {
+                        "Percentiles": "50%",
+                        "Latency (s)": 0.37,
+                        "TTFT (ms)": 51.24,
+                        "ITL (ms)": NaN,
+                        "TPOT (ms)": 5.17
+                    }
+                ]""");
+        ImportedRun.Point p = point(dir);
+        assertThat(p.summary()).doesNotContainKey(Summary.AVG_ITL);
+        same(p.summary().get(Summary.AVG_TTFT), "46.71");
+        assertThat(p.percentiles().getFirst()).doesNotContainKey(PercentileRow.ITL);
+        same(p.percentiles().getFirst().get(PercentileRow.TTFT), "51.24");
+        // a NaN where a number is required: one located line
+        Files.writeString(dir.resolve(EvalscopePerf.SUMMARY), Files.readString(REAL.resolve(EvalscopePerf.SUMMARY))
+                .replace("\"Concurrency\": 4", "\"Concurrency\": NaN"));
+        assertThatThrownBy(() -> point(dir)).isInstanceOf(BadInputException.class)
+                .hasMessage(dir.resolve(EvalscopePerf.SUMMARY) + ": /Concurrency: NaN, expected a number");
+    }
 }
