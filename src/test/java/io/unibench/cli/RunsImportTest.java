@@ -341,6 +341,44 @@ class RunsImportTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
+    void guidellmsYamlReportAndLlmdsReportOfAnAiperfRunImport(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            // vllm-project/guidellm tests/unit/entrypoints/assets/benchmarks_stripped.yaml (commit e35f0a85): the same
+            // 2025 report as the JSON beside it, as GuideLLM writes it to a .yaml output path: the same figures
+            Path yaml = SAMPLES.resolve("guidellm/benchmarks_stripped.yaml");
+            JsonNode run = show(db, importedId(CliHarness.main("runs", "import", yaml.toString(), "--db", db)));
+            assertThat(run.path("environment").path("source_tool").asText()).isEqualTo("GuideLLM");
+            assertThat(run.path("model").asText()).isEqualTo("example_model");
+            JsonNode p = run.path("points").get(0);
+            assertThat(p.path("label").asText()).isEqualTo("parallel_1_number_47");
+            assertThat(p.path("summary").path("Success Requests").asLong()).isEqualTo(46);
+            assertThat(p.path("summary").path("Avg TTFT (ms)").asDouble()).isEqualTo(16.792535781860348);
+            assertThat(percentiles(yaml, 0)).isEqualTo(percentiles(GUIDELLM_2025, 0));
+
+            // llm-d/llm-d-benchmark tests/fixtures/br_v0_2_golden/aiperf.v0_2.yaml (commit 811a8aa5): its converter's
+            // report of an AIPerf run (500 requests at concurrency 16), times in s and s/token
+            Path br = SAMPLES.resolve("br-v0.2/aiperf.v0_2.yaml");
+            JsonNode report = show(db, importedId(CliHarness.main("runs", "import", br.toString(), "--db", db)));
+            assertThat(report.path("environment").path("source_version").asText())
+                    .isEqualTo("report 0.2, measured by aiperf");
+            JsonNode point = report.path("points").get(0);
+            assertThat(point.path("label").asText()).isEqualTo("parallel_16_number_500");
+            JsonNode s = point.path("summary");
+            assertThat(s.path("Total Requests").asLong()).isEqualTo(500);
+            assertThat(s.path("Failed Requests").asLong()).isZero();
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(120.9825, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(s.path("Avg ITL (ms)").asDouble()).isCloseTo(11.7452, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(s.path("Avg Latency (s)").asDouble()).isEqualTo(2.4582684);
+            assertThat(s.path("Req Throughput (req/s)").asDouble()).isEqualTo(6.381);
+            assertThat(s.path("Avg TPOT (ms)").isNull()).isTrue(); // the report gives no TPOT: absent, not zero
+            assertThat(s.path("Test Duration (s)").isNull()).isTrue();
+            assertThat(percentiles(br, 0).toString()).contains("Percentiles=99%, TTFT (ms)=224.5952");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
     void aVllmResultOf2025CollectedByLlmdImportsAndItsOpenLoopShows(String kind) throws Exception {
         try (TestStores.Backend b = backend(kind)) {
             String db = b.location().jdbcUrl();
