@@ -115,6 +115,7 @@ final class EvalscopePerf {
         }
         List<String> lacks = new ArrayList<>(List.of("phases", "cache figures", "server metrics"));
         if (!allRows) lacks.addFirst(anyRows ? "per-request rows (some points)" : "per-request rows");
+        lacks.add(ForeignPoints.NO_START);
         return new Foreign(ForeignFormat.EVALSCOPE_PERF,
                 String.join(", ", versions) + ", by its summary's key names", files, firstArgs, lacks, points, nowMillis);
     }

@@ -31,6 +31,11 @@ final class ForeignPoints {
     static final String SOURCE_FIGURES = "Source Figures";
     /** The percentile rows the source wrote, kept where ours (recomputed) differ. */
     static final String SOURCE_PERCENTILES = "Source Percentiles";
+    /**
+     * What a run lacks whose files give no moment it started with its zone (evalscope's and vLLM's local times): it is
+     * stored at the moment it was imported, and says so.
+     */
+    static final String NO_START = "its start (no time with a zone in its files: dated by its import)";
     /** The summary keys of figures none of the imported formats measures per request (absent, never zero). */
     static final List<String> CACHE_KEYS = List.of(Summary.KV_CACHE_HIT_RATE, Summary.TOTAL_CACHED_TOKENS);
 

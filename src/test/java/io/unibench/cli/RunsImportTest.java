@@ -73,6 +73,11 @@ class RunsImportTest {
             assertThat(env.path("source_files").path(summaryFile.toString()).asText()).isEqualTo(sha256(summaryFile));
             assertThat(env.path("not_measured").asText()).contains("cache figures", "phases")
                     .doesNotContain("per-request rows");
+            // its files' times have no zone: dated by the import, which it says; it ended its duration later
+            assertThat(env.path("not_measured").asText())
+                    .contains("its start (no time with a zone in its files: dated by its import)");
+            assertThat(java.time.Duration.between(java.time.Instant.parse(run.path("started_at").asText()),
+                    java.time.Instant.parse(run.path("ended_at").asText())).toMillis()).isEqualTo(5633);
             JsonNode point = run.path("points").get(0);
             assertThat(point.path("label").asText()).isEqualTo("parallel_4_number_60");
             JsonNode s = point.path("summary");
