@@ -156,7 +156,27 @@ final class EvalscopeKeys {
             new Key(P, "Input (tok/s)", D, F, PercentileRow.INPUT_THROUGHPUT, 0), // from v1.4.2, embedding/rerank
             new Key(P, "Decode (tok/s)", E, F, PercentileRow.DECODE_THROUGHPUT, 0));
 
+    /**
+     * Our keys of the figures v1.7.0 and later write as {@code 0.0} for an embedding or rerank run, which does not
+     * measure them: {@code BenchmarkSummary}'s pydantic defaults ({@code perf_models.py}), written because only
+     * {@code None} is left out. Absent for such a run.
+     */
+    static final List<String> GENERATION_ONLY = List.of(Summary.OUTPUT_THROUGHPUT, Summary.TOTAL_THROUGHPUT,
+            Summary.AVG_TTFT, Summary.AVG_TPOT, Summary.AVG_ITL, Summary.AVG_OUTPUT_TOKENS);
+
     private EvalscopeKeys() {}
+
+    /**
+     * An embedding or rerank run: its {@code api} as evalscope's {@code Metrics.is_embedding_or_rerank} reads it, or,
+     * without its arguments, a measured input throughput (from v1.7.0 measured for those runs only).
+     */
+    static boolean inputOnly(com.fasterxml.jackson.databind.JsonNode args, Map<String, Object> figures) {
+        if (args != null && args.path("api").isTextual()) {
+            String api = args.path("api").asText().toLowerCase(java.util.Locale.ROOT);
+            return api.contains("embedding") || api.contains("rerank") || api.contains("embed");
+        }
+        return figures.get(Summary.INPUT_THROUGHPUT) instanceof Number n && n.doubleValue() > 0;
+    }
 
     /** The key set that names most of {@code summaryKeys} (the newer on a tie), or null when it names none. */
     static KeySet keySet(Iterable<String> summaryKeys) {

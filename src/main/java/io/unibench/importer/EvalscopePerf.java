@@ -98,6 +98,11 @@ final class EvalscopePerf {
             int number = (int) figure(summaryFile, summary, set, Summary.TOTAL_REQUESTS);
             figure(summaryFile, summary, set, Summary.TEST_DURATION);
             RunInfo info = new RunInfo(dir.getFileName().toString(), parallel, rate, number);
+            if (set.compareTo(EvalscopeKeys.KeySet.V1_7) >= 0 && EvalscopeKeys.inputOnly(args, figures)) {
+                for (String k : EvalscopeKeys.GENERATION_ONLY) {
+                    if (figures.get(k) instanceof Number n && n.doubleValue() == 0) figures.put(k, null);
+                }
+            }
             // evalscope writes 0.0 for what it did not measure in a run without cache figures
             if (Boolean.FALSE.equals(cacheMeasured(figures))) figures.put(Summary.KV_CACHE_HIT_RATE, null);
             Path db = dir.resolve(DATA);

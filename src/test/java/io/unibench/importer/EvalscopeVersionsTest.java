@@ -260,4 +260,39 @@ class EvalscopeVersionsTest {
         assertThatThrownBy(() -> point(dir)).isInstanceOf(BadInputException.class)
                 .hasMessage(dir.resolve(EvalscopePerf.SUMMARY) + ": /Concurrency: NaN, expected a number");
     }
+
+    @Test
+    void anEmbeddingRunsGenerationFiguresThatV17WritesAsZeroDefaultsAreAbsent() throws Exception {
+        // v1.9.1's BenchmarkSummary.to_dict of an openai_embedding run: its _build_embedding_fields measure the input
+        // throughput; the generation fields keep their pydantic default 0.0 and are written (the shape of its code,
+        // the figures invented: no embedding run of evalscope's is at hand)
+        Path dir = Files.createDirectories(tmp.resolve("embed/parallel_1_number_10"));
+        Files.writeString(dir.resolve(EvalscopePerf.SUMMARY), """
+                {
+                    "Test Duration (s)": 1.2034,
+                    "Concurrency": 1,
+                    "Request Rate (req/s)": -1,
+                    "Total Requests": 10,
+                    "Success Requests": 10,
+                    "Failed Requests": 0,
+                    "Req Throughput (req/s)": 8.3098,
+                    "Avg Latency (s)": 0.1201,
+                    "Avg Input Tokens": 512.0,
+                    "Output Throughput (tok/s)": 0.0,
+                    "Total Throughput (tok/s)": 0.0,
+                    "TTFT (ms)": 0.0,
+                    "TPOT (ms)": 0.0,
+                    "ITL (ms)": 0.0,
+                    "Avg Output Tokens": 0.0,
+                    "Input Throughput (tok/s)": 4263.1141
+                }""");
+        Map<String, Object> s = point(dir).summary();
+        for (String k : EvalscopeKeys.GENERATION_ONLY) assertThat(s.get(k)).as(k).isNull();
+        same(s.get(Summary.INPUT_THROUGHPUT), "4263.1141");
+        same(s.get(Summary.AVG_LATENCY), "0.1201");
+        // a generation run's measured figures are kept, a 0.0 among them too
+        Map<String, Object> llm = point(version("v1.9.1")).summary();
+        same(llm.get(Summary.AVG_TTFT), "46.71");
+        same(llm.get(Summary.INPUT_THROUGHPUT), "0.0");
+    }
 }
