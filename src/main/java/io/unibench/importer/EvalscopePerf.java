@@ -49,6 +49,7 @@ final class EvalscopePerf {
         boolean anyRows = false;
         boolean allRows = true;
         java.util.Set<String> versions = new java.util.LinkedHashSet<>();
+        boolean hitRates = !pointDirs.isEmpty();
         for (Path dir : pointDirs) {
             ForeignFile summaryFile = ForeignFile.read(dir.resolve(SUMMARY));
             JsonNode summary = summaryFile.json();
@@ -103,8 +104,9 @@ final class EvalscopePerf {
                     if (figures.get(k) instanceof Number n && n.doubleValue() == 0) figures.put(k, null);
                 }
             }
-            // evalscope writes 0.0 for what it did not measure in a run without cache figures
-            if (Boolean.FALSE.equals(cacheMeasured(figures))) figures.put(Summary.KV_CACHE_HIT_RATE, null);
+            // the hit rate is written only where it was measured: v1.6.x when above 0; v1.7.0 and later when a request
+            // had cached tokens (multi-turn's, or from v1.10.0 the server's usage.prompt_tokens_details), 0.0 included
+            hitRates &= figures.get(Summary.KV_CACHE_HIT_RATE) instanceof Number;
             Path db = dir.resolve(DATA);
             if (Files.isRegularFile(db)) {
                 byte[] bytes = ForeignFile.read(db).bytes;
@@ -118,17 +120,12 @@ final class EvalscopePerf {
                 allRows = false;
             }
         }
-        List<String> lacks = new ArrayList<>(List.of("phases", "cache figures", "server metrics"));
+        List<String> lacks = new ArrayList<>(List.of("phases",
+                hitRates ? "cached token counts (its cache hit rate kept)" : "cache figures", "server metrics"));
         if (!allRows) lacks.addFirst(anyRows ? "per-request rows (some points)" : "per-request rows");
         lacks.add(ForeignPoints.NO_START);
         return new Foreign(ForeignFormat.EVALSCOPE_PERF,
                 String.join(", ", versions) + ", by its summary's key names", files, firstArgs, lacks, points, nowMillis);
-    }
-
-    /** The summary's cache figure is a measurement only when the run reported cached tokens (it writes 0.0 else). */
-    private static Boolean cacheMeasured(Map<String, Object> figures) {
-        if (!(figures.get(Summary.KV_CACHE_HIT_RATE) instanceof Number hit)) return null;
-        return hit.doubleValue() != 0.0;
     }
 
     /** Our figure {@code ours} of the summary (as the key set names it in the file); bad input when it is missing. */

@@ -36,7 +36,7 @@ final class ForeignPoints {
      * stored at the moment it was imported, and says so.
      */
     static final String NO_START = "its start (no time with a zone in its files: dated by its import)";
-    /** The summary keys of figures none of the imported formats measures per request (absent, never zero). */
+    /** The summary keys of figures none of the imported formats measures per request (the tool's, or absent). */
     static final List<String> CACHE_KEYS = List.of(Summary.KV_CACHE_HIT_RATE, Summary.TOTAL_CACHED_TOKENS);
 
     private ForeignPoints() {}
@@ -89,7 +89,8 @@ final class ForeignPoints {
         // none of the formats counts cached prompt tokens per request: the cached/new split is absent, not 0/all
         if (result.workload() != null) result = result.withWorkload(result.workload().withoutCachedTokens());
         Map<String, Object> summary = new LinkedHashMap<>(result.summary().toMap());
-        for (String key : CACHE_KEYS) summary.put(key, null);
+        // not recomputed (no row holds cached tokens): the tool's own figure where it wrote one, else absent
+        for (String key : CACHE_KEYS) summary.put(key, sourceSummary.get(key) instanceof Number n ? n : null);
         Map<String, Object> differing = new LinkedHashMap<>();
         sourceSummary.forEach((key, value) -> {
             if (value == null) return;

@@ -71,8 +71,8 @@ class RunsImportTest {
             assertThat(env.path("source_tool").asText()).isEqualTo("evalscope perf");
             Path summaryFile = EVALSCOPE.resolve("parallel_4_number_60/benchmark_summary.json");
             assertThat(env.path("source_files").path(summaryFile.toString()).asText()).isEqualTo(sha256(summaryFile));
-            assertThat(env.path("not_measured").asText()).contains("cache figures", "phases")
-                    .doesNotContain("per-request rows");
+            assertThat(env.path("not_measured").asText()).contains("cached token counts (its cache hit rate kept)",
+                    "phases").doesNotContain("per-request rows");
             // its files' times have no zone: dated by the import, which it says; it ended its duration later
             assertThat(env.path("not_measured").asText())
                     .contains("its start (no time with a zone in its files: dated by its import)");
@@ -86,16 +86,19 @@ class RunsImportTest {
             // recomputed from benchmark_data.db: the same mean evalscope wrote, at its 2 decimals
             assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(46.71, org.assertj.core.data.Offset.offset(0.005));
             assertThat(s.path("Avg TPOT (ms)").asDouble()).isCloseTo(5.2, org.assertj.core.data.Offset.offset(0.05));
-            // not measured: absent (null), never zero, though evalscope wrote 0.0
-            assertThat(s.has("KV Cache Hit Rate (%)")).isTrue();
-            assertThat(s.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+            // evalscope v1.10 writes the hit rate only where a request had cached tokens: here the simulator's
+            // usage.prompt_tokens_details said 0, a measured 0.0 (kept: no row of the database holds cached tokens)
+            assertThat(s.path("KV Cache Hit Rate (%)").isNumber()).isTrue();
+            assertThat(s.path("KV Cache Hit Rate (%)").asDouble()).isZero();
+            // not measured: absent (null), never zero
+            assertThat(s.has("Total Cached Tokens")).isTrue();
             assertThat(s.path("Total Cached Tokens").isNull()).isTrue();
             // every figure evalscope wrote is ours at its precision: nothing of its own to keep beside
             assertThat(s.has("Source Figures")).as(s.toString()).isFalse();
 
             CliHarness.Run text = CliHarness.main("runs", "show", id, "--db", db);
             assertThat(text.out()).contains("Imported:  from evalscope perf (v1.10.0 and later, by its summary's "
-                    + "key names); not measured: phases, cache figures");
+                    + "key names); not measured: phases, cached token counts (its cache hit rate kept)");
             CliHarness.Run list = CliHarness.main("runs", "list", "--db", db);
             assertThat(list.out()).contains(id);
         }

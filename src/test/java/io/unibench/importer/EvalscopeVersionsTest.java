@@ -295,4 +295,22 @@ class EvalscopeVersionsTest {
         same(llm.get(Summary.AVG_TTFT), "46.71");
         same(llm.get(Summary.INPUT_THROUGHPUT), "0.0");
     }
+
+    @Test
+    void aCacheHitRateEvalscopeWroteIsItsMeasurementAZeroToo() throws Exception {
+        // v1.10's summary holds "KV Cache Hit Rate (%)" only where a request had cached tokens (here the simulator's
+        // usage.prompt_tokens_details.cached_tokens, 0): without the database it is the tool's figure, 0.0
+        Path dir = Files.createDirectories(tmp.resolve("nodb/parallel_4_number_60"));
+        for (String f : List.of(EvalscopePerf.SUMMARY, EvalscopePerf.PERCENTILES, EvalscopePerf.ARGS)) {
+            Files.copy(REAL.resolve(f), dir.resolve(f));
+        }
+        Foreign f = EvalscopePerf.read(List.of(dir), 0);
+        same(f.points().getFirst().summary().get(Summary.KV_CACHE_HIT_RATE), "0.0");
+        assertThat(f.points().getFirst().summary().get(Summary.TOTAL_CACHED_TOKENS)).isNull();
+        assertThat(f.lacks()).contains("cached token counts (its cache hit rate kept)");
+        // v1.9.1 wrote none for a single-turn run: absent, and the run lacks its cache figures
+        Foreign old = EvalscopePerf.read(List.of(version("v1.9.1")), 0);
+        assertThat(old.points().getFirst().summary().get(Summary.KV_CACHE_HIT_RATE)).isNull();
+        assertThat(old.lacks()).contains("cache figures");
+    }
 }
