@@ -118,6 +118,7 @@ public final class BenchmarkReport {
         RunInfo info = new RunInfo(rate != null ? "rate_" + rate + "_number_" + total
                 : "parallel_" + parallel + "_number_" + total, parallel, rate == null ? -1 : rate, (int) total);
         List<String> lacks = new ArrayList<>(List.of("per-request rows", "phases", "cache figures"));
+        if (start == null) lacks.add(ForeignPoints.NO_START);
         String tool = load.path("tool").asText(null);
         String version = root.path("version").asText();
         return new Foreign(ForeignFormat.BR_V0_2, "report " + version + (tool == null ? ""

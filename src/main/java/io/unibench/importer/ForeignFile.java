@@ -13,8 +13,13 @@ import java.util.HexFormat;
 
 /** One file of another tool, read once: its bytes' SHA-256, its JSON, and located errors (file, JSON pointer). */
 final class ForeignFile {
-    static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    /**
+     * Strict about duplicate keys; reads the {@code NaN}/{@code Infinity} that Python's {@code json} writes (evalscope's
+     * percentile of a metric without values, such as the ITL of a run that did not stream): a NaN is no figure.
+     */
+    static final ObjectMapper MAPPER = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
     static final ObjectMapper YAML = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
             .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
@@ -82,16 +87,17 @@ final class ForeignFile {
     double number(JsonNode root, String pointer) {
         JsonNode n = root.at(pointer);
         if (n.isMissingNode() || n.isNull()) throw error(pointer, "missing, expected a number");
+        if (n.isNumber() && Double.isNaN(n.asDouble())) throw error(pointer, "NaN, expected a number");
         if (n.isNumber()) return n.asDouble();
         if (n.isTextual() && n.asText().equals("inf")) return Double.POSITIVE_INFINITY;
         throw error(pointer, "expected a number, found " + n.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
                 + " " + abbreviate(n.toString()));
     }
 
-    /** The number at {@code pointer}, or null when it is missing or null (a figure the tool did not give). */
+    /** The number at {@code pointer}, or null when it is missing, null or NaN (a figure the tool did not give). */
     Double optNumber(JsonNode root, String pointer) {
         JsonNode n = root.at(pointer);
-        if (n.isMissingNode() || n.isNull()) return null;
+        if (n.isMissingNode() || n.isNull() || (n.isNumber() && Double.isNaN(n.asDouble()))) return null;
         return number(root, pointer);
     }
 

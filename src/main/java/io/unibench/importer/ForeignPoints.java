@@ -31,7 +31,12 @@ final class ForeignPoints {
     static final String SOURCE_FIGURES = "Source Figures";
     /** The percentile rows the source wrote, kept where ours (recomputed) differ. */
     static final String SOURCE_PERCENTILES = "Source Percentiles";
-    /** The summary keys of figures none of the imported formats measures per request (absent, never zero). */
+    /**
+     * What a run lacks whose files give no moment it started with its zone (evalscope's and vLLM's local times): it is
+     * stored at the moment it was imported, and says so.
+     */
+    static final String NO_START = "its start (no time with a zone in its files: dated by its import)";
+    /** The summary keys of figures none of the imported formats measures per request (the tool's, or absent). */
     static final List<String> CACHE_KEYS = List.of(Summary.KV_CACHE_HIT_RATE, Summary.TOTAL_CACHED_TOKENS);
 
     private ForeignPoints() {}
@@ -84,7 +89,8 @@ final class ForeignPoints {
         // none of the formats counts cached prompt tokens per request: the cached/new split is absent, not 0/all
         if (result.workload() != null) result = result.withWorkload(result.workload().withoutCachedTokens());
         Map<String, Object> summary = new LinkedHashMap<>(result.summary().toMap());
-        for (String key : CACHE_KEYS) summary.put(key, null);
+        // not recomputed (no row holds cached tokens): the tool's own figure where it wrote one, else absent
+        for (String key : CACHE_KEYS) summary.put(key, sourceSummary.get(key) instanceof Number n ? n : null);
         Map<String, Object> differing = new LinkedHashMap<>();
         sourceSummary.forEach((key, value) -> {
             if (value == null) return;
@@ -198,7 +204,7 @@ final class ForeignPoints {
         }
     }
 
-    /** A JSON object's values as plain Java values, keys in order (decimal numbers kept as written). */
+    /** A JSON object's values as plain Java values, keys in order (decimal numbers kept as written, NaN as null). */
     static Map<String, Object> plain(JsonNode object) {
         Map<String, Object> m = new LinkedHashMap<>();
         object.properties().forEach(e -> m.put(e.getKey(), value(e.getValue())));
@@ -208,6 +214,7 @@ final class ForeignPoints {
     static Object value(JsonNode n) {
         if (n == null || n.isNull() || n.isMissingNode()) return null;
         if (n.isIntegralNumber()) return n.asLong();
+        if (n.isNumber() && !Double.isFinite(n.asDouble())) return null; // Python's NaN/Infinity: no figure
         if (n.isNumber()) return n.decimalValue();
         if (n.isBoolean()) return n.asBoolean();
         if (n.isTextual()) return n.asText();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.BadInputException;
 import io.unibench.Secrets;
+import io.unibench.metrics.Summary;
 import io.unibench.store.ImportedRun;
 import io.unibench.store.RunStart;
 
@@ -141,7 +142,14 @@ public final class ResultImport {
         env.put("source_version", f.version() == null ? "not recorded in its files" : f.version());
         env.put("source_files", f.files());
         env.put("not_measured", String.join(", ", f.lacks()) + " (absent, never zero)");
+        // ended: the last point's end where the source gives its duration
         long ended = f.startedAtMillis();
+        for (ImportedRun.Point p : f.points()) {
+            if (p.summary() != null && p.summary().get(Summary.TEST_DURATION) instanceof Number d
+                    && Double.isFinite(d.doubleValue()) && d.doubleValue() > 0) {
+                ended = Math.max(ended, p.startedAtMillis() + Math.round(d.doubleValue() * 1e3));
+            }
+        }
         return new ImportedRun(new RunStart(name, tags, model, url, config, env), f.startedAtMillis(), ended,
                 f.points());
     }

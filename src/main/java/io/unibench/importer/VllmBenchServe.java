@@ -79,6 +79,7 @@ final class VllmBenchServe {
                     : "per-request rows (saved without --save-detailed)");
             point = ForeignPoints.figuresOnly(info, nowMillis, figures, percentiles);
         }
+        lacks.add(ForeignPoints.NO_START); // its "date" is the machine's local time, without a zone
         ObjectNode args = ((ObjectNode) root).deepCopy();
         ARRAYS.forEach(args::remove);
         return new Foreign(ForeignFormat.VLLM_BENCH_SERVE, null, Map.of(f.path.toString(), f.sha256), args, lacks,

@@ -71,8 +71,13 @@ class RunsImportTest {
             assertThat(env.path("source_tool").asText()).isEqualTo("evalscope perf");
             Path summaryFile = EVALSCOPE.resolve("parallel_4_number_60/benchmark_summary.json");
             assertThat(env.path("source_files").path(summaryFile.toString()).asText()).isEqualTo(sha256(summaryFile));
-            assertThat(env.path("not_measured").asText()).contains("cache figures", "phases")
-                    .doesNotContain("per-request rows");
+            assertThat(env.path("not_measured").asText()).contains("cached token counts (its cache hit rate kept)",
+                    "phases").doesNotContain("per-request rows");
+            // its files' times have no zone: dated by the import, which it says; it ended its duration later
+            assertThat(env.path("not_measured").asText())
+                    .contains("its start (no time with a zone in its files: dated by its import)");
+            assertThat(java.time.Duration.between(java.time.Instant.parse(run.path("started_at").asText()),
+                    java.time.Instant.parse(run.path("ended_at").asText())).toMillis()).isEqualTo(5633);
             JsonNode point = run.path("points").get(0);
             assertThat(point.path("label").asText()).isEqualTo("parallel_4_number_60");
             JsonNode s = point.path("summary");
@@ -81,16 +86,19 @@ class RunsImportTest {
             // recomputed from benchmark_data.db: the same mean evalscope wrote, at its 2 decimals
             assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(46.71, org.assertj.core.data.Offset.offset(0.005));
             assertThat(s.path("Avg TPOT (ms)").asDouble()).isCloseTo(5.2, org.assertj.core.data.Offset.offset(0.05));
-            // not measured: absent (null), never zero, though evalscope wrote 0.0
-            assertThat(s.has("KV Cache Hit Rate (%)")).isTrue();
-            assertThat(s.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+            // evalscope v1.10 writes the hit rate only where a request had cached tokens: here the simulator's
+            // usage.prompt_tokens_details said 0, a measured 0.0 (kept: no row of the database holds cached tokens)
+            assertThat(s.path("KV Cache Hit Rate (%)").isNumber()).isTrue();
+            assertThat(s.path("KV Cache Hit Rate (%)").asDouble()).isZero();
+            // not measured: absent (null), never zero
+            assertThat(s.has("Total Cached Tokens")).isTrue();
             assertThat(s.path("Total Cached Tokens").isNull()).isTrue();
             // every figure evalscope wrote is ours at its precision: nothing of its own to keep beside
             assertThat(s.has("Source Figures")).as(s.toString()).isFalse();
 
             CliHarness.Run text = CliHarness.main("runs", "show", id, "--db", db);
-            assertThat(text.out()).contains("Imported:  from evalscope perf (not recorded in its files); not measured: "
-                    + "phases, cache figures");
+            assertThat(text.out()).contains("Imported:  from evalscope perf (v1.10.0 and later, by its summary's "
+                    + "key names); not measured: phases, cached token counts (its cache hit rate kept)");
             CliHarness.Run list = CliHarness.main("runs", "list", "--db", db);
             assertThat(list.out()).contains(id);
         }
@@ -336,6 +344,44 @@ class RunsImportTest {
             assertThat(r.err().strip()).isEqualTo("unibench: " + badFile
                     + ": /benchmarks/1/metrics/time_to_first_token_ms/successful/mean: expected a number, found string \"fast\"");
             assertThat(JSON.readTree(CliHarness.main("runs", "list", "--json", "--db", db).out()).size()).isEqualTo(2);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void guidellmsYamlReportAndLlmdsReportOfAnAiperfRunImport(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            // vllm-project/guidellm tests/unit/entrypoints/assets/benchmarks_stripped.yaml (commit e35f0a85): the same
+            // 2025 report as the JSON beside it, as GuideLLM writes it to a .yaml output path: the same figures
+            Path yaml = SAMPLES.resolve("guidellm/benchmarks_stripped.yaml");
+            JsonNode run = show(db, importedId(CliHarness.main("runs", "import", yaml.toString(), "--db", db)));
+            assertThat(run.path("environment").path("source_tool").asText()).isEqualTo("GuideLLM");
+            assertThat(run.path("model").asText()).isEqualTo("example_model");
+            JsonNode p = run.path("points").get(0);
+            assertThat(p.path("label").asText()).isEqualTo("parallel_1_number_47");
+            assertThat(p.path("summary").path("Success Requests").asLong()).isEqualTo(46);
+            assertThat(p.path("summary").path("Avg TTFT (ms)").asDouble()).isEqualTo(16.792535781860348);
+            assertThat(percentiles(yaml, 0)).isEqualTo(percentiles(GUIDELLM_2025, 0));
+
+            // llm-d/llm-d-benchmark tests/fixtures/br_v0_2_golden/aiperf.v0_2.yaml (commit 811a8aa5): its converter's
+            // report of an AIPerf run (500 requests at concurrency 16), times in s and s/token
+            Path br = SAMPLES.resolve("br-v0.2/aiperf.v0_2.yaml");
+            JsonNode report = show(db, importedId(CliHarness.main("runs", "import", br.toString(), "--db", db)));
+            assertThat(report.path("environment").path("source_version").asText())
+                    .isEqualTo("report 0.2, measured by aiperf");
+            JsonNode point = report.path("points").get(0);
+            assertThat(point.path("label").asText()).isEqualTo("parallel_16_number_500");
+            JsonNode s = point.path("summary");
+            assertThat(s.path("Total Requests").asLong()).isEqualTo(500);
+            assertThat(s.path("Failed Requests").asLong()).isZero();
+            assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(120.9825, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(s.path("Avg ITL (ms)").asDouble()).isCloseTo(11.7452, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(s.path("Avg Latency (s)").asDouble()).isEqualTo(2.4582684);
+            assertThat(s.path("Req Throughput (req/s)").asDouble()).isEqualTo(6.381);
+            assertThat(s.path("Avg TPOT (ms)").isNull()).isTrue(); // the report gives no TPOT: absent, not zero
+            assertThat(s.path("Test Duration (s)").isNull()).isTrue();
+            assertThat(percentiles(br, 0).toString()).contains("Percentiles=99%, TTFT (ms)=224.5952");
         }
     }
 
