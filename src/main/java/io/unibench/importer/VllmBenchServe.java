@@ -73,6 +73,12 @@ final class VllmBenchServe {
         ImportedRun.Point point;
         if (detailed) {
             point = ForeignPoints.recomputed(info, nowMillis, records(f, root, nowMillis), figures, percentiles);
+            // its input_lens are its tokenizer's counts of the dataset's prompts, never the server's; its output_lens
+            // the server's usage (vllm/benchmarks/serve.py calculate_metrics, lib/endpoint_request_func.py)
+            String tokenizer = root.path("tokenizer_id").asText("its tokenizer");
+            point.summary().put(Summary.TOKEN_COUNT_SOURCE, "prompt: tokenizer " + tokenizer
+                    + "; output: server usage (else tokenizer " + tokenizer + ")");
+            point.summary().put(Summary.FROM_CLIENT_TOKEN_COUNTS, PROMPT_DERIVED);
         } else {
             lacks.addFirst(DETAILED.stream().allMatch(root::has)
                     ? "per-request rows (no start_times: saved by a vLLM that did not keep them)"
@@ -85,6 +91,12 @@ final class VllmBenchServe {
         return new Foreign(ForeignFormat.VLLM_BENCH_SERVE, null, Map.of(f.path.toString(), f.sha256), args, lacks,
                 List.of(point), nowMillis);
     }
+
+    /** The figures of a vLLM run that sum or divide its tokenizer's prompt counts. */
+    static final String PROMPT_DERIVED = String.join(", ", Summary.AVG_INPUT_TOKENS, Summary.TOTAL_INPUT_TOKENS,
+            Summary.INPUT_THROUGHPUT,
+            Summary.TOTAL_THROUGHPUT, PercentileRow.INPUT_TOKENS, PercentileRow.INPUT_THROUGHPUT,
+            PercentileRow.TOTAL_THROUGHPUT);
 
     /** vLLM's percentiles ({@code p50_ttft_ms}, {@code p99.9_itl_ms}, … as {@code --metric-percentiles} chose) as our rows. */
     private static List<Map<String, Object>> percentiles(ForeignFile f, JsonNode root) {

@@ -8,19 +8,60 @@ import java.util.Objects;
 
 /**
  * What a run's figures depend on besides the server, for ours and imported runs alike: the tool and how it defines
- * TTFT and TPOT, streaming, open or closed loop, output length control, which tokenizer counted, the prompt length
+ * TTFT and TPOT, streaming, open or closed loop, output length control, who counted the prompt and the output tokens
+ * ({@link TokenCount}, each side on its own: vLLM counts prompts with its tokenizer and outputs from the server's
+ * usage), the prompt length
  * distribution, warm-up, dataset and seed (shown, never a refusal: it picks prompts, the distribution says what they
  * are). Null is "not known" (the source did not say), never a default. Two runs whose fingerprints differ in something that moves a metric get no verdict on it
  * ({@link #refusals}); docs/import.md has the table of each tool's definitions.
  */
 public record WorkloadFingerprint(String tool, String ttftDefinition, String tpotDefinition, Boolean stream,
-                                  String loop, Integer maxTokens, Boolean ignoreEos, String tokenCounter,
-                                  String promptLengths, String warmup, String dataset, Long seed) {
+                                  String loop, Integer maxTokens, Boolean ignoreEos, TokenCount promptTokens,
+                                  TokenCount outputTokens, String promptLengths, String warmup, String dataset,
+                                  Long seed) {
     /** The fields of the first version (no prompt lengths, warm-up, dataset or seed: unknown). */
     public WorkloadFingerprint(String tool, String ttftDefinition, String tpotDefinition, Boolean stream, String loop,
-                               Integer maxTokens, Boolean ignoreEos, String tokenCounter) {
-        this(tool, ttftDefinition, tpotDefinition, stream, loop, maxTokens, ignoreEos, tokenCounter, null, null, null,
-                null);
+                               Integer maxTokens, Boolean ignoreEos, TokenCount promptTokens, TokenCount outputTokens) {
+        this(tool, ttftDefinition, tpotDefinition, stream, loop, maxTokens, ignoreEos, promptTokens, outputTokens, null,
+                null, null, null);
+    }
+
+    /**
+     * Who counted one side's tokens (prompt or output), as the tool's source does it.
+     *
+     * @param source   {@link #SERVER} (the server's {@code usage}, or llama.cpp's own counts), {@link #TOKENIZER}
+     *                 (the tool's own tokenizer), {@link #ESTIMATE} (from characters), or a mix as the run counted it
+     * @param fallback with {@link #SERVER}: what counts when the server sends no usage ({@code tokenizer stub}, or
+     *                 null: nothing / not known); with {@link #TOKENIZER}: the tokenizer's name, or null (not known)
+     */
+    public record TokenCount(String source, String fallback) {
+        public static final String SERVER = "server usage";
+        public static final String TOKENIZER = "tokenizer";
+        public static final String ESTIMATE = "estimated from characters";
+
+        public static TokenCount server(String fallback) {
+            return new TokenCount(SERVER, fallback);
+        }
+
+        public static TokenCount tokenizer(String name) {
+            return new TokenCount(TOKENIZER, name);
+        }
+
+        /**
+         * Counted differently: another source, or two tokenizers of different names. What the server's usage falls
+         * back to is no difference (it counts only where a server sends no usage, which the files do not say).
+         */
+        boolean differs(TokenCount o) {
+            if (!source.equals(o.source)) return true;
+            return TOKENIZER.equals(source) && fallback != null && o.fallback != null && !fallback.equals(o.fallback);
+        }
+
+        @Override
+        public String toString() {
+            if (TOKENIZER.equals(source)) return fallback == null ? "the tool's tokenizer" : "tokenizer " + fallback;
+            if (SERVER.equals(source) && fallback != null) return SERVER + " (else " + fallback + ")";
+            return source;
+        }
     }
 
     /** GuideLLM's TPOT (schemas/request_stats.py): the first token's time is in it. */
@@ -64,7 +105,8 @@ public record WorkloadFingerprint(String tool, String ttftDefinition, String tpo
         m.put("loop", loop);
         m.put("max_tokens", maxTokens);
         m.put("ignore_eos", ignoreEos);
-        m.put("token_counter", tokenCounter);
+        m.put("prompt_tokens", promptTokens == null ? null : promptTokens.toString());
+        m.put("output_tokens", outputTokens == null ? null : outputTokens.toString());
         m.put("prompt_lengths", promptLengths);
         m.put("warmup", warmup);
         m.put("dataset", dataset);
@@ -109,9 +151,13 @@ public record WorkloadFingerprint(String tool, String ttftDefinition, String tpo
             out.add(new Refusal("prompt_lengths", all, "A's prompts are " + a.promptLengths + ", B's "
                     + b.promptLengths + " (prefill differs)"));
         }
-        if (differ(a.tokenCounter, b.tokenCounter)) {
-            out.add(new Refusal("token_counter", tpot, "A's tokens were counted by " + a.tokenCounter + ", B's by "
-                    + b.tokenCounter + " (per-token figures differ)"));
+        if (a.outputTokens != null && b.outputTokens != null && a.outputTokens.differs(b.outputTokens)) {
+            out.add(new Refusal("output_tokens", OUTPUT_TOKEN_FIGURES, "A's output tokens are " + shown(a.outputTokens)
+                    + ", B's " + shown(b.outputTokens) + " (TPOT and output token figures differ)"));
+        }
+        if (a.promptTokens != null && b.promptTokens != null && a.promptTokens.differs(b.promptTokens)) {
+            out.add(new Refusal("prompt_tokens", PROMPT_TOKEN_FIGURES, "A's prompt tokens are " + shown(a.promptTokens)
+                    + ", B's " + shown(b.promptTokens) + " (prompt token figures differ)"));
         }
         if (differ(a.warmup, b.warmup)) {
             out.add(new Refusal("warmup", List.of(PercentileRow.TTFT, PercentileRow.LATENCY), "A's warm-up was "
@@ -121,6 +167,23 @@ public record WorkloadFingerprint(String tool, String ttftDefinition, String tpo
             out.add(new Refusal("dataset", all, "A's dataset is " + a.dataset + ", B's " + b.dataset));
         }
         return out;
+    }
+
+    /** The figures that divide or sum output token counts (refused where the two runs counted them differently). */
+    public static final List<String> OUTPUT_TOKEN_FIGURES = List.of(PercentileRow.TPOT, Summary.OUTPUT_THROUGHPUT,
+            Summary.TOTAL_THROUGHPUT, Summary.AVG_OUTPUT_TOKENS, Summary.TOTAL_OUTPUT_TOKENS, Summary.AVG_ITL_PER_TOKEN,
+            Summary.AVG_DECODED_TOK_PER_ITER);
+    /** The figures that divide or sum prompt token counts. */
+    public static final List<String> PROMPT_TOKEN_FIGURES = List.of(Summary.AVG_INPUT_TOKENS,
+            Summary.TOTAL_INPUT_TOKENS, Summary.INPUT_THROUGHPUT, Summary.TOTAL_THROUGHPUT);
+
+    /** "the server's usage", "counted by tokenizer qwen-plus", …: the refusal's words. */
+    private static String shown(TokenCount t) {
+        return switch (t.source()) {
+            case TokenCount.SERVER -> "the server's usage";
+            case TokenCount.TOKENIZER -> "counted by " + t;
+            default -> t.source();
+        };
     }
 
     private static boolean differ(Object a, Object b) {

@@ -169,15 +169,24 @@ public final class RunComparison {
             List<String> why = new ArrayList<>();
             for (WorkloadFingerprint.Refusal r : refusals) {
                 for (String column : r.columns()) {
-                    String name = column.substring(0, column.indexOf(" ("));
-                    if (d.metric().contains(" " + name + " ") || d.metric().startsWith(name + " ")) {
-                        if (!why.contains(r.why())) why.add(r.why());
-                    }
+                    if (moves(column, d.metric()) && !why.contains(r.why())) why.add(r.why());
                 }
             }
             out.add(why.isEmpty() ? d : SampleComparison.refused(d, String.join("; ", why), force));
         }
         return out;
+    }
+
+    /**
+     * Whether a refusal's column names the row's metric: a summary figure by its name ({@code Avg Input Tokens}), a
+     * per-request column ({@code TPOT (ms)}) by the word before its unit, wherever it stands ({@code p95 TPOT (ms)},
+     * {@code Avg Answer TPOT (ms)}, {@code Avg TTFT incl. Queue (ms)}).
+     */
+    static boolean moves(String column, String metric) {
+        if (metric.equals(column)) return true;
+        int unit = column.indexOf(" (");
+        String name = unit < 0 ? column : column.substring(0, unit);
+        return metric.contains(" " + name + " ") || metric.startsWith(name + " ");
     }
 
     private static List<MetricDelta> level(String key, StoredPoint pa, RequestSamples sa, StoredPoint pb,

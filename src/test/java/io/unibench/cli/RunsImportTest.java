@@ -119,6 +119,12 @@ class RunsImportTest {
             assertThat(s.path("Avg TTFT (ms)").asDouble()).isCloseTo(54.869997733218646,
                     org.assertj.core.data.Offset.offset(1e-3));
             assertThat(s.path("Total Input Tokens").asLong()).isEqualTo(23472);
+            // its input_lens are its tokenizer's counts, its output_lens the server's usage: said per side, and the
+            // figures summing prompt tokens marked as the client's counts
+            assertThat(s.path("Token Count Source").asText())
+                    .isEqualTo("prompt: tokenizer qwen-plus; output: server usage (else tokenizer qwen-plus)");
+            assertThat(s.path("From Client Token Counts").asText()).contains("Avg Input Tokens", "Total Throughput")
+                    .doesNotContain("Output", "TPOT");
             // vLLM's duration runs from its benchmark's start, ours from the first request's: both kept
             assertThat(s.path("Source Figures").path("Test Duration (s)").asDouble()).isEqualTo(5.749131701999431);
             assertThat(s.path("Test Duration (s)").asDouble()).isLessThan(5.749131701999431);
@@ -468,14 +474,24 @@ class RunsImportTest {
             String db = b.location().jdbcUrl();
             String evalscope = importedId(CliHarness.main("runs", "import", EVALSCOPE.toString(), "--db", db));
             String vllm = importedId(CliHarness.main("runs", "import", VLLM.toString(), "--db", db));
-            // evalscope and vLLM both time TTFT at the first chunk, both streamed closed loops: verdicts given on
-            // TTFT and latency; their tokens were counted by different tokenizers, so TPOT gets none
+            // evalscope and vLLM both time TTFT at the first chunk, both streamed closed loops, both take output
+            // tokens from the server's usage: verdicts on TTFT, latency and TPOT; vLLM's prompt tokens are its
+            // tokenizer's, evalscope's the server's, so only the figures summing prompt tokens get none
             JsonNode same = JSON.readTree(CliHarness.main("runs", "compare", evalscope, vllm, "--json", "--db", db).out());
             assertThat(same.path("comparisons").get(0).path("not_comparable").toString())
-                    .isEqualTo("[\"A's tokens were counted by stub, B's by qwen-plus (per-token figures differ)\"]");
-            assertThat(row(same, "p50 TTFT (ms)").path("verdict").asText()).isNotEqualTo("refused");
-            assertThat(row(same, "p50 Latency (s)").path("verdict").asText()).isNotEqualTo("refused");
-            assertThat(row(same, "p50 TPOT (ms)").path("verdict").asText()).isEqualTo("refused");
+                    .isEqualTo("[\"A's prompt tokens are the server's usage, B's counted by tokenizer qwen-plus "
+                            + "(prompt token figures differ)\"]");
+            assertThat(same.path("comparisons").get(0).path("fingerprint").path("prompt_tokens").asText())
+                    .isEqualTo("tokenizer qwen-plus");
+            assertThat(same.path("baseline_fingerprint").path("output_tokens").asText())
+                    .isEqualTo("server usage (else tokenizer stub)");
+            for (String metric : List.of("p50 TTFT (ms)", "p50 Latency (s)", "p50 TPOT (ms)", "Avg TPOT (ms)",
+                    "Output Throughput (tok/s)")) {
+                assertThat(row(same, metric).path("verdict").asText()).as(metric).isNotEqualTo("refused");
+            }
+            for (String metric : List.of("Total Throughput (tok/s)", "Avg Input Tokens")) {
+                assertThat(row(same, metric).path("verdict").asText()).as(metric).isEqualTo("refused");
+            }
 
             // ours (the simulator, streamed, closed loop): TTFT at the first text chunk, evalscope's at any chunk
             CliHarness.Run perf = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",
