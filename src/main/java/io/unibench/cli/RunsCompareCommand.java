@@ -61,21 +61,26 @@ final class RunsCompareCommand extends RunsStoreCommand {
         } else {
             for (RunComparison.Pair p : result.pairs()) {
                 if (p.refusals().isEmpty()) continue;
-                out().println("Workload fingerprints (A | " + p.candidate().row().label() + "):");
+                out().println("Workload fingerprints (A | " + p.candidate().label() + "):");
                 Map<String, Object> fa = io.unibench.store.RunFingerprints.of(base).toMap();
                 Map<String, Object> fb = p.fingerprint().toMap();
                 for (String k : fa.keySet()) {
-                    out().println("  " + k + ": " + fa.get(k) + " | " + fb.get(k));
+                    out().println("  " + k + ": " + known(fa.get(k)) + " | " + known(fb.get(k)));
                 }
                 for (var r : p.refusals()) {
                     out().println("  not comparable" + (p.forced() ? " (compared anyway, --force)" : "") + ": " + r.why());
                 }
                 out().println();
             }
-            out().print(RunComparisonReport.render(sideLabel(base.row()), sides(result), RunComparison.METHOD));
+            out().print(RunComparisonReport.render(sideLabel(base), sides(result), RunComparison.METHOD));
             out().flush();
         }
         return 0;
+    }
+
+    /** A fingerprint field as the compare page shows it: null is "not known", never "null". */
+    private static String known(Object v) {
+        return v == null ? "not known" : v.toString();
     }
 
     /** The comparison's other runs as the report lays them out: B, C, … */
@@ -83,15 +88,16 @@ final class RunsCompareCommand extends RunsStoreCommand {
         List<RunComparisonReport.Side> sides = new ArrayList<>();
         char key = 'B';
         for (RunComparison.Pair p : result.pairs()) {
-            sides.add(new RunComparisonReport.Side(String.valueOf(key++), sideLabel(p.candidate().row()), p.rows(),
+            sides.add(new RunComparisonReport.Side(String.valueOf(key++), sideLabel(p.candidate()), p.rows(),
                     p.onlyBaseline(), p.onlyCandidate()));
         }
         return sides;
     }
 
     /** The run in one line, marked when its verdict is not valid: its numbers are compared, but not to be trusted. */
-    static String sideLabel(io.unibench.store.RunRow row) {
-        return row.verdict() == null || io.unibench.metrics.PointVerdict.isValid(row.verdict()) ? row.label()
-                : row.label() + " — NOT VALID: " + row.verdict();
+    static String sideLabel(StoredRun run) {
+        io.unibench.store.RunRow row = run.row();
+        return row.verdict() == null || io.unibench.metrics.PointVerdict.isValid(row.verdict()) ? run.label()
+                : run.label() + " — NOT VALID: " + row.verdict();
     }
 }

@@ -51,6 +51,23 @@ public record RunRow(String runId, String name, String model, String url, String
 
     /** The run in one line, as {@code runs compare} heads its columns: id, name, model @ url [status]. */
     public String label() {
-        return runId + (name != null ? " " + name : "") + " — " + model + " @ " + url + " [" + status + "]";
+        return label(null);
+    }
+
+    /**
+     * The run in one line; a run without a URL (imported from files that name none) says what is known instead:
+     * {@code model (from vLLM bench serve; no URL in its files)}, never {@code @ null}.
+     *
+     * @param sourceTool the tool an imported run came from, or null
+     */
+    public String label(String sourceTool) {
+        return runId + (name != null ? " " + name : "") + " — " + target(sourceTool) + " [" + status + "]";
+    }
+
+    /** {@code model @ url}, or without a URL what is known: {@code model (from TOOL; no URL in its files)}. */
+    public String target(String sourceTool) {
+        String m = model == null ? "model not recorded" : model;
+        if (url != null) return m + " @ " + url;
+        return m + (sourceTool != null ? " (from " + sourceTool + "; no URL in its files)" : " (no URL recorded)");
     }
 }

@@ -13,4 +13,20 @@ public record StoredRun(RunRow row, JsonNode config, JsonNode environment, List<
     public String runId() {
         return row.runId();
     }
+
+    /** The tool an imported run came from ({@code source_tool}), or null for ours. */
+    public String sourceTool() {
+        return environment != null && environment.path("source_tool").isTextual()
+                ? environment.path("source_tool").asText() : null;
+    }
+
+    /** {@link RunRow#label(String)} with what this run knows: its URL, or the tool it was imported from. */
+    public String label() {
+        return row.label(sourceTool());
+    }
+
+    /** {@link RunRow#target(String)}: {@code model @ url}, or the tool an imported run without a URL came from. */
+    public String target() {
+        return row.target(sourceTool());
+    }
 }

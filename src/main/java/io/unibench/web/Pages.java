@@ -93,10 +93,11 @@ public final class Pages {
     public record ShardsModel(String group, int count, List<String> partialReasons, Table table) {}
 
     /** A run compared with the baseline, and its letter (B, C, …). */
-    public record CompareRun(String key, RunRow row) {}
+    /** @param target {@code model @ url}, or the tool an imported run without a URL came from */
+    public record CompareRun(String key, RunRow row, String target) {}
 
     /** The compare page: the baseline {@code a}, the other runs, one table per shared level, notes, the method. */
-    public record CompareModel(RunRow a, List<CompareRun> others, List<Table> tables, List<String> notes,
+    public record CompareModel(RunRow a, String aTarget, List<CompareRun> others, List<Table> tables, List<String> notes,
                                String method, String chartJson, boolean loggedIn, Fingerprints fingerprints) {}
 
     /**
@@ -222,9 +223,9 @@ public final class Pages {
         char key = 'B';
         for (RunComparison.Pair p : r.pairs()) {
             String k = String.valueOf(key++);
-            sides.add(new RunComparisonReport.Side(k, p.candidate().row().label(), p.rows(), p.onlyBaseline(),
+            sides.add(new RunComparisonReport.Side(k, p.candidate().label(), p.rows(), p.onlyBaseline(),
                     p.onlyCandidate()));
-            others.add(new CompareRun(k, p.candidate().row()));
+            others.add(new CompareRun(k, p.candidate().row(), p.candidate().target()));
             chartRuns.add(ChartData.of(store, p.candidate()));
         }
         List<Table> tables = new ArrayList<>();
@@ -238,7 +239,7 @@ public final class Pages {
         others.forEach(o -> keys.add(o.key()));
         charts.put("keys", keys);
         charts.put("runs", chartRuns);
-        ctx.html(render("compare.jte", new CompareModel(r.baseline().row(), others, tables,
+        ctx.html(render("compare.jte", new CompareModel(r.baseline().row(), r.baseline().target(), others, tables,
                 RunComparisonReport.notes(sides), RunComparison.METHOD, scriptJson(charts), auth.required(),
                 fingerprints(ctx, r))));
     }

@@ -492,6 +492,11 @@ class RunsImportTest {
             for (String metric : List.of("Total Throughput (tok/s)", "Avg Input Tokens")) {
                 assertThat(row(same, metric).path("verdict").asText()).as(metric).isEqualTo("refused");
             }
+            // vLLM's result names no URL: the columns say where it came from, never "@ null"
+            CliHarness.Run text = CliHarness.main("runs", "compare", evalscope, vllm, "--db", db);
+            assertThat(text.out()).contains(vllm + " — qwen-plus (from vLLM bench serve; no URL in its files) [finished]")
+                    .contains(evalscope + " — qwen-plus @ http://127.0.0.1:28276/v1/chat/completions")
+                    .doesNotContain("null");
 
             // ours (the simulator, streamed, closed loop): TTFT at the first text chunk, evalscope's at any chunk
             CliHarness.Run perf = CliHarness.main("perf", "--url", sim.baseUrl() + "/v1/chat/completions", "--model",

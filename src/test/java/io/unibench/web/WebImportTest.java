@@ -279,6 +279,9 @@ class WebImportTest extends WebFixtureTest {
                 "first chunk of any kind (role-only chunk included)", "No verdict",
                 "B: B's TTFT is the first chunk of any kind", "Compare anyway (verdicts marked as forced)",
                 "href=\"/compare?a=" + a + "&amp;b=" + vllm + "&amp;force=true\"");
+        // vLLM's result names no URL: the page says where it came from, never "@ null" or an empty "@ "
+        assertThat(page).contains(vllm + " · qwen-plus (from vLLM bench serve; no URL in its files) ·")
+                .doesNotContain("@ null", "@  ·");
         String forced = f.get("/compare?a=" + a + "&b=" + vllm + "&force=true").body();
         assertThat(forced).contains("Compared anyway.", "forced; not comparable").doesNotContain("Compare anyway (");
     }
