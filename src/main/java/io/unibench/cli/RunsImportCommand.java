@@ -38,6 +38,10 @@ final class RunsImportCommand extends RunsStoreCommand {
     @Option(names = "--name", paramLabel = "NAME", description = "The imported runs' name. Default: none.")
     String name;
 
+    @Option(names = "--again", description = "Store a run even when its files (by their SHA-256) were imported "
+            + "before. Default: such files are refused, naming the run they are stored as, and nothing is stored.")
+    boolean again;
+
     @Override
     boolean writes() {
         return true;
@@ -47,6 +51,11 @@ final class RunsImportCommand extends RunsStoreCommand {
     int run(RunStore store) throws Exception {
         ForeignFormat forced = format == null ? null : ForeignFormat.of(format);
         List<Foreign> runs = ResultImport.read(paths, forced, System.currentTimeMillis());
+        ResultImport.Duplicate dup = again ? null : ResultImport.firstDuplicate(store, runs);
+        if (dup != null) {
+            throw new io.unibench.BadInputException(dup.file() + ": already imported as run " + dup.storedAs()
+                    + "; --again to store another copy");
+        }
         List<ImportedRun> stored = new ArrayList<>();
         for (Foreign f : runs) stored.add(ResultImport.toStored(f, tags, name));
         for (int i = 0; i < stored.size(); i++) {

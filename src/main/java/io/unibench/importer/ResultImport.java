@@ -127,6 +127,23 @@ public final class ResultImport {
         return run;
     }
 
+    /** A run read again: the files it was read from and the stored run already imported from them. */
+    public record Duplicate(Foreign run, String file, String storedAs) {}
+
+    /**
+     * The first of {@code runs} whose files (by their SHA-256 sums, all of them) are already a stored run's, or
+     * null: importing the same files again would store the same run twice.
+     */
+    public static Duplicate firstDuplicate(io.unibench.store.RunStore store, List<Foreign> runs)
+            throws java.sql.SQLException {
+        for (Foreign f : runs) {
+            List<String> sums = f.files().values().stream().map(String::valueOf).toList();
+            String id = store.importedAs(sums);
+            if (id != null) return new Duplicate(f, f.files().keySet().iterator().next(), id);
+        }
+        return null;
+    }
+
     /** The run as it is stored: the source's arguments (secrets masked) as configuration, the source in the environment. */
     public static ImportedRun toStored(Foreign f, List<String> tags, String name) {
         JsonNode args = f.args() == null ? null : masked(f.args().deepCopy());

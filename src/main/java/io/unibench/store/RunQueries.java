@@ -87,6 +87,22 @@ final class RunQueries {
         return run;
     }
 
+    String importedAs(java.util.Collection<String> checksums) throws SQLException {
+        if (checksums.isEmpty()) return null;
+        java.util.Set<String> want = new java.util.HashSet<>(checksums);
+        // narrowed by one checksum in the stored text, then decided exactly on the whole set
+        return db.read(c -> {
+            for (String[] r : Sql.query(c, "SELECT run_id, environment_json FROM runs WHERE environment_json LIKE ? "
+                    + "ORDER BY started_at, run_id", rs -> new String[] {rs.getString(1), rs.getString(2)},
+                    "%" + checksums.iterator().next() + "%")) {
+                java.util.Set<String> have = new java.util.HashSet<>();
+                ResultJson.read(r[1]).path("source_files").forEach(v -> have.add(v.asText()));
+                if (have.equals(want)) return r[0];
+            }
+            return null;
+        });
+    }
+
     List<RunRow> linkedRuns(String parentRunId) throws SQLException {
         return db.read(c -> RunRows.runs(c, "SELECT " + RunRows.RUN_COLUMNS + " FROM runs r WHERE r.parent_run_id = ? "
                 + "ORDER BY r.started_at, r.run_id", parentRunId));

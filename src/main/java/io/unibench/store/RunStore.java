@@ -249,6 +249,14 @@ public final class RunStore implements AutoCloseable {
         return queries.run(runId);
     }
 
+    /**
+     * The first run imported from files of exactly these SHA-256 sums (its environment's {@code source_files}), or
+     * null: {@code runs import} and the platform's upload refuse to store the same files twice unless asked.
+     */
+    public String importedAs(java.util.Collection<String> checksums) throws SQLException {
+        return queries.importedAs(checksums);
+    }
+
     /** The other providers' runs of a service run ({@link RunStart#parentRunId}), in the order they started. */
     public List<RunRow> linkedRuns(String parentRunId) throws SQLException {
         return queries.linkedRuns(parentRunId);

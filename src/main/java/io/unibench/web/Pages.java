@@ -110,7 +110,12 @@ public final class Pages {
     public record LoginModel(String error) {}
 
     /** A page route's error as a page: a browser that follows a link or submits a form gets words, not JSON. */
-    public record ErrorModel(int status, String message) {
+    /** @param link a page of the service the error points to (the run a file was imported as), or null */
+    public record ErrorModel(int status, String message, String link) {
+        public ErrorModel(int status, String message) {
+            this(status, message, null);
+        }
+
         public String title() {
             return switch (status) {
                 case 400 -> "Bad request";

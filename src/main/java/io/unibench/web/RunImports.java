@@ -53,12 +53,14 @@ final class RunImports {
                         + "at most " + (MAX_UPLOAD_BYTES >> 20) + " MiB in all, a zip expanding to at most "
                         + (Uploads.MAX_EXPANDED_BYTES >> 20) + " MiB in " + Uploads.MAX_ENTRIES + " entries. Answers "
                         + "{runs: [{id, tool, version, points, requests, not_measured}]}; a bad file 400 with its "
-                        + "located line, nothing stored.",
+                        + "located line, nothing stored; files already imported (by their SHA-256) 409 naming the "
+                        + "run they are stored as ({error, run, link}), nothing stored, unless again=true.",
                         "application/json", this::importApi,
                         param("file", "the body's file name (its extension tells .jsonl and .yaml); required unless "
                                 + "the body is multipart"),
                         param("format", "read as this format (" + formats() + "); default: recognised by content"),
-                        param("tag", "a tag for the imported run (repeatable)"), param("name", "the run's name"))
+                        param("tag", "a tag for the imported run (repeatable)"), param("name", "the run's name"),
+                        param("again", "true: store the run even when its files were imported before (default: 409)"))
                         .with(201, List.of("application/octet-stream", "application/zip", "application/json",
                                 "multipart/form-data")),
                 Route.page("post", "/runs/import", this::importForm),
@@ -83,7 +85,7 @@ final class RunImports {
             }
         }
         List<Map<String, Object>> stored = store(parts, ctx.queryParam("format"), ctx.queryParams("tag"),
-                ctx.queryParam("name"));
+                ctx.queryParam("name"), "true".equals(ctx.queryParam("again")));
         ctx.status(201);
         WebServer.json(ctx, Map.of("runs", stored));
     }
@@ -98,7 +100,7 @@ final class RunImports {
         String name = ctx.formParam("name");
         List<Map<String, Object>> stored = store(parts, ctx.formParam("format"),
                 tag == null || tag.isBlank() ? List.of() : List.of(tag.strip()),
-                name == null || name.isBlank() ? null : name.strip());
+                name == null || name.isBlank() ? null : name.strip(), "true".equals(ctx.formParam("again")));
         ctx.redirect("/runs/" + stored.getFirst().get("id"), io.javalin.http.HttpStatus.SEE_OTHER);
     }
 
@@ -132,10 +134,15 @@ final class RunImports {
     }
 
     /** Reads every run of the upload first, then stores each (one transaction each): a bad file stores nothing. */
-    private List<Map<String, Object>> store(List<Uploads.Part> parts, String format, List<String> tags, String name)
-            throws Exception {
+    private List<Map<String, Object>> store(List<Uploads.Part> parts, String format, List<String> tags, String name,
+                                            boolean again) throws Exception {
         ForeignFormat forced = format == null || format.isBlank() ? null : ForeignFormat.of(format);
         List<Foreign> runs = Uploads.read(parts, forced, System.currentTimeMillis());
+        ResultImport.Duplicate dup = again ? null : ResultImport.firstDuplicate(store, runs);
+        if (dup != null) {
+            throw new ApiError(409, shown(dup.file()) + ": already imported as run " + dup.storedAs()
+                    + "; again=true to store another copy", "/runs/" + dup.storedAs());
+        }
         List<ImportedRun> toStore = new ArrayList<>();
         for (Foreign f : runs) toStore.add(ResultImport.toStored(f, tags, name));
         List<Map<String, Object>> out = new ArrayList<>();

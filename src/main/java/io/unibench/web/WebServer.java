@@ -112,7 +112,7 @@ public final class WebServer implements AutoCloseable {
             });
             for (Route r : routes) cfg.routes.addEndpoint(new io.javalin.router.Endpoint(
                     HandlerType.findOrCreate(r.method().toUpperCase(java.util.Locale.ROOT)), r.path(), r.handler()));
-            cfg.routes.exception(ApiError.class, (e, ctx) -> error(ctx, e.status(), e.getMessage()));
+            cfg.routes.exception(ApiError.class, (e, ctx) -> error(ctx, e.status(), e.getMessage(), e.link()));
             cfg.routes.exception(ScenarioDocument.Invalid.class, RunControl::invalid);
             cfg.routes.exception(BadInputException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
             cfg.routes.exception(HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), e.getMessage()));
@@ -156,11 +156,16 @@ public final class WebServer implements AutoCloseable {
     }
 
     static void error(Context ctx, int status, String message) {
+        error(ctx, status, message, null);
+    }
+
+    /** The refusal as JSON ({@code error}, and {@code link} when given) or, to a browser, as a page linking it. */
+    static void error(Context ctx, int status, String message, String link) {
         String text = message == null ? "error" : message;
         try {
             ctx.status(status);
-            if (wantsPage(ctx)) ctx.html(Html.render("error.jte", new Pages.ErrorModel(status, text)));
-            else json(ctx, Map.of("error", text));
+            if (wantsPage(ctx)) ctx.html(Html.render("error.jte", new Pages.ErrorModel(status, text, link)));
+            else json(ctx, link == null ? Map.of("error", text) : Map.of("error", text, "link", link));
         } catch (Exception e) {
             ctx.status(500).result("{\"error\":\"internal error\"}");
         }

@@ -137,6 +137,37 @@ class RunsImportTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
+    void theSameFilesImportedAgainAreRefusedNamingTheirRunUnlessAgain(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            String vllm = importedId(CliHarness.main("runs", "import", VLLM.toString(), "--db", db));
+            String evalscope = importedId(CliHarness.main("runs", "import", EVALSCOPE.toString(), "--db", db));
+            long before;
+            try (var store = io.unibench.store.RunStore.open(b.location())) {
+                before = store.count();
+            }
+            // the same file under another name is the same file (by its SHA-256): one line, exit 2, nothing stored
+            Path copy = tmp.resolve("copy.json");
+            Files.copy(VLLM, copy);
+            CliHarness.Run r = CliHarness.main("runs", "import", AIPERF.toString(), copy.toString(), "--db", db);
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err().strip()).isEqualTo("unibench: " + copy + ": already imported as run " + vllm
+                    + "; --again to store another copy");
+            // an evalscope folder: all of its files are the run's
+            CliHarness.Run folder = CliHarness.main("runs", "import", EVALSCOPE.toString(), "--db", db);
+            assertThat(folder.exit()).isEqualTo(2);
+            assertThat(folder.err()).contains("already imported as run " + evalscope + "; --again");
+            try (var store = io.unibench.store.RunStore.open(b.location())) {
+                assertThat(store.count()).isEqualTo(before);
+            }
+            // asked again: another copy, its own run
+            String again = importedId(CliHarness.main("runs", "import", copy.toString(), "--again", "--db", db));
+            assertThat(again).isNotEqualTo(vllm);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
     void vllmResultWithoutDetailsKeepsItsFiguresAndSaysWhatItLacks(String kind) throws Exception {
         try (TestStores.Backend b = backend(kind)) {
             String db = b.location().jdbcUrl();

@@ -60,14 +60,24 @@ class ImportBrowserTest extends BrowserTestBase {
         page.waitForURL("**/runs/*");
         assertThat(page.content()).contains("evalscope perf", "from-evalscope", "parallel_4_number_60");
         shot(page, "import-evalscope-folder.png");
+        String first = page.url().substring(page.url().lastIndexOf('/') + 1);
 
+        // the same files chosen one by one: already imported, the page names the run and links it
+        Path[] files = {point.resolve("benchmark_summary.json"), point.resolve("benchmark_percentile.json"),
+                point.resolve("benchmark_args.json"), point.resolve("benchmark_data.db")};
         page = open("/");
-        page.setInputFiles("#import-form input[type=file][multiple]", new Path[] {
-                point.resolve("benchmark_summary.json"), point.resolve("benchmark_percentile.json"),
-                point.resolve("benchmark_args.json"), point.resolve("benchmark_data.db")});
+        page.setInputFiles("#import-form input[type=file][multiple]", files);
+        page.click("#import-form button[type=submit]");
+        page.waitForLoadState();
+        assertThat(page.content()).contains("already imported as run " + first, "href=\"/runs/" + first + "\"");
+        // asked again (the form's "again"): another copy is stored
+        page = open("/");
+        page.setInputFiles("#import-form input[type=file][multiple]", files);
+        page.check("#import-form input[name=again]");
         page.click("#import-form button[type=submit]");
         page.waitForURL("**/runs/*");
         assertThat(page.content()).contains("evalscope perf");
+        assertThat(page.url()).doesNotEndWith(first);
     }
 
     @Test

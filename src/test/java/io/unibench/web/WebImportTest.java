@@ -51,9 +51,7 @@ class WebImportTest extends WebFixtureTest {
 
     @Test
     void aFigureTheToolDidNotMeasureIsAbsentOnTheRunPageNeverZero() throws Exception {
-        HttpResponse<String> up = upload("vllm.json", Files.readAllBytes(VLLM), Map.of());
-        assertThat(up.statusCode()).as(up.body()).isEqualTo(201);
-        String id = JSON.readTree(up.body()).path("runs").get(0).path("id").asText();
+        String id = vllm();
         // vLLM's per-request rows count no cached tokens: the cached/new prompt split is null, never 0 and all new
         JsonNode rows = JSON.readTree(f.get("/api/runs/" + id).body()).at("/points/0/workload/rows");
         for (JsonNode row : rows) {
@@ -138,7 +136,53 @@ class WebImportTest extends WebFixtureTest {
     }
 
     /** A multipart/form-data POST of several {@code file} parts (name → bytes), as a browser's form sends it. */
+    private static String vllmId;
+
+    /** The vLLM sample uploaded once for the class (a second upload of the same file is refused: 409). */
+    private static synchronized String vllm() throws Exception {
+        if (vllmId == null) {
+            HttpResponse<String> up = upload("vllm.json", Files.readAllBytes(VLLM), Map.of());
+            assertThat(up.statusCode()).as(up.body()).isEqualTo(201);
+            vllmId = JSON.readTree(up.body()).path("runs").get(0).path("id").asText();
+        }
+        return vllmId;
+    }
+
+    @Test
+    void theSameFileUploadedAgainIsRefusedNamingItsRunUnlessAskedAgain() throws Exception {
+        String id = vllm();
+        long before = f.store.count();
+        HttpResponse<String> again = upload("copy.json", Files.readAllBytes(VLLM), Map.of());
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(409);
+        JsonNode body = JSON.readTree(again.body());
+        assertThat(body.path("error").asText())
+                .isEqualTo("copy.json: already imported as run " + id + "; again=true to store another copy");
+        assertThat(body.path("link").asText()).isEqualTo("/runs/" + id);
+        assertThat(f.store.count()).isEqualTo(before);
+        // the runs page's form gets the same words and a link to the run
+        String boundary = "unibench-test-boundary";
+        byte[] form = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"vllm.json\"\r\n"
+                + "Content-Type: application/json\r\n\r\n" + Files.readString(VLLM) + "\r\n--" + boundary + "--\r\n")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        HttpResponse<String> page = f.send(HttpRequest.newBuilder(URI.create(f.base() + "/runs/import"))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary).header("Accept", "text/html")
+                .header("Origin", f.base()).POST(HttpRequest.BodyPublishers.ofByteArray(form)));
+        assertThat(page.statusCode()).isEqualTo(409);
+        assertThat(page.body()).contains("vllm.json: already imported as run " + id, "<a href=\"/runs/" + id + "\">");
+        assertThat(f.store.count()).isEqualTo(before);
+        // asked again: another copy
+        HttpResponse<String> copy = f.send(HttpRequest.newBuilder(URI.create(f.base()
+                        + "/api/runs/import?file=copy.json&again=true")).header("Content-Type", "application/octet-stream")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(Files.readAllBytes(VLLM))));
+        assertThat(copy.statusCode()).as(copy.body()).isEqualTo(201);
+        assertThat(JSON.readTree(copy.body()).at("/runs/0/id").asText()).isNotEqualTo(id);
+    }
+
     private static HttpResponse<String> uploadParts(Map<String, byte[]> files) throws Exception {
+        return uploadParts(files, "");
+    }
+
+    private static HttpResponse<String> uploadParts(Map<String, byte[]> files, String query) throws Exception {
         String boundary = "unibench-test-boundary";
         java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
         for (Map.Entry<String, byte[]> e : files.entrySet()) {
@@ -148,7 +192,7 @@ class WebImportTest extends WebFixtureTest {
             body.write("\r\n".getBytes());
         }
         body.write(("--" + boundary + "--\r\n").getBytes());
-        return f.send(HttpRequest.newBuilder(URI.create(f.base() + "/api/runs/import"))
+        return f.send(HttpRequest.newBuilder(URI.create(f.base() + "/api/runs/import" + query))
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())));
     }
@@ -178,7 +222,12 @@ class WebImportTest extends WebFixtureTest {
                 "benchmark_data.db")) {
             files.put(n, Files.readAllBytes(point.resolve(n)));
         }
-        HttpResponse<String> parts = uploadParts(files);
+        // the zip held these very files: refused, naming the run they are stored as, unless asked again
+        HttpResponse<String> dup = uploadParts(files);
+        assertThat(dup.statusCode()).as(dup.body()).isEqualTo(409);
+        assertThat(error(dup)).isEqualTo("benchmark_summary.json: already imported as run " + run.path("id").asText()
+                + "; again=true to store another copy");
+        HttpResponse<String> parts = uploadParts(files, "?again=true");
         assertThat(parts.statusCode()).as(parts.body()).isEqualTo(201);
         JsonNode fromParts = JSON.readTree(parts.body()).path("runs").get(0);
         assertThat(fromParts.path("tool").asText()).isEqualTo("evalscope perf");
@@ -270,9 +319,7 @@ class WebImportTest extends WebFixtureTest {
 
     @Test
     void theComparePageShowsBothFingerprintsTheRefusalAndAMarkedOverride() throws Exception {
-        HttpResponse<String> up = upload("vllm.json", Files.readAllBytes(VLLM), Map.of());
-        assertThat(up.statusCode()).as(up.body()).isEqualTo(201);
-        String vllm = JSON.readTree(up.body()).path("runs").get(0).path("id").asText();
+        String vllm = vllm();
         String a = f.runIds.getFirst();
         String page = f.get("/compare?a=" + a + "&b=" + vllm).body();
         assertThat(page).contains("Workload fingerprints", "first chunk with text (role-only chunk excluded)",
