@@ -132,12 +132,17 @@ public final class ResultImport {
 
     /**
      * The first of {@code runs} whose files (by their SHA-256 sums, all of them) are already a stored run's, or
-     * null: importing the same files again would store the same run twice.
+     * null: importing the same files again would store the same run twice. The same files read twice in one import
+     * (a file named twice, or also found in a folder named) are bad input naming both.
      */
     public static Duplicate firstDuplicate(io.unibench.store.RunStore store, List<Foreign> runs)
             throws java.sql.SQLException {
+        Map<java.util.Set<String>, String> read = new java.util.HashMap<>();
         for (Foreign f : runs) {
             List<String> sums = f.files().values().stream().map(String::valueOf).toList();
+            String first = f.files().keySet().iterator().next();
+            String twice = read.putIfAbsent(new java.util.HashSet<>(sums), first);
+            if (twice != null) throw new BadInputException(first + ": the same files as " + twice + ", read twice");
             String id = store.importedAs(sums);
             if (id != null) return new Duplicate(f, f.files().keySet().iterator().next(), id);
         }

@@ -163,6 +163,14 @@ class RunsImportTest {
             // asked again: another copy, its own run
             String again = importedId(CliHarness.main("runs", "import", copy.toString(), "--again", "--db", db));
             assertThat(again).isNotEqualTo(vllm);
+            // one file named twice in one import is read twice: bad input, nothing stored
+            CliHarness.Run twice = CliHarness.main("runs", "import", AIPERF.toString(), AIPERF.toString(), "--db", db);
+            assertThat(twice.exit()).isEqualTo(2);
+            assertThat(twice.err().strip()).isEqualTo("unibench: " + AIPERF + ": the same files as " + AIPERF
+                    + ", read twice");
+            try (var store = io.unibench.store.RunStore.open(b.location())) {
+                assertThat(store.count()).isEqualTo(before + 1);
+            }
         }
     }
 
