@@ -10,7 +10,6 @@ import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.ScenarioRunner;
 import io.unibench.scenario.ScenarioSpec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
@@ -47,7 +46,7 @@ final class ScenarioSession {
 
     /** @param root the run's output folder; @param history the spec's history section */
     static ScenarioRunner.Ran run(BenchConfig bench, Path root, RunSpec.History history, Map<String, String> env,
-                                  Wiring wiring, PrintWriter err) throws IOException, InterruptedException {
+                                  Wiring wiring, PrintWriter err) throws Exception {
         SessionRunner.calibration(env); // a corrupt calibration file stops the run before anything starts
         try (ScenarioTargets targets = ScenarioTargets.start(bench, err)) {
             RunSpec spec = ScenarioSpec.of(bench, targets.endpoints(), root, history, wiring.shard());

@@ -31,8 +31,9 @@ import java.util.Map;
  * in flight and leaves a partial result. Every step is published to the {@link EventHub}: point started, a
  * snapshot a second, point finished, run finished (always last).
  *
- * <p>What differs between front ends is theirs, behind {@link Front} and {@link PointRun}: what a point sends
- * (prompts, conversations, a scenario's gate and validation), which files it writes, what the run history stores.
+ * <p>What a point sends (prompts, conversations, a scenario's gate and validation) and which files it writes follow
+ * from the spec ({@link SpecPoints}, behind {@link Front} and {@link PointRun}); what the run history stores is the
+ * front end's {@link Recorder}, how it renders the results its {@link Report}.
  *
  * <p>This class is the runner's contract and its loop over points; a session's state and end are
  * {@link SessionState}'s, a point's steps {@link PointExecution}'s, the targets' clients {@link TargetClients}', the
@@ -42,8 +43,11 @@ public final class SessionRunner {
     /** How often the live view publishes a {@link io.unibench.engine.live.Snapshot} while a point runs. */
     public static final Duration SNAPSHOT_PERIOD = Duration.ofSeconds(1);
 
-    /** A front end's part of a run. */
-    public interface Front {
+    /**
+     * What the points of a run send and write: the engine's {@link SpecPoints} (every front end's spec), or its own
+     * probes ({@link ProbeSession}). Not a front end's hook: a front end only makes the spec.
+     */
+    interface Front {
         /** Point {@code index} is next: load what it sends; nothing is written yet (a failing test leaves no files). */
         PointRun prepare(int index, RunSpec.Point point) throws IOException;
 
@@ -54,8 +58,8 @@ public final class SessionRunner {
         default void targetFinished(int target, boolean stopped) {}
     }
 
-    /** One point, as the front end runs it. Closed by the runner after {@link #finished}. */
-    public interface PointRun extends AutoCloseable {
+    /** One point, as its {@link Front} runs it. Closed by the runner after {@link #finished}. */
+    interface PointRun extends AutoCloseable {
         /** The connection test's request. */
         PreparedRequest probe();
 
@@ -321,7 +325,7 @@ public final class SessionRunner {
     public Result run(SpecPoints work, Report report) throws Exception {
         work.bind(spec, stop, err, env, progressLines);
         if (spec.sla() == null) return run(work, work.progressFile(), report);
-        try (Session probes = open(work)) {
+        try (Session probes = open((Front) work)) {
             probes.state.progress(work.progressFile());
             SlaSearch.Searched searched = SlaSearch.run(spec, work, probes, stop, err);
             work.searched(searched);
@@ -330,8 +334,8 @@ public final class SessionRunner {
         }
     }
 
-    /** Runs every point of the spec; a bad target (connection test) throws {@link io.unibench.BadInputException}. */
-    public Result run(Front front) throws IOException, InterruptedException {
+    /** Runs every point of the spec through {@code front} (the engine's tests' own points). */
+    Result run(Front front) throws IOException, InterruptedException {
         return run(front, null, Report.NONE);
     }
 
@@ -354,11 +358,19 @@ public final class SessionRunner {
     }
 
     /**
-     * A session whose points are chosen one at a time by the caller as results come in (the SLA auto-tune's search;
-     * {@link #run(Front)} runs the spec's points through one). Close it after {@link Session#finish()}; closing it
-     * without finishing (an exception) ends the run as failed. Its events are the same as a spec's run.
+     * A session of the spec's points whose points are chosen one at a time by the caller as results come in (a
+     * scenario file's SLA auto-tune). Close it after {@link Session#finish()}; closing it without finishing (an
+     * exception) ends the run as failed. Its events are the same as a spec's run.
      */
-    public Session open(Front front) {
+    public Session open(SpecPoints work) {
+        work.bind(spec, stop, err, env, progressLines);
+        Session session = open((Front) work);
+        session.state.progress(work.progressFile());
+        return session;
+    }
+
+    /** A session through {@code front} (the engine's own probes: {@link ProbeSession}, tests). */
+    Session open(Front front) {
         return new Session(front);
     }
 

@@ -1,18 +1,17 @@
 package io.unibench.scenario;
 
-import io.unibench.engine.SeriesPoints;
+import io.unibench.engine.SpecPoints;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.StopSignal;
 import io.unibench.engine.spec.RunSpec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A scenario file's run, as a spec: the session runner runs {@link ScenarioSpec#of}'s spec with the engine's
- * {@link SeriesPoints} (what each point sends and checks, its gate, files and progress line, all from the spec), or
+ * {@link SpecPoints} (what each point sends and checks, its gate, files and progress line, all from the spec), or
  * the file's {@code sla_auto_tune} search ({@link ScenarioSla}) through the same points; this class only names what
  * ran in the file's terms: the series of each provider × scenario with its knee ({@link ScenarioResults}).
  *
@@ -39,8 +38,8 @@ public final class ScenarioRunner {
     }
 
     /** Runs the file's points through {@code session}; the results hold what ran (all of it unless stopped). */
-    public Ran run(SessionRunner session) throws IOException, InterruptedException {
-        SeriesPoints points = new SeriesPoints(spec, stop, progress);
+    public Ran run(SessionRunner session) throws Exception {
+        SpecPoints points = SpecPoints.load(spec, progress);
         SessionRunner.Result result;
         try {
             result = config.loads().sla() == null ? session.run(points) : tune(session, points.probing(true));
@@ -52,20 +51,16 @@ public final class ScenarioRunner {
     }
 
     /** sla_auto_tune: the search chooses every level, in one session. */
-    private SessionRunner.Result tune(SessionRunner session, SeriesPoints points) throws IOException, InterruptedException {
+    private SessionRunner.Result tune(SessionRunner session, SpecPoints points) throws Exception {
         try (SessionRunner.Session probes = session.open(points)) {
             return ScenarioSla.run(config, spec, probes, stop, progress);
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e); // the probe throws nothing else
         }
     }
 
     /** The engine's series in the file's terms: provider, scenario, levels, and the knee of the closed-loop levels. */
-    static ScenarioResults results(BenchConfig config, List<SeriesPoints.Series> ran, boolean stopped) {
+    static ScenarioResults results(BenchConfig config, List<SpecPoints.Series> ran, boolean stopped) {
         List<ScenarioResults.Series> series = new ArrayList<>();
-        for (SeriesPoints.Series s : ran) {
+        for (SpecPoints.Series s : ran) {
             List<ScenarioResults.Level> levels = s.levels().stream().map(l -> new ScenarioResults.Level(l.concurrency(),
                     l.result(), l.tokens(), l.starts(), l.name())).toList();
             series.add(new ScenarioResults.Series(config.providers().get(s.target()), config.scenarios().get(s.workload()),

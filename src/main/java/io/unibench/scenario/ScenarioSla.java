@@ -1,7 +1,7 @@
 package io.unibench.scenario;
 
 import io.unibench.engine.ArrivalShape;
-import io.unibench.engine.SeriesPoints;
+import io.unibench.engine.SpecPoints;
 import io.unibench.engine.SessionRunner;
 import io.unibench.engine.SlaSearch;
 import io.unibench.engine.StopSignal;
@@ -47,7 +47,7 @@ final class ScenarioSla {
                     session.searching(series + where.describe());
                     progress.println(series + where.describe() + " (" + sla.number(where.value()) + " requests)");
                     progress.flush();
-                }, SeriesPoints.seriesDir(spec, p, s));
+                }, SpecPoints.seriesDir(spec, p, s));
                 failed = searched.failure(); // the search's levels are measured and kept: end here, as perf's search
                 for (SlaTuning.Selection sel : searched.tuning().selections()) {
                     progress.println("[" + provider.name() + "/" + scenario.name() + "] SLA auto-tune: " + sel.criteria()

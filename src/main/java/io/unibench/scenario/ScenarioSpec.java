@@ -127,7 +127,7 @@ public final class ScenarioSpec {
      * The file as shard {@code shard} of a sharded run ({@code run --shard I/N}) runs it: the whole file's spec sliced
      * by the engine ({@link RunSpec#slice}, as {@code perf --shard} slices its own): every level its share of the
      * level's concurrency and of its requests (a held level keeps its hold time), a request_rate level λ/N, a trace
-     * its dealt rows at their recorded times. The engine ({@code SeriesPoints}) sends each level's
+     * its dealt rows at their recorded times. The engine ({@code SpecPoints}) sends each level's
      * {@link RunSpec.Slice} of its prompts and conversations. Levels named by their concurrency are named by the shard's share; a rate level or
      * a trace keeps the file's name ({@code rate_R} of the whole λ).
      */
@@ -165,7 +165,7 @@ public final class ScenarioSpec {
             }
         }
         return new RunSpec(config.name(), targets, workloads, points, null, Shard.WHOLE, config.goodput(), null,
-                new RunSpec.Outputs(root),
+                new RunSpec.Outputs(root).with(RunSpec.Layout.series),
                 history, config.seed(), config.limits().withStarts(new RunSpec.Starts(config.rateLimitPerSec(),
                 config.rateLimitBurst(), config.rateLimitRampOnly())));
     }

@@ -102,7 +102,7 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
 
     /** This spec with its files under {@code root} (the service's folder of the run), the rest of its outputs kept. */
     public RunSpec withRoot(Path root) {
-        Outputs o = new Outputs(root, outputs.progressTracker(), outputs.logEvery(), outputs.arguments());
+        Outputs o = new Outputs(root, outputs.progressTracker(), outputs.logEvery(), outputs.arguments(), outputs.layout());
         return new RunSpec(name, targets, workloads, points, sla, shard, goodput, cancels, o, history, seed, limits);
     }
 
@@ -531,17 +531,29 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
      *
      * @param root            one folder per point under it
      * @param progressTracker write {@code progress.json} as the run goes
-     * @param logEvery        without a terminal, a progress line every this many requests
+     * @param logEvery        without a terminal, a progress line every this many requests ({@link Layout#points})
      * @param arguments       the run's arguments as {@code benchmark_args.json} writes them (evalscope's keys, secrets
      *                        masked); each point fills in its own load keys. Null = no such file
+     * @param layout          how the points' files are laid out; null (a spec written before it existed) = points
      */
-    public record Outputs(Path root, boolean progressTracker, int logEvery, ObjectNode arguments) {
+    public record Outputs(Path root, boolean progressTracker, int logEvery, ObjectNode arguments, Layout layout) {
         public Outputs(Path root) {
-            this(root, false, 100, null);
+            this(root, false, 100, null, Layout.points);
+        }
+
+        /** Outputs in the {@link Layout#points} layout ({@code perf}'s). */
+        public Outputs(Path root, boolean progressTracker, int logEvery, ObjectNode arguments) {
+            this(root, progressTracker, logEvery, arguments, Layout.points);
         }
 
         public Outputs {
             arguments = arguments == null ? null : arguments.deepCopy();
+            if (layout == null) layout = Layout.points;
+        }
+
+        /** These outputs in {@code layout}. */
+        public Outputs with(Layout layout) {
+            return new Outputs(root, progressTracker, logEvery, arguments, layout);
         }
 
         @Override
@@ -549,6 +561,16 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
             return arguments == null ? null : arguments.deepCopy();
         }
     }
+
+    /**
+     * How a run's points lay out their files ({@code engine.SpecPoints}). {@code points} ({@code perf}'s): each point's
+     * files in {@code ROOT/LABEL/}, {@code requests.jsonl} timed from the point's start, a progress line every
+     * {@code log_every} requests, the prompts' length figures. {@code series} (a scenario file's): the points of one
+     * target × workload are a series, in {@code ROOT/TARGET/WORKLOAD/LEVEL/} (LEVEL: the label after
+     * {@code TARGET/WORKLOAD/}), {@code requests.jsonl} timed from the series' start, one progress line per point, and
+     * the series' overall figures and token counts for its report; the whole spec runs as one session.
+     */
+    public enum Layout { points, series }
 
     /** The run history: {@code enabled} false = {@code --no-db}; {@code db} null = the default location. */
     public record History(boolean enabled, String db, List<String> tags) {

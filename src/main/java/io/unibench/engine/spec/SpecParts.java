@@ -11,7 +11,8 @@ import java.util.List;
  * another, as a scenario file's providers), its files under {@code ROOT/TARGET/WORKLOAD/} and each point's in its
  * folder there (a label {@code TARGET/WORKLOAD/LEVEL}, a scenario file's, is {@code LEVEL} there), the same files as
  * a one-target spec's point; each part is a run in the run history. A spec of one target and one workload is its
- * own one part, its files under its root as {@code perf} writes them.
+ * own one part, its files under its root as {@code perf} writes them. A spec in the {@link RunSpec.Layout#series}
+ * layout keeps its root and labels: its points' folders are {@code ROOT/TARGET/WORKLOAD/LEVEL} already.
  */
 public final class SpecParts {
     private SpecParts() {}
@@ -37,6 +38,11 @@ public final class SpecParts {
         int w = points.getFirst().workload();
         RunSpec.Target target = spec.targets().get(t);
         RunSpec.Workload workload = spec.workloads().get(w);
+        if (spec.outputs().layout() == RunSpec.Layout.series) { // its folders are already ROOT/TARGET/WORKLOAD/LEVEL
+            return new RunSpec(spec.name(), List.of(target), List.of(workload), points.stream().map(p -> new RunSpec.Point(
+                    p.label(), 0, 0, p.plan(), p.pauseAfter(), p.slice())).toList(), null, spec.shard(), spec.goodput(),
+                    spec.cancels(), spec.outputs(), spec.history(), spec.seed(), spec.limits());
+        }
         // a scenario file's label is TARGET/WORKLOAD/LEVEL: under the part's folder, LEVEL is the point's folder
         String prefix = target.name() + "/" + workload.name() + "/";
         List<RunSpec.Point> mine = points.stream().map(p -> new RunSpec.Point(p.label().startsWith(prefix)

@@ -238,7 +238,7 @@ class RunSpecJsonTest {
             ObjectNode args = r.nextBoolean() ? null : JSON.createObjectNode().put("model", "m").put("rate", 2.5)
                     .put("number", 10).putNull("url").put("logprobs", true);
             RunSpec.Outputs outputs = new RunSpec.Outputs(Path.of("out", "run " + r.nextInt(100)), r.nextBoolean(),
-                    1 + r.nextInt(1000), args);
+                    1 + r.nextInt(1000), args, RunSpec.Layout.values()[r.nextInt(RunSpec.Layout.values().length)]);
             RunSpec.History history = new RunSpec.History(r.nextBoolean(), r.nextBoolean() ? null : "postgresql://db/x",
                     r.nextBoolean() ? List.of() : List.of("nightly", "a b", "é"));
             return new RunSpec("run-" + r.nextInt(), targets, workloads, points, sla,
