@@ -191,6 +191,33 @@ public final class SpecRules {
             sla(sla.runs(), sla.lower(), sla.upper(), sla.variable() == Sla.Variable.rate ? sla.fixedParallel() : null,
                     sla.multiplier());
         }
+        return series(spec.points());
+    }
+
+    /**
+     * Each point's files are its own: a point whose target × workload ran before another's points (its series'
+     * folder, report and history run would be made again over the first's), or whose label its target × workload
+     * already has (the same folder), is refused at its JSON pointer.
+     */
+    private SpecRules series(List<RunSpec.Point> points) {
+        java.util.Map<String, Integer> labels = new java.util.HashMap<>();
+        java.util.Map<Long, Integer> ended = new java.util.HashMap<>(); // target × workload → its last point so far
+        for (int i = 0; i < points.size(); i++) {
+            RunSpec.Point p = points.get(i);
+            long series = ((long) p.target() << 32) | p.workload();
+            Integer last = ended.get(series);
+            if (last != null && last != i - 1) {
+                errors.add(new SpecError("/points/" + i, "target " + p.target() + " × workload " + p.workload()
+                        + " again after other points (its series ended at /points/" + last + "): its folder and "
+                        + "report would be written over; give a target × workload's points in a row"));
+            }
+            ended.put(series, i);
+            Integer same = labels.putIfAbsent(series + "/" + p.label(), i);
+            if (same != null) {
+                errors.add(new SpecError("/points/" + i + "/label", p.label() + ": the label of /points/" + same
+                        + " (the same target × workload): its files would be written over; give each point its own"));
+            }
+        }
         return this;
     }
 }
