@@ -176,7 +176,7 @@ final class PerfRun {
         String url = target.url();
         Path root = spec.outputs().root();
         CountDownLatch reportWritten = new CountDownLatch(1);
-        Path argsFile = spec.sla() != null ? null
+        Path argsFile = !spec.sla().isEmpty() ? null
                 : SpecPoints.dir(spec, spec.points().getFirst()).resolve("benchmark_args.json");
         Path report = reportDir(spec);
         HistoryRecorder store = recording.open(spec, url, argsFile, process.env(), err);
@@ -208,9 +208,11 @@ final class PerfRun {
                     pointsStopped[0] = r.stopped();
                     limitStop = r.stopReason();
                     failure = r.failure();
-                    SlaSearch.Searched sla = work.searched();
-                    text[0] = TerminalReport.render(r.points(), basicInfo(spec, work, r.checks(), r.stopped()))
-                            + (sla != null ? "\n" + SlaAutoTune.tables(sla.tuning(), sla.params()) : "");
+                    StringBuilder tables = new StringBuilder();
+                    for (SlaSearch.Searched sla : work.searched()) {
+                        tables.append("\n").append(SlaAutoTune.tables(sla.tuning(), sla.params()));
+                    }
+                    text[0] = TerminalReport.render(r.points(), basicInfo(spec, work, r.checks(), r.stopped())) + tables;
                     OutputFailedException.writeWhole(report.resolve("performance_summary.txt"),
                             text[0].getBytes(StandardCharsets.UTF_8));
                 });

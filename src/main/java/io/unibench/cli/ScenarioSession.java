@@ -58,7 +58,7 @@ final class ScenarioSession {
                 session = new SessionRunner(spec, env, false, stop, events, store, err).observe(wiring.server())
                         .maxErrorRate(bench.maxErrorRatePercent()).startBarrier(wiring.levels());
                 wiring.started().accept(session);
-                return new ScenarioRunner(bench, spec, stop, err).run(session);
+                return new ScenarioRunner(bench, spec, err).run(session);
             } finally { // closing the hub above delivered every event first
                 store.close(session == null || session.stopped()); // also a run that failed before its target ended
             }

@@ -324,12 +324,14 @@ public final class SessionRunner {
      */
     public Result run(SpecPoints work, Report report) throws Exception {
         work.bind(spec, stop, err, env, progressLines);
-        if (spec.sla() == null) return run(work, work.progressFile(), report);
-        try (Session probes = open((Front) work)) {
+        if (spec.sla().isEmpty()) return run(work, work.progressFile(), report);
+        try (Session probes = open(work)) { // the searches choose every point
             probes.state.progress(work.progressFile());
-            SlaSearch.Searched searched = SlaSearch.run(spec, work, probes, stop, err);
+            List<SlaSearch.Searched> searched = SlaSearch.run(spec, work, probes, stop, err);
             work.searched(searched);
-            if (searched.failure() != null) probes.state.failed(searched.failure()); // sla_summary.json
+            for (SlaSearch.Searched s : searched) {
+                if (s.failure() != null) probes.state.failed(s.failure()); // sla_summary.json
+            }
             return probes.finish(report);
         }
     }
@@ -358,18 +360,10 @@ public final class SessionRunner {
     }
 
     /**
-     * A session of the spec's points whose points are chosen one at a time by the caller as results come in (a
-     * scenario file's SLA auto-tune). Close it after {@link Session#finish()}; closing it without finishing (an
+     * A session whose points are chosen one at a time by the caller as results come in ({@link SlaSearch}'s probes,
+     * {@link ProbeSession}'s, tests). Close it after {@link Session#finish()}; closing it without finishing (an
      * exception) ends the run as failed. Its events are the same as a spec's run.
      */
-    public Session open(SpecPoints work) {
-        work.bind(spec, stop, err, env, progressLines);
-        Session session = open((Front) work);
-        session.state.progress(work.progressFile());
-        return session;
-    }
-
-    /** A session through {@code front} (the engine's own probes: {@link ProbeSession}, tests). */
     Session open(Front front) {
         return new Session(front);
     }

@@ -21,8 +21,9 @@ import java.util.Locale;
 
 /**
  * A multi-turn workload of a spec ({@code perf --multi-turn}): loads each point's conversations from the workload's
- * options and runs them with {@link MultiTurnRunner} (a composed workload's are {@link WorkloadPrompts}'). {@link SpecPoints} does everything else (target, outputs)
- * the same way for both modes; it asks this class only where the modes differ.
+ * options and runs them with {@link MultiTurnRunner} (a composed workload's are {@link WorkloadPrompts}'). {@link
+ * SpecPoints} does everything else (target, outputs) the same way for both modes; it asks this class only where the
+ * modes differ.
  */
 final class SpecConversations {
     CancelPolicy cancels = CancelPolicy.NONE; // --cancel-rate

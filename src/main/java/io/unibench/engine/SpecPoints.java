@@ -68,8 +68,7 @@ public final class SpecPoints implements SessionRunner.Front {
     private ProgressFile progressFile; // outputs' progress_tracker, else null
     private ServerTokenize.Result serverCounted; // the first workload's server_tokenize, null when off
     private Path nextDir; // the next point's folder when not the layout's (a perf SLA probe's), else null
-    private SlaSearch.Searched searched; // the SLA search's answer, null without one
-    private boolean probing; // the points are a search's probes (a scenario's sla_auto_tune)
+    private List<SlaSearch.Searched> searched = List.of(); // the SLA searches' answers, in order
     private StartGate gate; // the current target's start gate (limits.starts), null without one
     private SeriesState current; // the series (target × workload) whose points are running
 
@@ -118,12 +117,18 @@ public final class SpecPoints implements SessionRunner.Front {
 
     /** The first point's plan (an SLA search's: its first probe's). */
     private static LoadPlan firstPlan(RunSpec spec) {
-        return spec.sla() != null ? spec.sla().plan(spec.sla().start()) : spec.points().getFirst().plan();
+        return searching(spec) ? spec.sla().getFirst().plan(spec.sla().getFirst().start()) : spec.points().getFirst().plan();
     }
 
-    /** The first point's workload (an SLA search's: the searched one; -1 when the points are not known ahead). */
+    /** The first point's workload (an SLA search's: the first searched one). */
     private static int firstWorkload(RunSpec spec) {
-        return spec.sla() != null ? spec.sla().workload() : spec.points().isEmpty() ? -1 : spec.points().getFirst().workload();
+        return searching(spec) ? spec.sla().getFirst().workload() : spec.points().isEmpty() ? -1
+                : spec.points().getFirst().workload();
+    }
+
+    /** The spec's points are its SLA searches' probes. */
+    private static boolean searching(RunSpec spec) {
+        return !spec.sla().isEmpty();
     }
 
     /**
@@ -140,7 +145,7 @@ public final class SpecPoints implements SessionRunner.Front {
         this.progressLines = progressLines;
         if (spec.outputs().progressTracker()) { // a search's total is not known
             long total = spec.points().stream().mapToLong(p -> p.plan().number()).sum();
-            progressFile = new ProgressFile(spec.outputs().root(), spec.sla() != null ? null : total);
+            progressFile = new ProgressFile(spec.outputs().root(), searching(spec) ? null : total);
         }
     }
 
@@ -156,27 +161,18 @@ public final class SpecPoints implements SessionRunner.Front {
         return info;
     }
 
-    /** The SLA search's answer and {@code sla_summary.json}'s fate; null without a search (or before it ended). */
-    public SlaSearch.Searched searched() {
+    /** The SLA searches' answers and {@code sla_summary.json}'s fate, in order; empty without a search. */
+    public List<SlaSearch.Searched> searched() {
         return searched;
     }
 
-    void searched(SlaSearch.Searched s) {
-        searched = s;
+    void searched(List<SlaSearch.Searched> s) {
+        searched = List.copyOf(s);
     }
 
     /** The next point's files go to {@code dir} instead of the layout's folder (the SLA auto-tune's probes). */
     void nextDir(Path dir) {
         nextDir = dir;
-    }
-
-    /**
-     * The next points are a search's probes (a scenario file's SLA auto-tune): their starts are held by the start
-     * gate's rate alone, as {@code perf}'s probes start, not paced as a ramp.
-     */
-    public SpecPoints probing(boolean probing) {
-        this.probing = probing;
-        return this;
     }
 
     /** The folder of target × workload's points in the {@code series} layout: {@code ROOT/TARGET/WORKLOAD}. */
@@ -269,7 +265,7 @@ public final class SpecPoints implements SessionRunner.Front {
             this.seed = WorkloadPrompts.seriesSeed(spec.seed(), workload);
             boolean firstOne = firstWorkload(spec) == w;
             RunSpec.Point firstPoint = spec.points().stream().filter(p -> p.workload() == w).findFirst().orElse(null);
-            int firstCount = spec.sla() != null ? firstPlan(spec).number() + firstPlan(spec).warmup()
+            int firstCount = searching(spec) ? firstPlan(spec).number() + firstPlan(spec).warmup()
                     : firstPoint == null ? 1 : firstPoint.plan().number() + firstPoint.plan().warmup();
             if (c != null) {
                 // a composed workload counts tokens with the tokenizer its prompts are synthesized with
@@ -286,7 +282,7 @@ public final class SpecPoints implements SessionRunner.Front {
                     : AgenticFlags.estimate(workload.options().charsPerToken()), tokenizer != null);
             // a step that takes more than a second says so on stderr (SlowStep): tokenizer, dataset, conversations
             this.datasets = SlowStep.run(notes, "Loading the default tokenizer", () -> new DatasetLoader(spec, w, tokenizer));
-            long firstOffset = workload.options().offset() + (spec.sla() != null || firstPoint == null ? 0
+            long firstOffset = workload.options().offset() + (searching(spec) || firstPoint == null ? 0
                     : firstPoint.firstRequest()); // a shard's first point starts at its slice (RunSpec.slice)
             this.conversations = SlowStep.run(notes, "Loading conversations (" + workload.dataset() + ")",
                     () -> SpecConversations.create(spec, w, tokenizer, firstCount, firstOffset));
@@ -295,7 +291,7 @@ public final class SpecPoints implements SessionRunner.Front {
                 conversations.retry = spec.limits().retry();
             } else if (firstOne) {
                 this.first = SlowStep.run(notes, "Loading dataset " + (workload.prompt() != null ? "(--prompt)"
-                        : workload.dataset()), () -> spec.sla() != null ? datasets.load(firstOffset, firstCount)
+                        : workload.dataset()), () -> searching(spec) ? datasets.load(firstOffset, firstCount)
                         : datasets.load(firstOffset, firstPoint, firstCount)); // a shard's slice of the point
             }
         }
@@ -338,7 +334,7 @@ public final class SpecPoints implements SessionRunner.Front {
                 src.fresh = false;
             } else if (src.composed != null) {
                 prompts = src.composed.forPoint(li, point, count);
-            } else if (src.first != null && spec.sla() == null) { // read ahead (an SLA probe's count is its own)
+            } else if (src.first != null && !searching(spec)) { // read ahead (an SLA probe's count is its own)
                 prompts = src.first;
                 src.first = null;
             } else {
@@ -411,8 +407,7 @@ public final class SpecPoints implements SessionRunner.Front {
             }
             // a closed loop's ramp (its new connections) is what the gate paces; a schedule's or a probe's starts only
             // its rate
-            boolean search = spec.sla() != null || probing;
-            if (gate != null) gate.beginLevel(point.plan().paced() || search ? 0 : point.plan().concurrency());
+            if (gate != null) gate.beginLevel(point.plan().paced() || searching(spec) ? 0 : point.plan().concurrency());
             if (spec.outputs().arguments() != null) { // a spec file may carry none
                 writeArgs(dir.resolve("benchmark_args.json"), spec.outputs().arguments(), url, point.plan(), pointOffset);
             }

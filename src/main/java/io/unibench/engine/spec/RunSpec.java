@@ -26,7 +26,9 @@ import java.util.Map;
  * @param targets   the endpoints, run one after another (a scenario's providers; {@code perf} has one)
  * @param workloads what is sent: each point names one
  * @param points    the load points in the order they run, over every target (none when {@code sla} chooses them)
- * @param sla       the SLA auto-tune's search, a generator of points chosen from the results so far; null = none
+ * @param sla       the SLA auto-tune's searches, each a generator of points chosen from the results so far, over its
+ *                  target × workload, run one after another in one session (a scenario file's: one per provider ×
+ *                  scenario); empty (or null) = none. A document may give one search as an object (the form before)
  * @param shard     the slice of the run this process sends ({@link Shard#WHOLE} unsharded)
  * @param goodput   the objectives a request must meet to count as goodput; null = not counted
  * @param cancels   the share of requests cancelled mid-stream, and when; null = none
@@ -38,12 +40,12 @@ import java.util.Map;
  *
  * <p>Serialised as JSON or YAML by {@link RunSpecJson} (the schema: {@code run-spec.schema.json}).
  */
-public record RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points, Sla sla,
+public record RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points, List<Sla> sla,
                       Shard shard, GoodputSlo goodput, Cancels cancels, Outputs outputs, History history, long seed,
                       Limits limits) {
 
     /** A run without retries, budget or target precision. */
-    public RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points, Sla sla,
+    public RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points, List<Sla> sla,
                    Shard shard, GoodputSlo goodput, Cancels cancels, Outputs outputs, History history, long seed) {
         this(name, targets, workloads, points, sla, shard, goodput, cancels, outputs, history, seed, Limits.NONE);
     }
@@ -58,9 +60,14 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
         targets = List.copyOf(targets);
         workloads = List.copyOf(workloads);
         points = List.copyOf(points);
+        sla = sla == null ? List.of() : List.copyOf(sla);
         if (shard == null) shard = Shard.WHOLE;
         if (limits == null) limits = Limits.NONE;
-        if (sla != null && sla.target() >= targets.size()) throw new IllegalArgumentException("the search's target is not the run's");
+        for (Sla s : sla) {
+            if (s.target() < 0 || s.target() >= targets.size() || s.workload() < 0 || s.workload() >= workloads.size()) {
+                throw new IllegalArgumentException("a search names a target or workload the run lacks");
+            }
+        }
         for (Point p : points) {
             if (p.target() < 0 || p.target() >= targets.size() || p.workload() < 0 || p.workload() >= workloads.size()) {
                 throw new IllegalArgumentException("point " + p.label() + " names a target or workload the run lacks");
@@ -108,18 +115,26 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
 
     /**
      * What keeps this spec from running, each at its JSON pointer; empty when it can run. A spec of several targets
-     * or workloads runs each target × workload after the other ({@code unibench run FILE}); a shard's spec runs in
-     * its run group ({@code run FILE --run-group G}). What cannot: no point and no search; a search over more than one
-     * target or workload (it probes one); a shard's spec of more than one target or workload (a shard registers and
-     * ends once). {@code unibench run FILE} and the web API refuse the same things (the service adds its own rules).
+     * or workloads runs each target × workload (or search) after the other ({@code unibench run FILE}); a shard's spec
+     * runs in its run group ({@code run FILE --run-group G}). What cannot: no point and no search; points and searches
+     * in one spec; two searches of one target × workload (the second's files over the first's); a shard's spec of more
+     * than one target or workload (a shard registers and ends once). {@code unibench run FILE} and the web API refuse
+     * the same things (the service adds its own rules).
      */
     public List<SpecError> unrunnable() {
         List<SpecError> out = new java.util.ArrayList<>();
-        if (points.isEmpty() && sla == null) out.add(new SpecError("/points", "no point to run (and no sla search)"));
+        if (points.isEmpty() && sla.isEmpty()) out.add(new SpecError("/points", "no point to run (and no sla search)"));
         boolean parts = targets.size() != 1 || workloads.size() != 1;
-        if (parts && sla != null) {
-            out.add(new SpecError("/sla", "an SLA search probes one target and one workload; this spec has "
-                    + targets.size() + " target(s) and " + workloads.size() + " workload(s)"));
+        if (!points.isEmpty() && !sla.isEmpty()) {
+            out.add(new SpecError("/sla", "a spec runs its points or its SLA searches, not both"));
+        }
+        for (int i = 0; i < sla.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                if (sla.get(j).target() == sla.get(i).target() && sla.get(j).workload() == sla.get(i).workload()) {
+                    out.add(new SpecError("/sla/" + i, "searches target " + sla.get(i).target() + " × workload "
+                            + sla.get(i).workload() + " as /sla/" + j + " does: its files would be written over"));
+                }
+            }
         }
         for (int i = 0; i < points.size(); i++) {
             boolean sliced = points.get(i).slice() != null;

@@ -52,6 +52,11 @@ class RunSpecJsonTest {
             String yaml = RunSpecJson.toYaml(spec);
             assertThat(RunSpecJson.read(yaml, "spec.yaml")).as("seed %d: YAML\n%s", seed, yaml).isEqualTo(spec);
             assertThat(json).startsWith("{\n  \"spec_version\" : 1,");
+            if (spec.sla().size() == 1) { // one search as an object: the form before sla was a list
+                ObjectNode old = RunSpecJson.toTree(spec);
+                old.set("sla", old.get("sla").get(0));
+                assertThat(RunSpecJson.fromTree(old, "old.json")).as("seed %d: one search", seed).isEqualTo(spec);
+            }
         }
     }
 
@@ -254,7 +259,8 @@ class RunSpecJsonTest {
             }
             // a target × workload's points in a row (SpecRules refuses a series revisited)
             points.sort(java.util.Comparator.comparingInt(RunSpec.Point::target).thenComparingInt(RunSpec.Point::workload));
-            Sla sla = r.nextInt(3) == 0 ? sla(targets.size(), workloads.size()) : null;
+            List<Sla> sla = new ArrayList<>(); // a third of the specs search, some of them twice
+            for (int i = 0, n = r.nextInt(3) == 0 ? 1 + r.nextInt(2) : 0; i < n; i++) sla.add(sla(targets.size(), workloads.size()));
             int shards = 1 + r.nextInt(4);
             GoodputSlo goodput = r.nextBoolean() ? null : new GoodputSlo(r.nextBoolean() ? 500.0 : null,
                     r.nextBoolean() ? 20.5 : null, 9000.0);
