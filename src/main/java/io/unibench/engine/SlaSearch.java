@@ -48,7 +48,7 @@ public final class SlaSearch {
      * is as each probe run starts; {@code sla_summary.json} goes into {@code dir} (made if missing). Ends early, with
      * the values run, when the session ends.
      */
-    public static Searched search(Sla sla, SessionRunner.Session probes, StopSignal stop, Probe probe,
+    static Searched search(Sla sla, SessionState probes, StopSignal stop, Probe probe,
                                   Consumer<SlaTuner.Progress> starting, Path dir) throws Exception {
         SlaTuner tuner = new SlaTuner(sla.variable().name(), sla.params(), sla.lower(), sla.upper(), sla.runs(),
                 (value, run) -> {
@@ -82,7 +82,7 @@ public final class SlaSearch {
      * {@code TARGET/WORKLOAD/sla_tuning/sla_VAR_VAL_run_I}, the summary in the series' folder, and each search's
      * lines name its series and end with what it found.
      */
-    static List<Searched> run(RunSpec spec, SpecPoints points, SessionRunner.Session probes, StopSignal stop,
+    static List<Searched> run(RunSpec spec, SpecPoints points, SessionState probes, StopSignal stop,
                               PrintWriter err) throws Exception {
         boolean series = spec.outputs().layout() == RunSpec.Layout.series;
         Path root = spec.outputs().root();

@@ -51,7 +51,7 @@ import java.util.Map;
  * timed from the series' start, one progress line per point, and each series' figures ({@link #series()}: its
  * levels, every request's overall figures and the token counts for pricing, {@link CostMeter}).
  */
-public final class SpecPoints implements SessionRunner.Front {
+public final class SpecPoints implements PointSource {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private RunSpec spec; // as it runs: the encoders made from the workloads' options; the targets' URLs once bound
@@ -226,7 +226,7 @@ public final class SpecPoints implements SessionRunner.Front {
     }
 
     @Override
-    public SessionRunner.PointRun prepare(int index, RunSpec.Point point) {
+    public PointRun prepare(int index, RunSpec.Point point) {
         if (current == null || current.target != point.target() || current.workload != point.workload()) {
             closeSeries();
             current = new SeriesState(point.target(), point.workload());
@@ -355,7 +355,7 @@ public final class SpecPoints implements SessionRunner.Front {
         }
     }
 
-    private final class Point implements SessionRunner.PointRun {
+    private final class Point implements PointRun {
         private final SeriesState series;
         private final Source source;
         private final int level; // the point's place in its series (a composed workload's level)
