@@ -196,7 +196,7 @@ final class HistoryRecorder implements SessionRunner.Recorder {
         } catch (IOException | ClassCastException e) {
             config = JSON.createObjectNode();
         }
-        List<io.unibench.engine.LoadPlan> plans = spec.sla() != null ? List.of(spec.sla().plan(spec.sla().start()))
+        List<io.unibench.engine.LoadPlan> plans = !spec.sla().isEmpty() ? spec.sla().stream().map(s -> s.plan(s.start())).toList()
                 : spec.points().stream().map(RunSpec.Point::plan).toList();
         putList(config, "parallel", plans.stream().map(p -> p.openLoop() ? 1 : p.parallel()).toList());
         putList(config, "number", plans.stream().map(io.unibench.engine.LoadPlan::number).toList());

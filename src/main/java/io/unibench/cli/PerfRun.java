@@ -119,9 +119,8 @@ final class PerfRun {
         // more than a second says so on stderr)
         SpecPoints work = SpecPoints.load(simulatorPrompts(spec), err);
         spec = work.spec();
-        Path root = spec.outputs().root();
-        try {
-            Files.createDirectories(root);
+        try { // the report's folder: the root, or the series' in a scenario's layout
+            Files.createDirectories(reportDir(spec));
         } catch (IOException e) {
             throw process.badRoot().apply(e);
         }
@@ -138,6 +137,12 @@ final class PerfRun {
         } finally {
             if (sim != null) sim.close();
         }
+    }
+
+    /** Where {@code performance_summary.txt} goes: the root, or in a scenario's layout the series' folder. */
+    private static Path reportDir(RunSpec spec) {
+        return spec.outputs().layout() == RunSpec.Layout.series ? SpecPoints.seriesDir(spec, 0, 0)
+                : spec.outputs().root();
     }
 
     private ServerCertificate simCertificate;
@@ -166,8 +171,9 @@ final class PerfRun {
         String url = target.url();
         Path root = spec.outputs().root();
         CountDownLatch reportWritten = new CountDownLatch(1);
-        Path argsFile = spec.sla() != null ? null
-                : root.resolve(spec.points().getFirst().label()).resolve("benchmark_args.json");
+        Path argsFile = !spec.sla().isEmpty() ? null
+                : SpecPoints.dir(spec, spec.points().getFirst()).resolve("benchmark_args.json");
+        Path report = reportDir(spec);
         HistoryRecorder store = recording.open(spec, url, argsFile, process.env(), err);
         // after the store opened, so a bad --db is the only line
         if (target.embeddedSimulator()) {
@@ -197,10 +203,12 @@ final class PerfRun {
                     pointsStopped[0] = r.stopped();
                     limitStop = r.stopReason();
                     failure = r.failure();
-                    SlaSearch.Searched sla = work.searched();
-                    text[0] = TerminalReport.render(r.points(), basicInfo(spec, work, r.checks(), r.stopped()))
-                            + (sla != null ? "\n" + SlaAutoTune.tables(sla.tuning(), sla.params()) : "");
-                    OutputFailedException.writeWhole(root.resolve("performance_summary.txt"),
+                    StringBuilder tables = new StringBuilder();
+                    for (SlaSearch.Searched sla : work.searched()) {
+                        tables.append("\n").append(SlaAutoTune.tables(sla.tuning(), sla.params()));
+                    }
+                    text[0] = TerminalReport.render(r.points(), basicInfo(spec, work, r.checks(), r.stopped())) + tables;
+                    OutputFailedException.writeWhole(report.resolve("performance_summary.txt"),
                             text[0].getBytes(StandardCharsets.UTF_8));
                 });
                 stopped = pointsStopped[0];

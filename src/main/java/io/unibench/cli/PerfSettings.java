@@ -182,7 +182,8 @@ record PerfSettings(
         }
         RunSpec.Outputs outputs = new RunSpec.Outputs(root, o.enableProgressTracker, o.logEveryNQuery,
                 ArgsFile.arguments(this, o));
-        return new RunSpec(name, List.of(target), List.of(workload), points, sla, shard, o.loads.goodputSlo(), cancels,
+        return new RunSpec(name, List.of(target), List.of(workload), points, sla == null ? List.of() : List.of(sla), shard,
+                o.loads.goodputSlo(), cancels,
                 outputs, new RunSpec.History(!o.history.noDb, o.history.store.db, o.history.tags), seed, o.limits.limits());
     }
 

@@ -282,7 +282,8 @@ public final class RunCommand implements Callable<Integer> {
         List<RunSpec> parts = SpecParts.of(run); // each target × workload, one after another
         for (RunSpec part : parts) PerfRun.check(part, where);
         if (checkOnly) {
-            out.println(where + ": valid run spec (" + (run.sla() != null ? "an SLA search"
+            out.println(where + ": valid run spec (" + (run.sla().size() == 1 ? "an SLA search"
+                    : run.sla().size() > 1 ? run.sla().size() + " SLA searches"
                     : run.points().size() + " point(s)") + (parts.size() > 1 ? " in " + parts.size() + " target × "
                     + "workload runs" : "") + ")");
             return 0;
@@ -295,7 +296,8 @@ public final class RunCommand implements Callable<Integer> {
         for (RunSpec part : parts) {
             if (parts.size() > 1) {
                 err.println("Run " + part.targets().getFirst().name() + " × " + part.workloads().getFirst().name()
-                        + ": " + part.points().size() + " point(s) into " + part.outputs().root());
+                        + ": " + (part.sla().isEmpty() ? part.points().size() + " point(s)" : "an SLA search") + " into "
+                        + part.outputs().root());
             }
             PerfRun perf = new PerfRun(new PerfRun.Process(environment, installSignalHandler, false, !noClientWarmup,
                     serverMetrics, maxErrorRate, shards[0],

@@ -144,9 +144,11 @@ public final class ScenarioLauncher implements RunLauncher {
     /** A part's live event as one of the whole spec's: its point numbered over every part, labelled with its part. */
     private static RunEvent overWhole(RunEvent e, RunSpec part, int first, int points) {
         String prefix = part.targets().getFirst().name() + "/" + part.workloads().getFirst().name() + "/";
+        // a series layout's labels (a scenario's spec) already start with their target and workload
+        java.util.function.UnaryOperator<String> label = l -> l.startsWith(prefix) ? l : prefix + l;
         return switch (e) {
-            case PointStarted p -> new PointStarted(first + p.point(), points, prefix + p.label(), p.plan(), p.search());
-            case PointFinished p -> new PointFinished(first + p.point(), prefix + p.label(), p.result());
+            case PointStarted p -> new PointStarted(first + p.point(), points, label.apply(p.label()), p.plan(), p.search());
+            case PointFinished p -> new PointFinished(first + p.point(), label.apply(p.label()), p.result());
             case Snapshot s -> new Snapshot(first + s.point(), s.elapsedSeconds(), s.completed(), s.succeeded(),
                     s.cancelled(), s.failedByClass(), s.inFlight(), s.requestsPerSecond(), s.outputTokensPerSecond(),
                     s.ttftMs(), s.latencyMs(), s.client(), s.ttfctMs());

@@ -1,6 +1,6 @@
 package io.unibench.cli;
 
-import io.unibench.engine.SeriesPoints;
+import io.unibench.engine.SpecPoints;
 import io.unibench.report.scenario.KneeFinder;
 import io.unibench.report.scenario.ScenarioResults;
 import io.unibench.scenario.BenchConfig;
@@ -23,7 +23,7 @@ final class ScenarioNames {
         return results(config, ran.series(), ran.stopped());
     }
 
-    static ScenarioResults results(BenchConfig config, List<SeriesPoints.Series> ran, boolean stopped) {
+    static ScenarioResults results(BenchConfig config, List<SpecPoints.Series> ran, boolean stopped) {
         KneeFinder.Rule knee = new KneeFinder.Rule(config.knee().minGainPercent(), config.knee().latencyP95Ms());
         List<ScenarioResults.Series> series = ran.stream().map(s -> ScenarioResults.Series.of(
                 provider(config.providers().get(s.target())), scenario(config.scenarios().get(s.workload())),

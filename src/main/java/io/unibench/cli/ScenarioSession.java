@@ -10,7 +10,6 @@ import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.ScenarioRunner;
 import io.unibench.scenario.ScenarioSpec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
@@ -47,7 +46,7 @@ final class ScenarioSession {
 
     /** @param root the run's output folder; @param history the spec's history section */
     static ScenarioRunner.Ran run(BenchConfig bench, Path root, RunSpec.History history, Map<String, String> env,
-                                  Wiring wiring, PrintWriter err) throws IOException, InterruptedException {
+                                  Wiring wiring, PrintWriter err) throws Exception {
         SessionRunner.calibration(env); // a corrupt calibration file stops the run before anything starts
         try (ScenarioTargets targets = ScenarioTargets.start(bench, err)) {
             RunSpec spec = ScenarioSpec.of(bench, targets.endpoints(), root, history, wiring.shard());
@@ -59,7 +58,7 @@ final class ScenarioSession {
                 session = new SessionRunner(spec, env, false, stop, events, store, err).observe(wiring.server())
                         .maxErrorRate(bench.maxErrorRatePercent()).startBarrier(wiring.levels());
                 wiring.started().accept(session);
-                return new ScenarioRunner(bench, spec, stop, err).run(session);
+                return new ScenarioRunner(spec, err).run(session);
             } finally { // closing the hub above delivered every event first
                 store.close(session == null || session.stopped()); // also a run that failed before its target ended
             }

@@ -20,9 +20,10 @@ final class DatasetLoader {
     private final long seed;
     private final Tokenizer tokenizer;
 
-    DatasetLoader(RunSpec spec, Tokenizer userTokenizer) {
-        this.workload = spec.workloads().getFirst();
-        this.chatMessages = spec.targets().getFirst().api().chatMessages();
+    /** The loader of workload {@code w}'s prompts (as chat messages when its first point's target takes them). */
+    DatasetLoader(RunSpec spec, int w, Tokenizer userTokenizer) {
+        this.workload = spec.workloads().get(w);
+        this.chatMessages = SpecConversations.targetOf(spec, w).api().chatMessages();
         this.seed = spec.seed();
         // random prompts need a tokenizer; without a tokenizer path the bundled default is used
         this.tokenizer = userTokenizer == null && workload.dataset().startsWith("random")

@@ -69,7 +69,7 @@ final class PointExecution {
      * Runs point {@code index} on {@code client}; {@code firstOfTarget}: the target's connection test and client
      * warm-up first; {@code search}: where a search is, for its probe's start event (null for a sweep).
      */
-    Outcome run(int index, RunSpec.Point point, SessionRunner.PointRun run, LlmClient client, boolean firstOfTarget,
+    Outcome run(int index, RunSpec.Point point, PointRun run, LlmClient client, boolean firstOfTarget,
                 String search) throws IOException, InterruptedException {
         RunSpec.Target t = spec.target(point);
         if (firstOfTarget && t.testConnection()) {
@@ -88,7 +88,7 @@ final class PointExecution {
         return measure(index, point, run, client, search);
     }
 
-    private Outcome measure(int index, RunSpec.Point point, SessionRunner.PointRun run, LlmClient client, String search)
+    private Outcome measure(int index, RunSpec.Point point, PointRun run, LlmClient client, String search)
             throws IOException, InterruptedException {
         LoadPlan plan = point.plan();
         boolean held = plan.number() == Integer.MAX_VALUE; // a level held by time: its count is what ran
@@ -184,7 +184,7 @@ final class PointExecution {
      * The point's files, once the store has the point: each is written whole or not at all. One that cannot be
      * written (disk full) ends the run after this point, unless something already did; the others are still tried.
      */
-    private static RuntimeException writeFiles(SessionRunner.PointRun run, RunResult result, Map<String, Object> keys,
+    private static RuntimeException writeFiles(PointRun run, RunResult result, Map<String, Object> keys,
                                                PointObserver.Observed seen, RuntimeException failure) {
         try {
             run.write(result, keys);

@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A validation suite's load probes ({@code unibench check}: its bursts, its concurrency ramp, its recovery levels) as
- * the points of one {@link SessionRunner.Session}: each a closed-loop {@link LoadPlan} of as many workers as prompts,
+ * the points of one {@link SessionState}: each a closed-loop {@link LoadPlan} of as many workers as prompts,
  * one request each, run as every run's point is — the connection test before the first, the self-check beside it,
  * its records aggregated by the point's {@link RunMetrics} (the exact percentiles of {@code metrics.Percentiles}), its
  * {@link PointVerdict} (is the client the bottleneck?), live events on the session's {@link EventHub}, the engine's
@@ -49,7 +49,7 @@ public final class ProbeSession implements AutoCloseable {
     private final StopSignal stop = new StopSignal();
     private final EventHub events = new EventHub();
     private final RecordFactory records = new RecordFactory(Tokenizers.defaultTokenizer(), false);
-    private final SessionRunner.Session session;
+    private final SessionState session;
     private final AtomicBoolean busy = new AtomicBoolean();
     private int count;
     private Running next; // what the point being run sends and where its requests go; set before Session.run
@@ -253,11 +253,11 @@ public final class ProbeSession implements AutoCloseable {
     }
 
     /** The session's front end: each point sends what {@link #next} holds, through the session's client. */
-    private final class Front implements SessionRunner.Front {
+    private final class Front implements PointSource {
         @Override
-        public SessionRunner.PointRun prepare(int index, RunSpec.Point point) {
+        public PointRun prepare(int index, RunSpec.Point point) {
             Running n = next;
-            return new SessionRunner.PointRun() {
+            return new PointRun() {
                 @Override public PreparedRequest probe() {
                     return n.requests().probe();
                 }

@@ -31,8 +31,9 @@ import java.util.Map;
  * in flight and leaves a partial result. Every step is published to the {@link EventHub}: point started, a
  * snapshot a second, point finished, run finished (always last).
  *
- * <p>What differs between front ends is theirs, behind {@link Front} and {@link PointRun}: what a point sends
- * (prompts, conversations, a scenario's gate and validation), which files it writes, what the run history stores.
+ * <p>What a point sends (prompts, conversations, a scenario's gate and validation) and which files it writes follow
+ * from the spec ({@link SpecPoints}, behind {@link PointSource} and {@link PointRun}); what the run history stores is the
+ * front end's {@link Recorder}, how it renders the results its {@link Report}.
  *
  * <p>This class is the runner's contract and its loop over points; a session's state and end are
  * {@link SessionState}'s, a point's steps {@link PointExecution}'s, the targets' clients {@link TargetClients}', the
@@ -41,66 +42,6 @@ import java.util.Map;
 public final class SessionRunner {
     /** How often the live view publishes a {@link io.unibench.engine.live.Snapshot} while a point runs. */
     public static final Duration SNAPSHOT_PERIOD = Duration.ofSeconds(1);
-
-    /** A front end's part of a run. */
-    public interface Front {
-        /** Point {@code index} is next: load what it sends; nothing is written yet (a failing test leaves no files). */
-        PointRun prepare(int index, RunSpec.Point point) throws IOException;
-
-        /** A target's client is open (before its connection test). */
-        default void targetStarted(int target, LlmClient client) {}
-
-        /** A target's last point has run (or the run ended); {@code stopped}: it ended early. */
-        default void targetFinished(int target, boolean stopped) {}
-    }
-
-    /** One point, as the front end runs it. Closed by the runner after {@link #finished}. */
-    public interface PointRun extends AutoCloseable {
-        /** The connection test's request. */
-        PreparedRequest probe();
-
-        /** Before the point's clock starts: folders, argument files (which the run history's start may read). */
-        default void beforeStart() throws IOException, InterruptedException {}
-
-        /**
-         * Right before the point's clock starts, after the run history registered the run: the requests made ahead
-         * (the first second of the plan; a line a second while that takes longer).
-         */
-        default void awaitReady() throws InterruptedException {}
-
-        /**
-         * The front end's sinks of the point's records, besides the runner's {@code metrics} (given for live
-         * figures) and live view.
-         */
-        List<RecordSink> sinks(RunInfo info, long startNanos, RunMetrics metrics) throws IOException;
-
-        /** Sends the point's plan (warm-up included) to {@code sinks}; the runner's stop ends it early. */
-        RunOutcome dispatch(LlmClient client, LoadPlan plan, List<RecordSink> sinks) throws InterruptedException;
-
-        /** The point's folder: where an outside observer of the point (the server's metrics) writes its files. */
-        Path dir();
-
-        /** The requests the dispatcher reached before they were prepared (the verdict's {@code client-bound}). */
-        default RequestFactory.Waits preparationWaits() {
-            return RequestFactory.Waits.NONE;
-        }
-
-        /**
-         * The point's result; returns the front end's own summary keys, which follow the runner's (the self-check's,
-         * then what the run's {@link PointObserver} saw, e.g. the server's own metrics) in the point's summary and
-         * the store. Writes no file ({@link #write} does).
-         */
-        Map<String, Object> finished(RunResult result);
-
-        /**
-         * Writes the point's result files (after the store has the point); a file that cannot be written throws
-         * {@link OutputFailedException}, which ends the run after this point.
-         */
-        default void write(RunResult result, Map<String, Object> summaryKeys) {}
-
-        @Override
-        default void close() {}
-    }
 
     /** Where the run history keeps a session's measurements (the front end's store); {@link #NONE} keeps nothing. */
     public interface Recorder {
@@ -320,24 +261,26 @@ public final class SessionRunner {
      */
     public Result run(SpecPoints work, Report report) throws Exception {
         work.bind(spec, stop, err, env, progressLines);
-        if (spec.sla() == null) return run(work, work.progressFile(), report);
-        try (Session probes = open(work)) {
-            probes.state.progress(work.progressFile());
-            SlaSearch.Searched searched = SlaSearch.run(spec, work, probes, stop, err);
+        if (spec.sla().isEmpty()) return run(work, work.progressFile(), report);
+        try (SessionState probes = open(work)) { // the searches choose every point
+            probes.progress(work.progressFile());
+            List<SlaSearch.Searched> searched = SlaSearch.run(spec, work, probes, stop, err);
             work.searched(searched);
-            if (searched.failure() != null) probes.state.failed(searched.failure()); // sla_summary.json
+            for (SlaSearch.Searched s : searched) {
+                if (s.failure() != null) probes.failed(s.failure()); // sla_summary.json
+            }
             return probes.finish(report);
         }
     }
 
-    /** Runs every point of the spec; a bad target (connection test) throws {@link io.unibench.BadInputException}. */
-    public Result run(Front front) throws IOException, InterruptedException {
+    /** Runs every point of the spec through {@code front} (the engine's tests' own points). */
+    Result run(PointSource front) throws IOException, InterruptedException {
         return run(front, null, Report.NONE);
     }
 
-    private Result run(Front front, ProgressFile progress, Report report) throws IOException, InterruptedException {
-        try (Session session = open(front)) {
-            session.state.progress(progress);
+    private Result run(PointSource front, ProgressFile progress, Report report) throws IOException, InterruptedException {
+        try (SessionState session = open(front)) {
+            session.progress(progress);
             for (int i = 0; i < spec.points().size() && !session.ended(); i++) {
                 RunSpec.Point point = spec.points().get(i);
                 session.run(point);
@@ -354,62 +297,11 @@ public final class SessionRunner {
     }
 
     /**
-     * A session whose points are chosen one at a time by the caller as results come in (the SLA auto-tune's search;
-     * {@link #run(Front)} runs the spec's points through one). Close it after {@link Session#finish()}; closing it
-     * without finishing (an exception) ends the run as failed. Its events are the same as a spec's run.
+     * A session whose points are chosen one at a time by the caller as results come in ({@link SlaSearch}'s probes,
+     * {@link ProbeSession}'s, tests). Close it after {@link SessionState#finish()}; closing it without finishing (an
+     * exception) ends the run as failed. Its events are the same as a spec's run.
      */
-    public Session open(Front front) {
-        return new Session(front);
-    }
-
-    /** One run between its points, as its caller drives it ({@link SessionState} keeps what it needs). */
-    public final class Session implements AutoCloseable {
-        private final SessionState state;
-
-        private Session(Front front) {
-            this.state = new SessionState(front, stop, clients, points, events, () -> stopReason);
-        }
-
-        /**
-         * The next points are a search's probes (SLA auto-tune), whose count is not known in advance: their start
-         * events say {@code state} (where the search is) instead of a count of points.
-         */
-        public void searching(String state) {
-            this.state.searching(state);
-        }
-
-        /** How many points the session has run so far. */
-        public int pointsRun() {
-            return state.pointsRun();
-        }
-
-        /** The run must end: stopped, or a point failed (a bug, an output that could not be written). */
-        public boolean ended() {
-            return state.ended();
-        }
-
-        /** Runs {@code point} as the run's next one (a new target's connection test first); returns its result. */
-        public RunResult run(RunSpec.Point point) throws IOException, InterruptedException {
-            return state.run(point);
-        }
-
-        /** How the run ended, with every point that ran. */
-        public Result finish() {
-            return state.finish();
-        }
-
-        /**
-         * {@link #finish()}, then the front end's {@code report} of it: a report that cannot be written ends the run
-         * as failed (unless something already did), before {@link #close} records the end.
-         */
-        public Result finish(Report report) {
-            return state.finish(report);
-        }
-
-        /** Closes the last target and publishes the run's end (always the last event). */
-        @Override
-        public void close() {
-            state.close();
-        }
+    SessionState open(PointSource points) {
+        return new SessionState(points, stop, clients, this.points, events, () -> stopReason);
     }
 }

@@ -14,13 +14,13 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * One run between its points, behind {@link SessionRunner.Session}: the current target's client (a new target's
+ * One run between its points, as its caller drives it ({@link SessionRunner#open}): the current target's client (a new target's
  * opened before its first point, the previous one closed), the results and self-checks so far, what ended the run,
  * and its end, recorded in order when it closes: the front end's report, {@code progress.json}'s last state, the
  * targets' ends in the run history, the live view's {@link RunFinished}.
  */
-final class SessionState {
-    private final SessionRunner.Front front;
+final class SessionState implements AutoCloseable {
+    private final PointSource front;
     private final StopSignal stop;
     private final TargetClients clients;
     private final PointExecution points;
@@ -35,7 +35,7 @@ final class SessionState {
     private String search; // where a search is, for its next probe's start event; null for a sweep
     private ProgressFile progress; // the spec's progress.json, null without one; its last state once written
 
-    SessionState(SessionRunner.Front front, StopSignal stop, TargetClients clients, PointExecution points,
+    SessionState(PointSource front, StopSignal stop, TargetClients clients, PointExecution points,
                  SessionEvents events, Supplier<String> stopReason) {
         this.front = front;
         this.stop = stop;
@@ -79,7 +79,7 @@ final class SessionState {
                 target = point.target();
                 client = clients.open(front, target);
             }
-            try (SessionRunner.PointRun run = front.prepare(index, point)) {
+            try (PointRun run = front.prepare(index, point)) {
                 PointExecution.Outcome o = points.run(index, point, run, client, firstOfTarget, search);
                 results.add(o.result());
                 checks.add(o.check());
@@ -143,7 +143,8 @@ final class SessionState {
     }
 
     /** Closes the last target and publishes the run's end (always the last event). */
-    void close() {
+    @Override
+    public void close() {
         try {
             if (progress != null) finishProgress(RunStatus.FAILED); // an exception ended the run before its end
         } catch (OutputFailedException e) {

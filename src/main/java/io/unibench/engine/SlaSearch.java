@@ -15,11 +15,13 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * The SLA auto-tune's search, the one for {@code perf --sla-auto-tune}, a spec's {@code sla} and a scenario file's
- * {@code sla_auto_tune} (once per provider × scenario): the {@link SlaTuner} choosing each probe from the results so
+ * {@code sla_auto_tune} (a spec's search per provider × scenario): the {@link SlaTuner} choosing each probe from the results so
  * far, every probe a point of one session, the pause before every probe but the session's first, and
  * {@code sla_summary.json} at the end.
  */
@@ -46,7 +48,7 @@ public final class SlaSearch {
      * is as each probe run starts; {@code sla_summary.json} goes into {@code dir} (made if missing). Ends early, with
      * the values run, when the session ends.
      */
-    public static Searched search(Sla sla, SessionRunner.Session probes, StopSignal stop, Probe probe,
+    static Searched search(Sla sla, SessionState probes, StopSignal stop, Probe probe,
                                   Consumer<SlaTuner.Progress> starting, Path dir) throws Exception {
         SlaTuner tuner = new SlaTuner(sla.variable().name(), sla.params(), sla.lower(), sla.upper(), sla.runs(),
                 (value, run) -> {
@@ -72,21 +74,49 @@ public final class SlaSearch {
         return new Searched(tuning, sla.params(), failure);
     }
 
-    /** A spec's search ({@code perf}'s shape): probes labelled as plans, their files in {@code sla_tuning/}. */
-    static Searched run(RunSpec spec, SpecPoints points, SessionRunner.Session probes, StopSignal stop,
-                        PrintWriter err) throws Exception {
-        Sla sla = spec.sla();
+    /**
+     * The spec's searches, one after another in one session, until it ends or an {@code sla_summary.json} cannot be
+     * written (the search's levels are measured and kept: the run ends there). In the {@code points} layout
+     * ({@code perf}'s) probes are labelled as plans, their files in {@code ROOT/sla_tuning/…}, the summary in
+     * {@code ROOT}; in the {@code series} layout (a scenario file's) each probe is a level of its series labelled
+     * {@code TARGET/WORKLOAD/sla_tuning/sla_VAR_VAL_run_I}, the summary in the series' folder, and each search's
+     * lines name its series and end with what it found.
+     */
+    static List<Searched> run(RunSpec spec, SpecPoints points, SessionState probes, StopSignal stop,
+                              PrintWriter err) throws Exception {
+        boolean series = spec.outputs().layout() == RunSpec.Layout.series;
         Path root = spec.outputs().root();
-        sla.params().notes().forEach(err::println);
-        String variable = sla.variable().name();
-        return search(sla, probes, stop, (value, run, plan) -> {
-            points.nextDir(root.resolve("sla_tuning").resolve("sla_" + variable + "_" + value + "_run_" + run));
-            return probes.run(new RunSpec.Point(plan.label(), sla.target(), sla.workload(), plan, Duration.ZERO));
-        }, where -> {
-            int number = sla.number(where.value());
-            err.println("SLA auto-tune " + where.describe() + " (" + number + " requests)");
-            probes.searching(where.describe());
-            if (points.progressFile() != null) points.progressFile().probe(where, number);
-        }, root);
+        spec.sla().stream().flatMap(s -> s.params().notes().stream()).distinct().forEach(err::println);
+        List<Searched> found = new ArrayList<>();
+        for (Sla sla : spec.sla()) {
+            if (probes.ended()) break;
+            int t = sla.target(), w = sla.workload();
+            String name = spec.targets().get(t).name() + "/" + spec.workloads().get(w).name();
+            String prefix = series ? "[" + name + "] SLA auto-tune " : "SLA auto-tune ";
+            String variable = sla.variable().name();
+            Searched searched = search(sla, probes, stop, (value, run, plan) -> {
+                String probe = "sla_tuning/sla_" + variable + "_" + value + "_run_" + run;
+                if (!series) points.nextDir(root.resolve(probe));
+                return probes.run(new RunSpec.Point(series ? name + "/" + probe : plan.label(), t, w, plan,
+                        Duration.ZERO));
+            }, where -> {
+                int number = sla.number(where.value());
+                err.println(prefix + where.describe() + " (" + number + " requests)");
+                err.flush();
+                probes.searching(series ? prefix + where.describe() : where.describe());
+                if (points.progressFile() != null) points.progressFile().probe(where, number);
+            }, series ? SpecPoints.seriesDir(spec, t, w) : root);
+            found.add(searched);
+            if (series) {
+                for (SlaTuning.Selection sel : searched.tuning().selections()) {
+                    err.println("[" + name + "] SLA auto-tune: " + sel.criteria() + " → max " + variable + " "
+                            + (sel.maxSatisfied() == null ? "none" : sel.maxSatisfied())
+                            + (sel.note() == null || sel.note().isEmpty() ? "" : " (" + sel.note() + ")"));
+                }
+                err.flush();
+            }
+            if (searched.failure() != null) break;
+        }
+        return found;
     }
 }

@@ -21,8 +21,9 @@ import java.util.Locale;
 
 /**
  * A multi-turn workload of a spec ({@code perf --multi-turn}): loads each point's conversations from the workload's
- * options and runs them with {@link MultiTurnRunner}. {@link SpecPoints} does everything else (target, outputs)
- * the same way for both modes; it asks this class only where the modes differ.
+ * options and runs them with {@link MultiTurnRunner} (a composed workload's are {@link WorkloadPrompts}'). {@link
+ * SpecPoints} does everything else (target, outputs) the same way for both modes; it asks this class only where the
+ * modes differ.
  */
 final class SpecConversations {
     CancelPolicy cancels = CancelPolicy.NONE; // --cancel-rate
@@ -44,11 +45,12 @@ final class SpecConversations {
     private final ObjectNode datasetArgs;
     private List<Conversation> conversations;
 
-    private SpecConversations(RunSpec spec, RunSpec.Conversations shape, Tokenizer tokenizer, Tokenizer userTokenizer,
-                          ConversationDataset dataset, MultiTurnPlan.RateMode rateMode, ObjectNode datasetArgs) {
-        this.workload = spec.workloads().getFirst();
+    private SpecConversations(RunSpec spec, int w, RunSpec.Conversations shape, Tokenizer tokenizer,
+                              Tokenizer userTokenizer, ConversationDataset dataset, MultiTurnPlan.RateMode rateMode,
+                              ObjectNode datasetArgs) {
+        this.workload = spec.workloads().get(w);
         this.shape = shape;
-        this.chatMessages = spec.targets().getFirst().api().chatMessages();
+        this.chatMessages = targetOf(spec, w).api().chatMessages();
         this.seed = spec.seed();
         this.tokenizer = tokenizer;
         this.userTokenizer = userTokenizer;
@@ -57,12 +59,19 @@ final class SpecConversations {
         this.datasetArgs = datasetArgs;
     }
 
+    /** The target of workload {@code w}'s first point (the first target when none names it). */
+    static RunSpec.Target targetOf(RunSpec spec, int w) {
+        return spec.points().stream().filter(p -> p.workload() == w).findFirst().map(spec::target)
+                .orElse(spec.targets().getFirst());
+    }
+
     /**
-     * The multi-turn part of a spec's run, or {@code null} when its workload is single-turn. Loads the first point's
-     * conversations, so a bad dataset fails before anything starts.
+     * Workload {@code index}'s conversations, or {@code null} when it is single-turn. Loads its first point's
+     * conversations ({@code firstCount} from dataset index {@code firstOffset}), so a bad dataset fails before
+     * anything starts.
      */
-    static SpecConversations create(RunSpec spec, Tokenizer userTokenizer, int firstCount) {
-        RunSpec.Workload w = spec.workloads().getFirst();
+    static SpecConversations create(RunSpec spec, int index, Tokenizer userTokenizer, int firstCount, long firstOffset) {
+        RunSpec.Workload w = spec.workloads().get(index);
         if (!w.multiTurn()) return null;
         if (w.prompt() != null) throw new BadInputException("--prompt cannot be used with --multi-turn (use a dataset)");
         RunSpec.Conversations c = w.options().conversations() != null ? w.options().conversations()
@@ -86,9 +95,8 @@ final class SpecConversations {
         // synthesized conversations need a tokenizer; without --tokenizer-path the bundled default is used
         Tokenizer tokenizer = userTokenizer == null && AgenticFlags.synthesizes(dataset.name())
                 ? Tokenizers.defaultTokenizer() : userTokenizer;
-        SpecConversations perf = new SpecConversations(spec, c, tokenizer, userTokenizer, dataset, mode, args);
-        // a shard's first point starts at its slice of the whole point's conversations (RunSpec.slice)
-        perf.prepare(w.options().offset() + (spec.sla() != null ? 0 : spec.points().getFirst().firstRequest()), firstCount);
+        SpecConversations perf = new SpecConversations(spec, index, c, tokenizer, userTokenizer, dataset, mode, args);
+        perf.prepare(firstOffset, firstCount);
         return perf;
     }
 

@@ -7,11 +7,14 @@ import io.unibench.OutputFailedException;
 import io.unibench.Secrets;
 import io.unibench.client.LlmClient;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.engine.spec.SpecParts;
+import io.unibench.metrics.CostMeter;
 import io.unibench.metrics.PromptLengthStats;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
 import io.unibench.metrics.RunMetrics;
 import io.unibench.metrics.RunResult;
+import io.unibench.metrics.StartWaits;
 import io.unibench.output.EvalscopeFiles;
 import io.unibench.output.RequestsJsonlWriter;
 import io.unibench.tokenizer.Tokenizer;
@@ -30,86 +33,62 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The points of a one-target, one-workload spec ({@code perf}'s shape, a spec file's, a spec posted to the web), made
- * by the engine from the spec alone: the workload's tokenizer and {@code tokenize_prompt} encoder, the prompts (or
- * conversations) of each point at its dataset offset, its folder with {@code benchmark_args.json},
- * {@code requests.jsonl}, the progress lines and {@code progress.json}, the prompt-length figures, cancels and
- * retries, and evalscope's files at the end. {@link #load} reads what the first point sends before anything starts,
- * so a bad dataset fails fast and alone; {@link SessionRunner#run(SpecPoints)} runs it (the SLA search's probes too).
+ * The points of a spec, made by the engine from the spec alone ({@code perf}'s, a spec file's, a spec posted to the
+ * web, a scenario file's): for each workload its tokenizer and {@code tokenize_prompt} encoder, its prompts (at each
+ * point's dataset offset, {@link DatasetLoader}), conversations ({@link SpecConversations}) or prompts and
+ * conversations composed as its {@link RunSpec.Composition} says ({@link WorkloadPrompts}: a scenario's system
+ * message, weighted classes, cache-busting nonces, synthesized conversations); a start gate per target
+ * ({@link RunSpec.Limits#starts}), replies checked by the workload's {@code validate} rules ({@link ResponseRules}),
+ * cancels and retries; each point's folder, {@code benchmark_args.json}, {@code requests.jsonl}, progress and
+ * evalscope's files. {@link #load} reads what the first point sends before anything starts, so a bad dataset fails
+ * fast and alone; {@link SessionRunner#run(SpecPoints)} runs it (the SLA search's probes too).
+ *
+ * <p>The points of one target × workload in a row are a series. The spec's {@link RunSpec.Layout} says how the files
+ * are laid out: {@code points} ({@code perf}'s): {@code ROOT/LABEL/}, {@code requests.jsonl} timed from the point's
+ * start, a progress line every {@code log_every} requests, the prompts' length figures; {@code series} (a scenario
+ * file's): {@code ROOT/TARGET/WORKLOAD/LEVEL/} (each part safe as a folder name; LEVEL is the label after
+ * {@code TARGET/WORKLOAD/}, its {@code /}s folders: an SLA probe's {@code sla_tuning/…}), {@code requests.jsonl}
+ * timed from the series' start, one progress line per point, and each series' figures ({@link #series()}: its
+ * levels, every request's overall figures and the token counts for pricing, {@link CostMeter}).
  */
-public final class SpecPoints implements SessionRunner.Front {
+public final class SpecPoints implements PointSource {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private RunSpec spec; // as it runs: the encoder made from the workload's options; the target's URL once bound
-    private final RunSpec.Workload workload;
-    private final DatasetLoader datasets;
-    private final SpecConversations multiTurn; // null for single-turn work
-    private final List<Prompt> firstPrompts;
-    private final RecordFactory records;
+    private RunSpec spec; // as it runs: the encoders made from the workloads' options; the targets' URLs once bound
+    private final List<Source> sources; // per workload
     private final CancelPolicy cancels;
-    private final String lengthTokenizer;
+    private final boolean seriesLayout;
     private final PromptLengthStats sweepPromptLengths;
+    private final List<Series> series = new ArrayList<>();
     // the runner's, set by bind
     private StopSignal stop;
     private PrintWriter err;
     private Map<String, String> env;
     private boolean progressLines;
     private ProgressFile progressFile; // outputs' progress_tracker, else null
-    private BenchmarkRunner runner;
-    private long offset;
-    private ServerTokenize.Result serverCounted; // the workload's server_tokenize, null when off
-    private Path nextDir; // the next point's folder when not ROOT/LABEL (an SLA probe's), else null
-    private SlaSearch.Searched searched; // the SLA search's answer, null without one
-    private final WorkloadPrompts composed; // the workload's composition of prompts (a scenario's); null without one
-    private final ResponseRules rules; // the workload's validate rules
-    private StartGate gate; // the target's start gate (limits.starts), null without one
+    private ServerTokenize.Result serverCounted; // the first workload's server_tokenize, null when off
+    private Path nextDir; // the next point's folder when not the layout's (a perf SLA probe's), else null
+    private List<SlaSearch.Searched> searched = List.of(); // the SLA searches' answers, in order
+    private StartGate gate; // the current target's start gate (limits.starts), null without one
+    private SeriesState current; // the series (target × workload) whose points are running
 
-    private SpecPoints(RunSpec spec, Tokenizer tokenizer, PrintWriter notes) {
-        this.workload = spec.workloads().getFirst();
-        this.rules = new ResponseRules(workload.validate());
-        RunSpec.Composition composition = workload.composition();
-        if (workload.multiTurn() && composition != null && (composition.system() != null || composition.cacheBust()
-                || composition.conversationHistory() != null)) {
-            // conversations composed as a scenario composes them run through the scenario's points (SeriesPoints)
-            throw new io.unibench.BadInputException("workload " + workload.name() + ": composed conversations "
-                    + "(composition.system, cache_bust, conversation_history) run with `unibench run --config` on the "
-                    + "scenario file, not as a spec");
-        }
-        this.composed = composition == null || workload.multiTurn() ? null : new WorkloadPrompts(workload,
-                tokenizer != null ? tokenizer : Tokenizers.defaultTokenizer(),
-                WorkloadPrompts.seriesSeed(spec.seed(), workload), composition.items());
-        this.lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
-        this.sweepPromptLengths = new PromptLengthStats(lengthTokenizer);
-        // a step that takes more than a second says so on stderr (SlowStep): tokenizer, dataset, conversations
-        this.datasets = SlowStep.run(notes, "Loading the default tokenizer", () -> new DatasetLoader(spec, tokenizer));
-        int firstCount = firstPlan(spec).number() + firstPlan(spec).warmup();
-        this.multiTurn = SlowStep.run(notes, "Loading conversations (" + workload.dataset() + ")",
-                () -> SpecConversations.create(spec, tokenizer, firstCount));
+    private SpecPoints(RunSpec spec, List<Tokenizer> tokenizers, PrintWriter notes) {
+        this.seriesLayout = spec.outputs().layout() == RunSpec.Layout.series;
         this.cancels = spec.cancels() == null ? CancelPolicy.NONE
                 : new CancelPolicy(spec.cancels().rate(), spec.cancels().after(), spec.seed());
-        if (multiTurn != null) {
-            multiTurn.cancels = cancels;
-            multiTurn.retry = spec.limits().retry();
-        }
-        long offset = workload.options().offset();
-        this.firstPrompts = multiTurn != null ? SpecConversations.PROBE_ONLY
-                : composed != null ? composed(0, spec.sla() != null ? null : spec.points().getFirst(), firstPlan(spec))
-                : SlowStep.run(notes, "Loading dataset " + (workload.prompt() != null ? "(--prompt)" : workload.dataset()),
-                        () -> spec.sla() != null ? datasets.load(offset, firstCount) // a shard's slice of the point
-                                : datasets.load(offset + spec.points().getFirst().firstRequest(),
-                                        spec.points().getFirst(), firstCount));
-        // without a tokenizer, counts the server does not report are a labelled character estimate
-        this.records = new RecordFactory(tokenizer != null ? tokenizer
-                : AgenticFlags.estimate(workload.options().charsPerToken()), tokenizer != null);
-        this.offset = workload.options().offset();
+        Tokenizer first = tokenizers.getFirst();
+        this.sweepPromptLengths = new PromptLengthStats(first != null ? first.name() : Tokenizers.DEFAULT);
+        List<Source> s = new ArrayList<>();
+        for (int w = 0; w < spec.workloads().size(); w++) s.add(new Source(spec, w, tokenizers.get(w), cancels, notes));
+        this.sources = List.copyOf(s);
         this.spec = spec;
     }
 
     /**
-     * What {@code spec} sends, read now: the tokenizer, the dataset's options, the first point's prompts or
+     * What {@code spec} sends, read now: the tokenizers, the datasets' options, the first point's prompts or
      * conversations. Bad input (a dataset, its options, a tokenizer) throws {@link io.unibench.BadInputException}
-     * before anything is written. The workload's {@code tokenize_prompt} sends token ids of its tokenizer (a spec
-     * whose workload already has an encoder keeps it: the embedded simulator's, made by the front end that starts it).
+     * before anything is written. A workload's {@code tokenize_prompt} sends token ids of its tokenizer (a workload
+     * that already has an encoder keeps it: the embedded simulator's, made by the front end that starts it).
      */
     public static SpecPoints load(RunSpec spec) {
         return load(spec, null);
@@ -117,40 +96,56 @@ public final class SpecPoints implements SessionRunner.Front {
 
     /** {@link #load(RunSpec)}, saying on {@code notes} what takes more than a second (null: silent). */
     public static SpecPoints load(RunSpec spec, PrintWriter notes) {
-        RunSpec.Workload w = spec.workloads().getFirst();
-        Tokenizer tokenizer = w.options().tokenizerPath() == null ? null
-                : SlowStep.run(notes, "Loading tokenizer " + w.options().tokenizerPath(),
-                        () -> Tokenizers.load(w.options().tokenizerPath()));
-        if (w.options().tokenizePrompt() && tokenizer != null && w.generation().promptEncoder() == null) {
-            spec = spec.withWorkload(0, w.withGeneration(w.generation().withPromptEncoder(tokenizer::encode)));
+        List<Tokenizer> tokenizers = new ArrayList<>();
+        for (int i = 0; i < spec.workloads().size(); i++) {
+            RunSpec.Workload w = spec.workloads().get(i);
+            Tokenizer tokenizer = w.options().tokenizerPath() == null ? null
+                    : SlowStep.run(notes, "Loading tokenizer " + w.options().tokenizerPath(),
+                            () -> Tokenizers.load(w.options().tokenizerPath()));
+            if (w.options().tokenizePrompt() && tokenizer != null && w.generation().promptEncoder() == null) {
+                spec = spec.withWorkload(i, w.withGeneration(w.generation().withPromptEncoder(tokenizer::encode)));
+            }
+            tokenizers.add(tokenizer);
         }
-        return new SpecPoints(spec, tokenizer, notes);
+        return new SpecPoints(spec, tokenizers, notes);
     }
 
-    /** The spec as it runs: {@link #load}'s, its encoder included. */
+    /** The spec as it runs: {@link #load}'s, its encoders included. */
     public RunSpec spec() {
         return spec;
     }
 
     /** The first point's plan (an SLA search's: its first probe's). */
     private static LoadPlan firstPlan(RunSpec spec) {
-        return spec.sla() != null ? spec.sla().plan(spec.sla().start()) : spec.points().getFirst().plan();
+        return searching(spec) ? spec.sla().getFirst().plan(spec.sla().getFirst().start()) : spec.points().getFirst().plan();
+    }
+
+    /** The first point's workload (an SLA search's: the first searched one). */
+    private static int firstWorkload(RunSpec spec) {
+        return searching(spec) ? spec.sla().getFirst().workload() : spec.points().isEmpty() ? -1
+                : spec.points().getFirst().workload();
+    }
+
+    /** The spec's points are its SLA searches' probes. */
+    private static boolean searching(RunSpec spec) {
+        return !spec.sla().isEmpty();
     }
 
     /**
-     * The run starts with {@code running}'s spec (its target's URL, which may differ from {@link #load}'s: the
+     * The run starts with {@code running}'s spec (its targets' URLs, which may differ from {@link #load}'s: the
      * embedded simulator's) and its process: the stop signal, the notes' writer, the environment, and whether a
      * progress line goes to {@code err} every {@code outputs.log_every} requests (no terminal bar).
      */
     void bind(RunSpec running, StopSignal stop, PrintWriter err, Map<String, String> env, boolean progressLines) {
-        this.spec = running.withWorkload(0, spec.workloads().getFirst());
+        for (int w = 0; w < spec.workloads().size(); w++) running = running.withWorkload(w, spec.workloads().get(w));
+        this.spec = running;
         this.stop = stop;
         this.err = err;
         this.env = env;
         this.progressLines = progressLines;
         if (spec.outputs().progressTracker()) { // a search's total is not known
             long total = spec.points().stream().mapToLong(p -> p.plan().number()).sum();
-            progressFile = new ProgressFile(spec.outputs().root(), spec.sla() != null ? null : total);
+            progressFile = new ProgressFile(spec.outputs().root(), searching(spec) ? null : total);
         }
     }
 
@@ -166,77 +161,229 @@ public final class SpecPoints implements SessionRunner.Front {
         return info;
     }
 
-    /** The SLA search's answer and {@code sla_summary.json}'s fate; null without a search (or before it ended). */
-    public SlaSearch.Searched searched() {
+    /** The SLA searches' answers and {@code sla_summary.json}'s fate, in order; empty without a search. */
+    public List<SlaSearch.Searched> searched() {
         return searched;
     }
 
-    void searched(SlaSearch.Searched s) {
-        searched = s;
+    void searched(List<SlaSearch.Searched> s) {
+        searched = List.copyOf(s);
     }
 
-    /** The next point's files go to {@code dir} instead of {@code ROOT/LABEL} (the SLA auto-tune's probes). */
+    /** The next point's files go to {@code dir} instead of the layout's folder (the SLA auto-tune's probes). */
     void nextDir(Path dir) {
         nextDir = dir;
     }
 
-    /** Progress counts conversations in multi-turn runs (the unit of --number). */
-    boolean conversations() {
-        return multiTurn != null;
+    /** The folder of target × workload's points in the {@code series} layout: {@code ROOT/TARGET/WORKLOAD}. */
+    public static Path seriesDir(RunSpec spec, int target, int workload) {
+        return spec.outputs().root().resolve(SpecParts.safe(spec.targets().get(target).name()))
+                .resolve(SpecParts.safe(spec.workloads().get(workload).name()));
+    }
+
+    /** The folder of {@code point}'s files, as its spec's layout lays them out. */
+    public static Path dir(RunSpec spec, RunSpec.Point point) {
+        if (spec.outputs().layout() != RunSpec.Layout.series) return spec.outputs().root().resolve(point.label());
+        Path d = seriesDir(spec, point.target(), point.workload());
+        for (String part : level(spec, point).split("/")) d = d.resolve(SpecParts.safe(part));
+        return d;
+    }
+
+    /** The point's name in its series: its label after {@code TARGET/WORKLOAD/} (the whole label without that). */
+    private static String level(RunSpec spec, RunSpec.Point point) {
+        String prefix = spec.target(point).name() + "/" + spec.workload(point).name() + "/";
+        return point.label().startsWith(prefix) ? point.label().substring(prefix.length()) : point.label();
     }
 
     /**
-     * The composed prompts of point {@code index} ({@code point}'s slice of them; null: an SLA probe's, whole): each
-     * point is a level of the workload's series, as a scenario's points are.
+     * One point of a series: its concurrency (-1: an open loop's, unbounded), result, its successes' tokens for
+     * pricing, what its starts waited on the gate, and its name (the label after {@code TARGET/WORKLOAD/}).
      */
-    private List<Prompt> composed(int index, RunSpec.Point point, LoadPlan plan) {
-        return composed.forPoint(index, point, (int) Math.min(Integer.MAX_VALUE, (long) plan.number() + plan.warmup()));
+    public record Level(int concurrency, RunResult result, CostMeter.Totals tokens, StartWaits starts, String name) {}
+
+    /** A target × workload's points in order, and every request of them ({@code overall}, {@code tokens}). */
+    public record Series(int target, int workload, List<Level> levels, RunResult overall, CostMeter.Totals tokens) {
+        public Series {
+            levels = List.copyOf(levels);
+        }
+    }
+
+    /** The series run so far, in order (the current one closed); empty in the {@code points} layout. */
+    public List<Series> series() {
+        closeSeries();
+        return List.copyOf(series);
     }
 
     @Override
     public void targetStarted(int target, LlmClient client) {
-        // the spec's start gate (limits.starts), one over the target's points, and the workload's validate rules
-        RunSpec.Starts starts = spec.limits().starts();
+        RunSpec.Starts starts = spec.limits().starts(); // one gate over the target's points
         gate = starts == null ? null : StartGate.of(starts, stop, spec.shard());
-        RequestHooks hooks = rules.around(gate);
-        if (multiTurn != null) multiTurn.hooks = hooks;
-        // --cancel-rate cancels a share mid-stream; --retry-on sends refusals again
-        runner = cancels.runner(client, records, stop, spec.limits().retry(), spec.seed(), hooks);
     }
 
     @Override
-    public SessionRunner.PointRun prepare(int index, RunSpec.Point point) {
-        LoadPlan plan = point.plan();
-        int count = plan.number() + plan.warmup();
-        // the first sweep point's prompts were loaded up front (an SLA probe's count is its own)
-        boolean loadedFirst = index == 0 && spec.sla() == null;
-        long pointOffset = offset + point.firstRequest(); // a shard's slice of the whole point (RunSpec.slice)
-        List<Prompt> prompts = loadedFirst || multiTurn != null ? firstPrompts
-                : composed != null ? composed(index, spec.sla() != null ? null : point, plan)
-                : datasets.load(pointOffset, point, count);
-        if (index > 0 && multiTurn != null) multiTurn.prepare(pointOffset, count);
-        offset += point.wholeNumber(); // the next point follows the whole run's, whichever shard this is
-        RequestFactory requests = new RequestFactory(prompts, spec.workloads().getFirst().generation(),
-                spec.seed() + pointOffset, Long.toString(System.currentTimeMillis(), 36) + "-" + index);
-        Path dir = nextDir != null ? nextDir : spec.outputs().root().resolve(point.label());
-        nextDir = null;
-        return new Point(index, point, requests, pointOffset, dir);
+    public void targetFinished(int target, boolean stopped) {
+        closeSeries();
     }
 
-    private final class Point implements SessionRunner.PointRun {
+    @Override
+    public PointRun prepare(int index, RunSpec.Point point) {
+        if (current == null || current.target != point.target() || current.workload != point.workload()) {
+            closeSeries();
+            current = new SeriesState(point.target(), point.workload());
+        }
+        return current.point(index, point);
+    }
+
+    private void closeSeries() {
+        if (current == null) return;
+        SeriesState s = current;
+        current = null;
+        if (!seriesLayout) return;
+        RunResult all = s.overall.result(new RunInfo(spec.targets().get(s.target).name() + "/"
+                + spec.workloads().get(s.workload).name(), -1, -1, (int) s.overall.total()));
+        series.add(new Series(s.target, s.workload, s.levels, all, s.overallCost.totals()));
+    }
+
+    /** One workload's prompts or conversations, as its options and composition say. */
+    private static final class Source {
+        final RunSpec.Workload workload;
+        final RecordFactory records;
+        final DatasetLoader datasets; // a dataset's or fixed prompt's, not composed; else null
+        final SpecConversations conversations; // a multi-turn dataset's, not composed; else null
+        final WorkloadPrompts composed; // the workload's composition; null without one
+        final long seed; // a composed workload's: the same for every target
+        final ResponseRules rules;
+        final String lengthTokenizer;
+        List<Prompt> first; // the first point's prompts, read ahead; null once used (or when not the first's)
+        boolean fresh = true; // the conversations loaded ahead are the first point's
+
+        Source(RunSpec spec, int w, Tokenizer tokenizer, CancelPolicy cancels, PrintWriter notes) {
+            this.workload = spec.workloads().get(w);
+            this.rules = new ResponseRules(workload.validate());
+            this.lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
+            RunSpec.Composition c = workload.composition();
+            this.seed = WorkloadPrompts.seriesSeed(spec.seed(), workload);
+            boolean firstOne = firstWorkload(spec) == w;
+            RunSpec.Point firstPoint = spec.points().stream().filter(p -> p.workload() == w).findFirst().orElse(null);
+            int firstCount = searching(spec) ? firstPlan(spec).number() + firstPlan(spec).warmup()
+                    : firstPoint == null ? 1 : firstPoint.plan().number() + firstPoint.plan().warmup();
+            if (c != null) {
+                // a composed workload counts tokens with the tokenizer its prompts are synthesized with
+                Tokenizer t = tokenizer != null ? tokenizer : Tokenizers.defaultTokenizer();
+                this.composed = new WorkloadPrompts(workload, t, seed, c.items());
+                this.records = new RecordFactory(t, tokenizer != null);
+                this.datasets = null;
+                this.conversations = null;
+                return;
+            }
+            this.composed = null;
+            // without a tokenizer, counts the server does not report are a labelled character estimate
+            this.records = new RecordFactory(tokenizer != null ? tokenizer
+                    : AgenticFlags.estimate(workload.options().charsPerToken()), tokenizer != null);
+            // a step that takes more than a second says so on stderr (SlowStep): tokenizer, dataset, conversations
+            this.datasets = SlowStep.run(notes, "Loading the default tokenizer", () -> new DatasetLoader(spec, w, tokenizer));
+            long firstOffset = workload.options().offset() + (searching(spec) || firstPoint == null ? 0
+                    : firstPoint.firstRequest()); // a shard's first point starts at its slice (RunSpec.slice)
+            this.conversations = SlowStep.run(notes, "Loading conversations (" + workload.dataset() + ")",
+                    () -> SpecConversations.create(spec, w, tokenizer, firstCount, firstOffset));
+            if (conversations != null) {
+                conversations.cancels = cancels;
+                conversations.retry = spec.limits().retry();
+            } else if (firstOne) {
+                this.first = SlowStep.run(notes, "Loading dataset " + (workload.prompt() != null ? "(--prompt)"
+                        : workload.dataset()), () -> searching(spec) ? datasets.load(firstOffset, firstCount)
+                        : datasets.load(firstOffset, firstPoint, firstCount)); // a shard's slice of the point
+            }
+        }
+
+        boolean multiTurn() {
+            return workload.multiTurn();
+        }
+    }
+
+    /** One target × workload: its figures (the {@code series} layout's) and the points run so far. */
+    private final class SeriesState {
+        final int target;
+        final int workload;
+        final Source source;
+        final RunMetrics overall = new RunMetrics();
+        final CostMeter overallCost = new CostMeter();
+        final List<Level> levels = new ArrayList<>();
+        final long seriesStart = System.nanoTime(); // one origin for every point's requests.jsonl (series layout)
+        long offset; // the next point's dataset offset
+        int levelIndex;
+
+        SeriesState(int target, int workload) {
+            this.target = target;
+            this.workload = workload;
+            this.source = sources.get(workload);
+            this.offset = source.workload.options().offset();
+        }
+
+        Point point(int index, RunSpec.Point point) {
+            int li = levelIndex++;
+            LoadPlan plan = point.plan();
+            int count = (int) Math.min(Integer.MAX_VALUE, (long) plan.number() + plan.warmup());
+            long pointOffset = offset + point.firstRequest(); // a shard's slice of the whole point (RunSpec.slice)
+            offset += point.wholeNumber(); // the next point follows the whole run's, whichever shard this is
+            Source src = source;
+            List<Prompt> prompts;
+            if (src.multiTurn()) {
+                prompts = SpecConversations.PROBE_ONLY; // the connection test's
+                if (src.conversations != null && !src.fresh) src.conversations.prepare(pointOffset, count);
+                src.fresh = false;
+            } else if (src.composed != null) {
+                prompts = src.composed.forPoint(li, point, count);
+            } else if (src.first != null && !searching(spec)) { // read ahead (an SLA probe's count is its own)
+                prompts = src.first;
+                src.first = null;
+            } else {
+                src.first = null;
+                prompts = src.datasets.load(pointOffset, point, count);
+            }
+            // a composed workload's draws are its series' (the same for every target); a dataset's follow its offset
+            long seed = src.composed != null ? src.seed + li + point.firstRequest() : spec.seed() + pointOffset;
+            RunSpec.Workload work = spec.workload(point); // as it runs: its encoder
+            // request ids: TIME-INDEX, a series' TIME-TARGET-LEVEL
+            String tag = Long.toString(System.currentTimeMillis(), 36) + "-" + (seriesLayout
+                    ? SpecParts.safe(spec.target(point).name()) + "-" + li : Integer.toString(index));
+            RequestFactory requests = new RequestFactory(prompts, work.generation().withModel(
+                    spec.target(point).model()), seed, tag);
+            Path dir = nextDir != null ? nextDir : dir(spec, point);
+            nextDir = null;
+            return new Point(this, li, index, point, prompts, requests, tag, pointOffset, seed, dir);
+        }
+    }
+
+    private final class Point implements PointRun {
+        private final SeriesState series;
+        private final Source source;
+        private final int level; // the point's place in its series (a composed workload's level)
         private final int index;
         private final RunSpec.Point point;
+        private final List<Prompt> prompts;
         private final RequestFactory requests;
+        private final String tag;
         private final long pointOffset;
+        private final long seed;
         private final Path dir;
-        private final PromptLengthStats promptLengths = new PromptLengthStats(lengthTokenizer);
+        private final PromptLengthStats promptLengths;
+        private final CostMeter cost = new CostMeter();
 
-        Point(int index, RunSpec.Point point, RequestFactory requests, long pointOffset, Path dir) {
+        Point(SeriesState series, int level, int index, RunSpec.Point point, List<Prompt> prompts,
+              RequestFactory requests, String tag, long pointOffset, long seed, Path dir) {
+            this.series = series;
+            this.source = series.source;
+            this.level = level;
             this.index = index;
             this.point = point;
+            this.prompts = prompts;
             this.requests = requests;
+            this.tag = tag;
             this.pointOffset = pointOffset;
+            this.seed = seed;
             this.dir = dir;
+            this.promptLengths = new PromptLengthStats(source.lengthTokenizer);
         }
 
         @Override
@@ -247,20 +394,20 @@ public final class SpecPoints implements SessionRunner.Front {
         @Override
         public void beforeStart() throws IOException, InterruptedException {
             String url = spec.target(point).url();
-            int serverTokenize = workload.options().serverTokenize();
-            if (index == 0 && serverTokenize > 0 && multiTurn == null) {
+            int serverTokenize = source.workload.options().serverTokenize();
+            if (index == 0 && serverTokenize > 0 && !source.multiTurn() && source.composed == null) {
                 serverCounted = ServerTokenize.sample(URI.create(url), spec.target(point).clientConfig(env, false)
-                        .headers(), spec.target(point).model(), firstPrompts, serverTokenize);
+                        .headers(), spec.target(point).model(), prompts, serverTokenize);
                 err.println("Server-counted prompt lengths: " + serverCounted.describe());
             }
             try {
                 Files.createDirectories(dir);
-            } catch (IOException e) {
+            } catch (IOException e) { // a full disk or a file in the way: one line and exit 5
                 throw new OutputFailedException(dir, e);
             }
             // a closed loop's ramp (its new connections) is what the gate paces; a schedule's or a probe's starts only
             // its rate
-            if (gate != null) gate.beginLevel(point.plan().paced() || spec.sla() != null ? 0 : point.plan().concurrency());
+            if (gate != null) gate.beginLevel(point.plan().paced() || searching(spec) ? 0 : point.plan().concurrency());
             if (spec.outputs().arguments() != null) { // a spec file may carry none
                 writeArgs(dir.resolve("benchmark_args.json"), spec.outputs().arguments(), url, point.plan(), pointOffset);
             }
@@ -269,33 +416,51 @@ public final class SpecPoints implements SessionRunner.Front {
         @Override
         public void awaitReady() throws InterruptedException {
             // synthesized prompts: the first second of the plan is made before the point's clock starts, the rest
-            // streamed ahead of the dispatcher
-            requests.awaitFirstBatch(point.plan(), line -> err.println(line), stop::isStopped);
+            // streamed ahead of the dispatcher (the request factory's bounded window)
+            if (!source.multiTurn()) requests.awaitFirstBatch(point.plan(), err::println, stop::isStopped);
         }
 
         @Override
         public List<RecordSink> sinks(RunInfo info, long startNanos, RunMetrics metrics) throws IOException {
             List<RecordSink> sinks = new ArrayList<>();
-            sinks.add(new RequestsJsonlWriter(dir.resolve("requests.jsonl"), startNanos));
-            sinks.add(promptLengths);
-            sinks.add(sweepPromptLengths);
-            // a terminal shows the live bar (an event subscriber); logs get a line every log_every requests
-            if (progressLines) sinks.add(counted(new ProgressSink(err, metrics, point.label(), point.plan().number(),
-                    spec.outputs().logEvery())));
+            sinks.add(new RequestsJsonlWriter(dir.resolve("requests.jsonl"), seriesLayout ? series.seriesStart : startNanos));
+            if (seriesLayout) { // the series' figures; one line when the point ends
+                sinks.addAll(List.of(series.overall, cost, series.overallCost));
+            } else {
+                sinks.add(promptLengths);
+                sinks.add(sweepPromptLengths);
+                // a terminal shows the live bar (an event subscriber); logs get a line every log_every requests
+                if (progressLines) sinks.add(counted(new ProgressSink(err, metrics, point.label(),
+                        point.plan().number(), spec.outputs().logEvery())));
+            }
             if (progressFile != null) sinks.add(counted(progressFile));
             return sinks;
         }
 
         /** Progress counts conversations in multi-turn runs (the unit of --number). */
         private RecordSink counted(RecordSink progress) {
-            return multiTurn != null ? SpecConversations.conversationProgress(progress) : progress;
+            return source.multiTurn() ? SpecConversations.conversationProgress(progress) : progress;
         }
 
         @Override
         public RunOutcome dispatch(LlmClient client, LoadPlan plan, List<RecordSink> sinks) throws InterruptedException {
-            long seed = spec.seed() + pointOffset;
-            return multiTurn != null ? multiTurn.run(client, stop, plan, sinks, seed)
-                    : runner.run(plan, requests, sinks, seed);
+            RequestHooks hooks = source.rules.around(gate);
+            if (source.conversations != null) {
+                source.conversations.hooks = hooks;
+                return source.conversations.run(client, stop, plan, sinks, seed);
+            }
+            if (source.composed != null && source.multiTurn()) {
+                RunSpec.Slice slice = point.slice(); // a shard's conversations of the point; null: all of them
+                var all = source.composed.conversationsForLevel(level, source.workload.composition().items());
+                var from = point.firstRequest() == 0 ? all : all.subList((int) point.firstRequest(), all.size());
+                ConversationPool pool = new ConversationPool(slice != null ? slice.pick(from) : from);
+                var turns = new ConversationRequests(spec.workload(point).generation()
+                        .withModel(spec.target(point).model()), seed, tag);
+                return cancels.multiTurnRunner(client, source.records, stop, spec.limits().retry(), seed, hooks)
+                        .run(new MultiTurnPlan(plan, MultiTurnPlan.RateMode.THINK, null), pool, turns, sinks, seed);
+            }
+            return cancels.runner(client, source.records, stop, spec.limits().retry(), seed, hooks)
+                    .run(plan, requests, sinks, seed);
         }
 
         @Override
@@ -310,6 +475,7 @@ public final class SpecPoints implements SessionRunner.Front {
 
         @Override
         public Map<String, Object> finished(RunResult result) {
+            // after the runner's keys (the self-check's, the server's own metrics during the point)
             Map<String, Object> extraKeys = new LinkedHashMap<>(cancels.summaryKeys());
             extraKeys.putAll(promptLengths.summaryKeys());
             extraKeys.putAll(requests.summaryKeys()); // Preparation Waits: the dispatcher caught up with preparation
@@ -321,6 +487,13 @@ public final class SpecPoints implements SessionRunner.Front {
             }
             extraKeys.putAll(shapeKeys(point.plan()));
             if (serverCounted != null && index == 0) extraKeys.putAll(serverCounted.summaryKeys()); // its prompts were sampled
+            if (seriesLayout) {
+                String name = level(spec, point);
+                series.levels.add(new Level(point.plan().concurrency(), result, cost.totals(),
+                        gate != null ? gate.waits() : StartWaits.NONE, name));
+                err.println(progressLine(point.plan(), name, result));
+                err.flush();
+            }
             return extraKeys;
         }
 
@@ -333,6 +506,25 @@ public final class SpecPoints implements SessionRunner.Front {
         public void close() {
             requests.close();
         }
+
+        /** The series layout's line when a point ends. */
+        private String progressLine(LoadPlan plan, String levelName, RunResult r) {
+            var sum = r.summary();
+            // a trace's rate is its mean over the recorded span, not a figure anyone chose: rounded, and said to be a mean
+            String rate = plain(Math.round(plan.rate() * 100) / 100.0);
+            String what = !plan.paced() ? "concurrency " + plan.parallel()
+                    : "trace".equals(levelName) ? "trace replay (mean " + rate + " req/s)"
+                    : "rate " + rate + " req/s" + (plan.openLoop() ? "" : " (at most " + plan.parallel() + " in flight)");
+            return String.format(Locale.ROOT, "[%s/%s] %s: %d requests, %d ok, %.2f req/s, %.1f tok/s",
+                    spec.target(point).name(), source.workload.name(), what, sum.requests().totalRequests(),
+                    sum.requests().successRequests(), Math.max(sum.throughput().reqThroughput(), 0),
+                    Math.max(sum.throughput().outputThroughput(), 0));
+        }
+    }
+
+    /** A number as a file writes it: {@code 2} not {@code 2.0}. */
+    private static String plain(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v).toLowerCase(Locale.ROOT);
     }
 
     /** Keys of benchmark_summary.json that say how a paced point's arrivals were shaped (vLLM's result fields). */

@@ -28,7 +28,7 @@ final class TargetClients {
         this.recorder = recorder;
     }
 
-    LlmClient open(SessionRunner.Front front, int target) {
+    LlmClient open(PointSource front, int target) {
         LlmClient client = new LlmClient(spec.targets().get(target).clientConfig(env, debug));
         active = client;
         if (stop.isStopped()) client.cancelAll();
@@ -40,7 +40,7 @@ final class TargetClients {
      * {@code early}: the target's points ended before their end (stopped, or a failure); {@code failed}: a failure
      * ended the run (the run history stores it as failed).
      */
-    void close(SessionRunner.Front front, int target, LlmClient client, boolean early, boolean failed) {
+    void close(PointSource front, int target, LlmClient client, boolean early, boolean failed) {
         active = null;
         try {
             front.targetFinished(target, early);

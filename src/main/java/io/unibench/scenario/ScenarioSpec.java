@@ -6,6 +6,7 @@ import io.unibench.engine.ArrivalShape;
 import io.unibench.engine.LoadPlan;
 import io.unibench.engine.Shard;
 import io.unibench.engine.spec.RunSpec;
+import io.unibench.engine.spec.Sla;
 import io.unibench.engine.spec.SpecPaths;
 import io.unibench.engine.spec.SpecRules;
 
@@ -21,7 +22,8 @@ import java.util.Map;
  * (closed loop), {@code rate_R} or {@code ramp_STRATEGY_R0_R1} ({@code request_rate}: open loop) or {@code trace} (a
  * {@code mooncake_trace} scenario, at its recorded times). A level runs {@code rounds} (or {@code requests_per_level})
  * requests, or back-to-back requests for {@code ramp_interval_sec}; {@code sleep_between_levels_sec} pauses between
- * the levels of one series. With {@code sla_auto_tune} there are no fixed points: the search chooses each probe.
+ * the levels of one series. With {@code sla_auto_tune} there are no fixed points: the spec's search per provider ×
+ * scenario chooses each probe.
  */
 public final class ScenarioSpec {
     /** Why a file with sla_auto_tune runs in one process: the engine's reason, the same for every front end. */
@@ -128,17 +130,13 @@ public final class ScenarioSpec {
      * The file as shard {@code shard} of a sharded run ({@code run --shard I/N}) runs it: the whole file's spec sliced
      * by the engine ({@link RunSpec#slice}, as {@code perf --shard} slices its own): every level its share of the
      * level's concurrency and of its requests (a held level keeps its hold time), a request_rate level λ/N, a trace
-     * its dealt rows at their recorded times. The engine ({@code SeriesPoints}) sends each level's
+     * its dealt rows at their recorded times. The engine ({@code SpecPoints}) sends each level's
      * {@link RunSpec.Slice} of its prompts and conversations. Levels named by their concurrency are named by the shard's share; a rate level or
      * a trace keeps the file's name ({@code rate_R} of the whole λ).
      */
     public static RunSpec of(BenchConfig config, Map<String, String> endpoints, Path root, RunSpec.History history,
                              Shard shard) {
-        // the file's search is run by ScenarioSla beside the spec, not as its sla: refused here with the engine's reason
-        if (!shard.equals(Shard.WHOLE) && config.loads().sla() != null) {
-            throw new BadInputException("--shard " + shard + ": " + SLA_UNSHARDED);
-        }
-        return whole(config, endpoints, root, history).slice(shard);
+        return whole(config, endpoints, root, history).slice(shard); // a search is refused there with its reason
     }
 
     private static RunSpec whole(BenchConfig config, Map<String, String> endpoints, Path root, RunSpec.History history) {
@@ -159,16 +157,30 @@ public final class ScenarioSpec {
                     validate(s.validate())));
         }
         List<RunSpec.Point> points = new ArrayList<>();
+        List<Sla> searches = new ArrayList<>(); // sla_auto_tune: a search per provider × scenario chooses its probes
         for (int p = 0; p < config.providers().size(); p++) {
             for (int s = 0; s < config.scenarios().size(); s++) {
-                // a search chooses its probes
                 if (config.loads().sla() == null) points.addAll(levels(config, p, s));
+                else searches.add(sla(config, p, s));
             }
         }
-        return new RunSpec(config.name(), targets, workloads, points, null, Shard.WHOLE, config.goodput(), null,
-                new RunSpec.Outputs(root),
+        return new RunSpec(config.name(), targets, workloads, points, searches, Shard.WHOLE, config.goodput(), null,
+                new RunSpec.Outputs(root).with(RunSpec.Layout.series),
                 history, config.seed(), config.limits().withStarts(new RunSpec.Starts(config.rateLimitPerSec(),
                 config.rateLimitBurst(), config.rateLimitRampOnly())));
+    }
+
+    /**
+     * The file's {@code sla_auto_tune} over provider {@code p} × scenario {@code s}: the engine's search (the one
+     * {@code perf --sla-auto-tune} runs: the same defaults, request counts and plans), each probe a level of the series
+     * ({@code provider/scenario/sla_tuning/sla_VAR_VAL_run_I}), its {@code sla_summary.json} beside the levels, the
+     * file's {@code sleep_between_levels_sec} before each probe but the run's first.
+     */
+    private static Sla sla(BenchConfig config, int p, int s) {
+        BenchConfig.SlaTune t = config.loads().sla();
+        return new Sla(t.tunesRate() ? Sla.Variable.rate : Sla.Variable.parallel, t.params(), t.lowerBound(),
+                t.lowerBound(), t.upperBound(), t.numRuns(), t.fixedParallel(), t.numberMultiplier(), 0, null, false,
+                ArrivalShape.POISSON, Duration.ofNanos((long) (config.sleepBetweenLevelsSec() * 1e9)), p, s);
     }
 
     /** A scenario's {@code validate} as the spec's; null when it has no rule. */

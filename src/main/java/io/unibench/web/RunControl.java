@@ -106,7 +106,7 @@ final class RunControl {
             m.put("valid", true);
             m.put("name", spec.spec().name());
             m.put("points", spec.spec().points().stream().map(p -> p.label()).toList());
-            if (spec.spec().sla() != null) m.put("sla_auto_tune", spec.spec().sla().variable().name());
+            if (!spec.spec().sla().isEmpty()) m.put("sla_auto_tune", spec.spec().sla().getFirst().variable().name());
             WebServer.json(ctx, m);
             return;
         }

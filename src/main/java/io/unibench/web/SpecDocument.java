@@ -148,16 +148,17 @@ record SpecDocument(RunSpec spec, ObjectNode tree) {
                 requests += (long) plan.number() + plan.warmup();
             }
         }
-        Sla sla = spec.sla();
-        if (sla != null) {
+        for (int i = 0; i < spec.sla().size(); i++) {
+            Sla sla = spec.sla().get(i);
+            String at = "/sla/" + i + "/";
             if (sla.peakConcurrency() > limits.maxConcurrency()) {
-                out.add(new ScenarioDocument.Problem(sla.variable() == Sla.Variable.parallel ? "/sla/upper"
-                        : "/sla/fixed_parallel", 0, sla.peakConcurrency() + " requests at once is over this service's "
+                out.add(new ScenarioDocument.Problem(at + (sla.variable() == Sla.Variable.parallel ? "upper"
+                        : "fixed_parallel"), 0, sla.peakConcurrency() + " requests at once is over this service's "
                         + "limit of " + limits.maxConcurrency() + " (serve --max-run-concurrency)"));
             }
             long probe = (long) sla.number(sla.upper()) * sla.runs();
             if (probe > limits.maxRequests()) {
-                out.add(new ScenarioDocument.Problem("/sla/upper", 0, "a probe at the upper bound sends " + probe
+                out.add(new ScenarioDocument.Problem(at + "upper", 0, "a probe at the upper bound sends " + probe
                         + " requests, over this service's limit of " + limits.maxRequests()
                         + " per run (serve --max-run-requests)"));
             }

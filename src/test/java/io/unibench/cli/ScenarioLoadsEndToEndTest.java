@@ -276,6 +276,51 @@ class ScenarioLoadsEndToEndTest {
         assertThat(point.get("Total Requests").asInt()).as("4 × number_multiplier 1").isEqualTo(4);
     }
 
+    /**
+     * sla_auto_tune is the spec's (issue 28): the dry run prints one search per provider × scenario, and that spec run
+     * as a spec file probes the same values into the same folders and finds the same answers as run --config.
+     */
+    @Test
+    void theSlaBlocksSpecRunAsASpecFileDoesTheSameSearches() throws IOException {
+        String yaml = """
+                provider: {name: p, base_url: %s/v1, model: m}
+                generation: {max_tokens: 2}
+                sla_auto_tune: {params: {avg_latency: "<=10s"}, num_runs: 1, upper_bound: 3, number_multiplier: 1}
+                scenarios:
+                  - {name: s, type: chat, prompt: hello}
+                  - {name: t, type: chat, prompt: bye}
+                """.formatted(fast.baseUrl());
+        Path file = dir.resolve("bench.yaml");
+        Files.writeString(file, yaml);
+        CliHarness.Run printed = CliHarness.run("--config", file.toString(), "--dry-run", "--outputs-dir",
+                dir.resolve("spec-out").toString(), "--no-timestamp", "--no-db");
+        assertThat(printed.exit()).as(printed.err()).isZero();
+        io.unibench.engine.spec.RunSpec spec = io.unibench.engine.spec.RunSpecJson.read(printed.out(), "stdout");
+        assertThat(spec.sla()).extracting(io.unibench.engine.spec.Sla::workload).containsExactly(0, 1);
+        assertThat(spec.points()).isEmpty();
+        Path saved = dir.resolve("sla-spec.json");
+        Files.writeString(saved, printed.out());
+        CliHarness.Run bySpec = CliHarness.run(saved.toString(), "--no-client-warmup");
+        assertThat(bySpec.exit()).as(bySpec.err()).isZero();
+        CliHarness.Run byFile = run(yaml);
+        assertThat(byFile.exit()).as(byFile.err()).isZero();
+        for (String scenario : List.of("s", "t")) {
+            Path a = dir.resolve("spec-out/bench/p").resolve(scenario);
+            Path b = dir.resolve("out/bench/p").resolve(scenario);
+            try (var probesA = Files.list(a.resolve("sla_tuning")); var probesB = Files.list(b.resolve("sla_tuning"))) {
+                assertThat(probesA.map(f -> f.getFileName().toString()).sorted().toList()).as(scenario)
+                        .containsExactly("sla_parallel_1_run_0", "sla_parallel_2_run_0", "sla_parallel_3_run_0")
+                        .isEqualTo(probesB.map(f -> f.getFileName().toString()).sorted().toList());
+            }
+            JsonNode tunedA = JSON.readTree(a.resolve("sla_summary.json").toFile());
+            JsonNode tunedB = JSON.readTree(b.resolve("sla_summary.json").toFile());
+            assertThat(tunedA.at("/selections/0/max_satisfied").asInt()).as(scenario).isEqualTo(3)
+                    .isEqualTo(tunedB.at("/selections/0/max_satisfied").asInt());
+        }
+        assertThat(bySpec.err()).contains("[p/t] SLA auto-tune: avg_latency <= 10 s → max parallel 3");
+        assertThat(byFile.err()).contains("[p/t] SLA auto-tune: avg_latency <= 10 s → max parallel 3");
+    }
+
     @Test
     void theShippedExamplesValidateAndCheckSaysWhatWillRun() {
         CliHarness.Run rates = CliHarness.run("--config", "examples/open-loop-rates.yaml", "--check");

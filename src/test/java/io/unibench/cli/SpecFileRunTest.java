@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.engine.spec.RunSpecJson;
+import io.unibench.sim.SimConfig;
+import io.unibench.sim.SimServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -111,6 +113,67 @@ class SpecFileRunTest {
             }
             assertThat(summary(point).path("Failed Requests").asInt()).as(level).isEqualTo(3);
         }
+    }
+
+    /**
+     * One spec, one engine (issue 28): a scenario's composed conversations (a system message, cache-busting nonces,
+     * synthesized history) printed by {@code run --config --dry-run} and run as a spec file send the same requests as
+     * {@code run --config} runs them, into the scenario's folders (refused as a spec file before).
+     */
+    @Test
+    void aScenariosComposedConversationsRunFromItsSpecFileAsFromTheScenario() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withPrefillMsPerToken(0).withItlMs(1));
+             CapturingProxy proxy = new CapturingProxy(sim.baseUrl())) {
+            Path file = dir.resolve("conv.yaml");
+            Files.writeString(file, """
+                    name: conv
+                    provider: {name: p, base_url: "%s/v1", model: m}
+                    generation: {max_tokens: 3}
+                    concurrency: {levels: [1, 2], requests_per_level: 2}
+                    scenarios:
+                      - {name: talk, type: multi_turn, prompt: "my order is late", system: be brief, cache_bust: true,
+                         conversation_history: 2}
+                    """.formatted(proxy.baseUrl()));
+            Path specOut = dir.resolve("spec-out");
+            CliHarness.Run printed = CliHarness.run("--config", file.toString(), "--dry-run", "--outputs-dir",
+                    specOut.toString(), "--no-timestamp", "--no-db");
+            assertThat(printed.exit()).as(printed.err()).isZero();
+            Path saved = dir.resolve("conv-spec.json");
+            Files.writeString(saved, printed.out());
+            CliHarness.Run ran = CliHarness.run(saved.toString(), "--no-client-warmup");
+            assertThat(ran.exit()).as(ran.err()).isZero();
+            List<String> viaSpec = sent(proxy);
+            proxy.clear();
+            Path runOut = dir.resolve("run-out");
+            CliHarness.Run scenario = CliHarness.run("--config", file.toString(), "--outputs-dir", runOut.toString(),
+                    "--no-timestamp", "--no-db", "--no-client-warmup");
+            assertThat(scenario.exit()).as(scenario.err()).isZero();
+            List<String> viaScenario = sent(proxy);
+            // 2 levels of 2 conversations of 3 turns, each turn with the system message and its nonce
+            assertThat(viaSpec).hasSize(12).isEqualTo(viaScenario)
+                    .allMatch(m -> m.contains("be brief") && m.contains("[nonce "));
+            for (String level : List.of("parallel_1", "parallel_2")) {
+                assertThat(Files.readAllLines(specOut.resolve("conv/p/talk").resolve(level).resolve("requests.jsonl")))
+                        .as(level).hasSize(6);
+                assertThat(Files.readAllLines(runOut.resolve("conv/p/talk").resolve(level).resolve("requests.jsonl")))
+                        .as(level).hasSize(6);
+            }
+        }
+    }
+
+    /** The system and user messages of every benchmark request sent, sorted (the connection test's left out). */
+    private static List<String> sent(CapturingProxy proxy) {
+        List<String> out = new ArrayList<>();
+        for (CapturingProxy.Captured c : proxy.requests()) {
+            List<String> mine = new ArrayList<>();
+            for (JsonNode m : c.body().path("messages")) {
+                if (!m.path("role").asText().equals("assistant")) mine.add(m.path("role").asText() + ": " + m.path("content").asText());
+            }
+            String text = String.join(" | ", mine);
+            if (!text.equals("user: hello")) out.add(c.body().path("model").asText() + " " + text);
+        }
+        out.sort(null);
+        return out;
     }
 
     /** {@code tokenize_prompt}: the encoder is code, not data; the run makes it again from the workload's options. */

@@ -35,7 +35,7 @@ class RunLimitsTest {
     private static final String NOWHERE = "http://127.0.0.1:1/v1/chat/completions"; // never sent to
 
     /** Each reply: 10 prompt + 5 completion tokens, latency {@code latencyNanos.applyAsLong(i)} for the i-th. */
-    private static final class Front implements SessionRunner.Front {
+    private static final class Front implements PointSource {
         final List<RequestRecord> records = new CopyOnWriteArrayList<>();
         final List<Map<String, Object>> written = new CopyOnWriteArrayList<>();
         final StopSignal stop;
@@ -54,13 +54,13 @@ class RunLimitsTest {
         }
 
         @Override
-        public SessionRunner.PointRun prepare(int index, RunSpec.Point point) {
+        public PointRun prepare(int index, RunSpec.Point point) {
             RequestFactory requests = new RequestFactory(List.of(Prompt.ofText("hi", -1, -1)), SessionRunnerTest.GEN,
                     index, "t" + index);
             Sender sender = (body, stream, id) -> CompletableFuture.completedFuture(reply(sent.getAndIncrement()));
             BenchmarkRunner runner = new BenchmarkRunner(sender, new RecordFactory(Tokenizers.defaultTokenizer(), false),
                     stop, RequestHooks.NONE, Clock.system(stop));
-            return new SessionRunner.PointRun() {
+            return new PointRun() {
                 @Override public PreparedRequest probe() {
                     return requests.probe();
                 }

@@ -53,7 +53,7 @@ class SessionRunnerTest {
     }
 
     /** Single-turn points of the fixed prompt; records what the runner hands over. */
-    static final class Front implements SessionRunner.Front {
+    static final class Front implements PointSource {
         final List<RequestRecord> records = new CopyOnWriteArrayList<>();
         final List<String> calls = new CopyOnWriteArrayList<>();
         final StopSignal stop;
@@ -76,10 +76,10 @@ class SessionRunnerTest {
         }
 
         @Override
-        public SessionRunner.PointRun prepare(int index, RunSpec.Point point) {
+        public PointRun prepare(int index, RunSpec.Point point) {
             RequestFactory requests = new RequestFactory(List.of(Prompt.ofText("hi", -1, -1)), GEN, index, "t" + index);
             calls.add("prepare " + index);
-            return new SessionRunner.PointRun() {
+            return new PointRun() {
                 @Override public PreparedRequest probe() {
                     calls.add("probe");
                     return requests.probe();
@@ -371,7 +371,7 @@ class SessionRunnerTest {
                 hub.subscribe(seen.events::add);
                 SessionRunner runner = new SessionRunner(spec(sim.baseUrl() + "/v1/chat/completions", false),
                         Map.of(), false, stop, hub, SessionRunner.Recorder.NONE, new PrintWriter(new StringWriter()));
-                try (SessionRunner.Session session = runner.open(new Front(stop))) {
+                try (SessionState session = runner.open(new Front(stop))) {
                     for (int value : new int[] {1, 2}) {
                         session.searching("probe " + value);
                         LoadPlan plan = new LoadPlan(value, 2, -1, null, 0);

@@ -192,6 +192,28 @@ class WebRunsTest extends WebFixtureTest {
      * {@code perf --dry-run}'s spec made one of two targets and two workloads, both targets the fixture's loopback
      * simulator: "first" × "rand" at parallel 1 and 2 (3 and 4 requests), then "second" × "other" at parallel 1 (3).
      */
+    /**
+     * The same spec in the series layout (a scenario's: labels TARGET/WORKLOAD/LEVEL): the live view's labels are the
+     * spec's, not named with their target and workload twice.
+     */
+    private void seriesLabelsAreNotNamedTwice() throws Exception {
+        var spec = twoTargetSpec("spec-series");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) spec.get("outputs")).put("layout", "series");
+        String[] prefixes = {"first/rand/", "first/rand/", "second/other/"};
+        for (int i = 0; i < 3; i++) {
+            var point = (com.fasterxml.jackson.databind.node.ObjectNode) spec.get("points").get(i);
+            point.put("label", prefixes[i] + point.get("label").asText());
+        }
+        HttpResponse<String> r = post("/api/runs", "application/json", JSON.writeValueAsString(spec));
+        assertThat(r.statusCode()).as("%s\n%s", r.body(), f.logText).isEqualTo(201);
+        List<Event> all = new ArrayList<>();
+        events(JSON.readTree(r.body()).get("id").asText()).forEachRemaining(all::add);
+        assertThat(all.getLast().data().get("run_status").asText()).as(f.logText.toString()).isEqualTo("finished");
+        assertThat(all.stream().filter(e -> e.name().equals("point_started")).map(e -> e.data().get("label").asText()))
+                .containsExactly("first/rand/parallel_1_number_3", "first/rand/parallel_2_number_4",
+                        "second/other/parallel_1_number_3");
+    }
+
     static com.fasterxml.jackson.databind.node.ObjectNode twoTargetSpec(String name) throws Exception {
         var spec = f.dryRunSpec(name, "--parallel", "1", "2", "--number", "3", "4");
         var targets = (com.fasterxml.jackson.databind.node.ArrayNode) spec.get("targets");
@@ -228,6 +250,7 @@ class WebRunsTest extends WebFixtureTest {
         JsonNode queued = JSON.readTree(f.get("/api/runs/" + id).body());
         assertThat(queued.get("status").asText()).isEqualTo("finished");
         assertThat(queued.get("name").asText()).isEqualTo("spec-two");
+        seriesLabelsAreNotNamedTwice();
         assertThat(queued.get("request_count").asLong()).isEqualTo(7);
         assertThat(queued.get("points")).hasSize(2);
         assertThat(queued.get("config").get("targets")).hasSize(2); // the posted spec is its configuration

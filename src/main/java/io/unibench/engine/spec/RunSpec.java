@@ -26,7 +26,9 @@ import java.util.Map;
  * @param targets   the endpoints, run one after another (a scenario's providers; {@code perf} has one)
  * @param workloads what is sent: each point names one
  * @param points    the load points in the order they run, over every target (none when {@code sla} chooses them)
- * @param sla       the SLA auto-tune's search, a generator of points chosen from the results so far; null = none
+ * @param sla       the SLA auto-tune's searches, each a generator of points chosen from the results so far, over its
+ *                  target × workload, run one after another in one session (a scenario file's: one per provider ×
+ *                  scenario); empty (or null) = none. A document may give one search as an object (the form before)
  * @param shard     the slice of the run this process sends ({@link Shard#WHOLE} unsharded)
  * @param goodput   the objectives a request must meet to count as goodput; null = not counted
  * @param cancels   the share of requests cancelled mid-stream, and when; null = none
@@ -38,12 +40,12 @@ import java.util.Map;
  *
  * <p>Serialised as JSON or YAML by {@link RunSpecJson} (the schema: {@code run-spec.schema.json}).
  */
-public record RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points, Sla sla,
+public record RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points, List<Sla> sla,
                       Shard shard, GoodputSlo goodput, Cancels cancels, Outputs outputs, History history, long seed,
                       Limits limits) {
 
     /** A run without retries, budget or target precision. */
-    public RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points, Sla sla,
+    public RunSpec(String name, List<Target> targets, List<Workload> workloads, List<Point> points, List<Sla> sla,
                    Shard shard, GoodputSlo goodput, Cancels cancels, Outputs outputs, History history, long seed) {
         this(name, targets, workloads, points, sla, shard, goodput, cancels, outputs, history, seed, Limits.NONE);
     }
@@ -58,9 +60,14 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
         targets = List.copyOf(targets);
         workloads = List.copyOf(workloads);
         points = List.copyOf(points);
+        sla = sla == null ? List.of() : List.copyOf(sla);
         if (shard == null) shard = Shard.WHOLE;
         if (limits == null) limits = Limits.NONE;
-        if (sla != null && sla.target() >= targets.size()) throw new IllegalArgumentException("the search's target is not the run's");
+        for (Sla s : sla) {
+            if (s.target() < 0 || s.target() >= targets.size() || s.workload() < 0 || s.workload() >= workloads.size()) {
+                throw new IllegalArgumentException("a search names a target or workload the run lacks");
+            }
+        }
         for (Point p : points) {
             if (p.target() < 0 || p.target() >= targets.size() || p.workload() < 0 || p.workload() >= workloads.size()) {
                 throw new IllegalArgumentException("point " + p.label() + " names a target or workload the run lacks");
@@ -102,24 +109,32 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
 
     /** This spec with its files under {@code root} (the service's folder of the run), the rest of its outputs kept. */
     public RunSpec withRoot(Path root) {
-        Outputs o = new Outputs(root, outputs.progressTracker(), outputs.logEvery(), outputs.arguments());
+        Outputs o = new Outputs(root, outputs.progressTracker(), outputs.logEvery(), outputs.arguments(), outputs.layout());
         return new RunSpec(name, targets, workloads, points, sla, shard, goodput, cancels, o, history, seed, limits);
     }
 
     /**
      * What keeps this spec from running, each at its JSON pointer; empty when it can run. A spec of several targets
-     * or workloads runs each target × workload after the other ({@code unibench run FILE}); a shard's spec runs in
-     * its run group ({@code run FILE --run-group G}). What cannot: no point and no search; a search over more than one
-     * target or workload (it probes one); a shard's spec of more than one target or workload (a shard registers and
-     * ends once). {@code unibench run FILE} and the web API refuse the same things (the service adds its own rules).
+     * or workloads runs each target × workload (or search) after the other ({@code unibench run FILE}); a shard's spec
+     * runs in its run group ({@code run FILE --run-group G}). What cannot: no point and no search; points and searches
+     * in one spec; two searches of one target × workload (the second's files over the first's); a shard's spec of more
+     * than one target or workload (a shard registers and ends once). {@code unibench run FILE} and the web API refuse
+     * the same things (the service adds its own rules).
      */
     public List<SpecError> unrunnable() {
         List<SpecError> out = new java.util.ArrayList<>();
-        if (points.isEmpty() && sla == null) out.add(new SpecError("/points", "no point to run (and no sla search)"));
+        if (points.isEmpty() && sla.isEmpty()) out.add(new SpecError("/points", "no point to run (and no sla search)"));
         boolean parts = targets.size() != 1 || workloads.size() != 1;
-        if (parts && sla != null) {
-            out.add(new SpecError("/sla", "an SLA search probes one target and one workload; this spec has "
-                    + targets.size() + " target(s) and " + workloads.size() + " workload(s)"));
+        if (!points.isEmpty() && !sla.isEmpty()) {
+            out.add(new SpecError("/sla", "a spec runs its points or its SLA searches, not both"));
+        }
+        for (int i = 0; i < sla.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                if (sla.get(j).target() == sla.get(i).target() && sla.get(j).workload() == sla.get(i).workload()) {
+                    out.add(new SpecError("/sla/" + i, "searches target " + sla.get(i).target() + " × workload "
+                            + sla.get(i).workload() + " as /sla/" + j + " does: its files would be written over"));
+                }
+            }
         }
         for (int i = 0; i < points.size(); i++) {
             boolean sliced = points.get(i).slice() != null;
@@ -531,17 +546,29 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
      *
      * @param root            one folder per point under it
      * @param progressTracker write {@code progress.json} as the run goes
-     * @param logEvery        without a terminal, a progress line every this many requests
+     * @param logEvery        without a terminal, a progress line every this many requests ({@link Layout#points})
      * @param arguments       the run's arguments as {@code benchmark_args.json} writes them (evalscope's keys, secrets
      *                        masked); each point fills in its own load keys. Null = no such file
+     * @param layout          how the points' files are laid out; null (a spec written before it existed) = points
      */
-    public record Outputs(Path root, boolean progressTracker, int logEvery, ObjectNode arguments) {
+    public record Outputs(Path root, boolean progressTracker, int logEvery, ObjectNode arguments, Layout layout) {
         public Outputs(Path root) {
-            this(root, false, 100, null);
+            this(root, false, 100, null, Layout.points);
+        }
+
+        /** Outputs in the {@link Layout#points} layout ({@code perf}'s). */
+        public Outputs(Path root, boolean progressTracker, int logEvery, ObjectNode arguments) {
+            this(root, progressTracker, logEvery, arguments, Layout.points);
         }
 
         public Outputs {
             arguments = arguments == null ? null : arguments.deepCopy();
+            if (layout == null) layout = Layout.points;
+        }
+
+        /** These outputs in {@code layout}. */
+        public Outputs with(Layout layout) {
+            return new Outputs(root, progressTracker, logEvery, arguments, layout);
         }
 
         @Override
@@ -549,6 +576,16 @@ public record RunSpec(String name, List<Target> targets, List<Workload> workload
             return arguments == null ? null : arguments.deepCopy();
         }
     }
+
+    /**
+     * How a run's points lay out their files ({@code engine.SpecPoints}). {@code points} ({@code perf}'s): each point's
+     * files in {@code ROOT/LABEL/}, {@code requests.jsonl} timed from the point's start, a progress line every
+     * {@code log_every} requests, the prompts' length figures. {@code series} (a scenario file's): the points of one
+     * target × workload are a series, in {@code ROOT/TARGET/WORKLOAD/LEVEL/} (LEVEL: the label after
+     * {@code TARGET/WORKLOAD/}), {@code requests.jsonl} timed from the series' start, one progress line per point, and
+     * the series' overall figures and token counts for its report; the whole spec runs as one session.
+     */
+    public enum Layout { points, series }
 
     /** The run history: {@code enabled} false = {@code --no-db}; {@code db} null = the default location. */
     public record History(boolean enabled, String db, List<String> tags) {

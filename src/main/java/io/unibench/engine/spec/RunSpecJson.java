@@ -127,6 +127,7 @@ public final class RunSpecJson {
         }
         ObjectNode body = ((ObjectNode) doc).deepCopy();
         body.remove(VERSION_KEY);
+        if (body.get("sla") instanceof ObjectNode one) body.putArray("sla").add(one); // one search: the form before
         RunSpec spec;
         try {
             spec = JSON.treeToValue(body, RunSpec.class);

@@ -111,6 +111,12 @@ public final class RunSpecSchema {
             ArrayNode values = e.putArray("enum");
             for (Object v : c.getEnumConstants()) values.add(((Enum<?>) v).name());
             values.addNull();
+            if (c == RunSpec.Layout.class) {
+                e.put("description", "points (null; perf's): each point's files in ROOT/LABEL, requests.jsonl timed "
+                        + "from the point's start; series (a scenario file's): the points of one target x workload are "
+                        + "a series in ROOT/TARGET/WORKLOAD/LEVEL (LEVEL: the label after TARGET/WORKLOAD/), "
+                        + "requests.jsonl timed from the series' start, one progress line per point");
+            }
             return e;
         }
         if (c.isRecord() || c.isSealed()) return ref(c);

@@ -40,7 +40,7 @@ final class ShardSlice {
             throw new BadInputException(flag + "the spec is already shard " + whole.shard() + " of its group; slice "
                     + "the whole run's spec");
         }
-        if (whole.sla() != null) throw new BadInputException(flag + SLA_UNSHARDED);
+        if (!whole.sla().isEmpty()) throw new BadInputException(flag + SLA_UNSHARDED);
         List<RunSpec.Point> points = new ArrayList<>();
         for (RunSpec.Point p : whole.points()) points.add(point(p, shard, flag));
         return new RunSpec(whole.name(), whole.targets(), whole.workloads(), points, null, shard, whole.goodput(),

@@ -35,6 +35,12 @@ public record Sla(Variable variable, SlaParams params, int start, int lower, int
         if (pause == null) pause = Duration.ZERO;
     }
 
+    /** This search over target {@code target} × workload {@code workload}. */
+    public Sla at(int target, int workload) {
+        return new Sla(variable, params, start, lower, upper, runs, fixedParallel, multiplier, warmup, duration,
+                openLoop, arrivals, pause, target, workload);
+    }
+
     /** Requests of a probe at {@code value}. */
     public int number(int value) {
         return (int) Math.max(1, Math.round(value * multiplier));

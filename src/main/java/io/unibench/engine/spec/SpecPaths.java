@@ -81,11 +81,11 @@ public interface SpecPaths {
         case RAMP_START -> "/points/" + index + "/plan/arrivals/ramp/start_rps";
         case RAMP_END -> "/points/" + index + "/plan/arrivals/ramp/end_rps";
         case TRACE_SPEEDUP -> "/points/" + index + "/plan/arrivals/speedup";
-        case SLA_RUNS -> "/sla/runs";
-        case SLA_LOWER -> "/sla/lower";
-        case SLA_UPPER -> "/sla/upper";
-        case SLA_FIXED_PARALLEL -> "/sla/fixed_parallel";
-        case SLA_MULTIPLIER -> "/sla/multiplier";
+        case SLA_RUNS -> "/sla/" + index + "/runs";
+        case SLA_LOWER -> "/sla/" + index + "/lower";
+        case SLA_UPPER -> "/sla/" + index + "/upper";
+        case SLA_FIXED_PARALLEL -> "/sla/" + index + "/fixed_parallel";
+        case SLA_MULTIPLIER -> "/sla/" + index + "/multiplier";
         case RETRY_ON -> "/limits/retry/on";
         case MAX_RETRIES -> "/limits/retry/max_retries";
         case MAX_TOTAL_TOKENS -> "/limits/max_total_tokens";

@@ -127,11 +127,16 @@ public final class SpecRules {
 
     /** The SLA auto-tune's runs per value, bounds, a rate probe's concurrency bound (null = none given), multiplier. */
     public SpecRules sla(int runs, int lower, int upper, Integer fixedParallel, double numberMultiplier) {
-        if (runs < 1) add(Field.SLA_RUNS, 0, runs + ": must be ≥ 1");
-        if (lower < 1) add(Field.SLA_LOWER, 0, lower + ": must be ≥ 1");
-        else if (upper < lower) add(Field.SLA_UPPER, 0, upper + ": must be ≥ " + paths.path(Field.SLA_LOWER, 0) + " " + lower);
-        if (fixedParallel != null && fixedParallel < 1) add(Field.SLA_FIXED_PARALLEL, 0, fixedParallel + ": must be ≥ 1");
-        if (!finitePositive(numberMultiplier)) add(Field.SLA_MULTIPLIER, 0, numberMultiplier + ": must be > 0");
+        return sla(0, runs, lower, upper, fixedParallel, numberMultiplier);
+    }
+
+    /** The figures of search {@code index} (a spec's {@code /sla/INDEX}). */
+    public SpecRules sla(int index, int runs, int lower, int upper, Integer fixedParallel, double numberMultiplier) {
+        if (runs < 1) add(Field.SLA_RUNS, index, runs + ": must be ≥ 1");
+        if (lower < 1) add(Field.SLA_LOWER, index, lower + ": must be ≥ 1");
+        else if (upper < lower) add(Field.SLA_UPPER, index, upper + ": must be ≥ " + paths.path(Field.SLA_LOWER, index) + " " + lower);
+        if (fixedParallel != null && fixedParallel < 1) add(Field.SLA_FIXED_PARALLEL, index, fixedParallel + ": must be ≥ 1");
+        if (!finitePositive(numberMultiplier)) add(Field.SLA_MULTIPLIER, index, numberMultiplier + ": must be > 0");
         return this;
     }
 
@@ -203,10 +208,37 @@ public final class SpecRules {
             RunSpec.Timeouts to = spec.targets().get(t).timeouts();
             if (to != null) timeouts(t, seconds(to.connect()), seconds(to.read()), seconds(to.total()));
         }
-        Sla sla = spec.sla();
-        if (sla != null) {
-            sla(sla.runs(), sla.lower(), sla.upper(), sla.variable() == Sla.Variable.rate ? sla.fixedParallel() : null,
+        for (int i = 0; i < spec.sla().size(); i++) {
+            Sla sla = spec.sla().get(i);
+            sla(i, sla.runs(), sla.lower(), sla.upper(), sla.variable() == Sla.Variable.rate ? sla.fixedParallel() : null,
                     sla.multiplier());
+        }
+        return series(spec.points());
+    }
+
+    /**
+     * Each point's files are its own: a point whose target × workload ran before another's points (its series'
+     * folder, report and history run would be made again over the first's), or whose label its target × workload
+     * already has (the same folder), is refused at its JSON pointer.
+     */
+    private SpecRules series(List<RunSpec.Point> points) {
+        java.util.Map<String, Integer> labels = new java.util.HashMap<>();
+        java.util.Map<Long, Integer> ended = new java.util.HashMap<>(); // target × workload → its last point so far
+        for (int i = 0; i < points.size(); i++) {
+            RunSpec.Point p = points.get(i);
+            long series = ((long) p.target() << 32) | p.workload();
+            Integer last = ended.get(series);
+            if (last != null && last != i - 1) {
+                errors.add(new SpecError("/points/" + i, "target " + p.target() + " × workload " + p.workload()
+                        + " again after other points (its series ended at /points/" + last + "): its folder and "
+                        + "report would be written over; give a target × workload's points in a row"));
+            }
+            ended.put(series, i);
+            Integer same = labels.putIfAbsent(series + "/" + p.label(), i);
+            if (same != null) {
+                errors.add(new SpecError("/points/" + i + "/label", p.label() + ": the label of /points/" + same
+                        + " (the same target × workload): its files would be written over; give each point its own"));
+            }
         }
         return this;
     }

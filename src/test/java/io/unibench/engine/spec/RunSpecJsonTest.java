@@ -52,6 +52,11 @@ class RunSpecJsonTest {
             String yaml = RunSpecJson.toYaml(spec);
             assertThat(RunSpecJson.read(yaml, "spec.yaml")).as("seed %d: YAML\n%s", seed, yaml).isEqualTo(spec);
             assertThat(json).startsWith("{\n  \"spec_version\" : 1,");
+            if (spec.sla().size() == 1) { // one search as an object: the form before sla was a list
+                ObjectNode old = RunSpecJson.toTree(spec);
+                old.set("sla", old.get("sla").get(0));
+                assertThat(RunSpecJson.fromTree(old, "old.json")).as("seed %d: one search", seed).isEqualTo(spec);
+            }
         }
     }
 
@@ -135,6 +140,29 @@ class RunSpecJsonTest {
     }
 
     /** A JSON Schema check of what {@link RunSpecSchema} uses: type, properties, required, enum, items, anyOf/oneOf, $ref. */
+    @Test
+    void aPointRevisitingItsSeriesOrItsLabelIsRefusedAtItsPointer() {
+        RunSpec base = new Gen(new SplittableRandom(1)).spec();
+        RunSpec.Target t = base.targets().getFirst();
+        LoadPlan plan = new LoadPlan(2, 10, 0, null, 0);
+        List<RunSpec.Point> revisit = List.of(new RunSpec.Point("a/w/parallel_2", 0, 0, plan, Duration.ZERO),
+                new RunSpec.Point("b/w/parallel_2", 1, 0, plan, Duration.ZERO),
+                new RunSpec.Point("a/w/parallel_4", 0, 0, plan, Duration.ZERO));
+        RunSpec spec = new RunSpec("r", List.of(t, t), List.of(base.workloads().getFirst()), revisit, null,
+                io.unibench.engine.Shard.WHOLE, null, null, base.outputs(), base.history(), 1);
+        assertThatThrownBy(() -> RunSpecJson.read(RunSpecJson.toJson(spec), "s.json"))
+                .isInstanceOf(RunSpecJson.Invalid.class).hasMessageStartingWith("s.json: /points/2: target 0 × workload 0 "
+                        + "again after other points (its series ended at /points/0)");
+        List<RunSpec.Point> twice = List.of(revisit.get(0), new RunSpec.Point("a/w/parallel_2", 0, 0,
+                new LoadPlan(4, 10, 0, null, 0), Duration.ZERO));
+        RunSpec same = new RunSpec("r", List.of(t), List.of(base.workloads().getFirst()), twice, null,
+                io.unibench.engine.Shard.WHOLE, null, null, base.outputs(), base.history(), 1);
+        assertThatThrownBy(() -> RunSpecJson.read(RunSpecJson.toJson(same), "s.json"))
+                .isInstanceOf(RunSpecJson.Invalid.class).hasMessage("s.json: /points/1/label: a/w/parallel_2: the "
+                        + "label of /points/0 (the same target × workload): its files would be written over; give each "
+                        + "point its own");
+    }
+
     private static void validate(ObjectNode root, JsonNode schema, JsonNode node, String path, List<String> out) {
         if (schema.has("$ref")) {
             String name = schema.get("$ref").asText().substring("#/$defs/".length());
@@ -224,12 +252,15 @@ class RunSpecJsonTest {
             List<RunSpec.Point> points = new ArrayList<>();
             for (int i = 0, n = r.nextInt(5); i < n; i++) {
                 LoadPlan plan = plan();
-                points.add(new RunSpec.Point(plan.label(), r.nextInt(targets.size()), r.nextInt(workloads.size()), plan,
+                points.add(new RunSpec.Point(plan.label() + "_" + i, r.nextInt(targets.size()), r.nextInt(workloads.size()), plan,
                         r.nextBoolean() ? Duration.ZERO : Duration.ofMillis(r.nextInt(10_000)),
                         r.nextBoolean() ? null : new RunSpec.Slice(r.nextInt(50), 1 + r.nextInt(3),
                                 (long) plan.number() + r.nextInt(50)))); // a shard's slice, or none
             }
-            Sla sla = r.nextInt(3) == 0 ? sla(targets.size(), workloads.size()) : null;
+            // a target × workload's points in a row (SpecRules refuses a series revisited)
+            points.sort(java.util.Comparator.comparingInt(RunSpec.Point::target).thenComparingInt(RunSpec.Point::workload));
+            List<Sla> sla = new ArrayList<>(); // a third of the specs search, some of them twice
+            for (int i = 0, n = r.nextInt(3) == 0 ? 1 + r.nextInt(2) : 0; i < n; i++) sla.add(sla(targets.size(), workloads.size()));
             int shards = 1 + r.nextInt(4);
             GoodputSlo goodput = r.nextBoolean() ? null : new GoodputSlo(r.nextBoolean() ? 500.0 : null,
                     r.nextBoolean() ? 20.5 : null, 9000.0);
@@ -238,7 +269,7 @@ class RunSpecJsonTest {
             ObjectNode args = r.nextBoolean() ? null : JSON.createObjectNode().put("model", "m").put("rate", 2.5)
                     .put("number", 10).putNull("url").put("logprobs", true);
             RunSpec.Outputs outputs = new RunSpec.Outputs(Path.of("out", "run " + r.nextInt(100)), r.nextBoolean(),
-                    1 + r.nextInt(1000), args);
+                    1 + r.nextInt(1000), args, RunSpec.Layout.values()[r.nextInt(RunSpec.Layout.values().length)]);
             RunSpec.History history = new RunSpec.History(r.nextBoolean(), r.nextBoolean() ? null : "postgresql://db/x",
                     r.nextBoolean() ? List.of() : List.of("nightly", "a b", "é"));
             return new RunSpec("run-" + r.nextInt(), targets, workloads, points, sla,
