@@ -46,12 +46,7 @@ final class Distribution {
     private DoubleHistogram histogram;
     private long count;
     private double sum;
-    /**
-     * Welford's running mean and sum of squared deviations, for the mean's interval: from the switch to the histogram
-     * on. While every sample is kept they are computed from the samples when asked ({@link #meanInterval}): a running
-     * update per sample is a division in a chain of dependent ones, most of the cost of adding ~255 intervals a
-     * streamed request.
-     */
+    /** Welford's running mean and sum of squared deviations, for the mean's interval. */
     private double runningMean;
     private double squaredDeviations;
     private double min = Double.POSITIVE_INFINITY;
@@ -71,16 +66,17 @@ final class Distribution {
         if (!Double.isFinite(v)) return;
         count++;
         sum += v;
+        double d = v - runningMean;
+        runningMean += d / count;
+        squaredDeviations += d * (v - runningMean);
         if (v < min) min = v;
         if (v > max) max = v;
         if (histogram != null) {
-            running(v);
             record(v);
             return;
         }
         if (size == exactLimit) {
             toHistogram();
-            running(v);
             record(v);
             return;
         }
@@ -98,8 +94,8 @@ final class Distribution {
     /**
      * Adds the {@code count} intervals between consecutive {@code moments} (nanosecond readings) in milliseconds,
      * {@code (moments[i + 1] - moments[i]) / 1e9 * 1000} as {@link RequestRecord#interChunkSeconds} times 1000: the
-     * same samples and sum as {@link #add} of each in turn, in one loop (~255 a streamed request, where a call per
-     * sample was most of the metrics' time per record).
+     * same samples, sum and running mean as {@link #add} of each in turn, in one loop (~255 a streamed request, where
+     * a call per sample was most of the metrics' time per record).
      */
     void addIntervalsMs(long[] moments, int count) {
         if (count <= 0) return;
@@ -116,48 +112,30 @@ final class Distribution {
         }
         double[] v = values;
         int n = size;
-        double s = sum, lo = min, hi = max;
+        long c = this.count;
+        double s = sum, mean = runningMean, squares = squaredDeviations, lo = min, hi = max;
         for (int i = 0; i < count; i++) {
             double x = (moments[i + 1] - moments[i]) / NANOS_PER_SECOND * 1000; // finite: a difference of longs
+            c++;
             s += x;
+            double d = x - mean;
+            mean += d / c;
+            squares += d * (x - mean);
             if (x < lo) lo = x;
             if (x > hi) hi = x;
             v[n++] = x;
         }
         size = n;
-        this.count += count;
+        this.count = c;
         sum = s;
+        runningMean = mean;
+        squaredDeviations = squares;
         min = lo;
         max = hi;
         sorted = false;
     }
 
-    /** Welford's update by the {@code count}-th sample {@code v}, in histogram mode. */
-    private void running(double v) {
-        double d = v - runningMean;
-        runningMean += d / count;
-        squaredDeviations += d * (v - runningMean);
-    }
-
-    /** The mean of the kept samples and the sum of their squared deviations from it (two passes: exact mode). */
-    private double[] meanAndSquares() {
-        double s = 0;
-        for (int i = 0; i < size; i++) s += values[i];
-        double mean = s / size;
-        double squares = 0;
-        for (int i = 0; i < size; i++) {
-            double d = values[i] - mean;
-            squares += d * d;
-        }
-        return new double[] {mean, squares};
-    }
-
     private void toHistogram() {
-        if (size > 0) { // Welford goes on from the kept samples' mean and squared deviations
-            double[] ms = meanAndSquares();
-            runningMean = ms[0];
-            squaredDeviations = ms[1];
-        }
         histogram = new DoubleHistogram(SIGNIFICANT_DIGITS);
         for (int i = 0; i < size; i++) record(values[i]);
         values = null;
@@ -188,9 +166,7 @@ final class Distribution {
 
     /** The 95 % t-interval of the mean ({@link ConfidenceIntervals#mean}); null with fewer than 2 samples. */
     Interval meanInterval() {
-        if (count < 2) return null;
-        double squares = histogram == null ? meanAndSquares()[1] : squaredDeviations;
-        return ConfidenceIntervals.mean(count, sum / count, squares / (count - 1));
+        return count < 2 ? null : ConfidenceIntervals.mean(count, sum / count, squaredDeviations / (count - 1));
     }
 
     /**

@@ -160,32 +160,4 @@ class DistributionTest {
         for (double p : POINTS) assertThat(bulkCopy.nearestRankHigh(p)).isEqualTo(eachCopy.nearestRankHigh(p));
         assertThat(bulkCopy.count()).isEqualTo(eachCopy.count());
     }
-
-    /**
-     * The mean's interval uses the samples' variance: computed from the kept samples (two passes) while exact, by
-     * Welford's update from the switch to the histogram on, starting from the kept samples' mean and deviations.
-     */
-    @Test
-    void theMeansIntervalIsTheSampleVarianceBeforeAndAfterTheSwitch() {
-        double[] values = sample(5_000, 9);
-        for (int limit : new int[] {10_000, 1_000}) { // exact throughout; switching after the first 1,000
-            Distribution d = new Distribution(limit);
-            for (double v : values) d.add(v);
-            assertThat(d.exact()).isEqualTo(limit > values.length);
-            java.math.BigDecimal sum = java.math.BigDecimal.ZERO;
-            for (double v : values) sum = sum.add(new java.math.BigDecimal(v));
-            java.math.BigDecimal mean = sum.divide(java.math.BigDecimal.valueOf(values.length),
-                    java.math.MathContext.DECIMAL128);
-            java.math.BigDecimal squares = java.math.BigDecimal.ZERO;
-            for (double v : values) {
-                java.math.BigDecimal dev = new java.math.BigDecimal(v).subtract(mean);
-                squares = squares.add(dev.multiply(dev));
-            }
-            Interval expected = ConfidenceIntervals.mean(values.length, mean.doubleValue(),
-                    squares.doubleValue() / (values.length - 1));
-            Interval got = d.meanInterval();
-            assertThat(got.low()).as("limit %d", limit).isCloseTo(expected.low(), within(1e-9 * Math.abs(expected.low())));
-            assertThat(got.high()).as("limit %d", limit).isCloseTo(expected.high(), within(1e-9 * Math.abs(expected.high())));
-        }
-    }
 }
