@@ -80,8 +80,9 @@ final class SecondsText {
         }
         long one = POW10[scale];
         if (units >= one / 1000) { // >= 1e-3: plain notation, at least one digit after the point
-            long whole = units / one;
-            long fraction = units % one;
+            // ints from here: below 10^7 whole units within the shortcut's range, a fraction below 10^scale ≤ 10^9
+            int whole = units < one ? 0 : (int) (units / one);
+            int fraction = (int) (units - whole * one);
             pos = appendDigits(out, pos, whole, digitCount(whole));
             out[pos++] = '.';
             if (fraction == 0) {
@@ -89,50 +90,50 @@ final class SecondsText {
                 return pos;
             }
             int digits = scale;
-            while (fraction % 10 == 0) {
-                fraction /= 10;
-                digits--;
-            }
+            for (int q; fraction == (q = tenth(fraction)) * 10; fraction = q) digits--;
             return appendDigits(out, pos, fraction, digits);
         }
-        // below 1e-3: d.ddddE-n, the digits of units without trailing zeros
-        int exponent = digitCount(units) - 1 - scale; // units = d.ddd * 10^(digitCount-1) of 10^-scale
-        while (units % 10 == 0) {
-            units /= 10;
-        }
-        int n = digitCount(units);
-        long lead = n == 1 ? units : units / pow10(n - 1);
+        // below 1e-3: d.ddddE-n, the digits of units (below 10^(scale-3): an int) without trailing zeros
+        int u = (int) units;
+        int exponent = digitCount(u) - 1 - scale; // units = d.ddd * 10^(digitCount-1) of 10^-scale
+        for (int q; u == (q = tenth(u)) * 10; u = q) { }
+        int n = digitCount(u);
+        int power = (int) POW10[n - 1];
+        int lead = u / power;
         out[pos++] = (byte) ('0' + lead);
         out[pos++] = '.';
         if (n == 1) {
             out[pos++] = '0';
         } else {
-            pos = appendDigits(out, pos, units % pow10(n - 1), n - 1);
+            pos = appendDigits(out, pos, u - lead * power, n - 1);
         }
         out[pos++] = 'E';
         out[pos++] = '-';
         return appendDigits(out, pos, -exponent, digitCount(-exponent));
     }
 
-    /** {@code value} as exactly {@code digits} decimal digits (zero-padded on the left). */
-    private static int appendDigits(byte[] out, int pos, long value, int digits) {
+    /**
+     * {@code x / 10} for 0 ≤ x < 2^31 by a multiply and a shift: the launcher's C1 compiles a division by a constant
+     * as a division (tens of cycles), and a value takes up to 16 of them.
+     */
+    private static int tenth(int x) {
+        return (int) ((x * 0xCCCCCCCDL) >>> 35);
+    }
+
+    /** {@code value} (≥ 0) as exactly {@code digits} decimal digits (zero-padded on the left). */
+    private static int appendDigits(byte[] out, int pos, int value, int digits) {
         for (int i = pos + digits - 1; i >= pos; i--) {
-            out[i] = (byte) ('0' + value % 10);
-            value /= 10;
+            int q = tenth(value);
+            out[i] = (byte) ('0' + value - q * 10);
+            value = q;
         }
         return pos + digits;
     }
 
-    private static int digitCount(long v) {
+    /** Decimal digits of {@code v} ≥ 0. */
+    private static int digitCount(int v) {
         int n = 1;
-        while (v >= 10) {
-            v /= 10;
-            n++;
-        }
+        while (n < 10 && v >= POW10[n]) n++;
         return n;
-    }
-
-    private static long pow10(int n) {
-        return POW10[n];
     }
 }
