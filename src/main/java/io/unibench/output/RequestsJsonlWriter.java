@@ -303,7 +303,15 @@ public final class RequestsJsonlWriter implements RecordSink {
         out[pos++] = '[';
         for (int i = 0; i < count; i++) {
             if (i > 0) out[pos++] = ',';
-            pos = SecondsText.append(out, pos, t[i + 1] - t[i]);
+            long interval = t[i + 1] - t[i];
+            if (interval == 0) { // chunks that came in one read: common, and "0.0" needs no call
+                out[pos] = '0';
+                out[pos + 1] = '.';
+                out[pos + 2] = '0';
+                pos += 3;
+            } else {
+                pos = SecondsText.append(out, pos, interval);
+            }
         }
         out[pos++] = ']';
         gen.writeRawValue(intervalText.length(pos));
