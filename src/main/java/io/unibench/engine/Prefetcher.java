@@ -13,7 +13,9 @@ import java.util.function.LongFunction;
  * are waiting at any time, so memory stays flat whatever {@code --number}, and synthesizing a prompt (a random prompt
  * costs a few tokenizer rounds) happens neither on the event loops nor on the path from a request's turn to its send
  * as long as the thread keeps ahead. {@link #awaitReady} lets the caller wait for a small first batch before its clock
- * starts; the thread then stays ahead as requests are taken.
+ * starts; the thread then stays ahead as requests are taken. It refills in batches: once the window is full it rests
+ * until half of it has been taken (and half of its bytes), so a run costs the thread one wake-up per half window, not
+ * one per request (a take that wakes it is a system call on the taker's carrier and a context switch on the thread).
  *
  * <p>A request that is not ready when its turn comes (the dispatcher caught up with preparation) is a <em>wait</em>:
  * the taker waits for the one in the making, or makes one the thread has not started itself (the thread skips it),
@@ -46,6 +48,7 @@ final class Prefetcher implements AutoCloseable {
     private int peakReady;
     /** Sequences whose turn came before the thread reached them: their callers prepared them. */
     private final Set<Long> taken = new HashSet<>();
+    /** The thread rests: the window was full, and it refills only once {@link #refillable} (or a new bound). */
     private boolean blocked;
     private boolean closed;
     private RuntimeException failure;
@@ -94,8 +97,10 @@ final class Prefetcher implements AutoCloseable {
                     slots[slot] = null;
                     bytes -= r.body().length;
                     ready--;
-                    blocked = false; // room again: the thread goes on (and says so if it is still blocked)
-                    changed.signalAll();
+                    if (blocked && refillable()) {
+                        blocked = false; // half the window taken: the thread refills it (and says so when full)
+                        changed.signalAll();
+                    }
                     if (waitStart != 0) waitNanos += System.nanoTime() - waitStart;
                     return r;
                 }
@@ -151,7 +156,10 @@ final class Prefetcher implements AutoCloseable {
         }
     }
 
-    /** Waits until the window is full or everything is made; rethrows what preparing threw. */
+    /**
+     * Waits until the thread rests (the window full, or not yet half taken since it was) or everything is made;
+     * rethrows what preparing threw.
+     */
     void awaitFilled() {
         awaitReady(Integer.MAX_VALUE, TimeUnit.DAYS.toNanos(1));
     }
@@ -187,6 +195,11 @@ final class Prefetcher implements AutoCloseable {
         }
     }
 
+    /** Half the window (and half its bytes) taken since it was full: time to refill it (guarded by lock). */
+    private boolean refillable() {
+        return ready <= ahead / 2 && bytes <= maxBytes / 2;
+    }
+
     private void produce() {
         while (true) {
             long sequence;
@@ -198,8 +211,9 @@ final class Prefetcher implements AutoCloseable {
                         changed.signalAll(); // awaitReady: all made
                         return;
                     }
-                    if (slots[(int) (next % slots.length)] == null && bytes < maxBytes && ready < ahead) break;
-                    blocked = true; // as far ahead as allowed
+                    boolean room = slots[(int) (next % slots.length)] == null && bytes < maxBytes && ready < ahead;
+                    if (room && (!blocked || refillable())) break;
+                    blocked = true; // as far ahead as allowed, or resting until half the window is taken
                     changed.signalAll();
                     changed.awaitUninterruptibly();
                 }

@@ -35,6 +35,7 @@ final class Distribution {
     static final int EXACT_LIMIT = 1 << 23;
     static final int SIGNIFICANT_DIGITS = 4;
     static final String MAX_RELATIVE_ERROR_TEXT = "0.01%";
+    private static final double NANOS_PER_SECOND = 1e9;
 
     private final int exactLimit;
     private double[] values = new double[16];
@@ -87,6 +88,50 @@ final class Distribution {
             shared = false;
         }
         values[size++] = v;
+        sorted = false;
+    }
+
+    /**
+     * Adds the {@code count} intervals between consecutive {@code moments} (nanosecond readings) in milliseconds,
+     * {@code (moments[i + 1] - moments[i]) / 1e9 * 1000} as {@link RequestRecord#interChunkSeconds} times 1000: the
+     * same samples, sum and running mean as {@link #add} of each in turn, in one loop (~255 a streamed request, where
+     * a call per sample was most of the metrics' time per record).
+     */
+    void addIntervalsMs(long[] moments, int count) {
+        if (count <= 0) return;
+        if (histogram != null || size + (long) count > exactLimit) { // the histogram now or on the way: one by one
+            for (int i = 0; i < count; i++) add((moments[i + 1] - moments[i]) / NANOS_PER_SECOND * 1000);
+            return;
+        }
+        if (size + count > values.length) {
+            values = Arrays.copyOf(values, (int) Math.min(exactLimit, Math.max(size + count, size + (size >> 1) + 1L)));
+            shared = false;
+        } else if (shared) {
+            values = values.clone();
+            shared = false;
+        }
+        double[] v = values;
+        int n = size;
+        long c = this.count;
+        double s = sum, mean = runningMean, squares = squaredDeviations, lo = min, hi = max;
+        for (int i = 0; i < count; i++) {
+            double x = (moments[i + 1] - moments[i]) / NANOS_PER_SECOND * 1000; // finite: a difference of longs
+            c++;
+            s += x;
+            double d = x - mean;
+            mean += d / c;
+            squares += d * (x - mean);
+            if (x < lo) lo = x;
+            if (x > hi) hi = x;
+            v[n++] = x;
+        }
+        size = n;
+        this.count = c;
+        sum = s;
+        runningMean = mean;
+        squaredDeviations = squares;
+        min = lo;
+        max = hi;
         sorted = false;
     }
 

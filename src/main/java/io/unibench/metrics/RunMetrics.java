@@ -203,10 +203,9 @@ public final class RunMetrics implements RecordSink {
         if (intervals > 0) {
             if (itlPerTokenMs == null && tokensPerChunk != 1.0) itlPerTokenMs = itlMs.copy(); // all so far were 1
             boolean perToken = itlPerTokenMs != null && tokensPerChunk > 0; // undefined ratios are left out
-            for (int i = 0; i < intervals; i++) {
-                double ms = r.interChunkSeconds(i) * 1000;
-                itlMs.add(ms);
-                if (perToken) itlPerTokenMs.add(ms / tokensPerChunk);
+            itlMs.addIntervalsMs(r.timing().tokenChunkNanos(), intervals);
+            if (perToken) {
+                for (int i = 0; i < intervals; i++) itlPerTokenMs.add(r.interChunkSeconds(i) * 1000 / tokensPerChunk);
             }
         }
         if (tokensPerChunk > 1) {

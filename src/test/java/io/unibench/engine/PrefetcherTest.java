@@ -58,10 +58,28 @@ class PrefetcherTest {
             release.countDown();
             p.awaitFilled();
             assertThat(made.get()).isEqualTo(5);
-            p.take(0);
-            p.awaitFilled();
-            assertThat(made.get()).isEqualTo(6); // one taken, one more made
             assertThat(p.peakReady()).isEqualTo(5);
+        }
+    }
+
+    /**
+     * The thread refills in batches: a take does not wake it until half the window is taken (a wake-up per request
+     * was a system call on the taker and a context switch on the thread), then it fills the window again.
+     */
+    @Test
+    void theThreadRefillsOnlyOnceHalfTheWindowIsTaken() {
+        try (Prefetcher p = new Prefetcher(s -> make(s, 10), 1000, 8, Long.MAX_VALUE)) {
+            p.awaitFilled();
+            assertThat(made.get()).isEqualTo(8);
+            for (long s = 0; s < 3; s++) p.take(s);
+            p.awaitFilled(); // at once: the thread rests with 5 of 8 ready
+            assertThat(made.get()).isEqualTo(8);
+            p.take(3); // 4 of 8 ready: half taken
+            p.awaitFilled();
+            assertThat(made.get()).isEqualTo(12); // refilled to 8 ready
+            for (long s = 4; s < 1000; s++) assertThat(p.take(s).sequence()).isEqualTo(s);
+            assertThat(made.get()).isEqualTo(1000);
+            assertThat(p.peakReady()).isEqualTo(8);
         }
     }
 

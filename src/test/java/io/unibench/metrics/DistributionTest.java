@@ -128,4 +128,36 @@ class DistributionTest {
         assertThat(c2.valueAtRank(2)).isEqualTo(1.0);
         assertThat(c2.count()).isEqualTo(7);
     }
+
+    /** The intervals of a reply in one call: the same samples, sum, mean and its interval as adding each in turn. */
+    @Test
+    void intervalsAddedInOneCallAreTheSameSamplesAsAddedOneByOne() {
+        SplittableRandom rng = new SplittableRandom(3);
+        // limit 3,000: the bulk path, then a copy shared with the source, then the switch to the histogram midway
+        Distribution bulk = new Distribution(3_000);
+        Distribution each = new Distribution(3_000);
+        Distribution bulkCopy = null;
+        Distribution eachCopy = null;
+        for (int reply = 0; reply < 80; reply++) {
+            long[] moments = new long[1 + rng.nextInt(150)];
+            moments[0] = 5_000_000_000_000L + rng.nextLong(1_000_000_000L);
+            for (int i = 1; i < moments.length; i++) {
+                moments[i] = moments[i - 1] + (rng.nextInt(4) == 0 ? 0 : rng.nextLong(50_000_000L));
+            }
+            bulk.addIntervalsMs(moments, moments.length - 1);
+            for (int i = 0; i + 1 < moments.length; i++) each.add((moments[i + 1] - moments[i]) / 1e9 * 1000);
+            if (reply == 10) { // the report's snapshot mid-run: the source copies before writing again
+                bulkCopy = bulk.copy();
+                eachCopy = each.copy();
+            }
+            assertThat(bulk.count()).isEqualTo(each.count());
+            assertThat(bulk.exact()).isEqualTo(each.exact());
+            assertThat(bulk.mean()).isEqualTo(each.mean());
+            assertThat(bulk.meanInterval()).isEqualTo(each.meanInterval());
+            for (double p : POINTS) assertThat(bulk.nearestRankHigh(p)).as("p%s", p).isEqualTo(each.nearestRankHigh(p));
+        }
+        assertThat(bulk.exact()).isFalse(); // the run went past the limit
+        for (double p : POINTS) assertThat(bulkCopy.nearestRankHigh(p)).isEqualTo(eachCopy.nearestRankHigh(p));
+        assertThat(bulkCopy.count()).isEqualTo(eachCopy.count());
+    }
 }
