@@ -15,7 +15,6 @@ import io.unibench.report.scenario.ScenarioResults;
 import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.LoadsText;
 import io.unibench.scenario.ScenarioFile;
-import io.unibench.scenario.ScenarioRunner;
 import io.unibench.store.RunStore;
 import io.unibench.store.StoreLocation;
 import io.unibench.store.StoredRun;
@@ -189,7 +188,7 @@ public final class RunCommand implements Callable<Integer> {
         hook = null;
         boolean html = report.contains(ReportFiles.Format.html);
         Path scratch = null; // --no-db --report html: the stored runs the report draws, deleted after it
-        ScenarioRunner.Ran ran = null;
+        ScenarioSession.Ran ran = null;
         HistoryRecorder[] recorded = new HistoryRecorder[1]; // closed by the session: the HTML report reads its runs
         boolean failed = true; // a failure ended the run: the session's, or a report file's (the shard's row says so)
         try {

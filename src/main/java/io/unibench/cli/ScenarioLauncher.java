@@ -15,7 +15,6 @@ import io.unibench.engine.spec.RunSpec;
 import io.unibench.engine.spec.SpecParts;
 import io.unibench.report.scenario.ScenarioReport;
 import io.unibench.scenario.BenchConfig;
-import io.unibench.scenario.ScenarioRunner;
 import io.unibench.scenario.ScenarioSpec;
 import io.unibench.store.RunRow;
 import io.unibench.store.RunStore;
@@ -33,7 +32,7 @@ import java.util.Map;
 /**
  * The service's runs through the one pipeline, as {@code unibench run --config} runs a file ({@link ScenarioSession}):
  * the same targets (embedded simulators for {@code base_url: sim}), {@link ScenarioSpec} → {@link SessionRunner} with
- * the {@link ScenarioRunner} front, the servers' own metrics read during each level ({@link ServerMetricsHook}),
+ * the engine's points ({@link ScenarioSession}), the servers' own metrics read during each level ({@link ServerMetricsHook}),
  * recording into the run the service queued ({@link HistoryRecorder#queued}: its first provider there, every other
  * provider into a run of its own linked to it). Its files go to {@code OUTPUTS/RUN-ID/}. The session publishes its
  * live events; they are forwarded to the service's hub but for its {@link RunFinished}, which the queue publishes
@@ -76,7 +75,7 @@ public final class ScenarioLauncher implements RunLauncher {
                     io.unibench.engine.live.PhaseStarted.STARTING_SIMULATOR, String.join(", ", sims)));
         }
         HistoryRecorder[] recorded = new HistoryRecorder[1];
-        ScenarioRunner.Ran ran = ScenarioSession.run(bench, root, new RunSpec.History(true, null, queued.tags()), env,
+        ScenarioSession.Ran ran = ScenarioSession.run(bench, root, new RunSpec.History(true, null, queued.tags()), env,
                 new ScenarioSession.Wiring(
                         spec -> recorded[0] = HistoryRecorder.queued(history, launch.runId(), queued.tags(), document,
                                 bench, spec),

@@ -5,7 +5,6 @@ import io.unibench.report.scenario.KneeFinder;
 import io.unibench.report.scenario.ScenarioResults;
 import io.unibench.scenario.BenchConfig;
 import io.unibench.scenario.LoadsText;
-import io.unibench.scenario.ScenarioRunner;
 
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +18,7 @@ final class ScenarioNames {
     private ScenarioNames() {}
 
     /** What {@code ran} measured, in {@code config}'s terms. */
-    static ScenarioResults results(BenchConfig config, ScenarioRunner.Ran ran) {
+    static ScenarioResults results(BenchConfig config, ScenarioSession.Ran ran) {
         return results(config, ran.series(), ran.stopped());
     }
 
