@@ -103,6 +103,9 @@ final class EvalscopePerf {
                 for (String k : EvalscopeKeys.GENERATION_ONLY) {
                     if (figures.get(k) instanceof Number n && n.doubleValue() == 0) figures.put(k, null);
                 }
+            } else if (figures.get(Summary.INPUT_THROUGHPUT) instanceof Number n && n.doubleValue() == 0) {
+                // a generation run's input throughput: its default 0.0, not measured (it is for embedding/rerank)
+                figures.put(Summary.INPUT_THROUGHPUT, null);
             }
             // the hit rate is written only where it was measured: v1.6.x when above 0; v1.7.0 and later when a request
             // had cached tokens (multi-turn's, or from v1.10.0 the server's usage.prompt_tokens_details), 0.0 included

@@ -423,8 +423,9 @@ public final class RunMetrics implements RecordSink {
                     new Summary.Requests(total, succeeded, total - succeeded - cancelled, cancelled, streamTotal,
                             nonStreamTotal, successRate),
                     new Summary.Throughput(r4(reqThroughput), r4(outputThroughput), r4(totalThroughput),
-                            // evalscope: embedding/rerank only (per-request average, not wall-clock), 0.0 for generation
-                            inputOnly() && latencySum > 0 ? r4(promptSum / latencySum) : 0.0),
+                            // evalscope: embedding/rerank only (per-request average, not wall-clock); for generation
+                            // evalscope writes its default 0.0, a figure it did not measure: absent here, not zero
+                            inputOnly() && latencySum > 0 ? Double.valueOf(r4(promptSum / latencySum)) : null),
                     new Summary.Latency(any ? r4(latencySum / n) : -1, r2(ttftColumn(ttft).mean()), r2(tpot.mean()),
                             r2(itl.mean()), r2(ttftColumn(firstChunk).mean()), r2(avgItlPerToken)),
                     new Summary.TokenCounts(any ? r4(promptSum / n) : -1, any ? r4(completionSum / n) : -1, promptSum,

@@ -58,9 +58,12 @@ public record Summary(Load load, Requests requests, Throughput throughput, Laten
     public record Requests(long totalRequests, long successRequests, long failedRequests, long cancelledRequests,
                            long streamRequests, long nonStreamRequests, Double successRatePercent) {}
 
-    /** Wall-clock throughputs (−1 when nothing succeeded); {@code inputThroughput}: embeddings/rerank only, else 0. */
+    /**
+     * Wall-clock throughputs (−1 when nothing succeeded); {@code inputThroughput}: embeddings/rerank only, null (not
+     * measured) for generation, where evalscope writes its default 0.0.
+     */
     public record Throughput(double reqThroughput, double outputThroughput, double totalThroughput,
-                             double inputThroughput) {}
+                             Double inputThroughput) {}
 
     /** Means over the successes: latency (s, −1 when none), TTFT, TPOT, ITL, first chunk, ITL per token (ms). */
     public record Latency(double avgLatencySeconds, Double avgTtftMs, Double avgTpotMs, Double avgItlMs,

@@ -101,7 +101,7 @@ public final class Pages {
                                String method, String chartJson, boolean loggedIn, Fingerprints fingerprints) {}
 
     /**
-     * The runs' workload fingerprints side by side (one row per field, {@code differing} the fields that differ),
+     * The runs' workload fingerprints side by side (one row per field, {@code differing} the fields a refusal names),
      * why a verdict is refused (per run: "B: …"), whether the verdicts were forced, and the link that forces them.
      */
     public record Fingerprints(Table table, List<String> differing, List<String> refusals, boolean forced,
@@ -255,24 +255,22 @@ public final class Pages {
         List<Map<String, Object>> others = r.pairs().stream().map(p -> p.fingerprint().toMap()).toList();
         List<String> header = new ArrayList<>(List.of("Field", "A"));
         List<String> refusals = new ArrayList<>();
+        // highlighted: the fields the guard refuses on (its own decision), not every text that differs (a tool's name,
+        // a seed, or what a server's usage falls back to refuse nothing)
+        List<String> differing = new ArrayList<>();
         char key = 'B';
         for (RunComparison.Pair p : r.pairs()) {
             String k = String.valueOf(key++);
             header.add(k);
-            for (var refusal : p.refusals()) refusals.add(k + ": " + refusal.why());
+            for (var refusal : p.refusals()) {
+                refusals.add(k + ": " + refusal.why());
+                if (!differing.contains(refusal.field())) differing.add(refusal.field());
+            }
         }
         List<List<String>> rows = new ArrayList<>();
-        List<String> differing = new ArrayList<>();
         for (String field : base.keySet()) {
             List<String> row = new ArrayList<>(List.of(field, shown(base.get(field))));
-            boolean differs = false;
-            for (Map<String, Object> o : others) {
-                row.add(shown(o.get(field)));
-                // a field one side does not know is shown as such, not as a difference (it refuses nothing)
-                differs |= base.get(field) != null && o.get(field) != null
-                        && !String.valueOf(base.get(field)).equals(String.valueOf(o.get(field)));
-            }
-            if (differs) differing.add(field);
+            for (Map<String, Object> o : others) row.add(shown(o.get(field)));
             rows.add(row);
         }
         List<Boolean> numeric = header.stream().map(h -> false).toList();

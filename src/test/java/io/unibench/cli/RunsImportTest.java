@@ -93,6 +93,10 @@ class RunsImportTest {
             // not measured: absent (null), never zero
             assertThat(s.has("Total Cached Tokens")).isTrue();
             assertThat(s.path("Total Cached Tokens").isNull()).isTrue();
+            // evalscope's 0.0 for a chat run is its default of a figure it measures for embedding/rerank only, and
+            // ours from its rows is not measured either: absent, not 0 vs 0
+            assertThat(s.has("Input Throughput (tok/s)")).isTrue();
+            assertThat(s.path("Input Throughput (tok/s)").isNull()).as(s.toString()).isTrue();
             // every figure evalscope wrote is ours at its precision: nothing of its own to keep beside
             assertThat(s.has("Source Figures")).as(s.toString()).isFalse();
 
@@ -132,6 +136,9 @@ class RunsImportTest {
             assertThat(s.path("Source Percentiles").isArray()).isTrue();
             assertThat(s.path("Source Percentiles").toString()).contains("164.56988770990392");
             assertThat(s.path("KV Cache Hit Rate (%)").isNull()).isTrue();
+            // vLLM writes no input throughput; ours of a chat run is not measured (embedding/rerank only): absent
+            assertThat(s.has("Input Throughput (tok/s)")).isTrue();
+            assertThat(s.path("Input Throughput (tok/s)").isNull()).isTrue();
         }
     }
 

@@ -89,7 +89,7 @@ class RunMetricsTest {
         assertThat(s.latency().avgTpotMs()).isEqualTo(150.0); // (100 + 200) / 2: the one-token reply is left out
         assertThat(s.latency().avgItlMs()).isEqualTo(185.71); // (10·100 + 4·400) / 14 intervals
         assertThat(s.tokens().avgOutputTokens()).isEqualTo(7.0); // 21 / 3
-        assertThat(s.throughput().inputThroughput()).isEqualTo(0.0);
+        assertThat(s.throughput().inputThroughput()).isNull(); // a generation run: not measured, not 0
         assertThat(s.multiTurn().avgTurnsPerRequest()).isNull(); // single-turn
         assertThat(s.cache().kvCacheHitRatePercent()).isEqualTo(20.0); // (50 + 0) / (200 + 50); A reported none
         assertThat(s.multiTurn().avgFirstTurnTtftMs()).isNull();

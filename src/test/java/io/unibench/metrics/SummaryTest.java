@@ -9,7 +9,7 @@ class SummaryTest {
     /** Every value a summary always has; the optional ones are null, the flags false, nothing cancelled. */
     private static Summary required() {
         return new Summary(new Summary.Load(2, 4, -1), new Summary.Requests(10, 9, 1, 0, 10, 0, null),
-                new Summary.Throughput(4.5, 45, 495, 0), new Summary.Latency(0.5, null, null, null, null, null),
+                new Summary.Throughput(4.5, 45, 495, null), new Summary.Latency(0.5, null, null, null, null, null),
                 new Summary.TokenCounts(100, 10, 900, 90, null), new Summary.MultiTurn(null, null, null, null),
                 new Summary.Cache(null, null, null, null), new Summary.Speculative(null, null),
                 new Summary.Reasoning(false, null, null, null), new Summary.Queueing(false, null, null, null),

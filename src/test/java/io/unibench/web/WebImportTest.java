@@ -326,10 +326,25 @@ class WebImportTest extends WebFixtureTest {
                 "first chunk of any kind (role-only chunk included)", "No verdict",
                 "B: B's TTFT is the first chunk of any kind", "Compare anyway (verdicts marked as forced)",
                 "href=\"/compare?a=" + a + "&amp;b=" + vllm + "&amp;force=true\"");
+        // highlighted are the rows the guard refuses on, not every row whose text differs: both counted output
+        // tokens from the server's usage, vLLM's falling back to its tokenizer (no refusal), and the tools differ
+        assertThat(fingerprintRow(page, "output_tokens")).contains("<td>server usage</td>",
+                "<td>server usage (else tokenizer qwen-plus)</td>").doesNotContain("differs");
+        assertThat(fingerprintRow(page, "tool")).doesNotContain("differs");
+        assertThat(fingerprintRow(page, "ttft")).contains("class=\"differs\"");
+        assertThat(fingerprintRow(page, "prompt_tokens")).contains("class=\"differs\"");
         // vLLM's result names no URL: the page says where it came from, never "@ null" or an empty "@ "
         assertThat(page).contains(vllm + " · qwen-plus (from vLLM bench serve; no URL in its files) ·")
                 .doesNotContain("@ null", "@  ·");
         String forced = f.get("/compare?a=" + a + "&b=" + vllm + "&force=true").body();
         assertThat(forced).contains("Compared anyway.", "forced; not comparable").doesNotContain("Compare anyway (");
+    }
+
+    /** The compare page's fingerprint table row of {@code field}, whole ({@code <tr …>…</tr>}). */
+    private static String fingerprintRow(String page, String field) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<tr[^>]*><td>" + field + "</td>.*?</tr>")
+                .matcher(page);
+        assertThat(m.find()).as(field).isTrue();
+        return m.group();
     }
 }
