@@ -7,7 +7,12 @@ import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -139,7 +144,16 @@ public final class ClientWarmup {
 
     /** Warms {@code client}'s path with {@code body} (a request of the run, e.g. its connection test's). */
     public static Result run(LlmClient client, byte[] body, boolean stream, Budget budget) throws InterruptedException {
-        return run(client, body, stream, budget, Jvm.REAL);
+        return run(client, body, stream, budget, result -> { });
+    }
+
+    /**
+     * As {@link #run(LlmClient, byte[], boolean, Budget)}, each reply handed to {@code each} too (the engine's
+     * per-request path, on throwaway sinks), on the virtual thread that sent it, as a point's worker does.
+     */
+    public static Result run(LlmClient client, byte[] body, boolean stream, Budget budget, Consumer<ClientResult> each)
+            throws InterruptedException {
+        return run(client, body, stream, budget, Jvm.REAL, each);
     }
 
     static Result run(LlmClient client, byte[] body, boolean stream, Budget budget, LongSupplier clock)
@@ -156,11 +170,29 @@ public final class ClientWarmup {
             @Override public void pause(long nanos) {
                 throw new AssertionError("no wait without a compile time");
             }
-        });
+        }, result -> { });
     }
 
-    static Result run(LlmClient client, byte[] body, boolean stream, Budget budget, Jvm jvm)
-            throws InterruptedException {
+    /** On a virtual thread, as a point's closed loop sends. */
+    static Result run(LlmClient client, byte[] body, boolean stream, Budget budget, Jvm jvm,
+                      Consumer<ClientResult> each) throws InterruptedException {
+        try (ExecutorService thread = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Result> warm = thread.submit(() -> runHere(client, body, stream, budget, jvm, each));
+            try {
+                return warm.get();
+            } catch (InterruptedException e) {
+                warm.cancel(true);
+                throw e;
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r) throw r;
+                if (e.getCause() instanceof Error r) throw r;
+                throw new IllegalStateException(e.getCause()); // an interrupt of the warm-up's own thread
+            }
+        }
+    }
+
+    private static Result runHere(LlmClient client, byte[] body, boolean stream, Budget budget, Jvm jvm,
+                                  Consumer<ClientResult> each) throws InterruptedException {
         long start = jvm.nanoTime();
         long limit = budget.limit().toNanos();
         int[] sent = {0};
@@ -173,7 +205,7 @@ public final class ClientWarmup {
         try (WarmupResponder responder = new WarmupResponder(client.api(), stream, certificate);
              LlmClient loopback = client.sibling(responder.port(),
                      certificate == null ? null : certificate.chain().get(0))) {
-            Pass pass = n -> send(loopback, body, stream, n, sent);
+            Pass pass = n -> send(loopback, body, stream, n, sent, each);
             failed = false;
             while (sent[0] < budget.requests()) {
                 if (jvm.nanoTime() - start >= limit) {
@@ -201,13 +233,14 @@ public final class ClientWarmup {
         boolean send(int n) throws InterruptedException;
     }
 
-    private static boolean send(LlmClient loopback, byte[] body, boolean stream, int n, int[] sent)
-            throws InterruptedException {
+    private static boolean send(LlmClient loopback, byte[] body, boolean stream, int n, int[] sent,
+                                Consumer<ClientResult> each) throws InterruptedException {
         for (int i = 0; i < n; i++) {
             if (Thread.interrupted()) throw new InterruptedException();
             ClientResult r = loopback.send(body, stream, "unibench-warmup-" + sent[0]).join();
             sent[0]++;
             if (!r.success()) return false;
+            each.accept(r);
         }
         return true;
     }
