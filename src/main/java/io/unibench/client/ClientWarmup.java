@@ -21,8 +21,10 @@ import java.util.function.LongSupplier;
  * until it has run a few hundred times (C1's threshold); a point of 140 requests at concurrency 1 would otherwise
  * measure its requests' connection set-up, write, response framing and chunk parsing while they are still
  * interpreted (TTFT p50 +0.2–0.4 ms, bench/HISTORY.md, "client warm-up"). The warm-up requests run on the client's
- * own event loops (a {@link LlmClient#sibling}), with the run's request body, half of them on new connections; their
- * results are dropped and nothing of them reaches a report but the line {@link Result#line()}. For an https target
+ * own event loops (a {@link LlmClient#sibling}), with the run's request body, half of them on new connections, sent
+ * from a virtual thread as a point's workers send; each result is handed to the caller's consumer (the engine's
+ * per-request path, into sinks of its own) and then dropped: nothing of them reaches a report but the line
+ * {@link Result#line()}. For an https target
  * they run over TLS, with the target client's TLS engine, ALPN offer, SNI name and host-name check, to a responder
  * presenting a certificate made for this warm-up (for the target's host name, its key never leaves the process) that
  * the sibling alone trusts: the handshake and the TLS handler are compiled before the first point too.
