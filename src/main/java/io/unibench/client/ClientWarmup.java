@@ -188,7 +188,8 @@ public final class ClientWarmup {
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof RuntimeException r) throw r;
                 if (e.getCause() instanceof Error r) throw r;
-                throw new IllegalStateException(e.getCause()); // an interrupt of the warm-up's own thread
+                if (e.getCause() instanceof InterruptedException i) throw i;
+                throw new IllegalStateException(e.getCause());
             }
         }
     }
@@ -250,12 +251,13 @@ public final class ClientWarmup {
     /**
      * Waits until the JIT has compiled nothing for {@link #QUIET_NANOS}, then runs a pass of {@link #SETTLE_PASS}
      * requests and waits again, until a pass and its wait compiled nothing (at most {@link #MAX_SETTLE_PASSES}
-     * passes, at most {@code limitNanos} in all). Returns null when a request failed.
+     * passes, at most {@code limitNanos} in all). Returns null when a request failed, {@link Settled#NONE} on a JVM
+     * that does not say its compile time.
      */
     static Settled settle(Jvm jvm, long limitNanos, Pass pass) throws InterruptedException {
         long start = jvm.nanoTime();
         long deadline = start + limitNanos;
-        if (jvm.compileMillis() < 0) return new Settled(0, false, 0);
+        if (jvm.compileMillis() < 0) return Settled.NONE; // this JVM does not say: nothing to wait for
         boolean quiet = awaitQuiet(jvm, deadline);
         int passes = 0;
         while (quiet && passes < MAX_SETTLE_PASSES) {

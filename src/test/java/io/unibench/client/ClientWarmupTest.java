@@ -213,6 +213,8 @@ class ClientWarmupTest {
         });
         assertThat(settled.passes()).isZero();
         assertThat(jvm.now).isZero();
+        assertThat(new ClientWarmup.Result(600, false, 0, false, -1, settled).line())
+                .contains("none to the target; --no-client-warmup skips it");
     }
 
     /** Time moves only when the warm-up pauses; the JIT compiles (its time grows 1 ms a read) until a moment. */
