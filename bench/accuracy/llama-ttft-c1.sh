@@ -8,7 +8,8 @@
 # is a request the run does not count; min_client sends N+1 and its first is dropped likewise), so every client's
 # measured requests find the server's prompt cache in the same state.
 # Prints one row per client: requests, p50 of TTFT − prompt_ms, its difference to min_client's, p50 of start →
-# request written, and the requests unibench sent again after a stale pooled connection.
+# request written, and the requests unibench sent again after a stale pooled connection; then the p50 by request
+# index within a run (requests 1–10 and 11–N), beside min_client's.
 # Usage: bench/accuracy/llama-ttft-c1.sh [PAIRS=18] [N=30]
 #   issue 31's table: JARS="before=/work/jars/base-main-0333.jar after=target/unibench.jar" SCRAPE_OFF=after \
 #     bench/accuracy/llama-ttft-c1.sh 18 30
@@ -52,14 +53,16 @@ for labelled in $jars; do
   no_scrape "$label" && { jar_of[$label-no-scrape]="$j"; opts_of[$label-no-scrape]="$o"; clients+=("$label-no-scrape"); }
 done
 clients+=(python)
-# the launcher's AOT cache, one per jar (JDK >= 25)
+# the launcher's AOT cache, one per jar (JDK >= 25); JAR.aot when it is there and newer than the jar (e.g. a before
+# jar's cache made the way its own launcher made it)
 for labelled in $jars; do
   label="${labelled%%=*}"; j="${jar_of[$label]}"; cache="$out/$label.aot"
-  if unibench_jdk_at_least 25; then
+  if [ -f "$j.aot" ] && [ "$j.aot" -nt "$j" ]; then
+    cp "$j.aot" "$cache"
+  elif unibench_jdk_at_least 25; then
     [ -n "$lock" ] && { exec 9>"$lock"; flock 9; }
     # shellcheck disable=SC2086
-    "$JAVA_HOME/bin/java" $jit -XX:AOTCacheOutput="$cache" -jar "$j" perf --no-db --number 300 --parallel 50 \
-      --max-tokens 64 --outputs-dir "$out/aot-$label" --no-timestamp >"$out/aot-$label.log" 2>&1 || true
+    unibench_aot_train "$cache" "$j" "$out/aot-$label.log" "$out/aot-$label" $jit || true
     [ -n "$lock" ] && exec 9>&-
   fi
   aot_of[$label]=""; [ -f "$cache" ] && aot_of[$label]="-XX:AOTCache=$cache -Xlog:aot*=off,cds*=off"
@@ -98,9 +101,9 @@ for i in $(seq 1 "$pairs"); do
   [ -n "$lock" ] && exec 9>&-
   echo "round $i of $pairs done (load $(cut -d' ' -f1 /proc/loadavg))" >&2
 done
-python3 - "$out" "${clients[@]}" <<'PY'
+python3 - "$out" "$n" "${clients[@]}" <<'PY'
 import math, sys
-out, clients = sys.argv[1], sys.argv[2:]
+out, n, clients = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def q(v, p):  # nearest rank
     v = sorted(v); return v[max(1, math.ceil(p * len(v))) - 1]
 def p50(v):
@@ -116,5 +119,18 @@ for c in clients:
     stale = "—" if c == "python" else str(int(sum(x[2] for x in r)))
     qs = " / ".join(f"{q([x[0] for x in r], p):.2f}" for p in (0.1, 0.25, 0.75, 0.9))
     print(f"| {c} | {len(r)} | {t:.3f} | {t - floor:+.3f} | {qs} | {p50([x[1] for x in r]):.3f} | {stale} |")
+# by request index within a run (each run wrote n lines in order): what is left of warming up is in the first ones
+parts = [(1, min(10, n))] + ([(11, n)] if n > 10 else [])
+print()
+print("| client | " + " | ".join(f"requests {a}–{b}: p50 (− min_client's)" for a, b in parts) + " |")
+print("| --- | " + " | ".join("---" for _ in parts) + " |")
+def part(r, a, b):
+    return [x[0] for i, x in enumerate(r) if a <= i % n + 1 <= b]
+for c in clients:
+    cells = []
+    for a, b in parts:
+        v, f = p50(part(rows[c], a, b)), p50(part(rows["python"], a, b))
+        cells.append(f"{v:.3f} ({v - f:+.3f})")
+    print(f"| {c} | " + " | ".join(cells) + " |")
 PY
 echo "(files in $out; load $(cut -d' ' -f1-3 /proc/loadavg))"

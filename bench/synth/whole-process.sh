@@ -33,8 +33,7 @@ for r in $(seq 1 "$repeats"); do
     if [ "${AOT:-1}" = 1 ] && unibench_jdk_at_least 25; then
       if [ ! -f "$jar.aot" ] || [ "$jar" -nt "$jar.aot" ]; then
         # shellcheck disable=SC2086
-        "$JAVA_HOME/bin/java" $jit -XX:AOTCacheOutput="$jar.aot" -jar "$jar" perf --no-db --number 300 --parallel 50 \
-          --max-tokens 64 --outputs-dir "$out/train" --no-timestamp >"$out/train.log" 2>&1 || rm -f "$jar.aot"
+        unibench_aot_train "$jar.aot" "$jar" "$out/train.log" "$out/train" $jit || true
       fi
       [ -f "$jar.aot" ] && opts="$jit -XX:AOTCache=$jar.aot -Xlog:aot*=off,cds*=off"
     fi

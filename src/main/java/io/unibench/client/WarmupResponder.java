@@ -26,9 +26,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * {@link ClientWarmup}'s loopback server: on 127.0.0.1 inside this process, it answers every HTTP/1.1 request with
  * one canned reply in the client's API format (a few token chunks, the finish, the usage, the end), so the client's
- * whole path (connection, write, response framing, SSE parsing, chunk scanning) runs as against a real server. Every
- * second reply says {@code Connection: close} and closes, so the next request opens a connection: both the reused
- * and the new-connection path are run. With a certificate it speaks TLS (the client's engine, ALPN http/1.1, as
+ * whole path (connection, write, response framing, SSE parsing, chunk scanning) runs as against a real server. Its
+ * replies go in fours, two per connection: on one, a reply framed by {@code Content-Length}, then one that says
+ * {@code Connection: close} and closes; on the next, two chunked replies (as vLLM, SGLang, llama.cpp and hosted APIs
+ * stream), after the second of which the responder closes although its headers said nothing (as llama.cpp's server
+ * does after every reply; a chat stream then in its shapes: the role chunk, {@code choices} first, {@code timings}
+ * and the usage's {@code prompt_tokens_details} at the end). So every second request opens a connection: the reused
+ * and the new-connection path are run, the client's spare socket, both framings, and its pool's rule for a server
+ * that closes after a fixed number of replies (learned here as two, which every connection keeps). With a certificate it speaks TLS (the client's engine, ALPN http/1.1, as
  * {@link ServerCertificate#serverContext()}), so a client of an https target runs its handshake and TLS reads and
  * writes too. Its handshakes are full ones: Netty's BoringSSL server sends no TLS 1.3 session ticket (checked with
  * {@code openssl s_client -sess_out}), and the JDK's server, which does, made the warm-up 50–70 % slower under C1
@@ -43,15 +48,18 @@ final class WarmupResponder implements AutoCloseable {
     private final Channel server;
     private final byte[] keepAlive;
     private final byte[] closing;
+    private final byte[] chunked;
     private final AtomicInteger served = new AtomicInteger();
     private final AtomicInteger handshakes = new AtomicInteger();
 
     /** @param tls the certificate to serve TLS with; {@code null}: plain HTTP */
     WarmupResponder(ApiFormat api, boolean stream, ServerCertificate tls) throws InterruptedException {
-        byte[] body = (stream && api.generates() ? sse(api) : json(api)).getBytes(StandardCharsets.UTF_8);
-        String type = stream && api.generates() ? "text/event-stream" : "application/json";
+        boolean sse = stream && api.generates();
+        byte[] body = (sse ? sse(api) : json(api)).getBytes(StandardCharsets.UTF_8);
+        String type = sse ? "text/event-stream" : "application/json";
         this.keepAlive = reply(type, body, false);
         this.closing = reply(type, body, true);
+        this.chunked = chunked(type, sse ? api == ApiFormat.CHAT ? llamaChat() : sse(api) : json(api), sse);
         SslContext ssl = tls == null ? null : tls.serverContext();
         Transport transport = Transport.best();
         this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("unibench-warmup", true),
@@ -114,9 +122,9 @@ final class WarmupResponder implements AutoCloseable {
             int length;
             while ((length = requestLength(pending)) > 0 && pending.readableBytes() >= length) {
                 pending.skipBytes(length);
-                boolean close = served.incrementAndGet() % 2 == 0;
-                ByteBuf reply = Unpooled.wrappedBuffer(close ? closing : keepAlive);
-                if (close) {
+                int kind = served.incrementAndGet() % 4; // 1 kept, 2 closing; 3 chunked, 0 chunked then closed
+                ByteBuf reply = Unpooled.wrappedBuffer(kind == 1 ? keepAlive : kind == 2 ? closing : chunked);
+                if (kind == 2 || kind == 0) {
                     ctx.writeAndFlush(reply).addListener(ChannelFutureListener.CLOSE);
                     break;
                 }
@@ -171,6 +179,41 @@ final class WarmupResponder implements AutoCloseable {
         System.arraycopy(h, 0, all, 0, h.length);
         System.arraycopy(body, 0, all, h.length, body.length);
         return all;
+    }
+
+    /**
+     * A chunked reply whose headers do not say it closes: each SSE event its own chunk ({@code sse}), else the body
+     * one chunk.
+     */
+    private static byte[] chunked(String type, String body, boolean sse) {
+        StringBuilder s = new StringBuilder("HTTP/1.1 200 OK\r\ncontent-type: ").append(type)
+                .append("\r\ntransfer-encoding: chunked\r\nkeep-alive: timeout=5, max=100\r\n\r\n");
+        for (String part : sse ? body.split("(?<=\n\n)") : new String[] {body}) {
+            s.append(Integer.toHexString(part.getBytes(StandardCharsets.UTF_8).length)).append("\r\n").append(part)
+                    .append("\r\n");
+        }
+        return s.append("0\r\n\r\n").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A chat stream in llama.cpp's server's shapes (its members' order, the role chunk, timings and usage details). */
+    private static String llamaChat() {
+        String tail = "],\"created\":0,\"id\":\"chatcmpl-w\",\"model\":\"m\",\"system_fingerprint\":\"b0\","
+                + "\"object\":\"chat.completion.chunk\"";
+        StringBuilder s = new StringBuilder("data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":{"
+                + "\"role\":\"assistant\",\"content\":null}}" + tail + "}\n\n");
+        for (int i = 0; i < TOKENS; i++) {
+            s.append("data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":{\"content\":\"w")
+                    .append(i).append(" \"}}").append(tail).append("}\n\n");
+        }
+        s.append("data: {\"choices\":[{\"finish_reason\":\"length\",\"index\":0,\"delta\":{}}").append(tail)
+                .append("}\n\n");
+        s.append("data: {\"choices\":[").append(tail).append(",\"usage\":{\"completion_tokens\":").append(TOKENS)
+                .append(",\"prompt_tokens\":9,\"total_tokens\":").append(9 + TOKENS)
+                .append(",\"prompt_tokens_details\":{\"cached_tokens\":0}},\"timings\":{\"cache_n\":0,\"prompt_n\":9,")
+                .append("\"prompt_ms\":1.5,\"prompt_per_token_ms\":0.16,\"prompt_per_second\":6000.0,\"predicted_n\":")
+                .append(TOKENS).append(",\"predicted_ms\":8.25,\"predicted_per_token_ms\":0.5,")
+                .append("\"predicted_per_second\":1939.4}}\n\n");
+        return s.append("data: [DONE]\n\n").toString();
     }
 
     /** The reply streamed as {@code api}'s server streams it (the shapes of bench/static-target/make-bodies.py). */

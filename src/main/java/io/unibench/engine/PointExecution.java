@@ -79,7 +79,9 @@ final class PointExecution {
         if (firstOfTarget && warmup != null && !stop.isStopped()) {
             events.phase(PhaseStarted.WARMUP, t.name());
             PreparedRequest probe = run.probe();
-            err.println(ClientWarmup.run(client, probe.body(), probe.stream(), warmup).line());
+            try (EngineWarmup engine = new EngineWarmup(probe)) {
+                err.println(ClientWarmup.run(client, probe.body(), probe.stream(), warmup, engine::accept).line());
+            }
         }
         run.beforeStart();
         recorder.pointPreparing(point); // the history shows the run while its requests are prepared

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -137,6 +138,104 @@ class ClientWarmupTest {
                     new ClientWarmup.Budget(4, Duration.ofMinutes(1)));
             assertThat(warm.failed()).as(warm.line()).isFalse();
             assertThat(warm.requests()).isEqualTo(4);
+        }
+    }
+
+    /**
+     * Its replies go in fours, two per connection: Content-Length framed (kept, then closing), then chunked in
+     * llama.cpp's shapes (kept although the responder closes after the second): the chunked framing, llama.cpp's
+     * timings and usage details and the server's unannounced close are run too.
+     */
+    @Test
+    void itsRepliesAreFramedBothWaysAndTheChunkedOnesCarryLlamaCppsTimings() throws Exception {
+        try (LlmClient target = client("http://127.0.0.1:1/v1/chat/completions", ApiFormat.CHAT);
+             WarmupResponder responder = new WarmupResponder(ApiFormat.CHAT, true, null);
+             LlmClient loopback = target.sibling(responder.port(), null)) {
+            List<ClientResult> results = new ArrayList<>();
+            for (int i = 0; i < 8; i++) results.add(loopback.send(BODY, true, "w" + i).join());
+
+            assertThat(results).allSatisfy(r -> assertThat(r.success()).as(r.errorMessage()).isTrue());
+            assertThat(results).extracting(r -> r.timings() != null)
+                    .containsExactly(false, false, true, true, false, false, true, true);
+            ClientResult llama = results.get(2);
+            assertThat(llama.timings().promptMs()).isEqualTo(1.5);
+            assertThat(llama.usage().cachedTokens()).isZero();
+            assertThat(llama.generatedText()).startsWith("w0 w1 ");
+            assertThat(results).extracting(r -> r.wire().newConnection())
+                    .containsExactly(true, false, true, false, true, false, true, false);
+        }
+    }
+
+    /** The JIT is waited for until quiet, then passes of requests run until one compiles nothing. */
+    @Test
+    void afterItsRequestsItWaitsForTheJitAndRunsPassesUntilOneCompilesNothing() throws Exception {
+        FakeJvm jvm = new FakeJvm();
+        jvm.compilingUntil = 120_000_000L; // the queue left by the first pass drains 120 ms in
+        List<Long> passesAt = new ArrayList<>();
+        ClientWarmup.Settled settled = ClientWarmup.settle(jvm, 1_000_000_000L, n -> {
+            assertThat(n).isEqualTo(ClientWarmup.SETTLE_PASS);
+            passesAt.add(jvm.now);
+            // the first pass gets code compiled for 30 ms, the second none
+            if (passesAt.size() == 1) jvm.compilingUntil = jvm.now + 30_000_000L;
+            return true;
+        });
+
+        assertThat(settled.quiet()).isTrue();
+        assertThat(settled.passes()).isEqualTo(2);
+        // quiet 50 ms after the last read that saw compile time grow (read every 10 ms): 110 + 50; the first pass's
+        // compiles are last seen at 180: 230; the second pass compiles nothing: quiet at 280, and no third pass
+        assertThat(passesAt).containsExactly(160_000_000L, 230_000_000L);
+        assertThat(settled.nanos()).isEqualTo(280_000_000L);
+        assertThat(new ClientWarmup.Result(600, false, 0, false, -1, settled).line())
+                .contains("none to the target, 2 more passes and 280 ms until the JIT was quiet;");
+    }
+
+    @Test
+    void aJitThatKeepsCompilingEndsTheWaitAtItsLimit() throws Exception {
+        FakeJvm jvm = new FakeJvm();
+        jvm.compilingUntil = Long.MAX_VALUE;
+        ClientWarmup.Settled settled = ClientWarmup.settle(jvm, 300_000_000L, n -> {
+            throw new AssertionError("no pass before the JIT is quiet");
+        });
+        assertThat(settled.quiet()).isFalse();
+        assertThat(settled.passes()).isZero();
+        assertThat(settled.nanos()).isEqualTo(300_000_000L);
+        assertThat(new ClientWarmup.Result(600, false, 0, false, -1, settled).line())
+                .contains("still compiled (stopped at the wait's limit)");
+    }
+
+    @Test
+    void aJvmThatDoesNotSayItsCompileTimeIsNotWaitedFor() throws Exception {
+        FakeJvm jvm = new FakeJvm();
+        jvm.unsupported = true;
+        ClientWarmup.Settled settled = ClientWarmup.settle(jvm, 1_000_000_000L, n -> {
+            throw new AssertionError("no pass");
+        });
+        assertThat(settled.passes()).isZero();
+        assertThat(jvm.now).isZero();
+        assertThat(new ClientWarmup.Result(600, false, 0, false, -1, settled).line())
+                .contains("none to the target; --no-client-warmup skips it");
+    }
+
+    /** Time moves only when the warm-up pauses; the JIT compiles (its time grows 1 ms a read) until a moment. */
+    private static final class FakeJvm implements ClientWarmup.Jvm {
+        long now;
+        long compilingUntil;
+        long compiled;
+        boolean unsupported;
+
+        @Override public long nanoTime() {
+            return now;
+        }
+
+        @Override public long compileMillis() {
+            if (unsupported) return -1;
+            if (now < compilingUntil) compiled++;
+            return compiled;
+        }
+
+        @Override public void pause(long nanos) {
+            now += nanos;
         }
     }
 
