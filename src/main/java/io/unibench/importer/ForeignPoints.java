@@ -39,6 +39,17 @@ final class ForeignPoints {
     /** The summary keys of figures none of the imported formats measures per request (the tool's, or absent). */
     static final List<String> CACHE_KEYS = List.of(Summary.KV_CACHE_HIT_RATE, Summary.TOTAL_CACHED_TOKENS);
 
+    /**
+     * The per-request fields {@link #record} fills with a stand-in, no format recording them: the HTTP status (200 for
+     * a success), whether the connection was new or retried stale (false) and the reasoning tokens (0). A run with
+     * rows names them as not measured ({@link io.unibench.store.ImportedRun#NOT_MEASURED_FIELDS}), and its export
+     * writes them null.
+     */
+    static final List<String> STAND_IN_FIELDS =
+            List.of("http_status", "new_connection", "retried_stale_connection", "reasoning_tokens");
+    /** How the run's "not measured" line says so. */
+    static final String STAND_IN_LACKS = "each request's HTTP status, connection reuse and reasoning tokens";
+
     private ForeignPoints() {}
 
     /**

@@ -163,7 +163,12 @@ public final class ResultImport {
         env.put("source_tool", f.format().tool());
         env.put("source_version", f.version() == null ? "not recorded in its files" : f.version());
         env.put("source_files", f.files());
-        env.put("not_measured", String.join(", ", f.lacks()) + " (absent, never zero)");
+        List<String> lacks = new ArrayList<>(f.lacks());
+        if (f.points().stream().anyMatch(p -> !p.requests().isEmpty())) {
+            lacks.add(ForeignPoints.STAND_IN_LACKS);
+            env.put(ImportedRun.NOT_MEASURED_FIELDS, ForeignPoints.STAND_IN_FIELDS);
+        }
+        env.put("not_measured", String.join(", ", lacks) + " (absent, never zero)");
         // ended: the last point's end where the source gives its duration
         long ended = f.startedAtMillis();
         for (ImportedRun.Point p : f.points()) {

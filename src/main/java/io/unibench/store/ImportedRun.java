@@ -14,6 +14,13 @@ import java.util.Map;
  * points.
  */
 public record ImportedRun(RunStart start, long startedAtMillis, long endedAtMillis, List<Point> points) {
+    /**
+     * The environment's key naming the per-request fields ({@code RequestFields} names) the source did not measure
+     * though its rows hold a value for them (an HTTP status, a connection flag, reasoning tokens): the export
+     * ({@link RunExport}) writes them null, never the stand-in value.
+     */
+    public static final String NOT_MEASURED_FIELDS = "not_measured_request_fields";
+
     public ImportedRun {
         points = List.copyOf(points);
     }

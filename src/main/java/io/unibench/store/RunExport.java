@@ -30,6 +30,7 @@ public final class RunExport {
 
     /** Writes the document to {@code out}, which stays open (stdout or the caller's file). */
     public static void json(RunStore store, StoredRun run, Writer out) throws IOException, SQLException {
+        boolean[] absent = notMeasured(run);
         try (JsonGenerator g = ResultJson.MAPPER.getFactory().createGenerator(out)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.useDefaultPrettyPrinter();
@@ -68,7 +69,7 @@ public final class RunExport {
                 tree(g, "workload", p.workload());
                 tree(g, "errors", p.errors());
                 g.writeArrayFieldStart("requests");
-                store.forEachRequest(run.runId(), p.index(), rec -> writeRequest(g, rec));
+                store.forEachRequest(run.runId(), p.index(), rec -> writeRequest(g, rec, null, absent));
                 g.writeEndArray();
                 g.writeEndObject();
             }
@@ -84,10 +85,11 @@ public final class RunExport {
      * {@code point} and {@code label}. Streamed from the database like the CSV.
      */
     public static void requestsJsonl(RunStore store, StoredRun run, OutputStream out) throws IOException, SQLException {
+        boolean[] absent = notMeasured(run);
         try (JsonGenerator g = ResultJson.MAPPER.getFactory().createGenerator(out, JsonEncoding.UTF8)) {
             g.setRootValueSeparator(new com.fasterxml.jackson.core.io.SerializedString("\n"));
             for (StoredPoint p : run.points()) {
-                store.forEachRequest(run.runId(), p.index(), rec -> writeRequest(g, rec, p));
+                store.forEachRequest(run.runId(), p.index(), rec -> writeRequest(g, rec, p, absent));
             }
             g.writeRaw('\n');
         } catch (UncheckedIOException e) {
@@ -101,20 +103,34 @@ public final class RunExport {
         else g.writeTree(node);
     }
 
-    private static void writeRequest(JsonGenerator g, RequestRecord rec) {
-        writeRequest(g, rec, null);
+    /**
+     * Which of {@link RequestFields#EXPORT} the run says it did not measure (an imported run's
+     * {@link ImportedRun#NOT_MEASURED_FIELDS}): written null, not the value its rows hold in their place.
+     */
+    static boolean[] notMeasured(StoredRun run) {
+        boolean[] absent = new boolean[RequestFields.EXPORT.size()];
+        JsonNode names = run.environment() == null ? null : run.environment().get(ImportedRun.NOT_MEASURED_FIELDS);
+        if (names == null || !names.isArray()) return absent;
+        Set<String> named = new java.util.HashSet<>();
+        names.forEach(n -> named.add(n.asText()));
+        for (int i = 0; i < absent.length; i++) absent[i] = named.contains(RequestFields.EXPORT.get(i).name());
+        return absent;
     }
 
-    /** The request's object; with {@code point}, its index and label first (a line of the JSONL export). */
-    private static void writeRequest(JsonGenerator g, RequestRecord rec, StoredPoint point) {
+    /**
+     * The request's object; with {@code point}, its index and label first (a line of the JSONL export); the fields
+     * {@code absent} marks null.
+     */
+    private static void writeRequest(JsonGenerator g, RequestRecord rec, StoredPoint point, boolean[] absent) {
         try {
             g.writeStartObject();
             if (point != null) {
                 g.writeNumberField("point", point.index());
                 g.writeStringField("label", point.label());
             }
-            for (RequestFields.Field f : RequestFields.EXPORT) {
-                Object v = f.value(rec, 0); // stored moments count from the point's start
+            for (int i = 0; i < absent.length; i++) {
+                RequestFields.Field f = RequestFields.EXPORT.get(i);
+                Object v = absent[i] ? null : f.value(rec, 0); // stored moments count from the point's start
                 g.writeFieldName(f.name());
                 switch (v) {
                     case null -> g.writeNull();
@@ -158,6 +174,7 @@ public final class RunExport {
         List<String> header = new ArrayList<>(List.of("run_id", "point", "label"));
         for (RequestFields.Field f : RequestFields.EXPORT) header.add(f.name());
         line(out, header);
+        boolean[] absent = notMeasured(run);
         try {
             for (StoredPoint p : run.points()) {
                 store.forEachRequest(run.runId(), p.index(), rec -> {
@@ -165,7 +182,9 @@ public final class RunExport {
                     cells.add(run.runId());
                     cells.add(Integer.toString(p.index()));
                     cells.add(p.label());
-                    for (RequestFields.Field f : RequestFields.EXPORT) cells.add(cell(f.value(rec, 0)));
+                    for (int i = 0; i < absent.length; i++) {
+                        cells.add(absent[i] ? "" : cell(RequestFields.EXPORT.get(i).value(rec, 0)));
+                    }
                     try {
                         line(out, cells);
                     } catch (IOException e) {

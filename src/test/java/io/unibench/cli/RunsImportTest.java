@@ -144,6 +144,49 @@ class RunsImportTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
+    void anImportedRunsRequestsExportWithoutTheFiguresTheToolDidNotMeasure(String kind) throws Exception {
+        try (TestStores.Backend b = backend(kind)) {
+            String db = b.location().jdbcUrl();
+            List<String> unmeasured = List.of("http_status", "new_connection", "retried_stale_connection",
+                    "reasoning_tokens");
+            for (Path source : List.of(VLLM, EVALSCOPE)) {
+                String id = importedId(CliHarness.main("runs", "import", source.toString(), "--db", db));
+                JsonNode env = show(db, id).path("environment");
+                assertThat(env.path("not_measured").asText())
+                        .contains("each request's HTTP status, connection reuse and reasoning tokens");
+                assertThat(env.path("not_measured_request_fields").toString())
+                        .isEqualTo(JSON.valueToTree(unmeasured).toString());
+
+                CliHarness.Run json = CliHarness.main("runs", "export", id, "--db", db);
+                assertThat(json.exit()).as(json.err()).isZero();
+                JsonNode requests = JSON.readTree(json.out()).path("points").get(0).path("requests");
+                assertThat(requests.size()).isEqualTo(60);
+                for (JsonNode r : requests) {
+                    // the tool recorded none of these: absent (null), not 200 / false / 0
+                    for (String field : unmeasured) {
+                        assertThat(r.has(field)).as(field).isTrue();
+                        assertThat(r.path(field).isNull()).as(source + " " + field + " in " + r).isTrue();
+                    }
+                    // what it did record stays
+                    assertThat(r.path("success").isBoolean()).isTrue();
+                    assertThat(r.path("latency_s").isNumber()).isTrue();
+                    assertThat(r.path("completion_tokens").isNumber()).isTrue();
+                }
+
+                CliHarness.Run csv = CliHarness.main("runs", "export", id, "--format", "csv", "--db", db);
+                assertThat(csv.exit()).as(csv.err()).isZero();
+                List<String> lines = csv.out().lines().toList();
+                List<String> header = List.of(lines.get(0).split(",", -1));
+                String[] first = lines.get(1).split(",", -1);
+                assertThat(first).hasSameSizeAs(header.toArray());
+                for (String field : unmeasured) assertThat(first[header.indexOf(field)]).as(field).isEmpty();
+                assertThat(first[header.indexOf("success")]).isEqualTo("true");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
     void theSameFilesImportedAgainAreRefusedNamingTheirRunUnlessAgain(String kind) throws Exception {
         try (TestStores.Backend b = backend(kind)) {
             String db = b.location().jdbcUrl();
