@@ -163,12 +163,8 @@ public final class ResultImport {
         env.put("source_tool", f.format().tool());
         env.put("source_version", f.version() == null ? "not recorded in its files" : f.version());
         env.put("source_files", f.files());
-        List<String> lacks = new ArrayList<>(f.lacks());
-        if (f.points().stream().anyMatch(p -> !p.requests().isEmpty())) {
-            lacks.add(ForeignPoints.STAND_IN_LACKS);
-            env.put(ImportedRun.NOT_MEASURED_FIELDS, ForeignPoints.STAND_IN_FIELDS);
-        }
-        env.put("not_measured", String.join(", ", lacks) + " (absent, never zero)");
+        if (hasRows(f)) env.put(ImportedRun.NOT_MEASURED_FIELDS, ForeignPoints.STAND_IN_FIELDS);
+        env.put("not_measured", String.join(", ", lacks(f)) + " (absent, never zero)");
         // ended: the last point's end where the source gives its duration
         long ended = f.startedAtMillis();
         for (ImportedRun.Point p : f.points()) {
@@ -179,6 +175,21 @@ public final class ResultImport {
         }
         return new ImportedRun(new RunStart(name, tags, model, url, config, env), f.startedAtMillis(), ended,
                 f.points());
+    }
+
+    /**
+     * What the run did not measure or keep: the format's list, and with per-request rows the fields its rows hold
+     * stand-ins for ({@link ImportedRun#NOT_MEASURED_FIELDS}).
+     */
+    public static List<String> lacks(Foreign f) {
+        if (!hasRows(f)) return f.lacks();
+        List<String> lacks = new ArrayList<>(f.lacks());
+        lacks.add(ForeignPoints.STAND_IN_LACKS);
+        return lacks;
+    }
+
+    private static boolean hasRows(Foreign f) {
+        return f.points().stream().anyMatch(p -> !p.requests().isEmpty());
     }
 
     private static String text(JsonNode args, String... keys) {

@@ -155,7 +155,7 @@ final class RunImports {
             m.put("version", f.version());
             m.put("points", f.points().size());
             m.put("requests", toStore.get(i).points().stream().mapToLong(p -> p.requests().size()).sum());
-            m.put("not_measured", f.lacks());
+            m.put("not_measured", ResultImport.lacks(f));
             out.add(m);
         }
         return out;

@@ -210,6 +210,19 @@ class WebImportTest extends WebFixtureTest {
         assertThat(run.path("tool").asText()).isEqualTo("evalscope perf");
         assertThat(run.path("points").asInt()).isEqualTo(1);
         assertThat(run.path("requests").asInt()).isEqualTo(60);
+        assertThat(run.path("not_measured").toString())
+                .contains("each request's HTTP status, connection reuse and reasoning tokens");
+        // the requests download: what evalscope did not record is null, not 200 / false / 0
+        String rows = f.get("/api/runs/" + run.path("id").asText() + "/requests").body();
+        assertThat(rows.lines().count()).isEqualTo(60);
+        for (String line : rows.lines().toList()) {
+            JsonNode row = JSON.readTree(line);
+            for (String field : List.of("http_status", "new_connection", "retried_stale_connection",
+                    "reasoning_tokens")) {
+                assertThat(row.has(field) && row.path(field).isNull()).as(field + " in " + line).isTrue();
+            }
+            assertThat(row.path("latency_s").isNumber()).isTrue();
+        }
         JsonNode detail = JSON.readTree(f.get("/api/runs/" + run.path("id").asText()).body());
         assertThat(detail.at("/environment/source_files").has(
                 "qwen-plus.zip/qwen-plus/parallel_4_number_60/benchmark_data.db")).as(detail.toString()).isTrue();
