@@ -1,6 +1,8 @@
 package io.unibench.metrics;
 
 import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
 import org.HdrHistogram.DoubleHistogram;
 import org.HdrHistogram.DoubleHistogramIterationValue;
 
@@ -9,8 +11,8 @@ import org.HdrHistogram.DoubleHistogramIterationValue;
  *
  * <p>Up to {@link #EXACT_LIMIT} samples (8,388,608: every per-request column of a run of several million requests)
  * the raw values are kept in one primitive {@code double[]} (8 bytes a sample, at most 64 MiB a column; it grows by
- * half when full) and every percentile is an observed value, exactly as {@link Percentiles} defines it: the array is
- * sorted once and the value of each rank read from it. The next sample moves all of them into an HdrHistogram
+ * half when full) and every percentile is an observed value, exactly as {@link Percentiles} defines it: the value of
+ * each rank is the one a full sort would put there, found by partitioning the array only around the ranks read. The next sample moves all of them into an HdrHistogram
  * {@link DoubleHistogram} with {@value #SIGNIFICANT_DIGITS} significant digits and the raw array is dropped: from
  * then on memory is fixed (≈ 3 MiB for values spanning 7 decades) whatever the run's length, and a percentile is the
  * midpoint of the histogram bucket holding the sample of that rank, clamped to the exact minimum and maximum. With
@@ -23,7 +25,7 @@ import org.HdrHistogram.DoubleHistogramIterationValue;
  * intervals — 2 GB of doubles to keep and sort for one column. Per-request columns reach the cap only past 8.4 M
  * requests; the inter-chunk intervals past 8.4 M chunks (≈ 33,000 replies of 256 chunks).
  *
- * <p>{@link #copy()} (the report's snapshot) sorts the array in place and shares it with the copy instead of
+ * <p>{@link #copy()} (the report's snapshot) selects the report's ranks in place and shares the array with the copy instead of
  * duplicating it, so a report never needs twice a column's memory; the owner copies it again before its next
  * {@link #add} (copy on write), which a finished run never does.
  *
@@ -40,7 +42,13 @@ final class Distribution {
     private final int exactLimit;
     private double[] values = new double[16];
     private int size;
-    private boolean sorted = true;
+    /**
+     * What is known of {@link #values}' order (null: nothing). Each key starts a segment that ends where the next
+     * begins (or at {@link #size}); every value of a segment is at most every value of the segments after it (in
+     * {@link Double#compare}'s order, −0.0 before 0.0), and a segment mapped to true is sorted: its ranks are read
+     * in place. Only a private array is reordered; a copy gets its own map.
+     */
+    private TreeMap<Integer, Boolean> segments;
     /** {@link #values} is also a copy's: written only after copying it (copy on write). */
     private boolean shared;
     private DoubleHistogram histogram;
@@ -88,7 +96,7 @@ final class Distribution {
             shared = false;
         }
         values[size++] = v;
-        sorted = false;
+        segments = null;
     }
 
     /**
@@ -132,7 +140,7 @@ final class Distribution {
         squaredDeviations = squares;
         min = lo;
         max = hi;
-        sorted = false;
+        segments = null;
     }
 
     private void toHistogram() {
@@ -198,10 +206,7 @@ final class Distribution {
     double valueAtRank(long k) {
         if (k <= 0) return min;
         if (k >= count - 1) return max;
-        if (histogram == null) {
-            sort();
-            return values[(int) k];
-        }
+        if (histogram == null) return select((int) k);
         long seen = 0;
         for (DoubleHistogramIterationValue step : histogram.recordedValues()) {
             seen += step.getCountAddedInThisIterationStep();
@@ -213,20 +218,100 @@ final class Distribution {
         return max;
     }
 
-    private void sort() {
-        if (sorted) return;
+    /** Segments at most this long are sorted whole rather than partitioned further. */
+    private static final int SORT_BELOW = 1 << 10;
+
+    /**
+     * The value of rank {@code k}: the value {@code Arrays.sort} would put at {@code k}, found by partitioning only
+     * the segments that hold it (quickselect, three-way, remembered in {@link #segments}), so the few ranks a
+     * report reads cost a few passes over the array instead of a sort. A shared array is copied before it is
+     * reordered.
+     */
+    private double select(int k) {
+        if (segments == null) {
+            segments = new TreeMap<>();
+            segments.put(0, false);
+        }
+        Map.Entry<Integer, Boolean> at = segments.floorEntry(k);
+        if (at.getValue()) return values[k];
         if (shared) { // a copy reads this order
             values = values.clone();
             shared = false;
         }
-        Arrays.sort(values, 0, size);
-        sorted = true;
+        double[] a = values;
+        int lo = at.getKey();
+        Integer next = segments.higherKey(k);
+        int hi = next == null ? size : next;
+        for (int round = 0; ; round++) {
+            if (hi - lo <= SORT_BELOW || round > 64) { // small, or a pathological order: sort what is left
+                Arrays.sort(a, lo, hi);
+                segments.put(lo, true);
+                return a[k];
+            }
+            double p = pivot(a, lo, hi);
+            long pBits = Double.doubleToRawLongBits(p);
+            int lt = lo, i = lo, gt = hi; // [lo, lt) < p, [lt, i) == p, [gt, hi) > p
+            while (i < gt) {
+                double x = a[i];
+                boolean less;
+                if (x < p) less = true;
+                else if (x > p) less = false;
+                else if (Double.doubleToRawLongBits(x) == pBits) { // equal, −0.0 and 0.0 told apart
+                    i++;
+                    continue;
+                } else less = Double.doubleToRawLongBits(x) < pBits; // ±0: −0.0 first, as Arrays.sort
+                if (less) {
+                    a[i++] = a[lt];
+                    a[lt++] = x;
+                } else {
+                    a[i] = a[--gt];
+                    a[gt] = x;
+                }
+            }
+            if (lt > lo) segments.put(lo, false);
+            segments.put(lt, true); // every value equal to p: sorted
+            if (gt < hi) segments.put(gt, false);
+            if (k < lt) hi = lt;
+            else if (k >= gt) lo = gt;
+            else return a[k];
+        }
+    }
+
+    /** Tukey's ninther of {@code a[lo, hi)}: the median of three medians of three, evenly spaced. */
+    private static double pivot(double[] a, int lo, int hi) {
+        int step = (hi - lo) / 9;
+        int m = lo + (hi - lo) / 2;
+        return median(median(a[lo], a[lo + step], a[lo + 2 * step]),
+                median(a[m - step], a[m], a[m + step]),
+                median(a[hi - 1 - 2 * step], a[hi - 1 - step], a[hi - 1]));
+    }
+
+    private static double median(double x, double y, double z) {
+        if (Double.compare(x, y) > 0) {
+            double t = x;
+            x = y;
+            y = t;
+        }
+        if (Double.compare(y, z) <= 0) return y;
+        return Double.compare(x, z) <= 0 ? z : x;
+    }
+
+    /** The 0-based ranks the reports read ({@link PercentileRow#POINTS} and their intervals), selected in advance. */
+    private void selectReportRanks() {
+        for (double p : PercentileRow.POINTS) {
+            valueAtRank(Percentiles.nearestRankHighIndex(count, p));
+            ConfidenceIntervals.Ranks r = ConfidenceIntervals.quantileRanks(count, p / 100);
+            if (r != null) {
+                valueAtRank(r.lower());
+                valueAtRank(r.upper());
+            }
+        }
     }
 
     /**
      * A copy that later samples of this one do not change, so percentiles can be computed outside the owner's lock.
-     * Exact mode: sorts here (under the owner's lock; 4 M samples take well under a second) and shares the sorted
-     * array, which neither side writes again without copying it.
+     * Exact mode: selects the ranks the reports read here (under the owner's lock; {@link #select}) and shares the
+     * array and what is known of its order; neither side reorders or writes it again without copying it.
      */
     Distribution copy() {
         Distribution c = new Distribution(exactLimit);
@@ -240,12 +325,12 @@ final class Distribution {
             c.histogram = histogram.copy();
             c.values = null;
         } else {
-            sort();
+            selectReportRanks();
             shared = true;
             c.values = values;
             c.shared = true;
             c.size = size;
-            c.sorted = true;
+            c.segments = segments == null ? null : new TreeMap<>(segments);
         }
         return c;
     }
