@@ -248,7 +248,34 @@ final class Distribution {
                 segments.put(lo, true);
                 return a[k];
             }
-            double p = pivot(a, lo, hi);
+            double[] bracket = bracket(a, lo, hi, k);
+            double low = bracket[0], high = bracket[1];
+            if (Double.doubleToRawLongBits(low) != Double.doubleToRawLongBits(high)) {
+                int lt = lo, i = lo, gt = hi; // [lo, lt) before low, [lt, i) from low to high, [gt, hi) after high
+                while (i < gt) {
+                    double x = a[i];
+                    if (before(x, low)) {
+                        a[i++] = a[lt];
+                        a[lt++] = x;
+                    } else if (before(high, x)) {
+                        a[i] = a[--gt];
+                        a[gt] = x;
+                    } else i++;
+                }
+                if (lt > lo || gt < hi) { // progress: k's part is the next segment
+                    if (lt > lo) segments.put(lo, false);
+                    if (gt > lt) segments.put(lt, false);
+                    if (gt < hi) segments.put(gt, false);
+                    if (k < lt) hi = lt;
+                    else if (k >= gt) lo = gt;
+                    else {
+                        lo = lt;
+                        hi = gt;
+                    }
+                    continue;
+                }
+            }
+            double p = low; // one value, or every value from low to high: split around low
             long pBits = Double.doubleToRawLongBits(p);
             int lt = lo, i = lo, gt = hi; // [lo, lt) < p, [lt, i) == p, [gt, hi) > p
             while (i < gt) {
@@ -277,13 +304,26 @@ final class Distribution {
         }
     }
 
-    /** Tukey's ninther of {@code a[lo, hi)}: the median of three medians of three, evenly spaced. */
-    private static double pivot(double[] a, int lo, int hi) {
-        int step = (hi - lo) / 9;
-        int m = lo + (hi - lo) / 2;
-        return median(median(a[lo], a[lo + step], a[lo + 2 * step]),
-                median(a[m - step], a[m], a[m + step]),
-                median(a[hi - 1 - 2 * step], a[hi - 1 - step], a[hi - 1]));
+    /**
+     * Two values of {@code a[lo, hi)} that likely bracket its rank {@code k} closely: from a sorted evenly spaced
+     * sample, the ones about two standard deviations of the sample's rank either side of k's place, so one pass
+     * keeps only the values between them (a few per cent of the segment) around k.
+     */
+    private static double[] bracket(double[] a, int lo, int hi, int k) {
+        int size = hi - lo >= 1 << 16 ? 1023 : 63;
+        double[] sample = new double[size];
+        long m = hi - lo;
+        for (int i = 0; i < size; i++) sample[i] = a[lo + (int) (i * (m - 1) / (size - 1))];
+        Arrays.sort(sample);
+        double f = (k - lo + 0.5) / m;
+        int at = (int) (f * size);
+        int margin = (int) Math.ceil(2 * Math.sqrt(size * f * (1 - f))) + 1;
+        return new double[] {sample[Math.max(0, at - margin)], sample[Math.min(size - 1, at + margin)]};
+    }
+
+    /** {@code x} comes before {@code y} in {@link Double#compare}'s order (no NaN here): −0.0 before 0.0. */
+    private static boolean before(double x, double y) {
+        return x < y || x == y && Double.doubleToRawLongBits(x) < Double.doubleToRawLongBits(y);
     }
 
     private static double median(double x, double y, double z) {
@@ -298,14 +338,27 @@ final class Distribution {
 
     /** The 0-based ranks the reports read ({@link PercentileRow#POINTS} and their intervals), selected in advance. */
     private void selectReportRanks() {
+        long[] ranks = new long[3 * PercentileRow.POINTS.length];
+        int n = 0;
         for (double p : PercentileRow.POINTS) {
-            valueAtRank(Percentiles.nearestRankHighIndex(count, p));
+            ranks[n++] = Percentiles.nearestRankHighIndex(count, p);
             ConfidenceIntervals.Ranks r = ConfidenceIntervals.quantileRanks(count, p / 100);
             if (r != null) {
-                valueAtRank(r.lower());
-                valueAtRank(r.upper());
+                ranks[n++] = r.lower();
+                ranks[n++] = r.upper();
             }
         }
+        Arrays.sort(ranks, 0, n);
+        selectMiddleFirst(ranks, 0, n);
+    }
+
+    /** Selects {@code ranks[from, to)} (ascending) middle first, so each later one starts in a smaller segment. */
+    private void selectMiddleFirst(long[] ranks, int from, int to) {
+        if (from >= to) return;
+        int mid = (from + to) >>> 1;
+        valueAtRank(ranks[mid]);
+        selectMiddleFirst(ranks, from, mid);
+        selectMiddleFirst(ranks, mid + 1, to);
     }
 
     /**
