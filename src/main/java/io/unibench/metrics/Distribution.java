@@ -12,8 +12,8 @@ import org.HdrHistogram.DoubleHistogramIterationValue;
  * <p>Up to {@link #EXACT_LIMIT} samples (8,388,608: every per-request column of a run of several million requests)
  * the raw values are kept in one primitive {@code double[]} (8 bytes a sample, at most 64 MiB a column; it grows by
  * half when full) and every percentile is an observed value, exactly as {@link Percentiles} defines it: the value of
- * each rank is the one a full sort would put there, found by partitioning the array only around the ranks read. The next sample moves all of them into an HdrHistogram
- * {@link DoubleHistogram} with {@value #SIGNIFICANT_DIGITS} significant digits and the raw array is dropped: from
+ * each rank is the one a full sort would put there, found by partitioning the array only around the ranks read. The
+ * next sample moves all of them into an HdrHistogram {@link DoubleHistogram} with {@value #SIGNIFICANT_DIGITS} significant digits and the raw array is dropped: from
  * then on memory is fixed (≈ 3 MiB for values spanning 7 decades) whatever the run's length, and a percentile is the
  * midpoint of the histogram bucket holding the sample of that rank, clamped to the exact minimum and maximum. With
  * 4 significant digits a bucket is at most 1/10,000 of its values wide, so the reported value is within
@@ -25,8 +25,8 @@ import org.HdrHistogram.DoubleHistogramIterationValue;
  * intervals — 2 GB of doubles to keep and sort for one column. Per-request columns reach the cap only past 8.4 M
  * requests; the inter-chunk intervals past 8.4 M chunks (≈ 33,000 replies of 256 chunks).
  *
- * <p>{@link #copy()} (the report's snapshot) selects the report's ranks in place and shares the array with the copy instead of
- * duplicating it, so a report never needs twice a column's memory; the owner copies it again before its next
+ * <p>{@link #copy()} (the report's snapshot) selects the report's ranks in place and shares the array with the copy
+ * instead of duplicating it, so a report never needs twice a column's memory; the owner copies it again before its next
  * {@link #add} (copy on write), which a finished run never does.
  *
  * <p>Only finite values are recorded (NaN means "undefined for this request" everywhere in this package). Not
@@ -222,10 +222,10 @@ final class Distribution {
     private static final int SORT_BELOW = 1 << 10;
 
     /**
-     * The value of rank {@code k}: the value {@code Arrays.sort} would put at {@code k}, found by partitioning only
-     * the segments that hold it (quickselect, three-way, remembered in {@link #segments}), so the few ranks a
-     * report reads cost a few passes over the array instead of a sort. A shared array is copied before it is
-     * reordered.
+     * The value of rank {@code k}: the value {@code Arrays.sort} would put at {@code k} (bit for bit: −0.0 before
+     * 0.0), found by partitioning only the segments that hold it — each pass keeps the values between two that a
+     * sorted sample says bracket k closely — and remembered in {@link #segments}, so the few ranks a report reads
+     * cost a few passes over the array instead of a sort. A shared array is copied before it is reordered.
      */
     private double select(int k) {
         if (segments == null) {
@@ -242,12 +242,14 @@ final class Distribution {
         int lo = at.getKey();
         Integer next = segments.higherKey(k);
         int hi = next == null ? size : next;
-        for (int round = 0; ; round++) {
-            if (hi - lo <= SORT_BELOW || round > 64) { // small, or a pathological order: sort what is left
+        long budget = 4L * (hi - lo); // passes of an unlucky sample: past four times the segment, sort instead
+        for (;;) {
+            if (hi - lo <= SORT_BELOW || budget < 0) { // small, or a pathological order: sort what is left
                 Arrays.sort(a, lo, hi);
                 segments.put(lo, true);
                 return a[k];
             }
+            budget -= hi - lo;
             double[] bracket = bracket(a, lo, hi, k);
             double low = bracket[0], high = bracket[1];
             if (Double.doubleToRawLongBits(low) != Double.doubleToRawLongBits(high)) {
@@ -324,16 +326,6 @@ final class Distribution {
     /** {@code x} comes before {@code y} in {@link Double#compare}'s order (no NaN here): −0.0 before 0.0. */
     private static boolean before(double x, double y) {
         return x < y || x == y && Double.doubleToRawLongBits(x) < Double.doubleToRawLongBits(y);
-    }
-
-    private static double median(double x, double y, double z) {
-        if (Double.compare(x, y) > 0) {
-            double t = x;
-            x = y;
-            y = t;
-        }
-        if (Double.compare(y, z) <= 0) return y;
-        return Double.compare(x, z) <= 0 ? z : x;
     }
 
     /** The 0-based ranks the reports read ({@link PercentileRow#POINTS} and their intervals), selected in advance. */
