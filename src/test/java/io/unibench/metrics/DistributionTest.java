@@ -160,4 +160,67 @@ class DistributionTest {
         for (double p : POINTS) assertThat(bulkCopy.nearestRankHigh(p)).isEqualTo(eachCopy.nearestRankHigh(p));
         assertThat(bulkCopy.count()).isEqualTo(eachCopy.count());
     }
+
+    /** Every rank the reports read, and random others, equal bit for bit what a full sort puts there. */
+    @Test
+    void selectedRanksAreBitIdenticalToAFullSort() {
+        SplittableRandom rnd = new SplittableRandom(31);
+        int[] sizes = {1, 2, 3, 4, 5, 6, 7, 10, 36, 72, 100, 367, 1_000, 1_025, 2_049, 5_000, 10_007, 33_333, 100_000};
+        for (int n : sizes) {
+            for (int kind = 0; kind < 7; kind++) {
+                double[] values = new double[n];
+                for (int i = 0; i < n; i++) {
+                    values[i] = switch (kind) {
+                        case 0 -> rnd.nextDouble() * 100; // distinct
+                        case 1 -> rnd.nextInt(5); // heavy ties
+                        case 2 -> i == 0 ? -1 : i == 1 ? 1 : rnd.nextBoolean() ? 0.0 : -0.0; // ±0 apart, as sort
+                        case 3 -> i; // ascending
+                        case 4 -> n - i; // descending
+                        case 5 -> 7.5; // all equal
+                        default -> i % 3 == 0 ? rnd.nextInt(50) : rnd.nextGaussian(); // mixed
+                    };
+                }
+                double[] sorted = values.clone();
+                Arrays.sort(sorted);
+                Distribution d = new Distribution();
+                for (double v : values) d.add(v);
+                Distribution copy = d.copy();
+                String as = "n=" + n + " kind=" + kind;
+                assertSameRanks(copy, sorted, rnd, as + " copy");
+                for (int i = 0; i < 50; i++) d.add(rnd.nextDouble()); // the owner writes on: the copy keeps its order
+                assertSameRanks(copy, sorted, rnd, as + " copy after the owner's adds");
+                Distribution fresh = new Distribution();
+                for (double v : values) fresh.add(v);
+                assertSameRanks(fresh, sorted, rnd, as + " owner");
+            }
+        }
+    }
+
+    private static void assertSameRanks(Distribution d, double[] sorted, SplittableRandom rnd, String as) {
+        int n = sorted.length;
+        for (double[] points : new double[][] {PercentileRow.POINTS, POINTS}) {
+            for (double p : points) {
+                assertThat(bits(d.nearestRankHigh(p))).as("%s p%s", as, p)
+                        .isEqualTo(bits(Percentiles.nearestRankHigh(sorted, p)));
+                assertThat(bits(d.linear(p))).as("%s linear p%s", as, p)
+                        .isEqualTo(bits(Percentiles.linear(sorted, p)));
+                ConfidenceIntervals.Ranks r = ConfidenceIntervals.quantileRanks(n, p / 100);
+                Interval ci = d.percentileInterval(p);
+                if (r == null) {
+                    assertThat(ci).as("%s ci p%s", as, p).isNull();
+                } else {
+                    assertThat(bits(ci.low())).as("%s ci low p%s", as, p).isEqualTo(bits(sorted[(int) r.lower()]));
+                    assertThat(bits(ci.high())).as("%s ci high p%s", as, p).isEqualTo(bits(sorted[(int) r.upper()]));
+                }
+            }
+        }
+        for (int i = 0; i < 20; i++) {
+            int k = rnd.nextInt(n);
+            assertThat(bits(d.valueAtRank(k))).as("%s rank %s", as, k).isEqualTo(bits(sorted[k]));
+        }
+    }
+
+    private static long bits(double v) {
+        return Double.doubleToRawLongBits(v);
+    }
 }
