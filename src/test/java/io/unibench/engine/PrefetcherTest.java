@@ -130,7 +130,10 @@ class PrefetcherTest {
             assertThat(p.waits().count()).isEqualTo(1);
             assertThat(p.waits().nanos()).isPositive();
             p.awaitFilled();
-            for (long s = 1; s < 5; s++) p.take(s); // ready by now: no more waits
+            // ready by now, whatever the interleaving: the thread rests with 1..4 made (0 taken before the window
+            // filled) or with 1..3 (0 still in it when it filled: it refills only once half the window is taken, so
+            // 4 may be in the making when it is asked for; that wait would be a true one, not this test's)
+            for (long s = 1; s < 4; s++) p.take(s);
             assertThat(p.waits().count()).isEqualTo(1);
         }
     }

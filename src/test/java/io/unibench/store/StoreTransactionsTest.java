@@ -112,6 +112,7 @@ class StoreTransactionsTest {
         RunResult result = RunStoreContract.result(records);
         Map<Class<?>, Object> a = new HashMap<>();
         a.put(String.class, id);
+        a.put(java.util.Collection.class, List.of("0".repeat(64))); // importedAs: a set of file checksums
         a.put(int.class, 1); // a point not stored yet: addPoint inserts it
         a.put(long.class, 3000L);
         a.put(boolean.class, true);
