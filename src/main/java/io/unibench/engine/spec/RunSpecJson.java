@@ -169,6 +169,11 @@ public final class RunSpecJson {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         if (root instanceof IllegalArgumentException && root != e) m = root.getMessage();
+        if (e instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f && f.getTargetType() != null
+                && f.getTargetType().isEnum()) { // the user's words, not Jackson's class names
+            m = "\"" + f.getValue() + "\" is not one of: " + java.util.Arrays.stream(f.getTargetType().getEnumConstants())
+                    .map(Object::toString).collect(java.util.stream.Collectors.joining(", "));
+        }
         return (path.isEmpty() ? "" : path + ": ") + (m == null ? e.toString() : m.lines().findFirst().orElse(m));
     }
 

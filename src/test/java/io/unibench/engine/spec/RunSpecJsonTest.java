@@ -118,6 +118,11 @@ class RunSpecJsonTest {
         assertThatThrownBy(() -> RunSpecJson.read(json, "s.json")).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("s.json: ").hasMessageContaining("sead").satisfies(e ->
                         assertThat(e.getMessage()).doesNotContain("\n"));
+        String layout = RunSpecJson.toJson(new Gen(new SplittableRandom(2)).spec())
+                .replaceFirst("\"layout\" : \"[a-z]+\"", "\"layout\" : \"bogus\"");
+        assertThat(layout).contains("\"bogus\"");
+        assertThatThrownBy(() -> RunSpecJson.read(layout, "s.json")).isInstanceOf(BadInputException.class)
+                .hasMessage("s.json: /outputs/layout: \"bogus\" is not one of: points, series");
     }
 
     @Test
