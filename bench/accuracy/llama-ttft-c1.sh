@@ -100,14 +100,18 @@ ours_rows() { # CLIENT: its run's lines into $out/CLIENT (ttft−prompt_ms start
 import json, os, sys
 records = sorted((json.loads(line) for line in open(sys.argv[1])), key=lambda r: r["start_s"])
 wire = [list(map(int, l.split())) for l in open(sys.argv[2])] if os.path.exists(sys.argv[2]) else None
-if wire is not None:  # the connection test's POST first; a request sent again after a stale connection posted twice
+# the connection test's POST first; a request sent again after a stale connection posted twice, or once when its
+# first attempt never reached the wire (written to a socket the server had already closed)
+twice = True
+if wire is not None:
     posts = 1 + sum(2 if r.get("retried_stale_connection") else 1 for r in records)
-    if len(wire) != posts:
+    twice = len(wire) == posts
+    if not twice and len(wire) != 1 + len(records):
         print(f"capture: {len(wire)} POSTs for {posts} sent, the run's split left out", file=sys.stderr)
         wire = None
 w = 1
 for r in records:
-    w += 2 if r.get("retried_stale_connection") else 1
+    w += 2 if twice and r.get("retried_stale_connection") else 1
     if r.get("ttft_s") is None or r.get("server_prompt_ms") is None:
         continue
     line = (f'{r["ttft_s"] * 1000 - r["server_prompt_ms"]:.3f} {(r["written_s"] - r["start_s"]) * 1000:.3f} '
