@@ -4,7 +4,7 @@
 One connection per request (llama-server closes after each reply). TTFT = start (before connect) -> the first SSE
 chunk with non-empty delta content; the server's timings.prompt_ms from the last chunks; written = start -> the
 request's bytes handed to the socket (http.client sends the head and a bytes body in one send). Prints one line per
-request: ttft_ms prompt_ms written_ms. Usage: min_client.py HOST PORT N PROMPT MAX_TOKENS
+request: ttft_ms prompt_ms written_ms ("- -" for a reply without content or timings). Usage: min_client.py HOST PORT N PROMPT MAX_TOKENS
 """
 import http.client
 import json
@@ -33,4 +33,7 @@ for _ in range(n):
         if "timings" in chunk:
             prompt_ms = chunk["timings"].get("prompt_ms")
     conn.close()
-    print(f"{ttft:.3f} {prompt_ms:.3f} {written:.3f}")
+    if ttft is None or prompt_ms is None:  # no content (the tiny model can emit only empty pieces) or no timings
+        print(f"- - {written:.3f}")
+    else:
+        print(f"{ttft:.3f} {prompt_ms:.3f} {written:.3f}")

@@ -10,11 +10,14 @@ import java.net.SocketAddress;
 /**
  * Notes when a new connection resolved its address, connected and finished TLS. Netty's bootstrap resolves the
  * host before it passes {@code connect} down the pipeline, so the moment this handler sees {@code connect} is the
- * end of name resolution; the handler is created when the channel registers, just before resolution starts.
+ * end of name resolution; the handler is created when the channel registers, just before resolution starts. For an IP
+ * address nothing is resolved: the connection's timings start when {@code connect} reaches the loop (DNS 0).
  * The first request on the channel takes the timings ({@link #takeIfFresh()}); later requests reuse the connection
  * and get none. Plain longs, touched on the channel's event loop only: one object per connection, nothing per event.
  */
 final class ConnectTimer extends ChannelOutboundHandlerAdapter {
+    /** False for an IP address: no name is looked up, so the connect starts when it reaches the loop. */
+    private final boolean lookup;
     /** Written by the thread that starts the connect before it hands the connect to the loop ({@link #restart}). */
     private long registeredNanos = System.nanoTime();
     private long resolvedNanos = Moments.ABSENT;
@@ -22,9 +25,18 @@ final class ConnectTimer extends ChannelOutboundHandlerAdapter {
     private long tlsNanos = Moments.ABSENT;
     private boolean taken;
 
+    ConnectTimer(boolean lookup) {
+        this.lookup = lookup;
+    }
+
     @Override
     public void connect(ChannelHandlerContext ctx, SocketAddress remote, SocketAddress local, ChannelPromise promise) {
         resolvedNanos = System.nanoTime();
+        if (!lookup) {
+            // nothing was resolved: a DNS phase would be the hand-over to this loop under a false name (the issue's
+            // "DNS lookup of the literal 127.0.0.1"); it counts in Queue, the wait before the connection starts
+            registeredNanos = resolvedNanos;
+        }
         // The pool listens on the outer promise and writes the request at once when it completes, so the stamp is
         // taken on an inner promise that completes the outer one only afterwards.
         ChannelPromise inner = ctx.newPromise();

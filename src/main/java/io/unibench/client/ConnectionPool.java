@@ -39,9 +39,12 @@ import java.util.function.LongSupplier;
  * it. So the next request is not written to a connection the server is closing and then sent again.
  *
  * <p>When the endpoint's address needs no lookup, the pool keeps one <em>spare</em>: a socket made and registered
- * with an event loop but not connected, made on a loop after a request that opened a connection was written (while the
- * server works). The next new connection connects it, so a request's start → connect is the hand-over to the event
- * loop alone, not also the channel's construction and registration (~0.1–0.15 ms under the launcher's C1).
+ * with an event loop but not connected. The next new connection connects it, so a request's start → connect is the
+ * hand-over to the event loop alone, not also the channel's construction and registration (~0.1–0.15 ms under the
+ * launcher's C1). It is made after a request that opened a connection got its first token (or ended), not while the
+ * server works on that request's prompt: there its CPU made llama-server's first token later at c=1 (bench/HISTORY.md,
+ * "the spare socket after the first token"). A new connection asked for while the spare is being made waits for it on
+ * the spare's loop, behind the task that makes it.
  */
 final class ConnectionPool {
 
@@ -100,6 +103,9 @@ final class ConnectionPool {
     /** A registered, unconnected channel for the next new connection; null when none. */
     private Channel spare;
     private boolean makingSpare;
+    /** The loop the spare is being made on (while {@link #makingSpare}). */
+    private EventLoop spareLoop;
+    private long spareRequestedNanos = Long.MIN_VALUE;
     private long sparesUsed;
 
     ConnectionPool(Bootstrap bootstrap, int maxConnections) {
@@ -271,6 +277,8 @@ final class ConnectionPool {
                 return;
             }
             makingSpare = true;
+            spareLoop = loop;
+            spareRequestedNanos = clock.getAsLong();
         } finally {
             lock.unlock();
         }
@@ -305,6 +313,7 @@ final class ConnectionPool {
         lock.lock();
         try {
             makingSpare = false;
+            spareLoop = null;
             if (made != null && !closed && spare == null) {
                 spare = made;
                 keep = true;
@@ -314,6 +323,25 @@ final class ConnectionPool {
         }
         if (made != null && !keep) {
             made.close();
+        }
+    }
+
+    private EventLoop spareInTheMaking() {
+        lock.lock();
+        try {
+            return makingSpare ? spareLoop : null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** When the latest spare was asked for (the pool's clock; {@code Long.MIN_VALUE} never): for tests. */
+    long spareRequestedNanos() {
+        lock.lock();
+        try {
+            return spareRequestedNanos;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -464,6 +492,15 @@ final class ConnectionPool {
     }
 
     private void openConnection(Waiter waiter) {
+        EventLoop making = spareInTheMaking();
+        if (making != null && !making.inEventLoop()) {
+            try {
+                making.execute(() -> openConnection(waiter)); // runs after the task making the spare: it is there
+                return;
+            } catch (RejectedExecutionException shuttingDown) {
+                // the loop is stopping: connect without the spare below (the close fails it as usual)
+            }
+        }
         Channel ready = takeSpare();
         ChannelFuture future;
         if (ready != null) {

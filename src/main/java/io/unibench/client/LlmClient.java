@@ -117,6 +117,7 @@ public final class LlmClient implements AutoCloseable {
         this.group = shared != null ? shared
                 : new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
                         new DefaultThreadFactory("unibench-client", true), transport.ioHandlerFactory());
+        InetSocketAddress remote = connectTo != null ? connectTo : remoteAddress(host, port);
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
                 .channel(transport.socketChannel())
@@ -131,11 +132,11 @@ public final class LlmClient implements AutoCloseable {
                 // a half-closed connection is never handed out again)
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, false)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, millis(config.connectTimeout())))
-                .remoteAddress(connectTo != null ? connectTo : remoteAddress(host, port))
+                .remoteAddress(remote)
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        initPipeline(ch.pipeline(), ssl, host, port);
+                        initPipeline(ch.pipeline(), ssl, host, port, remote.isUnresolved());
                     }
                 });
         this.pool = new ConnectionPool(bootstrap, config.maxConnections(), poolClock, retiredGraceNanos);
@@ -327,8 +328,8 @@ public final class LlmClient implements AutoCloseable {
 
     // ---- setup ----
 
-    private void initPipeline(ChannelPipeline p, SslContext ssl, String host, int port) {
-        ConnectTimer timer = new ConnectTimer();
+    private void initPipeline(ChannelPipeline p, SslContext ssl, String host, int port, boolean lookup) {
+        ConnectTimer timer = new ConnectTimer(lookup);
         ResponseHandler responses = new ResponseHandler(timer);
         p.addLast("timer", timer);
         p.addLast("arrival", new ResponseHandler.ArrivalStamp(responses));
@@ -391,8 +392,8 @@ public final class LlmClient implements AutoCloseable {
     }
 
     /**
-     * An IP literal needs no lookup: it is used as is, so a new connection skips the resolver (its DNS phase is the
-     * hand-over only). A host name stays unresolved and is looked up on every connect (the JDK caches answers for
+     * An IP literal needs no lookup: it is used as is, so a new connection skips the resolver (its DNS phase is 0;
+     * the hand-over to the event loop counts in Queue). A host name stays unresolved and is looked up on every connect (the JDK caches answers for
      * 30 s), so a changed DNS record is followed as a real client would.
      */
     private static InetSocketAddress remoteAddress(String host, int port) {

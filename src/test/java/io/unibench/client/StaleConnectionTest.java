@@ -1,5 +1,6 @@
 package io.unibench.client;
 
+import io.unibench.Moments;
 import io.unibench.sim.SimConfig;
 import io.unibench.sim.SimServer;
 import io.unibench.tokenizer.Tokenizer;
@@ -204,6 +205,33 @@ class StaleConnectionTest {
                 assertThat(r.wire().dnsDoneNanos()).isGreaterThanOrEqualTo(r.wire().connectStartNanos());
             });
             assertThat(client.pool().sparesUsed()).as("connections made on a spare").isEqualTo(4);
+        }
+    }
+
+    /**
+     * The spare socket is asked for once the reply's first token was read, never at the write: made while the server
+     * works on the prompt, its CPU made llama-server's first token later (before, the spare was asked for when the
+     * request was written, always before any byte of the reply came back). Its request still ends with a spare for the
+     * next one, which uses it.
+     */
+    @Test
+    void theSpareIsAskedForAfterTheFirstTokenNotWhileTheServerWorks() throws Exception {
+        try (TestServer server = new TestServer((req, socket, out) -> {
+                TestServer.sse(out, "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null}}]}",
+                        "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"},\"finish_reason\":null}]}",
+                        "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"y\"},\"finish_reason\":\"stop\"}]}",
+                        "[DONE]");
+                return false;
+             });
+             LlmClient client = new LlmClient(config(server.uri("/v1/chat/completions"), 1))) {
+            for (int i = 0; i < 3; i++) {
+                ClientResult r = client.send(BODY, true, "r" + i).get(10, TimeUnit.SECONDS);
+                assertAllSucceeded(List.of(r));
+                assertThat(r.firstTokenNanos()).isNotEqualTo(Moments.ABSENT);
+                assertThat(client.pool().spareRequestedNanos()).as("request %d's spare asked for", i)
+                        .isGreaterThanOrEqualTo(r.firstTokenNanos());
+            }
+            assertThat(client.pool().sparesUsed()).as("connections made on a spare").isEqualTo(2);
         }
     }
 

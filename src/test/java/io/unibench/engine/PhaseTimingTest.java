@@ -34,6 +34,29 @@ class PhaseTimingTest {
             + "\"max_tokens\":4,\"ignore_eos\":true,\"stream\":true,\"stream_options\":{\"include_usage\":true}}")
             .getBytes(StandardCharsets.UTF_8);
 
+    /**
+     * An IP address is not looked up, so a new connection's DNS phase is 0, not the hand-over of the connect to the
+     * event loop under the name "DNS lookup" (issue 31: "a DNS lookup of the literal 127.0.0.1"); the hand-over counts
+     * in Queue, and the phases still add up to the latency.
+     */
+    @Test
+    void anIpAddressIsNotLookedUpItsDnsPhaseIsZero() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(1).withItlMs(1));
+             LlmClient client = new LlmClient(new ClientConfig(URI.create("http://127.0.0.1:" + sim.port()
+                     + "/v1/chat/completions"), Map.of(), Duration.ofSeconds(5), Duration.ofSeconds(10), null, 1, false))) {
+            ClientResult first = client.send(BODY, true, "a").get(10, TimeUnit.SECONDS);
+            assertThat(first.errorClass()).as(first.errorMessage()).isNull();
+            WireTimes w = first.wire();
+            assertThat(w.newConnection()).isTrue();
+            assertThat(w.dnsDoneNanos()).isEqualTo(w.connectStartNanos());
+            assertThat(w.connectStartNanos()).isGreaterThanOrEqualTo(first.startNanos());
+            RequestRecord r = new RecordFactory(Tokenizers.defaultTokenizer(), false).record(0,
+                    new PreparedRequest(0, "a", BODY, true, Prompt.ofText("hi there", -1, -1)), first, Moments.ABSENT, 0);
+            assertThat(Phase.DNS.millis(r)).isZero();
+            assertThat(Phase.QUEUE.millis(r)).isGreaterThan(0); // the connect's hand-over to the loop
+        }
+    }
+
     @Test
     void newConnectionIsTimedAndReusedConnectionShowsZeroConnect() throws Exception {
         try (SimServer sim = SimServer.start(SimConfig.defaults().withTtftMs(20).withItlMs(1));
