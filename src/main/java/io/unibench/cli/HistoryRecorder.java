@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.Secrets;
 import io.unibench.engine.SessionRunner;
+import io.unibench.engine.SpecPoints;
 import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.RecordSink;
 import io.unibench.metrics.RunInfo;
@@ -15,8 +16,6 @@ import io.unibench.store.RunEnvironment;
 import io.unibench.store.RunRecorder;
 import io.unibench.store.RunStart;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -73,8 +72,8 @@ final class HistoryRecorder implements SessionRunner.Recorder {
      * A service run of a run spec ({@code POST /api/runs} with a spec): its one target records into the run the
      * service queued and started, which keeps its name, tags and configuration (the posted spec).
      */
-    static HistoryRecorder queued(RunHistory history, String queuedRunId, RunSpec spec, String url, Path argsFile) {
-        return new HistoryRecorder(history, t -> perfStart(spec, url, argsFile).under(queuedRunId), queuedRunId);
+    static HistoryRecorder queued(RunHistory history, String queuedRunId, RunSpec spec, String url) {
+        return new HistoryRecorder(history, t -> perfStart(spec, url).under(queuedRunId), queuedRunId);
     }
 
     /**
@@ -82,10 +81,9 @@ final class HistoryRecorder implements SessionRunner.Recorder {
      * named {@code name} ({@code SPEC/TARGET/WORKLOAD}), linked to the queued run ({@link RunStart#parentRunId}) as a
      * scenario document's other providers are.
      */
-    static HistoryRecorder queuedPart(RunHistory history, String queuedRunId, String name, RunSpec spec, String url,
-                                      Path argsFile) {
+    static HistoryRecorder queuedPart(RunHistory history, String queuedRunId, String name, RunSpec spec, String url) {
         return new HistoryRecorder(history, t -> {
-            RunStart s = perfStart(spec, url, argsFile);
+            RunStart s = perfStart(spec, url);
             return new RunStart(name, s.tags(), s.model(), s.url(), s.config(), s.environment(), queuedRunId);
         });
     }
@@ -186,16 +184,14 @@ final class HistoryRecorder implements SessionRunner.Recorder {
      */
     /**
      * A {@code perf}-shaped spec's stored run (one target, one workload): its configuration is the first point's
-     * {@code benchmark_args.json} ({@code argsFile}; null or unreadable: none) with the sweep's lists, its name the
-     * {@code --name} the arguments carry (else none; a spec without arguments: the spec's name).
+     * {@code benchmark_args.json} as its preparation writes it ({@link SpecPoints#firstArguments}: none for an SLA
+     * search or a spec without arguments; known before the file is written, for a run registered while its dataset
+     * loads) with the sweep's lists, its name the {@code --name} the arguments carry (else none; a spec without
+     * arguments: the spec's name).
      */
-    static RunStart perfStart(RunSpec spec, String url, Path argsFile) {
-        ObjectNode config;
-        try {
-            config = argsFile == null ? JSON.createObjectNode() : (ObjectNode) JSON.readTree(Files.readString(argsFile));
-        } catch (IOException | ClassCastException e) {
-            config = JSON.createObjectNode();
-        }
+    static RunStart perfStart(RunSpec spec, String url) {
+        ObjectNode config = SpecPoints.firstArguments(spec);
+        if (config == null) config = JSON.createObjectNode();
         List<io.unibench.engine.LoadPlan> plans = !spec.sla().isEmpty() ? spec.sla().stream().map(s -> s.plan(s.start())).toList()
                 : spec.points().stream().map(RunSpec.Point::plan).toList();
         putList(config, "parallel", plans.stream().map(p -> p.openLoop() ? 1 : p.parallel()).toList());

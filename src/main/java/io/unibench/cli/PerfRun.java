@@ -27,7 +27,10 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -54,10 +57,10 @@ final class PerfRun {
     /** Where the run history records the run: the spec's own history, or the service's queued run. */
     @FunctionalInterface
     interface Recording {
-        Recording SPEC = (spec, url, argsFile, env, err) -> new HistoryRecorder(RunHistory.open(spec.history(), env, err),
-                t -> HistoryRecorder.perfStart(spec, url, argsFile));
+        Recording SPEC = (spec, url, env, err) -> new HistoryRecorder(RunHistory.open(spec.history(), env, err),
+                t -> HistoryRecorder.perfStart(spec, url));
 
-        HistoryRecorder open(RunSpec spec, String url, Path argsFile, Map<String, String> env, PrintWriter err);
+        HistoryRecorder open(RunSpec spec, String url, Map<String, String> env, PrintWriter err);
     }
 
     private final Process process;
@@ -65,6 +68,10 @@ final class PerfRun {
     private Recording recording = Recording.SPEC;
     private io.unibench.engine.live.RunListener listener; // gets every live event, or null
     private volatile SessionRunner session;
+    private volatile CompletableFuture<SpecPoints> loading; // what the spec sends, being read; null before and after
+    private Loader loader = SpecPoints::load;
+    private final java.util.concurrent.locks.ReentrantLock prepared = new java.util.concurrent.locks.ReentrantLock();
+    private boolean preparing = true; // guarded by prepared: false once a stop ended the preparation
     private RuntimeException failure; // what stopped the run early: a bug, or an output that could not be written
     private String limitStop; // what of the spec's limits stopped the run (a budget), null when none did
 
@@ -98,8 +105,22 @@ final class PerfRun {
     /** Stops the run as Ctrl-C does: no new requests, in-flight ones cancelled, partial report written. */
     void stop() {
         stop.stop();
+        CompletableFuture<SpecPoints> l = loading;
+        if (l != null) l.cancel(false); // the run ends now, not when a large dataset has been read
         SessionRunner s = session;
         if (s != null) s.stop();
+    }
+
+    /** How the run reads what the spec sends ({@link SpecPoints#load}): notes, and what runs once a step is slow. */
+    @FunctionalInterface
+    interface Loader {
+        SpecPoints load(RunSpec spec, PrintWriter notes, Runnable whenSlow);
+    }
+
+    /** For tests: reads the spec with {@code loader} instead of {@link SpecPoints#load}. */
+    PerfRun loadWith(Loader loader) {
+        this.loader = loader;
+        return this;
     }
 
     /** What {@link #run} refuses in a spec before anything starts (one line, naming the spec's field). */
@@ -115,15 +136,7 @@ final class PerfRun {
     int run(RunSpec spec, PrintWriter out, PrintWriter err) throws Exception {
         check(spec, spec.name());
         SessionRunner.calibration(process.env()); // a corrupt calibration file stops the run before anything starts
-        // what the spec sends, read before anything starts, so a bad dataset fails fast and alone (a step that takes
-        // more than a second says so on stderr)
-        SpecPoints work = SpecPoints.load(simulatorPrompts(spec), err);
-        spec = work.spec();
-        try { // the report's folder: the root, or the series' in a scenario's layout
-            Files.createDirectories(reportDir(spec));
-        } catch (IOException e) {
-            throw process.badRoot().apply(e);
-        }
+        spec = simulatorPrompts(spec);
         SimServer sim = null;
         try {
             RunSpec.Target target = spec.targets().getFirst();
@@ -133,9 +146,84 @@ final class PerfRun {
                         ? new TlsOptions(simCertificate.chain(), false) : target.tls();
                 spec = spec.withTarget(0, target.withSimulator(sim.baseUrl() + target.api().path(), tls));
             }
-            return runSweep(spec, work, out, err);
+            // the history opens first (a bad --db is the only line), then what the spec sends is read, so a bad
+            // dataset fails fast and alone; a step that takes more than a second registers the run first (the
+            // history and the platform list it while it prepares) and says so on stderr (issue 31)
+            HistoryRecorder store = recording.open(spec, spec.targets().getFirst().url(), process.env(), err);
+            CountDownLatch reportWritten = new CountDownLatch(1);
+            Thread hook = process.installSignalHandler() ? installHook(reportWritten) : null;
+            boolean hookKept = false;
+            try {
+                SpecPoints work = load(spec, store, err);
+                if (work == null) { // stopped (Ctrl-C, the service's cancel) while it prepared: nothing was sent
+                    hookKept = true;
+                    prepared.lock();
+                    try {
+                        preparing = false; // a step turning slow from now on registers nothing
+                    } finally {
+                        prepared.unlock();
+                    }
+                    store.close(true);
+                    err.println("Interrupted while preparing the run: nothing was sent.");
+                    return Main.EXIT_INTERRUPTED;
+                }
+                spec = work.spec();
+                try { // the report's folder: the root, or the series' in a scenario's layout
+                    Files.createDirectories(reportDir(spec));
+                } catch (IOException e) {
+                    store.targetFailed(0);
+                    store.close(false);
+                    throw process.badRoot().apply(e);
+                }
+                boolean[] kept = new boolean[1];
+                try {
+                    return runSweep(spec, work, store, out, err, kept);
+                } finally {
+                    hookKept = kept[0];
+                }
+            } finally {
+                reportWritten.countDown();
+                if (hook != null && !hookKept) removeHook(hook);
+            }
         } finally {
             if (sim != null) sim.close();
+        }
+    }
+
+    /**
+     * What the spec sends, read on a thread of its own so a stop ends the wait at once; null when stopped first. Bad
+     * input found after the run was registered (a bad line at the end of a large file) ends the stored run failed.
+     */
+    private SpecPoints load(RunSpec spec, HistoryRecorder store, PrintWriter err) throws InterruptedException {
+        CompletableFuture<SpecPoints> f = new CompletableFuture<>();
+        loading = f;
+        Thread.ofVirtual().name("unibench-prepare").start(() -> {
+            try {
+                f.complete(loader.load(spec, err, () -> {
+                    prepared.lock();
+                    try {
+                        if (preparing && !stop.isStopped()) store.register(0);
+                    } finally {
+                        prepared.unlock();
+                    }
+                }));
+            } catch (Throwable e) {
+                f.completeExceptionally(e);
+            }
+        });
+        if (stop.isStopped()) f.cancel(false);
+        try {
+            return f.get();
+        } catch (CancellationException e) {
+            return null;
+        } catch (ExecutionException e) {
+            store.targetFailed(0);
+            store.close(false);
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error r) throw r;
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            loading = null;
         }
     }
 
@@ -166,16 +254,13 @@ final class PerfRun {
         return spec.withWorkload(0, w.withGeneration(w.generation().withPromptEncoder(t::encode)));
     }
 
-    private int runSweep(RunSpec spec, SpecPoints work, PrintWriter out, PrintWriter err) throws Exception {
+    /** {@code kept[0]}: the interrupt hook must stay (the JVM is exiting on Ctrl-C); set before it returns. */
+    private int runSweep(RunSpec spec, SpecPoints work, HistoryRecorder store, PrintWriter out, PrintWriter err,
+                         boolean[] kept) throws Exception {
         RunSpec.Target target = spec.targets().getFirst();
         String url = target.url();
         Path root = spec.outputs().root();
-        CountDownLatch reportWritten = new CountDownLatch(1);
-        Path argsFile = !spec.sla().isEmpty() ? null
-                : SpecPoints.dir(spec, spec.points().getFirst()).resolve("benchmark_args.json");
         Path report = reportDir(spec);
-        HistoryRecorder store = recording.open(spec, url, argsFile, process.env(), err);
-        // after the store opened, so a bad --db is the only line
         if (target.embeddedSimulator()) {
             err.println("Target: embedded simulator at " + url + " (no --url given; see `unibench sim --help`)");
         }
@@ -193,7 +278,6 @@ final class PerfRun {
                     .warmUpClient(process.clientWarmup() ? ClientWarmup.Budget.DEFAULT : null)
                     .progressLines(!terminal)
                     .startBarrier((point, s) -> shards.awaitPoint(point, s, err)); // a shard registers and waits (each point)
-            Thread hook = process.installSignalHandler() ? installHook(reportWritten) : null;
             try {
                 // the report is rendered and written before the run's end is recorded (progress.json, the history):
                 // a report that cannot be written ends the run as failed there too
@@ -225,8 +309,7 @@ final class PerfRun {
                 boolean early = ran == null || stopped || failure != null;
                 store.close(early);
                 shards.finish(store.runId(), ran == null ? List.of() : ran.checks(), stopped, failure != null, err);
-                reportWritten.countDown();
-                if (hook != null && (!stopped || limitStop != null)) removeHook(hook);
+                kept[0] = stopped && limitStop == null;
             }
         }
         if (failure != null) return Main.exitCode(failure);

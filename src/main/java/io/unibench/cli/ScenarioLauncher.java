@@ -122,9 +122,9 @@ public final class ScenarioLauncher implements RunLauncher {
             PerfRun run = new PerfRun(new PerfRun.Process(env, false, false, false, new ServerMetricsOption(), null,
                     ShardRun.NONE, e -> io.unibench.BadInputException.io("outputs", spec.outputs().root(), e), null),
                     new StopSignal())
-                    .recordInto((s, url, argsFile, environment, err) -> linked
-                            ? HistoryRecorder.queuedPart(history, launch.runId(), name, s, url, argsFile)
-                            : HistoryRecorder.queued(history, launch.runId(), s, url, argsFile))
+                    .recordInto((s, url, environment, err) -> linked
+                            ? HistoryRecorder.queuedPart(history, launch.runId(), name, s, url)
+                            : HistoryRecorder.queued(history, launch.runId(), s, url))
                     .listen(e -> {
                         if (!(e instanceof RunFinished)) {
                             launch.events().publish(parts.size() == 1 ? e : overWhole(e, spec, first, whole.points().size()));

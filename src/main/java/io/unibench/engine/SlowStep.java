@@ -8,6 +8,8 @@ import java.util.function.Supplier;
 /**
  * A preparation step before a run's first request (loading the tokenizer, reading the dataset) that says on stderr
  * what it is doing once it has taken {@link #AFTER_MILLIS} ms, and how long it took when it ends; silent when quick.
+ * A step that turns slow says so, then runs its {@code whenSlow} (the front end registers the run in its history, so
+ * the run is listed while it prepares: issue 31).
  */
 public final class SlowStep {
     static final long AFTER_MILLIS = 1000;
@@ -16,6 +18,14 @@ public final class SlowStep {
 
     /** Runs {@code step}; {@code what} names it ({@code Loading tokenizer cl100k_base}); {@code err} null: silent. */
     public static <T> T run(PrintWriter err, String what, Supplier<T> step) {
+        return run(err, what, step, null);
+    }
+
+    /**
+     * {@link #run(PrintWriter, String, Supplier)}; once the step has taken {@link #AFTER_MILLIS} ms, {@code whenSlow}
+     * (null: nothing) runs on the watcher's thread after the line is said, and the step's end waits for it.
+     */
+    static <T> T run(PrintWriter err, String what, Supplier<T> step, Runnable whenSlow) {
         if (err == null) return step.get();
         long start = System.nanoTime();
         ReentrantLock lock = new ReentrantLock(); // not a monitor: a virtual thread writes under it (no pinning)
@@ -32,6 +42,7 @@ public final class SlowStep {
                 state[1] = true;
                 err.println(what + " ...");
                 err.flush();
+                if (whenSlow != null) whenSlow.run();
             } finally {
                 lock.unlock();
             }

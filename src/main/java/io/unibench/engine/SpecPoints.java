@@ -72,14 +72,16 @@ public final class SpecPoints implements PointSource {
     private StartGate gate; // the current target's start gate (limits.starts), null without one
     private SeriesState current; // the series (target × workload) whose points are running
 
-    private SpecPoints(RunSpec spec, List<Tokenizer> tokenizers, PrintWriter notes) {
+    private SpecPoints(RunSpec spec, List<Tokenizer> tokenizers, PrintWriter notes, Runnable whenSlow) {
         this.seriesLayout = spec.outputs().layout() == RunSpec.Layout.series;
         this.cancels = spec.cancels() == null ? CancelPolicy.NONE
                 : new CancelPolicy(spec.cancels().rate(), spec.cancels().after(), spec.seed());
         Tokenizer first = tokenizers.getFirst();
         this.sweepPromptLengths = new PromptLengthStats(first != null ? first.name() : Tokenizers.DEFAULT);
         List<Source> s = new ArrayList<>();
-        for (int w = 0; w < spec.workloads().size(); w++) s.add(new Source(spec, w, tokenizers.get(w), cancels, notes));
+        for (int w = 0; w < spec.workloads().size(); w++) {
+            s.add(new Source(spec, w, tokenizers.get(w), cancels, notes, whenSlow));
+        }
         this.sources = List.copyOf(s);
         this.spec = spec;
     }
@@ -96,18 +98,31 @@ public final class SpecPoints implements PointSource {
 
     /** {@link #load(RunSpec)}, saying on {@code notes} what takes more than a second (null: silent). */
     public static SpecPoints load(RunSpec spec, PrintWriter notes) {
+        return load(spec, notes, null);
+    }
+
+    /**
+     * {@link #load(RunSpec, PrintWriter)}; {@code whenSlow} (null: nothing) runs once, after the first line saying
+     * that a step takes more than a second: {@code perf} registers the run there, so the run history and the
+     * platform list it while it prepares (issue 31).
+     */
+    public static SpecPoints load(RunSpec spec, PrintWriter notes, Runnable whenSlow) {
+        java.util.concurrent.atomic.AtomicBoolean slow = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable once = whenSlow == null ? null : () -> {
+            if (slow.compareAndSet(false, true)) whenSlow.run();
+        };
         List<Tokenizer> tokenizers = new ArrayList<>();
         for (int i = 0; i < spec.workloads().size(); i++) {
             RunSpec.Workload w = spec.workloads().get(i);
             Tokenizer tokenizer = w.options().tokenizerPath() == null ? null
                     : SlowStep.run(notes, "Loading tokenizer " + w.options().tokenizerPath(),
-                            () -> Tokenizers.load(w.options().tokenizerPath()));
+                            () -> Tokenizers.load(w.options().tokenizerPath()), once);
             if (w.options().tokenizePrompt() && tokenizer != null && w.generation().promptEncoder() == null) {
                 spec = spec.withWorkload(i, w.withGeneration(w.generation().withPromptEncoder(tokenizer::encode)));
             }
             tokenizers.add(tokenizer);
         }
-        return new SpecPoints(spec, tokenizers, notes);
+        return new SpecPoints(spec, tokenizers, notes, once);
     }
 
     /** The spec as it runs: {@link #load}'s, its encoders included. */
@@ -257,7 +272,7 @@ public final class SpecPoints implements PointSource {
         List<Prompt> first; // the first point's prompts, read ahead; null once used (or when not the first's)
         boolean fresh = true; // the conversations loaded ahead are the first point's
 
-        Source(RunSpec spec, int w, Tokenizer tokenizer, CancelPolicy cancels, PrintWriter notes) {
+        Source(RunSpec spec, int w, Tokenizer tokenizer, CancelPolicy cancels, PrintWriter notes, Runnable whenSlow) {
             this.workload = spec.workloads().get(w);
             this.rules = new ResponseRules(workload.validate());
             this.lengthTokenizer = tokenizer != null ? tokenizer.name() : Tokenizers.DEFAULT;
@@ -281,18 +296,19 @@ public final class SpecPoints implements PointSource {
             this.records = new RecordFactory(tokenizer != null ? tokenizer
                     : AgenticFlags.estimate(workload.options().charsPerToken()), tokenizer != null);
             // a step that takes more than a second says so on stderr (SlowStep): tokenizer, dataset, conversations
-            this.datasets = SlowStep.run(notes, "Loading the default tokenizer", () -> new DatasetLoader(spec, w, tokenizer));
+            this.datasets = SlowStep.run(notes, "Loading the default tokenizer", () -> new DatasetLoader(spec, w, tokenizer),
+                    whenSlow);
             long firstOffset = workload.options().offset() + (searching(spec) || firstPoint == null ? 0
                     : firstPoint.firstRequest()); // a shard's first point starts at its slice (RunSpec.slice)
             this.conversations = SlowStep.run(notes, "Loading conversations (" + workload.dataset() + ")",
-                    () -> SpecConversations.create(spec, w, tokenizer, firstCount, firstOffset));
+                    () -> SpecConversations.create(spec, w, tokenizer, firstCount, firstOffset), whenSlow);
             if (conversations != null) {
                 conversations.cancels = cancels;
                 conversations.retry = spec.limits().retry();
             } else if (firstOne) {
                 this.first = SlowStep.run(notes, "Loading dataset " + (workload.prompt() != null ? "(--prompt)"
                         : workload.dataset()), () -> searching(spec) ? datasets.load(firstOffset, firstCount)
-                        : datasets.load(firstOffset, firstPoint, firstCount)); // a shard's slice of the point
+                        : datasets.load(firstOffset, firstPoint, firstCount), whenSlow); // a shard's slice of the point
             }
         }
 
@@ -550,6 +566,22 @@ public final class SpecPoints implements PointSource {
      * the point's keys filled in.
      */
     static void writeArgs(Path file, ObjectNode arguments, String url, LoadPlan plan, long offset) throws IOException {
+        OutputFailedException.writeWhole(file, JSON.writeValueAsBytes(arguments(arguments, url, plan, offset)));
+    }
+
+    /**
+     * {@code benchmark_args.json} of {@code spec}'s first point, as its preparation writes it, or null: an SLA
+     * search's probes, or a spec without arguments. What {@code perf}'s stored run says of its configuration, known
+     * before the point's folder is written (a run registered while its dataset loads).
+     */
+    public static ObjectNode firstArguments(RunSpec spec) {
+        if (searching(spec) || spec.points().isEmpty() || spec.outputs().arguments() == null) return null;
+        RunSpec.Point p = spec.points().getFirst();
+        return arguments(spec.outputs().arguments(), spec.target(p).url(), p.plan(),
+                spec.workloads().get(p.workload()).options().offset() + p.firstRequest());
+    }
+
+    private static ObjectNode arguments(ObjectNode arguments, String url, LoadPlan plan, long offset) {
         ObjectNode a = arguments.deepCopy();
         a.put("url", Secrets.redact(url));
         a.put("number", plan.number());
@@ -558,6 +590,6 @@ public final class SpecPoints implements PointSource {
         a.put("rate", plan.paced() ? plan.rate() : -1);
         a.put("warmup_num", plan.warmup());
         a.put("dataset_offset", offset);
-        OutputFailedException.writeWhole(file, JSON.writeValueAsBytes(a));
+        return a;
     }
 }
