@@ -74,8 +74,10 @@ case "${args[0]}" in
     ;;
   perf|run)
     # as ./unibench runs it: C1 only (less CPU per run than C2's compilations) where TLS runs on BoringSSL
-    # (linux-x86_64); the JDK's TLS (arm64 images, -Dunibench.tls=jdk) needs C2's AES-GCM intrinsics
-    if [ "$(uname -m)" = x86_64 ] && [[ " ${UNIBENCH_JAVA_OPTS:-} " != *" -Dunibench.tls=jdk "* ]]; then
+    # (linux-x86_64); the JDK's TLS (arm64 images, -Dunibench.tls=jdk in any case and in any variable the JVM reads
+    # flags from) needs C2's AES-GCM intrinsics
+    opts=" ${UNIBENCH_JAVA_OPTS:-} ${JAVA_TOOL_OPTIONS:-} ${JDK_JAVA_OPTIONS:-} "
+    if [ "$(uname -m)" = x86_64 ] && [[ "${opts,,}" != *" -dunibench.tls=jdk "* ]]; then
       jvm+=(-XX:TieredStopAtLevel=1)
     fi
     jvm+=(-XX:CompileThresholdScaling=0.25)

@@ -79,6 +79,21 @@ class EntrypointTest {
     }
 
     @Test
+    void theJdksTlsNamedInAnotherCaseOrInTheJvmsOwnVariablesKeepsC2Too() throws Exception {
+        // TlsProvider reads the property case-insensitively, and the JVM takes flags from JAVA_TOOL_OPTIONS and
+        // JDK_JAVA_OPTIONS too: each of these runs the JDK's TLS, so none may be forced to C1 (audit of issue 31)
+        for (Map<String, String> env : List.of(Map.of("UNIBENCH_JAVA_OPTS", "-Dunibench.tls=JDK"),
+                Map.of("JAVA_TOOL_OPTIONS", "-Dunibench.tls=jdk"), Map.of("JDK_JAVA_OPTIONS", "-Xss1m -Dunibench.tls=Jdk"))) {
+            Result r = run(env, "perf", "--number", "100");
+            assertThat(r.exit()).isZero();
+            assertThat(r.argv()).as(env.toString()).contains("-XX:CompileThresholdScaling=0.25")
+                    .doesNotContain("-XX:TieredStopAtLevel=1");
+        }
+        // and a look-alike property is not the JDK's TLS
+        assertThat(run(Map.of("UNIBENCH_JAVA_OPTS", "-Dunibench.tls=jdkx"), "perf").argv()).contains("-XX:TieredStopAtLevel=1");
+    }
+
+    @Test
     void anIndexedJobPodBecomesItsShard() throws Exception {
         Map<String, String> env = Map.of("UNIBENCH_SHARDS", "4", "JOB_COMPLETION_INDEX", "2",
                 "UNIBENCH_RUN_GROUP", "nightly-7", "UNIBENCH_JAVA_OPTS", "-Xmx1g -Dx=y");
