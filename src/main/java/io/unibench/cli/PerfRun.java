@@ -137,6 +137,11 @@ final class PerfRun {
         check(spec, spec.name());
         SessionRunner.calibration(process.env()); // a corrupt calibration file stops the run before anything starts
         spec = simulatorPrompts(spec);
+        try { // the report's folder, before the history opens: a --db inside it (--outputs-dir out --db out/r.db)
+            Files.createDirectories(reportDir(spec)); // finds its folder made, as it did when this came first
+        } catch (IOException e) {
+            throw process.badRoot().apply(e);
+        }
         SimServer sim = null;
         try {
             RunSpec.Target target = spec.targets().getFirst();
@@ -168,13 +173,6 @@ final class PerfRun {
                     return Main.EXIT_INTERRUPTED;
                 }
                 spec = work.spec();
-                try { // the report's folder: the root, or the series' in a scenario's layout
-                    Files.createDirectories(reportDir(spec));
-                } catch (IOException e) {
-                    store.targetFailed(0);
-                    store.close(false);
-                    throw process.badRoot().apply(e);
-                }
                 boolean[] kept = new boolean[1];
                 try {
                     return runSweep(spec, work, store, out, err, kept);
