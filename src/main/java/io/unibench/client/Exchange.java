@@ -288,7 +288,9 @@ final class Exchange implements ConnectionPool.Waiter {
         freshConnection = handler.takeFreshConnection();
         reusedConnection = freshConnection == null;
         if (!ch.isActive()) {
-            fail(ErrorClass.CONNECTION_RESET, "connection closed before the request was sent", System.nanoTime());
+            Throwable tls = handler.handshakeFailure(); // closed by a failed handshake before this ran: say so
+            if (tls != null) onChannelError(tls);
+            else fail(ErrorClass.CONNECTION_RESET, "connection closed before the request was sent", System.nanoTime());
             return;
         }
         ByteBuf request = (head != null ? head : client.head()).encode(ByteBufAllocator.DEFAULT, stream, requestId, body);

@@ -64,6 +64,11 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
         handshakeFailure = cause;
     }
 
+    /** Why the TLS handshake failed, or null (it did not, or has not yet). */
+    Throwable handshakeFailure() {
+        return handshakeFailure;
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Exchange exchange = current;
