@@ -105,20 +105,26 @@ public final class ClientWarmup {
      * What the warm-up did.
      *
      * @param requests   requests sent to the loopback responder (all of them; none to the target)
-     * @param failed     whether one failed (the warm-up then stopped; a bug, reported in the line)
+     * @param failure    why a request failed (the warm-up then stopped: a bug, reported in the line); {@code null}
+     *                   when none did
      * @param nanos      how long it took (the certificate's making included)
      * @param limited    it stopped at its time limit before its count
      * @param handshakes TLS handshakes the responder completed; -1 over plain http (an https target's warm-up)
      * @param settled    how the wait for the JIT ended: {@link Settled#NONE} when there was none
      */
-    public record Result(int requests, boolean failed, long nanos, boolean limited, int handshakes, Settled settled) {
+    public record Result(int requests, String failure, long nanos, boolean limited, int handshakes, Settled settled) {
+        /** Whether a request failed. */
+        public boolean failed() {
+            return failure != null;
+        }
+
         /** The line the run prints: what ran, how long, where. */
         public String line() {
             return "client warm-up: " + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms, " + requests + " requests"
                     + (handshakes >= 0 ? " over TLS (" + handshakes + " handshakes)" : "")
                     + " to an in-process loopback responder, none to the target"
                     + (limited ? " (stopped at its time limit)" : "")
-                    + (failed ? " (stopped: a warm-up request failed)" : "")
+                    + (failure != null ? " (stopped: " + failure + ")" : "")
                     + settled.words()
                     + "; --no-client-warmup skips it";
         }
@@ -198,36 +204,30 @@ public final class ClientWarmup {
                                   Consumer<ClientResult> each) throws InterruptedException {
         long start = jvm.nanoTime();
         long limit = budget.limit().toNanos();
-        int[] sent = {0};
-        boolean failed;
         boolean limited = false;
         Settled settled = Settled.NONE;
         String tlsHost = client.tlsHost();
         ServerCertificate certificate = tlsHost == null ? null : ServerCertificate.selfSigned(List.of(nameOf(tlsHost)));
         int handshakes;
+        Sender sender;
         try (WarmupResponder responder = new WarmupResponder(client.api(), stream, certificate);
              LlmClient loopback = client.sibling(responder.port(),
                      certificate == null ? null : certificate.chain().get(0))) {
-            Pass pass = n -> send(loopback, body, stream, n, sent, each);
-            failed = false;
-            while (sent[0] < budget.requests()) {
+            sender = new Sender(loopback, body, stream, each);
+            while (sender.sent < budget.requests()) {
                 if (jvm.nanoTime() - start >= limit) {
                     limited = true;
                     break;
                 }
-                if (!pass.send(1)) {
-                    failed = true;
-                    break;
-                }
+                if (!sender.send(1)) break;
             }
-            if (!failed && sent[0] > 0 && budget.settle().isPositive()) {
-                settled = settle(jvm, budget.settle().toNanos(), pass);
-                failed = settled == null;
-                if (failed) settled = Settled.NONE;
+            if (sender.failure == null && sender.sent > 0 && budget.settle().isPositive()) {
+                Settled passes = settle(jvm, budget.settle().toNanos(), sender);
+                if (passes != null) settled = passes;
             }
             handshakes = certificate == null ? -1 : responder.handshakes();
         }
-        return new Result(sent[0], failed, jvm.nanoTime() - start, limited, handshakes, settled);
+        return new Result(sender.sent, sender.failure, jvm.nanoTime() - start, limited, handshakes, settled);
     }
 
     /** Sends {@code n} more warm-up requests; false when one failed. */
@@ -236,16 +236,36 @@ public final class ClientWarmup {
         boolean send(int n) throws InterruptedException;
     }
 
-    private static boolean send(LlmClient loopback, byte[] body, boolean stream, int n, int[] sent,
-                                Consumer<ClientResult> each) throws InterruptedException {
-        for (int i = 0; i < n; i++) {
-            if (Thread.interrupted()) throw new InterruptedException();
-            ClientResult r = loopback.send(body, stream, "unibench-warmup-" + sent[0]).join();
-            sent[0]++;
-            if (!r.success()) return false;
-            each.accept(r);
+    /** Sends the warm-up's requests one after another and keeps the count, and why the first failure failed. */
+    private static final class Sender implements Pass {
+        private final LlmClient loopback;
+        private final byte[] body;
+        private final boolean stream;
+        private final Consumer<ClientResult> each;
+        int sent;
+        String failure;
+
+        Sender(LlmClient loopback, byte[] body, boolean stream, Consumer<ClientResult> each) {
+            this.loopback = loopback;
+            this.body = body;
+            this.stream = stream;
+            this.each = each;
         }
-        return true;
+
+        @Override
+        public boolean send(int n) throws InterruptedException {
+            for (int i = 0; i < n; i++) {
+                if (Thread.interrupted()) throw new InterruptedException();
+                ClientResult r = loopback.send(body, stream, "unibench-warmup-" + sent).join();
+                sent++;
+                if (!r.success()) {
+                    failure = "request " + sent + " failed: " + r.errorClass().label() + ": " + r.errorMessage();
+                    return false;
+                }
+                each.accept(r);
+            }
+            return true;
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package io.unibench.client;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SslClosedEngineException;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 
 import javax.net.ssl.SSLException;
@@ -27,6 +28,11 @@ final class ErrorMapping {
                 || t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
             return ErrorClass.CONNECTION_REFUSED;
         }
+        if (t instanceof SslClosedEngineException) {
+            // a write on a connection whose TLS session the server ended (its close_notify came first): a stale
+            // connection, as a reset is, not a TLS failure (a failed handshake is reported as itself: Exchange)
+            return ErrorClass.CONNECTION_RESET;
+        }
         if (t instanceof SSLException) {
             return ErrorClass.TLS_ERROR;
         }
@@ -46,6 +52,9 @@ final class ErrorMapping {
      */
     static String message(Throwable error) {
         Throwable t = unwrap(error);
+        if (t instanceof SslClosedEngineException) {
+            return "the server had ended the connection's TLS session (close_notify)";
+        }
         if (t instanceof NotSslRecordException) {
             return "the reply is not TLS (a plain http server on an https:// URL?)"; // Netty's text is a hex dump
         }

@@ -295,6 +295,7 @@ final class Exchange implements ConnectionPool.Waiter {
         }
         ByteBuf request = (head != null ? head : client.head()).encode(ByteBufAllocator.DEFAULT, stream, requestId, body);
         requestWrittenNanos = System.nanoTime();
+        ResponseHandler responses = handler;
         ch.writeAndFlush(request).addListener(f -> {
             if (channelUnsafe() != ch) {
                 return; // an attempt on a stale connection, already given up
@@ -306,7 +307,10 @@ final class Exchange implements ConnectionPool.Waiter {
                 // works on the prompt slowed llama-server's first token by ~0.13 ms at c=1 (bench/HISTORY.md)
                 spareDue = freshConnection != null;
             } else {
-                fail(ErrorMapping.classify(f.cause()), ErrorMapping.message(f.cause()), System.nanoTime());
+                // a failed handshake fails the write too (the engine is closed): the handshake's error says why
+                Throwable handshake = responses.handshakeFailure();
+                Throwable cause = handshake != null ? handshake : f.cause();
+                fail(ErrorMapping.classify(cause), ErrorMapping.message(cause), System.nanoTime());
             }
         });
         long readTimeout = client.readTimeoutNanos();

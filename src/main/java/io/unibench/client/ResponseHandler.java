@@ -3,6 +3,7 @@ package io.unibench.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslCloseCompletionEvent;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import io.unibench.Moments;
@@ -123,6 +124,19 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Resp
             exchange.onConnectionClosed();
         }
         ctx.fireChannelInactive();
+    }
+
+    /**
+     * The server ended the TLS session (its close_notify): nothing more can arrive and no request can go out on this
+     * connection, though its socket may stay open (a server closes idle keep-alive connections this way, with or without
+     * its FIN): closed now, so the pool hands it out no more. A reply delimited by the close ends here.
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof SslCloseCompletionEvent) {
+            ctx.close();
+        }
+        ctx.fireUserEventTriggered(evt);
     }
 
     @Override

@@ -186,7 +186,7 @@ class ClientWarmupTest {
         // compiles are last seen at 180: 230; the second pass compiles nothing: quiet at 280, and no third pass
         assertThat(passesAt).containsExactly(160_000_000L, 230_000_000L);
         assertThat(settled.nanos()).isEqualTo(280_000_000L);
-        assertThat(new ClientWarmup.Result(600, false, 0, false, -1, settled).line())
+        assertThat(new ClientWarmup.Result(600, null, 0, false, -1, settled).line())
                 .contains("none to the target, 2 more passes and 280 ms until the JIT was quiet;");
     }
 
@@ -200,7 +200,7 @@ class ClientWarmupTest {
         assertThat(settled.quiet()).isFalse();
         assertThat(settled.passes()).isZero();
         assertThat(settled.nanos()).isEqualTo(300_000_000L);
-        assertThat(new ClientWarmup.Result(600, false, 0, false, -1, settled).line())
+        assertThat(new ClientWarmup.Result(600, null, 0, false, -1, settled).line())
                 .contains("still compiled (stopped at the wait's limit)");
     }
 
@@ -213,7 +213,7 @@ class ClientWarmupTest {
         });
         assertThat(settled.passes()).isZero();
         assertThat(jvm.now).isZero();
-        assertThat(new ClientWarmup.Result(600, false, 0, false, -1, settled).line())
+        assertThat(new ClientWarmup.Result(600, null, 0, false, -1, settled).line())
                 .contains("none to the target; --no-client-warmup skips it");
     }
 
