@@ -1,6 +1,7 @@
 package io.unibench.cli;
 
 import io.unibench.BadInputException;
+import io.unibench.metrics.Percentiles;
 import io.unibench.tokenizer.Tokenizer;
 import io.unibench.tokenizer.Tokenizers;
 import io.unibench.workload.SweSmithBuilder;
@@ -172,7 +173,7 @@ public final class DatasetCommand implements Runnable {
         double[] sorted = v.clone();
         Arrays.sort(sorted);
         return String.format(Locale.ROOT, "%-26s mean %.1f  min %.0f  p50 %.0f  max %.0f%n", name + ":",
-                Arrays.stream(v).average().orElse(Double.NaN), sorted[0], sorted[sorted.length / 2],
+                Arrays.stream(v).average().orElse(Double.NaN), sorted[0], Percentiles.nearestRankHigh(sorted, 50),
                 sorted[sorted.length - 1]);
     }
 

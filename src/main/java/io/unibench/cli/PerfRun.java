@@ -74,6 +74,7 @@ final class PerfRun {
     private boolean preparing = true; // guarded by prepared: false once a stop ended the preparation
     private RuntimeException failure; // what stopped the run early: a bug, or an output that could not be written
     private String limitStop; // what of the spec's limits stopped the run (a budget), null when none did
+    private boolean interruptedRun; // Ctrl-C or the service's cancel stopped it: the interrupt hook must stay
 
     /** @param stop the front end's stop signal (set before the run started: it sends nothing) */
     PerfRun(Process process, StopSignal stop) {
@@ -173,11 +174,10 @@ final class PerfRun {
                     return Main.EXIT_INTERRUPTED;
                 }
                 spec = work.spec();
-                boolean[] kept = new boolean[1];
                 try {
-                    return runSweep(spec, work, store, out, err, kept);
+                    return runSweep(spec, work, store, out, err);
                 } finally {
-                    hookKept = kept[0];
+                    hookKept = interruptedRun; // the JVM is exiting on Ctrl-C: its hook waits for the report
                 }
             } finally {
                 reportWritten.countDown();
@@ -252,9 +252,9 @@ final class PerfRun {
         return spec.withWorkload(0, w.withGeneration(w.generation().withPromptEncoder(t::encode)));
     }
 
-    /** {@code kept[0]}: the interrupt hook must stay (the JVM is exiting on Ctrl-C); set before it returns. */
-    private int runSweep(RunSpec spec, SpecPoints work, HistoryRecorder store, PrintWriter out, PrintWriter err,
-                         boolean[] kept) throws Exception {
+    /** Runs the points and writes the report; sets {@link #interruptedRun} before it returns. */
+    private int runSweep(RunSpec spec, SpecPoints work, HistoryRecorder store, PrintWriter out, PrintWriter err)
+            throws Exception {
         RunSpec.Target target = spec.targets().getFirst();
         String url = target.url();
         Path root = spec.outputs().root();
@@ -307,7 +307,7 @@ final class PerfRun {
                 boolean early = ran == null || stopped || failure != null;
                 store.close(early);
                 shards.finish(store.runId(), ran == null ? List.of() : ran.checks(), stopped, failure != null, err);
-                kept[0] = stopped && limitStop == null;
+                interruptedRun = stopped && limitStop == null;
             }
         }
         if (failure != null) return Main.exitCode(failure);

@@ -102,8 +102,7 @@ final class ConnectionPool {
     private int sameCloses;
     /** A registered, unconnected channel for the next new connection; null when none. */
     private Channel spare;
-    private boolean makingSpare;
-    /** The loop the spare is being made on (while {@link #makingSpare}). */
+    /** The loop the spare is being made on; null when none is. */
     private EventLoop spareLoop;
     private long spareRequestedNanos = Long.MIN_VALUE;
     private long sparesUsed;
@@ -273,10 +272,9 @@ final class ConnectionPool {
         }
         lock.lock();
         try {
-            if (closed || spare != null || makingSpare) {
+            if (closed || spare != null || spareLoop != null) {
                 return;
             }
-            makingSpare = true;
             spareLoop = loop;
             spareRequestedNanos = clock.getAsLong();
         } finally {
@@ -312,7 +310,6 @@ final class ConnectionPool {
         boolean keep = false;
         lock.lock();
         try {
-            makingSpare = false;
             spareLoop = null;
             if (made != null && !closed && spare == null) {
                 spare = made;
@@ -329,7 +326,7 @@ final class ConnectionPool {
     private EventLoop spareInTheMaking() {
         lock.lock();
         try {
-            return makingSpare ? spareLoop : null;
+            return spareLoop;
         } finally {
             lock.unlock();
         }
