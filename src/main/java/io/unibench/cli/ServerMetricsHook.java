@@ -2,6 +2,7 @@ package io.unibench.cli;
 
 import io.unibench.Secrets;
 import io.unibench.engine.PointObserver;
+import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.RunResult;
 import io.unibench.report.ServerMetricsReport;
 import io.unibench.scrape.ServerMetricsScraper;
@@ -32,10 +33,13 @@ final class ServerMetricsHook implements PointObserver {
     }
 
     @Override
-    public Point start(String label, String endpoint) {
-        URI url = option.url(URI.create(endpoint));
+    public Point start(String label, RunSpec.Target target) {
+        URI url = option.url(URI.create(target.url()));
         if (url == null || missing.contains(url)) return Point.NONE;
-        ServerMetricsScraper scraper = new ServerMetricsScraper(url, System::currentTimeMillis).start();
+        // the target's own trust (--ca-cert, --insecure, the embedded simulator's certificate): a self-signed server's
+        // /metrics is checked as its endpoint is
+        ServerMetricsScraper scraper = new ServerMetricsScraper(url, System::currentTimeMillis,
+                target.tls().jdkContext()).start();
         return result -> finish(label, scraper, result);
     }
 

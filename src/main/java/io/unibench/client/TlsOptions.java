@@ -1,9 +1,15 @@
 package io.unibench.client;
 
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -26,6 +32,32 @@ public record TlsOptions(List<X509Certificate> trustedCas, boolean insecure) {
         trustedCas = List.copyOf(trustedCas);
         if (insecure && !trustedCas.isEmpty()) {
             throw new IllegalArgumentException("trusted CAs given with verification off: they would never be used");
+        }
+    }
+
+    /**
+     * These options for a JDK client ({@code java.net.http}: the server-metrics scrape of the same target): the given
+     * CAs, else the JDK's trust store; with {@link #insecure()} no check at all (the host-name check is the trust
+     * manager's, so it goes too, as it does for the benchmark's own connections).
+     */
+    public SSLContext jdkContext() {
+        try {
+            if (!insecure && trustedCas.isEmpty()) return SSLContext.getDefault();
+            TrustManagerFactory trust;
+            if (insecure) {
+                trust = InsecureTrustManagerFactory.INSTANCE;
+            } else {
+                KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+                store.load(null, null);
+                for (int i = 0; i < trustedCas.size(); i++) store.setCertificateEntry("ca-" + i, trustedCas.get(i));
+                trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                trust.init(store);
+            }
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("cannot set up the JDK's TLS: " + e.getMessage(), e);
         }
     }
 

@@ -101,7 +101,7 @@ final class PointExecution {
         // the spec's goodput objectives: each request judged as it ends, the count joins the point's result
         GoodputMeter goodput = spec.goodput() == null ? null : new GoodputMeter(spec.goodput());
         LoadDelivery delivery = new LoadDelivery();
-        PointObserver.Point watched = observer.start(point.label(), spec.target(point).url());
+        PointObserver.Point watched = observer.start(point.label(), spec.target(point));
         long start = clock.nanoTime();
         SelfCheck selfCheck = SelfCheck.start(client.ioLoops());
         LiveRecorder live = events.snapshots(index, clock, client, selfCheck);

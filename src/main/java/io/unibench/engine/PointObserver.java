@@ -1,5 +1,6 @@
 package io.unibench.engine;
 
+import io.unibench.engine.spec.RunSpec;
 import io.unibench.metrics.RunResult;
 
 import java.util.Map;
@@ -10,10 +11,10 @@ import java.util.Map;
  * events will carry the same moments.)
  */
 public interface PointObserver {
-    PointObserver NONE = (label, endpoint) -> Point.NONE;
+    PointObserver NONE = (label, target) -> Point.NONE;
 
-    /** A point against {@code endpoint} (its chat completions URL) starts now. */
-    Point start(String label, String endpoint);
+    /** A point against {@code target} (its URL, and how its certificate is checked) starts now. */
+    Point start(String label, RunSpec.Target target);
 
     interface Point {
         Point NONE = result -> Observed.NOTHING;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unibench.client.ClientConfig;
 import io.unibench.client.LlmClient;
 import io.unibench.client.RawReply;
+import io.unibench.client.TlsOptions;
 import io.unibench.workload.Prompt;
 
 import java.io.IOException;
@@ -78,10 +79,11 @@ public final class ServerTokenize {
 
     /**
      * Asks the server to count up to {@code limit} of {@code prompts} that aimed at a target length, one at a time;
-     * stops at the first failure (the endpoint is absent or refuses).
+     * stops at the first failure (the endpoint is absent or refuses). Over https the server's certificate is checked
+     * as the target's ({@code tls}: its {@code --ca-cert} or {@code --insecure}).
      */
-    public static Result sample(URI completionsUrl, Map<String, String> headers, String model, List<Prompt> prompts,
-                                int limit) throws InterruptedException {
+    public static Result sample(URI completionsUrl, Map<String, String> headers, TlsOptions tls, String model,
+                                List<Prompt> prompts, int limit) throws InterruptedException {
         URI url = endpoint(completionsUrl);
         List<Prompt> sample = new ArrayList<>();
         for (Prompt p : prompts) {
@@ -95,7 +97,7 @@ public final class ServerTokenize {
         long server = 0;
         int min = Integer.MAX_VALUE;
         int max = 0;
-        ClientConfig config = new ClientConfig(completionsUrl, headers, TIMEOUT, TIMEOUT, TIMEOUT, 1, false);
+        ClientConfig config = new ClientConfig(completionsUrl, headers, TIMEOUT, TIMEOUT, TIMEOUT, 1, false, tls);
         try (LlmClient http = new LlmClient(config)) { // the one client; /tokenize is no completion: a raw request
             for (Prompt p : sample) {
                 ObjectNode body = JSON.createObjectNode().put("model", model).put("prompt", text(p))

@@ -412,8 +412,9 @@ public final class SpecPoints implements PointSource {
             String url = spec.target(point).url();
             int serverTokenize = source.workload.options().serverTokenize();
             if (index == 0 && serverTokenize > 0 && !source.multiTurn() && source.composed == null) {
-                serverCounted = ServerTokenize.sample(URI.create(url), spec.target(point).clientConfig(env, false)
-                        .headers(), spec.target(point).model(), prompts, serverTokenize);
+                RunSpec.Target target = spec.target(point);
+                serverCounted = ServerTokenize.sample(URI.create(url), target.clientConfig(env, false).headers(),
+                        target.tls(), target.model(), prompts, serverTokenize);
                 err.println("Server-counted prompt lengths: " + serverCounted.describe());
             }
             try {

@@ -2,6 +2,7 @@ package io.unibench.scrape;
 
 import io.unibench.Secrets;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,9 +38,20 @@ public final class ServerMetricsScraper implements AutoCloseable {
 
     /** @param epochMs the wall clock of the samples' timestamps (tests drive it) */
     public ServerMetricsScraper(URI url, LongSupplier epochMs) {
+        this(url, epochMs, null);
+    }
+
+    /**
+     * @param epochMs the wall clock of the samples' timestamps (tests drive it)
+     * @param tls     how an https endpoint's certificate is checked (the target's); null: the JDK's trust store
+     */
+    public ServerMetricsScraper(URI url, LongSupplier epochMs, SSLContext tls) {
         this.url = url;
         this.epochMs = epochMs;
-        this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER);
+        if (tls != null) http.sslContext(tls);
+        this.http = http.build();
     }
 
     /** The base URL's {@code /metrics}: scheme, host and port of an endpoint URL such as {@code …/v1/chat/completions}. */

@@ -69,6 +69,7 @@ class HttpsEndToEndTest {
         CliHarness.Run run = CliHarness.main(args.toArray(String[]::new));
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.err()).contains("Target: embedded simulator at https://127.0.0.1:");
+        assertScrapedOverTls(run);
         assertThat(run.out()).contains("TLS handshake");
 
         List<JsonNode> rows = requests();
@@ -99,12 +100,17 @@ class HttpsEndToEndTest {
                 .contains("--ca-cert FILE").doesNotContain("\n");
 
         Path ca = Files.writeString(out.resolve("ca.pem"), cert.certificatePem());
-        CliHarness.Run trusted = CliHarness.main(perf(url.replace("127.0.0.1", "localhost"), "--ca-cert", ca.toString()));
+        CliHarness.Run trusted = CliHarness.main(perf(url.replace("127.0.0.1", "localhost"), "--ca-cert", ca.toString(),
+                "--dataset", "random", "--min-prompt-length", "20", "--max-prompt-length", "20", "--server-tokenize", "2"));
         assertThat(trusted.exit()).as(trusted.err()).isZero();
         assertThat(requests()).allSatisfy(r -> assertThat(r.get("success").asBoolean()).isTrue());
+        assertScrapedOverTls(trusted);
+        // the /tokenize requests trust what the run trusts too
+        assertThat(trusted.err()).contains("Server-counted prompt lengths: 2 prompts via https://localhost:");
 
         CliHarness.Run insecure = CliHarness.main(perf(url, "--insecure"));
         assertThat(insecure.exit()).as(insecure.err()).isZero();
+        assertScrapedOverTls(insecure);
         assertThat(JSON.readTree(out.resolve("t/parallel_2_number_6/benchmark_args.json").toFile())
                 .get("insecure").asBoolean()).isTrue();
     }
@@ -144,6 +150,13 @@ class HttpsEndToEndTest {
         assertOneLine(CliHarness.main("sim", "--tls-key", garbage.toString()), "--tls-key needs --tls-cert");
         assertOneLine(CliHarness.main("sim", "--tls-cert", garbage.toString(), "--tls-key", garbage.toString()),
                 "--tls-cert/--tls-key: " + garbage);
+    }
+
+    /** The server-metrics scrape of /metrics trusted what the run's requests trusted (it said PKIX and skipped). */
+    private void assertScrapedOverTls(CliHarness.Run run) throws IOException {
+        assertThat(run.err()).doesNotContain("SKIP server metrics");
+        JsonNode metrics = JSON.readTree(out.resolve("t/parallel_2_number_6/server_metrics.json").toFile());
+        assertThat(metrics.toString()).contains("https://");
     }
 
     private static void assertOneLine(CliHarness.Run run, String expected) {
