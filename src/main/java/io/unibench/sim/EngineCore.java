@@ -14,13 +14,13 @@ import java.util.function.Consumer;
  * at a given instant and returns how long it takes; {@link #complete(long)} applies its results at the step's end.
  * Something else decides when "now" is: the {@link Scheduler} thread in real time, or a test stepping through time.
  *
- * <p>One step: (1) requests whose API overhead ({@code ttft-ms}) is over join the FIFO waiting queue; (2) waiting
- * requests older than {@code max-queue-wait-ms} are refused (503); (3) running sequences are scheduled first, each
- * decoding one token (costing one token of the step budget) or prefilling its next chunk of uncached prompt tokens;
- * (4) waiting requests are admitted in order while there is a free slot ({@code max-num-seqs}), KV room for their
- * whole footprint (prompt + planned output, in blocks) and step budget ({@code max-num-batched-tokens}): admission
- * consults the prefix cache and skips prefill of the cached prefix. Head-of-line blocking is deliberate, as vLLM's
- * FCFS policy does it. (5) At the step's end every decoding sequence gets one more token (every choice of it), a
+ * <p>One step: (1) requests whose API overhead ({@code ttft-ms}) is over join the FIFO waiting queue; (2) running
+ * sequences are scheduled first, each decoding one token (costing one token of the step budget) or prefilling its
+ * next chunk of uncached prompt tokens; (3) waiting requests are admitted in order while there is a free slot
+ * ({@code max-num-seqs}), KV room for their whole footprint (prompt + planned output, in blocks) and step budget
+ * ({@code max-num-batched-tokens}): admission consults the prefix cache and skips prefill of the cached prefix.
+ * Head-of-line blocking is deliberate, as vLLM's FCFS policy does it. (4) Requests still waiting after
+ * {@code max-queue-wait-ms} are refused (503): only those that found no room. (5) At the step's end every decoding sequence gets one more token (every choice of it), a
  * sequence whose prefill completed gets its first token, finished ones leave and free their slot and blocks.
  *
  * <p>KV accounting is by reservation: a running sequence holds {@code ceil((prompt + output) / block)} blocks per
@@ -105,14 +105,6 @@ final class EngineCore {
         for (Sequence s; (s = inbox.poll()) != null; ) arriving.add(s);
         if (cancels.getAndSet(0) > 0) purgeCancelled();
         while (!arriving.isEmpty() && arriving.peek().readyNanos <= now) waiting.addLast(arriving.poll());
-        if (maxWaitNanos > 0) {
-            while (!waiting.isEmpty() && now - waiting.peekFirst().arrivalNanos > maxWaitNanos) {
-                Sequence s = waiting.pollFirst();
-                queued.decrementAndGet();
-                metrics.rejected("queue_timeout");
-                end(s, Sequence.End.QUEUE_TIMEOUT);
-            }
-        }
         step.clear();
         minHold = Long.MAX_VALUE;
         int budget = maxBatchedTokens;
@@ -159,6 +151,16 @@ final class EngineCore {
             budget -= chunk;
             prefill += chunk;
             step.add(s);
+        }
+        // after admission: a request is refused for its wait only when it still finds no slot, never because this
+        // thread ran late (a starved scheduler on a busy machine found free slots and refused requests 200 ms old)
+        if (maxWaitNanos > 0) {
+            while (!waiting.isEmpty() && now - waiting.peekFirst().arrivalNanos > maxWaitNanos) {
+                Sequence s = waiting.pollFirst();
+                queued.decrementAndGet();
+                metrics.rejected("queue_timeout");
+                end(s, Sequence.End.QUEUE_TIMEOUT);
+            }
         }
         stepDecoding = decoding;
         publishGauges();

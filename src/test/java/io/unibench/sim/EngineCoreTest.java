@@ -186,6 +186,19 @@ class EngineCoreTest {
         assertThat(e.metrics.running).isZero();
     }
 
+    /** The scheduler thread ran late (a busy machine): a request that finds a free slot then is admitted, not refused. */
+    @Test
+    void aRequestOlderThanTheMaxWaitThatFindsAFreeSlotIsAdmitted() {
+        SimConfig c = base().with(Map.of("max-num-seqs", 2, "max-queue", 2, "max-queue-wait-ms", 200, "ttft-ms", 0));
+        Engine e = new Engine(c);
+        Sequence late = e.seq(prompt(1, 4), 2);
+        assertThat(e.core.offer(late)).isTrue();
+        e.now += 300 * MS; // the first step runs 300 ms after the request arrived
+        e.drain();
+        assertThat(late.end).isEqualTo(Sequence.End.FINISHED);
+        assertThat(e.metrics.rejected.get("queue_timeout")).isNull();
+    }
+
     @Test
     void maxNumSeqsBoundsTheBatchAndWaitingRequestsRunWhenASlotFrees() {
         Engine e = new Engine(base().with(Map.of("max-num-seqs", 2, "ttft-ms", 0)));
